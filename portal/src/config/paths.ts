@@ -1,0 +1,35 @@
+/**
+ * Every route of the portal (SPEC.md §2 route table) in one object, bulletproof-react style:
+ * `path` is the router pattern, `getHref(...)` builds a concrete link.
+ */
+export const paths = {
+  landing: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  catalog: { path: '/catalog', getHref: () => '/catalog' },
+  models: { path: '/models', getHref: () => '/models' },
+  projects: { path: '/projects', getHref: () => '/projects' },
+  projectMap: { path: '/projects/map', getHref: () => '/projects/map' },
+  project: { path: '/projects/:projectId', getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}` },
+  addModel: {
+    path: '/projects/:projectId/add-model',
+    getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/add-model`,
+  },
+  admin: {
+    root: { path: '/admin/*', getHref: () => '/admin' },
+    projects: { path: '/admin/projects', getHref: () => '/admin/projects' },
+    projectManagement: {
+      path: '/admin/project-management',
+      getHref: (projectId?: string) =>
+        projectId ? `/admin/project-management?projectId=${encodeURIComponent(projectId)}` : '/admin/project-management',
+    },
+    modelManagement: {
+      path: '/admin/model-management',
+      getHref: (modelId?: string) =>
+        modelId ? `/admin/model-management?modelId=${encodeURIComponent(modelId)}` : '/admin/model-management',
+    },
+    users: { path: '/admin/users', getHref: () => '/admin/users' },
+  },
+} as const;
+
+/** Path prefixes that show the left navigation (SPEC.md §2 Shell). */
+export const NAV_PATH_PREFIXES = ['/catalog', '/projects', '/models', '/admin'] as const;

@@ -1,0 +1,27 @@
+/**
+ * A download/viewing link for a stored path (SPEC.md §7 "Resolve a download or viewing link").
+ * A failure is only logged (§8 silent handling): the caller keeps showing 'Preparing...'.
+ */
+import type { Model } from '../../../../../shared/types.js';
+import { useBackend } from '../../../lib/backend-context.js';
+import { usePromise, type Resource } from '../../../lib/resource.js';
+
+export function useDownloadUrl(path: string | null | undefined): Resource<string> {
+  const { files } = useBackend();
+  return usePromise<string>(path ? path : null, () =>
+    files.getDownloadUrl(path as string).catch((error: unknown) => {
+      console.error(`Could not resolve a link for ${String(path)}`, error);
+      throw error;
+    }),
+  );
+}
+
+/** The path a model is viewed from: its splat file, else its GLB file (SPEC.md §2). */
+export function viewingPath(model: Pick<Model, 'files'>): string | null {
+  return model.files?.splatPath || model.files?.glbPath || null;
+}
+
+/** The model's thumbnail path: `files.thumbnails[0]` (SPEC.md §3). */
+export function thumbnailPathOf(model: Pick<Model, 'files'> | null | undefined): string | null {
+  return model?.files?.thumbnails?.[0] ?? null;
+}

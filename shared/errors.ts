@@ -1,0 +1,89 @@
+/**
+ * One error type for the whole product (DESIGN.md §4). Adapters map service codes
+ * (`auth/wrong-password`, HTTP 403, storage 404…) to these codes; user-facing text comes from
+ * the message catalogue (`shared/messages.ts`), never from here.
+ */
+
+/** Error codes. Identity codes mirror the identity service's client codes of SPEC.md §8. */
+export const ErrorCode = {
+  // identity (SPEC.md §8, sign-in and registration)
+  InvalidEmail: 'auth/invalid-email',
+  UserDisabled: 'auth/user-disabled',
+  UserNotFound: 'auth/user-not-found',
+  WrongPassword: 'auth/wrong-password',
+  InvalidCredential: 'auth/invalid-credential',
+  EmailAlreadyInUse: 'auth/email-already-in-use',
+  WeakPassword: 'auth/weak-password',
+  TooManyRequests: 'auth/too-many-requests',
+  UserTokenExpired: 'auth/user-token-expired',
+  NetworkRequestFailed: 'auth/network-request-failed',
+  // access
+  Unauthenticated: 'unauthenticated',
+  PermissionDenied: 'permission-denied',
+  // data
+  NotFound: 'not-found',
+  AlreadyExists: 'already-exists',
+  FailedPrecondition: 'failed-precondition',
+  InvalidArgument: 'invalid-argument',
+  // storage (SPEC.md §8: 401, 402, 403, 404, network, canceled)
+  StorageUnauthenticated: 'storage/unauthenticated',
+  StorageQuotaExceeded: 'storage/quota-exceeded',
+  StorageUnauthorized: 'storage/unauthorized',
+  ObjectNotFound: 'storage/object-not-found',
+  Canceled: 'storage/canceled',
+  // transport and everything else
+  Network: 'network',
+  Unavailable: 'unavailable',
+  Internal: 'internal',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Structured context attached to an error (ids, paths, counts). */
+export type ErrorContext = Record<string, unknown>;
+
+/**
+ * The product's error. `message` is a developer-facing description (or, where a workflow
+ * produces a spec message, that message); screens pick their text from the catalogue by `code`.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly context: ErrorContext;
+
+  /**
+   * @param code one of {@link ErrorCode}
+   * @param message human-readable description
+   * @param options.cause the underlying error, kept for logs
+   * @param options.context ids, paths and counts that explain the error
+   */
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; context?: ErrorContext } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.context = options.context ?? {};
+  }
+
+  /** A plain JSON form, for `--json` output and HTTP error bodies: `{code, message, context}`. */
+  toJSON(): { code: ErrorCode; message: string; context: ErrorContext } {
+    return { code: this.code, message: this.message, context: this.context };
+  }
+}
+
+/**
+ * True when `value` is an {@link AppError}, optionally with one of the given codes.
+ * @param value anything caught
+ * @param codes codes to accept; none means any code
+ */
+export function isAppError(value: unknown, ...codes: ErrorCode[]): value is AppError {
+  return value instanceof AppError && (codes.length === 0 || codes.includes(value.code));
+}
+
+const knownCodes = new Set<string>(Object.values(ErrorCode));
+
+/**
+ * True when `code` is one of {@link ErrorCode}; used by adapters to rebuild errors that
+ * crossed a process boundary (HTTP bodies).
+ */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && knownCodes.has(code);
+}

@@ -1,0 +1,187 @@
+/**
+ * The message catalogue: every user-facing message of SPEC.md §5 and §8, verbatim, in one
+ * place. Screens and the CLI print these; tests assert them. Parameterised messages are
+ * functions.
+ */
+import { ErrorCode, isAppError } from './errors.js';
+
+/** §8 Sign-in messages. */
+export const SignInMessages = {
+  [ErrorCode.InvalidEmail]: 'Invalid email format.',
+  [ErrorCode.UserDisabled]: 'The account has been disabled.',
+  [ErrorCode.UserNotFound]: 'User not registered.',
+  [ErrorCode.WrongPassword]: 'Incorrect password.',
+  otherCode: 'An error occurred during login.',
+  unknown: 'An unexpected error occurred during login.',
+} as const;
+
+/**
+ * The §8 sign-in message for an error thrown by `identity.signIn`.
+ * @param error anything caught
+ * @returns the spec's text: the code's message, 'An error occurred during login.' for any other
+ *   code, 'An unexpected error occurred during login.' for an error without a code
+ */
+export function signInErrorMessage(error: unknown): string {
+  const code = errorCodeOf(error);
+  if (code === undefined) return SignInMessages.unknown;
+  return (SignInMessages as Record<string, string>)[code] ?? SignInMessages.otherCode;
+}
+
+/** §8 Registration messages. */
+export const RegistrationMessages = {
+  [ErrorCode.EmailAlreadyInUse]: 'This email is already in use.',
+  [ErrorCode.InvalidEmail]: 'Invalid email format.',
+  [ErrorCode.WeakPassword]: 'The password is too weak.',
+  unknown: 'An unexpected error occurred during registration.',
+} as const;
+
+/**
+ * The §8 registration message for an error thrown while creating an account.
+ * @returns the code's message; 'An error occurred while registering the user: {message}' for
+ *   other codes; 'An unexpected error occurred during registration.' without a code
+ */
+export function registrationErrorMessage(error: unknown): string {
+  const code = errorCodeOf(error);
+  if (code === undefined) return RegistrationMessages.unknown;
+  const known = (RegistrationMessages as Record<string, string>)[code];
+  if (known !== undefined && code !== 'unknown') return known;
+  return `An error occurred while registering the user: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** §5 validation messages, verbatim. */
+export const ValidationMessages = {
+  // model list upload
+  uploadFileRequired: 'At least one file (splat or glb) is required.',
+  uploadIdAndNameRequired: 'Please enter publicId and name.',
+  // add model
+  addModelFilesMissing: 'Required file types are missing based on the selected model type.',
+  addModelIdAndNameRequired: 'Please enter Public ID and Model Name.',
+  // project form
+  projectNameEmpty: 'Project name cannot be empty',
+  // edit model
+  modelNameRequired: 'Model name is required',
+  publicIdRequired: 'Public ID is required',
+  publicIdPattern: 'Public ID can only contain letters, numbers, hyphens, and underscores',
+  invalidDate: 'Please enter a valid date',
+  // camera metadata
+  cameraOneFile: 'Only one JSON file can be uploaded for camera metadata',
+  cameraJsonOnly: 'Only JSON files are allowed for camera metadata',
+  cameraInvalidJson: 'Invalid JSON file',
+  cameraNotArray: 'Metadata must be in array format',
+  cameraEmpty: 'At least one camera data is required',
+  // register user
+  registerBothRequired: 'Please enter both email and password.',
+  registerPasswordShort: 'Password must be at least 6 characters long.',
+  registerEmailExists: 'This email is already registered.',
+  // set admin
+  setAdminNeedsInput: 'Please enter either email or user ID',
+  setAdminEmailOnly:
+    "Setting the admin role needs the user's UID. Find the user's UID in the identity provider's console (Authentication > Users) first, then enter it here.",
+  // delete model / project
+  modelNameMismatch: "Model name doesn't match. Deletion canceled.",
+  cannotDeleteMainFiles: 'Cannot delete main model files. Delete the entire model instead.',
+  projectNameMismatch: "Project name doesn't match. Deletion canceled.",
+  projectDeleteWarning: 'This action cannot be undone. The project will be permanently deleted.',
+  projectDeletePlaceholder: 'Type project name here...',
+} as const;
+
+/** 'JSON format error: ...' wrapper of §5 for combined camera errors (each prefixed 'Camera N:'). */
+export const cameraFormatError = (details: string): string => `JSON format error: ${details}`;
+/** §5 delete-all confirmation. */
+export const confirmDeleteAllFiles = (n: number): string => `Are you sure you want to delete all ${n} files?`;
+/** §5 project delete prompt. */
+export const projectDeletePrompt = (projectName: string): string => `Please type ${projectName} to confirm:`;
+
+/** §8 Upload and model messages. */
+export const ModelMessages = {
+  listUploadFailed: 'An error occurred during upload.',
+  listUploadSucceeded: 'Model uploaded successfully!',
+  addModelSucceeded: '✅ Model uploaded successfully!',
+  visibilityFailed: 'Failed to update visibility',
+  loadModelsFailed: 'Failed to load models list.',
+  loadProjectsFailed: 'Failed to load projects list.',
+  loadFilesFailed: 'Failed to load model files. Please try again.',
+  deleteFileFailed: 'Failed to delete file. Please try again.',
+  fileDeleted: 'File deleted successfully.',
+  noFilesToDelete: 'No files to delete.',
+  deleteAllFailed: 'Failed to delete all files. Please try again.',
+  uploadFilesFailed: 'Failed to upload files. Please try again later.',
+  updateModelFailed: 'Failed to update model information.',
+  modelUpdated: 'Model information updated successfully.',
+  fetchModelFailed: 'Failed to fetch model information.',
+} as const;
+
+/** 'An error occurred during upload: ...' (add-model page). */
+export const addModelUploadError = (detail: string): string => `An error occurred during upload: ${detail}`;
+/** 'Successfully deleted N files.' */
+export const filesDeleted = (n: number): string => `Successfully deleted ${n} files.`;
+/** 'Successfully uploaded N files to {folder}.' */
+export const filesUploaded = (n: number, folder: string): string => `Successfully uploaded ${n} files to ${folder}.`;
+/** 'Camera metadata uploaded successfully. N camera position information saved.' */
+export const cameraMetadataUploaded = (n: number): string =>
+  `Camera metadata uploaded successfully. ${n} camera position information saved.`;
+/** 'Failed to delete model: ...' */
+export const deleteModelFailed = (detail: string): string => `Failed to delete model: ${detail}`;
+/** 'Model "name" has been deleted successfully.' */
+export const modelDeleted = (name: string): string => `Model "${name}" has been deleted successfully.`;
+
+/** §8 Project messages. */
+export const ProjectMessages = {
+  notFoundAlert: 'Project not found!',
+  notFound: 'Project not found',
+  notFoundSentence: 'Project not found.',
+  updated: 'Project updated successfully!',
+  created: 'Project created successfully!',
+  referenceUpdateFailed: 'Failed to update the reference model.',
+  referenceUpdated: 'Reference model has been updated successfully.',
+  infoUpdated: 'Project information updated successfully.',
+  infoUpdateFailed: 'Failed to update project information.',
+  replaceReferenceQuestion: 'This project already has a reference model. Do you want to replace it?',
+} as const;
+
+/** 'Failed to load project: ...' */
+export const loadProjectFailed = (detail: string): string => `Failed to load project: ${detail}`;
+/** 'Failed to save project: ...' */
+export const saveProjectFailed = (detail: string): string => `Failed to save project: ${detail}`;
+/** §8 delete guard: 'Cannot delete this project because it has N associated models. Please delete these models first.' */
+export const projectHasModels = (n: number): string =>
+  `Cannot delete this project because it has ${n} associated models. Please delete these models first.`;
+/** §8 'Failed to delete project: {error message}' */
+export const deleteProjectFailed = (detail: string): string => `Failed to delete project: ${detail}`;
+/** §8 'Project "{name}" has been deleted successfully.' */
+export const projectDeleted = (name: string): string => `Project "${name}" has been deleted successfully.`;
+
+/** §8 Admin grant. */
+export const adminGrantFailed = (detail: string): string => `Error setting admin role: ${detail}`;
+/** §8 Admin grant success: the user is set as admin and must log out and in again. */
+export const adminGranted = (who: string): string =>
+  `User ${who} has been set as admin. They must log out and log in again for the change to take effect.`;
+
+/** §8 Geolocation messages, keyed by GeolocationPositionError code (1, 2, 3). */
+export const GeolocationMessages = {
+  unsupported: 'Geolocation is not supported by this browser.',
+  1: 'Location access denied by user.',
+  2: 'Location information is unavailable.',
+  3: 'Location request timed out.',
+  generic: 'Unable to retrieve your location.',
+} as const;
+
+/**
+ * The §8 geolocation message for a `GeolocationPositionError` code.
+ * @param code 1 (permission denied), 2 (position unavailable), 3 (timeout), anything else generic
+ */
+export function geolocationErrorMessage(code: number | undefined): string {
+  if (code === 1 || code === 2 || code === 3) return GeolocationMessages[code];
+  return GeolocationMessages.generic;
+}
+
+/** §8 Compare. */
+export const CompareMessages = { referenceUnavailable: 'Unable to load reference model information.' } as const;
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (isAppError(error)) return error.code;
+  if (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string') {
+    return (error as { code: string }).code;
+  }
+  return undefined;
+}

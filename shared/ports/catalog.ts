@@ -1,0 +1,121 @@
+/**
+ * Catalog port: the document database of SPEC.md §7, with Firestore's semantics so that the
+ * Firebase adapter is a thin mapping. Collections and document shapes are those of §3
+ * (`shared/types.ts`). Reads are filtered by the role table (§6) on the server: a non-admin
+ * never receives a hidden model, whichever call it makes.
+ */
+import type { CollectionName, CollectionTypes } from '../types.js';
+import type { Unsubscribe } from './identity.js';
+
+/** A document's data with its id. */
+export type WithId<T> = T & { id: string };
+
+/** Scalar values usable in filters. */
+export type FilterValue = string | number | boolean | null;
+
+/**
+ * A field filter. Field paths may be dotted (`metadata.captureDate`). Only equality and
+ * inequality are part of the contract (the product needs no range queries).
+ */
+export type WhereClause = [field: string, op: '==' | '!=', value: FilterValue];
+
+/** An ordering; missing fields sort first ascending, as in Firestore they are left out (documented difference). */
+export type OrderClause = [field: string, direction?: 'asc' | 'desc'];
+
+/** A query over one collection. */
+export interface Query {
+  where?: WhereClause[];
+  orderBy?: OrderClause[];
+  /** Maximum number of documents, 1 or more. */
+  limit?: number;
+}
+
+/** Sentinel replaced by the backend's clock (ISO timestamp) when written. */
+export interface ServerTimestamp {
+  readonly $serverTimestamp: true;
+}
+
+/** The server-time sentinel (Firestore's `serverTimestamp()`). */
+export const SERVER_TIMESTAMP: ServerTimestamp = Object.freeze({ $serverTimestamp: true as const });
+
+/** True when `value` is the {@link SERVER_TIMESTAMP} sentinel (also after a JSON round trip). */
+export function isServerTimestamp(value: unknown): value is ServerTimestamp {
+  return typeof value === 'object' && value !== null && (value as { $serverTimestamp?: unknown }).$serverTimestamp === true;
+}
+
+/** Data for a create/set: any top-level field may be the server-time sentinel. */
+export type WriteData<T> = { [K in keyof T]?: T[K] | ServerTimestamp };
+
+/**
+ * A partial update. Keys are field paths, dotted for nested fields
+ * (`{'metadata.captureDate': '2025-06-01', last_updated: SERVER_TIMESTAMP}`); a value replaces
+ * the field at that path. `null` stores null (it does not delete the field).
+ */
+export type UpdateData = Record<string, unknown>;
+
+/** One write of an atomic batch. */
+export type WriteOp =
+  | { op: 'create'; collection: CollectionName; id: string; data: Record<string, unknown> }
+  | { op: 'set'; collection: CollectionName; id: string; data: Record<string, unknown>; merge?: boolean }
+  | { op: 'update'; collection: CollectionName; id: string; data: UpdateData }
+  | { op: 'delete'; collection: CollectionName; id: string };
+
+export interface CatalogPort {
+  /**
+   * Reads one document.
+   * @returns the document with its id, or null when it does not exist (or is a hidden model and
+   *   the caller is not an admin)
+   * @throws AppError `permission-denied` / `unauthenticated`
+   */
+  get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null>;
+
+  /** Runs a query; with no query, every readable document of the collection (unordered). */
+  query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]>;
+
+  /** Counts the documents a query would return (the caller's visibility applies). */
+  count(collection: CollectionName, query?: Query): Promise<number>;
+
+  /**
+   * Creates a document with an auto id (20 characters, as Firestore's).
+   * @returns the new id
+   */
+  add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string>;
+
+  /**
+   * Creates or replaces a document at `id`; with `merge`, only the given top-level fields are
+   * replaced (nested objects are merged deeply, as Firestore's `set(…, {merge: true})`).
+   */
+  set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): Promise<void>;
+
+  /**
+   * Updates fields of an existing document.
+   * @throws AppError `not-found` when the document does not exist
+   */
+  update(collection: CollectionName, id: string, data: UpdateData): Promise<void>;
+
+  /** Deletes a document; deleting a missing document succeeds (as Firestore). */
+  delete(collection: CollectionName, id: string): Promise<void>;
+
+  /**
+   * Applies writes atomically: all or none.
+   * @throws AppError `not-found` (update of a missing doc), `already-exists` (create of an
+   *   existing one), `permission-denied`; nothing is written then
+   */
+  batch(ops: WriteOp[]): Promise<void>;
+
+  /**
+   * Live query (§7 live subscriptions). `onNext` is called with the full result first, then
+   * again whenever a write elsewhere changes it. Errors after subscribing go to `onError`.
+   */
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
+    onError?: (error: Error) => void,
+  ): Unsubscribe;
+}

@@ -1,0 +1,87 @@
+/**
+ * File-store port: the file storage of SPEC.md §7 (upload with progress and cancel, list a
+ * folder, metadata, delete, download link). Paths are the spec's storage paths
+ * (`models/{uuid}/model.ply`, `models/{uuid}/images/…`), see `shared/paths.ts`.
+ */
+
+/**
+ * What can be uploaded. A `Blob` (a browser `File`, or a Node `Blob`), or a platform source the
+ * adapter knows how to stream: on Node, `{ size, input }` where `input` is an `fs.ReadStream`
+ * opened on a path, so large files stream with flat memory and resumable uploads can re-read
+ * from any offset.
+ */
+export type UploadSource = Blob | NativeUploadSource;
+
+export interface NativeUploadSource {
+  /** Total size in bytes. */
+  size: number;
+  /** Platform-specific input, passed to the upload library as is. */
+  input: unknown;
+  /** File name, for logs and content-type guessing. */
+  name?: string;
+}
+
+/** Progress of one upload. Both in bytes. */
+export interface UploadProgress {
+  bytesTransferred: number;
+  totalBytes: number;
+}
+
+/** SPEC.md §4 storage upload task states. */
+export type UploadTaskState = 'running' | 'paused' | 'success' | 'canceled' | 'error';
+
+export interface UploadOptions {
+  contentType?: string;
+  /** Called as bytes are acknowledged by the server. */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborting cancels the upload; the promise rejects with AppError `storage/canceled`. */
+  signal?: AbortSignal;
+}
+
+/** Metadata of a stored file. size in bytes; updated is an ISO timestamp. */
+export interface StoredFile {
+  path: string;
+  size: number;
+  contentType?: string | null;
+  updated?: string | null;
+}
+
+/** Result of listing one folder level (as Cloud Storage's list with delimiter '/'). */
+export interface FolderListing {
+  /** Files directly in the folder. */
+  items: StoredFile[];
+  /** Sub-folders, as paths ending in '/'. */
+  prefixes: string[];
+}
+
+export interface FileStorePort {
+  /**
+   * Uploads `source` to `path`, replacing any file there. Files above 256 KB (§9) use a
+   * resumable upload.
+   * @returns the stored file's metadata
+   * @throws AppError `storage/unauthorized` (non-admin), `storage/canceled`, `network`
+   */
+  upload(path: string, source: UploadSource, options?: UploadOptions): Promise<StoredFile>;
+
+  /** Lists one folder level. A missing folder lists as empty. */
+  list(folder: string): Promise<FolderListing>;
+
+  /**
+   * Metadata of one file.
+   * @throws AppError `storage/object-not-found`
+   */
+  getMetadata(path: string): Promise<StoredFile>;
+
+  /**
+   * Deletes one file.
+   * @throws AppError `storage/object-not-found`
+   */
+  delete(path: string): Promise<void>;
+
+  /**
+   * A download/viewing link that works in a new browser tab without other credentials and
+   * cannot be guessed (it carries an unguessable token). Supports HTTP range requests.
+   * @throws AppError `storage/object-not-found`
+   */
+  getDownloadUrl(path: string): Promise<string>;
+}

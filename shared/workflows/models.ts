@@ -1,0 +1,345 @@
+import { AppError, ErrorCode } from '../errors.js';
+import type { Backend } from '../ports/index.js';
+import type { WriteOp } from '../ports/catalog.js';
+import { SERVER_TIMESTAMP } from '../ports/catalog.js';
+import type { UploadProgress, UploadSource } from '../ports/files.js';
+import { ProjectMessages, ValidationMessages } from '../messages.js';
+import { validateAddModel } from '../validation/models.js';
+import { validateCameraMetadataFiles } from '../validation/camera.js';
+import { parseCameraMetadata } from '../camera-metadata.js';
+import { confirmTypedName } from '../validation/confirm.js';
+import { assetPath, cameraMetadataPath, glbPath, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
+import type { Model, ModelData, ModelType } from '../types.js';
+import { setReferenceModel } from './reference.js';
+import { deleteFilesQuietly, listFilesDeep, unwrap } from './util.js';
+
+/** SPEC.md §4 add-model upload stages, in order. */
+export const ADD_MODEL_STAGES = ['preparing', 'uploading', 'processing', 'finalizing'] as const;
+export type AddModelStage = (typeof ADD_MODEL_STAGES)[number];
+
+/** SPEC.md §4 per-file status. */
+export type FileStatus = 'waiting' | 'uploading' | 'completed' | 'error';
+
+/** A file to upload: its source and original file name (the extension decides the splat path). */
+export interface AddModelFile {
+  source: UploadSource;
+  name: string;
+}
+
+/** Input of {@link addModel}: the add-model form (SPEC.md §2 Add model). */
+export interface AddModelInput {
+  projectId: string;
+  publicId: string;
+  name: string;
+  modelType: ModelType;
+  /** ISO date (YYYY-MM-DD) or null. */
+  captureDate?: string | null;
+  setAsReference: boolean;
+  files: {
+    splat?: AddModelFile;
+    glb?: AddModelFile;
+    /** Camera metadata JSON: its text (validated before anything is written) and file name. */
+    cameraMetadata?: { text: string; name: string };
+    images?: AddModelFile[];
+    thumbnails?: AddModelFile[];
+    assets?: AddModelFile[];
+  };
+}
+
+/** Observers and decisions of {@link addModel}. */
+export interface AddModelHooks {
+  onStage?: (stage: AddModelStage) => void;
+  /**
+   * Per-file status. `key` is 'splat', 'glb', 'cameraMetadata' or `images/{name}`,
+   * `images_thumbnails/{name}`, `assets/{name}`.
+   */
+  onFile?: (key: string, status: FileStatus, progress?: UploadProgress) => void;
+  /**
+   * Asked when the model is to be the reference and the project already has one (§4: 'This
+   * project already has a reference model. Do you want to replace it?'). Resolving false keeps
+   * the old reference; the new model is still created. Without this hook the answer is no.
+   */
+  confirmReplaceReference?: () => Promise<boolean>;
+  /** Aborting cancels uploads; uploaded files are removed and nothing is recorded. */
+  signal?: AbortSignal;
+  /** uid written as `owner_uid`. */
+  ownerUid?: string | null;
+  /** Model uuid to use (default: a new random UUID). */
+  uuid?: string;
+}
+
+export interface AddModelResult {
+  model: Model;
+  /** True when the project's reference_model_id now points to this model. */
+  referenceUpdated: boolean;
+  /** Bytes uploaded in total. */
+  bytesUploaded: number;
+}
+
+interface PlannedUpload {
+  key: string;
+  path: string;
+  source: UploadSource;
+  contentType?: string;
+}
+
+/**
+ * Adds a model to a project (SPEC.md §2 Add model, §4 stages and "Reference model on add", §5
+ * "Add model"). Stages: preparing (validation of the form and of the camera metadata, project
+ * lookup; nothing is written on a failure), uploading (each file to `models/{uuid}/…` with
+ * progress), processing (the record is built), finalizing (the record is written; as the
+ * reference when asked).
+ *
+ * Reference handling: when the project has no reference, the model and the project's
+ * reference_model_id are written in one batch. When it has one, the model is created first,
+ * then `confirmReplaceReference` is asked; yes swaps the reference atomically
+ * ({@link setReferenceModel}), no leaves the model as a non-reference (§4).
+ *
+ * On any failure or cancel after uploads began, the files already uploaded are deleted, so no
+ * orphan file and no half-created record remain.
+ *
+ * @param backend catalog and file-store ports (admin or service)
+ * @param input the form values and files
+ * @param hooks stage/file observers, the replace-reference question, cancel signal
+ * @returns the created model, whether the reference was updated, and bytes uploaded
+ * @throws AppError `invalid-argument` with the spec's message ('Please enter Public ID and Model
+ *   Name.', 'Required file types are missing based on the selected model type.', camera metadata
+ *   messages such as 'JSON format error: Camera 3: …'), `not-found` ('Project not found'),
+ *   `storage/canceled`, upload and permission errors
+ */
+export async function addModel(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  input: AddModelInput,
+  hooks: AddModelHooks = {},
+): Promise<AddModelResult> {
+  const { catalog, files } = backend;
+  hooks.onStage?.('preparing');
+  unwrap(
+    validateAddModel({
+      publicId: input.publicId,
+      name: input.name,
+      modelType: input.modelType,
+      hasSplat: input.files.splat !== undefined,
+      hasGlb: input.files.glb !== undefined,
+    }),
+  );
+  if (input.files.cameraMetadata !== undefined) {
+    unwrap(validateCameraMetadataFiles([{ name: input.files.cameraMetadata.name }]));
+    unwrap(parseCameraMetadata(input.files.cameraMetadata.text));
+  }
+  const project = await catalog.get('projects', input.projectId);
+  if (project === null) {
+    throw new AppError(ErrorCode.NotFound, ProjectMessages.notFound, { context: { projectId: input.projectId } });
+  }
+  const uuid = hooks.uuid ?? globalThis.crypto.randomUUID();
+  const plan = planUploads(uuid, input);
+  for (const item of plan) hooks.onFile?.(item.key, 'waiting');
+
+  hooks.onStage?.('uploading');
+  const uploaded: string[] = [];
+  const sizes = new Map<string, number>();
+  let bytesUploaded = 0;
+  try {
+    for (const item of plan) {
+      throwIfAborted(hooks.signal);
+      hooks.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
+      try {
+        const stored = await files.upload(item.path, item.source, {
+          contentType: item.contentType,
+          signal: hooks.signal,
+          onProgress: (progress) => hooks.onFile?.(item.key, 'uploading', progress),
+        });
+        uploaded.push(item.path);
+        sizes.set(item.key, stored.size);
+        bytesUploaded += stored.size;
+        hooks.onFile?.(item.key, 'completed', { bytesTransferred: stored.size, totalBytes: stored.size });
+      } catch (error) {
+        hooks.onFile?.(item.key, 'error');
+        throw error;
+      }
+    }
+
+    hooks.onStage?.('processing');
+    const data = buildModelRecord(uuid, input, plan, sizes, hooks.ownerUid ?? null);
+
+    hooks.onStage?.('finalizing');
+    throwIfAborted(hooks.signal);
+    const hasReference = typeof project.reference_model_id === 'string' && project.reference_model_id !== '';
+    if (input.setAsReference && !hasReference) {
+      await catalog.batch([
+        { op: 'create', collection: 'models', id: uuid, data: { ...data, isReference: true } },
+        {
+          op: 'update',
+          collection: 'projects',
+          id: input.projectId,
+          data: { reference_model_id: uuid, last_updated: SERVER_TIMESTAMP },
+        },
+      ]);
+      return { model: await readBack(backend, uuid), referenceUpdated: true, bytesUploaded };
+    }
+    await catalog.batch([{ op: 'create', collection: 'models', id: uuid, data: { ...data, isReference: false } }]);
+  } catch (error) {
+    await deleteFilesQuietly(files, uploaded);
+    throw error;
+  }
+
+  let referenceUpdated = false;
+  if (input.setAsReference) {
+    const replace = hooks.confirmReplaceReference ? await hooks.confirmReplaceReference() : false;
+    if (replace) {
+      await setReferenceModel(catalog, input.projectId, uuid);
+      referenceUpdated = true;
+    }
+  }
+  return { model: await readBack(backend, uuid), referenceUpdated, bytesUploaded };
+}
+
+/**
+ * Deletes a model with its record and every file under `models/{uuid}/` (SPEC.md §5 "Delete
+ * model"). The typed name must equal the model name (both trimmed). The record goes first (with
+ * the project's reference_model_id cleared in the same batch when it was the reference); files
+ * follow. Files that cannot be deleted are reported in the error's context (`doctor` finds them).
+ *
+ * @param backend catalog and file-store ports (admin or service)
+ * @param modelId the model's id
+ * @param confirmName the name the admin typed
+ * @returns the deleted model's name and the number of files deleted
+ * @throws AppError `not-found`, `invalid-argument` ("Model name doesn't match. Deletion
+ *   canceled."), `internal` when some files could not be deleted (context.failed)
+ */
+export async function deleteModel(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  modelId: string,
+  confirmName: string,
+): Promise<{ name: string; filesDeleted: number }> {
+  const { catalog, files } = backend;
+  const model = await catalog.get('models', modelId);
+  if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+  if (!confirmTypedName(confirmName, model.name)) {
+    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
+  }
+  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
+  for (const path of referencedPaths(model)) paths.add(path);
+
+  const ops: WriteOp[] = [{ op: 'delete', collection: 'models', id: modelId }];
+  if (model.projectId) {
+    const project = await catalog.get('projects', model.projectId);
+    if (project !== null && project.reference_model_id === modelId) {
+      ops.push({
+        op: 'update',
+        collection: 'projects',
+        id: project.id,
+        data: { reference_model_id: null, last_updated: SERVER_TIMESTAMP },
+      });
+    }
+  }
+  await catalog.batch(ops);
+  const failed = await deleteFilesQuietly(files, [...paths]);
+  if (failed.length > 0) {
+    throw new AppError(ErrorCode.Internal, `Model record deleted, but ${failed.length} files could not be deleted`, {
+      context: { modelId, failed },
+    });
+  }
+  return { name: model.name, filesDeleted: paths.size };
+}
+
+/** Every storage path a model record refers to. */
+export function referencedPaths(model: Pick<ModelData, 'files'>): string[] {
+  const f = model.files ?? {};
+  return [f.splatPath, f.glbPath, f.cameraMetadata, ...(f.images ?? []), ...(f.thumbnails ?? []), ...(f.assets ?? [])].filter(
+    (p): p is string => typeof p === 'string' && p !== '',
+  );
+}
+
+function planUploads(uuid: string, input: AddModelInput): PlannedUpload[] {
+  const plan: PlannedUpload[] = [];
+  const { splat, glb, cameraMetadata, images = [], thumbnails = [], assets = [] } = input.files;
+  if (splat) {
+    const ext = splat.name.toLowerCase().endsWith('.splat') ? 'splat' : 'ply';
+    plan.push({ key: 'splat', path: splatPath(uuid, ext), source: splat.source, contentType: 'application/octet-stream' });
+  }
+  if (glb) plan.push({ key: 'glb', path: glbPath(uuid), source: glb.source, contentType: 'model/gltf-binary' });
+  if (cameraMetadata) {
+    plan.push({
+      key: 'cameraMetadata',
+      path: cameraMetadataPath(uuid),
+      source: new Blob([cameraMetadata.text], { type: 'application/json' }),
+      contentType: 'application/json',
+    });
+  }
+  const folders: Array<[string, AddModelFile[], (uuid: string, name: string) => string]> = [
+    ['images', images, imagePath],
+    ['images_thumbnails', thumbnails, thumbnailPath],
+    ['assets', assets, assetPath],
+  ];
+  for (const [folder, list, pathOf] of folders) {
+    const seen = new Set<string>();
+    for (const file of list) {
+      const path = pathOf(uuid, file.name);
+      if (seen.has(path)) throw new AppError(ErrorCode.InvalidArgument, `Duplicate file name in ${folder}: ${file.name}`);
+      seen.add(path);
+      plan.push({ key: `${folder}/${file.name}`, path, source: file.source, contentType: guessContentType(file.name) });
+    }
+  }
+  return plan;
+}
+
+function buildModelRecord(
+  uuid: string,
+  input: AddModelInput,
+  plan: PlannedUpload[],
+  sizes: Map<string, number>,
+  ownerUid: string | null,
+): Record<string, unknown> {
+  const pathOf = (key: string) => plan.find((p) => p.key === key)?.path ?? null;
+  const under = (prefix: string) => plan.filter((p) => p.key.startsWith(`${prefix}/`)).map((p) => p.path);
+  const data: Omit<ModelData, 'created_at' | 'last_updated' | 'uploaded_at'> = {
+    uuid,
+    publicId: input.publicId.trim(),
+    name: input.name.trim(),
+    projectId: input.projectId,
+    isReference: false,
+    modelType: input.modelType,
+    owner_uid: ownerUid,
+    visible: true,
+    files: {
+      splatPath: pathOf('splat'),
+      splatSize: sizes.get('splat') ?? null,
+      glbPath: pathOf('glb'),
+      glbSize: sizes.get('glb') ?? null,
+      cameraMetadata: pathOf('cameraMetadata'),
+      images: under('images'),
+      thumbnails: under('images_thumbnails'),
+      assets: under('assets'),
+    },
+    metadata: { captureDate: input.captureDate ?? null, displayOrder: 0, annotationsCount: 0 },
+  };
+  return { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP, uploaded_at: SERVER_TIMESTAMP };
+}
+
+async function readBack(backend: Pick<Backend, 'catalog'>, uuid: string): Promise<Model> {
+  const model = await backend.catalog.get('models', uuid);
+  if (model === null) throw new AppError(ErrorCode.Internal, `Model ${uuid} was not written`);
+  return model;
+}
+
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError(ErrorCode.Canceled, 'Upload canceled');
+}
+
+function guessContentType(name: string): string | undefined {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  const types: Record<string, string> = {
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    webp: 'image/webp',
+    json: 'application/json',
+    glb: 'model/gltf-binary',
+    ply: 'application/octet-stream',
+    splat: 'application/octet-stream',
+  };
+  return types[ext];
+}
+
