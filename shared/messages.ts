@@ -85,6 +85,18 @@ export const ValidationMessages = {
   projectDeletePlaceholder: 'Type project name here...',
 } as const;
 
+/**
+ * Validation texts for §5 rules that the spec states without wording (project form: "Map URL
+ * must be a URL", "Latitude and longitude must be numeric"; the add-model type). Ours, not the
+ * spec's; kept here so that every user-facing text stays in this catalogue.
+ */
+export const FormMessages = {
+  projectMapUrlInvalid: 'Map URL must be a valid URL (http or https).',
+  projectLatitudeInvalid: 'Latitude must be a number.',
+  projectLongitudeInvalid: 'Longitude must be a number.',
+  modelTypeInvalid: 'Model type must be hybrid, splat or mesh.',
+} as const;
+
 /** 'JSON format error: ...' wrapper of §5 for combined camera errors (each prefixed 'Camera N:'). */
 export const cameraFormatError = (details: string): string => `JSON format error: ${details}`;
 /** §5 delete-all confirmation. */

@@ -10,6 +10,6 @@ let instance: Backend | null = null;
 
 /** The app-wide backend (created on first use). */
 export function getBackend(): Backend {
-  instance ??= createLocalBackend({ baseUrl: window.location.origin, storage: window.localStorage });
+  if (instance === null) instance = createLocalBackend({ baseUrl: window.location.origin, storage: window.localStorage });
   return instance;
 }

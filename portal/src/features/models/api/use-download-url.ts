@@ -2,7 +2,6 @@
  * A download/viewing link for a stored path (SPEC.md §7 "Resolve a download or viewing link").
  * A failure is only logged (§8 silent handling): the caller keeps showing 'Preparing...'.
  */
-import type { Model } from '../../../../../shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 
@@ -17,11 +16,6 @@ export function useDownloadUrl(path: string | null | undefined): Resource<string
 }
 
 /** The path a model is viewed from: its splat file, else its GLB file (SPEC.md §2). */
-export function viewingPath(model: Pick<Model, 'files'>): string | null {
-  return model.files?.splatPath || model.files?.glbPath || null;
-}
+export { viewingFilePath as viewingPath } from '../../../../../shared/links.js';
 
-/** The model's thumbnail path: `files.thumbnails[0]` (SPEC.md §3). */
-export function thumbnailPathOf(model: Pick<Model, 'files'> | null | undefined): string | null {
-  return model?.files?.thumbnails?.[0] ?? null;
-}
+export { thumbnailPathOf } from '../../../../../shared/projects.js';

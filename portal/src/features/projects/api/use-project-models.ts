@@ -1,8 +1,8 @@
 /**
- * Live list of a project's models (SPEC.md §7 "Read models of a project"), sorted for the
- * project detail screen: reference first, then capture date, display order, created_at, name.
+ * Live list of a project's models (SPEC.md §7 "Read models of a project", live so that a model
+ * added elsewhere appears without reload). Unordered: the screen sorts with the project's
+ * reference id (`sortProjectDetailModels`).
  */
-import { sortProjectDetailModels } from '../../../../../shared/order.js';
 import type { Model } from '../../../../../shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
@@ -10,11 +10,6 @@ import { useSubscription, type Resource } from '../../../lib/resource.js';
 export function useProjectModels(projectId: string | undefined): Resource<Model[]> {
   const { catalog } = useBackend();
   return useSubscription<Model[]>(projectId === undefined ? null : `project-models:${projectId}`, (onNext, onError) =>
-    catalog.subscribe(
-      'models',
-      { where: [['projectId', '==', projectId as string]] },
-      (docs) => onNext(sortProjectDetailModels(docs)),
-      onError,
-    ),
+    catalog.subscribe('models', { where: [['projectId', '==', projectId as string]] }, onNext, onError),
   );
 }

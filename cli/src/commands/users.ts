@@ -1,0 +1,99 @@
+/**
+ * `catalog users register` and `catalog users promote` (SPEC.md §2 User management, §5 "Register
+ * user" and "Set admin", §8 registration and admin-grant messages).
+ */
+import { Command } from 'commander';
+import { z } from 'zod';
+import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../shared/messages.js';
+import { grantAdmin, registerUser } from '../../../shared/workflows/index.js';
+import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
+import { backendFor } from '../lib/command-backend.js';
+import { addCommonOptions, defineAction } from '../lib/output.js';
+import { askText } from '../lib/prompts.js';
+
+const registerSchema = z.object({
+  email: z.string(),
+  password: z.string().optional(),
+  role: z.enum(['user', 'admin']).default('user'),
+  ...backendOptionsShape,
+});
+
+/** `catalog users register <email> --password … [--role user|admin]` */
+export const registerCommand = addCommonOptions(
+  addBackendOptions(
+    new Command('register')
+      .description('register a user account (email and password) with role user or admin')
+      .argument('<email>', "the user's email")
+      .option('--password <password>', 'initial password, at least 6 characters (prompted when omitted on a terminal)')
+      .option('--role <role>', 'user or admin', 'user'),
+  ),
+).addHelpText('after', '\nExample:\n  $ catalog users register inspector@lab.example --password s3cret-pass --role user\n');
+
+defineAction(registerCommand, registerSchema, async (input, ctx) => {
+  const password = input.password ?? (await askText(ctx, { message: 'Password (at least 6 characters):', flag: '--password', secret: true }));
+  const { backend, actorUid } = await backendFor(input, ctx);
+  try {
+    const record = await registerUser(backend, { email: input.email, password, role: input.role }, actorUid);
+    return {
+      result: { uid: record.id, email: record.email, role: record.role },
+      text: record.id,
+      summary: `Registered ${record.email} as ${record.role} (uid ${record.id}).`,
+    };
+  } catch (error) {
+    if (isAppError(error) && error.code.startsWith('auth/')) {
+      throw new AppError(error.code, registrationErrorMessage(error), { cause: error, context: error.context });
+    }
+    throw error;
+  }
+});
+
+const promoteSchema = z.object({ user: z.string(), ...backendOptionsShape });
+
+/** `catalog users promote <email|uid>` */
+export const promoteCommand = addCommonOptions(
+  addBackendOptions(
+    new Command('promote')
+      .description('grant the admin role to a user, by email (looked up) or uid')
+      .argument('<user>', "the user's email or uid"),
+  ),
+).addHelpText('after', '\nExample:\n  $ catalog users promote inspector@lab.example\n');
+
+defineAction(promoteCommand, promoteSchema, async (input, ctx) => {
+  const who = input.user.trim();
+  if (who === '') throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.setAdminNeedsInput);
+  const { backend } = await backendFor(input, ctx);
+  let uid = who;
+  let email: string | null = null;
+  if (who.includes('@')) {
+    if (!backend.capabilities.lookupUsers || !backend.identity.findAccountByEmail) {
+      throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.setAdminEmailOnly);
+    }
+    const account = await backend.identity.findAccountByEmail(who.toLowerCase());
+    if (account === null) throw new AppError(ErrorCode.NotFound, adminGrantFailed(`no account with email ${who}`), { context: { email: who } });
+    uid = account.uid;
+    email = account.email;
+  }
+  if (email === null && (await backend.catalog.get('users', uid)) === null) {
+    ctx.log(`Note: no user record has uid ${uid} yet; one is written with role admin.`);
+  }
+  try {
+    await grantAdmin(backend.catalog, uid);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new AppError(isAppError(error) ? error.code : ErrorCode.Internal, adminGrantFailed(message), { cause: error });
+  }
+  const record = await backend.catalog.get('users', uid);
+  return {
+    result: { uid, email: record?.email ?? email, role: 'admin' as const },
+    text: uid,
+    summary: adminGranted(email ?? uid),
+  };
+});
+
+/** `catalog users …` */
+export const usersCommand = new Command('users')
+  .description('register users and grant the admin role')
+  .addCommand(registerCommand)
+  .addCommand(promoteCommand)
+  .addHelpText('after', '\nExamples:\n  $ catalog users register inspector@lab.example --password s3cret-pass\n  $ catalog users promote inspector@lab.example\n');

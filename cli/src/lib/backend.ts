@@ -1,0 +1,157 @@
+/**
+ * Opening the backend for a command: the embedded server (`catalog serve`) reached over HTTP
+ * with the service key it wrote into its data folder (DESIGN.md §2).
+ *
+ * - data folder: `--data-dir`, else env `CATALOG_DATA_DIR`, else `.catalog-data` in the current
+ *   directory;
+ * - credentials: env `CATALOG_SERVICE_KEY` (path to a service-key.json), else
+ *   `<dataDir>/service-key.json` (`{"type":"catalog-service-key","url":…,"key":…}`);
+ * - server: `--url`, else env `CATALOG_URL`, else the key file's `url`, else
+ *   `http://127.0.0.1:<CATALOG_PORT or 8787>`.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import * as tus from 'tus-js-client';
+import { z } from 'zod';
+import { createLocalBackend } from '../../../shared/adapters/local/index.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { Backend } from '../../../shared/ports/index.js';
+
+/** Default data folder, relative to the current directory. */
+export const DEFAULT_DATA_DIR = '.catalog-data';
+/** Default port of `catalog serve`. */
+export const DEFAULT_PORT = 8787;
+
+/** Backend options shared by the commands that talk to the server. */
+export interface BackendOptions {
+  dataDir?: string;
+  url?: string;
+}
+
+/** Zod shape of {@link BackendOptions}, to spread into a command's schema. */
+export const backendOptionsShape = {
+  dataDir: z.string().min(1).optional(),
+  url: z.string().url().optional(),
+};
+
+/**
+ * Adds `--data-dir <dir>` and `--url <url>` to a command.
+ * @returns the same command
+ */
+export function addBackendOptions(cmd: Command): Command {
+  return cmd
+    .option('--data-dir <dir>', `data folder of the server (env CATALOG_DATA_DIR, default ${DEFAULT_DATA_DIR})`)
+    .option('--url <url>', 'server URL (env CATALOG_URL; default: the URL in the service key)');
+}
+
+/**
+ * The data folder to use, as an absolute path.
+ * @param dataDir the `--data-dir` value, if given
+ */
+export function resolveDataDir(dataDir?: string): string {
+  return resolve(dataDir || process.env.CATALOG_DATA_DIR || DEFAULT_DATA_DIR);
+}
+
+/**
+ * The default port: env `CATALOG_PORT`, else 8787.
+ */
+export function defaultPort(): number {
+  const fromEnv = Number(process.env.CATALOG_PORT || Number.NaN);
+  return Number.isInteger(fromEnv) && fromEnv >= 0 ? fromEnv : DEFAULT_PORT;
+}
+
+const serviceKeySchema = z.object({
+  type: z.literal('catalog-service-key'),
+  url: z.string().optional(),
+  key: z.string().min(1),
+});
+
+/** A service key as read from disk. */
+export type ServiceKey = z.infer<typeof serviceKeySchema>;
+
+/**
+ * Reads the service key (env `CATALOG_SERVICE_KEY`, else `<dataDir>/service-key.json`).
+ * @param dataDir absolute data folder
+ * @returns the key and the file it came from
+ * @throws AppError `unauthenticated` when there is no key file or it is not a service key
+ */
+export async function readServiceKey(dataDir: string): Promise<{ key: ServiceKey; path: string }> {
+  const path = process.env.CATALOG_SERVICE_KEY ? resolve(process.env.CATALOG_SERVICE_KEY) : join(dataDir, 'service-key.json');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new AppError(
+      ErrorCode.Unauthenticated,
+      `No service key found at ${path}. Start the server once with \`catalog serve --data-dir ${dataDir}\` (it writes the key there), or set CATALOG_SERVICE_KEY to the path of a service-key.json.`,
+      { context: { path } },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  const result = serviceKeySchema.safeParse(parsed);
+  if (!result.success) {
+    throw new AppError(ErrorCode.Unauthenticated, `${path} is not a catalog service key (expected {"type":"catalog-service-key","key":…}).`, {
+      context: { path },
+    });
+  }
+  return { key: result.data, path };
+}
+
+/**
+ * Checks that the server answers `GET /v1/config`.
+ * @param baseUrl the server's origin
+ * @param timeoutMs how long to wait, in milliseconds
+ * @throws AppError `unavailable` ("… is `catalog serve` running?")
+ */
+export async function checkServer(baseUrl: string, timeoutMs = 5000): Promise<void> {
+  try {
+    const response = await fetch(new URL('/v1/config', baseUrl), { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  } catch (error) {
+    throw new AppError(
+      ErrorCode.Unavailable,
+      `Cannot reach the catalog server at ${baseUrl}: is \`catalog serve\` running? (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error, context: { baseUrl } },
+    );
+  }
+}
+
+/** An opened backend with where it came from. */
+export interface OpenedBackend {
+  backend: Backend;
+  baseUrl: string;
+  dataDir: string;
+  /** uid of the principal the CLI acts as (for created_by / owner_uid). */
+  actorUid: string;
+}
+
+type FileUrlStorageCtor = new (path: string) => unknown;
+
+/**
+ * Opens the backend as the service principal (admin rights).
+ * @param options `--data-dir` and `--url`
+ * @returns the backend (close it when done), its URL and data folder
+ * @throws AppError `unauthenticated` (no service key), `unavailable` (server unreachable)
+ */
+export async function openBackend(options: BackendOptions = {}): Promise<OpenedBackend> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const { key } = await readServiceKey(dataDir);
+  const baseUrl = (options.url || process.env.CATALOG_URL || key.url || `http://127.0.0.1:${defaultPort()}`).replace(/\/+$/, '');
+  await checkServer(baseUrl);
+  const FileUrlStorage = (tus as unknown as { FileUrlStorage: FileUrlStorageCtor }).FileUrlStorage;
+  const backend = createLocalBackend({
+    baseUrl,
+    serviceKey: key.key,
+    uploadUrlStorage: existsSync(dataDir) ? new FileUrlStorage(join(dataDir, '.upload-urls.json')) : undefined,
+  });
+  const actorUid = backend.identity.currentUser()?.uid ?? 'service';
+  return { backend, baseUrl, dataDir, actorUid };
+}

@@ -1,0 +1,250 @@
+/**
+ * Model folders on disk: walk a folder, read it as an upload plan (`shared/model-folder.ts`),
+ * check the main files' first bytes (`shared/file-checks.ts`) and the camera metadata
+ * (`parseCameraMetadata`), and turn the plan into the `addModel` workflow's files. Nothing here
+ * writes anywhere.
+ */
+import { createReadStream } from 'node:fs';
+import type { ReadStream } from 'node:fs';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseCameraMetadata } from '../../../shared/camera-metadata.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { FILE_HEAD_BYTES, checkModelFileHead, checkedKindOf } from '../../../shared/file-checks.js';
+import { formatBytes } from '../../../shared/format.js';
+import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '../../../shared/model-folder.js';
+import { planModelFolder } from '../../../shared/model-folder.js';
+import type { ModelType } from '../../../shared/types.js';
+import type { AddModelFile, AddModelInput } from '../../../shared/workflows/models.js';
+
+/**
+ * Every file under a folder, recursively, as '/'-separated relative paths with sizes.
+ * Symbolic links are followed for files, not for folders.
+ * @param folder the folder (absolute or relative to the current directory)
+ * @returns the files, sorted by path
+ * @throws AppError `not-found` when the folder does not exist or is not a folder
+ */
+export async function scanFolder(folder: string): Promise<FolderFile[]> {
+  const root = resolve(folder);
+  const info = await stat(root).catch(() => null);
+  if (info === null || !info.isDirectory()) {
+    throw new AppError(ErrorCode.NotFound, `Not a folder: ${folder}`, { context: { folder: root } });
+  }
+  const out: FolderFile[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(abs);
+      else if (entry.isFile() || entry.isSymbolicLink()) {
+        const s = await stat(abs).catch(() => null);
+        if (s?.isFile()) out.push({ path: relative(root, abs).split(sep).join('/'), size: s.size });
+      }
+    }
+  };
+  await walk(root);
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The first bytes of a file.
+ * @param path the file
+ * @param bytes how many bytes at most (default {@link FILE_HEAD_BYTES})
+ */
+export async function readHead(path: string, bytes = FILE_HEAD_BYTES): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A model folder read from disk, checked, ready to upload when `problems` is empty. */
+export interface FolderInspection {
+  /** Absolute folder path. */
+  folder: string;
+  plan: ModelFolderPlan;
+  /** Plan problems, file-content problems and camera-metadata problems, in that order. */
+  problems: FolderProblem[];
+  /** The camera metadata text, when the folder has a valid one. */
+  cameraMetadataText: string | null;
+  /** Number of cameras in the valid camera metadata. */
+  cameraCount: number | null;
+}
+
+/**
+ * Reads a model folder: the plan, then checks of the splat/GLB first bytes and of the camera
+ * metadata (SPEC.md §5 camera rules, with the spec's messages). Writes nothing.
+ * @param folder the model folder
+ * @param options.modelType the type asked for (default: inferred)
+ * @throws AppError `not-found` when the folder does not exist
+ */
+export async function inspectModelFolder(folder: string, options: { modelType?: ModelType | null } = {}): Promise<FolderInspection> {
+  const root = resolve(folder);
+  const files = await scanFolder(root);
+  const plan = planModelFolder(files, { modelType: options.modelType ?? null });
+  const problems: FolderProblem[] = [...plan.problems];
+
+  for (const main of [plan.splat, plan.glb]) {
+    if (main === null) continue;
+    const kind = checkedKindOf(main.path);
+    if (kind === null) continue;
+    const head = await readHead(join(root, main.path));
+    const problem = checkModelFileHead(kind, head, main.size, main.path);
+    if (problem !== null) problems.push({ code: 'bad-file', message: problem.message, path: main.path });
+  }
+
+  let cameraMetadataText: string | null = null;
+  let cameraCount: number | null = null;
+  if (plan.cameraMetadata !== null) {
+    const text = await readFile(join(root, plan.cameraMetadata.path), 'utf8');
+    const parsed = parseCameraMetadata(text);
+    if (parsed.ok) {
+      cameraMetadataText = text;
+      cameraCount = parsed.value.length;
+    } else {
+      problems.push({ code: 'bad-file', message: parsed.message, path: plan.cameraMetadata.path });
+    }
+  }
+  return { folder: root, plan, problems, cameraMetadataText, cameraCount };
+}
+
+/**
+ * Throws when an inspection found problems.
+ * @throws AppError `invalid-argument` whose message is the problems' messages, one a line (a
+ *   single camera-metadata problem is exactly the spec's message)
+ */
+export function assertNoProblems(inspection: FolderInspection): void {
+  if (inspection.problems.length === 0) return;
+  throw new AppError(ErrorCode.InvalidArgument, inspection.problems.map((p) => p.message).join('\n'), {
+    context: { folder: inspection.folder, problems: inspection.problems },
+  });
+}
+
+/** Streams opened for an upload; close them when it ends. */
+export interface FolderFiles {
+  files: AddModelInput['files'];
+  /** Closes every file handle opened for the upload. */
+  close(): void;
+}
+
+/**
+ * The `addModel` workflow's files for a checked folder: each file as a Node upload source
+ * (`{ size, input: fs.ReadStream, name }`), the camera metadata as text. A stream is opened only
+ * when the upload reads `input` (uploads run one after another), and opening the next one closes
+ * the previous ones, so a folder of thousands of photos never holds thousands of open files.
+ * @param inspection a folder inspection without problems
+ */
+export function folderUploadFiles(inspection: FolderInspection): FolderFiles {
+  const open: ReadStream[] = [];
+  const closeAll = () => {
+    for (const s of open.splice(0)) s.destroy();
+  };
+  const source = (file: PlannedFile): AddModelFile => {
+    const path = join(inspection.folder, file.path);
+    let stream: ReadStream | null = null;
+    return {
+      name: file.fileName,
+      source: {
+        size: file.size,
+        name: file.fileName,
+        get input(): ReadStream {
+          if (stream === null || stream.destroyed) {
+            closeAll();
+            stream = createReadStream(path);
+            stream.on('error', () => undefined);
+            open.push(stream);
+          }
+          return stream;
+        },
+      },
+    };
+  };
+  const { plan } = inspection;
+  const files: AddModelInput['files'] = {
+    images: plan.images.map(source),
+    thumbnails: plan.thumbnails.map(source),
+    assets: plan.assets.map(source),
+  };
+  if (plan.splat) files.splat = source(plan.splat);
+  if (plan.glb) files.glb = source(plan.glb);
+  if (plan.cameraMetadata && inspection.cameraMetadataText !== null) {
+    files.cameraMetadata = { text: inspection.cameraMetadataText, name: plan.cameraMetadata.fileName };
+  }
+  return { files, close: closeAll };
+}
+
+/** The JSON form of an inspection (`catalog validate --json`, `catalog models upload`). */
+export function inspectionSummary(inspection: FolderInspection): {
+  folder: string;
+  layout: ModelFolderPlan['layout'];
+  modelType: ModelType | null;
+  typeInferred: boolean;
+  files: { kind: string; path: string; size: number }[];
+  cameraCount: number | null;
+  totalBytes: number;
+  ignored: ModelFolderPlan['ignored'];
+  problems: FolderProblem[];
+} {
+  const { plan } = inspection;
+  const files = [plan.splat, plan.glb, plan.cameraMetadata, ...plan.images, ...plan.thumbnails, ...plan.assets]
+    .filter((f): f is PlannedFile => f !== null)
+    .map((f) => ({ kind: f.kind, path: f.path, size: f.size }));
+  return {
+    folder: inspection.folder,
+    layout: plan.layout,
+    modelType: plan.modelType,
+    typeInferred: plan.typeInferred,
+    files,
+    cameraCount: inspection.cameraCount,
+    totalBytes: plan.totalBytes,
+    ignored: plan.ignored,
+    problems: inspection.problems,
+  };
+}
+
+/**
+ * A human description of an inspection: layout, type, each planned file with its size, ignored
+ * files and problems (unless `options.problems` is false).
+ */
+export function describeInspection(inspection: FolderInspection, options: { problems?: boolean } = {}): string {
+  const { plan } = inspection;
+  const lines: string[] = [
+    `Folder:  ${inspection.folder}`,
+    `Layout:  ${plan.layout === '3dgs' ? '3DGS training output' : 'flat model folder'}`,
+    `Type:    ${plan.modelType ?? 'unknown'}${plan.typeInferred && plan.modelType ? ' (inferred)' : ''}`,
+  ];
+  const main: Array<[string, PlannedFile | null]> = [
+    ['splat', plan.splat],
+    ['GLB', plan.glb],
+    ['cameras', plan.cameraMetadata],
+  ];
+  for (const [label, file] of main) {
+    if (file) {
+      const extra = label === 'cameras' && inspection.cameraCount !== null ? `, ${inspection.cameraCount} cameras` : '';
+      lines.push(`${(label + ':').padEnd(9)}${file.path} (${formatBytes(file.size)}${extra})`);
+    }
+  }
+  const groups: Array<[string, PlannedFile[]]> = [
+    ['images', plan.images],
+    ['thumbnails', plan.thumbnails],
+    ['assets', plan.assets],
+  ];
+  for (const [label, list] of groups) {
+    if (list.length > 0) lines.push(`${(label + ':').padEnd(9)}${list.length} file${list.length === 1 ? '' : 's'} (${formatBytes(list.reduce((n, f) => n + f.size, 0))})`);
+  }
+  lines.push(`Total:   ${formatBytes(plan.totalBytes)}`);
+  if (plan.ignored.length > 0) {
+    lines.push('Ignored:');
+    for (const i of plan.ignored) lines.push(`  ${i.path} (${i.reason})`);
+  }
+  if (options.problems === false) return lines.join('\n');
+  if (inspection.problems.length > 0) {
+    lines.push('Problems:');
+    for (const p of inspection.problems) lines.push(`  ✖ ${p.message}`);
+  } else lines.push('No problems found.');
+  return lines.join('\n');
+}

@@ -1,0 +1,152 @@
+/**
+ * `catalog seed`: the demo catalog, idempotent. Accounts are found by email, projects by
+ * structure_id, models by publicId; only what is missing is created, so running it again creates
+ * nothing. Models go through the `addModel` workflow, so they have real files and sizes.
+ */
+import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
+import type { Backend } from '../../../shared/ports/index.js';
+import type { Role } from '../../../shared/types.js';
+import { addModel, createProject, grantAdmin, registerUser, setModelVisibility } from '../../../shared/workflows/index.js';
+import type { AddModelInput } from '../../../shared/workflows/index.js';
+import type { DemoModel } from './demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_PROJECTS, makeDemoModelFiles } from './demo-data.js';
+import type { ProgressReporter } from './progress.js';
+
+/** What one seeded item became. */
+export interface SeedItem {
+  kind: 'account' | 'project' | 'model';
+  /** Email, structure_id or publicId. */
+  key: string;
+  id: string;
+  created: boolean;
+}
+
+/** Result of {@link seedDemoData}. */
+export interface SeedResult {
+  /** Number of records created by this run (0 on a re-run). */
+  created: number;
+  items: SeedItem[];
+  accounts: { email: string; password: string; role: Role }[];
+}
+
+/**
+ * Seeds the demo catalog (accounts, projects, models) into a backend, creating only what is
+ * missing.
+ * @param backend the backend, as the service principal (admin rights)
+ * @param options.actorUid uid written as created_by / owner_uid
+ * @param options.progress reporter for model uploads (optional)
+ * @param options.log human progress lines (optional)
+ * @returns what exists now and what this run created
+ * @throws AppError from the workflows (permission, network…)
+ */
+export async function seedDemoData(
+  backend: Backend,
+  options: { actorUid: string; progress?: (label: string) => ProgressReporter; log?: (line: string) => void },
+): Promise<SeedResult> {
+  const { catalog, identity } = backend;
+  const items: SeedItem[] = [];
+  const log = options.log ?? (() => undefined);
+
+  for (const account of DEMO_ACCOUNTS) {
+    const [existing] = await catalog.query('users', { where: [['email', '==', account.email]], limit: 1 });
+    if (existing) {
+      if (account.role === 'admin' && existing.role !== 'admin') await grantAdmin(catalog, existing.id);
+      items.push({ kind: 'account', key: account.email, id: existing.id, created: false });
+      continue;
+    }
+    const found = identity.findAccountByEmail ? await identity.findAccountByEmail(account.email) : null;
+    if (found) {
+      // an account without its user record (an interrupted earlier run): write the record
+      await catalog.set('users', found.uid, {
+        uid: found.uid,
+        email: account.email,
+        role: account.role,
+        created_at: SERVER_TIMESTAMP,
+        registered_at: SERVER_TIMESTAMP,
+        created_by: options.actorUid,
+      });
+      items.push({ kind: 'account', key: account.email, id: found.uid, created: true });
+      continue;
+    }
+    const record = await registerUser(backend, { email: account.email, password: account.password, role: account.role }, options.actorUid);
+    log(`Created account ${account.email} (${account.role})`);
+    items.push({ kind: 'account', key: account.email, id: record.id, created: true });
+  }
+
+  for (const project of DEMO_PROJECTS) {
+    const [existing] = await catalog.query('projects', { where: [['structure_id', '==', project.structure_id]], limit: 1 });
+    let projectId: string;
+    if (existing) {
+      projectId = existing.id;
+      items.push({ kind: 'project', key: project.structure_id, id: projectId, created: false });
+    } else {
+      projectId = await createProject(catalog, {
+        name: project.name,
+        structure_id: project.structure_id,
+        description: project.description,
+        slug: '',
+        address: project.address ?? '',
+        mapUrl: '',
+        lat: project.lat === undefined ? '' : String(project.lat),
+        lng: project.lng === undefined ? '' : String(project.lng),
+      });
+      log(`Created project ${project.structure_id} ${project.name}`);
+      items.push({ kind: 'project', key: project.structure_id, id: projectId, created: true });
+    }
+    for (const model of project.models) {
+      items.push(await seedModel(backend, projectId, model, options, log));
+    }
+  }
+
+  return {
+    created: items.filter((i) => i.created).length,
+    items,
+    accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, password: a.password, role: a.role })),
+  };
+}
+
+async function seedModel(
+  backend: Backend,
+  projectId: string,
+  model: DemoModel,
+  options: { actorUid: string; progress?: (label: string) => ProgressReporter },
+  log: (line: string) => void,
+): Promise<SeedItem> {
+  const { catalog } = backend;
+  const [existing] = await catalog.query('models', { where: [['publicId', '==', model.publicId]], limit: 1 });
+  if (existing) {
+    if (model.hidden && existing.visible !== false) await setModelVisibility(catalog, existing.id, false);
+    return { kind: 'model', key: model.publicId, id: existing.id, created: false };
+  }
+  const generated = await makeDemoModelFiles(model);
+  const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
+  const files: AddModelInput['files'] = {
+    images: generated.images.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
+    thumbnails: generated.thumbnails.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
+  };
+  if (generated.splat) files.splat = { name: generated.splat.name, source: blob(generated.splat.bytes, 'application/octet-stream') };
+  if (generated.glb) files.glb = { name: generated.glb.name, source: blob(generated.glb.bytes, 'model/gltf-binary') };
+  if (generated.cameraMetadata) files.cameraMetadata = generated.cameraMetadata;
+
+  const progress = options.progress?.(model.publicId);
+  try {
+    const { model: created } = await addModel(
+      backend,
+      {
+        projectId,
+        publicId: model.publicId,
+        name: model.name,
+        modelType: model.modelType,
+        captureDate: model.captureDate,
+        setAsReference: model.reference,
+        files,
+      },
+      { ...(progress ? { onStage: progress.onStage, onFile: progress.onFile } : {}), ownerUid: options.actorUid, confirmReplaceReference: async () => false },
+    );
+    if (model.hidden) await setModelVisibility(catalog, created.id, false);
+    log(`Created model ${model.publicId}${model.reference ? ' (reference)' : ''}${model.hidden ? ' (hidden)' : ''}`);
+    return { kind: 'model', key: model.publicId, id: created.id, created: true };
+  } finally {
+    progress?.stop();
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Identity of the embedded backend (SPEC.md §7 "Identity service"): email/password accounts
+ * with scrypt hashes, expiring HS256 ID tokens (jose, 1 h) plus rotating refresh tokens, the
+ * service key (the local twin of a service-account key), and the sign-in error codes of §8.
+ */
+import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { randomId } from './db.js';
+import type { SqliteDatabase } from './db.js';
+
+const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+
+/** ID token lifetime in seconds (1 h, as Firebase ID tokens). */
+export const ID_TOKEN_TTL_SECONDS = 3600;
+/** Refresh token lifetime in milliseconds (30 days). */
+const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Minimum password length (SPEC.md §9). */
+const MIN_PASSWORD_LENGTH = 6;
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64, maxmem: 64 * 1024 * 1024 };
+const ISSUER = 'catalog-local';
+
+/** An account as the API shows it. */
+export interface Account {
+  uid: string;
+  email: string;
+  disabled: boolean;
+}
+
+/** Tokens returned by sign-in and refresh. expiresIn in seconds. */
+export interface TokenGrant {
+  idToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  user: { uid: string; email: string };
+}
+
+interface AccountRow {
+  uid: string;
+  email: string;
+  password_hash: string;
+  disabled: number;
+}
+
+const emailSchema = z.email();
+
+/**
+ * Normalises and validates an email address.
+ * @returns the trimmed, lower-cased address
+ * @throws AppError `auth/invalid-email`
+ */
+export function normalizeEmail(email: unknown): string {
+  const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
+  if (!emailSchema.safeParse(value).success) throw new AppError(ErrorCode.InvalidEmail, 'Invalid email format', { context: { email: value } });
+  return value;
+}
+
+async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, SCRYPT.keylen, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Reads a secret file of the data folder, creating it (mode 0600) with `create()` when missing.
+ */
+function readOrCreateSecret(file: string, create: () => string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const value = create();
+  writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
+/** Contents of `<dataDir>/service-key.json`. */
+export interface ServiceKeyFile {
+  type: 'catalog-service-key';
+  url: string;
+  key: string;
+}
+
+/**
+ * Writes (first start) or refreshes `<dataDir>/service-key.json` (mode 0600): the key is kept
+ * across starts, the url is updated to the server's current address.
+ * @param dataDir the data folder
+ * @param url the server's base url, e.g. `http://127.0.0.1:8787`
+ * @returns the file's path and the key
+ */
+export function ensureServiceKey(dataDir: string, url: string): { path: string; key: string } {
+  const path = join(dataDir, 'service-key.json');
+  let key: string | null = null;
+  if (existsSync(path)) {
+    try {
+      const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServiceKeyFile>;
+      if (typeof parsed.key === 'string' && parsed.key.length >= 32) key = parsed.key;
+    } catch {
+      key = null;
+    }
+  }
+  key ??= `csk_${randomBytes(32).toString('base64url')}`;
+  const file: ServiceKeyFile = { type: 'catalog-service-key', url, key };
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return { path, key };
+}
+
+/** Failed sign-ins per email tolerated within {@link FAILURE_WINDOW_MS} before `auth/too-many-requests`. */
+const MAX_FAILURES = 20;
+const FAILURE_WINDOW_MS = 5 * 60 * 1000;
+
+/** Accounts and tokens. */
+export class IdentityService {
+  private readonly secret: Uint8Array;
+  private readonly failures = new Map<string, { count: number; since: number }>();
+
+  /**
+   * @param db the catalog database
+   * @param dataDir the data folder; the token-signing secret lives in `<dataDir>/auth-secret` (0600)
+   */
+  constructor(
+    private readonly db: SqliteDatabase,
+    dataDir: string,
+  ) {
+    const secret = readOrCreateSecret(join(dataDir, 'auth-secret'), () => randomBytes(48).toString('base64url'));
+    this.secret = new TextEncoder().encode(secret);
+  }
+
+  private byEmail(email: string): AccountRow | undefined {
+    return this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE email = ?').get(email);
+  }
+
+  private byUid(uid: string): AccountRow | undefined {
+    return this.db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE uid = ?').get(uid);
+  }
+
+  /**
+   * Creates an email/password account.
+   * @returns the new account (28-character uid)
+   * @throws AppError `auth/invalid-email`, `auth/weak-password` (< 6 characters), `auth/email-already-in-use`
+   */
+  async createAccount(emailInput: unknown, password: unknown): Promise<Account> {
+    const email = normalizeEmail(emailInput);
+    if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
+      throw new AppError(ErrorCode.WeakPassword, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    }
+    if (this.byEmail(email)) throw new AppError(ErrorCode.EmailAlreadyInUse, 'Email already in use', { context: { email } });
+    const hash = await hashPassword(password);
+    const uid = randomId(28);
+    try {
+      this.db.prepare('INSERT INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, 0, ?)').run(uid, email, hash, new Date().toISOString());
+    } catch (error) {
+      if (this.byEmail(email)) throw new AppError(ErrorCode.EmailAlreadyInUse, 'Email already in use', { context: { email } });
+      throw error;
+    }
+    return { uid, email, disabled: false };
+  }
+
+  /**
+   * Looks an account up by email.
+   * @returns the account, or null when none has that email (an invalid email also gives null)
+   */
+  findByEmail(emailInput: unknown): Account | null {
+    let email: string;
+    try {
+      email = normalizeEmail(emailInput);
+    } catch {
+      return null;
+    }
+    const row = this.byEmail(email);
+    return row ? { uid: row.uid, email: row.email, disabled: row.disabled === 1 } : null;
+  }
+
+  /**
+   * Enables or disables an account; disabling revokes its refresh tokens.
+   * @throws AppError `not-found` when the uid is unknown
+   */
+  setDisabled(uid: string, disabled: boolean): Account {
+    const row = this.byUid(uid);
+    if (!row) throw new AppError(ErrorCode.NotFound, 'Account not found', { context: { uid } });
+    this.db.prepare('UPDATE accounts SET disabled = ? WHERE uid = ?').run(disabled ? 1 : 0, uid);
+    if (disabled) this.db.prepare('DELETE FROM refresh_tokens WHERE uid = ?').run(uid);
+    return { uid, email: row.email, disabled };
+  }
+
+  private checkRate(email: string): void {
+    const entry = this.failures.get(email);
+    if (entry && Date.now() - entry.since < FAILURE_WINDOW_MS && entry.count >= MAX_FAILURES) {
+      throw new AppError(ErrorCode.TooManyRequests, 'Too many failed sign-in attempts; try again later');
+    }
+  }
+
+  private recordFailure(email: string): void {
+    const entry = this.failures.get(email);
+    if (!entry || Date.now() - entry.since >= FAILURE_WINDOW_MS) this.failures.set(email, { count: 1, since: Date.now() });
+    else entry.count += 1;
+  }
+
+  /**
+   * Signs in with email and password.
+   * @returns an ID token (1 h), a refresh token and the user
+   * @throws AppError `auth/invalid-email`, `auth/user-not-found`, `auth/wrong-password`,
+   *   `auth/user-disabled`, `auth/too-many-requests`
+   */
+  async signIn(emailInput: unknown, password: unknown): Promise<TokenGrant> {
+    const email = normalizeEmail(emailInput);
+    this.checkRate(email);
+    const row = this.byEmail(email);
+    if (!row) throw new AppError(ErrorCode.UserNotFound, 'No account with this email');
+    if (typeof password !== 'string' || !(await verifyPassword(password, row.password_hash))) {
+      this.recordFailure(email);
+      throw new AppError(ErrorCode.WrongPassword, 'Incorrect password');
+    }
+    if (row.disabled === 1) throw new AppError(ErrorCode.UserDisabled, 'The account has been disabled');
+    this.failures.delete(email);
+    return this.grant(row);
+  }
+
+  private async grant(row: AccountRow): Promise<TokenGrant> {
+    const idToken = await new SignJWT({ email: row.email })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(row.uid)
+      .setIssuer(ISSUER)
+      .setAudience(ISSUER)
+      .setIssuedAt()
+      .setExpirationTime(`${ID_TOKEN_TTL_SECONDS}s`)
+      .sign(this.secret);
+    const refreshToken = randomBytes(32).toString('base64url');
+    this.db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?').run(Date.now());
+    this.db.prepare('INSERT INTO refresh_tokens (token_hash, uid, expires_at) VALUES (?, ?, ?)').run(sha256(refreshToken), row.uid, Date.now() + REFRESH_TTL_MS);
+    return { idToken, refreshToken, expiresIn: ID_TOKEN_TTL_SECONDS, user: { uid: row.uid, email: row.email } };
+  }
+
+  /**
+   * Exchanges a refresh token for new tokens (the old refresh token is consumed).
+   * @throws AppError `auth/user-token-expired` (unknown, used or expired token), `auth/user-disabled`
+   */
+  async refresh(refreshToken: unknown): Promise<TokenGrant> {
+    if (typeof refreshToken !== 'string' || refreshToken.length === 0) throw new AppError(ErrorCode.UserTokenExpired, 'Invalid refresh token');
+    const hash = sha256(refreshToken);
+    const token = this.db.prepare<[string], { uid: string; expires_at: number }>('SELECT uid, expires_at FROM refresh_tokens WHERE token_hash = ?').get(hash);
+    if (!token || token.expires_at < Date.now()) throw new AppError(ErrorCode.UserTokenExpired, 'The session has expired; sign in again');
+    const row = this.byUid(token.uid);
+    if (!row) throw new AppError(ErrorCode.UserTokenExpired, 'The session has expired; sign in again');
+    if (row.disabled === 1) throw new AppError(ErrorCode.UserDisabled, 'The account has been disabled');
+    this.db.prepare('DELETE FROM refresh_tokens WHERE token_hash = ?').run(hash);
+    return this.grant(row);
+  }
+
+  /** Revokes a refresh token (sign-out). Unknown tokens are ignored. */
+  revoke(refreshToken: unknown): void {
+    if (typeof refreshToken === 'string') this.db.prepare('DELETE FROM refresh_tokens WHERE token_hash = ?').run(sha256(refreshToken));
+  }
+
+  /**
+   * Verifies an ID token and that its account still exists and is enabled.
+   * @returns the token's uid and email
+   * @throws AppError `auth/user-token-expired` (expired), `unauthenticated` (invalid, unknown or disabled account)
+   */
+  async verifyIdToken(token: string): Promise<{ uid: string; email: string }> {
+    let uid: string;
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { issuer: ISSUER, audience: ISSUER, algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string') throw new Error('no subject');
+      uid = payload.sub;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new AppError(ErrorCode.UserTokenExpired, 'The ID token has expired');
+      throw new AppError(ErrorCode.Unauthenticated, 'Invalid ID token');
+    }
+    const row = this.byUid(uid);
+    if (!row || row.disabled === 1) throw new AppError(ErrorCode.Unauthenticated, 'The account does not exist or is disabled');
+    return { uid: row.uid, email: row.email };
+  }
+}

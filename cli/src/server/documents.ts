@@ -1,0 +1,288 @@
+/**
+ * Document storage of the embedded backend: Firestore-shaped documents (SPEC.md §3,
+ * `shared/types.ts`) kept as JSON in SQLite, with the query subset of `shared/ports/catalog.ts`
+ * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
+ * json_type, field paths validated, values bound), server timestamps and atomic batches.
+ */
+import { z } from 'zod';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { isServerTimestamp } from '../../../shared/ports/catalog.js';
+import type { Query, WriteOp } from '../../../shared/ports/catalog.js';
+import type { CollectionName } from '../../../shared/types.js';
+import type { SqliteDatabase } from './db.js';
+
+/** True when `value` contains a C0 control character or DEL. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Collection names of SPEC.md §3. */
+export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins']);
+
+/** Strict field-path pattern: dot-separated identifiers (`metadata.captureDate`). */
+export const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+const fieldPathSchema = z.string().max(300).regex(FIELD_PATH, 'Invalid field path');
+
+/** Document ids: 1–1500 characters, no '/', not '.' or '..', no control characters (as Firestore). */
+export const docIdSchema = z
+  .string()
+  .min(1)
+  .max(1500)
+  .refine((id) => !id.includes('/') && id !== '.' && id !== '..' && !hasControlCharacter(id) && !/^__.*__$/.test(id), 'Invalid document id');
+
+const filterValueSchema = z.union([z.string(), z.number().finite(), z.boolean(), z.null()]);
+const directionSchema = z.enum(['asc', 'desc']);
+
+/** Wire schema of a {@link Query}. */
+export const querySchema = z
+  .object({
+    where: z.array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema])).max(20).optional(),
+    orderBy: z
+      .array(z.union([z.tuple([fieldPathSchema]), z.tuple([fieldPathSchema, directionSchema.nullable()])]))
+      .max(8)
+      .optional(),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
+
+const plainObject = z.record(z.string(), z.unknown());
+
+/** Wire schema of a {@link WriteOp}. */
+export const writeOpSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('create'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
+  z.object({ op: z.literal('set'), collection: collectionSchema, id: docIdSchema, data: plainObject, merge: z.boolean().optional() }),
+  z.object({ op: z.literal('update'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
+  z.object({ op: z.literal('delete'), collection: collectionSchema, id: docIdSchema }),
+]);
+
+/** A stored document: its id and data (JSON object). */
+export interface StoredDoc {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** Restrictions the role table adds to a read (see `rules.ts`). */
+export interface ReadScope {
+  /** Leave out models with `visible === false`. */
+  hideHidden?: boolean;
+  /** Only the document with this id may be returned. */
+  onlyId?: string;
+}
+
+/** One write about to be applied, shown to the authorisation check with the state before and after. */
+export interface PendingChange {
+  op: WriteOp['op'];
+  collection: CollectionName;
+  id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+type Json = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Replaces every SERVER_TIMESTAMP sentinel (at any depth) with `now`. */
+function resolveSentinels(value: unknown, now: string): unknown {
+  if (isServerTimestamp(value)) return now;
+  if (Array.isArray(value)) return value.map((item) => resolveSentinels(item, now));
+  if (isPlainObject(value)) {
+    const out: Json = {};
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = resolveSentinels(item, now);
+    return out;
+  }
+  return value;
+}
+
+/** Firestore `set(…, {merge: true})`: nested maps merge, everything else replaces. */
+function deepMerge(base: Json, patch: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    const current = out[key];
+    out[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
+  }
+  return out;
+}
+
+/** Applies `{ 'a.b': value }` field-path updates to a copy of `doc`. */
+function applyFieldUpdates(doc: Json, updates: Json, now: string): Json {
+  const out = structuredClone(doc);
+  for (const [path, raw] of Object.entries(updates)) {
+    if (!FIELD_PATH.test(path)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${path}'`);
+    const value = resolveSentinels(raw, now);
+    const parts = path.split('.');
+    let target: Json = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = target[part];
+      if (!isPlainObject(next)) target[part] = {};
+      target = target[part] as Json;
+    }
+    target[parts[parts.length - 1]!] = value;
+  }
+  return out;
+}
+
+const jsonPath = (field: string): string => `$.${field}`;
+
+/** Compiles one filter to SQL with bound parameters. */
+function filterSql(field: string, op: '==' | '!=', value: string | number | boolean | null, params: unknown[]): string {
+  const path = jsonPath(field);
+  let equal: string;
+  if (value === null) {
+    equal = `json_type(data, ?) = 'null'`;
+    params.push(path);
+  } else if (typeof value === 'boolean') {
+    equal = `json_type(data, ?) = '${value ? 'true' : 'false'}'`;
+    params.push(path);
+  } else if (typeof value === 'number') {
+    equal = `(json_type(data, ?) IN ('integer', 'real') AND json_extract(data, ?) = ?)`;
+    params.push(path, path, value);
+  } else {
+    equal = `(json_type(data, ?) = 'text' AND json_extract(data, ?) = ?)`;
+    params.push(path, path, value);
+  }
+  if (op === '==') return equal;
+  // Firestore: '!=' never matches documents where the field is missing.
+  params.unshift(path);
+  return `(json_type(data, ?) IS NOT NULL AND NOT ${equal})`;
+}
+
+/**
+ * The document store. All methods are synchronous (better-sqlite3); `commit` runs its writes
+ * in one SQLite transaction and reports the changed collections to `onChange` afterwards.
+ */
+export class DocumentStore {
+  private readonly selectOne;
+  private readonly upsert;
+  private readonly remove;
+
+  /**
+   * @param db the open catalog database (`openDatabase`)
+   * @param onChange called after each committed write with the names of the collections it changed
+   */
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly onChange: (collections: CollectionName[]) => void,
+  ) {
+    this.selectOne = db.prepare<[string, string], { data: string }>('SELECT data FROM documents WHERE collection = ? AND id = ?');
+    this.upsert = db.prepare<[string, string, string, string, string]>(
+      `INSERT INTO documents (collection, id, data, create_time, update_time) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data, update_time = excluded.update_time`,
+    );
+    this.remove = db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?');
+  }
+
+  /**
+   * Reads one document.
+   * @returns the document, or null when it does not exist
+   */
+  get(collection: CollectionName, id: string): StoredDoc | null {
+    const row = this.selectOne.get(collection, id);
+    return row ? { id, data: JSON.parse(row.data) as Json } : null;
+  }
+
+  private where(collection: CollectionName, query: Query, scope: ReadScope, params: unknown[]): string {
+    const clauses = ['collection = ?'];
+    params.push(collection);
+    if (scope.onlyId !== undefined) {
+      clauses.push('id = ?');
+      params.push(scope.onlyId);
+    }
+    if (scope.hideHidden) clauses.push(`json_type(data, '$.visible') IS NOT 'false'`);
+    for (const [field, op, value] of query.where ?? []) {
+      if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
+      const local: unknown[] = [];
+      clauses.push(filterSql(field, op, value, local));
+      params.push(...local);
+    }
+    return clauses.join(' AND ');
+  }
+
+  /**
+   * Runs a query. Documents missing an orderBy field sort first ascending (last descending);
+   * ties are broken by document id.
+   * @param scope restrictions from the role table
+   * @throws AppError `invalid-argument` for an invalid field path
+   */
+  query(collection: CollectionName, query: Query, scope: ReadScope = {}): StoredDoc[] {
+    const params: unknown[] = [];
+    let sql = `SELECT id, data FROM documents WHERE ${this.where(collection, query, scope, params)}`;
+    const order: string[] = [];
+    for (const [field, direction] of query.orderBy ?? []) {
+      if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
+      order.push(`json_extract(data, ?) ${direction === 'desc' ? 'DESC' : 'ASC'}`);
+      params.push(jsonPath(field));
+    }
+    order.push('id ASC');
+    sql += ` ORDER BY ${order.join(', ')}`;
+    if (query.limit !== undefined) {
+      sql += ' LIMIT ?';
+      params.push(query.limit);
+    }
+    const rows = this.db.prepare(sql).all(...params) as { id: string; data: string }[];
+    return rows.map((row) => ({ id: row.id, data: JSON.parse(row.data) as Json }));
+  }
+
+  /** Counts what {@link query} would return (limit applies). */
+  count(collection: CollectionName, query: Query, scope: ReadScope = {}): number {
+    const params: unknown[] = [];
+    const inner = `SELECT 1 FROM documents WHERE ${this.where(collection, query, scope, params)}${query.limit !== undefined ? ' LIMIT ?' : ''}`;
+    if (query.limit !== undefined) params.push(query.limit);
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM (${inner})`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  /**
+   * Applies writes atomically (one SQLite transaction): all or none. Server-time sentinels
+   * become one ISO timestamp for the whole commit.
+   * @param ops the writes, in order (later ops see earlier ones)
+   * @param authorize called for each write with the document before and after; throwing aborts the commit
+   * @throws AppError `already-exists` (create of an existing doc), `not-found` (update of a missing
+   *   doc), `invalid-argument`, or whatever `authorize` throws; nothing is written then
+   */
+  commit(ops: WriteOp[], authorize: (change: PendingChange) => void): void {
+    const now = new Date().toISOString();
+    const touched = new Set<CollectionName>();
+    const run = this.db.transaction(() => {
+      for (const op of ops) {
+        const before = this.get(op.collection, op.id)?.data ?? null;
+        let after: Json | null;
+        switch (op.op) {
+          case 'create':
+            if (before) throw new AppError(ErrorCode.AlreadyExists, `Document ${op.collection}/${op.id} already exists`, { context: { collection: op.collection, id: op.id } });
+            after = resolveSentinels(op.data, now) as Json;
+            break;
+          case 'set': {
+            const data = resolveSentinels(op.data, now) as Json;
+            after = op.merge ? deepMerge(before ?? {}, data) : data;
+            break;
+          }
+          case 'update':
+            if (!before) throw new AppError(ErrorCode.NotFound, `Document ${op.collection}/${op.id} not found`, { context: { collection: op.collection, id: op.id } });
+            after = applyFieldUpdates(before, op.data, now);
+            break;
+          case 'delete':
+            after = null;
+            break;
+        }
+        authorize({ op: op.op, collection: op.collection, id: op.id, before, after });
+        if (after) {
+          this.upsert.run(op.collection, op.id, JSON.stringify(after), now, now);
+          touched.add(op.collection);
+        } else if (before) {
+          this.remove.run(op.collection, op.id);
+          touched.add(op.collection);
+        }
+      }
+    });
+    run();
+    if (touched.size > 0) this.onChange([...touched]);
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * File storage of the embedded backend: files on disk under `<dataDir>/storage/` at the spec's
+ * storage paths (SPEC.md §3, `models/{uuid}/model.ply`…), metadata (size, content type, update
+ * time, an unguessable download token per file) in SQLite. Writes land atomically (temporary
+ * file in the data folder, then rename).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { FolderListing, StoredFile } from '../../../shared/ports/files.js';
+import type { SqliteDatabase } from './db.js';
+
+/** True when `value` contains a C0 control character or DEL. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Longest accepted storage path, in characters. */
+const MAX_PATH_LENGTH = 1024;
+
+/**
+ * Validates a storage path: relative, '/'-separated, no empty, '.' or '..' segments, no
+ * backslashes or control characters, at most 1024 characters.
+ * @returns the path unchanged
+ * @throws AppError `invalid-argument`
+ */
+export function validateStoragePath(path: unknown): string {
+  const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid storage path: ${reason}`, { context: { path } });
+  if (typeof path !== 'string' || path.length === 0) throw bad('empty');
+  if (path.length > MAX_PATH_LENGTH) throw bad('too long');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw bad('absolute');
+  if (path.includes('\\') || hasControlCharacter(path)) throw bad('forbidden character');
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') throw bad(`segment '${segment}'`);
+  }
+  return path;
+}
+
+/**
+ * Normalises a folder for listing: '' (root) or a valid path ending in '/'.
+ * @throws AppError `invalid-argument`
+ */
+export function normalizeFolder(folder: unknown): string {
+  if (folder === undefined || folder === null || folder === '' || folder === '/') return '';
+  if (typeof folder !== 'string') throw new AppError(ErrorCode.InvalidArgument, 'Invalid folder');
+  const trimmed = folder.replace(/\/+$/, '');
+  return `${validateStoragePath(trimmed)}/`;
+}
+
+const contentTypes: Record<string, string> = {
+  ply: 'application/octet-stream',
+  splat: 'application/octet-stream',
+  glb: 'model/gltf-binary',
+  gltf: 'model/gltf+json',
+  json: 'application/json',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  txt: 'text/plain',
+};
+
+/** Guesses a content type from a path's extension (application/octet-stream when unknown). */
+export function guessContentType(path: string): string {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+  return contentTypes[ext] ?? 'application/octet-stream';
+}
+
+interface FileRow {
+  path: string;
+  size: number;
+  content_type: string | null;
+  updated: string;
+  token: string;
+}
+
+const toStoredFile = (row: FileRow): StoredFile => ({ path: row.path, size: row.size, contentType: row.content_type, updated: row.updated });
+
+/** Files on disk plus their metadata rows. */
+export class FileStore {
+  /** Absolute directory holding the stored files. */
+  readonly root: string;
+  private readonly tmp: string;
+
+  /**
+   * @param db the catalog database
+   * @param dataDir the data folder; files go to `<dataDir>/storage/`, temporary files to `<dataDir>/tmp/`
+   */
+  constructor(
+    private readonly db: SqliteDatabase,
+    dataDir: string,
+  ) {
+    this.root = join(dataDir, 'storage');
+    this.tmp = join(dataDir, 'tmp');
+    mkdirSync(this.root, { recursive: true });
+    // Leftovers of an interrupted one-shot upload are never referenced: start with an empty tmp/.
+    rmSync(this.tmp, { recursive: true, force: true });
+    mkdirSync(this.tmp, { recursive: true });
+  }
+
+  /** Absolute on-disk location of a (validated) storage path. */
+  diskPath(path: string): string {
+    return join(this.root, ...validateStoragePath(path).split('/'));
+  }
+
+  /** A fresh temporary file name inside the data folder (same file system as the storage root). */
+  tempFile(): string {
+    return join(this.tmp, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
+  private row(path: string): FileRow | undefined {
+    return this.db.prepare<[string], FileRow>('SELECT * FROM files WHERE path = ?').get(path);
+  }
+
+  /**
+   * Metadata of one file.
+   * @throws AppError `storage/object-not-found`
+   */
+  metadata(path: string): StoredFile {
+    const row = this.row(validateStoragePath(path));
+    if (!row) throw new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
+    return toStoredFile(row);
+  }
+
+  /**
+   * The download token of a file.
+   * @throws AppError `storage/object-not-found`
+   */
+  token(path: string): string {
+    const row = this.row(validateStoragePath(path));
+    if (!row) throw new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
+    return row.token;
+  }
+
+  /** True when `token` is the download token of the file at `path` (constant-time compare). */
+  checkToken(path: string, token: string): boolean {
+    const row = this.row(path);
+    if (!row) return false;
+    const a = Buffer.from(row.token);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /**
+   * Moves a finished file (already inside the data folder) to its storage path, replacing any
+   * file there, and records its metadata with a new download token.
+   * @param source absolute path of the finished file (same file system)
+   * @param size size in bytes
+   * @throws AppError `invalid-argument` when the path collides with a folder (or a file is in the way)
+   */
+  async adopt(path: string, source: string, size: number, contentType: string | null | undefined): Promise<StoredFile> {
+    const target = this.diskPath(path);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await rename(source, target);
+    } catch (error) {
+      await rm(source, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
+        throw new AppError(ErrorCode.InvalidArgument, `A file or folder is in the way of ${path}`, { cause: error, context: { path } });
+      }
+      throw error;
+    }
+    const row: FileRow = {
+      path,
+      size,
+      content_type: contentType || guessContentType(path),
+      updated: new Date().toISOString(),
+      token: randomBytes(24).toString('base64url'),
+    };
+    this.db
+      .prepare('INSERT INTO files (path, size, content_type, updated, token) VALUES (@path, @size, @content_type, @updated, @token) ON CONFLICT (path) DO UPDATE SET size = excluded.size, content_type = excluded.content_type, updated = excluded.updated, token = excluded.token')
+      .run(row);
+    return toStoredFile(row);
+  }
+
+  /**
+   * Stores a small file given in memory (one-shot upload).
+   * @returns the stored file's metadata
+   */
+  async put(path: string, body: Buffer, contentType: string | null | undefined): Promise<StoredFile> {
+    validateStoragePath(path);
+    const temp = this.tempFile();
+    await writeFile(temp, body);
+    return this.adopt(path, temp, body.length, contentType);
+  }
+
+  /**
+   * Deletes one file and its metadata, then removes emptied folders up to the storage root.
+   * @throws AppError `storage/object-not-found`
+   */
+  async delete(path: string): Promise<void> {
+    validateStoragePath(path);
+    const result = this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
+    if (result.changes === 0) throw new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
+    const target = this.diskPath(path);
+    await rm(target, { force: true });
+    let dir = dirname(target);
+    while (dir.startsWith(this.root + sep)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        break;
+      }
+      dir = dirname(dir);
+    }
+  }
+
+  /**
+   * Lists one folder level, as Cloud Storage's list with delimiter '/'.
+   * @param folder '' for the root, or a folder path with or without trailing '/'
+   * @param hidePrefix optional filter dropping sub-folders (e.g. hidden models for non-admins)
+   */
+  list(folder: unknown, hidePrefix: (prefix: string) => boolean = () => false): FolderListing {
+    const prefix = normalizeFolder(folder);
+    // A binary range scan (LIKE would be case-insensitive), then an exact prefix check.
+    const rows = this.db
+      .prepare<[string, string], FileRow>('SELECT * FROM files WHERE path >= ? AND path < ? ORDER BY path')
+      .all(prefix, `${prefix}\u{10FFFF}`)
+      .filter((row) => row.path.startsWith(prefix));
+    const items: StoredFile[] = [];
+    const prefixes = new Set<string>();
+    for (const row of rows) {
+      const rest = row.path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash === -1) items.push(toStoredFile(row));
+      else prefixes.add(`${prefix}${rest.slice(0, slash)}/`);
+    }
+    return { items, prefixes: [...prefixes].filter((p) => !hidePrefix(p)) };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The role table of SPEC.md §6, enforced by the embedded backend on every request — the same
+ * rules the Firestore/Storage security rules state for production:
+ * - only signed-in users with a role read projects, models and admins; a user reads only
+ *   their own `users/{uid}` record (admins read all); a non-admin never receives a hidden model;
+ * - only admins (or the service key) write projects, models, admins and files;
+ * - a signed-in user may create only their own `users/{uid}`, with role 'user', or 'admin' when
+ *   their email is in `admins`; nobody changes their own role; only admins change roles.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { CollectionName, Role } from '../../../shared/types.js';
+import type { IdentityService } from './auth.js';
+import type { DocumentStore, PendingChange, ReadScope, StoredDoc } from './documents.js';
+
+/** Who makes a request. */
+export type Principal =
+  | { kind: 'anon' }
+  | { kind: 'service' }
+  | { kind: 'user'; uid: string; email: string; role: Role | null };
+
+/** True for the service key and for users whose record has role 'admin'. */
+export function isAdmin(principal: Principal): boolean {
+  return principal.kind === 'service' || (principal.kind === 'user' && principal.role === 'admin');
+}
+
+/**
+ * Resolves the caller of a request from its `Authorization: Bearer …` header: the service key,
+ * a valid ID token (role read from `users/{uid}.role`), or anonymous when there is no header.
+ * @throws AppError `unauthenticated` / `auth/user-token-expired` for a bad or expired token
+ */
+export async function resolvePrincipal(
+  header: string | null | undefined,
+  deps: { serviceKey: string; identity: IdentityService; documents: DocumentStore },
+): Promise<Principal> {
+  if (!header) return { kind: 'anon' };
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!match) throw new AppError(ErrorCode.Unauthenticated, 'Malformed Authorization header');
+  const token = match[1]!;
+  const given = Buffer.from(token);
+  const expected = Buffer.from(deps.serviceKey);
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return { kind: 'service' };
+  const { uid, email } = await deps.identity.verifyIdToken(token);
+  const role = deps.documents.get('users', uid)?.data.role;
+  return { kind: 'user', uid, email, role: role === 'admin' || role === 'user' ? role : null };
+}
+
+function requireSignedIn(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anon' }> {
+  if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
+}
+
+const denied = (what: string): AppError => new AppError(ErrorCode.PermissionDenied, `Missing permission: ${what}`);
+
+/** Requires an admin or the service key. @throws AppError `unauthenticated` / `permission-denied` */
+export function requireAdmin(principal: Principal): void {
+  requireSignedIn(principal);
+  if (!isAdmin(principal)) throw denied('admin role required');
+}
+
+/**
+ * What a caller may read of a collection in a query.
+ * @returns the restriction to apply
+ * @throws AppError `unauthenticated` (signed out) / `permission-denied` (no role)
+ */
+export function readScope(principal: Principal, collection: CollectionName): ReadScope {
+  requireSignedIn(principal);
+  if (isAdmin(principal) || principal.kind !== 'user') return {};
+  if (collection === 'users') return { onlyId: principal.uid };
+  if (collection === 'admins' && principal.role === null) return { onlyId: principal.email };
+  if (principal.role === null) throw denied(`read ${collection} (no role)`);
+  return collection === 'models' ? { hideHidden: true } : {};
+}
+
+/**
+ * Filters a single-document read.
+ * @returns the document, or null when it is missing or a hidden model the caller may not see
+ * @throws AppError `unauthenticated` / `permission-denied`
+ */
+export function filterGet(principal: Principal, collection: CollectionName, id: string, doc: StoredDoc | null): StoredDoc | null {
+  const scope = readScope(principal, collection);
+  if (scope.onlyId !== undefined && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
+  if (doc && scope.hideHidden && doc.data.visible === false) return null;
+  return doc;
+}
+
+/**
+ * Authorises one write of a commit (see `DocumentStore.commit`).
+ * @throws AppError `unauthenticated` / `permission-denied`
+ */
+export function authorizeWrite(principal: Principal, change: PendingChange, documents: DocumentStore): void {
+  requireSignedIn(principal);
+  if (isAdmin(principal)) return;
+  if (principal.kind !== 'user') throw denied('write');
+  if (change.collection !== 'users' || change.id !== principal.uid) throw denied(`write ${change.collection}/${change.id}`);
+  const { before, after } = change;
+  if (!after) throw denied('delete own user record');
+  if (after.uid !== undefined && after.uid !== principal.uid) throw denied('user record uid must be the caller');
+  if (after.email !== undefined && after.email !== null && String(after.email).toLowerCase() !== principal.email) {
+    throw denied('user record email must be the caller');
+  }
+  const previousRole = before?.role;
+  if (previousRole === 'admin' || previousRole === 'user') {
+    if (after.role !== previousRole) throw denied('change own role');
+    return;
+  }
+  // Self-registration: role 'user', or 'admin' when the caller's email is in the admins allowlist.
+  if (after.role === 'user') return;
+  if (after.role === 'admin' && documents.get('admins', principal.email)) return;
+  throw denied('self-assign this role');
+}
+
+/**
+ * Authorises reading a stored file's metadata, listing or link: signed-in users with a role;
+ * a non-admin may not read the files of a hidden model (`models/{uuid}/…`).
+ * @throws AppError `unauthenticated` / `permission-denied` (callers map them to storage codes)
+ */
+export function authorizeFileRead(principal: Principal, path: string, documents: DocumentStore): void {
+  requireSignedIn(principal);
+  if (isAdmin(principal) || principal.kind !== 'user') return;
+  if (principal.role === null) throw denied('read files (no role)');
+  if (isHiddenModelPath(path, documents)) throw denied('read files of a hidden model');
+}
+
+/** True when `path` lies in the folder of a hidden model (`models/{uuid}/…`). */
+export function isHiddenModelPath(path: string, documents: DocumentStore): boolean {
+  const match = /^models\/([^/]+)(\/|$)/.exec(path);
+  if (!match) return false;
+  return documents.get('models', match[1]!)?.data.visible === false;
+}

@@ -1,0 +1,59 @@
+/**
+ * The route tree (SPEC.md §2 route table). Sign-in and landing load eagerly; every other route
+ * module is lazy. Shell routes sit under the session guard; /admin/* and the add-model page
+ * under the admin guard (§6).
+ */
+import type { ComponentType } from 'react';
+import { Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { AppShell, RequireAdmin } from '../components/layouts/app-shell.js';
+import { LoadingState } from '../components/ui/spinner.js';
+import { paths } from '../config/paths.js';
+import { NavigationHistoryProvider } from '../lib/navigation.js';
+import LandingRoute from './routes/landing.js';
+import LoginRoute from './routes/login.js';
+
+/** Adapts a route module with a default-exported component to react-router's `lazy`. */
+function lazyRoute(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
+}
+
+function Root() {
+  return (
+    <NavigationHistoryProvider>
+      <Outlet />
+    </NavigationHistoryProvider>
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    hydrateFallbackElement: <LoadingState label="Loading..." />,
+    children: [
+      { path: paths.landing.path, element: <LandingRoute /> },
+      { path: paths.login.path, element: <LoginRoute /> },
+      {
+        element: <AppShell />,
+        children: [
+          { path: paths.catalog.path, lazy: lazyRoute(() => import('./routes/app/catalog.js')) },
+          { path: paths.projects.path, lazy: lazyRoute(() => import('./routes/app/projects.js')) },
+          { path: paths.projectMap.path, lazy: lazyRoute(() => import('./routes/app/project-map.js')) },
+          { path: paths.project.path, lazy: lazyRoute(() => import('./routes/app/project.js')) },
+          { path: paths.models.path, lazy: lazyRoute(() => import('./routes/app/models.js')) },
+          {
+            element: <RequireAdmin />,
+            children: [
+              { path: paths.addModel.path, lazy: lazyRoute(() => import('./routes/app/add-model.js')) },
+              { path: paths.admin.root.path, lazy: lazyRoute(() => import('./routes/admin/admin.js')) },
+            ],
+          },
+        ],
+      },
+      { path: '*', lazy: lazyRoute(() => import('./routes/not-found.js')) },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,35 @@
+/**
+ * Sign-in page (SPEC.md §2 Sign-in). On success the session resolves the role (§4) and, once it
+ * has one, the user goes to /projects; navigating on the session (not on the sign-in promise)
+ * means the shell never sees a half-finished sign-in.
+ */
+import { Navigate } from 'react-router-dom';
+import { APP_TITLE, SIGN_IN_SUBTITLE } from '../../config/app.js';
+import { paths } from '../../config/paths.js';
+import { useSignIn } from '../../features/auth/api/sign-in.js';
+import { SignInForm } from '../../features/auth/components/sign-in-form.js';
+import { useSession } from '../../lib/session.js';
+
+export default function LoginRoute() {
+  const signIn = useSignIn();
+  const session = useSession();
+  if (session.status === 'success' && session.data?.role) return <Navigate to={paths.projects.getHref()} replace />;
+  return (
+    <div className="auth-page">
+      <div className="auth-brand">
+        <h1 className="auth-title">{APP_TITLE}</h1>
+        <p className="muted">{SIGN_IN_SUBTITLE}</p>
+      </div>
+      <div className="card auth-card">
+        <div className="card-body">
+          <h2 className="auth-heading">Welcome back</h2>
+          <p className="muted">Please sign in to your account</p>
+          <SignInForm onSignIn={signIn} />
+          <p className="alert alert-info auth-notice">
+            <strong>Account Registration Required:</strong> Please contact the lab supervisor to obtain your account credentials.
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * Left navigation of the shell (SPEC.md §2 Shell): entries, Quick Actions when expanded, and a
+ * footer with the user's email, role and Sign Out (spinner + 'Loading...' while the role loads).
+ */
+import { NavLink, Link } from 'react-router-dom';
+import { Capability, can, roleBadge } from '../../../../shared/roles.js';
+import type { Role } from '../../../../shared/types.js';
+import { paths } from '../../config/paths.js';
+import { NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED } from '../../lib/navigation.js';
+import { Spinner } from '../ui/spinner.js';
+
+interface NavEntry {
+  label: string;
+  description: string;
+  href: string;
+  icon: string;
+  adminOnly?: boolean;
+  /** Match the path exactly (Project List must not light up on /projects/map). */
+  end?: boolean;
+}
+
+export const NAV_ENTRIES: readonly NavEntry[] = [
+  { label: 'Catalog Home', description: 'Main catalog overview', href: paths.catalog.getHref(), icon: '⌂', end: true },
+  { label: 'Project Map', description: 'Geographic view', href: paths.projectMap.getHref(), icon: '◎', end: true },
+  { label: 'Project List', description: 'Table view', href: paths.projects.getHref(), icon: '☰', end: true },
+  { label: 'Model List', description: '3D model library', href: paths.models.getHref(), icon: '◆', end: true },
+  { label: 'Admin', description: 'Management tools', href: paths.admin.root.getHref(), icon: '⚙', adminOnly: true },
+];
+
+export interface SideNavProps {
+  collapsed: boolean;
+  onToggle: () => void;
+  email: string | null;
+  /** null while the role loads. */
+  role: Role | null;
+  roleLoading: boolean;
+  onSignOut: () => void;
+}
+
+export function SideNav({ collapsed, onToggle, email, role, roleLoading, onSignOut }: SideNavProps) {
+  const isAdmin = can(role, Capability.AdminPaths);
+  const entries = NAV_ENTRIES.filter((entry) => !entry.adminOnly || isAdmin);
+  return (
+    <aside
+      className={`side-nav${collapsed ? ' side-nav-collapsed' : ''}`}
+      style={{ width: collapsed ? NAV_WIDTH_COLLAPSED : NAV_WIDTH_EXPANDED }}
+      data-testid="side-nav"
+      data-collapsed={collapsed ? 'true' : 'false'}
+    >
+      <button
+        type="button"
+        className="side-nav-toggle"
+        onClick={onToggle}
+        aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+        aria-expanded={!collapsed}
+      >
+        {collapsed ? '»' : '«'}
+      </button>
+      <nav className="side-nav-entries" aria-label="Main navigation">
+        {entries.map((entry) => (
+          <NavLink
+            key={entry.href}
+            to={entry.href}
+            end={entry.end ?? false}
+            className={({ isActive }) => `side-nav-entry${isActive ? ' active' : ''}`}
+            title={collapsed ? entry.label : undefined}
+          >
+            <span className="side-nav-icon" aria-hidden="true">
+              {entry.icon}
+            </span>
+            {collapsed ? (
+              <span className="visually-hidden">{entry.label}</span>
+            ) : (
+              <span className="side-nav-text">
+                <span className="side-nav-label">{entry.label}</span>
+                <span className="side-nav-description">{entry.description}</span>
+              </span>
+            )}
+          </NavLink>
+        ))}
+      </nav>
+      {!collapsed ? (
+        <div className="quick-actions">
+          <h4 className="quick-actions-title">Quick Actions</h4>
+          <Link className="quick-action" to={paths.models.getHref()}>
+            Browse Models
+          </Link>
+          {isAdmin ? (
+            <Link className="quick-action" to={paths.admin.projects.getHref()}>
+              Create Project
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="side-nav-footer">
+        {roleLoading ? (
+          <Spinner size="sm" label="Loading..." />
+        ) : (
+          <>
+            {!collapsed ? <div className="side-nav-email" title={email ?? ''}>{email}</div> : null}
+            {role ? (
+              <span className={`role-badge role-${roleBadge(role).color}`} data-testid="role-badge">
+                {roleBadge(role).label}
+              </span>
+            ) : null}
+            <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
+              {collapsed ? '⎋' : 'Sign Out'}
+              {collapsed ? <span className="visually-hidden">Sign Out</span> : null}
+            </button>
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * Sign-in form (SPEC.md §2 Sign-in, §4 Sign-in states idle → submitting → success | error,
+ * §5 validation, §8 messages). `onSignIn` performs the sign-in; the form validates first and
+ * shows the spec's message for whatever it throws.
+ */
+import { useState, type FormEvent } from 'react';
+import { signInErrorMessage } from '../../../../../shared/messages.js';
+import { validateSignIn } from '../../../../../shared/validation/sign-in.js';
+
+export interface SignInFormProps {
+  onSignIn: (email: string, password: string) => Promise<unknown>;
+  onSuccess?: () => void;
+}
+
+export function SignInForm({ onSignIn, onSuccess }: SignInFormProps) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    const checked = validateSignIn({ email, password });
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await onSignIn(checked.value.email, checked.value.password);
+      setSubmitting(false);
+      onSuccess?.();
+    } catch (caught) {
+      setSubmitting(false);
+      setError(signInErrorMessage(caught));
+    }
+  }
+
+  return (
+    <form className="form sign-in-form" onSubmit={handleSubmit} noValidate>
+      <div className="field">
+        <label htmlFor="sign-in-email">Email</label>
+        <input
+          id="sign-in-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          disabled={submitting}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="sign-in-password">Password</label>
+        <input
+          id="sign-in-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          disabled={submitting}
+        />
+      </div>
+      {error ? (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" className="button button-primary button-block" disabled={submitting}>
+        {submitting ? 'Signing in...' : 'Sign In'}
+      </button>
+    </form>
+  );
+}

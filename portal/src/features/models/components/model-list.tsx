@@ -1,0 +1,95 @@
+/**
+ * The model list screen's content (SPEC.md §2 Model list): a live list of every model the
+ * caller may see, ordered by publicId, in a react-window v2 virtualised `List` 600px high with
+ * 120px rows (§9).
+ */
+import { useState } from 'react';
+import { List, type RowComponentProps } from 'react-window';
+import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '../../../../../shared/constants.js';
+import { ModelMessages } from '../../../../../shared/messages.js';
+import { visibleModelsFor } from '../../../../../shared/roles.js';
+import type { Model } from '../../../../../shared/types.js';
+import { EmptyState } from '../../../components/ui/empty-state.js';
+import { LoadingState } from '../../../components/ui/spinner.js';
+import { useViewerUrl } from '../../../lib/runtime-config.js';
+import { useSetModelVisibility } from '../api/set-visibility.js';
+import { thumbnailPathOf, useDownloadUrl, viewingPath } from '../api/use-download-url.js';
+import { useModels } from '../api/use-models.js';
+import { ModelRowView } from './model-row.js';
+
+
+interface RowProps {
+  models: Model[];
+  viewerUrl: string | null;
+  isAdmin: boolean;
+  onToggleVisibility: (model: Model) => void;
+}
+
+function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, onToggleVisibility }: RowComponentProps<RowProps>) {
+  const model = models[index] as Model;
+  const link = useDownloadUrl(viewingPath(model));
+  const thumbnail = useDownloadUrl(thumbnailPathOf(model));
+  return (
+    <ModelRowView
+      model={model}
+      style={style}
+      ariaAttributes={ariaAttributes}
+      thumbnailUrl={thumbnail.status === 'success' ? thumbnail.data : null}
+      linkReady={link.status === 'success'}
+      viewerUrl={viewerUrl}
+      isAdmin={isAdmin}
+      onToggleVisibility={onToggleVisibility}
+    />
+  );
+}
+
+export function ModelList({ isAdmin }: { isAdmin: boolean }) {
+  const models = useModels();
+  const viewerUrl = useViewerUrl();
+  const setVisibility = useSetModelVisibility();
+  const [error, setError] = useState<string | null>(null);
+
+  function toggleVisibility(model: Model) {
+    setError(null);
+    setVisibility(model.id, model.visible === false).catch((caught: unknown) => {
+      console.error(caught);
+      setError(ModelMessages.visibilityFailed);
+    });
+  }
+
+  if (models.status === 'loading') return <LoadingState label="Loading models..." />;
+  // §8 silent handling: list errors are only logged, and loading then ends.
+  if (models.status === 'error') console.error(models.error);
+  const all = models.status === 'success' ? models.data : [];
+  const visibleModels = visibleModelsFor(isAdmin ? 'admin' : 'user', all);
+
+  return (
+    <div className="model-list">
+      <p className="muted" data-testid="model-count">
+        {visibleModels.length} models found
+      </p>
+      {isAdmin ? (
+        <p className="alert alert-info">
+          To delete models or manage their files, use the Admin panel (Model Management).
+        </p>
+      ) : null}
+      {error ? (
+        <p className="alert alert-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {visibleModels.length === 0 ? (
+        <EmptyState title="No Models Available" text="There are no 3D models in the catalog yet." />
+      ) : (
+        <List
+          className="virtual-list"
+          rowComponent={ModelRow}
+          rowCount={visibleModels.length}
+          rowHeight={MODEL_LIST_ROW_HEIGHT_PX}
+          rowProps={{ models: visibleModels, viewerUrl, isAdmin, onToggleVisibility: toggleVisibility }}
+          style={{ height: MODEL_LIST_HEIGHT_PX }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Model } from '../../../../../shared/types.js';
+import { ModelRowView } from './model-row.js';
+
+afterEach(cleanup);
+
+const splat: Model = { id: 'a', uuid: 'a', publicId: 'A-001', name: 'Tower splat', files: { splatPath: 'models/a/model.ply' } };
+const hidden: Model = { id: 'b', uuid: 'b', publicId: 'B-001', name: 'Hidden mesh', visible: false, files: { glbPath: 'models/b/model.glb' } };
+
+describe('ModelRowView (SPEC.md §2 Model list)', () => {
+  it('shows publicId, name, kind and a View 3D link to the viewer in a new tab', () => {
+    render(<ModelRowView model={splat} thumbnailUrl={null} linkReady viewerUrl="https://viewer.example/" isAdmin={false} />);
+    expect(screen.getByText('A-001')).toBeTruthy();
+    expect(screen.getByText('Tower splat')).toBeTruthy();
+    expect(screen.getByText('3D Gaussian Splat')).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'View 3D' });
+    expect(link.getAttribute('href')).toBe('https://viewer.example/?id=A-001');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
+  it("reads 'Preparing...' (disabled) until the link resolves", () => {
+    render(<ModelRowView model={splat} thumbnailUrl={null} linkReady={false} viewerUrl="https://viewer.example" isAdmin={false} />);
+    expect((screen.getByRole('button', { name: 'Preparing...' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("gives admins Hide/Show and marks hidden rows 'Hidden'", () => {
+    const toggled: string[] = [];
+    const { unmount } = render(
+      <ModelRowView model={hidden} thumbnailUrl={null} linkReady viewerUrl="https://v" isAdmin onToggleVisibility={(m) => toggled.push(m.id)} />,
+    );
+    expect(screen.getByText('Hidden')).toBeTruthy();
+    expect(screen.getByText('GLB Model')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(toggled).toEqual(['b']);
+    unmount();
+    render(<ModelRowView model={splat} thumbnailUrl={null} linkReady viewerUrl="https://v" isAdmin={false} onToggleVisibility={() => undefined} />);
+    expect(screen.queryByRole('button', { name: 'Hide' })).toBeNull();
+    expect(screen.queryByText('Hidden')).toBeNull();
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * The project detail screen's content (SPEC.md §2 Project detail): project facts, location,
+ * and the live, sorted list of its models with viewer and compare links.
+ */
+import { Link } from 'react-router-dom';
+import { formatDate } from '../../../../../shared/format.js';
+import { MAP_EMBED_HEIGHT_PX, MAP_EMBED_ZOOM } from '../../../../../shared/constants.js';
+import { mapsEmbedLink, projectMapLink } from '../../../../../shared/links.js';
+import { sortProjectDetailModels } from '../../../../../shared/order.js';
+import { addModelLinkLabel, findReferenceModel, hasMapLocation } from '../../../../../shared/projects.js';
+import { ModelMessages } from '../../../../../shared/messages.js';
+import type { Model, Project, ProjectLocation } from '../../../../../shared/types.js';
+import { EmptyState } from '../../../components/ui/empty-state.js';
+import { LoadingState } from '../../../components/ui/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { useViewerUrl } from '../../../lib/runtime-config.js';
+import type { Resource } from '../../../lib/resource.js';
+import { useDownloadUrl, viewingPath } from '../../models/api/use-download-url.js';
+import { useProject } from '../api/use-project.js';
+import { useProjectModels } from '../api/use-project-models.js';
+import { ProjectModelCard, type LinkState } from './project-model-card.js';
+
+
+function linkStateOf(resource: Resource<string>): LinkState {
+  if (resource.status === 'success') return 'ready';
+  return resource.status === 'error' ? 'failed' : 'preparing';
+}
+
+export function ProjectLocationSection({ location }: { location: ProjectLocation | null | undefined }) {
+  const holder = { location };
+  const coords = hasMapLocation(holder) ? holder.location : null;
+  if (coords === null && !location?.address && !location?.mapUrl) {
+    return (
+      <section className="panel">
+        <h2 className="panel-title">Location</h2>
+        <p className="muted">No location data available for this project</p>
+      </section>
+    );
+  }
+  const mapLink = projectMapLink({ location });
+  return (
+    <section className="panel">
+      <h2 className="panel-title">Location</h2>
+      <dl className="facts">
+        {coords ? (
+          <div>
+            <dt>Coordinates</dt>
+            <dd>
+              {coords.lat}, {coords.lng}
+            </dd>
+          </div>
+        ) : null}
+        {location?.address ? (
+          <div>
+            <dt>Address</dt>
+            <dd>{location.address}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {mapLink ? (
+        <p>
+          <a href={mapLink.href} target="_blank" rel="noopener noreferrer">
+            {mapLink.label}
+          </a>
+        </p>
+      ) : null}
+      {coords ? (
+        <iframe
+          className="map-embed"
+          title="Project location map"
+          src={mapsEmbedLink(coords.lat, coords.lng, MAP_EMBED_ZOOM)}
+          height={MAP_EMBED_HEIGHT_PX}
+          style={{ height: MAP_EMBED_HEIGHT_PX }}
+          loading="lazy"
+          referrerPolicy="no-referrer-when-downgrade"
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ModelsSection({ project, models: unsorted, isAdmin }: { project: Project; models: Model[]; isAdmin: boolean }) {
+  const viewerUrl = useViewerUrl();
+  const models = sortProjectDetailModels(unsorted, project.reference_model_id);
+  const reference = findReferenceModel(project, models);
+  const referenceLink = useDownloadUrl(reference ? viewingPath(reference) : null);
+  const projectHasReference = reference !== null || Boolean(project.reference_model_id);
+  return (
+    <section className="panel">
+      <div className="panel-head">
+        <h2 className="panel-title">3D Models ({models.length})</h2>
+        {isAdmin ? (
+          <Link className="button button-primary" to={paths.addModel.getHref(project.id)}>
+            {addModelLinkLabel(models.length)}
+          </Link>
+        ) : null}
+      </div>
+      {models.length === 0 ? <p className="muted">No models in this project yet.</p> : null}
+      <div className="model-cards">
+        {models.map((model) => (
+          <ProjectModelCardWithLink
+            key={model.id}
+            model={model}
+            reference={reference !== null && reference.id !== model.id ? reference : null}
+            isReference={reference !== null && reference.id === model.id}
+            projectHasReference={projectHasReference}
+            referenceLinkState={reference === null ? 'failed' : linkStateOf(referenceLink)}
+            viewerUrl={viewerUrl}
+            isAdmin={isAdmin}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function ProjectModelCardWithLink(props: Omit<Parameters<typeof ProjectModelCard>[0], 'linkState'>) {
+  const link = useDownloadUrl(viewingPath(props.model));
+  return <ProjectModelCard {...props} linkState={linkStateOf(link)} />;
+}
+
+export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
+  const models = useProjectModels(projectId);
+  const revision = models.status === 'success' ? models.data.map((m) => `${m.id}${m.isReference ? '*' : ''}`).join(',') : '';
+  const project = useProject(projectId, revision);
+
+  if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
+  if (project.status === 'error' || project.data === null) {
+    if (project.status === 'error') console.error(project.error);
+    return (
+      <EmptyState title="Project Not Found" text="The requested project could not be found.">
+        <Link className="button button-secondary" to={paths.projects.getHref()}>
+          Back to Projects
+        </Link>
+      </EmptyState>
+    );
+  }
+  const data = project.data;
+  return (
+    <div className="project-detail">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <Link to={paths.projects.getHref()}>Projects</Link>
+        <span aria-hidden="true"> / </span>
+        <span>{data.name}</span>
+      </nav>
+      <header className="page-header">
+        <div>
+          <h1 className="page-title">{data.name}</h1>
+          <p className="muted">
+            Structure ID: <strong>{data.structure_id || 'Not set'}</strong>
+          </p>
+        </div>
+        {isAdmin ? (
+          <Link className="button button-secondary" to={paths.admin.projectManagement.getHref(data.id)}>
+            Project Management
+          </Link>
+        ) : null}
+      </header>
+      <div className="detail-grid">
+        <section className="panel">
+          <h2 className="panel-title">Details</h2>
+          <p>{data.description || 'No description'}</p>
+          <dl className="facts">
+            <div>
+              <dt>Created</dt>
+              <dd>{formatDate(data.created_at ?? null)}</dd>
+            </div>
+          </dl>
+        </section>
+        <ProjectLocationSection location={data.location} />
+      </div>
+      {models.status === 'error' ? (
+        <p className="alert alert-error">{ModelMessages.loadModelsFailed}</p>
+      ) : (
+        <ModelsSection project={data} models={models.data} isAdmin={isAdmin} />
+      )}
+    </div>
+  );
+}

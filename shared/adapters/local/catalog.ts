@@ -1,0 +1,221 @@
+/**
+ * Catalog port over the embedded backend (SPEC.md §7 document database), with live queries:
+ * one Server-Sent-Events stream per client says which collections changed; each active
+ * subscription re-runs its query on that collection and calls `onNext` only when the result
+ * changed. The stream is read with fetch + eventsource-parser (so it can send the
+ * Authorization header), with keep-alives from the server and reconnects with back-off.
+ */
+import { createParser } from 'eventsource-parser';
+import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '../../ports/catalog.js';
+import type { Unsubscribe } from '../../ports/identity.js';
+import type { CollectionName, CollectionTypes } from '../../types.js';
+import { errorFromResponse } from './http.js';
+import type { Transport } from './http.js';
+import type { LocalIdentity } from './identity.js';
+
+const RECONNECT_START_MS = 1000;
+const RECONNECT_MAX_MS = 30_000;
+
+const docPath = (collection: string, id: string): string => `/v1/docs/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
+
+interface Subscription {
+  collection: CollectionName;
+  query: Query | undefined;
+  onNext: (docs: never[]) => void;
+  onError?: (error: Error) => void;
+  last: string | null;
+  closed: boolean;
+  running: boolean;
+  again: boolean;
+}
+
+/** CatalogPort of the local adapter. */
+export class LocalCatalog implements CatalogPort {
+  private readonly subs = new Set<Subscription>();
+  private stream: AbortController | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private reconnectDelay = RECONNECT_START_MS;
+  private readonly stopAuthWatch: Unsubscribe;
+  private authSeen = false;
+
+  /**
+   * @param transport HTTP transport to the server
+   * @param identity gives the Authorization header; auth changes restart the live stream
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly identity: LocalIdentity,
+  ) {
+    this.stopAuthWatch = identity.onAuthStateChanged(() => {
+      // The first call reports the restored state; later calls are real changes.
+      if (!this.authSeen) {
+        this.authSeen = true;
+        return;
+      }
+      if (this.subs.size > 0) this.restartStream();
+    });
+  }
+
+  async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
+    const result = await this.identity.authed<{ doc: WithId<CollectionTypes[C]> | null }>('GET', docPath(collection, id));
+    return result.doc;
+  }
+
+  async query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]> {
+    const result = await this.identity.authed<{ docs: WithId<CollectionTypes[C]>[] }>('POST', `/v1/query/${collection}`, { json: { query: query ?? null } });
+    return result.docs;
+  }
+
+  async count(collection: CollectionName, query?: Query): Promise<number> {
+    const result = await this.identity.authed<{ count: number }>('POST', `/v1/count/${collection}`, { json: { query: query ?? null } });
+    return result.count;
+  }
+
+  async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {
+    const result = await this.identity.authed<{ id: string }>('POST', `/v1/docs/${collection}`, { json: { data } });
+    return result.id;
+  }
+
+  async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
+    await this.identity.authed('PUT', docPath(collection, id), { json: { data, merge: options?.merge ?? false } });
+  }
+
+  async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
+    await this.identity.authed('PATCH', docPath(collection, id), { json: { data } });
+  }
+
+  async delete(collection: CollectionName, id: string): Promise<void> {
+    await this.identity.authed('DELETE', docPath(collection, id));
+  }
+
+  async batch(ops: WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    await this.identity.authed('POST', '/v1/batch', { json: { ops } });
+  }
+
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
+    onError?: (error: Error) => void,
+  ): Unsubscribe {
+    const sub: Subscription = { collection, query, onNext: onNext as (docs: never[]) => void, onError, last: null, closed: false, running: false, again: false };
+    this.subs.add(sub);
+    if (!this.stream) this.startStream();
+    void this.run(sub);
+    return () => this.drop(sub);
+  }
+
+  private drop(sub: Subscription): void {
+    sub.closed = true;
+    this.subs.delete(sub);
+    if (this.subs.size === 0) this.stopStream();
+  }
+
+  /** Re-runs a subscription's query (coalescing overlapping runs); calls onNext when the result changed. */
+  private async run(sub: Subscription): Promise<void> {
+    if (sub.running) {
+      sub.again = true;
+      return;
+    }
+    sub.running = true;
+    try {
+      do {
+        sub.again = false;
+        const docs = await this.query(sub.collection, sub.query);
+        if (sub.closed) return;
+        const key = JSON.stringify(docs);
+        if (key !== sub.last) {
+          sub.last = key;
+          sub.onNext(docs as never[]);
+        }
+      } while (sub.again && !sub.closed);
+    } catch (error) {
+      // As Firestore listeners: an error ends the subscription.
+      if (!sub.closed) {
+        this.drop(sub);
+        sub.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    } finally {
+      sub.running = false;
+    }
+  }
+
+  private rerun(collections: readonly string[] | null): void {
+    for (const sub of [...this.subs]) if (!collections || collections.includes(sub.collection)) void this.run(sub);
+  }
+
+  private startStream(): void {
+    const controller = new AbortController();
+    this.stream = controller;
+    void this.readStream(controller);
+  }
+
+  private stopStream(): void {
+    this.stream?.abort();
+    this.stream = null;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+  }
+
+  private restartStream(): void {
+    this.stopStream();
+    this.reconnectDelay = RECONNECT_START_MS;
+    this.startStream();
+  }
+
+  private async readStream(controller: AbortController): Promise<void> {
+    try {
+      const authorization = await this.identity.authorization();
+      if (!authorization || controller.signal.aborted) {
+        // Signed out: queries fail on their own; nothing to listen to until the auth state changes.
+        if (this.stream === controller) this.stream = null;
+        return;
+      }
+      const response = await this.transport.fetchFn(`${this.transport.baseUrl}/v1/events`, {
+        headers: { authorization, accept: 'text/event-stream' },
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      if (!response.ok || !response.body) throw errorFromResponse(response.status, await response.text(), 'data');
+      const parser = createParser({
+        onEvent: (event) => {
+          if (event.event === 'ready') {
+            this.reconnectDelay = RECONNECT_START_MS;
+            this.rerun(null); // catch up on changes missed while disconnected
+          } else if (event.event === 'change') {
+            try {
+              const { collections } = JSON.parse(event.data) as { collections: string[] };
+              this.rerun(collections);
+            } catch {
+              this.rerun(null);
+            }
+          }
+        },
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } catch {
+      // connection failed or dropped: reconnect below
+    }
+    if (controller.signal.aborted || this.stream !== controller || this.subs.size === 0) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (this.stream === controller && this.subs.size > 0) this.startStream();
+    }, delay);
+  }
+
+  /** Ends every subscription and the live stream. */
+  close(): void {
+    this.stopAuthWatch();
+    for (const sub of [...this.subs]) sub.closed = true;
+    this.subs.clear();
+    this.stopStream();
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * File-store port over the embedded backend (SPEC.md §7 file storage). Files up to 256 KB
+ * (SPEC.md §9) given as a Blob go in one request; everything else uses a resumable tus upload
+ * (tus-js-client: XHR in the browser, node:http in Node) with progress, cancel via AbortSignal
+ * (the partial upload is terminated on the server) and, with a URL storage, resume across
+ * processes.
+ */
+import * as tus from 'tus-js-client';
+import { AppError, ErrorCode } from '../../errors.js';
+import type { FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
+import { encodePath, errorFromResponse, networkError } from './http.js';
+import type { Transport } from './http.js';
+import type { LocalIdentity } from './identity.js';
+
+/** Resumable-upload threshold in bytes (SPEC.md §9: 256 KB). */
+export const RESUMABLE_THRESHOLD = 256 * 1024;
+/** Bytes per tus PATCH request (16 MiB). */
+const CHUNK_SIZE = 16 * 1024 * 1024;
+
+const canceled = (cause?: unknown): AppError => new AppError(ErrorCode.Canceled, 'The upload was canceled', { cause });
+
+/** True when the loaded tus-js-client build is the Node one (it reads Buffers and streams, not Blobs). */
+const tusIsNode = 'FileUrlStorage' in (tus as Record<string, unknown>);
+
+interface NodeBufferCtor {
+  from(data: ArrayBuffer): unknown;
+}
+
+/** Converts a tus-js-client failure to an AppError with a storage code. */
+function tusError(error: unknown): AppError {
+  const detailed = error as { originalResponse?: { getStatus(): number; getBody(): string } | null };
+  const response = detailed?.originalResponse;
+  if (response && response.getStatus() > 0) return errorFromResponse(response.getStatus(), response.getBody() ?? '', 'storage');
+  return networkError(error, 'storage');
+}
+
+/** FileStorePort of the local adapter. */
+export class LocalFiles implements FileStorePort {
+  /**
+   * @param transport HTTP transport to the server
+   * @param identity gives the Authorization header of each request (also each tus request)
+   * @param uploadUrlStorage tus-js-client UrlStorage for resuming uploads across processes, or undefined
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly identity: LocalIdentity,
+    private readonly uploadUrlStorage: unknown,
+  ) {}
+
+  async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
+    if (options.signal?.aborted) throw canceled();
+    const isBlob = typeof Blob !== 'undefined' && source instanceof Blob;
+    const size = source.size;
+    const contentType = options.contentType ?? (isBlob && source.type ? source.type : undefined);
+    if (isBlob && size <= RESUMABLE_THRESHOLD) {
+      options.onProgress?.({ bytesTransferred: 0, totalBytes: size });
+      const result = await this.identity.authed<{ file: StoredFile }>('PUT', `/v1/files/${encodePath(path)}`, {
+        raw: source,
+        headers: { 'content-type': 'application/octet-stream', ...(contentType ? { 'x-catalog-content-type': contentType } : {}) },
+        signal: options.signal,
+        flavour: 'storage',
+      });
+      options.onProgress?.({ bytesTransferred: size, totalBytes: size });
+      return result.file;
+    }
+    let input: unknown;
+    let name: string | undefined;
+    if (isBlob) {
+      // The Node build of tus-js-client reads Buffers, not Blobs.
+      const NodeBuffer = (globalThis as { Buffer?: NodeBufferCtor }).Buffer;
+      input = tusIsNode && NodeBuffer ? NodeBuffer.from(await source.arrayBuffer()) : source;
+      name = (source as { name?: string }).name;
+    } else {
+      input = (source as NativeUploadSource).input;
+      name = (source as NativeUploadSource).name;
+    }
+    if (options.signal?.aborted) throw canceled();
+    await this.tusUpload(path, input, size, contentType, name, options);
+    const stored = await this.getMetadata(path);
+    options.onProgress?.({ bytesTransferred: stored.size, totalBytes: stored.size });
+    return stored;
+  }
+
+  private tusUpload(path: string, input: unknown, size: number, contentType: string | undefined, name: string | undefined, options: UploadOptions): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const urlStorage = this.uploadUrlStorage as tus.UrlStorage | undefined;
+      const baseFingerprint = tus.defaultOptions.fingerprint;
+      const metadata: Record<string, string> = { path };
+      if (contentType) metadata.contentType = contentType;
+      if (name) metadata.filename = name;
+      let settled = false;
+      const finish = (error?: AppError): void => {
+        if (settled) return;
+        settled = true;
+        options.signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      const uploadOptions: tus.UploadOptions = {
+        endpoint: `${this.transport.baseUrl}/v1/uploads`,
+        metadata,
+        uploadSize: size,
+        chunkSize: CHUNK_SIZE,
+        retryDelays: [0, 1000, 3000, 5000],
+        removeFingerprintOnSuccess: true,
+        storeFingerprintForResuming: urlStorage !== undefined,
+        // The target path is part of the fingerprint: the same bytes sent to two paths are two uploads.
+        fingerprint: async (file, opts) => {
+          const base = await baseFingerprint(file, opts);
+          return base ? `${base}|${this.transport.baseUrl}|${path}` : (null as unknown as string);
+        },
+        onBeforeRequest: async (request) => {
+          const authorization = await this.identity.authorization();
+          if (authorization) request.setHeader('Authorization', authorization);
+        },
+        onProgress: (sent, total) => options.onProgress?.({ bytesTransferred: sent, totalBytes: total }),
+        onSuccess: () => finish(),
+        onError: (error) => finish(tusError(error)),
+      };
+      if (urlStorage) uploadOptions.urlStorage = urlStorage;
+      const upload = new tus.Upload(input as Blob, uploadOptions);
+      const onAbort = (): void => {
+        // Terminate the partial upload on the server (DELETE), then report the cancel.
+        void upload
+          .abort(true)
+          .catch(() => undefined)
+          .then(() => finish(canceled()));
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const start = async (): Promise<void> => {
+        if (urlStorage) {
+          const previous = await upload.findPreviousUploads().catch(() => []);
+          if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+        }
+        if (!settled) upload.start();
+      };
+      void start();
+    });
+  }
+
+  async list(folder: string): Promise<FolderListing> {
+    return this.identity.authed<FolderListing>('GET', `/v1/list?prefix=${encodeURIComponent(folder)}`, { flavour: 'storage' });
+  }
+
+  async getMetadata(path: string): Promise<StoredFile> {
+    const result = await this.identity.authed<{ file: StoredFile }>('GET', `/v1/file-meta/${encodePath(path)}`, { flavour: 'storage' });
+    return result.file;
+  }
+
+  async delete(path: string): Promise<void> {
+    await this.identity.authed('DELETE', `/v1/files/${encodePath(path)}`, { flavour: 'storage' });
+  }
+
+  async getDownloadUrl(path: string): Promise<string> {
+    const result = await this.identity.authed<{ url: string }>('GET', `/v1/download-url/${encodePath(path)}`, { flavour: 'storage' });
+    return new URL(result.url, `${this.transport.baseUrl}/`).toString();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Tool cards of the landing page (SPEC.md §2 Landing page, §3 Tool card entry): how a card's
+ * status is presented and how its link opens.
+ */
+import type { ToolCard } from './types.js';
+
+/** A tool card's status (§3): ready, experimental or beta. */
+export type ToolCardStatus = ToolCard['status'];
+
+/** How a status is shown on a card. */
+export interface ToolCardStatusPresentation {
+  /** Text of the status badge. */
+  label: string;
+  /** Text of the card's action button. */
+  action: string;
+  /** Text of the card's footer. */
+  footer: string;
+  /** Badge colour (§2: green for ready, purple otherwise). */
+  badgeColor: 'green' | 'purple';
+}
+
+/**
+ * The presentation of each status (§2):
+ * - ready: action 'Access Now', footer 'Production Ready', green badge;
+ * - experimental: action 'Try Demo', footer 'Experimental Build', purple badge;
+ * - beta: label 'Beta', action 'Try Beta', footer 'Beta Version', purple badge.
+ * The spec gives no badge label for ready and experimental; 'Ready' and 'Experimental' are ours.
+ */
+export const TOOL_CARD_STATUS: Readonly<Record<ToolCardStatus, ToolCardStatusPresentation>> = {
+  ready: { label: 'Ready', action: 'Access Now', footer: 'Production Ready', badgeColor: 'green' },
+  experimental: { label: 'Experimental', action: 'Try Demo', footer: 'Experimental Build', badgeColor: 'purple' },
+  beta: { label: 'Beta', action: 'Try Beta', footer: 'Beta Version', badgeColor: 'purple' },
+};
+
+/** The presentation of a card's status (see {@link TOOL_CARD_STATUS}). */
+export function toolCardStatus(status: ToolCardStatus): ToolCardStatusPresentation {
+  return TOOL_CARD_STATUS[status];
+}
+
+/** True when the card links outside the app (an absolute http(s) URL), so it opens in a new tab (§2). */
+export function isExternalToolCard(card: Pick<ToolCard, 'url'>): boolean {
+  return /^https?:\/\//i.test(card.url.trim());
+}
+
+/** How a card's link opens (§2: external cards in a new tab, internal ones navigate in-app). */
+export type ToolCardLink =
+  | { external: true; href: string; target: '_blank'; rel: 'noopener noreferrer' }
+  | { external: false; to: string };
+
+/** The link of a card: external URLs open in a new tab, app routes ('/catalog') navigate in-app. */
+export function toolCardLink(card: Pick<ToolCard, 'url'>): ToolCardLink {
+  const url = card.url.trim();
+  return isExternalToolCard(card) ? { external: true, href: url, target: '_blank', rel: 'noopener noreferrer' } : { external: false, to: url };
+}

@@ -1,0 +1,88 @@
+/**
+ * Link builders of SPEC.md §7 ("External viewer links", "A maps link is built as a maps query by
+ * lat,lng", the maps embed) and §2 (the project map link, which file a viewing link is prepared
+ * from).
+ */
+import { MAP_EMBED_ZOOM } from './constants.js';
+import type { ModelData, ProjectData } from './types.js';
+
+/** The viewer base without trailing slashes ('https://v.example/app/' → 'https://v.example/app'). */
+function viewerBase(viewer: string): string {
+  return viewer.trim().replace(/\/+$/, '');
+}
+
+/**
+ * The external viewer link for one model (§7): `{viewer}/?id={publicId}`, the publicId URL-encoded.
+ * @param viewer the viewer's base URL; a trailing slash is tolerated
+ * @param publicId the model's publicId
+ */
+export function viewerLink(viewer: string, publicId: string): string {
+  return `${viewerBase(viewer)}/?id=${encodeURIComponent(publicId)}`;
+}
+
+/**
+ * The external viewer link in compare mode (§7):
+ * `{viewer}/?compareMode=true&id={publicId}&referenceId={referencePublicId}`, values URL-encoded.
+ * @param viewer the viewer's base URL; a trailing slash is tolerated
+ * @param publicId the compared model's publicId
+ * @param referencePublicId the project's reference model's publicId
+ */
+export function compareLink(viewer: string, publicId: string, referencePublicId: string): string {
+  return `${viewerBase(viewer)}/?compareMode=true&id=${encodeURIComponent(publicId)}&referenceId=${encodeURIComponent(referencePublicId)}`;
+}
+
+function coordinate(value: number, name: string): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number`);
+  return String(value);
+}
+
+/**
+ * The maps-service link for a place (§7 "maps query by lat,lng"):
+ * `https://www.google.com/maps/search/?api=1&query={lat},{lng}`.
+ * @throws RangeError when lat or lng is not a finite number
+ */
+export function mapsSearchLink(lat: number, lng: number): string {
+  return `https://www.google.com/maps/search/?api=1&query=${coordinate(lat, 'lat')},${coordinate(lng, 'lng')}`;
+}
+
+/**
+ * The maps embed URL of project detail (§2, §7: place query by lat,lng, zoom 14):
+ * `https://maps.google.com/maps?q={lat},{lng}&z=14&output=embed`.
+ * @param zoom embed zoom (default 14, §9)
+ * @throws RangeError when lat or lng is not a finite number
+ */
+export function mapsEmbedLink(lat: number, lng: number, zoom: number = MAP_EMBED_ZOOM): string {
+  return `https://maps.google.com/maps?q=${coordinate(lat, 'lat')},${coordinate(lng, 'lng')}&z=${zoom}&output=embed`;
+}
+
+/** The Map Link of the project-management read view (§2). Opens in a new tab. */
+export interface ProjectMapLink {
+  href: string;
+  label: 'View on Map' | 'View on Google Maps';
+}
+
+/**
+ * The Map Link of §2 Project management: the stored map URL when there is one (label 'View on
+ * Map'), otherwise a maps link built from lat and lng (label 'View on Google Maps'), otherwise
+ * null.
+ */
+export function projectMapLink(project: Pick<ProjectData, 'location'>): ProjectMapLink | null {
+  const loc = project.location;
+  if (!loc) return null;
+  if (typeof loc.mapUrl === 'string' && loc.mapUrl.trim() !== '') return { href: loc.mapUrl.trim(), label: 'View on Map' };
+  if (typeof loc.lat === 'number' && Number.isFinite(loc.lat) && typeof loc.lng === 'number' && Number.isFinite(loc.lng)) {
+    return { href: mapsSearchLink(loc.lat, loc.lng), label: 'View on Google Maps' };
+  }
+  return null;
+}
+
+/**
+ * The storage path a model's viewing link is prepared from (§2 Project detail): the splat path,
+ * else the glb path; null when the model has neither.
+ */
+export function viewingFilePath(model: Pick<ModelData, 'files'>): string | null {
+  const { splatPath, glbPath } = model.files ?? {};
+  if (typeof splatPath === 'string' && splatPath !== '') return splatPath;
+  if (typeof glbPath === 'string' && glbPath !== '') return glbPath;
+  return null;
+}

@@ -1,0 +1,209 @@
+/**
+ * Storage paths of SPEC.md §3, exactly as the spec names them, and the file-entry classifier of
+ * the model file listing:
+ *
+ * ```
+ * models/{uuid}/model.<ext>               splat (ext 'ply' or 'splat')
+ * models/{uuid}/model.glb                 GLB mesh
+ * models/{uuid}/images/{name}             photos
+ * models/{uuid}/images_thumbnails/{name}  thumbnails (files.thumbnails[0] is the model's thumbnail)
+ * models/{uuid}/assets/{name}             other assets
+ * models/{uuid}/camera-metadata.json      camera metadata
+ * ```
+ *
+ * File names are sanitised before they become part of a path (no '/', no '..', no control
+ * characters), so an uploaded name can never leave its folder.
+ */
+import { AppError, ErrorCode } from './errors.js';
+import type { FileEntry, FileEntryType } from './types.js';
+
+/** Root folder of every model's files. */
+export const MODELS_ROOT = 'models';
+/** File name of the camera metadata (§3). */
+export const CAMERA_METADATA_FILE_NAME = 'camera-metadata.json';
+/** Base name of the main model files (§3: model.<ext>, model.glb). */
+export const MODEL_FILE_BASE_NAME = 'model';
+
+/** Splat file extensions (§5: the splat input accepts .splat and .ply). */
+export type SplatExtension = 'ply' | 'splat';
+/** The sub-folders of a model folder that hold additional files (§3). */
+export type ModelSubfolder = 'images' | 'images_thumbnails' | 'assets';
+export const MODEL_SUBFOLDERS: readonly ModelSubfolder[] = ['images', 'images_thumbnails', 'assets'];
+
+// Control characters: C0, DEL and C1.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS_RE = /[\u0000-\u001f\u007f-\u009f]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_CONTROL_CHAR_RE = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Makes an uploaded file's name safe as the last segment of a storage path: control characters
+ * are removed, '/' and '\' become '_', runs of dots become one dot ('..' never survives), and
+ * surrounding whitespace is trimmed.
+ * @returns the safe name, or '' when nothing usable remains (e.g. '..', '/', '')
+ */
+export function sanitizeFileName(name: string): string {
+  const cleaned = name
+    .replace(CONTROL_CHARS_RE, '')
+    .replace(/[/\\]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .trim();
+  return cleaned === '.' ? '' : cleaned;
+}
+
+function requireFileName(name: string): string {
+  const safe = sanitizeFileName(name);
+  if (safe === '') throw new AppError(ErrorCode.InvalidArgument, `Invalid file name: ${JSON.stringify(name)}`, { context: { name } });
+  return safe;
+}
+
+/** True when `uuid` is usable as a folder name: non-empty, no '/', '\', '..' or control characters. */
+export function isSafeModelUuid(uuid: string): boolean {
+  return uuid !== '' && uuid.trim() === uuid && !/[/\\]/.test(uuid) && !uuid.includes('..') && !HAS_CONTROL_CHAR_RE.test(uuid);
+}
+
+function requireUuid(uuid: string): string {
+  if (!isSafeModelUuid(uuid)) throw new AppError(ErrorCode.InvalidArgument, `Invalid model uuid: ${JSON.stringify(uuid)}`, { context: { uuid } });
+  return uuid;
+}
+
+/** `models/{uuid}`: the model's folder (§9 "Model upload folder models/{uuid}"), without a trailing '/'. */
+export function modelFolder(uuid: string): string {
+  return `${MODELS_ROOT}/${requireUuid(uuid)}`;
+}
+
+/** `models/{uuid}/{subfolder}`, without a trailing '/'. */
+export function modelSubfolderPath(uuid: string, subfolder: ModelSubfolder): string {
+  return `${modelFolder(uuid)}/${subfolder}`;
+}
+
+/**
+ * The splat extension of a file name or an extension ('scene.PLY', '.splat', 'ply'), lower-cased.
+ * @returns 'ply' or 'splat', or null for anything else
+ */
+export function splatExtensionOf(fileNameOrExt: string): SplatExtension | null {
+  const ext = (fileNameOrExt.includes('.') ? fileNameOrExt.slice(fileNameOrExt.lastIndexOf('.') + 1) : fileNameOrExt)
+    .trim()
+    .toLowerCase();
+  return ext === 'ply' || ext === 'splat' ? ext : null;
+}
+
+/**
+ * `models/{uuid}/model.<ext>` (§3), ext lower-cased.
+ * @param ext 'ply' or 'splat' (any case, with or without the dot), or the uploaded file's name
+ * @throws AppError `invalid-argument` for another extension or an unsafe uuid
+ */
+export function splatPath(uuid: string, ext: string): string {
+  const normalised = splatExtensionOf(ext);
+  if (normalised === null) {
+    throw new AppError(ErrorCode.InvalidArgument, `A splat file must be .ply or .splat, not ${JSON.stringify(ext)}`, { context: { ext } });
+  }
+  return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.${normalised}`;
+}
+
+/** `models/{uuid}/model.glb` (§3). */
+export function glbPath(uuid: string): string {
+  return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.glb`;
+}
+
+/** `models/{uuid}/camera-metadata.json` (§3). */
+export function cameraMetadataPath(uuid: string): string {
+  return `${modelFolder(uuid)}/${CAMERA_METADATA_FILE_NAME}`;
+}
+
+/**
+ * `models/{uuid}/{subfolder}/{name}` with the name sanitised.
+ * @throws AppError `invalid-argument` when the name has nothing usable or the uuid is unsafe
+ */
+export function modelSubfolderFilePath(uuid: string, subfolder: ModelSubfolder, name: string): string {
+  return `${modelSubfolderPath(uuid, subfolder)}/${requireFileName(name)}`;
+}
+
+/** `models/{uuid}/images/{name}` (§3), name sanitised. */
+export function imagePath(uuid: string, name: string): string {
+  return modelSubfolderFilePath(uuid, 'images', name);
+}
+
+/** `models/{uuid}/images_thumbnails/{name}` (§3), name sanitised. */
+export function thumbnailPath(uuid: string, name: string): string {
+  return modelSubfolderFilePath(uuid, 'images_thumbnails', name);
+}
+
+/** `models/{uuid}/assets/{name}` (§3), name sanitised. */
+export function assetPath(uuid: string, name: string): string {
+  return modelSubfolderFilePath(uuid, 'assets', name);
+}
+
+/** The last segment of a '/'-separated path ('models/u/images/a.jpg' → 'a.jpg'). */
+export function fileNameOf(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+}
+
+/**
+ * Splits a storage path under `models/` into the model uuid and the rest.
+ * @returns `{uuid, rest}` ('models/u/images/a.jpg' → {uuid: 'u', rest: 'images/a.jpg'}), or null
+ *   when the path is not inside a model folder
+ */
+export function parseModelPath(path: string): { uuid: string; rest: string } | null {
+  const parts = path.replace(/^\/+/, '').split('/');
+  if (parts.length < 3 || parts[0] !== MODELS_ROOT || parts[1] === '') return null;
+  const rest = parts.slice(2).join('/');
+  return rest === '' ? null : { uuid: parts[1] as string, rest };
+}
+
+/**
+ * The §3 FileEntry type of a storage path:
+ * - `models/{uuid}/camera-metadata.json` → 'cameraMetadata'
+ * - `models/{uuid}/images/…` → 'image'; `…/images_thumbnails/…` → 'thumbnail'; `…/assets/…` → 'asset'
+ * - a file directly in the model folder ending in .ply or .splat → 'splat', in .glb → 'glb'
+ *   (`model.<ext>` as written by this product, or another name from older uploads)
+ * @returns the type, or null for a path that is none of these (outside `models/{uuid}/`, a
+ *   folder, another file directly in the model folder)
+ */
+export function fileEntryType(path: string): FileEntryType | null {
+  const parsed = parseModelPath(path);
+  if (parsed === null) return null;
+  const { rest } = parsed;
+  const slash = rest.indexOf('/');
+  if (slash === -1) {
+    if (rest === CAMERA_METADATA_FILE_NAME) return 'cameraMetadata';
+    const lower = rest.toLowerCase();
+    if (lower.endsWith('.glb')) return 'glb';
+    if (lower.endsWith('.ply') || lower.endsWith('.splat')) return 'splat';
+    return null;
+  }
+  const folder = rest.slice(0, slash);
+  if (rest.length === slash + 1) return null; // a folder, not a file
+  if (folder === 'images') return 'image';
+  if (folder === 'images_thumbnails') return 'thumbnail';
+  if (folder === 'assets') return 'asset';
+  return null;
+}
+
+/**
+ * A §3 FileEntry for a stored file.
+ * @param size size in bytes, when known
+ * @returns the entry, or null when {@link fileEntryType} does not know the path
+ */
+export function toFileEntry(path: string, size?: number | null): FileEntry | null {
+  const type = fileEntryType(path);
+  if (type === null) return null;
+  return typeof size === 'number' && Number.isFinite(size) ? { path, type, size } : { path, type };
+}
+
+/**
+ * True for the main model files (splat and GLB), which cannot be deleted one by one (§5: 'Cannot
+ * delete main model files. Delete the entire model instead.').
+ */
+export function isMainModelFile(type: FileEntryType | null): boolean {
+  return type === 'splat' || type === 'glb';
+}
+
+/** The file types "delete all files" removes (§9): images, thumbnails, assets and camera metadata. */
+export const DELETE_ALL_FILE_TYPES: readonly FileEntryType[] = ['image', 'thumbnail', 'asset', 'cameraMetadata'];
+
+/** True when "delete all files" applies to a file of this type (§9). */
+export function isDeletedByDeleteAll(type: FileEntryType | null): boolean {
+  return type !== null && DELETE_ALL_FILE_TYPES.includes(type);
+}

@@ -1,0 +1,54 @@
+/**
+ * Search of SPEC.md §5 ("Search is a case-insensitive substring match on structure_id, name and
+ * description") and the searchable lists of §2 (project management: name, structure id, slug;
+ * model management: publicId, name; the files table: path). An empty or blank term matches all.
+ * Filters return a new array in the input's order.
+ */
+import type { FileEntry, ModelData, ProjectData } from './types.js';
+
+/** The term as matched: trimmed and lower-cased; '' means "match everything". */
+export function normaliseSearchTerm(term: string | null | undefined): string {
+  return (term ?? '').trim().toLowerCase();
+}
+
+/**
+ * True when any of `fields` contains `term` (case-insensitive substring). Non-string fields
+ * never match; a blank term matches everything.
+ */
+export function matchesAny(fields: readonly unknown[], term: string | null | undefined): boolean {
+  const needle = normaliseSearchTerm(term);
+  if (needle === '') return true;
+  return fields.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle));
+}
+
+type CatalogSearchable = Pick<ProjectData, 'structure_id' | 'name' | 'description'>;
+
+/** §5 catalog search: structure_id, name or description contains the term (case-insensitive). */
+export function matchesProjectSearch(project: CatalogSearchable, term: string | null | undefined): boolean {
+  return matchesAny([project.structure_id, project.name, project.description], term);
+}
+
+/** The projects matching the §5 catalog search (catalog home, project list), in input order. */
+export function searchProjects<T extends CatalogSearchable>(projects: readonly T[], term: string | null | undefined): T[] {
+  return projects.filter((p) => matchesProjectSearch(p, term));
+}
+
+type ManagementSearchable = Pick<ProjectData, 'structure_id' | 'name' | 'slug'>;
+
+/** §2 project-management list search: name, structure id or slug contains the term. */
+export function searchProjectsForManagement<T extends ManagementSearchable>(
+  projects: readonly T[],
+  term: string | null | undefined,
+): T[] {
+  return projects.filter((p) => matchesAny([p.name, p.structure_id, p.slug], term));
+}
+
+/** §2 model-management list search: publicId or name contains the term. */
+export function searchModels<T extends Pick<ModelData, 'publicId' | 'name'>>(models: readonly T[], term: string | null | undefined): T[] {
+  return models.filter((m) => matchesAny([m.publicId, m.name], term));
+}
+
+/** §2 files-table search: the storage path contains the term. */
+export function searchFileEntries<T extends Pick<FileEntry, 'path'>>(entries: readonly T[], term: string | null | undefined): T[] {
+  return entries.filter((e) => matchesAny([e.path], term));
+}

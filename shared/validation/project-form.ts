@@ -1,0 +1,105 @@
+/**
+ * The project create/edit form (SPEC.md §2 "Project create/edit form", §5 "Project form").
+ */
+import { FormMessages, ValidationMessages } from '../messages.js';
+import { resolveSlug } from '../slug.js';
+import type { ProjectData, ProjectLocation } from '../types.js';
+import { invalid, trimmed, valid } from './result.js';
+import type { ValidationResult } from './result.js';
+
+/** The form's fields as entered (strings from inputs; lat/lng may already be numbers). */
+export interface ProjectFormInput {
+  name: string;
+  structure_id?: string | null;
+  description?: string | null;
+  slug?: string | null;
+  address?: string | null;
+  mapUrl?: string | null;
+  lat?: string | number | null;
+  lng?: string | number | null;
+}
+
+/**
+ * The normalised project: `ProjectData` without timestamps and without reference_model_id (the
+ * form never changes the reference, so an update leaves it alone). Strings are trimmed; the
+ * location is always present, its empty fields null.
+ */
+export type ProjectFormValue = Omit<ProjectData, 'created_at' | 'last_updated' | 'reference_model_id' | 'location'> & {
+  location: ProjectLocation & { address: string | null; mapUrl: string | null };
+};
+
+const DECIMAL_RE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A coordinate field: '' / null / undefined → null; a finite number or decimal text → the number.
+ * @returns the value, or undefined when it is not numeric ('abc', '1,5', '0x10', NaN)
+ */
+export function parseCoordinate(value: string | number | null | undefined): number | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  const text = value.trim();
+  if (text === '') return null;
+  if (!DECIMAL_RE.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** True for an absolute http(s) URL (other schemes, such as javascript:, are refused). */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Validates and normalises the project form (§5), in this order:
+ * - name non-empty after trimming ('Project name cannot be empty');
+ * - map URL, when given, an http(s) URL (`FormMessages.projectMapUrlInvalid`);
+ * - latitude, then longitude, numeric or empty (`FormMessages.projectLatitudeInvalid` /
+ *   `projectLongitudeInvalid`); empty means null.
+ * The slug is normalised (lower case, spaces to hyphens, only a-z 0-9 -) or, when empty,
+ * generated from the name. No range check on coordinates: the spec asks only for numbers.
+ * @returns the normalised {@link ProjectFormValue}
+ */
+export function validateProjectForm(input: ProjectFormInput): ValidationResult<ProjectFormValue> {
+  const name = trimmed(input.name);
+  if (name === '') return invalid(ValidationMessages.projectNameEmpty);
+  const mapUrl = trimmed(input.mapUrl);
+  if (mapUrl !== '' && !isHttpUrl(mapUrl)) return invalid(FormMessages.projectMapUrlInvalid);
+  const lat = parseCoordinate(input.lat);
+  if (lat === undefined) return invalid(FormMessages.projectLatitudeInvalid);
+  const lng = parseCoordinate(input.lng);
+  if (lng === undefined) return invalid(FormMessages.projectLongitudeInvalid);
+  const address = trimmed(input.address);
+  return valid({
+    name,
+    structure_id: trimmed(input.structure_id),
+    description: trimmed(input.description),
+    slug: resolveSlug(input.slug, name),
+    location: { lat, lng, address: address === '' ? null : address, mapUrl: mapUrl === '' ? null : mapUrl },
+  });
+}
+
+/**
+ * The form's initial fields for editing a stored project (the inverse of
+ * {@link validateProjectForm}): missing values become '', coordinates become their text.
+ */
+export function projectFormInputOf(project: Partial<ProjectData> | null | undefined): Required<{
+  [K in keyof ProjectFormInput]: string;
+}> {
+  const loc = project?.location ?? null;
+  const coord = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '');
+  return {
+    name: project?.name ?? '',
+    structure_id: project?.structure_id ?? '',
+    description: project?.description ?? '',
+    slug: project?.slug ?? '',
+    address: loc?.address ?? '',
+    mapUrl: loc?.mapUrl ?? '',
+    lat: coord(loc?.lat),
+    lng: coord(loc?.lng),
+  };
+}

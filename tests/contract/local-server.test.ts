@@ -1,0 +1,172 @@
+// Behaviour specific to the embedded backend (`catalog serve`) and its client that the
+// backend-agnostic contract cannot state: service key file, config, portal serving, path
+// safety, no orphan uploads, persistence across restarts, session restore and refresh.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as tus from 'tus-js-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../cli/src/server/index.js';
+import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import type { Backend } from '../../shared/ports/index.js';
+import { startLocalServer } from './local-backend.js';
+import type { LocalServerHandle } from './local-backend.js';
+
+/** tus-js-client's Node URL storage (exported by its Node build, missing from its typings). */
+const FileUrlStorage = (tus as unknown as { FileUrlStorage: new (file: string) => tus.UrlStorage }).FileUrlStorage;
+
+function memoryStorage(): { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void; data: Map<string, string> } {
+  const data = new Map<string, string>();
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
+}
+
+describe('embedded backend (catalog serve)', () => {
+  let handle: LocalServerHandle;
+  let portalDir: string;
+  let service: Backend;
+
+  beforeAll(async () => {
+    portalDir = mkdtempSync(join(tmpdir(), 'catalog-portal-'));
+    writeFileSync(join(portalDir, 'index.html'), '<!doctype html><title>portal</title>');
+    mkdirSync(join(portalDir, 'assets'));
+    writeFileSync(join(portalDir, 'assets', 'app.js'), 'console.log(1)');
+    handle = await startLocalServer({ portalDir });
+    service = createLocalBackend({ baseUrl: handle.server.url, serviceKey: handle.serviceKey });
+    const account = await service.identity.createAccount('reader@local.test', 'reader-pass');
+    await service.catalog.set('users', account.uid, { uid: account.uid, email: 'reader@local.test', role: 'user' });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await handle?.server.close();
+    rmSync(handle.dataDir, { recursive: true, force: true });
+    rmSync(portalDir, { recursive: true, force: true });
+  });
+
+  it('writes service-key.json (mode 0600) with its url and a kept key', async () => {
+    const file = JSON.parse(readFileSync(handle.server.serviceKeyPath, 'utf8')) as Record<string, string>;
+    expect(file).toEqual({ type: 'catalog-service-key', url: handle.server.url, key: handle.serviceKey });
+    expect(statSync(handle.server.serviceKeyPath).mode & 0o777).toBe(0o600);
+    expect(handle.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('serves the public config', async () => {
+    const response = await fetch(`${handle.server.url}/v1/config`);
+    expect(await response.json()).toEqual({ viewerUrl: 'https://viewer.example.com', mapsApiKey: null });
+  });
+
+  it('serves the portal with index.html fallback for client routes, JSON 404 under /v1', async () => {
+    const route = await fetch(`${handle.server.url}/projects/abc`);
+    expect(route.status).toBe(200);
+    expect(await route.text()).toContain('<title>portal</title>');
+    const asset = await fetch(`${handle.server.url}/assets/app.js`);
+    expect(await asset.text()).toBe('console.log(1)');
+    const api = await fetch(`${handle.server.url}/v1/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: { code: 'not-found' } });
+  });
+
+  it('rejects unsafe storage paths', async () => {
+    // node:http sends the path as written (fetch would normalise '..' away before sending).
+    const put = (path: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port: handle.server.port, path: `/v1/files/${path}`, method: 'PUT', headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/octet-stream' } },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.on('error', reject);
+        request.end('x');
+      });
+    for (const path of ['models/../../escape.txt', 'models/%2e%2e/%2e%2e/escape.txt', 'models/a%2F..%2F..%2Fescape.txt', 'models//double.txt', 'models/a%5C..%5Cb.txt']) {
+      const response = await put(path);
+      expect(response.status, path).toBe(400);
+      expect((JSON.parse(response.body) as { error: { code: string } }).error.code).toBe('invalid-argument');
+    }
+    await expect(service.files.upload('../outside.ply', new Blob([new Uint8Array(300 * 1024)]))).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(service.files.upload('/abs/x.ply', new Blob([new Uint8Array(10)]))).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(readdirSync(handle.dataDir)).not.toContain('outside.ply');
+  });
+
+  it('terminates canceled uploads on the server (no orphan)', async () => {
+    const controller = new AbortController();
+    const upload = service.files.upload('models/orphan/model.ply', new Blob([new Uint8Array(40 * 1024 * 1024)]), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.bytesTransferred > 0) controller.abort();
+      },
+    });
+    await expect(upload).rejects.toMatchObject({ code: 'storage/canceled' });
+    expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
+    const big = await service.files.upload('models/kept/model.ply', new Blob([new Uint8Array(300 * 1024)]));
+    expect(big.size).toBe(300 * 1024);
+    expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
+    expect(statSync(join(handle.dataDir, 'storage', 'models', 'kept', 'model.ply')).size).toBe(300 * 1024);
+  });
+
+  it('passes a tus URL storage through for cross-process resume and cleans it after success', async () => {
+    const urlFile = join(handle.dataDir, 'client-uploads.json');
+    const resumable = createLocalBackend({ baseUrl: handle.server.url, serviceKey: handle.serviceKey, uploadUrlStorage: new FileUrlStorage(urlFile) });
+    const stored = await resumable.files.upload('models/resume/model.ply', new Blob([new Uint8Array(512 * 1024)]));
+    expect(stored.size).toBe(512 * 1024);
+    // tus-js-client removes the entry right after success without awaiting it: poll briefly.
+    const storage = new FileUrlStorage(urlFile);
+    for (let i = 0; i < 50 && (await storage.findAllUploads()).length > 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(await storage.findAllUploads()).toEqual([]);
+    await resumable.close();
+  });
+
+  it('refuses the live stream to signed-out clients', async () => {
+    const response = await fetch(`${handle.server.url}/v1/events`);
+    expect(response.status).toBe(401);
+  });
+
+  it('restores a stored session and refreshes an expired ID token', async () => {
+    const storage = memoryStorage();
+    const first = createLocalBackend({ baseUrl: handle.server.url, storage });
+    const signedIn = await first.identity.signIn('reader@local.test', 'reader-pass');
+    await first.close();
+    const key = [...storage.data.keys()][0]!;
+    const stored = JSON.parse(storage.data.get(key)!) as { expiresAt: number; refreshToken: string };
+    storage.setItem(key, JSON.stringify({ ...stored, expiresAt: Date.now() - 1000 }));
+
+    const second = createLocalBackend({ baseUrl: handle.server.url, storage });
+    expect(second.identity.currentUser()).toBeNull();
+    const restored = await new Promise((resolve) => second.identity.onAuthStateChanged(resolve));
+    expect(restored).toMatchObject({ uid: signedIn.uid, email: 'reader@local.test' });
+    const refreshed = JSON.parse(storage.data.get(key)!) as { expiresAt: number; refreshToken: string };
+    expect(refreshed.refreshToken).not.toBe(stored.refreshToken);
+    expect(refreshed.expiresAt).toBeGreaterThan(Date.now() + 30 * 60 * 1000);
+    expect(Array.isArray(await second.catalog.query('projects'))).toBe(true);
+    await second.identity.signOut();
+    expect(storage.data.size).toBe(0);
+    await expect(second.catalog.query('projects')).rejects.toMatchObject({ code: 'unauthenticated' });
+    await second.close();
+  });
+
+  it('keeps documents and files across restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'catalog-restart-'));
+    try {
+      const first = await startServer({ dataDir, port: 0 });
+      const key = (JSON.parse(readFileSync(first.serviceKeyPath, 'utf8')) as { key: string }).key;
+      const a = createLocalBackend({ baseUrl: first.url, serviceKey: key });
+      await a.catalog.set('projects', 'p1', { name: 'Kept', structure_id: 'K-1', description: '', slug: 'kept' });
+      await a.files.upload('models/m1/model.glb', new Blob(['glb']));
+      await a.close();
+      await first.close();
+      const second = await startServer({ dataDir, port: 0 });
+      expect((JSON.parse(readFileSync(second.serviceKeyPath, 'utf8')) as { key: string }).key).toBe(key);
+      const b = createLocalBackend({ baseUrl: second.url, serviceKey: key });
+      expect((await b.catalog.get('projects', 'p1'))?.name).toBe('Kept');
+      expect((await b.files.getMetadata('models/m1/model.glb')).size).toBe(3);
+      await b.close();
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

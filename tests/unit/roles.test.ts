@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_CAPABILITIES, Capability, can, decideRole, roleBadge, routeAccess, visibleModelsFor } from '../../shared/roles.js';
+import type { Role } from '../../shared/types.js';
+
+describe('decideRole (§4 role resolution at sign-in)', () => {
+  it('uses an existing record as is', () => {
+    expect(decideRole({ existingRole: 'user', email: 'boss@lab.org', emailInAdmins: true })).toEqual({ role: 'user', create: false });
+    expect(decideRole({ existingRole: 'admin', email: null, emailInAdmins: false })).toEqual({ role: 'admin', create: false });
+  });
+
+  it('creates an admin record when the email is in the admins list', () => {
+    expect(decideRole({ existingRole: null, email: 'boss@lab.org', emailInAdmins: true })).toEqual({ role: 'admin', create: true });
+  });
+
+  it('creates a user record otherwise, including a missing email', () => {
+    expect(decideRole({ existingRole: null, email: 'someone@lab.org', emailInAdmins: false })).toEqual({ role: 'user', create: true });
+    expect(decideRole({ existingRole: undefined, email: null, emailInAdmins: true })).toEqual({ role: 'user', create: true });
+    expect(decideRole({ existingRole: null, email: '  ', emailInAdmins: true })).toEqual({ role: 'user', create: true });
+  });
+});
+
+describe('can (§6 role table)', () => {
+  // One row per §6 line: [capability, signed out, user, admin]
+  const table: Array<[Capability, boolean, boolean, boolean]> = [
+    [Capability.ViewPublicPages, true, true, true],
+    [Capability.EnterShell, false, true, true],
+    [Capability.Browse, false, true, true],
+    [Capability.OpenModels, false, true, true],
+    [Capability.SeeHiddenModels, false, false, true],
+    [Capability.UploadAndToggleVisibility, false, false, true],
+    [Capability.AddModelPage, false, false, true],
+    [Capability.AdminPaths, false, false, true],
+    [Capability.ManageCatalog, false, false, true],
+    [Capability.ManageUsers, false, false, true],
+  ];
+
+  it('covers every row of the table', () => {
+    expect(table.map((row) => row[0]).sort()).toEqual([...ALL_CAPABILITIES].sort());
+  });
+
+  it.each(table)('%s: signed out %s, user %s, admin %s', (capability, signedOut, user, admin) => {
+    expect(can(null, capability)).toBe(signedOut);
+    expect(can(undefined, capability)).toBe(signedOut);
+    expect(can('user', capability)).toBe(user);
+    expect(can('admin', capability)).toBe(admin);
+  });
+
+  it('treats an unknown role as no role', () => {
+    expect(can('owner' as Role, Capability.Browse)).toBe(false);
+    expect(can('owner' as Role, Capability.ViewPublicPages)).toBe(true);
+  });
+});
+
+describe('visibleModelsFor (§6: non-admins see only models that are not hidden)', () => {
+  const models = [{ id: 'a', visible: true }, { id: 'b', visible: false }, { id: 'c' }];
+  it('hides hidden models from users and signed-out visitors; missing visible counts as visible', () => {
+    expect(visibleModelsFor('user', models).map((m) => m.id)).toEqual(['a', 'c']);
+    expect(visibleModelsFor(null, models).map((m) => m.id)).toEqual(['a', 'c']);
+    expect(visibleModelsFor('admin', models).map((m) => m.id)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('routeAccess (§2, §6, §8 Access)', () => {
+  it('lets everyone see / and /login', () => {
+    for (const role of [null, 'user', 'admin'] as const) {
+      expect(routeAccess(role, '/')).toEqual({ allow: true });
+      expect(routeAccess(role, '/login')).toEqual({ allow: true });
+    }
+  });
+
+  it('sends a visitor without a role to /login from any shell route', () => {
+    for (const path of ['/catalog', '/models', '/projects', '/projects/map', '/projects/p1', '/projects/p1/add-model', '/admin', '/admin/users']) {
+      expect(routeAccess(null, path)).toEqual({ allow: false, redirectTo: '/login' });
+    }
+  });
+
+  it('silently redirects a user from /admin paths and the Add Model page to /projects', () => {
+    expect(routeAccess('user', '/admin')).toEqual({ allow: false, redirectTo: '/projects' });
+    expect(routeAccess('user', '/admin/model-management')).toEqual({ allow: false, redirectTo: '/projects' });
+    expect(routeAccess('user', '/projects/p1/add-model')).toEqual({ allow: false, redirectTo: '/projects' });
+    expect(routeAccess('user', '/projects/p1')).toEqual({ allow: true });
+    expect(routeAccess('user', '/administrator')).toEqual({ allow: true });
+  });
+
+  it('lets an admin in everywhere', () => {
+    expect(routeAccess('admin', '/admin/projects/p1')).toEqual({ allow: true });
+    expect(routeAccess('admin', '/projects/p1/add-model')).toEqual({ allow: true });
+  });
+});
+
+describe('roleBadge (§2 Shell footer)', () => {
+  it('shows the role in upper case, green for admin and blue otherwise', () => {
+    expect(roleBadge('admin')).toEqual({ label: 'ADMIN', color: 'green' });
+    expect(roleBadge('user')).toEqual({ label: 'USER', color: 'blue' });
+  });
+});
