@@ -16,6 +16,7 @@
  */
 import { ValidationMessages } from './messages.js';
 import type { ModelType } from './types.js';
+import { inferModelTypeFromFiles } from './model-type.js';
 
 /** One file found in the folder. `path` is relative to the folder, '/'-separated; `size` in bytes. */
 export interface FolderFile {
@@ -97,19 +98,6 @@ function isHidden(path: string): boolean {
 
 function planned(kind: PlannedFileKind, file: FolderFile): PlannedFile {
   return { kind, path: file.path, fileName: baseName(file.path), size: file.size };
-}
-
-/**
- * The model type needed by the files found (SPEC.md §2): both → hybrid, splat → splat,
- * GLB → mesh, none → null.
- * @param hasSplat a splat (.ply/.splat) was found
- * @param hasGlb a GLB was found
- */
-export function inferModelType(hasSplat: boolean, hasGlb: boolean): ModelType | null {
-  if (hasSplat && hasGlb) return 'hybrid';
-  if (hasSplat) return 'splat';
-  if (hasGlb) return 'mesh';
-  return null;
 }
 
 /**
@@ -206,7 +194,7 @@ export function planModelFolder(files: readonly FolderFile[], options: { modelTy
   const given = options.modelType ?? null;
   let modelType: ModelType | null;
   if (given === null) {
-    modelType = inferModelType(splats.length > 0, glbs.length > 0);
+    modelType = inferModelTypeFromFiles(splats.length > 0, glbs.length > 0);
     if (modelType === null && visible.length > 0) {
       problems.push({
         code: 'no-model-file',
