@@ -16,7 +16,7 @@ describe('import boundaries (DESIGN.md §3)', () => {
       'shared/boundary-probe.ts',
       "import { paths } from '../portal/src/config/paths.js';\nimport { startServer } from '../cli/src/server/index.js';\nexport const x = [paths, startServer];\n",
     );
-    expect(ids.filter((id) => id === 'import-x/no-restricted-paths')).toHaveLength(2);
+    expect(ids.filter((id) => id === 'no-restricted-imports')).toHaveLength(2);
   });
 
   it('refuses Node, React and Firebase imports in shared/', async () => {
@@ -30,8 +30,8 @@ describe('import boundaries (DESIGN.md §3)', () => {
   it('refuses imports between portal/ and cli/', async () => {
     const fromPortal = await ruleIdsFor('portal/src/boundary-probe.ts', "import { startServer } from '../../cli/src/server/index.js';\nexport const x = startServer;\n");
     const fromCli = await ruleIdsFor('cli/src/boundary-probe.ts', "import { paths } from '../../portal/src/config/paths.js';\nexport const x = paths;\n");
-    expect(fromPortal).toContain('import-x/no-restricted-paths');
-    expect(fromCli).toContain('import-x/no-restricted-paths');
+    expect(fromPortal).toContain('no-restricted-imports');
+    expect(fromCli).toContain('no-restricted-imports');
   });
 
   it('accepts shared/ imports from portal/ and cli/', async () => {
