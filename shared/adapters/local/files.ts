@@ -5,7 +5,7 @@
  * (the partial upload is terminated on the server) and, with a URL storage, resume across
  * processes.
  */
-import * as tus from 'tus-js-client';
+import type * as Tus from 'tus-js-client';
 import { AppError, ErrorCode } from '../../errors.js';
 import type { FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
 import { encodePath, errorFromResponse, networkError } from './http.js';
@@ -19,8 +19,15 @@ const CHUNK_SIZE = 16 * 1024 * 1024;
 
 const canceled = (cause?: unknown): AppError => new AppError(ErrorCode.Canceled, 'The upload was canceled', { cause });
 
+/**
+ * tus-js-client, loaded on the first resumable upload so that browsing never downloads it
+ * (the bundler picks its browser or Node build).
+ */
+let tusModule: Promise<typeof Tus> | undefined;
+const loadTus = (): Promise<typeof Tus> => (tusModule ??= import('tus-js-client'));
+
 /** True when the loaded tus-js-client build is the Node one (it reads Buffers and streams, not Blobs). */
-const tusIsNode = 'FileUrlStorage' in (tus as Record<string, unknown>);
+const isNodeBuild = (tus: typeof Tus): boolean => 'FileUrlStorage' in (tus as Record<string, unknown>);
 
 interface NodeBufferCtor {
   from(data: ArrayBuffer): unknown;
@@ -63,27 +70,28 @@ export class LocalFiles implements FileStorePort {
       options.onProgress?.({ bytesTransferred: size, totalBytes: size });
       return result.file;
     }
+    const tus = await loadTus();
     let input: unknown;
     let name: string | undefined;
     if (isBlob) {
       // The Node build of tus-js-client reads Buffers, not Blobs.
       const NodeBuffer = (globalThis as { Buffer?: NodeBufferCtor }).Buffer;
-      input = tusIsNode && NodeBuffer ? NodeBuffer.from(await source.arrayBuffer()) : source;
+      input = isNodeBuild(tus) && NodeBuffer ? NodeBuffer.from(await source.arrayBuffer()) : source;
       name = (source as { name?: string }).name;
     } else {
       input = (source as NativeUploadSource).input;
       name = (source as NativeUploadSource).name;
     }
     if (options.signal?.aborted) throw canceled();
-    await this.tusUpload(path, input, size, contentType, name, options);
+    await this.tusUpload(tus, path, input, size, contentType, name, options);
     const stored = await this.getMetadata(path);
     options.onProgress?.({ bytesTransferred: stored.size, totalBytes: stored.size });
     return stored;
   }
 
-  private tusUpload(path: string, input: unknown, size: number, contentType: string | undefined, name: string | undefined, options: UploadOptions): Promise<void> {
+  private tusUpload(tus: typeof Tus, path: string, input: unknown, size: number, contentType: string | undefined, name: string | undefined, options: UploadOptions): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const urlStorage = this.uploadUrlStorage as tus.UrlStorage | undefined;
+      const urlStorage = this.uploadUrlStorage as Tus.UrlStorage | undefined;
       const baseFingerprint = tus.defaultOptions.fingerprint;
       const metadata: Record<string, string> = { path };
       if (contentType) metadata.contentType = contentType;
@@ -96,7 +104,7 @@ export class LocalFiles implements FileStorePort {
         if (error) reject(error);
         else resolve();
       };
-      const uploadOptions: tus.UploadOptions = {
+      const uploadOptions: Tus.UploadOptions = {
         endpoint: `${this.transport.baseUrl}/v1/uploads`,
         metadata,
         uploadSize: size,
