@@ -131,9 +131,61 @@ export interface OpenedBackend {
   dataDir: string;
   /** uid of the principal the CLI acts as (for created_by / owner_uid). */
   actorUid: string;
+  /** Resolves when pending upload bookkeeping (the resume file) is written; await before exiting. */
+  idle?: () => Promise<void>;
+  /** The embedded server's service key (for its service-only routes, e.g. account export); absent for other backends. */
+  serviceKey?: string;
 }
 
 type FileUrlStorageCtor = new (path: string) => unknown;
+
+/** The methods of a tus-js-client UrlStorage. */
+export interface UrlStorageLike {
+  findAllUploads(): Promise<unknown[]>;
+  findUploadsByFingerprint(fingerprint: string): Promise<unknown[]>;
+  removeUpload(urlStorageKey: string): Promise<void>;
+  addUpload(fingerprint: string, upload: unknown): Promise<string | undefined>;
+}
+
+/** How long a URL-storage call waits for a lock held by another (or a killed) process, in ms (its lock goes stale after 10 s). */
+const URL_STORAGE_LOCK_WAIT_MS = 12_000;
+
+/**
+ * A URL storage whose calls run one at a time in this process and never fail the upload:
+ * tus-js-client's FileUrlStorage locks its file with few retries (which concurrent uploads of
+ * `upload-many --concurrency` would exhaust, and a lock left by a killed process outlives), and
+ * it removes a finished upload's entry without waiting. Here a locked file is retried until its
+ * lock goes stale; any other failure only loses the resume (find → none, add/remove → ignored);
+ * `idle()` resolves when every call made so far has finished (await it before exiting, or the
+ * lock of a pending removal stays behind).
+ * @param inner the storage to serialise
+ */
+export function serialisedUrlStorage(inner: UrlStorageLike): UrlStorageLike & { idle(): Promise<void> } {
+  let chain: Promise<unknown> = Promise.resolve();
+  const withRetry = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const until = Date.now() + URL_STORAGE_LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        return await fn();
+      } catch (error) {
+        if ((error as { code?: unknown })?.code !== 'ELOCKED' || Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  };
+  const run = <T>(fn: () => Promise<T>, fallback: T): Promise<T> => {
+    const next = chain.then(() => withRetry(fn)).catch(() => fallback);
+    chain = next;
+    return next;
+  };
+  return {
+    findAllUploads: () => run(() => inner.findAllUploads(), []),
+    findUploadsByFingerprint: (fingerprint) => run(() => inner.findUploadsByFingerprint(fingerprint), []),
+    removeUpload: (key) => run(() => inner.removeUpload(key), undefined),
+    addUpload: (fingerprint, upload) => run(() => inner.addUpload(fingerprint, upload), undefined),
+    idle: () => chain.then(() => undefined),
+  };
+}
 
 /**
  * Opens the backend as the service principal (admin rights).
@@ -143,15 +195,40 @@ type FileUrlStorageCtor = new (path: string) => unknown;
  */
 export async function openBackend(options: BackendOptions = {}): Promise<OpenedBackend> {
   const dataDir = resolveDataDir(options.dataDir);
+  if (!options.url && usesFirebase()) return openFirebaseBackend(dataDir);
   const { key } = await readServiceKey(dataDir);
   const baseUrl = (options.url || process.env.CATALOG_URL || key.url || `http://127.0.0.1:${defaultPort()}`).replace(/\/+$/, '');
   await checkServer(baseUrl);
   const FileUrlStorage = (tus as unknown as { FileUrlStorage: FileUrlStorageCtor }).FileUrlStorage;
-  const backend = createLocalBackend({
-    baseUrl,
-    serviceKey: key.key,
-    uploadUrlStorage: existsSync(dataDir) ? new FileUrlStorage(join(dataDir, '.upload-urls.json')) : undefined,
-  });
+  const urlStorage = existsSync(dataDir) ? serialisedUrlStorage(new FileUrlStorage(join(dataDir, '.upload-urls.json')) as UrlStorageLike) : undefined;
+  const backend = createLocalBackend({ baseUrl, serviceKey: key.key, uploadUrlStorage: urlStorage });
   const actorUid = backend.identity.currentUser()?.uid ?? 'service';
-  return { backend, baseUrl, dataDir, actorUid };
+  return { backend, baseUrl, dataDir, actorUid, serviceKey: key.key, ...(urlStorage ? { idle: urlStorage.idle } : {}) };
+}
+
+/**
+ * True when the CLI talks to Firebase instead of `catalog serve`: env
+ * `GOOGLE_APPLICATION_CREDENTIALS` (a real project) or any Firebase emulator variable
+ * (`FIRESTORE_EMULATOR_HOST`, `FIREBASE_AUTH_EMULATOR_HOST`, `FIREBASE_STORAGE_EMULATOR_HOST`)
+ * is set, and `CATALOG_BACKEND` is not 'local'. `--url` always selects the embedded server.
+ */
+export function usesFirebase(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.CATALOG_BACKEND === 'local') return false;
+  return Boolean(env.GOOGLE_APPLICATION_CREDENTIALS || env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_AUTH_EMULATOR_HOST || env.FIREBASE_STORAGE_EMULATOR_HOST);
+}
+
+/**
+ * Opens the firebase-admin backend (loaded on demand, so the local path never loads the Admin SDK).
+ * @param dataDir the data folder (unused by Firebase; reported back for symmetry)
+ * @returns the backend acting as the service principal; baseUrl is `firebase:<projectId>`
+ * @throws AppError `unauthenticated` when no project id can be resolved
+ */
+async function openFirebaseBackend(dataDir: string): Promise<OpenedBackend> {
+  const { createFirebaseAdminBackend, resolveFirebaseProject } = await import('../adapters/firebase-admin/index.js');
+  const projectId = resolveFirebaseProject();
+  if (!projectId) {
+    throw new AppError(ErrorCode.Unauthenticated, 'No Firebase project id: set FIREBASE_PROJECT_ID, or GOOGLE_APPLICATION_CREDENTIALS to a service-account key file.');
+  }
+  const backend = createFirebaseAdminBackend({ projectId });
+  return { backend, baseUrl: `firebase:${projectId}`, dataDir, actorUid: backend.identity.currentUser()?.uid ?? 'service' };
 }

@@ -1,0 +1,211 @@
+/**
+ * CatalogPort over the Firestore web SDK (SPEC.md §7 document database). The security rules
+ * (firestore.rules) enforce the role table; this adapter adds what rules cannot: a non-admin's
+ * model queries filter `visible == true` (rules reject unfiltered ones), and a hidden model read
+ * by a non-admin comes back as null, as the port says.
+ */
+import {
+  addDoc,
+  collection as collectionRef,
+  deleteDoc,
+  doc,
+  getCountFromServer,
+  getDoc,
+  getDocs,
+  onSnapshot,
+  query as sdkQuery,
+  runTransaction,
+  setDoc,
+  updateDoc,
+  writeBatch,
+} from 'firebase/firestore';
+import type { DocumentSnapshot, Firestore } from 'firebase/firestore';
+import { AppError, ErrorCode } from '../../../../../shared/errors.js';
+import type { AuthUser, CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '../../../../../shared/ports/index.js';
+import type { CollectionName, CollectionTypes, Role } from '../../../../../shared/types.js';
+import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
+import { mapFirestoreError } from './errors.js';
+
+function withId<T>(snapshot: DocumentSnapshot): WithId<T> {
+  return { ...(fromFirestore(snapshot.data({ serverTimestamps: 'estimate' }) ?? {}) as T), id: snapshot.id };
+}
+
+/** CatalogPort of the portal's Firebase adapter. */
+export class FirebaseCatalog implements CatalogPort {
+  private readonly roles = new Map<string, Promise<Role | null>>();
+
+  /**
+   * @param db the Firestore instance
+   * @param currentUser who is signed in (for the role of model reads)
+   */
+  constructor(
+    private readonly db: Firestore,
+    private readonly currentUser: () => AuthUser | null,
+  ) {}
+
+  /** Forgets cached roles (call on sign-in/out and after role changes). */
+  resetRoles(): void {
+    this.roles.clear();
+  }
+
+  /** The caller's role from users/{uid} (cached per uid); null when signed out or without a record. */
+  private role(): Promise<Role | null> {
+    const user = this.currentUser();
+    if (user === null) return Promise.resolve(null);
+    let cached = this.roles.get(user.uid);
+    if (!cached) {
+      cached = getDoc(doc(this.db, 'users', user.uid)).then(
+        (snapshot) => {
+          const role = snapshot.get('role') as unknown;
+          return role === 'admin' || role === 'user' ? role : null;
+        },
+        () => null,
+      );
+      cached.then((role) => {
+        if (role === null) this.roles.delete(user.uid);
+      });
+      this.roles.set(user.uid, cached);
+    }
+    return cached;
+  }
+
+  /** True when reads of `collection` must be limited to visible models. */
+  private async onlyVisible(collection: CollectionName): Promise<boolean> {
+    return collection === 'models' && (await this.role()) !== 'admin';
+  }
+
+  async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
+    try {
+      const snapshot = await getDoc(doc(this.db, collection, id));
+      return snapshot.exists() ? withId<CollectionTypes[C]>(snapshot) : null;
+    } catch (error) {
+      const mapped = mapFirestoreError(error);
+      // A hidden model is denied by the rules; for a reader with a role the port answers null.
+      if (collection === 'models' && mapped.code === ErrorCode.PermissionDenied && (await this.role()) !== null) return null;
+      throw mapped;
+    }
+  }
+
+  async query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]> {
+    const constraints = buildConstraints(query, await this.onlyVisible(collection));
+    if (constraints === null) return [];
+    try {
+      const snapshot = await getDocs(sdkQuery(collectionRef(this.db, collection), ...constraints));
+      return snapshot.docs.map((d) => withId<CollectionTypes[C]>(d));
+    } catch (error) {
+      throw mapFirestoreError(error);
+    }
+  }
+
+  async count(collection: CollectionName, query?: Query): Promise<number> {
+    const constraints = buildConstraints(query, await this.onlyVisible(collection));
+    if (constraints === null) return 0;
+    try {
+      const snapshot = await getCountFromServer(sdkQuery(collectionRef(this.db, collection), ...constraints));
+      return snapshot.data().count;
+    } catch (error) {
+      throw mapFirestoreError(error);
+    }
+  }
+
+  async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {
+    try {
+      const ref = await addDoc(collectionRef(this.db, collection), toFirestore(data as Record<string, unknown>));
+      return ref.id;
+    } catch (error) {
+      throw mapFirestoreError(error);
+    }
+  }
+
+  async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
+    try {
+      await setDoc(doc(this.db, collection, id), toFirestore(data as Record<string, unknown>), { merge: options?.merge ?? false });
+    } catch (error) {
+      throw mapFirestoreError(error);
+    } finally {
+      if (collection === 'users') this.resetRoles();
+    }
+  }
+
+  async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
+    try {
+      await updateDoc(doc(this.db, collection, id), toFirestore(data));
+    } catch (error) {
+      throw mapFirestoreError(error);
+    } finally {
+      if (collection === 'users') this.resetRoles();
+    }
+  }
+
+  async delete(collection: CollectionName, id: string): Promise<void> {
+    try {
+      await deleteDoc(doc(this.db, collection, id));
+    } catch (error) {
+      throw mapFirestoreError(error);
+    }
+  }
+
+  async batch(ops: WriteOp[]): Promise<void> {
+    try {
+      if (ops.some((op) => op.op === 'create')) {
+        // The web SDK's batches have no create: a transaction reads the targets first.
+        await runTransaction(this.db, async (tx) => {
+          for (const op of ops) {
+            if (op.op !== 'create') continue;
+            const existing = await tx.get(doc(this.db, op.collection, op.id));
+            if (existing.exists()) throw new AppError(ErrorCode.AlreadyExists, `${op.collection}/${op.id} already exists`);
+          }
+          for (const op of ops) {
+            const ref = doc(this.db, op.collection, op.id);
+            if (op.op === 'create') tx.set(ref, toFirestore(op.data));
+            else if (op.op === 'set') tx.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
+            else if (op.op === 'update') tx.update(ref, toFirestore(op.data));
+            else tx.delete(ref);
+          }
+        });
+        return;
+      }
+      const batch = writeBatch(this.db);
+      for (const op of ops) {
+        const ref = doc(this.db, op.collection, op.id);
+        if (op.op === 'set') batch.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
+        else if (op.op === 'update') batch.update(ref, toFirestore(op.data));
+        else if (op.op === 'delete') batch.delete(ref);
+      }
+      await batch.commit();
+    } catch (error) {
+      throw mapFirestoreError(error);
+    } finally {
+      if (ops.some((op) => op.collection === 'users')) this.resetRoles();
+    }
+  }
+
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
+    onError?: (error: Error) => void,
+  ): Unsubscribe {
+    let stop: Unsubscribe | null = null;
+    let closed = false;
+    void this.onlyVisible(collection)
+      .then((onlyVisible) => {
+        if (closed) return;
+        const constraints = buildConstraints(query, onlyVisible);
+        if (constraints === null) {
+          onNext([]);
+          return;
+        }
+        stop = onSnapshot(
+          sdkQuery(collectionRef(this.db, collection), ...constraints),
+          (snapshot) => onNext(snapshot.docs.map((d) => withId<CollectionTypes[C]>(d))),
+          (error) => onError?.(mapFirestoreError(error)),
+        );
+      })
+      .catch((error: unknown) => onError?.(mapFirestoreError(error)));
+    return () => {
+      closed = true;
+      stop?.();
+    };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The portal's Firebase adapter (DESIGN.md §2): the backend ports over the Firebase web SDK v12
+ * (Auth, Firestore, Storage). Chosen at build time by `VITE_BACKEND=firebase`
+ * (`portal/src/lib/backend.ts`); `VITE_USE_EMULATORS=1` connects to the emulator ports of
+ * firebase.json.
+ */
+import { deleteApp, initializeApp } from 'firebase/app';
+import type { FirebaseOptions } from 'firebase/app';
+import { browserLocalPersistence, connectAuthEmulator, getAuth, inMemoryPersistence, initializeAuth } from 'firebase/auth';
+import { connectFirestoreEmulator, getFirestore, terminate } from 'firebase/firestore';
+import { connectStorageEmulator, getStorage } from 'firebase/storage';
+import type { Backend, BackendCapabilities } from '../../../../../shared/ports/index.js';
+import { FirebaseCatalog } from './catalog.js';
+import { FirebaseFiles } from './files.js';
+import { FirebaseIdentity } from './identity.js';
+
+export { FirebaseCatalog } from './catalog.js';
+export { FirebaseFiles, RESUMABLE_THRESHOLD } from './files.js';
+export { FirebaseIdentity } from './identity.js';
+export { buildConstraints, fromFirestore, toFirestore } from './convert.js';
+export { mapAuthError, mapFirestoreError, mapStorageError } from './errors.js';
+
+/** host:port of each emulator. */
+export interface EmulatorHosts {
+  auth: string;
+  firestore: string;
+  storage: string;
+}
+
+/** Options of {@link createFirebaseBackend}. */
+export interface FirebaseBackendOptions {
+  /** Web app config (apiKey, authDomain, projectId, storageBucket, appId…). */
+  config: FirebaseOptions;
+  /** Connect to these emulators instead of the real services. */
+  emulators?: Partial<EmulatorHosts> | null;
+  /** Keep the session across reloads (browser local storage); default true in a browser. */
+  persistSession?: boolean;
+  /** App name, for several backends in one process (tests). */
+  appName?: string;
+}
+
+function split(host: string): [string, number] {
+  const at = host.lastIndexOf(':');
+  return [host.slice(0, at), Number(host.slice(at + 1))];
+}
+
+/**
+ * Creates the Firebase backend.
+ * @param options config, emulators, persistence
+ * @returns a {@link Backend} (`kind: 'firebase'`); `close()` deletes the app
+ */
+export function createFirebaseBackend(options: FirebaseBackendOptions): Backend {
+  const app = initializeApp(options.config, options.appName);
+  const persist = options.persistSession ?? typeof window !== 'undefined';
+  const auth = persist ? getAuth(app) : initializeAuth(app, { persistence: inMemoryPersistence });
+  if (persist) void auth.setPersistence(browserLocalPersistence).catch(() => undefined);
+  const db = getFirestore(app);
+  const storage = getStorage(app);
+  const emulators = options.emulators ?? null;
+  let authUrl: string | null = null;
+  if (emulators?.auth) {
+    authUrl = `http://${emulators.auth}`;
+    connectAuthEmulator(auth, authUrl, { disableWarnings: true });
+  }
+  if (emulators?.firestore) connectFirestoreEmulator(db, ...split(emulators.firestore));
+  if (emulators?.storage) connectStorageEmulator(storage, ...split(emulators.storage));
+  let catalogRef: FirebaseCatalog | null = null;
+  const identity = new FirebaseIdentity(auth, authUrl, () => catalogRef?.resetRoles());
+  const catalog = new FirebaseCatalog(db, () => identity.currentUser());
+  catalogRef = catalog;
+  const files = new FirebaseFiles(storage);
+  // Admin API look-ups are not available to a browser client.
+  const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false };
+  return {
+    kind: 'firebase',
+    identity,
+    catalog,
+    files,
+    capabilities,
+    async close() {
+      await terminate(db).catch(() => undefined);
+      await deleteApp(app).catch(() => undefined);
+    },
+  };
+}

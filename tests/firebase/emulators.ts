@@ -1,0 +1,131 @@
+/**
+ * Test helpers for the Firebase emulators: a free port, whether Java 21 (needed by the Firestore
+ * and Storage emulators of firebase-tools) is on this machine, and the Auth emulator of
+ * firebase-tools started in-process (plain Node, no Java) with a bounded start-up and a clean stop.
+ */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+
+/** Resolves with a TCP port that was free on 127.0.0.1 a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * Why the Java-based emulators cannot run here, or null when they can: the Firestore and Storage
+ * emulators need Java 21 or later, or the emulators are already up (FIRESTORE_EMULATOR_HOST set by
+ * `firebase emulators:exec`).
+ */
+export function javaEmulatorsUnavailable(): string | null {
+  if (process.env.FIRESTORE_EMULATOR_HOST && process.env.FIREBASE_STORAGE_EMULATOR_HOST) return null;
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error) return 'no Java on this machine (the Firestore and Storage emulators need Java 21)';
+  const text = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  const match = /version "(\d+)/.exec(text);
+  const major = match ? Number(match[1]) : 0;
+  if (major < 21) return `Java ${major || 'unknown'} found; the Firestore and Storage emulators need Java 21 (they run in .github/workflows/firebase.yml)`;
+  return 'the Firestore and Storage emulators are not running: run the tests under `firebase emulators:exec --only firestore,storage,auth`';
+}
+
+/** A started Auth emulator. */
+export interface AuthEmulatorHandle {
+  /** `127.0.0.1:<port>`, the value for FIREBASE_AUTH_EMULATOR_HOST. */
+  host: string;
+  projectId: string;
+  stop(): Promise<void>;
+}
+
+interface AuthEmulatorLike {
+  start(): Promise<void>;
+  stop(): Promise<void> | void;
+}
+
+/**
+ * Starts the Auth emulator of firebase-tools in this process, on a free port (the programmatic
+ * equivalent of `firebase emulators:start --only auth --project demo-catalog`).
+ * @param options.projectId the demo project (default 'demo-catalog')
+ * @param options.timeoutMs start-up bound in milliseconds (default 45 s)
+ * @throws Error when it does not start in time
+ */
+export async function startAuthEmulator(options: { projectId?: string; timeoutMs?: number } = {}): Promise<AuthEmulatorHandle> {
+  const projectId = options.projectId ?? 'demo-catalog';
+  const port = await freePort();
+  const require = createRequire(import.meta.url);
+  const { AuthEmulator } = require('firebase-tools/lib/emulator/auth/index.js') as {
+    AuthEmulator: new (args: { host: string; port: number; projectId: string; singleProjectMode?: string }) => AuthEmulatorLike;
+  };
+  const emulator = new AuthEmulator({ host: '127.0.0.1', port, projectId, singleProjectMode: 'error' });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeoutMs = options.timeoutMs ?? 45_000;
+  try {
+    await Promise.race([
+      emulator.start(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the Auth emulator did not start within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } catch (error) {
+    await Promise.resolve(emulator.stop()).catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    host: `127.0.0.1:${port}`,
+    projectId,
+    async stop() {
+      await Promise.resolve(emulator.stop());
+    },
+  };
+}
+
+/** A started Storage emulator. */
+export interface StorageEmulatorHandle {
+  /** `127.0.0.1:<port>`, the value for FIREBASE_STORAGE_EMULATOR_HOST. */
+  host: string;
+  stop(): Promise<void>;
+}
+
+interface StorageEmulatorLike {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  _rulesRuntime: { start(): Promise<void>; stop(): Promise<void> };
+  _rulesManager: { start(): Promise<void>; stop(): Promise<void> };
+}
+
+/**
+ * Starts the Storage emulator of firebase-tools (a Node server) in this process on a free port,
+ * WITHOUT its security-rules runtime: that runtime is a Java program downloaded on first use,
+ * which this machine can neither download nor run (Java 21). So only the Admin SDK's requests
+ * (owner credentials, which bypass rules anyway) are meaningful against it; storage.rules is
+ * tested in tests/rules under the full emulators.
+ * @param options.projectId the demo project (default 'demo-catalog')
+ */
+export async function startStorageEmulatorWithoutRules(options: { projectId?: string } = {}): Promise<StorageEmulatorHandle> {
+  const port = await freePort();
+  const require = createRequire(import.meta.url);
+  const { StorageEmulator } = require('firebase-tools/lib/emulator/storage/index.js') as {
+    StorageEmulator: new (args: Record<string, unknown>) => StorageEmulatorLike;
+  };
+  const emulator = new StorageEmulator({ host: '127.0.0.1', port, projectId: options.projectId ?? 'demo-catalog', auto_download: false, rules: [] });
+  const noop = async (): Promise<void> => undefined;
+  emulator._rulesRuntime.start = noop;
+  emulator._rulesRuntime.stop = noop;
+  emulator._rulesManager.start = noop;
+  emulator._rulesManager.stop = noop;
+  // The emulator finds its own URL (for bucket metadata) through firebase-tools' registry.
+  const { EmulatorRegistry } = require('firebase-tools/lib/emulator/registry.js') as {
+    EmulatorRegistry: { start(instance: unknown): Promise<void>; stop(name: string): Promise<void> };
+  };
+  await EmulatorRegistry.start(emulator);
+  return { host: `127.0.0.1:${port}`, stop: () => EmulatorRegistry.stop('storage') };
+}
