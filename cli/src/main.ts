@@ -6,6 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { doctorCommand } from './commands/doctor.js';
+import { exportCommand, importCommand } from './commands/export.js';
+import { filesCommand } from './commands/files.js';
 import { modelsCommand } from './commands/models.js';
 import { projectsCommand } from './commands/projects.js';
 import { seedCommand } from './commands/seed.js';
@@ -30,9 +33,13 @@ export function buildProgram(): Command {
     .addCommand(projectsCommand)
     .addCommand(validateCommand)
     .addCommand(modelsCommand)
+    .addCommand(filesCommand)
+    .addCommand(exportCommand)
+    .addCommand(importCommand)
+    .addCommand(doctorCommand)
     .addHelpText(
       'after',
-      '\nExamples:\n  $ catalog serve                      # start the server (http://127.0.0.1:8787)\n  $ catalog seed                       # demo data\n  $ catalog projects list --json\n  $ catalog models upload ./scan --project <id> --public-id TWR-001-2025 --name "2025 survey"\n',
+      '\nExamples:\n  $ catalog serve                      # start the server (http://127.0.0.1:8787)\n  $ catalog seed                       # demo data\n  $ catalog projects list --json\n  $ catalog models upload ./scan --project <id> --public-id TWR-001-2025 --name "2025 survey"\n  $ catalog models upload-many ./campaign --project TWR-001 --dry-run\n  $ catalog export ./backup && catalog import ./backup --data-dir ./other\n  $ catalog doctor\n',
     );
   const configure = (cmd: Command) => {
     cmd.exitOverride();

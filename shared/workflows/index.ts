@@ -6,3 +6,14 @@ export { setReferenceModel } from './reference.js';
 export { setModelVisibility } from './visibility.js';
 export { createProject, updateProject, deleteProject } from './projects.js';
 export { registerUser, grantAdmin } from './users.js';
+export {
+  listModelFiles,
+  uploadAdditionalFiles,
+  uploadCameraMetadata,
+  deleteModelFile,
+  deleteAllModelFiles,
+  deletableFiles,
+  ADDITIONAL_UPLOAD_STAGES,
+} from './model-files.js';
+export type { AdditionalFileKind, AdditionalUploadHooks, AdditionalUploadStage } from './model-files.js';
+export { updateModel } from './update-model.js';

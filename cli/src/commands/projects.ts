@@ -5,14 +5,15 @@
 import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { ProjectMessages } from '../../../shared/messages.js';
+import { ProjectMessages, projectDeleted, projectHasModels } from '../../../shared/messages.js';
 import { sortProjectsByStructureId } from '../../../shared/order.js';
 import { projectBadge } from '../../../shared/projects.js';
 import type { Project } from '../../../shared/types.js';
 import { validateProjectForm } from '../../../shared/validation/project-form.js';
-import { createProject } from '../../../shared/workflows/index.js';
+import { createProject, deleteProject, setReferenceModel, updateProject } from '../../../shared/workflows/index.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
+import { findModel, findProject, typedName } from '../lib/lookup.js';
 import { addCommonOptions, defineAction } from '../lib/output.js';
 
 const createSchema = z.object({
@@ -97,9 +98,125 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   };
 });
 
+const refSchema = z.object({ project: z.string().min(1), ...backendOptionsShape });
+
+/** `catalog projects show <project>` */
+export const showCommand = addCommonOptions(
+  addBackendOptions(new Command('show').description('show a project with its models').argument('<project>', 'project id, structure ID or slug')),
+).addHelpText('after', '\nExample:\n  $ catalog projects show TWR-001\n');
+
+defineAction(showCommand, refSchema, async (input, ctx) => {
+  const { backend } = await backendFor(input, ctx);
+  const project = await findProject(backend, input.project);
+  const models = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
+  models.sort((a, b) => a.publicId.localeCompare(b.publicId));
+  return { result: { ...project, models }, summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models` };
+});
+
+const updateSchema = z.object({
+  project: z.string().min(1),
+  name: z.string().optional(),
+  structureId: z.string().optional(),
+  description: z.string().optional(),
+  slug: z.string().optional(),
+  address: z.string().optional(),
+  mapUrl: z.string().optional(),
+  lat: z.string().optional(),
+  lng: z.string().optional(),
+  ...backendOptionsShape,
+});
+
+/** `catalog projects update <project> [--name] [--structure-id] [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
+export const updateCommand = addCommonOptions(
+  addBackendOptions(
+    new Command('update')
+      .description('edit a project; fields not given keep their value ("" clears an optional one)')
+      .argument('<project>', 'project id, structure ID or slug')
+      .option('--name <name>', 'project name')
+      .option('--structure-id <id>', 'structure ID')
+      .option('--description <text>', 'description')
+      .option('--slug <slug>', 'URL slug ("" regenerates it from the name)')
+      .option('--address <address>', 'location address')
+      .option('--map-url <url>', 'map link URL')
+      .option('--lat <degrees>', 'latitude in decimal degrees')
+      .option('--lng <degrees>', 'longitude in decimal degrees'),
+  ),
+).addHelpText('after', '\nExample:\n  $ catalog projects update TWR-001 --description "Lattice tower, 42 m" --lat 43.47 --lng -80.54\n');
+
+defineAction(updateCommand, updateSchema, async (input, ctx) => {
+  const { backend } = await backendFor(input, ctx);
+  const project = await findProject(backend, input.project);
+  const num = (v: number | null | undefined) => (typeof v === 'number' ? String(v) : '');
+  const form = {
+    name: input.name ?? project.name,
+    structure_id: input.structureId ?? project.structure_id ?? '',
+    description: input.description ?? project.description ?? '',
+    slug: input.slug ?? project.slug ?? '',
+    address: input.address ?? project.location?.address ?? '',
+    mapUrl: input.mapUrl ?? project.location?.mapUrl ?? '',
+    lat: input.lat ?? num(project.location?.lat),
+    lng: input.lng ?? num(project.location?.lng),
+  };
+  const checked = validateProjectForm(form);
+  if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
+  await updateProject(backend.catalog, project.id, form);
+  return { result: await backend.catalog.get('projects', project.id), text: project.id, summary: ProjectMessages.updated };
+});
+
+const deleteSchema = z.object({ project: z.string().min(1), confirm: z.string().optional(), ...backendOptionsShape });
+
+/** `catalog projects delete <project> [--confirm "<name>"]` */
+export const deleteCommand = addCommonOptions(
+  addBackendOptions(
+    new Command('delete')
+      .description('delete a project without models (type its name to confirm)')
+      .argument('<project>', 'project id, structure ID or slug')
+      .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)'),
+  ),
+).addHelpText('after', '\nExample:\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n');
+
+defineAction(deleteCommand, deleteSchema, async (input, ctx) => {
+  const { backend } = await backendFor(input, ctx);
+  const project = await findProject(backend, input.project);
+  const count = await backend.catalog.count('models', { where: [['projectId', '==', project.id]] });
+  if (count > 0) throw new AppError(ErrorCode.FailedPrecondition, projectHasModels(count), { context: { projectId: project.id, count } });
+  const typed = await typedName(ctx, project.name, input.confirm);
+  const name = await deleteProject(backend.catalog, project.id, typed);
+  return { result: { id: project.id, name }, text: project.id, summary: projectDeleted(name) };
+});
+
+const referenceSchema = z.object({ project: z.string().min(1), model: z.string().min(1), ...backendOptionsShape });
+
+/** `catalog projects set-reference <project> <model>` */
+export const setReferenceCommand = addCommonOptions(
+  addBackendOptions(
+    new Command('set-reference')
+      .description("set a project's reference model")
+      .argument('<project>', 'project id, structure ID or slug')
+      .argument('<model>', 'model id or public ID (a model of that project)'),
+  ),
+).addHelpText('after', '\nExample:\n  $ catalog projects set-reference TWR-001 TWR-001-2025-06\n');
+
+defineAction(setReferenceCommand, referenceSchema, async (input, ctx) => {
+  const { backend } = await backendFor(input, ctx);
+  const project = await findProject(backend, input.project);
+  const model = await findModel(backend, input.model, project.id);
+  try {
+    await setReferenceModel(backend.catalog, project.id, model.id);
+  } catch (error) {
+    if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument)) throw error;
+    throw new AppError(ErrorCode.Internal, ProjectMessages.referenceUpdateFailed, { cause: error });
+  }
+  return { result: { projectId: project.id, modelId: model.id }, text: model.id, summary: ProjectMessages.referenceUpdated };
+});
+
 /** `catalog projects …` */
 export const projectsCommand = new Command('projects')
-  .description('create and list projects')
+  .description('create, list, show, edit and delete projects; set their reference model')
   .addCommand(createCommand)
   .addCommand(listCommand)
-  .addHelpText('after', '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n');
+  .addCommand(showCommand)
+  .addCommand(updateCommand)
+  .addCommand(deleteCommand)
+  .addCommand(setReferenceCommand)
+  .addHelpText('after', '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n');

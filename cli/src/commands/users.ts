@@ -91,9 +91,31 @@ defineAction(promoteCommand, promoteSchema, async (input, ctx) => {
   };
 });
 
+const listSchema = z.object({ role: z.enum(['user', 'admin']).optional(), ...backendOptionsShape });
+
+/** `catalog users list [--role user|admin]` */
+export const listCommand = addCommonOptions(
+  addBackendOptions(new Command('list').description('list user records (email, role, uid)').option('--role <role>', 'only users with this role: user or admin')),
+).addHelpText('after', '\nExample:\n  $ catalog users list --role admin --json\n');
+
+defineAction(listCommand, listSchema, async (input, ctx) => {
+  const { backend } = await backendFor(input, ctx);
+  const users = await backend.catalog.query('users', input.role ? { where: [['role', '==', input.role]] } : undefined);
+  users.sort((a, b) => (a.email ?? a.id).localeCompare(b.email ?? b.id));
+  const rows = users.map((u) => [u.email ?? '-', u.role, u.id]);
+  const widths = [5, 4, 3].map((w, i) => Math.max(w, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return {
+    result: users,
+    text: users.length === 0 ? 'No users' : [fmt(['EMAIL', 'ROLE', 'UID']), ...rows.map(fmt)].join('\n'),
+    summary: `${users.length} user${users.length === 1 ? '' : 's'}`,
+  };
+});
+
 /** `catalog users …` */
 export const usersCommand = new Command('users')
-  .description('register users and grant the admin role')
+  .description('register and list users, grant the admin role')
   .addCommand(registerCommand)
   .addCommand(promoteCommand)
+  .addCommand(listCommand)
   .addHelpText('after', '\nExamples:\n  $ catalog users register inspector@lab.example --password s3cret-pass\n  $ catalog users promote inspector@lab.example\n');

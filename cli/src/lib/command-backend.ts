@@ -14,6 +14,9 @@ import type { CommandContext } from './output.js';
  */
 export async function backendFor(options: BackendOptions, ctx: Pick<CommandContext, 'onCleanup'>): Promise<OpenedBackend> {
   const opened = await openBackend(options);
-  ctx.onCleanup(() => opened.backend.close());
+  ctx.onCleanup(async () => {
+    await opened.idle?.();
+    await opened.backend.close();
+  });
   return opened;
 }

@@ -38,6 +38,11 @@ export interface ActionResult<T = unknown> {
   summary?: string;
   /** For long-running commands (`serve`): the output is printed, then this is awaited. */
   keepAlive?: Promise<void>;
+  /**
+   * A partial failure (e.g. some models of a batch failed): the result is still printed, the
+   * exit code is 1 and `--json` prints `{"status":"error","error":…,"result":…}`.
+   */
+  failure?: { code: string; message: string };
 }
 
 /** Options every command accepts. */
@@ -86,7 +91,16 @@ export function describeError(error: unknown, argNames: readonly string[] = []):
 /** Prints a result or an error the one way the CLI does (see the module comment). */
 export function printOutcome(json: boolean, outcome: { ok: true; output: ActionResult } | { ok: false; error: unknown; argNames?: readonly string[] }): number {
   if (outcome.ok) {
-    const { result, text, summary } = outcome.output;
+    const { result, text, summary, failure } = outcome.output;
+    if (failure) {
+      if (json) process.stdout.write(`${JSON.stringify({ status: 'error', error: failure, result: result ?? null })}\n`);
+      else {
+        const body = text ?? (result === undefined ? '' : JSON.stringify(result, null, 2));
+        if (body !== '') process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
+        process.stderr.write(`Error: ${failure.message}\n`);
+      }
+      return ExitCode.expected;
+    }
     if (json) {
       process.stdout.write(`${JSON.stringify({ status: 'ok', result: result ?? null })}\n`);
     } else {

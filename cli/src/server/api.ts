@@ -105,6 +105,25 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     return { user: { uid: account.uid, email: account.email, disabled: account.disabled } };
   });
 
+  // ---- account export/import (service key only: `catalog export` / `catalog import`) ----------
+  const requireService = async (request: FastifyRequest): Promise<void> => {
+    const principal = await ctx.principal(request);
+    requireAdmin(principal);
+    if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
+  };
+  const accountRow = z.object({ uid: z.string().min(1), email: z.string().min(1), password_hash: z.string().startsWith('scrypt$'), disabled: z.boolean() });
+
+  app.get('/v1/admin/accounts', async (request) => {
+    await requireService(request);
+    return { accounts: identity.exportAccounts() };
+  });
+
+  app.post('/v1/admin/accounts', async (request) => {
+    await requireService(request);
+    const { accounts } = parse(z.object({ accounts: z.array(accountRow).max(10_000) }), request.body ?? {}, 'accounts');
+    return { added: identity.importAccounts(accounts) };
+  });
+
   // ---- documents ------------------------------------------------------------------------------
   app.get('/v1/docs/:collection/:id', async (request) => {
     const principal = await ctx.principal(request);

@@ -184,6 +184,30 @@ export class IdentityService {
   }
 
   /**
+   * Every account with its password hash, for `catalog export` (service key only).
+   * @returns the accounts sorted by uid: {uid, email, password_hash, disabled}
+   */
+  exportAccounts(): { uid: string; email: string; password_hash: string; disabled: boolean }[] {
+    return this.db
+      .prepare<[], AccountRow>('SELECT uid, email, password_hash, disabled FROM accounts ORDER BY uid')
+      .all()
+      .map((row) => ({ uid: row.uid, email: row.email, password_hash: row.password_hash, disabled: row.disabled === 1 }));
+  }
+
+  /**
+   * Adds exported accounts (same uid, email and password hash), for `catalog import`; an account
+   * whose uid or email already exists is left as it is.
+   * @returns how many accounts were added
+   */
+  importAccounts(accounts: readonly { uid: string; email: string; password_hash: string; disabled: boolean }[]): number {
+    const insert = this.db.prepare('INSERT OR IGNORE INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
+    let added = 0;
+    const now = new Date().toISOString();
+    for (const a of accounts) added += insert.run(a.uid, normalizeEmail(a.email), a.password_hash, a.disabled ? 1 : 0, now).changes;
+    return added;
+  }
+
+  /**
    * Enables or disables an account; disabling revokes its refresh tokens.
    * @throws AppError `not-found` when the uid is unknown
    */

@@ -1,0 +1,172 @@
+/**
+ * Export and import of a whole catalog (documents and files) in the layout of
+ * `shared/export-layout.ts`, through the ports only, so that it works between any backends.
+ * Files stream in both directions (memory stays flat).
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { ExportManifest, ExportedFile } from '../../../shared/export-layout.js';
+import {
+  EXPORT_ACCOUNTS,
+  EXPORT_COLLECTIONS,
+  EXPORT_DOCUMENTS_DIR,
+  EXPORT_FILES_DIR,
+  EXPORT_FORMAT,
+  EXPORT_MANIFEST,
+  EXPORT_VERSION,
+  checkExportManifest,
+} from '../../../shared/export-layout.js';
+import type { Backend, WriteOp } from '../../../shared/ports/index.js';
+import { listFilesDeep } from '../../../shared/workflows/util.js';
+import { resumingFiles } from './resume.js';
+
+/** Reading and writing sign-in accounts (password hashes): the embedded server's service-only API. */
+export interface AccountsApi {
+  /** The accounts, or null when the backend cannot export them. */
+  read(): Promise<unknown[] | null>;
+  write(accounts: unknown[]): Promise<void>;
+}
+
+/**
+ * The embedded server's account API (`/v1/admin/accounts`, service key only).
+ * @param baseUrl the server's origin
+ * @param serviceKey the service key
+ */
+export function embeddedAccountsApi(baseUrl: string, serviceKey: string): AccountsApi {
+  const headers = { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' };
+  return {
+    async read() {
+      const response = await fetch(`${baseUrl}/v1/admin/accounts`, { headers });
+      if (response.status === 404) return null;
+      if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account export refused: HTTP ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { accounts: unknown[] }).accounts;
+    },
+    async write(accounts) {
+      const response = await fetch(`${baseUrl}/v1/admin/accounts`, { method: 'POST', headers, body: JSON.stringify({ accounts }) });
+      if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account import refused: HTTP ${response.status} ${await response.text()}`);
+    },
+  };
+}
+
+/** Documents per batch write on import (the server accepts 500). */
+const BATCH_SIZE = 400;
+
+/**
+ * Exports every document and every file under `models/` into `dir` (created; it must be empty).
+ * @param backend the opened backend (service: reads hidden models too)
+ * @param dir the target folder
+ * @param options.source a label written in the manifest (the server URL)
+ * @param options.log progress lines
+ * @returns the manifest written
+ * @throws AppError `already-exists` when `dir` is not empty; storage/network errors
+ */
+export async function exportCatalog(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  dir: string,
+  options: { source: string; log?: (line: string) => void; accounts?: AccountsApi },
+): Promise<ExportManifest> {
+  const existing = await readdir(dir).catch(() => [] as string[]);
+  if (existing.length > 0) throw new AppError(ErrorCode.AlreadyExists, `${dir} is not empty: export into a new folder`, { context: { dir } });
+  await mkdir(join(dir, EXPORT_DOCUMENTS_DIR), { recursive: true });
+  const counts: Record<string, number> = {};
+  for (const collection of EXPORT_COLLECTIONS) {
+    const docs = await backend.catalog.query(collection);
+    docs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    counts[collection] = docs.length;
+    await writeFile(join(dir, EXPORT_DOCUMENTS_DIR, `${collection}.json`), `${JSON.stringify(docs, null, 2)}\n`);
+  }
+  if (options.accounts) {
+    const accounts = await options.accounts.read();
+    if (accounts !== null) {
+      await writeFile(join(dir, EXPORT_ACCOUNTS), `${JSON.stringify(accounts, null, 2)}\n`, { mode: 0o600 });
+      counts.accounts = accounts.length;
+    }
+  }
+  const paths = (await listFilesDeep(backend.files, 'models/')).sort();
+  const files: ExportedFile[] = [];
+  for (const path of paths) {
+    const meta = await backend.files.getMetadata(path);
+    const url = await backend.files.getDownloadUrl(path);
+    const response = await fetch(url);
+    if (!response.ok || !response.body) throw new AppError(ErrorCode.Network, `Download of ${path} failed: HTTP ${response.status}`, { context: { path } });
+    const target = join(dir, EXPORT_FILES_DIR, ...path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(target));
+    files.push({ path, size: meta.size, contentType: meta.contentType ?? null });
+    options.log?.(`exported ${path}`);
+  }
+  counts.files = files.length;
+  const manifest: ExportManifest = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), source: options.source, counts, files };
+  await writeFile(join(dir, EXPORT_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** What an import wrote. */
+export interface ImportResult {
+  counts: Record<string, number>;
+  /** Bytes sent; files already stored with the same size are not sent again. */
+  bytesSent: number;
+  bytesSkipped: number;
+}
+
+/**
+ * Imports an export into a backend: every file first (checked against the manifest's sizes
+ * before anything is written), then every document with its id, in batches. Re-running it sends
+ * no file again and rewrites the same documents.
+ * @param backend the opened backend (admin)
+ * @param dir the export folder
+ * @param options.log progress lines
+ * @throws AppError `invalid-argument` (not an export, a file missing or of another size),
+ *   storage/network errors
+ */
+export async function importCatalog(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  dir: string,
+  options: { log?: (line: string) => void; accounts?: AccountsApi } = {},
+): Promise<ImportResult> {
+  let manifest: ExportManifest;
+  const docs = new Map<string, Array<Record<string, unknown> & { id: string }>>();
+  try {
+    manifest = checkExportManifest(JSON.parse(await readFile(join(dir, EXPORT_MANIFEST), 'utf8')));
+    for (const collection of EXPORT_COLLECTIONS) {
+      const list = JSON.parse(await readFile(join(dir, EXPORT_DOCUMENTS_DIR, `${collection}.json`), 'utf8')) as unknown;
+      if (!Array.isArray(list) || list.some((d) => typeof d?.id !== 'string' || d.id === '')) throw new Error(`${collection}.json is not an array of documents with ids`);
+      docs.set(collection, list);
+    }
+  } catch (error) {
+    throw new AppError(ErrorCode.InvalidArgument, `${dir} is not a readable catalog export: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  for (const file of manifest.files) {
+    const info = await stat(join(dir, EXPORT_FILES_DIR, ...file.path.split('/'))).catch(() => null);
+    if (info?.size !== file.size) {
+      throw new AppError(ErrorCode.InvalidArgument, `${file.path} is missing from the export or has another size: nothing was imported`, { context: { path: file.path } });
+    }
+  }
+  const { files, counters } = resumingFiles(backend.files);
+  for (const file of manifest.files) {
+    const local = join(dir, EXPORT_FILES_DIR, ...file.path.split('/'));
+    await files.upload(file.path, { size: file.size, input: createReadStream(local), name: file.path.split('/').pop() }, { contentType: file.contentType ?? undefined });
+    options.log?.(`imported ${file.path}`);
+  }
+  const counts: Record<string, number> = { files: manifest.files.length };
+  const accountsText = await readFile(join(dir, EXPORT_ACCOUNTS), 'utf8').catch(() => null);
+  if (accountsText !== null && options.accounts) {
+    const accounts = JSON.parse(accountsText) as unknown[];
+    await options.accounts.write(accounts);
+    counts.accounts = accounts.length;
+  }
+  for (const collection of EXPORT_COLLECTIONS) {
+    const list = docs.get(collection) ?? [];
+    counts[collection] = list.length;
+    for (let i = 0; i < list.length; i += BATCH_SIZE) {
+      const ops: WriteOp[] = list.slice(i, i + BATCH_SIZE).map(({ id, ...data }) => ({ op: 'set', collection, id, data }));
+      await backend.catalog.batch(ops);
+    }
+  }
+  return { counts, bytesSent: counters.sent, bytesSkipped: counters.skipped };
+}

@@ -1,0 +1,117 @@
+/**
+ * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
+ * their repairs.
+ */
+import type { Backend } from '../../../shared/ports/index.js';
+import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
+import { parseModelPath } from '../../../shared/paths.js';
+import { deleteFilesQuietly, listFilesDeep } from '../../../shared/workflows/util.js';
+import { referencedPaths } from '../../../shared/workflows/index.js';
+
+/** What `doctor` found. */
+export interface DoctorReport {
+  /** Models whose record names files that are not stored. `main` is true when the splat or GLB is among them (not repairable). */
+  recordsWithoutFiles: { modelId: string; publicId: string; missing: string[]; main: boolean }[];
+  /** Stored files under `models/{uuid}/` that no model record owns. */
+  filesWithoutRecords: { uuid: string; files: string[] }[];
+  /** Models whose project does not exist. */
+  modelsWithoutProject: { modelId: string; publicId: string; projectId: string | null; files: string[] }[];
+  /** Projects whose reference_model_id names a missing model (or one of another project). */
+  projectsWithMissingReference: { projectId: string; name: string; referenceModelId: string }[];
+}
+
+/** Number of problems in a report. */
+export function problemCount(report: DoctorReport): number {
+  return report.recordsWithoutFiles.length + report.filesWithoutRecords.length + report.modelsWithoutProject.length + report.projectsWithMissingReference.length;
+}
+
+/**
+ * Runs every check. Reads only.
+ * @param backend the opened backend (service: hidden models included)
+ */
+export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>): Promise<DoctorReport> {
+  const [projects, models] = await Promise.all([backend.catalog.query('projects'), backend.catalog.query('models')]);
+  const stored = new Set(await listFilesDeep(backend.files, 'models/'));
+  const projectIds = new Set(projects.map((p) => p.id));
+  const modelsById = new Map(models.map((m) => [m.id, m]));
+  const owned = new Set<string>();
+  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [] };
+  for (const model of models) {
+    owned.add(model.uuid || model.id);
+    const refs = referencedPaths(model);
+    const missing = refs.filter((p) => !stored.has(p));
+    if (missing.length > 0) {
+      const main = missing.includes(model.files?.splatPath ?? '\u0000') || missing.includes(model.files?.glbPath ?? '\u0000');
+      report.recordsWithoutFiles.push({ modelId: model.id, publicId: model.publicId, missing, main });
+    }
+    if (!model.projectId || !projectIds.has(model.projectId)) {
+      const files = [...stored].filter((p) => parseModelPath(p)?.uuid === (model.uuid || model.id));
+      report.modelsWithoutProject.push({ modelId: model.id, publicId: model.publicId, projectId: model.projectId ?? null, files });
+    }
+  }
+  const orphans = new Map<string, string[]>();
+  for (const path of [...stored].sort()) {
+    const uuid = parseModelPath(path)?.uuid;
+    if (uuid === undefined || owned.has(uuid)) continue;
+    orphans.set(uuid, [...(orphans.get(uuid) ?? []), path]);
+  }
+  for (const [uuid, files] of orphans) report.filesWithoutRecords.push({ uuid, files });
+  for (const project of projects) {
+    const ref = project.reference_model_id;
+    if (!ref) continue;
+    const model = modelsById.get(ref);
+    if (!model || model.projectId !== project.id) report.projectsWithMissingReference.push({ projectId: project.id, name: project.name, referenceModelId: ref });
+  }
+  return report;
+}
+
+/** A human rendering of a report. */
+export function describeReport(report: DoctorReport): string {
+  const lines: string[] = [];
+  for (const r of report.recordsWithoutFiles) lines.push(`record without files: model ${r.publicId} (${r.modelId}) is missing ${r.missing.join(', ')}${r.main ? ' (main file: re-upload or delete the model)' : ''}`);
+  for (const f of report.filesWithoutRecords) lines.push(`files without record: models/${f.uuid}/ holds ${f.files.length} file(s) no model owns`);
+  for (const m of report.modelsWithoutProject) lines.push(`model without project: ${m.publicId} (${m.modelId}) belongs to missing project ${m.projectId ?? '(none)'}`);
+  for (const p of report.projectsWithMissingReference) lines.push(`missing reference: project ${p.name} (${p.projectId}) points to missing model ${p.referenceModelId}`);
+  return lines.length === 0 ? 'No problems found.' : lines.join('\n');
+}
+
+/**
+ * Repairs what a report found: deletes files without records, deletes models without a project
+ * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
+ * clears dangling project references. Records missing their splat/GLB are left (reported).
+ * @returns the number of repairs made
+ */
+export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report: DoctorReport): Promise<number> {
+  let fixed = 0;
+  for (const f of report.filesWithoutRecords) {
+    await deleteFilesQuietly(backend.files, f.files);
+    fixed++;
+  }
+  const deletedModels = new Set<string>();
+  for (const m of report.modelsWithoutProject) {
+    await backend.catalog.delete('models', m.modelId);
+    await deleteFilesQuietly(backend.files, m.files);
+    deletedModels.add(m.modelId);
+    fixed++;
+  }
+  for (const r of report.recordsWithoutFiles) {
+    if (r.main || deletedModels.has(r.modelId)) continue;
+    const model = await backend.catalog.get('models', r.modelId);
+    if (model === null) continue;
+    const gone = new Set(r.missing);
+    const f = model.files ?? {};
+    await backend.catalog.update('models', model.id, {
+      'files.images': (f.images ?? []).filter((p) => !gone.has(p)),
+      'files.thumbnails': (f.thumbnails ?? []).filter((p) => !gone.has(p)),
+      'files.assets': (f.assets ?? []).filter((p) => !gone.has(p)),
+      ...(f.cameraMetadata && gone.has(f.cameraMetadata) ? { 'files.cameraMetadata': null } : {}),
+      last_updated: SERVER_TIMESTAMP,
+    });
+    fixed++;
+  }
+  for (const p of report.projectsWithMissingReference) {
+    await backend.catalog.update('projects', p.projectId, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
+    fixed++;
+  }
+  return fixed;
+}

@@ -1,0 +1,107 @@
+/**
+ * Resumable, idempotent uploads for the CLI (issue 5):
+ * - a model's uuid (its storage folder) is derived from its identity, the publicId within the
+ *   project, so that a re-run after an interruption writes to the same paths: tus resumes the
+ *   interrupted file (its URL is kept in `<dataDir>/.upload-urls.json`), and files already
+ *   stored completely are not sent again;
+ * - a file-store decorator that skips a file already stored at its path with the same size and
+ *   not older than the local file, and counts the bytes really sent.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { FileStorePort, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../../shared/ports/files.js';
+
+/**
+ * The uuid of the model `publicId` of project `projectId`: a name-based UUID (SHA-256, version
+ * nibble 5), the same on every run.
+ * @param projectId the project's id
+ * @param publicId the model's public ID (trimmed)
+ * @returns a UUID string `xxxxxxxx-xxxx-5xxx-yxxx-xxxxxxxxxxxx`
+ */
+export function stableModelUuid(projectId: string, publicId: string): string {
+  const hex = createHash('sha256').update(`catalog-model\u0000${projectId}\u0000${publicId.trim()}`).digest('hex');
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Byte counters of a {@link resumingFiles} store. All in bytes. */
+export interface TransferCounters {
+  /** Bytes sent over the network by this process. */
+  sent: number;
+  /** Bytes of files skipped because they were already stored. */
+  skipped: number;
+  /** Bytes not re-sent because an interrupted upload resumed past them. */
+  resumed: number;
+}
+
+function localMtimeMs(source: UploadSource): number | null {
+  const input = (source as NativeUploadSource).input as { path?: unknown } | undefined;
+  const path = input && typeof input.path === 'string' ? input.path : null;
+  if (path === null) return null;
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Wraps a file store so that uploads are idempotent and their bytes counted:
+ * a file already stored at its path (when the store was first listed: one listing per folder)
+ * with the same size, stored after the local file was last modified, is not sent again (its metadata is returned and progress reported complete).
+ * Resumed tus uploads report their starting offset as their first progress; what lies before it
+ * is counted as `resumed`, not `sent`.
+ * @param inner the backend's file store
+ * @returns the wrapping store and its live counters
+ */
+export function resumingFiles(inner: FileStorePort): { files: FileStorePort; counters: TransferCounters } {
+  const counters: TransferCounters = { sent: 0, skipped: 0, resumed: 0 };
+  // one listing per folder (not one request per file): what was stored before this process began
+  const listings = new Map<string, Promise<Map<string, StoredFile>>>();
+  const storedAt = async (path: string): Promise<StoredFile | null> => {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1);
+    let listing = listings.get(folder);
+    if (!listing) {
+      listing = inner.list(folder).then(
+        (l) => new Map(l.items.map((item) => [item.path, item])),
+        (error: unknown) => {
+          listings.delete(folder);
+          throw error;
+        },
+      );
+      listings.set(folder, listing);
+    }
+    return (await listing).get(path) ?? null;
+  };
+  const files: FileStorePort = {
+    list: (folder) => inner.list(folder),
+    getMetadata: (path) => inner.getMetadata(path),
+    delete: (path) => inner.delete(path),
+    getDownloadUrl: (path) => inner.getDownloadUrl(path),
+    async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
+      const existing = await storedAt(path);
+      if (existing !== null && existing.size === source.size) {
+        const mtime = localMtimeMs(source);
+        const updated = existing.updated ? Date.parse(existing.updated) : Number.NaN;
+        if (mtime === null || Number.isNaN(updated) || updated >= mtime) {
+          counters.skipped += existing.size;
+          options.onProgress?.({ bytesTransferred: existing.size, totalBytes: existing.size });
+          return existing;
+        }
+      }
+      let first: number | null = null;
+      const stored = await inner.upload(path, source, {
+        ...options,
+        onProgress: (progress) => {
+          if (first === null) first = progress.bytesTransferred;
+          options.onProgress?.(progress);
+        },
+      });
+      const start = first ?? 0;
+      counters.resumed += start;
+      counters.sent += Math.max(0, stored.size - start);
+      return stored;
+    },
+  };
+  return { files, counters };
+}

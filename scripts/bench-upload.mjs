@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// Upload benchmark (issue 5), `npm run bench:upload`:
+// builds a test folder (one ~1 GB splat plus 500 photos) in a temporary folder, times `cp -r` of
+// it on the same disk, starts `catalog serve` on loopback, uploads it with
+// `catalog models upload-many` and prints, from the same run: throughput as a ratio to `cp -r`,
+// the CLI's peak RSS, the bytes a re-run sends, and the bytes re-sent when an upload killed
+// with SIGKILL in the middle of the large file is resumed.
+// Options (env): BENCH_SPLAT_MB (default 1024), BENCH_PHOTOS (500), BENCH_PHOTO_KB (200),
+// BENCH_DIR (default: a new folder in the OS temp folder; removed at the end).
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'cli/bin/catalog.js');
+const SPLAT_MB = Number(process.env.BENCH_SPLAT_MB || 1024);
+const PHOTOS = Number(process.env.BENCH_PHOTOS || 500);
+const PHOTO_KB = Number(process.env.BENCH_PHOTO_KB || 200);
+const work = process.env.BENCH_DIR || mkdtempSync(join(tmpdir(), 'catalog-bench-'));
+const dataDir = join(work, 'data');
+const batch = join(work, 'campaign');
+const MB = 1024 * 1024;
+
+const log = (line) => process.stderr.write(`${line}\n`);
+const fmt = (bytes) => `${(bytes / MB).toFixed(1)} MiB`;
+
+function buildFolder() {
+  const model = join(batch, 'tower');
+  mkdirSync(join(model, 'images'), { recursive: true });
+  const size = SPLAT_MB * MB;
+  const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 62)}\nproperty float x\nend_header\n`);
+  const fd = openSync(join(model, 'point_cloud.ply'), 'w');
+  writeSync(fd, header);
+  const block = Buffer.alloc(8 * MB);
+  for (let i = 0; i < size / block.length; i++) {
+    for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((i * 2654435761 + j * 40503) >>> 0, j);
+    writeSync(fd, block);
+  }
+  closeSync(fd);
+  const photo = Buffer.alloc(PHOTO_KB * 1024);
+  photo.set([0xff, 0xd8, 0xff, 0xe0]);
+  for (let i = 0; i < PHOTOS; i++) {
+    photo.writeUInt32LE(i, 8);
+    writeFileSync(join(model, 'images', `IMG_${String(i).padStart(4, '0')}.jpg`), photo);
+  }
+  writeFileSync(join(model, 'model.json'), JSON.stringify({ publicId: 'BENCH-001', name: 'Benchmark tower', type: 'splat' }));
+  return header.length + size + PHOTOS * photo.length;
+}
+
+/** Runs the CLI under /usr/bin/time; resolves with its JSON output, wall seconds and peak RSS (KiB). */
+function runCli(args, { killAtPercent } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M CPU_USER=%U CPU_SYS=%S', process.execPath, cli, ...args], {
+      cwd: root,
+      env: { ...process.env, CATALOG_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => {
+      stderr += c;
+      if (killAtPercent !== undefined) {
+        const m = /\] splat .*\((\d+)%\)/g;
+        let hit;
+        for (let r = m.exec(stderr); r !== null; r = m.exec(stderr)) if (Number(r[1]) >= killAtPercent) hit = true;
+        if (hit) {
+          killAtPercent = undefined;
+          // the node process is the child of /usr/bin/time
+          const pid = execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n')[0];
+          process.kill(Number(pid), 'SIGKILL');
+        }
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const rss = Number(/PEAK_RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+      const cpu = /CPU_USER=([\d.]+) CPU_SYS=([\d.]+)/.exec(stderr);
+      const cpuSeconds = cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN;
+      let json = null;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = null;
+      }
+      resolve({ code, seconds, rssKb: rss, cpuSeconds, json, stderr });
+    });
+  });
+}
+
+async function main() {
+  log(`Benchmark folder: ${work}`);
+  const total = buildFolder();
+  log(`Built ${fmt(total)}: ${SPLAT_MB} MiB splat + ${PHOTOS} photos of ${PHOTO_KB} KiB`);
+
+  execFileSync('sync');
+  const cpStart = process.hrtime.bigint();
+  execFileSync('cp', ['-r', batch, join(work, 'cp-copy')]);
+  execFileSync('sync');
+  const cpSeconds = Number(process.hrtime.bigint() - cpStart) / 1e9;
+  rmSync(join(work, 'cp-copy'), { recursive: true, force: true });
+
+  const server = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--no-portal', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (c) => {
+      out += c;
+      try {
+        resolve(JSON.parse(out).result.url);
+      } catch {
+        // wait for the whole line
+      }
+    });
+    server.on('exit', () => reject(new Error('catalog serve exited')));
+  });
+  log(`catalog serve at ${url}`);
+  try {
+    const project = await runCli(['projects', 'create', '--name', 'Benchmark', '--structure-id', 'BENCH', '--json']);
+    const projectId = project.json.result.id;
+
+    const first = await runCli(['models', 'upload-many', batch, '--project', projectId, '--concurrency', '2', '--json']);
+    execFileSync('sync');
+    if (first.json?.status !== 'ok') throw new Error(`upload failed: ${first.stderr}`);
+    const again = await runCli(['models', 'upload-many', batch, '--project', projectId, '--json']);
+    const modelId = first.json.result.models[0].modelId;
+    const deleted = await runCli(['models', 'delete', modelId, '--confirm', 'Benchmark tower', '--json']);
+    if (deleted.json?.status !== 'ok') throw new Error(`delete failed: ${deleted.stderr}`);
+    const killed = await runCli(['models', 'upload-many', batch, '--project', projectId], { killAtPercent: 50 });
+    const resumed = await runCli(['models', 'upload-many', batch, '--project', projectId, '--json']);
+    const r = resumed.json?.result ?? {};
+    const expectedRest = total - (r.bytesResumed ?? 0) - (r.bytesSkipped ?? 0);
+
+    const uploadRate = total / first.seconds;
+    const cpRate = total / cpSeconds;
+    const figures = {
+      totalBytes: total,
+      cpSeconds: Number(cpSeconds.toFixed(2)),
+      cpMiBps: Number((cpRate / MB).toFixed(1)),
+      uploadSeconds: Number(first.seconds.toFixed(2)),
+      uploadMiBps: Number((uploadRate / MB).toFixed(1)),
+      throughputRatioToCp: Number((uploadRate / cpRate).toFixed(3)),
+      peakRssMiB: Number((first.rssKb / 1024).toFixed(1)),
+      uploadCliCpuSeconds: first.cpuSeconds,
+      rerunBytesSent: again.json?.result?.bytesSent ?? null,
+      rerunRecordsCreated: again.json?.result?.counts?.created ?? null,
+      killedExitSignal: killed.code === null ? 'SIGKILL' : killed.code,
+      resumeBytesResumedPast: r.bytesResumed ?? null,
+      resumeBytesSent: r.bytesSent ?? null,
+      resumeBytesReSent: r.bytesSent === undefined ? null : r.bytesSent - expectedRest,
+      resumeRecordsCreated: r.counts?.created ?? null,
+      resumePeakRssMiB: Number((resumed.rssKb / 1024).toFixed(1)),
+    };
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+    log(
+      `throughput ${figures.uploadMiBps} MiB/s vs cp ${figures.cpMiBps} MiB/s = ${figures.throughputRatioToCp} x cp (target >= 0.9); ` +
+        `peak RSS ${figures.peakRssMiB} MiB (target <= 150); re-run sent ${figures.rerunBytesSent} bytes; ` +
+        `resume after SIGKILL resumed past ${fmt(figures.resumeBytesResumedPast ?? 0)}, re-sent ${figures.resumeBytesReSent} bytes`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.on('exit', resolve));
+    if (!process.env.BENCH_DIR) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

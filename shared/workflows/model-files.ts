@@ -1,0 +1,282 @@
+/**
+ * The model management screen's file operations (SPEC.md §2 Model management screen, §4
+ * "Additional-file upload stages", §5 "Camera metadata upload" and "Delete model", §8 messages,
+ * §9 delete-all and loading-progress rules): list a model's files, upload additional files
+ * (images, thumbnails, assets) and camera metadata, delete one file, delete all extra files.
+ *
+ * Record and files: uploads write the files first and the record last (a failed record write
+ * removes the uploaded files); deletes update the record first and remove the files after (a
+ * file that cannot be removed is reported, never left referenced).
+ */
+import { AppError, ErrorCode } from '../errors.js';
+import type { Backend } from '../ports/index.js';
+import { SERVER_TIMESTAMP } from '../ports/catalog.js';
+import type { UploadProgress } from '../ports/files.js';
+import { ValidationMessages } from '../messages.js';
+import { validateCameraMetadataFiles } from '../validation/camera.js';
+import { parseCameraMetadata } from '../camera-metadata.js';
+import {
+  cameraMetadataPath,
+  isDeletedByDeleteAll,
+  isMainModelFile,
+  modelFolder,
+  modelSubfolderFilePath,
+  modelSubfolderPath,
+  MODEL_SUBFOLDERS,
+  toFileEntry,
+  type ModelSubfolder,
+} from '../paths.js';
+import type { FileEntry, Model, ModelFiles } from '../types.js';
+import type { AddModelFile, FileStatus } from './models.js';
+import { deleteFilesQuietly, unwrap } from './util.js';
+
+type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
+
+/** SPEC.md §4 additional-file upload stages, in order (then back to preparing after 3 s, §9). */
+export const ADDITIONAL_UPLOAD_STAGES = ['preparing', 'uploading', 'processing', 'completed'] as const;
+export type AdditionalUploadStage = (typeof ADDITIONAL_UPLOAD_STAGES)[number];
+
+/** The kinds of additional files the panel uploads. */
+export type AdditionalFileKind = 'images' | 'thumbnails' | 'assets' | 'cameraMetadata';
+
+/** Storage folder of each list kind, and the record list it is written to. */
+const KIND_FOLDERS: Record<Exclude<AdditionalFileKind, 'cameraMetadata'>, { folder: ModelSubfolder; list: 'images' | 'thumbnails' | 'assets' }> = {
+  images: { folder: 'images', list: 'images' },
+  thumbnails: { folder: 'images_thumbnails', list: 'thumbnails' },
+  assets: { folder: 'assets', list: 'assets' },
+};
+
+/** Observers of the additional-file uploads. */
+export interface AdditionalUploadHooks {
+  onStage?: (stage: AdditionalUploadStage) => void;
+  /** Per-file status, keyed by file name. */
+  onFile?: (name: string, status: FileStatus, progress?: UploadProgress) => void;
+}
+
+async function getModel(backend: FilesBackend, modelId: string): Promise<Model> {
+  const model = await backend.catalog.get('models', modelId);
+  if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+  return model;
+}
+
+const uuidOf = (model: Model): string => model.uuid || model.id;
+
+/**
+ * Lists a model's files as §3 FileEntry rows: the main files and camera metadata of its record
+ * (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
+ * Files of the record that are missing in storage are left out.
+ *
+ * @param backend catalog and file-store ports
+ * @param modelId the model's id
+ * @param onProgress called with (loaded, total) as the listing proceeds; total counts the main
+ *   files, the camera metadata and the folder items (§9)
+ * @returns the entries, main files first, then camera metadata, then folder items in listing order
+ * @throws AppError `not-found` (model), storage errors
+ */
+export async function listModelFiles(
+  backend: FilesBackend,
+  modelId: string,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<FileEntry[]> {
+  const model = await getModel(backend, modelId);
+  const uuid = uuidOf(model);
+  const recordPaths = [model.files?.splatPath, model.files?.glbPath, model.files?.cameraMetadata].filter(
+    (p): p is string => typeof p === 'string' && p !== '',
+  );
+  const listings = await Promise.all(MODEL_SUBFOLDERS.map((sub) => backend.files.list(modelSubfolderPath(uuid, sub))));
+  const folderItems = listings.flatMap((listing) => listing.items);
+  const total = recordPaths.length + folderItems.length;
+  let loaded = 0;
+  onProgress?.(loaded, total);
+  const entries: FileEntry[] = [];
+  for (const path of recordPaths) {
+    try {
+      const stored = await backend.files.getMetadata(path);
+      const entry = toFileEntry(path, stored.size);
+      if (entry) entries.push(entry);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === ErrorCode.ObjectNotFound)) throw error;
+    }
+    onProgress?.(++loaded, total);
+  }
+  for (const item of folderItems) {
+    const entry = toFileEntry(item.path, item.size);
+    if (entry) entries.push(entry);
+    onProgress?.(++loaded, total);
+  }
+  return entries;
+}
+
+/**
+ * Uploads additional images, thumbnails or assets to a model (§2 upload-additional-files panel,
+ * §4 stages preparing → uploading → processing → completed). Files go to
+ * `models/{uuid}/{images|images_thumbnails|assets}/{name}`; the record's list gains the new paths
+ * (a file of the same name is replaced, not listed twice) and `last_updated` is stamped.
+ *
+ * @param backend catalog and file-store ports (admin)
+ * @param modelId the model's id
+ * @param kind 'images', 'thumbnails' or 'assets'
+ * @param files the files (at least one)
+ * @returns the number of files uploaded and the folder name (for 'Successfully uploaded N files to {folder}.')
+ * @throws AppError `invalid-argument` (no files), `not-found` (model), upload errors; files already
+ *   uploaded are removed on a failure
+ */
+export async function uploadAdditionalFiles(
+  backend: FilesBackend,
+  modelId: string,
+  kind: Exclude<AdditionalFileKind, 'cameraMetadata'>,
+  files: readonly AddModelFile[],
+  hooks: AdditionalUploadHooks = {},
+): Promise<{ count: number; folder: string }> {
+  hooks.onStage?.('preparing');
+  if (files.length === 0) throw new AppError(ErrorCode.InvalidArgument, 'Select at least one file to upload.');
+  const model = await getModel(backend, modelId);
+  const uuid = uuidOf(model);
+  const { folder, list } = KIND_FOLDERS[kind];
+  const plan = files.map((file) => ({ file, path: modelSubfolderFilePath(uuid, folder, file.name) }));
+  for (const { file } of plan) hooks.onFile?.(file.name, 'waiting');
+  hooks.onStage?.('uploading');
+  const uploaded: string[] = [];
+  const existing = new Set(model.files?.[list] ?? []);
+  try {
+    for (const { file, path } of plan) {
+      hooks.onFile?.(file.name, 'uploading', { bytesTransferred: 0, totalBytes: file.source.size });
+      try {
+        await backend.files.upload(path, file.source, { onProgress: (p) => hooks.onFile?.(file.name, 'uploading', p) });
+      } catch (error) {
+        hooks.onFile?.(file.name, 'error');
+        throw error;
+      }
+      if (!existing.has(path)) uploaded.push(path);
+      hooks.onFile?.(file.name, 'completed');
+    }
+    hooks.onStage?.('processing');
+    const next = [...(model.files?.[list] ?? [])];
+    for (const { path } of plan) if (!next.includes(path)) next.push(path);
+    await backend.catalog.update('models', modelId, { [`files.${list}`]: next, last_updated: SERVER_TIMESTAMP });
+  } catch (error) {
+    await deleteFilesQuietly(backend.files, uploaded);
+    throw error;
+  }
+  hooks.onStage?.('completed');
+  return { count: plan.length, folder };
+}
+
+/**
+ * Uploads a model's camera metadata (§5 "Camera metadata upload"): exactly one .json file whose
+ * content is a non-empty array of valid cameras; nothing is written otherwise. The file goes to
+ * `models/{uuid}/camera-metadata.json` and the record's `files.cameraMetadata` is set.
+ *
+ * @param backend catalog and file-store ports (admin)
+ * @param modelId the model's id
+ * @param files the chosen files, each with its name and text content
+ * @returns the number of cameras saved (for 'Camera metadata uploaded successfully. N camera position information saved.')
+ * @throws AppError `invalid-argument` with the §5 message ('Only one JSON file can be uploaded for
+ *   camera metadata', 'Only JSON files are allowed for camera metadata', 'Invalid JSON file',
+ *   'Metadata must be in array format', 'At least one camera data is required', 'JSON format
+ *   error: Camera N: …'), `not-found` (model), upload errors
+ */
+export async function uploadCameraMetadata(
+  backend: FilesBackend,
+  modelId: string,
+  files: readonly { name: string; text: string }[],
+  hooks: AdditionalUploadHooks = {},
+): Promise<{ cameras: number }> {
+  hooks.onStage?.('preparing');
+  const file = unwrap(validateCameraMetadataFiles(files));
+  const cameras = unwrap(parseCameraMetadata(file.text));
+  const model = await getModel(backend, modelId);
+  const path = cameraMetadataPath(uuidOf(model));
+  hooks.onFile?.(file.name, 'waiting');
+  hooks.onStage?.('uploading');
+  hooks.onFile?.(file.name, 'uploading');
+  try {
+    await backend.files.upload(path, new Blob([file.text], { type: 'application/json' }), { contentType: 'application/json' });
+  } catch (error) {
+    hooks.onFile?.(file.name, 'error');
+    throw error;
+  }
+  hooks.onFile?.(file.name, 'completed');
+  hooks.onStage?.('processing');
+  await backend.catalog.update('models', modelId, { 'files.cameraMetadata': path, last_updated: SERVER_TIMESTAMP });
+  hooks.onStage?.('completed');
+  return { cameras: cameras.length };
+}
+
+/** The record's file fields without `paths` (lists filtered, camera metadata cleared when listed). */
+function recordWithout(files: ModelFiles | undefined, paths: ReadonlySet<string>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const list of ['images', 'thumbnails', 'assets'] as const) {
+    const current = files?.[list] ?? [];
+    const next = current.filter((p) => !paths.has(p));
+    if (next.length !== current.length) data[`files.${list}`] = next;
+  }
+  if (files?.cameraMetadata && paths.has(files.cameraMetadata)) data['files.cameraMetadata'] = null;
+  return data;
+}
+
+/**
+ * Deletes one file of a model (§2 current files table, §5): the main splat and GLB files are
+ * refused. The record stops referring to the file (same update stamps `last_updated`), then the
+ * file is deleted (a file already gone counts as deleted).
+ *
+ * @param backend catalog and file-store ports (admin)
+ * @param modelId the model's id
+ * @param path the file's storage path; it must lie in the model's folder
+ * @throws AppError `invalid-argument` ('Cannot delete main model files. Delete the entire model
+ *   instead.', or a path outside the model), `not-found` (model), storage errors
+ */
+export async function deleteModelFile(backend: FilesBackend, modelId: string, path: string): Promise<void> {
+  const model = await getModel(backend, modelId);
+  const entry = toFileEntry(path);
+  if (entry !== null && isMainModelFile(entry.type)) {
+    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.cannotDeleteMainFiles, { context: { modelId, path } });
+  }
+  if (entry === null || !path.startsWith(`${modelFolder(uuidOf(model))}/`)) {
+    throw new AppError(ErrorCode.InvalidArgument, `${path} is not a file of model ${modelId}`, { context: { modelId, path } });
+  }
+  const data = recordWithout(model.files, new Set([path]));
+  if (Object.keys(data).length > 0) await backend.catalog.update('models', modelId, { ...data, last_updated: SERVER_TIMESTAMP });
+  const failed = await deleteFilesQuietly(backend.files, [path]);
+  if (failed.length > 0) throw new AppError(ErrorCode.Internal, `Could not delete ${path}`, { context: { modelId, failed } });
+}
+
+/**
+ * Deletes every image, thumbnail, asset and the camera metadata of a model (§5 "Delete all
+ * files", §9: never the main files). The record is cleared in one update, then the files go.
+ * The caller asks 'Are you sure you want to delete all N files?' first, with N from
+ * {@link deletableFiles}.
+ *
+ * @param backend catalog and file-store ports (admin)
+ * @param modelId the model's id
+ * @returns the number of files deleted (0: nothing to delete, 'No files to delete.')
+ * @throws AppError `not-found` (model), `internal` when some files could not be deleted (context.failed)
+ */
+export async function deleteAllModelFiles(backend: FilesBackend, modelId: string): Promise<number> {
+  const model = await getModel(backend, modelId);
+  const entries = deletableFiles(await listModelFiles(backend, modelId));
+  const paths = new Set(entries.map((entry) => entry.path));
+  for (const list of ['images', 'thumbnails', 'assets'] as const) for (const p of model.files?.[list] ?? []) paths.add(p);
+  if (model.files?.cameraMetadata) paths.add(model.files.cameraMetadata);
+  if (paths.size === 0) return 0;
+  await backend.catalog.update('models', modelId, {
+    'files.images': [],
+    'files.thumbnails': [],
+    'files.assets': [],
+    'files.cameraMetadata': null,
+    last_updated: SERVER_TIMESTAMP,
+  });
+  const failed = await deleteFilesQuietly(backend.files, [...paths]);
+  if (failed.length > 0) {
+    throw new AppError(ErrorCode.Internal, `${failed.length} files could not be deleted`, { context: { modelId, failed } });
+  }
+  return entries.length;
+}
+
+/**
+ * The entries "delete all files" removes (§9: images, thumbnails, assets, camera metadata).
+ * @param entries a model's file entries (from {@link listModelFiles})
+ */
+export function deletableFiles<T extends Pick<FileEntry, 'type'>>(entries: readonly T[]): T[] {
+  return entries.filter((entry) => isDeletedByDeleteAll(entry.type));
+}

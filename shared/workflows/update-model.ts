@@ -1,0 +1,33 @@
+import type { CatalogPort } from '../ports/catalog.js';
+import { SERVER_TIMESTAMP } from '../ports/catalog.js';
+import type { EditModelInput } from '../validation/models.js';
+import { validateEditModel } from '../validation/models.js';
+import { unwrap } from './util.js';
+
+/**
+ * Updates a model's name, Public ID and capture date from the Edit Model form (SPEC.md §2 Model
+ * management screen, §5 "Edit model", §7 "Other updates: name, publicId, metadata.captureDate,
+ * last_updated"). Nothing is written when the input is invalid.
+ *
+ * @param catalog the catalog port (admin)
+ * @param modelId the model's id
+ * @param input name, publicId, captureDate ('YYYY-MM-DD', another date text, or empty for none)
+ * @returns the values written (trimmed, date normalised)
+ * @throws AppError `invalid-argument` ('Model name is required', 'Public ID is required', 'Public
+ *   ID can only contain letters, numbers, hyphens, and underscores', 'Please enter a valid
+ *   date'), `not-found`, `permission-denied`
+ */
+export async function updateModel(
+  catalog: CatalogPort,
+  modelId: string,
+  input: EditModelInput,
+): Promise<{ name: string; publicId: string; captureDate: string | null }> {
+  const value = unwrap(validateEditModel(input));
+  await catalog.update('models', modelId, {
+    name: value.name,
+    publicId: value.publicId,
+    'metadata.captureDate': value.captureDate,
+    last_updated: SERVER_TIMESTAMP,
+  });
+  return value;
+}

@@ -1,0 +1,291 @@
+// The admin commands end to end against a fresh embedded server: users list, projects
+// show/update/delete/set-reference, models list/show/update/hide/unhide/delete, files
+// add/list/delete, doctor, and seed → export → import into a fresh data folder giving an
+// identical catalog. Bad paths: their spec messages, exit code 1, nothing written.
+import { createHash } from 'node:crypto';
+import { rmSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Backend } from '../../shared/ports/index.js';
+import type { Model, Project } from '../../shared/types.js';
+import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import { createProject } from '../../shared/workflows/index.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { Command } from 'commander';
+import { doctorCommand } from '../../cli/src/commands/doctor.js';
+import { exportCommand, importCommand } from '../../cli/src/commands/export.js';
+import { filesCommand } from '../../cli/src/commands/files.js';
+import { modelsCommand } from '../../cli/src/commands/models.js';
+import { projectsCommand } from '../../cli/src/commands/projects.js';
+import { seedCommand } from '../../cli/src/commands/seed.js';
+import { serveCommand } from '../../cli/src/commands/serve.js';
+import { usersCommand } from '../../cli/src/commands/users.js';
+import { validateCommand } from '../../cli/src/commands/validate.js';
+import { parseJson, runCli, serviceBackend, startTestServer, tempDir } from './helpers.js';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let backend: Backend;
+let env: Record<string, string>;
+const work = tempDir('admin');
+
+async function ok<T>(args: string[]): Promise<T> {
+  const res = await runCli([...args, '--json'], { env });
+  const out = parseJson<T>(res.stdout);
+  if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
+  return out.result;
+}
+
+async function fails(args: string[], opts: { json?: boolean } = {}) {
+  const res = await runCli(opts.json === false ? args : [...args, '--json'], { env });
+  expect(res.exitCode, res.stdout + res.stderr).toBe(1);
+  if (opts.json === false) return { message: res.stderr, code: '' };
+  const out = parseJson(res.stdout);
+  if (out.status !== 'error') throw new Error(res.stdout);
+  return out.error;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  backend = serviceBackend(server);
+  env = { CATALOG_DATA_DIR: server.dataDir };
+});
+
+afterAll(async () => {
+  await backend?.close();
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('help', () => {
+  it('every command shows an example in its --help', () => {
+    const missing: string[] = [];
+    const walk = (cmd: Command, path: string[]) => {
+      for (const sub of cmd.commands) {
+        const name = [...path, sub.name()];
+        if (sub.commands.length > 0) walk(sub, name);
+        else {
+          let help = '';
+          sub.configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s) });
+          sub.outputHelp();
+          if (!/Examples?:\n\s+\$ catalog /.test(help)) missing.push(name.join(' '));
+        }
+      }
+    };
+    const all = [usersCommand, projectsCommand, modelsCommand, filesCommand, validateCommand, seedCommand, serveCommand, exportCommand, importCommand, doctorCommand];
+    const root = new Command('catalog');
+    for (const c of all) root.addCommand(c);
+    walk(root, []);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('users, projects, models, files', () => {
+  let projectId: string;
+  let model: Model;
+  const folder = join(work, 'scan');
+
+  beforeAll(async () => {
+    projectId = (await ok<{ id: string }>(['projects', 'create', '--name', 'Admin Tower', '--structure-id', 'ADM-001'])).id;
+    await ok(['projects', 'create', '--name', 'Empty Mast', '--structure-id', 'ADM-002']);
+    writeFileSync(join(work, 'scan.ply'), makeSplatPly({ count: 10 }));
+    const { mkdirSync, copyFileSync } = await import('node:fs');
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(join(work, 'scan.ply'), join(folder, 'scan.ply'));
+    const up = await ok<{ model: Model }>(['models', 'upload', folder, '--project', 'ADM-001', '--public-id', 'ADM-001-M1', '--name', 'First survey']);
+    model = up.model;
+  });
+
+  it('users register, list (by role) and promote by email', async () => {
+    await ok(['users', 'register', 'field@lab.example', '--password', 'secret-1']);
+    const users = await ok<{ email: string; role: string }[]>(['users', 'list']);
+    expect(users.map((u) => [u.email, u.role])).toEqual([['field@lab.example', 'user']]);
+    await ok(['users', 'promote', 'field@lab.example']);
+    expect((await ok<{ email: string }[]>(['users', 'list', '--role', 'admin'])).map((u) => u.email)).toEqual(['field@lab.example']);
+  });
+
+  it('projects show and update with the form rules', async () => {
+    const shown = await ok<Project & { models: Model[] }>(['projects', 'show', 'ADM-001']);
+    expect(shown.id).toBe(projectId);
+    expect(shown.models.map((m) => m.publicId)).toEqual(['ADM-001-M1']);
+    const updated = await ok<Project>(['projects', 'update', projectId, '--description', 'Lattice tower', '--lat', '43.5', '--lng', '-80.5']);
+    expect(updated.description).toBe('Lattice tower');
+    expect(updated.location?.lat).toBe(43.5);
+    expect(updated.name).toBe('Admin Tower');
+    const bad = await fails(['projects', 'update', projectId, '--lat', 'north']);
+    expect(bad.message).toMatch(/latitude|number/i);
+    expect((await backend.catalog.get('projects', projectId))?.location?.lat).toBe(43.5);
+  });
+
+  it('projects delete: unknown project, project with models, wrong typed name, no TTY without --confirm', async () => {
+    expect((await fails(['projects', 'delete', 'NOPE-1', '--confirm', 'x'])).message).toBe('Project not found');
+    expect((await fails(['projects', 'delete', 'ADM-001', '--confirm', 'Admin Tower'])).message).toBe(
+      'Cannot delete this project because it has 1 associated models. Please delete these models first.',
+    );
+    expect((await fails(['projects', 'delete', 'ADM-002', '--confirm', 'Empty'])).message).toBe("Project name doesn't match. Deletion canceled.");
+    const noTty = await fails(['projects', 'delete', 'ADM-002'], { json: false });
+    expect(noTty.message).toContain('--confirm');
+    expect(await backend.catalog.count('projects')).toBe(2);
+    await ok(['projects', 'delete', 'ADM-002', '--confirm', '  Empty Mast ']);
+    expect(await backend.catalog.count('projects')).toBe(1);
+  });
+
+  it('models list, show, update, hide/unhide and set-reference', async () => {
+    const listed = await ok<Model[]>(['models', 'list', '--project', 'ADM-001']);
+    expect(listed.map((m) => m.publicId)).toEqual(['ADM-001-M1']);
+    expect((await ok<Model>(['models', 'show', 'ADM-001-M1'])).id).toBe(model.id);
+    const updated = await ok<Model>(['models', 'update', 'ADM-001-M1', '--name', 'First survey (final)', '--capture-date', '2025-06-02']);
+    expect(updated.name).toBe('First survey (final)');
+    expect(updated.metadata?.captureDate).toBe('2025-06-02');
+    expect((await fails(['models', 'update', model.id, '--public-id', 'bad id!'])).message).toBe(
+      'Public ID can only contain letters, numbers, hyphens, and underscores',
+    );
+    expect((await fails(['models', 'update', model.id, '--capture-date', '2025-02-30'])).message).toBe('Please enter a valid date');
+    await ok(['models', 'hide', model.id]);
+    expect((await backend.catalog.get('models', model.id))?.visible).toBe(false);
+    await ok(['models', 'unhide', model.id]);
+    expect((await backend.catalog.get('models', model.id))?.visible).toBe(true);
+    await ok(['projects', 'set-reference', 'ADM-001', 'ADM-001-M1']);
+    expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(model.id);
+    expect((await fails(['models', 'show', 'NOPE-404'])).code).toBe('not-found');
+  });
+
+  it('files add (images, cameras), list and delete; bad camera JSON and main files refused', async () => {
+    const photo = join(work, 'IMG_0001.jpg');
+    writeFileSync(photo, new Uint8Array(400 * 1024).fill(3));
+    await ok(['files', 'add', model.id, photo, '--kind', 'images']);
+    const cams = join(work, 'cameras.json');
+    writeFileSync(cams, JSON.stringify([{ id: 0, img_name: 'IMG_0001.jpg', width: 10, height: 10, position: [0, 0, 1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], fx: 5, fy: 5 }]));
+    const added = await runCli(['files', 'add', model.id, cams, '--kind', 'cameras'], { env });
+    expect(added.exitCode, added.stderr).toBe(0);
+    expect(added.stderr).toContain('Camera metadata uploaded successfully. 1 camera position information saved.');
+    const badCams = join(work, 'bad-cameras.json');
+    writeFileSync(badCams, JSON.stringify([{ id: 'x', img_name: 'a.jpg', position: [0, 0], rotation: [[1, 0, 0]], width: 10, height: 10 }]));
+    const before = JSON.stringify(await backend.catalog.get('models', model.id));
+    expect((await fails(['files', 'add', model.id, badCams, '--kind', 'cameras'])).message).toMatch(/^JSON format error: Camera 1:/);
+    expect(JSON.stringify(await backend.catalog.get('models', model.id))).toBe(before);
+
+    const listed = await ok<{ path: string; type: string }[]>(['files', 'list', model.id]);
+    expect(listed.map((f) => f.type).sort()).toEqual(['cameraMetadata', 'image', 'splat']);
+    const record = await backend.catalog.get('models', model.id);
+    expect(record?.files.images).toEqual([`models/${model.uuid}/images/IMG_0001.jpg`]);
+
+    expect((await fails(['files', 'delete', model.id, 'model.ply', '--yes'])).message).toBe('Cannot delete main model files. Delete the entire model instead.');
+    expect((await fails(['files', 'delete', model.id, 'images/IMG_0001.jpg'], { json: false })).message).toContain('--yes');
+    await ok(['files', 'delete', model.id, 'images/IMG_0001.jpg', '--yes']);
+    expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
+  });
+
+  it('models delete needs the typed name; then the project can go', async () => {
+    expect((await fails(['models', 'delete', model.id, '--confirm', 'nope'])).message).toBe("Model name doesn't match. Deletion canceled.");
+    expect((await fails(['models', 'delete', model.id], { json: false })).message).toContain('--confirm');
+    expect(await backend.catalog.get('models', model.id)).not.toBeNull();
+    const res = await runCli(['models', 'delete', model.id, '--confirm', 'First survey (final)'], { env });
+    expect(res.exitCode, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Model "First survey (final)" has been deleted successfully.');
+    expect(await backend.catalog.get('models', model.id)).toBeNull();
+    expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBeNull();
+    expect((await backend.files.list(`models/${model.uuid}/`)).items).toEqual([]);
+  });
+});
+
+describe('doctor', () => {
+  it('finds each kind of problem, --fix asks first, then repairs', async () => {
+    const projectId = await createProject(backend.catalog, { name: 'Doctor Tower', structure_id: 'DOC-001', description: '', slug: '', address: '', mapUrl: '', lat: '', lng: '' });
+    const dir = join(work, 'doc-scan');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'images'), { recursive: true });
+    writeFileSync(join(dir, 'scan.ply'), makeSplatPly({ count: 10, seed: 4 }));
+    writeFileSync(join(dir, 'images', 'a.jpg'), new Uint8Array(1000).fill(1));
+    const { model } = await ok<{ model: Model }>(['models', 'upload', dir, '--project', projectId, '--public-id', 'DOC-M1', '--name', 'Doc model']);
+    await backend.files.delete(model.files.images?.[0] as string);
+    await backend.files.upload('models/orphan-uuid/model.ply', new Blob([new Uint8Array(10)]));
+    await backend.catalog.set('models', 'ghost', { uuid: 'ghost', publicId: 'GHOST', name: 'Ghost', projectId: 'gone', files: {} });
+    await backend.catalog.update('projects', projectId, { reference_model_id: 'missing-model' });
+
+    const res = await runCli(['doctor', '--json'], { env });
+    expect(res.exitCode).toBe(1);
+    const out = JSON.parse(res.stdout) as { status: string; result: { problems: number; report: Record<string, unknown[]> } };
+    expect(out.status).toBe('error');
+    expect(out.result.report.recordsWithoutFiles).toHaveLength(1);
+    expect(out.result.report.filesWithoutRecords).toEqual([{ uuid: 'orphan-uuid', files: ['models/orphan-uuid/model.ply'] }]);
+    expect(out.result.report.modelsWithoutProject).toMatchObject([{ modelId: 'ghost' }]);
+    expect(out.result.report.projectsWithMissingReference).toMatchObject([{ projectId, referenceModelId: 'missing-model' }]);
+
+    const noYes = await runCli(['doctor', '--fix'], { env });
+    expect(noYes.exitCode).toBe(1);
+    expect(noYes.stderr).toContain('pass --yes');
+    expect(await backend.catalog.get('models', 'ghost')).not.toBeNull();
+
+    const fixed = await runCli(['doctor', '--fix', '--yes', '--json'], { env });
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(await backend.catalog.get('models', 'ghost')).toBeNull();
+    expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBeNull();
+    expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
+    expect((await runCli(['doctor'], { env })).exitCode).toBe(0);
+  });
+});
+
+describe('seed → export → import', () => {
+  function tree(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    const walk = (d: string) => {
+      for (const name of readdirSync(d)) {
+        const p = join(d, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      }
+    };
+    walk(dir);
+    return out;
+  }
+
+  it('gives an identical catalog in a fresh data folder', { timeout: 90_000 }, async () => {
+    const source = await startTestServer();
+    const target = await startTestServer();
+    try {
+      const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
+      expect(seeded.exitCode, seeded.stderr).toBe(0);
+      const first = join(work, 'export-1');
+      const exp = await runCli(['export', first, '--data-dir', source.dataDir, '--json']);
+      expect(exp.exitCode, exp.stdout + exp.stderr).toBe(0);
+      expect(existsSync(join(first, 'catalog.json'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(first, 'documents', 'models.json'), 'utf8')).length).toBeGreaterThan(0);
+
+      const imp = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
+      expect(imp.exitCode, imp.stdout + imp.stderr).toBe(0);
+      const again = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
+      expect(parseJson<{ bytesSent: number }>(again.stdout)).toMatchObject({ status: 'ok', result: { bytesSent: 0 } });
+
+      const second = join(work, 'export-2');
+      expect((await runCli(['export', second, '--data-dir', target.dataDir])).exitCode).toBe(0);
+      const a = tree(first);
+      const b = tree(second);
+      delete a['catalog.json'];
+      delete b['catalog.json'];
+      expect(Object.keys(a).length).toBeGreaterThan(5);
+      expect(b).toEqual(a);
+      const manifest = (dir: string) => {
+        const m = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as { counts: unknown; files: unknown };
+        return { counts: m.counts, files: m.files };
+      };
+      expect(manifest(second)).toEqual(manifest(first));
+
+      expect(existsSync(join(first, 'accounts.json'))).toBe(true);
+      const users = JSON.parse(readFileSync(join(first, 'documents', 'users.json'), 'utf8')) as { id: string; email: string }[];
+      const admin = users.find((u) => u.email === 'admin@demo.lab');
+      const client = createLocalBackend({ baseUrl: target.url });
+      try {
+        expect((await client.identity.signIn('admin@demo.lab', 'demo-admin-1')).uid).toBe(admin?.id);
+      } finally {
+        await client.close();
+      }
+
+      const notExport = await runCli(['import', work, '--data-dir', target.dataDir, '--json']);
+      expect(notExport.exitCode).toBe(1);
+      expect(parseJson(notExport.stdout)).toMatchObject({ status: 'error', error: { message: expect.stringContaining('is not a readable catalog export') } });
+    } finally {
+      await source.stop();
+      await target.stop();
+    }
+  });
+});

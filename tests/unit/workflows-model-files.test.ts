@@ -1,0 +1,134 @@
+/**
+ * The model-files and update-model workflows against a real embedded backend (startServer +
+ * createLocalBackend, signed in as an admin): listing with progress, additional uploads, camera
+ * metadata checks (nothing written on bad input), per-file delete refusing main files, delete-all
+ * keeping the main files, and the edit-model rules.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAppError } from '../../shared/errors.js';
+import { ValidationMessages } from '../../shared/messages.js';
+import type { Backend } from '../../shared/ports/index.js';
+import {
+  addModel,
+  createProject,
+  deletableFiles,
+  deleteAllModelFiles,
+  deleteModelFile,
+  listModelFiles,
+  updateModel,
+  uploadAdditionalFiles,
+  uploadCameraMetadata,
+} from '../../shared/workflows/index.js';
+import type { ContractSetup } from '../contract/suite.js';
+import { setupLocalBackend } from '../contract/local-backend.js';
+
+const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
+
+async function rejection(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isAppError(error)) return error.message;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () => {
+  let setup: ContractSetup;
+  let admin: Backend;
+  let modelId: string;
+
+  beforeAll(async () => {
+    setup = await setupLocalBackend();
+    admin = setup.admin;
+    const projectId = await createProject(admin.catalog, { name: 'Files Tower', structure_id: 'FT-1' });
+    const { model } = await addModel(admin, {
+      projectId,
+      publicId: 'FT-1-A',
+      name: 'Survey A',
+      modelType: 'hybrid',
+      setAsReference: true,
+      files: {
+        splat: { source: new Blob([new Uint8Array(64)]), name: 'scan.splat' },
+        glb: { source: new Blob([new Uint8Array(40)]), name: 'mesh.glb' },
+      },
+    });
+    modelId = model.id;
+  }, 60_000);
+
+  afterAll(async () => setup?.teardown());
+
+  it('uploads images, thumbnails, assets and camera metadata through the four stages and lists them with progress', async () => {
+    const stages: string[] = [];
+    const result = await uploadAdditionalFiles(
+      admin,
+      modelId,
+      'images',
+      [
+        { source: new Blob(['one']), name: 'one.jpg' },
+        { source: new Blob(['two']), name: 'two.jpg' },
+      ],
+      { onStage: (s) => stages.push(s) },
+    );
+    expect(result).toEqual({ count: 2, folder: 'images' });
+    expect(stages).toEqual(['preparing', 'uploading', 'processing', 'completed']);
+    await uploadAdditionalFiles(admin, modelId, 'thumbnails', [{ source: new Blob(['t']), name: 'thumb.jpg' }]);
+    await uploadAdditionalFiles(admin, modelId, 'assets', [{ source: new Blob(['a']), name: 'notes.txt' }]);
+    expect(await uploadCameraMetadata(admin, modelId, [{ name: 'cams.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]) }])).toEqual({ cameras: 2 });
+
+    const progress: Array<[number, number]> = [];
+    const entries = await listModelFiles(admin, modelId, (loaded, total) => progress.push([loaded, total]));
+    expect(entries.map((e) => e.type).sort()).toEqual(['asset', 'cameraMetadata', 'glb', 'image', 'image', 'splat', 'thumbnail']);
+    expect(progress.at(-1)).toEqual([7, 7]);
+    expect(deletableFiles(entries)).toHaveLength(5);
+    const model = await admin.catalog.get('models', modelId);
+    expect(model?.files.images).toHaveLength(2);
+    expect(model?.files.cameraMetadata).toMatch(/camera-metadata\.json$/);
+  });
+
+  it('refuses bad camera metadata with the §5 messages and writes nothing', async () => {
+    const before = await admin.catalog.get('models', modelId);
+    const cases: Array<[Array<{ name: string; text: string }>, string]> = [
+      [[{ name: 'a.json', text: '[]' }, { name: 'b.json', text: '[]' }], ValidationMessages.cameraOneFile],
+      [[{ name: 'a.txt', text: '[]' }], ValidationMessages.cameraJsonOnly],
+      [[{ name: 'a.json', text: '{oops' }], ValidationMessages.cameraInvalidJson],
+      [[{ name: 'a.json', text: '{}' }], ValidationMessages.cameraNotArray],
+      [[{ name: 'a.json', text: '[]' }], ValidationMessages.cameraEmpty],
+      [[{ name: 'a.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 'x' }]) }], 'JSON format error: Camera 2: id must be a number'],
+    ];
+    for (const [files, message] of cases) expect(await rejection(uploadCameraMetadata(admin, modelId, files))).toBe(message);
+    expect(await admin.catalog.get('models', modelId)).toEqual(before);
+  });
+
+  it('refuses to delete a main file, deletes one extra file and then all extra files but never the main ones', async () => {
+    const entries = await listModelFiles(admin, modelId);
+    const splat = entries.find((e) => e.type === 'splat')!;
+    expect(await rejection(deleteModelFile(admin, modelId, splat.path))).toBe(ValidationMessages.cannotDeleteMainFiles);
+    const image = entries.find((e) => e.type === 'image')!;
+    await deleteModelFile(admin, modelId, image.path);
+    const after = await listModelFiles(admin, modelId);
+    expect(after.some((e) => e.path === image.path)).toBe(false);
+    expect((await admin.catalog.get('models', modelId))?.files.images).not.toContain(image.path);
+
+    expect(await deleteAllModelFiles(admin, modelId)).toBe(4);
+    const left = await listModelFiles(admin, modelId);
+    expect(left.map((e) => e.type).sort()).toEqual(['glb', 'splat']);
+    const model = await admin.catalog.get('models', modelId);
+    expect(model?.files).toMatchObject({ images: [], thumbnails: [], assets: [], cameraMetadata: null });
+    expect(await deleteAllModelFiles(admin, modelId)).toBe(0);
+  });
+
+  it('updates a model with the §5 edit rules, writing nothing on bad input', async () => {
+    expect(await rejection(updateModel(admin.catalog, modelId, { name: ' ', publicId: 'X' }))).toBe(ValidationMessages.modelNameRequired);
+    expect(await rejection(updateModel(admin.catalog, modelId, { name: 'N', publicId: '' }))).toBe(ValidationMessages.publicIdRequired);
+    expect(await rejection(updateModel(admin.catalog, modelId, { name: 'N', publicId: 'a b' }))).toBe(ValidationMessages.publicIdPattern);
+    expect(await rejection(updateModel(admin.catalog, modelId, { name: 'N', publicId: 'ok', captureDate: '2025-02-30' }))).toBe(
+      ValidationMessages.invalidDate,
+    );
+    expect((await admin.catalog.get('models', modelId))?.name).toBe('Survey A');
+    await updateModel(admin.catalog, modelId, { name: ' Survey A2 ', publicId: 'FT-1-A2', captureDate: '2025-06-01' });
+    const model = await admin.catalog.get('models', modelId);
+    expect(model).toMatchObject({ name: 'Survey A2', publicId: 'FT-1-A2', metadata: { captureDate: '2025-06-01', displayOrder: 0 } });
+  });
+});
