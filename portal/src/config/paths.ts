@@ -28,6 +28,8 @@ export const paths = {
         modelId ? `/admin/model-management?modelId=${encodeURIComponent(modelId)}` : '/admin/model-management',
     },
     users: { path: '/admin/users', getHref: () => '/admin/users' },
+    editProject: { path: '/admin/projects/:projectId', getHref: (projectId: string) => `/admin/projects/${encodeURIComponent(projectId)}` },
+    addModel: { path: '/admin/models/add/:projectId', getHref: (projectId: string) => `/admin/models/add/${encodeURIComponent(projectId)}` },
   },
 } as const;
 

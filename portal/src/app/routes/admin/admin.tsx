@@ -1,9 +1,20 @@
 /**
- * /admin/* (SPEC.md §2 Admin dashboard): header, banner and tabs; the panels are placeholders
- * until the admin issue. /admin and /admin/ redirect (replacing history) to /admin/projects.
+ * /admin/* (SPEC.md §2 Admin dashboard): header, banner, the four tabs following the path, the
+ * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu. /admin
+ * and /admin/ redirect (replacing history) to /admin/projects. Admin-only: the router's guard.
  */
-import { NavLink, Navigate, Route, Routes } from 'react-router-dom';
+import { Link, NavLink, Navigate, Route, Routes } from 'react-router-dom';
+import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '../../../../../shared/constants.js';
 import { paths } from '../../../config/paths.js';
+import {
+  AdminAddModelPage,
+  CreateProjectPage,
+  EditProjectPage,
+  UserManagementPage,
+} from '../../../features/admin/components/admin-pages.js';
+import { ModelManagement } from '../../../features/admin/components/model-management.js';
+import { ProjectManagement } from '../../../features/admin/components/project-management.js';
+import '../../../features/admin/admin.css';
 
 const TABS = [
   { label: 'Create Project', href: paths.admin.projects.getHref() },
@@ -11,15 +22,6 @@ const TABS = [
   { label: 'Model Management', href: paths.admin.modelManagement.getHref() },
   { label: 'User Management', href: paths.admin.users.getHref() },
 ];
-
-function Placeholder({ title }: { title: string }) {
-  return (
-    <section className="panel">
-      <h2 className="panel-title">{title}</h2>
-      <p className="muted">This panel arrives in a later release.</p>
-    </section>
-  );
-}
 
 export default function AdminRoute() {
   return (
@@ -40,17 +42,38 @@ export default function AdminRoute() {
           </NavLink>
         ))}
       </nav>
-      <div className="admin-content">
+      <div className="admin-content" style={{ minHeight: ADMIN_CONTENT_MIN_HEIGHT_PX }}>
         <Routes>
           <Route index element={<Navigate to={paths.admin.projects.getHref()} replace />} />
-          <Route path="projects" element={<Placeholder title="Create Project" />} />
-          <Route path="projects/:projectId" element={<Placeholder title="Edit Project" />} />
-          <Route path="project-management" element={<Placeholder title="Project Management" />} />
-          <Route path="model-management" element={<Placeholder title="Model Management" />} />
-          <Route path="users" element={<Placeholder title="User Management" />} />
-          <Route path="models/add/:projectId" element={<Placeholder title="Add Model to Project" />} />
+          <Route path="projects" element={<CreateProjectPage />} />
+          <Route path="projects/:projectId" element={<EditProjectPage />} />
+          <Route path="project-management" element={<ProjectManagement />} />
+          <Route path="model-management" element={<ModelManagement />} />
+          <Route path="users" element={<UserManagementPage />} />
+          <Route path="models/add/:projectId" element={<AdminAddModelPage />} />
           <Route path="*" element={<Navigate to={paths.admin.projects.getHref()} replace />} />
         </Routes>
+      </div>
+      <div className="admin-fab">
+        <div className="quick-menu">
+          <button type="button" className="button button-secondary quick-menu-trigger" aria-haspopup="true">
+            Quick Actions
+          </button>
+          <div className="quick-menu-items" role="menu">
+            <Link role="menuitem" to={paths.projects.getHref()}>
+              View All Projects
+            </Link>
+            <Link role="menuitem" to={paths.models.getHref()}>
+              Model Catalog
+            </Link>
+            <Link role="menuitem" to={paths.admin.users.getHref()}>
+              Manage Users
+            </Link>
+          </div>
+        </div>
+        <Link to={paths.admin.projects.getHref()} className="button button-primary">
+          Create New Project
+        </Link>
       </div>
     </div>
   );

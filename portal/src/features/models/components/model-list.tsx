@@ -15,6 +15,10 @@ import { useViewerUrl } from '../../../lib/runtime-config.js';
 import { useSetModelVisibility } from '../api/set-visibility.js';
 import { thumbnailPathOf, useDownloadUrl, viewingPath } from '../api/use-download-url.js';
 import { useModels } from '../api/use-models.js';
+import { useUploadModel } from '../api/upload-model.js';
+import { useProjects } from '../../projects/api/use-projects.js';
+import { UploadPanel } from './upload-panel.js';
+import '../models.css';
 import { ModelRowView } from './model-row.js';
 
 
@@ -41,6 +45,13 @@ function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, on
       onToggleVisibility={onToggleVisibility}
     />
   );
+}
+
+/** The admin upload panel fed with the live project list. */
+function AdminUploadPanel() {
+  const projects = useProjects();
+  const upload = useUploadModel();
+  return <UploadPanel projects={projects.status === 'success' ? projects.data : []} onUpload={upload} />;
 }
 
 export function ModelList({ isAdmin }: { isAdmin: boolean }) {
@@ -73,6 +84,7 @@ export function ModelList({ isAdmin }: { isAdmin: boolean }) {
           To delete models or manage their files, use the Admin panel (Model Management).
         </p>
       ) : null}
+      {isAdmin ? <AdminUploadPanel /> : null}
       {error ? (
         <p className="alert alert-error" role="alert">
           {error}

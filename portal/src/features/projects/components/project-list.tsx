@@ -1,10 +1,12 @@
 /**
- * The project list screen's content (SPEC.md §2 Project list): live card grid sorted by
- * structure_id, thumbnails from each project's reference model, and the empty state.
+ * The project list screen's content (SPEC.md §2 Project list; the route table names a card grid
+ * and a table view): live projects sorted by structure_id, as cards with thumbnails from each
+ * project's reference model or as a table, and the empty state.
  */
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ModelMessages } from '../../../../../shared/messages.js';
-import { findReferenceModel } from '../../../../../shared/projects.js';
+import { PROJECT_BADGE_LABELS, findReferenceModel, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
 import type { Model, Project } from '../../../../../shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -13,6 +15,7 @@ import { useDownloadUrl, thumbnailPathOf } from '../../models/api/use-download-u
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../api/use-projects.js';
 import { ProjectCard } from './project-card.js';
+import '../projects.css';
 
 /** The reference model of a project among all models. */
 function referenceModelOf(project: Project, models: readonly Model[]): Model | null {
@@ -45,6 +48,66 @@ export function ProjectGrid({ projects, models, isAdmin }: { projects: Project[]
   );
 }
 
+/** The table view: one row per project in structure_id order. */
+export function ProjectTable({ projects, models }: { projects: Project[]; models: Model[] }) {
+  return (
+    <table className="data-table" data-testid="project-table">
+      <thead>
+        <tr>
+          <th scope="col">Structure ID</th>
+          <th scope="col">Name</th>
+          <th scope="col">Models</th>
+          <th scope="col">Reference</th>
+          <th scope="col">Location</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {projects.map((project) => {
+          const count = models.filter((m) => m.projectId === project.id).length;
+          const badge = projectBadge(count);
+          return (
+            <tr key={project.id} data-testid="project-row">
+              <td className="mono">{project.structure_id}</td>
+              <td>{project.name}</td>
+              <td>
+                {count}
+                {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
+              </td>
+              <td>{referenceBadgeLabel(project)}</td>
+              <td>{project.location?.address || (typeof project.location?.lat === 'number' ? `${project.location.lat}, ${project.location.lng}` : '—')}</td>
+              <td>
+                <Link to={paths.project.getHref(project.id)}>View Details</Link>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Card grid or table (the table only when there are projects; the empty state is shared). */
+export function ProjectListView({ projects, models, isAdmin }: { projects: Project[]; models: Model[]; isAdmin: boolean }) {
+  const [view, setView] = useState<'grid' | 'table'>('grid');
+  if (projects.length === 0) return <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} />;
+  return (
+    <>
+      <div className="tabs view-toggle" role="group" aria-label="View">
+        <button type="button" className={`tab${view === 'grid' ? ' active' : ''}`} aria-pressed={view === 'grid'} onClick={() => setView('grid')}>
+          Card Grid
+        </button>
+        <button type="button" className={`tab${view === 'table' ? ' active' : ''}`} aria-pressed={view === 'table'} onClick={() => setView('table')}>
+          Table View
+        </button>
+      </div>
+      {view === 'grid' ? <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} /> : <ProjectTable projects={projects} models={models} />}
+    </>
+  );
+}
+
 export function ProjectList({ isAdmin }: { isAdmin: boolean }) {
   const projects = useProjects();
   const models = useModels();
@@ -53,5 +116,5 @@ export function ProjectList({ isAdmin }: { isAdmin: boolean }) {
     console.error(projects.error);
     return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   }
-  return <ProjectGrid projects={projects.data} models={models.status === 'success' ? models.data : []} isAdmin={isAdmin} />;
+  return <ProjectListView projects={projects.data} models={models.status === 'success' ? models.data : []} isAdmin={isAdmin} />;
 }

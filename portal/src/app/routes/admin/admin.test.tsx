@@ -1,0 +1,61 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../../../../shared/ports/index.js';
+import { BackendProvider } from '../../../lib/backend-context.js';
+import AdminRoute from './admin.js';
+
+afterEach(cleanup);
+
+// The create-project page only reads the backend on submit; this test never submits, so an
+// empty backend object stands in (no call reaches it).
+const unused = {} as Backend;
+
+function renderAt(entries: string[]) {
+  const router = createMemoryRouter([{ path: '/admin/*', element: <AdminRoute /> }, { path: '*', element: <p>elsewhere</p> }], {
+    initialEntries: entries,
+    initialIndex: entries.length - 1,
+  });
+  render(
+    <BackendProvider backend={unused}>
+      <RouterProvider router={router} />
+    </BackendProvider>,
+  );
+  return router;
+}
+
+describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
+  it('redirects /admin and /admin/ to /admin/projects, replacing history', async () => {
+    for (const start of ['/admin', '/admin/']) {
+      const router = renderAt(['/before', start]);
+      await screen.findByRole('heading', { name: 'Create Project' });
+      expect(router.state.location.pathname).toBe('/admin/projects');
+      await act(() => router.navigate(-1));
+      expect(router.state.location.pathname).toBe('/before');
+      cleanup();
+    }
+  });
+
+  it('shows the header, banner, tabs following the path, floating buttons and the Quick Actions menu', async () => {
+    renderAt(['/admin/projects']);
+    await screen.findByRole('heading', { name: 'Admin Dashboard' });
+    expect(screen.getByText('Manage projects, models, and users across the platform')).toBeTruthy();
+    expect(screen.getByText('Administrator access granted. You have full control over projects, models, and user management.')).toBeTruthy();
+    const tabs = screen.getByRole('navigation', { name: 'Admin sections' });
+    const links = [...tabs.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.className.includes('active')]);
+    expect(links).toEqual([
+      ['Create Project', '/admin/projects', true],
+      ['Project Management', '/admin/project-management', false],
+      ['Model Management', '/admin/model-management', false],
+      ['User Management', '/admin/users', false],
+    ]);
+    expect(screen.getByRole('link', { name: 'Create New Project' }).getAttribute('href')).toBe('/admin/projects');
+    expect(screen.getByRole('button', { name: 'Quick Actions' })).toBeTruthy();
+    expect(screen.getAllByRole('menuitem').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['View All Projects', '/projects'],
+      ['Model Catalog', '/models'],
+      ['Manage Users', '/admin/users'],
+    ]);
+    expect((document.querySelector('.admin-content') as HTMLElement).style.minHeight).toBe('600px');
+  });
+});

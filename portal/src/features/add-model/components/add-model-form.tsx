@@ -1,0 +1,148 @@
+/**
+ * The add-model form (SPEC.md §2 Add model, §4 "Add-model upload stages" and "Reference model on
+ * add", §5 "Add model", §8 messages): Public ID, Model Name, optional Capture Date, model type
+ * radio, 'Set as Reference Model' (disabled when the project has a reference, preselected when it
+ * has none), splat and GLB pickers, the four-stage progress panel, Cancel and Upload Model.
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import { addModelUploadError, ModelMessages } from '../../../../../shared/messages.js';
+import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '../../../../../shared/model-type.js';
+import { referenceCheckboxState } from '../../../../../shared/projects.js';
+import type { ModelType, Project } from '../../../../../shared/types.js';
+import { validateAddModel } from '../../../../../shared/validation/models.js';
+import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '../../../../../shared/workflows/index.js';
+import { UploadProgressPanel, type FileProgress } from '../../admin/components/upload-progress.js';
+
+export interface AddModelFormProps {
+  project: Project;
+  /** Runs the upload (the shared `addModel` workflow) with the form's input and hooks. */
+  onUpload: (input: AddModelInput, hooks: AddModelHooks) => Promise<unknown>;
+  /** Asked when the project already has a reference ('This project already has a reference model. Do you want to replace it?'). */
+  confirmReplace: () => Promise<boolean>;
+  /** Cancel when no upload runs (back to the project). */
+  onCancel: () => void;
+  /** After the success message. */
+  onDone: () => void;
+  /** Delay between the success message and onDone, ms. */
+  doneDelayMs?: number;
+}
+
+export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDone, doneDelayMs = 1500 }: AddModelFormProps) {
+  const checkbox = referenceCheckboxState(project);
+  const [publicId, setPublicId] = useState('');
+  const [name, setName] = useState('');
+  const [captureDate, setCaptureDate] = useState('');
+  const [modelType, setModelType] = useState<ModelType>('hybrid');
+  const [asReference, setAsReference] = useState(checkbox.checked);
+  const [splat, setSplat] = useState<File | null>(null);
+  const [glb, setGlb] = useState<File | null>(null);
+  const [stage, setStage] = useState<AddModelStage | null>(null);
+  const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
+  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const check = validateAddModel({ publicId, name, modelType, hasSplat: splat !== null, hasGlb: glb !== null });
+    if (!check.ok) {
+      setMessage({ kind: 'error', text: check.message });
+      return;
+    }
+    setMessage(null);
+    setBusy(true);
+    setFiles(new Map());
+    abort.current = new AbortController();
+    try {
+      await onUpload(
+        {
+          projectId: project.id,
+          publicId,
+          name,
+          modelType,
+          captureDate: captureDate === '' ? null : captureDate,
+          setAsReference: asReference,
+          files: {
+            ...(splat ? { splat: { source: splat, name: splat.name } } : {}),
+            ...(glb ? { glb: { source: glb, name: glb.name } } : {}),
+          },
+        },
+        {
+          signal: abort.current.signal,
+          onStage: setStage,
+          onFile: (key, status, progress) => setFiles((current) => new Map(current).set(key, { status, progress })),
+          confirmReplaceReference: confirmReplace,
+        },
+      );
+      setMessage({ kind: 'success', text: ModelMessages.addModelSucceeded });
+      setTimeout(onDone, doneDelayMs);
+    } catch (error) {
+      setMessage({ kind: 'error', text: addModelUploadError(error instanceof Error ? error.message : String(error)) });
+      setBusy(false);
+    } finally {
+      abort.current = null;
+    }
+  }
+
+  function cancel() {
+    if (abort.current) abort.current.abort();
+    else onCancel();
+  }
+
+  return (
+    <form className="panel admin-form" onSubmit={submit} noValidate>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">Public ID</span>
+          <input type="text" value={publicId} onChange={(e) => setPublicId(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Model Name</span>
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Capture Date</span>
+          <input type="date" value={captureDate} onChange={(e) => setCaptureDate(e.target.value)} />
+        </label>
+      </div>
+      <fieldset className="field-set">
+        <legend className="field-label">Model Type</legend>
+        {MODEL_TYPES.map((type) => (
+          <label key={type} className="radio">
+            <input type="radio" name="modelType" value={type} checked={modelType === type} onChange={() => setModelType(type)} />
+            {MODEL_TYPE_OPTION_LABELS[type]}
+          </label>
+        ))}
+      </fieldset>
+      <label className="checkbox">
+        <input type="checkbox" checked={asReference} disabled={checkbox.disabled} onChange={(e) => setAsReference(e.target.checked)} />
+        Set as Reference Model
+      </label>
+      {checkbox.disabled ? <p className="muted small">This project already has a reference model.</p> : null}
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">Splat File (.splat, .ply)</span>
+          <input type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} />
+        </label>
+        <label className="field">
+          <span className="field-label">GLB File (.glb)</span>
+          <input type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} />
+        </label>
+      </div>
+      <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={message?.kind === 'success'} />
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={cancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy && message?.kind !== 'success' ? 'Uploading...' : 'Upload Model'}
+        </button>
+      </div>
+    </form>
+  );
+}

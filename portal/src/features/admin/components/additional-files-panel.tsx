@@ -1,0 +1,136 @@
+/**
+ * The upload-additional-files panel of the model management screen (SPEC.md §2, §4 stages
+ * preparing → uploading → processing → completed and back to preparing after 3 seconds, §5
+ * camera metadata checks, §8 messages).
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '../../../../../shared/constants.js';
+import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
+import { ModelMessages, cameraMetadataUploaded, filesUploaded } from '../../../../../shared/messages.js';
+import {
+  ADDITIONAL_UPLOAD_STAGES,
+  type AdditionalFileKind,
+  type AdditionalUploadHooks,
+  type AdditionalUploadStage,
+} from '../../../../../shared/workflows/index.js';
+import { UploadProgressPanel, type FileProgress } from './upload-progress.js';
+
+const KINDS: Array<{ kind: AdditionalFileKind; label: string; accept?: string }> = [
+  { kind: 'images', label: 'Images', accept: 'image/*' },
+  { kind: 'thumbnails', label: 'Thumbnails', accept: 'image/*' },
+  { kind: 'assets', label: 'Assets' },
+  { kind: 'cameraMetadata', label: 'Camera Metadata', accept: '.json,application/json' },
+];
+
+/** A chosen file's text (Blob.text where available, else FileReader). */
+export function readFileText(file: Blob): Promise<string> {
+  if (typeof file.text === 'function') return file.text();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
+    reader.readAsText(file);
+  });
+}
+
+export interface AdditionalFilesPanelProps {
+  onUploadFiles: (kind: Exclude<AdditionalFileKind, 'cameraMetadata'>, files: File[], hooks: AdditionalUploadHooks) => Promise<{ count: number; folder: string }>;
+  onUploadCameraMetadata: (files: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) => Promise<{ cameras: number }>;
+  /** After a successful upload (the files table reloads). */
+  onUploaded?: () => void;
+  resetMs?: number;
+}
+
+export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, onUploaded, resetMs = ADDITIONAL_UPLOAD_STATUS_RESET_MS }: AdditionalFilesPanelProps) {
+  const [kind, setKind] = useState<AdditionalFileKind>('images');
+  const [chosen, setChosen] = useState<File[]>([]);
+  const [stage, setStage] = useState<AdditionalUploadStage | null>(null);
+  const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  const hooks: AdditionalUploadHooks = {
+    onStage: setStage,
+    onFile: (name, status, progress) => setFiles((current) => new Map(current).set(name, { status, progress })),
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setMessage(null);
+    setFiles(new Map());
+    setBusy(true);
+    try {
+      if (kind === 'cameraMetadata') {
+        const texts = await Promise.all(chosen.map(async (file) => ({ name: file.name, text: await readFileText(file) })));
+        const { cameras } = await onUploadCameraMetadata(texts, hooks);
+        setMessage({ kind: 'success', text: cameraMetadataUploaded(cameras) });
+      } else {
+        const { count, folder } = await onUploadFiles(kind, chosen, hooks);
+        setMessage({ kind: 'success', text: filesUploaded(count, folder) });
+      }
+      setChosen([]);
+      if (input.current) input.current.value = '';
+      onUploaded?.();
+      timer.current = setTimeout(() => {
+        setStage(null);
+        setFiles(new Map());
+      }, resetMs);
+    } catch (error) {
+      setStage(null);
+      if (isAppError(error) && error.code === ErrorCode.InvalidArgument) setMessage({ kind: 'error', text: error.message });
+      else {
+        console.error(error);
+        setMessage({ kind: 'error', text: ModelMessages.uploadFilesFailed });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const current = KINDS.find((k) => k.kind === kind);
+  return (
+    <form className="panel" aria-label="Upload Additional Files" onSubmit={submit} noValidate>
+      <h3 className="panel-title">Upload Additional Files</h3>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="sort-buttons" role="radiogroup" aria-label="File type">
+        {KINDS.map((k) => (
+          <label key={k.kind} className="radio">
+            <input
+              type="radio"
+              name="additional-kind"
+              checked={kind === k.kind}
+              onChange={() => {
+                setKind(k.kind);
+                setChosen([]);
+                if (input.current) input.current.value = '';
+              }}
+            />
+            {k.label}
+          </label>
+        ))}
+      </div>
+      {kind === 'cameraMetadata' ? (
+        <p className="muted small">
+          One JSON file, up to {CAMERA_METADATA_LIMIT_TEXT}. Required fields: {CAMERA_METADATA_REQUIRED_FIELDS.join(', ')}.
+        </p>
+      ) : null}
+      <label className="field">
+        <span className="field-label">Files</span>
+        <input ref={input} type="file" multiple accept={current?.accept} onChange={(e) => setChosen([...(e.target.files ?? [])])} />
+      </label>
+      <UploadProgressPanel stages={ADDITIONAL_UPLOAD_STAGES} current={stage} files={files} done={stage === 'completed'} />
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={busy || chosen.length === 0}>
+          {busy ? 'Uploading...' : 'Upload Files'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * The current files table of the model management screen (SPEC.md §2, §5, §9): 25 rows per page,
+ * at most 5 page buttons, a search box when there are more than 10 files, per-file delete (main
+ * files refused with the spec's message) and delete all (images, thumbnails, assets and camera
+ * metadata only, after 'Are you sure you want to delete all N files?').
+ */
+import { useMemo, useState } from 'react';
+import { FILES_TABLE_MAX_PAGE_BUTTONS, FILES_TABLE_PAGE_SIZE, showsFileSearch } from '../../../../../shared/constants.js';
+import { formatBytes } from '../../../../../shared/format.js';
+import { ModelMessages, ValidationMessages, confirmDeleteAllFiles, filesDeleted } from '../../../../../shared/messages.js';
+import { fileNameOf, isMainModelFile } from '../../../../../shared/paths.js';
+import { searchFileEntries } from '../../../../../shared/search.js';
+import type { FileEntry } from '../../../../../shared/types.js';
+import { deletableFiles } from '../../../../../shared/workflows/model-files.js';
+
+/** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
+export function pageButtons(current: number, totalPages: number, max: number = FILES_TABLE_MAX_PAGE_BUTTONS): number[] {
+  const count = Math.min(max, totalPages);
+  let start = Math.max(1, current - Math.floor(count / 2));
+  start = Math.min(start, totalPages - count + 1);
+  return Array.from({ length: count }, (_, i) => start + i);
+}
+
+const TYPE_LABELS: Record<FileEntry['type'], string> = {
+  splat: 'Splat',
+  glb: 'GLB',
+  image: 'Image',
+  thumbnail: 'Thumbnail',
+  cameraMetadata: 'Camera Metadata',
+  asset: 'Asset',
+};
+
+export interface FilesTableProps {
+  entries: readonly FileEntry[];
+  onDelete: (path: string) => Promise<void>;
+  onDeleteAll: () => Promise<number>;
+  /** Asks a yes/no question (window.confirm in the app). */
+  confirm: (question: string) => boolean;
+}
+
+export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTableProps) {
+  const [term, setTerm] = useState('');
+  const [page, setPage] = useState(1);
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const filtered = useMemo(() => searchFileEntries(entries, term), [entries, term]);
+  const totalPages = Math.max(1, Math.ceil(filtered.length / FILES_TABLE_PAGE_SIZE));
+  const currentPage = Math.min(page, totalPages);
+  const rows = filtered.slice((currentPage - 1) * FILES_TABLE_PAGE_SIZE, currentPage * FILES_TABLE_PAGE_SIZE);
+
+  async function remove(entry: FileEntry) {
+    if (isMainModelFile(entry.type)) {
+      setMessage({ kind: 'error', text: ValidationMessages.cannotDeleteMainFiles });
+      return;
+    }
+    if (!confirm(`Are you sure you want to delete ${fileNameOf(entry.path)}?`)) return;
+    setBusy(true);
+    try {
+      await onDelete(entry.path);
+      setMessage({ kind: 'success', text: ModelMessages.fileDeleted });
+    } catch (error) {
+      console.error(error);
+      setMessage({ kind: 'error', text: ModelMessages.deleteFileFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function removeAll() {
+    const count = deletableFiles(entries).length;
+    if (count === 0) {
+      setMessage({ kind: 'error', text: ModelMessages.noFilesToDelete });
+      return;
+    }
+    if (!confirm(confirmDeleteAllFiles(count))) return;
+    setBusy(true);
+    try {
+      const deleted = await onDeleteAll();
+      setMessage({ kind: 'success', text: filesDeleted(deleted) });
+    } catch (error) {
+      console.error(error);
+      setMessage({ kind: 'error', text: ModelMessages.deleteAllFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel" aria-label="Current Files">
+      <div className="panel-head">
+        <h3 className="panel-title">Current Files ({entries.length})</h3>
+        <button type="button" className="button button-danger button-small" disabled={busy} onClick={() => void removeAll()}>
+          Delete All Files
+        </button>
+      </div>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      {showsFileSearch(entries.length) ? (
+        <input
+          type="search"
+          aria-label="Search files"
+          placeholder="Search files..."
+          value={term}
+          onChange={(e) => {
+            setTerm(e.target.value);
+            setPage(1);
+          }}
+        />
+      ) : null}
+      <table className="table">
+        <thead>
+          <tr>
+            <th>File</th>
+            <th>Type</th>
+            <th>Size</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((entry) => (
+            <tr key={entry.path}>
+              <td className="mono" title={entry.path}>
+                {fileNameOf(entry.path)}
+              </td>
+              <td>{TYPE_LABELS[entry.type]}</td>
+              <td>{entry.size === undefined ? '—' : formatBytes(entry.size)}</td>
+              <td>
+                <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Delete ${fileNameOf(entry.path)}`} onClick={() => void remove(entry)}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {totalPages > 1 ? (
+        <nav className="pagination" aria-label="Files pages">
+          <button type="button" className="button button-ghost button-small" disabled={currentPage === 1} onClick={() => setPage(currentPage - 1)}>
+            Previous
+          </button>
+          {pageButtons(currentPage, totalPages).map((n) => (
+            <button
+              key={n}
+              type="button"
+              className={`button button-small ${n === currentPage ? 'button-primary' : 'button-ghost'}`}
+              aria-current={n === currentPage ? 'page' : undefined}
+              onClick={() => setPage(n)}
+            >
+              {n}
+            </button>
+          ))}
+          <button type="button" className="button button-ghost button-small" disabled={currentPage === totalPages} onClick={() => setPage(currentPage + 1)}>
+            Next
+          </button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The project create/edit form (SPEC.md §2 Project create/edit form, §5 Project form rules, §8
+ * messages). Validation is the shared `validateProjectForm`; the slug follows the name until the
+ * admin types one (§5 "auto-generated from the name if empty").
+ */
+import { useState, type FormEvent } from 'react';
+import { ProjectMessages, saveProjectFailed } from '../../../../../shared/messages.js';
+import { slugify } from '../../../../../shared/slug.js';
+import type { Project } from '../../../../../shared/types.js';
+import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '../../../../../shared/validation/project-form.js';
+import { detailOf } from '../api/admin-data.js';
+
+export interface ProjectFormProps {
+  /** The project being edited; absent to create. */
+  project?: Project | null;
+  /** Saves the validated input; resolves when written. */
+  onSubmit: (input: ProjectFormInput) => Promise<void>;
+  /** Edit only: the Cancel button. */
+  onCancel?: () => void;
+  /** Texts of the outcome; default 'Project created successfully!' / 'Project updated successfully!' and 'Failed to save project: …'. */
+  successText?: string;
+  failureText?: (detail: string) => string;
+}
+
+const FIELDS: Array<{ key: keyof ProjectFormInput; label: string; placeholder?: string; multiline?: boolean }> = [
+  { key: 'name', label: 'Project Name' },
+  { key: 'structure_id', label: 'Structure ID' },
+  { key: 'description', label: 'Description', multiline: true },
+  { key: 'slug', label: 'URL Slug' },
+  { key: 'address', label: 'Address' },
+  { key: 'mapUrl', label: 'Map URL', placeholder: 'https://maps.google.com/...' },
+  { key: 'lat', label: 'Latitude', placeholder: 'e.g. 43.4643' },
+  { key: 'lng', label: 'Longitude', placeholder: 'e.g. -80.5204' },
+];
+
+export function ProjectForm({ project, onSubmit, onCancel, successText, failureText = saveProjectFailed }: ProjectFormProps) {
+  const editing = project !== undefined && project !== null;
+  const [values, setValues] = useState(() => projectFormInputOf(project));
+  const [slugTouched, setSlugTouched] = useState(() => (project?.slug ?? '') !== '');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+
+  function change(key: keyof ProjectFormInput, value: string) {
+    setValues((current) => {
+      const next = { ...current, [key]: value };
+      if (key === 'name' && !slugTouched) next.slug = slugify(value);
+      return next;
+    });
+    if (key === 'slug') setSlugTouched(value !== '');
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const result = validateProjectForm(values);
+    if (!result.ok) {
+      setMessage({ kind: 'error', text: result.message });
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      await onSubmit(values);
+      setMessage({ kind: 'success', text: successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created) });
+    } catch (error) {
+      setMessage({ kind: 'error', text: failureText(detailOf(error)) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="panel admin-form" onSubmit={submit} noValidate>
+      <h2 className="panel-title">{editing ? 'Edit Project' : 'Create Project'}</h2>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="form-grid">
+        {FIELDS.map((field) => (
+          <label key={field.key} className={`field${field.multiline ? ' field-wide' : ''}`}>
+            <span className="field-label">{field.label}</span>
+            {field.multiline ? (
+              <textarea rows={3} value={values[field.key]} onChange={(e) => change(field.key, e.target.value)} />
+            ) : (
+              <input
+                type="text"
+                value={values[field.key]}
+                placeholder={field.placeholder}
+                onChange={(e) => change(field.key, e.target.value)}
+              />
+            )}
+          </label>
+        ))}
+      </div>
+      <p className="muted small">The URL slug is lowercased; spaces become hyphens; only a-z, 0-9 and hyphens are kept. Empty: generated from the name.</p>
+      <div className="actions">
+        {editing && onCancel ? (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving...' : editing ? 'Save Changes' : 'Create Project'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The reference-model picker table of a project (SPEC.md §2 Project management panel, §4
+ * "Reference picker"): one row per model with 'Set as Reference' on the others; the swap runs
+ * in the shared `setReferenceModel` workflow (one atomic batch).
+ */
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { ProjectMessages } from '../../../../../shared/messages.js';
+import { sortModelsBy } from '../../../../../shared/order.js';
+import { formatDate } from '../../../../../shared/format.js';
+import { modelTypeLabel } from '../../../../../shared/model-type.js';
+import type { Model, Project } from '../../../../../shared/types.js';
+import { paths } from '../../../config/paths.js';
+
+export function ReferencePicker({
+  project,
+  models,
+  onSetReference,
+}: {
+  project: Project;
+  models: readonly Model[];
+  onSetReference: (modelId: string) => Promise<void>;
+}) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+
+  async function choose(modelId: string) {
+    setBusy(modelId);
+    setMessage(null);
+    try {
+      await onSetReference(modelId);
+      setMessage({ kind: 'success', text: ProjectMessages.referenceUpdated });
+    } catch (error) {
+      console.error(error);
+      setMessage({ kind: 'error', text: ProjectMessages.referenceUpdateFailed });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const referenceId = project.reference_model_id ?? null;
+  return (
+    <section className="panel" aria-label="Project Models">
+      <div className="panel-head">
+        <h3 className="panel-title">Project Models ({models.length})</h3>
+        <Link className="button button-primary button-small" to={paths.admin.addModel.getHref(project.id)}>
+          Add Model
+        </Link>
+      </div>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      {models.length === 0 ? (
+        <p className="muted">No models in this project yet.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Public ID</th>
+              <th>Name</th>
+              <th>Type</th>
+              <th>Capture Date</th>
+              <th>Reference</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sortModelsBy(models, 'id').map((model) => {
+              const isRef = model.id === referenceId || (referenceId === null && model.isReference === true);
+              return (
+                <tr key={model.id}>
+                  <td className="mono">
+                    <Link to={paths.admin.modelManagement.getHref(model.id)}>{model.publicId}</Link>
+                  </td>
+                  <td>{model.name}</td>
+                  <td>{modelTypeLabel(model)}</td>
+                  <td>{formatDate(model.metadata?.captureDate)}</td>
+                  <td>
+                    {isRef ? (
+                      <span className="badge badge-green">Reference Model</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        disabled={busy !== null}
+                        onClick={() => void choose(model.id)}
+                      >
+                        {busy === model.id ? 'Updating...' : 'Set as Reference'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

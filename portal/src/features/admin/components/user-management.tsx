@@ -1,0 +1,171 @@
+/**
+ * User management (SPEC.md §2 User management, §4 "Role changes and registration", §5 "Register
+ * user" and "Set admin", §8 Registration messages): two tabs, Register User and Manage Roles.
+ * Registering signs the admin out after 2 seconds (§4, §9); the local backend's createAccount
+ * does not sign the new user in, so the sign-out is done here.
+ */
+import { useState, type FormEvent } from 'react';
+import { REGISTRATION_SIGN_OUT_DELAY_MS } from '../../../../../shared/constants.js';
+import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
+import { adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../../../shared/messages.js';
+import type { Role } from '../../../../../shared/types.js';
+import { validateRegisterUser } from '../../../../../shared/validation/users.js';
+import { validateSetAdmin } from '../../../../../shared/validation/users.js';
+import { detailOf } from '../api/admin-data.js';
+
+type Message = { kind: 'success' | 'error'; text: string } | null;
+
+export function RegisterUserForm({
+  onRegister,
+  onSignOut,
+  signOutDelayMs = REGISTRATION_SIGN_OUT_DELAY_MS,
+}: {
+  onRegister: (input: { email: string; password: string; role: Role }) => Promise<unknown>;
+  /** Signs the admin out (then the app goes to /login). */
+  onSignOut: () => void;
+  signOutDelayMs?: number;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('user');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const check = validateRegisterUser({ email, password });
+    if (!check.ok) {
+      setMessage({ kind: 'error', text: check.message });
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      await onRegister({ email, password, role });
+      setMessage({
+        kind: 'success',
+        text: `User ${email.trim().toLowerCase()} has been registered as ${role}. You will be signed out in 2 seconds; please sign in again.`,
+      });
+      // Not cleared on unmount: leaving the page does not cancel the §4 sign-out.
+      setTimeout(onSignOut, signOutDelayMs);
+    } catch (error) {
+      const text =
+        isAppError(error) && (error.code === ErrorCode.AlreadyExists || error.code === ErrorCode.InvalidArgument)
+          ? error.message
+          : registrationErrorMessage(error);
+      setMessage({ kind: 'error', text });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Register User">
+      <h3 className="panel-title">Register User</h3>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">Email</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Password</span>
+          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Role</span>
+          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <option value="user">User</option>
+            <option value="admin">Admin</option>
+          </select>
+        </label>
+      </div>
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Registering...' : 'Register User'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise<void> }) {
+  const [email, setEmail] = useState('');
+  const [uid, setUid] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const check = validateSetAdmin({ email, uid });
+    if (!check.ok) {
+      setMessage({ kind: 'error', text: check.message });
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      await onGrant(check.value.uid);
+      setMessage({ kind: 'success', text: adminGranted(check.value.email ?? check.value.uid) });
+    } catch (error) {
+      setMessage({ kind: 'error', text: adminGrantFailed(detailOf(error)) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Manage Roles">
+      <h3 className="panel-title">Grant Admin Role</h3>
+      {message ? (
+        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
+          {message.text}
+        </p>
+      ) : null}
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">User Email</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">User ID (UID)</span>
+          <input type="text" value={uid} onChange={(e) => setUid(e.target.value)} />
+        </label>
+      </div>
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving...' : 'Set as Admin'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function UserManagement({
+  onRegister,
+  onGrant,
+  onSignOut,
+}: {
+  onRegister: (input: { email: string; password: string; role: Role }) => Promise<unknown>;
+  onGrant: (uid: string) => Promise<void>;
+  onSignOut: () => void;
+}) {
+  const [tab, setTab] = useState<'register' | 'roles'>('register');
+  return (
+    <div className="user-management">
+      <h2 className="panel-title">User Management</h2>
+      <div className="tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === 'register'} className={`tab${tab === 'register' ? ' active' : ''}`} onClick={() => setTab('register')}>
+          Register User
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'roles'} className={`tab${tab === 'roles' ? ' active' : ''}`} onClick={() => setTab('roles')}>
+          Manage Roles
+        </button>
+      </div>
+      {tab === 'register' ? <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} /> : <ManageRolesForm onGrant={onGrant} />}
+    </div>
+  );
+}

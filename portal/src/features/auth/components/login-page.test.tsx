@@ -1,0 +1,50 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../../../../shared/errors.js';
+import LoginRoute from '../../../app/routes/login.js';
+import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
+import { SignInForm } from './sign-in-form.js';
+
+afterEach(cleanup);
+
+describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
+  it('shows every string of the page', async () => {
+    render(
+      <StubApp stub={createStubBackend(null)} path="/login" pattern="/login">
+        <LoginRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Tower Models Catalog' })).toBeTruthy();
+    expect(screen.getByText('3D model inspection platform')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Welcome back' })).toBeTruthy();
+    expect(screen.getByText('Please sign in to your account')).toBeTruthy();
+    expect((screen.getByLabelText('Email') as HTMLInputElement).required).toBe(true);
+    expect((screen.getByLabelText('Password') as HTMLInputElement).required).toBe(true);
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeTruthy();
+    expect(screen.getByText('Account Registration Required:').parentElement?.textContent).toBe(
+      'Account Registration Required: Please contact the lab supervisor to obtain your account credentials.',
+    );
+  });
+
+  it('sends a signed-in visitor with a role to /projects', async () => {
+    render(
+      <StubApp stub={createStubBackend('user')} path="/login" pattern="/login">
+        <LoginRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByText('elsewhere')).toBeTruthy();
+  });
+
+  it.each([
+    [ErrorCode.InvalidEmail, 'Invalid email format.'],
+    [ErrorCode.UserDisabled, 'The account has been disabled.'],
+    [ErrorCode.UserNotFound, 'User not registered.'],
+    [ErrorCode.WrongPassword, 'Incorrect password.'],
+  ])('shows the §8 message for %s', async (code, message) => {
+    render(<SignInForm onSignIn={() => Promise.reject(new AppError(code, 'x'))} />);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'user@demo.lab' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
+  });
+});

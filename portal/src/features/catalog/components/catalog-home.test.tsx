@@ -1,0 +1,102 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Project } from '../../../../../shared/types.js';
+import { CatalogHomeView } from './catalog-home.js';
+
+afterEach(cleanup);
+
+const project = (n: number, extra: Partial<Project> = {}): Project => ({
+  id: `p${n}`,
+  name: `Tower ${n}`,
+  structure_id: `TWR-00${n}`,
+  description: `Structure number ${n}`,
+  slug: `tower-${n}`,
+  ...extra,
+});
+const projects = [1, 2, 3, 4, 5, 6, 7].map((n) => project(n));
+// p1 has 1 model, p2..p6 have 2 or 3, p7 none
+const counts = new Map([
+  ['p1', 1],
+  ['p2', 2],
+  ['p3', 3],
+  ['p4', 2],
+  ['p5', 2],
+  ['p6', 5],
+]);
+
+function renderHome(list = projects, c = counts) {
+  return render(
+    <MemoryRouter>
+      <CatalogHomeView projects={list} counts={c} />
+    </MemoryRouter>,
+  );
+}
+
+const titles = (section: HTMLElement) => within(section).getAllByTestId('catalog-card').map((c) => within(c).getByRole('heading').textContent);
+
+describe('CatalogHomeView (SPEC.md §2 Catalog home, §9)', () => {
+  it('counts Total Projects and Multi-Temporal Projects (2 or more models)', () => {
+    renderHome();
+    expect(within(screen.getByTestId('stat-total')).getByText('7')).toBeTruthy();
+    expect(screen.getByText('Total Projects')).toBeTruthy();
+    expect(within(screen.getByTestId('stat-multi-temporal')).getByText('5')).toBeTruthy();
+    expect(screen.getByText('Multi-Temporal Projects')).toBeTruthy();
+  });
+
+  it('features at most 4 projects, in order, from those with 2 or more models; cards link to the project', () => {
+    renderHome();
+    expect(screen.getByRole('heading', { name: 'Featured Projects' })).toBeTruthy();
+    expect(titles(screen.getByTestId('featured'))).toEqual(['Tower 2', 'Tower 3', 'Tower 4', 'Tower 5']);
+    expect(within(screen.getByTestId('featured')).getAllByRole('link')[0]?.getAttribute('href')).toBe('/projects/p2');
+    expect(screen.getByRole('heading', { name: 'Browse All Projects' })).toBeTruthy();
+    expect(titles(screen.getByTestId('all-projects'))).toHaveLength(7);
+  });
+
+  it('has no Featured Projects when no project has 2 models', () => {
+    renderHome(projects, new Map([['p1', 1]]));
+    expect(screen.queryByRole('heading', { name: 'Featured Projects' })).toBeNull();
+  });
+
+  it('searches structure_id, name and description case-insensitively', () => {
+    renderHome([project(1), project(2, { name: 'Harbour Mast' }), project(3, { description: 'Bridge over the RIVER' })]);
+    const search = screen.getByLabelText('Search projects');
+    fireEvent.change(search, { target: { value: 'twr-001' } });
+    expect(titles(screen.getByTestId('all-projects'))).toEqual(['Tower 1']);
+    fireEvent.change(search, { target: { value: 'harbour' } });
+    expect(titles(screen.getByTestId('all-projects'))).toEqual(['Harbour Mast']);
+    fireEvent.change(search, { target: { value: 'river' } });
+    expect(titles(screen.getByTestId('all-projects'))).toEqual(['Tower 3']);
+    fireEvent.change(search, { target: { value: 'nothing like this' } });
+    expect(screen.queryAllByTestId('catalog-card')).toHaveLength(0);
+  });
+
+  it('shows the empty state without projects', () => {
+    renderHome([], new Map());
+    expect(screen.getByText('No Projects Yet')).toBeTruthy();
+  });
+});
+
+describe('/catalog route states (SPEC.md §2, §6)', () => {
+  it("shows 'Login Required' without a role, and 'Loading projects...' before the live list", async () => {
+    const { createStubBackend, StubApp } = await import('../../../components/testing/stub-backend.js');
+    const { default: CatalogRoute } = await import('../../../app/routes/app/catalog.js');
+    const { unmount } = render(
+      <StubApp stub={createStubBackend(null)} path="/catalog" pattern="/catalog">
+        <CatalogRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    unmount();
+    const stub = createStubBackend('user', { projects: null, models: [] });
+    render(
+      <StubApp stub={stub} path="/catalog" pattern="/catalog">
+        <CatalogRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByText('Loading projects...')).toBeTruthy();
+    stub.setDocs('projects', [project(1)]);
+    expect(await screen.findByRole('heading', { name: 'Tower 1' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Infrastructure Inspection Catalog', level: 1 })).toBeTruthy();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Catalog home (SPEC.md §2 Catalog home): hero, the Total Projects and Multi-Temporal Projects
+ * counts, a search box (§5: case-insensitive substring of structure_id, name, description),
+ * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
+ * Every card links to /projects/{id}. `CatalogHomeView` is the pure view; `CatalogHome` feeds it
+ * the live projects and models.
+ */
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PROJECT_BADGE_LABELS, catalogStats, featuredProjects, modelCountOf, projectBadge, truncateDescription } from '../../../../../shared/projects.js';
+import { searchProjects } from '../../../../../shared/search.js';
+import type { Project } from '../../../../../shared/types.js';
+import { Badge } from '../../../components/ui/badge.js';
+import { EmptyState } from '../../../components/ui/empty-state.js';
+import { LoadingState } from '../../../components/ui/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { useModels } from '../../models/api/use-models.js';
+import { useProjects } from '../../projects/api/use-projects.js';
+import '../catalog.css';
+import { countModelsByProject } from '../model-counts.js';
+
+function CatalogProjectCard({ project, modelCount }: { project: Project; modelCount: number }) {
+  const badge = projectBadge(modelCount);
+  return (
+    <Link className="card catalog-card" to={paths.project.getHref(project.id)} data-testid="catalog-card">
+      <div className="card-body">
+        <div className="landing-card-head">
+          <h3 className="card-title">{project.name}</h3>
+          {badge ? <Badge tone={badge === 'multi-temporal' ? 'blue' : 'green'}>{PROJECT_BADGE_LABELS[badge]}</Badge> : null}
+        </div>
+        <p className="muted mono">{project.structure_id}</p>
+        {project.description ? <p className="card-text">{truncateDescription(project.description)}</p> : null}
+        <p className="muted catalog-card-count">
+          {modelCount} {modelCount === 1 ? 'model' : 'models'}
+        </p>
+      </div>
+    </Link>
+  );
+}
+
+export interface CatalogHomeViewProps {
+  /** Projects in display order (structure_id). */
+  projects: Project[];
+  counts: ReadonlyMap<string, number>;
+}
+
+export function CatalogHomeView({ projects, counts }: CatalogHomeViewProps) {
+  const [term, setTerm] = useState('');
+  const stats = catalogStats(projects, counts);
+  const featured = useMemo(() => featuredProjects(projects, counts), [projects, counts]);
+  const matching = useMemo(() => searchProjects(projects, term), [projects, term]);
+  return (
+    <>
+      <div className="stat-grid">
+        <div className="stat-card" data-testid="stat-total">
+          <div className="stat-value">{stats.totalProjects}</div>
+          <div className="stat-label">Total Projects</div>
+        </div>
+        <div className="stat-card" data-testid="stat-multi-temporal">
+          <div className="stat-value">{stats.multiTemporalProjects}</div>
+          <div className="stat-label">Multi-Temporal Projects</div>
+        </div>
+      </div>
+      <div className="field catalog-search">
+        <label htmlFor="catalog-search" className="visually-hidden">
+          Search projects
+        </label>
+        <input
+          id="catalog-search"
+          type="search"
+          placeholder="Search by structure ID, name or description..."
+          value={term}
+          onChange={(event) => setTerm(event.target.value)}
+        />
+      </div>
+      {term.trim() === '' && featured.length > 0 ? (
+        <section className="catalog-section" aria-labelledby="featured-heading" data-testid="featured">
+          <h2 className="panel-title" id="featured-heading">
+            Featured Projects
+          </h2>
+          <div className="card-grid">
+            {featured.map((project) => (
+              <CatalogProjectCard key={project.id} project={project} modelCount={modelCountOf(counts, project.id)} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+      <section className="catalog-section" aria-labelledby="all-heading" data-testid="all-projects">
+        <div className="panel-head">
+          <h2 className="panel-title" id="all-heading">
+            Browse All Projects
+          </h2>
+          <Link className="button button-secondary button-small" to={paths.projects.getHref()}>
+            Project List
+          </Link>
+        </div>
+        {projects.length === 0 ? (
+          <EmptyState title="No Projects Yet" />
+        ) : matching.length === 0 ? (
+          <p className="muted">No projects match “{term.trim()}”.</p>
+        ) : (
+          <div className="card-grid">
+            {matching.map((project) => (
+              <CatalogProjectCard key={project.id} project={project} modelCount={modelCountOf(counts, project.id)} />
+            ))}
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function CatalogHome() {
+  const projects = useProjects();
+  const models = useModels();
+  const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
+  if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
+  if (projects.status === 'error') console.error(projects.error);
+  return <CatalogHomeView projects={projects.data ?? []} counts={counts} />;
+}

@@ -1,0 +1,54 @@
+/**
+ * The landing page (SPEC.md §2 Landing page): fixed top bar linking to / with the short name,
+ * header with the title, BETA badge and subtitle, the grid of three tool cards, the Getting
+ * Started panel and the footer with the year, rights line and tagline. Public: no session, map or
+ * backend code.
+ */
+import { Link } from 'react-router-dom';
+import type { ToolCard } from '../../../../../shared/types.js';
+import { Badge } from '../../../components/ui/badge.js';
+import { APP_SHORT_NAME, PRODUCT_SUBTITLE, PRODUCT_TITLE, TAGLINE } from '../../../config/app.js';
+import { paths } from '../../../config/paths.js';
+import { TOOL_CARDS } from '../tool-cards.js';
+import { ToolCardView } from './tool-card.js';
+import '../landing.css';
+
+export function LandingPage({ cards = TOOL_CARDS, year = new Date().getFullYear() }: { cards?: readonly ToolCard[]; year?: number }) {
+  return (
+    <div className="landing">
+      <header className="top-bar">
+        <Link to={paths.landing.getHref()} className="top-bar-brand">
+          {APP_SHORT_NAME}
+        </Link>
+      </header>
+      <main className="landing-main">
+        <div className="landing-hero">
+          <h1 className="landing-title">
+            {PRODUCT_TITLE} <Badge tone="purple">BETA</Badge>
+          </h1>
+          <p className="landing-subtitle">{PRODUCT_SUBTITLE}</p>
+        </div>
+        <div className="tool-grid" data-testid="tool-grid">
+          {cards.map((card) => (
+            <ToolCardView key={card.id} card={card} />
+          ))}
+        </div>
+        <section className="panel landing-start">
+          <h2 className="panel-title">Getting Started</h2>
+          <p className="muted">
+            Start with the inspection catalog: browse projects and their 3D models, then try the specialised viewers.
+          </p>
+          <Link className="button button-secondary" to={paths.projects.getHref()}>
+            Start Exploring
+          </Link>
+        </section>
+      </main>
+      <footer className="landing-footer muted">
+        <p>
+          © {year} {APP_SHORT_NAME}. All rights reserved.
+        </p>
+        <p>{TAGLINE}</p>
+      </footer>
+    </div>
+  );
+}

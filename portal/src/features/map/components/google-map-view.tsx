@@ -1,0 +1,96 @@
+/// <reference types="google.maps" />
+/**
+ * The maps-service project map (SPEC.md §2 Project map, §7 "Maps service script loaded with the
+ * marker and geometry libraries, in English", §9 default centre/zoom and init polling). Loaded
+ * lazily, only when a Maps API key is configured. Initialisation polls every 500 ms for the
+ * loaded API and gives up after 10 s, when `onUnavailable` switches the screen to the key-less
+ * map. Not exercised by the tests: there is no key and no network here.
+ */
+import { GoogleMap, InfoWindowF, MarkerF, useJsApiLoader, type Libraries } from '@react-google-maps/api';
+import { useEffect, useState } from 'react';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_USER_LOCATION_ZOOM } from '../../../../../shared/constants.js';
+import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
+import { pollUntil } from '../lib/poll.js';
+import type { MapRendererProps } from './map-types.js';
+import { ProjectPopup } from './project-popup.js';
+
+const LIBRARIES: Libraries = ['marker', 'geometry'];
+const CONTAINER_STYLE = { width: '100%', height: '500px' } as const;
+
+function circleIcon(hex: string): google.maps.Symbol {
+  return { path: google.maps.SymbolPath.CIRCLE, scale: 9, fillColor: hex, fillOpacity: 1, strokeColor: '#ffffff', strokeWeight: 2 };
+}
+
+export interface GoogleMapViewProps extends MapRendererProps {
+  apiKey: string;
+  onUnavailable: () => void;
+}
+
+export default function GoogleMapView({ apiKey, onUnavailable, projects, modelCount, currentLocation, refit, onViewProject }: GoogleMapViewProps) {
+  const { isLoaded, loadError } = useJsApiLoader({ id: 'maps-script', googleMapsApiKey: apiKey, libraries: LIBRARIES, language: 'en' });
+  const [ready, setReady] = useState(false);
+  const [map, setMap] = useState<google.maps.Map | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (loadError) {
+      console.error(loadError);
+      onUnavailable();
+    }
+  }, [loadError, onUnavailable]);
+
+  useEffect(() => {
+    if (!isLoaded) return;
+    const controller = new AbortController();
+    void pollUntil(() => typeof google !== 'undefined' && Boolean(google.maps?.Map) && Boolean(google.maps?.geometry), {
+      signal: controller.signal,
+    }).then((ok) => {
+      if (controller.signal.aborted) return;
+      if (ok) setReady(true);
+      else onUnavailable();
+    });
+    return () => controller.abort();
+  }, [isLoaded, onUnavailable]);
+
+  const pointsKey = projects.map((p) => `${p.location.lat},${p.location.lng}`).join(';');
+  useEffect(() => {
+    if (!map || projects.length === 0) return;
+    const bounds = new google.maps.LatLngBounds();
+    for (const p of projects) bounds.extend({ lat: p.location.lat, lng: p.location.lng });
+    map.fitBounds(bounds);
+  }, [map, pointsKey, refit]);
+
+  useEffect(() => {
+    if (!map || !currentLocation) return;
+    map.panTo(currentLocation);
+    map.setZoom(MAP_USER_LOCATION_ZOOM);
+  }, [map, currentLocation?.lat, currentLocation?.lng]);
+
+  if (!ready) return <div className="keyless-map" style={{ height: 500 }} aria-busy="true" />;
+  const selectedProject = projects.find((p) => p.id === selected) ?? null;
+  return (
+    <GoogleMap
+      mapContainerStyle={CONTAINER_STYLE}
+      center={currentLocation ?? MAP_DEFAULT_CENTER}
+      zoom={currentLocation ? MAP_USER_LOCATION_ZOOM : MAP_DEFAULT_ZOOM}
+      onLoad={setMap}
+      onUnmount={() => setMap(null)}
+    >
+      {projects.map((project) => (
+        <MarkerF
+          key={project.id}
+          position={{ lat: project.location.lat, lng: project.location.lng }}
+          title={project.name}
+          icon={circleIcon(projectMarker(modelCount(project.id)).hex)}
+          onClick={() => setSelected(project.id)}
+        />
+      ))}
+      {currentLocation ? <MarkerF position={currentLocation} title="Current Location" icon={circleIcon(CURRENT_LOCATION_MARKER.hex)} /> : null}
+      {selectedProject ? (
+        <InfoWindowF position={{ lat: selectedProject.location.lat, lng: selectedProject.location.lng }} onCloseClick={() => setSelected(null)}>
+          <ProjectPopup project={selectedProject} modelCount={modelCount(selectedProject.id)} onView={() => onViewProject(selectedProject.id)} />
+        </InfoWindowF>
+      ) : null}
+    </GoogleMap>
+  );
+}

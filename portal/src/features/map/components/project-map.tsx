@@ -1,0 +1,136 @@
+/**
+ * The project map screen (SPEC.md §2 Project map): three stat cards (Projects with Location,
+ * Multi-Temporal, Initial Assessment), the legend, the 'Current Location' toggle (§4 off →
+ * locating → on, again → off and re-fit; §8 geolocation messages), and the map: the maps-service
+ * map (lazily loaded) when a Maps API key is configured, else — or when it cannot initialise —
+ * the key-less map with the same markers and popups. Only projects with numeric lat and lng are
+ * shown (§5); without any, the 'No Projects with Location Data' state.
+ */
+import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { mapStats, modelCountOf, projectsOnMap } from '../../../../../shared/projects.js';
+import type { Project } from '../../../../../shared/types.js';
+import { EmptyState } from '../../../components/ui/empty-state.js';
+import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { useRuntimeConfig } from '../../../lib/runtime-config.js';
+import { countModelsByProject } from '../../catalog/model-counts.js';
+import { useModels } from '../../models/api/use-models.js';
+import { useProjects } from '../../projects/api/use-projects.js';
+import { useCurrentLocation } from '../hooks/use-current-location.js';
+import { CURRENT_LOCATION_MARKER, MARKER_HEX } from '../lib/marker-style.js';
+import { KeylessMap } from './keyless-map.js';
+import '../map.css';
+
+const GoogleMapView = lazy(() => import('./google-map-view.js'));
+
+export interface ProjectMapViewProps {
+  projects: Project[];
+  counts: ReadonlyMap<string, number>;
+  /** null: no key configured, the key-less map. */
+  mapsApiKey: string | null;
+  /** The browser's geolocation (injectable for tests; undefined = unsupported). */
+  geolocation?: Geolocation | undefined;
+}
+
+function LegendItem({ hex, label }: { hex: string; label: string }) {
+  return (
+    <li className="legend-item">
+      <span className="legend-dot" style={{ background: hex }} aria-hidden="true" />
+      {label}
+    </li>
+  );
+}
+
+export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = globalThis.navigator?.geolocation }: ProjectMapViewProps) {
+  const navigate = useNavigate();
+  const location = useCurrentLocation(geolocation);
+  const [keyedUnavailable, setKeyedUnavailable] = useState(false);
+  const onUnavailable = useCallback(() => setKeyedUnavailable(true), []);
+  const located = useMemo(() => projectsOnMap(projects), [projects]);
+  const stats = mapStats(projects, counts);
+  const modelCount = useCallback((id: string) => modelCountOf(counts, id), [counts]);
+
+  if (located.length === 0) {
+    return (
+      <EmptyState title="No Projects with Location Data">
+        <Link className="button button-secondary" to={paths.catalog.getHref()}>
+          Browse All Projects
+        </Link>
+      </EmptyState>
+    );
+  }
+
+  const renderer = {
+    projects: located,
+    modelCount,
+    currentLocation: location.status === 'on' ? location.position : null,
+    refit: location.refit,
+    onViewProject: (id: string) => navigate(paths.project.getHref(id)),
+  };
+  const useKeyed = mapsApiKey !== null && mapsApiKey !== '' && !keyedUnavailable;
+
+  return (
+    <>
+      <div className="stat-grid map-stats">
+        <div className="stat-card" data-testid="stat-with-location">
+          <div className="stat-value">{stats.withLocation}</div>
+          <div className="stat-label">Projects with Location</div>
+        </div>
+        <div className="stat-card" data-testid="stat-multi-temporal">
+          <div className="stat-value" style={{ color: MARKER_HEX.blue }}>
+            {stats.multiTemporal}
+          </div>
+          <div className="stat-label">Multi-Temporal</div>
+        </div>
+        <div className="stat-card" data-testid="stat-initial-assessment">
+          <div className="stat-value" style={{ color: MARKER_HEX.green }}>
+            {stats.initialAssessment}
+          </div>
+          <div className="stat-label">Initial Assessment</div>
+        </div>
+      </div>
+      <div className="map-toolbar">
+        <ul className="legend" aria-label="Legend">
+          <LegendItem hex={MARKER_HEX.blue} label="Multi-Temporal" />
+          <LegendItem hex={MARKER_HEX.green} label="Initial Assessment" />
+          <LegendItem hex={CURRENT_LOCATION_MARKER.hex} label="Current Location" />
+        </ul>
+        <button
+          type="button"
+          className={`button ${location.status === 'on' ? 'button-primary' : 'button-secondary'}`}
+          aria-pressed={location.status === 'on'}
+          data-status={location.status}
+          data-testid="location-toggle"
+          onClick={location.toggle}
+        >
+          {location.status === 'locating' ? <Spinner size="sm" /> : null} Current Location
+        </button>
+      </div>
+      {location.error ? (
+        <p className="alert alert-error" role="alert">
+          {location.error}
+        </p>
+      ) : null}
+      <div className="map-frame">
+        {useKeyed ? (
+          <Suspense fallback={<LoadingState label="Loading map..." />}>
+            <GoogleMapView apiKey={mapsApiKey} onUnavailable={onUnavailable} {...renderer} />
+          </Suspense>
+        ) : (
+          <KeylessMap {...renderer} />
+        )}
+      </div>
+    </>
+  );
+}
+
+export function ProjectMap() {
+  const projects = useProjects();
+  const models = useModels();
+  const config = useRuntimeConfig();
+  const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
+  if (projects.status === 'loading' || config.status === 'loading') return <LoadingState label="Loading projects..." />;
+  if (projects.status === 'error') console.error(projects.error);
+  return <ProjectMapView projects={projects.data ?? []} counts={counts} mapsApiKey={config.status === 'success' ? config.data.mapsApiKey : null} />;
+}

@@ -1,0 +1,61 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Model } from '../../../../../shared/types.js';
+import ModelsRoute from '../../../app/routes/app/models.js';
+import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+
+afterEach(cleanup);
+
+const models: Model[] = [
+  { id: 'b', uuid: 'b', publicId: 'B-2', name: 'Second', files: { glbPath: 'models/b/model.glb' } },
+  { id: 'h', uuid: 'h', publicId: 'A-9', name: 'Draft', visible: false, files: { splatPath: 'models/h/model.ply' } },
+  { id: 'a', uuid: 'a', publicId: 'A-1', name: 'First', files: { splatPath: 'models/a/model.ply', thumbnails: ['models/a/images_thumbnails/t.png'] } },
+];
+
+function renderModels(stub: StubBackend) {
+  return render(
+    <StubApp stub={stub} path="/models" pattern="/models">
+      <ModelsRoute />
+    </StubApp>,
+  );
+}
+
+describe('/models (SPEC.md §2 Model list, §6)', () => {
+  it("shows 'Login Required / Please sign in to access the model catalog.' without a role", async () => {
+    renderModels(createStubBackend(null));
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    expect(screen.getByText('Please sign in to access the model catalog.')).toBeTruthy();
+  });
+
+  it("shows 'Loading models...', then the empty state", async () => {
+    const stub = createStubBackend('user', { models: null });
+    renderModels(stub);
+    expect(await screen.findByText('Loading models...')).toBeTruthy();
+    stub.setDocs('models', []);
+    expect(await screen.findByText('No Models Available')).toBeTruthy();
+    expect(screen.getByText('There are no 3D models in the catalog yet.')).toBeTruthy();
+    expect(screen.getByText('0 models found')).toBeTruthy();
+  });
+
+  it('never shows hidden models, the banner, the upload panel or Hide/Show to a user', async () => {
+    renderModels(createStubBackend('user', { models }));
+    expect(await screen.findByRole('heading', { name: 'Infrastructure Inspection 3D Models' })).toBeTruthy();
+    expect(await screen.findByText('2 models found')).toBeTruthy();
+    expect(screen.queryByText('A-9')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Upload Model' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Hide' })).toBeNull();
+    expect(screen.queryByText(/Admin panel/)).toBeNull();
+  });
+
+  it('shows admins every model by publicId, hidden ones badged, with the banner and the upload panel', async () => {
+    renderModels(createStubBackend('admin', { models }));
+    expect(await screen.findByText('3 models found')).toBeTruthy();
+    expect(screen.getAllByTestId('model-row').map((r) => r.querySelector('.badge.mono')?.textContent)).toEqual(['A-1', 'A-9', 'B-2']);
+    expect(screen.getByText('Hidden')).toBeTruthy();
+    expect(screen.getByText('To delete models or manage their files, use the Admin panel (Model Management).')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Upload Model' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Hide' })).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Show' })).toBeTruthy();
+    expect((await screen.findByRole('img', { name: 'First' })).getAttribute('src')).toBe('http://files.test/models/a/images_thumbnails/t.png');
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The admin upload panel of the model list (SPEC.md §2 Model list, §5 "Upload from the model list
+ * screen", §8): project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb). Bad
+ * input shows the §5 message and uploads nothing; a failure shows 'An error occurred during
+ * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
+ */
+import { useRef, useState, type FormEvent } from 'react';
+import { ErrorCode, isAppError } from '../../../../../shared/errors.js';
+import { ModelMessages } from '../../../../../shared/messages.js';
+import type { Project } from '../../../../../shared/types.js';
+import { Spinner } from '../../../components/ui/spinner.js';
+import type { ListUploadForm } from '../api/upload-model.js';
+
+export interface UploadPanelProps {
+  /** Projects to upload into, in display order. */
+  projects: Project[];
+  onUpload: (form: ListUploadForm) => Promise<unknown>;
+}
+
+export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
+  const [projectId, setProjectId] = useState('');
+  const [publicId, setPublicId] = useState('');
+  const [name, setName] = useState('');
+  const [splat, setSplat] = useState<File | null>(null);
+  const [glb, setGlb] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const splatInput = useRef<HTMLInputElement>(null);
+  const glbInput = useRef<HTMLInputElement>(null);
+  const chosenProject = projectId || projects[0]?.id || '';
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setResult(null);
+    setBusy(true);
+    try {
+      await onUpload({ projectId: chosenProject, publicId, name, splat, glb });
+      setResult({ ok: true, message: ModelMessages.listUploadSucceeded });
+      setPublicId('');
+      setName('');
+      setSplat(null);
+      setGlb(null);
+      if (splatInput.current) splatInput.current.value = '';
+      if (glbInput.current) glbInput.current.value = '';
+    } catch (caught) {
+      if (isAppError(caught) && caught.code === ErrorCode.InvalidArgument) {
+        setResult({ ok: false, message: caught.message });
+      } else {
+        console.error(caught);
+        setResult({ ok: false, message: ModelMessages.listUploadFailed });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel upload-panel" aria-labelledby="upload-heading">
+      <h2 className="panel-title" id="upload-heading">
+        Upload Model
+      </h2>
+      <form className="form upload-form" onSubmit={handleSubmit} noValidate>
+        <div className="field">
+          <label htmlFor="upload-project">Project</label>
+          <select id="upload-project" value={chosenProject} onChange={(e) => setProjectId(e.target.value)} disabled={busy}>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.structure_id ? `${p.structure_id} — ${p.name}` : p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="upload-public-id">publicId</label>
+          <input id="upload-public-id" value={publicId} onChange={(e) => setPublicId(e.target.value)} disabled={busy} />
+        </div>
+        <div className="field">
+          <label htmlFor="upload-name">Name</label>
+          <input id="upload-name" value={name} onChange={(e) => setName(e.target.value)} disabled={busy} />
+        </div>
+        <div className="field">
+          <label htmlFor="upload-splat">Splat file (.splat, .ply)</label>
+          <input id="upload-splat" ref={splatInput} type="file" accept=".splat,.ply" onChange={(e) => setSplat(e.target.files?.[0] ?? null)} disabled={busy} />
+        </div>
+        <div className="field">
+          <label htmlFor="upload-glb">GLB file (.glb)</label>
+          <input id="upload-glb" ref={glbInput} type="file" accept=".glb" onChange={(e) => setGlb(e.target.files?.[0] ?? null)} disabled={busy} />
+        </div>
+        {result ? (
+          <p className={`alert ${result.ok ? 'alert-success' : 'alert-error'}`} role={result.ok ? 'status' : 'alert'}>
+            {result.message}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? <Spinner size="sm" label="Uploading..." /> : 'Upload'}
+        </button>
+      </form>
+    </section>
+  );
+}

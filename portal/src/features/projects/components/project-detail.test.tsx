@@ -1,0 +1,95 @@
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Model, Project } from '../../../../../shared/types.js';
+import ProjectRoute from '../../../app/routes/app/project.js';
+import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+
+afterEach(cleanup);
+
+const located: Project = {
+  id: 'p1',
+  name: 'North Ridge Tower',
+  structure_id: 'TWR-001',
+  description: 'Lattice tower.',
+  slug: 'north-ridge',
+  reference_model_id: 'ref',
+  created_at: '2024-03-05T10:00:00Z',
+  location: { lat: 43.47, lng: -80.54, address: 'North Ridge Rd' },
+};
+const bare: Project = { id: 'p2', name: 'Bare Mast', structure_id: 'MST-003', description: '', slug: 'bare' };
+const models: Model[] = [
+  { id: 'late', uuid: 'late', publicId: 'TWR-C', name: 'Late', projectId: 'p1', files: { glbPath: 'models/late/model.glb' }, metadata: { captureDate: '2025-06-01' } },
+  { id: 'ref', uuid: 'ref', publicId: 'TWR-Z', name: 'Reference', projectId: 'p1', isReference: true, files: { splatPath: 'models/ref/model.ply' }, metadata: { captureDate: '2026-01-01' } },
+  { id: 'early', uuid: 'early', publicId: 'TWR-A', name: 'Early', projectId: 'p1', files: { glbPath: 'models/early/model.glb' }, metadata: { captureDate: '2024-05-01' } },
+];
+
+function renderProject(stub: StubBackend, id: string) {
+  return render(
+    <StubApp stub={stub} path={`/projects/${id}`} pattern="/projects/:projectId">
+      <ProjectRoute />
+    </StubApp>,
+  );
+}
+
+describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
+  it("shows 'Authentication Required / Please log in to view project details.' when signed out", async () => {
+    renderProject(createStubBackend(null), 'p1');
+    expect(await screen.findByText('Authentication Required')).toBeTruthy();
+    expect(screen.getByText('Please log in to view project details.')).toBeTruthy();
+  });
+
+  it("shows 'Loading project details...' then 'Project Not Found'", async () => {
+    const stub = createStubBackend('user', { projects: [located], models: null });
+    renderProject(stub, 'missing');
+    expect(await screen.findByText('Loading project details...')).toBeTruthy();
+    stub.setDocs('models', []);
+    expect(await screen.findByText('Project Not Found')).toBeTruthy();
+    expect(screen.getByText('The requested project could not be found.')).toBeTruthy();
+  });
+
+  it('shows the fields, the location with map link and 200px zoom-14 embed, and the sorted models', async () => {
+    renderProject(createStubBackend('user', { projects: [located], models }), 'p1');
+    expect(await screen.findByRole('heading', { name: 'North Ridge Tower', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).querySelector('a')?.getAttribute('href')).toBe('/projects');
+    expect(screen.getByText('TWR-001')).toBeTruthy();
+    expect(screen.getByText('Lattice tower.')).toBeTruthy();
+    expect(screen.getByText('Mar 5, 2024')).toBeTruthy();
+    expect(screen.getByText('43.47, -80.54')).toBeTruthy();
+    expect(screen.getByText('North Ridge Rd')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View on Google Maps' }).getAttribute('target')).toBe('_blank');
+    const embed = screen.getByTitle('Project location map');
+    expect(embed.getAttribute('src')).toContain('z=14');
+    expect(embed.getAttribute('height')).toBe('200');
+    expect(screen.getByRole('heading', { name: '3D Models (3)' })).toBeTruthy();
+    const order = screen.getAllByTestId('project-model').map((m) => within(m).getByRole('heading').textContent);
+    expect(order).toEqual(['Reference', 'Early', 'Late']);
+    expect(within(screen.getAllByTestId('project-model')[0] as HTMLElement).getByText('Reference Model')).toBeTruthy();
+    // users get no admin links
+    expect(screen.queryByRole('link', { name: 'Project Management' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Add Model' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Manage' })).toBeNull();
+    // links resolve: View Model and Compare become ready
+    expect((await screen.findAllByRole('link', { name: 'View Model' })).length).toBe(3);
+    expect(screen.getAllByRole('button', { name: 'Compare' }).every((b) => !(b as HTMLButtonElement).disabled)).toBe(true);
+  });
+
+  it("keeps Compare disabled and says 'Unable to load reference model information.' when the reference link fails", async () => {
+    const original = console.error;
+    console.error = () => undefined;
+    const stub = createStubBackend('user', { projects: [located], models });
+    stub.failingLinks.add('models/ref/model.ply');
+    renderProject(stub, 'p1');
+    expect((await screen.findAllByText('Unable to load reference model information.')).length).toBe(2);
+    expect(screen.getAllByRole('button', { name: 'Compare' }).every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    console.error = original;
+  });
+
+  it("gives admins Project Management, Add Reference Model (no models) and no-location text", async () => {
+    renderProject(createStubBackend('admin', { projects: [bare], models: [] }), 'p2');
+    expect(await screen.findByRole('heading', { name: 'Bare Mast', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Project Management' }).getAttribute('href')).toBe('/admin/project-management?projectId=p2');
+    expect(screen.getByRole('link', { name: 'Add Reference Model' }).getAttribute('href')).toBe('/projects/p2/add-model');
+    expect(screen.getByText('No location data available for this project')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '3D Models (0)' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,101 @@
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Model, Project } from '../../../../../shared/types.js';
+import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
+import { ProjectListView } from './project-list.js';
+import ProjectsRoute from '../../../app/routes/app/projects.js';
+import { BackendProvider } from '../../../lib/backend-context.js';
+
+afterEach(cleanup);
+
+const projects: Project[] = [
+  { id: 'b', name: 'Bridge', structure_id: 'BRG-002', description: 'd', slug: 'bridge', reference_model_id: 'm1', location: { lat: 43.4, lng: -80.5, address: 'River Rd' } },
+  { id: 't', name: 'Tower', structure_id: 'TWR-001', description: 'd', slug: 'tower' },
+];
+const models: Model[] = [
+  { id: 'm1', uuid: 'm1', publicId: 'B-1', name: 'b1', projectId: 'b', files: { thumbnails: ['models/m1/images_thumbnails/t.png'] } },
+  { id: 'm2', uuid: 'm2', publicId: 'B-2', name: 'b2', projectId: 'b', files: {} },
+];
+
+function renderView(list: Project[], isAdmin: boolean) {
+  return render(
+    <BackendProvider backend={createStubBackend('user').backend}>
+      <MemoryRouter>
+        <ProjectListView projects={list} models={models} isAdmin={isAdmin} />
+      </MemoryRouter>
+    </BackendProvider>,
+  );
+}
+
+describe('ProjectListView (SPEC.md §2 Project list)', () => {
+  it("shows 'No Projects Yet', with 'Create First Project' to /admin/projects for admins only", () => {
+    const { unmount } = renderView([], false);
+    expect(screen.getByText('No Projects Yet')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Create First Project' })).toBeNull();
+    unmount();
+    renderView([], true);
+    expect(screen.getByRole('link', { name: 'Create First Project' }).getAttribute('href')).toBe('/admin/projects');
+  });
+
+  it('switches between the card grid and the table view, both in the given order', () => {
+    renderView(projects, false);
+    expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Bridge', 'Tower']);
+    fireEvent.click(screen.getByRole('button', { name: 'Table View' }));
+    const rows = screen.getAllByTestId('project-row');
+    expect(rows.map((r) => r.querySelector('td')?.textContent)).toEqual(['BRG-002', 'TWR-001']);
+    expect(within(rows[0] as HTMLElement).getByText('Has Reference')).toBeTruthy();
+    expect(within(rows[0] as HTMLElement).getByText(/Multi-Temporal/)).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByText('No Reference')).toBeTruthy();
+    expect(within(rows[1] as HTMLElement).getByRole('link', { name: 'View Details' }).getAttribute('href')).toBe('/projects/t');
+    fireEvent.click(screen.getByRole('button', { name: 'Card Grid' }));
+    expect(screen.getAllByTestId('project-card')).toHaveLength(2);
+  });
+});
+
+describe('/projects route states (SPEC.md §2, §6)', () => {
+  it("shows 'Login Required / Please sign in to access projects.' without a role", async () => {
+    const stub = createStubBackend(null);
+    render(
+      <StubApp stub={stub} path="/projects" pattern="/projects">
+        <ProjectsRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByText('Login Required')).toBeTruthy();
+    expect(screen.getByText('Please sign in to access projects.')).toBeTruthy();
+  });
+
+  it('loads, then shows the live list sorted by structure_id with the reference thumbnail', async () => {
+    const stub = createStubBackend('user', { projects: null, models });
+    render(
+      <StubApp stub={stub} path="/projects" pattern="/projects">
+        <ProjectsRoute />
+      </StubApp>,
+    );
+    expect(await screen.findByText('Loading projects...')).toBeTruthy();
+    stub.setDocs('projects', [...projects].reverse());
+    await screen.findAllByTestId('project-card');
+    expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Bridge', 'Tower']);
+    expect(await screen.findByRole('img', { name: 'Bridge' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Bridge' }).getAttribute('src')).toBe('http://files.test/models/m1/images_thumbnails/t.png');
+    expect(screen.getByText('No thumbnail')).toBeTruthy();
+    stub.setDocs('projects', [...projects, { id: 'a', name: 'Antenna', structure_id: 'ANT-009', description: '', slug: 'a' }]);
+    await screen.findByRole('heading', { name: 'Antenna' });
+    expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Antenna', 'Bridge', 'Tower']);
+  });
+
+  it("shows 'Failed to load projects list.' when the live list fails", async () => {
+    const stub = createStubBackend('user', { projects: null });
+    render(
+      <StubApp stub={stub} path="/projects" pattern="/projects">
+        <ProjectsRoute />
+      </StubApp>,
+    );
+    await screen.findByText('Loading projects...');
+    const original = console.error;
+    console.error = () => undefined;
+    stub.fail('projects', new Error('down'));
+    expect(await screen.findByText('Failed to load projects list.')).toBeTruthy();
+    console.error = original;
+  });
+});

@@ -1,0 +1,326 @@
+/**
+ * The admin dashboard in headless Chromium against `catalog serve` (SPEC.md §2 Admin dashboard,
+ * Add model, §4, §5, §8): create a project, upload a model with a real GLB and splat from
+ * ../shared/samples and watch the four stages, make another model the reference, upload camera
+ * metadata (good and bad), page and search the files table, delete a file, refuse and then
+ * perform a project delete, register a user (signed out after 2 s) and grant admin; the admin
+ * routes as a user redirect to /projects. Screenshots of each admin screen go to test-results/.
+ *
+ * Needs portal/dist (npm test builds it), /usr/bin/chromium and ../shared/samples; skips with a
+ * printed reason otherwise.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import { projectHasModels } from '../../shared/messages.js';
+import type { Backend } from '../../shared/ports/index.js';
+import type { Model, Project } from '../../shared/types.js';
+import { startServer, type RunningServer } from '../../cli/src/server/index.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const PORTAL_DIST = join(ROOT, 'portal/dist');
+const CHROMIUM = '/usr/bin/chromium';
+const CLI = join(ROOT, 'cli/bin/catalog.js');
+const SAMPLES = resolve(ROOT, '../shared/samples');
+const SPLAT = join(SAMPLES, 'splat/model.splat');
+const GLB = join(SAMPLES, 'glb/Duck.glb');
+const BOX = join(SAMPLES, 'glb/Box.glb');
+const RESULTS = join(ROOT, 'test-results');
+const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
+const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
+const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
+
+const skipReason = !existsSync(join(PORTAL_DIST, 'index.html'))
+  ? 'portal/dist is missing; run `npm run build` first (npm test does)'
+  : !existsSync(CHROMIUM)
+    ? `${CHROMIUM} is missing`
+    : ![SPLAT, GLB, BOX].every((file) => existsSync(file))
+      ? `samples missing under ${SAMPLES}`
+      : null;
+if (skipReason !== null) console.warn(`[e2e] admin browser test skipped: ${skipReason}`);
+
+describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () => {
+  let dataDir: string;
+  let work: string;
+  let server: RunningServer;
+  let service: Backend;
+  let browser: Browser;
+  let page: Page;
+  let project: Project;
+  const dialogs: string[] = [];
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-admin-'));
+    work = mkdtempSync(join(tmpdir(), 'catalog-e2e-admin-files-'));
+    server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
+    const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
+    service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
+    await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    page = await context.newPage();
+    page.on('pageerror', (error) => browserErrors.push(error.message));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    mkdirSync(RESULTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    await service?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      const file = join(RESULTS, `failure-admin-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
+      await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+      console.log(`[e2e] failed at ${page?.url()}; screenshot ${file}`);
+    });
+  });
+
+  async function signIn(email: string, password: string): Promise<void> {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(`${server.url}/projects`);
+  }
+
+  const shot = (name: string) => page.screenshot({ path: join(RESULTS, `admin-${name}.png`), fullPage: true });
+  const content = () => page.locator('.admin-content');
+
+  it('redirects /admin to /admin/projects and creates a project (validation first)', async () => {
+    await signIn(ADMIN.email, ADMIN.password);
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(`${server.url}/admin/projects`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    await shot('create-project');
+    await content().getByLabel('Project Name').fill('E2E Steel Bridge');
+    expect(await content().getByLabel('URL Slug').inputValue()).toBe('e2e-steel-bridge');
+    await content().getByLabel('Structure ID').fill('BRG-900');
+    await content().getByLabel('Latitude').fill('north');
+    await content().getByRole('button', { name: 'Create Project' }).click();
+    await content().getByRole('alert').filter({ hasText: 'Latitude must be a number.' }).waitFor();
+    await content().getByLabel('Latitude').fill('43.5');
+    await content().getByLabel('Longitude').fill('-80.5');
+    await content().getByRole('button', { name: 'Create Project' }).click();
+    await page.waitForURL(/\/admin\/projects\/[A-Za-z0-9]{20}$/);
+    const id = new URL(page.url()).pathname.split('/').pop() as string;
+    project = (await service.catalog.get('projects', id)) as Project;
+    expect(project).toMatchObject({ name: 'E2E Steel Bridge', slug: 'e2e-steel-bridge', location: { lat: 43.5, lng: -80.5 } });
+    await page.getByRole('heading', { name: 'Edit Project' }).first().waitFor();
+    await shot('edit-project');
+  });
+
+  it('uploads a hybrid model with the sample splat and GLB through the four stages', async () => {
+    await page.goto(`${server.url}/projects/${project.id}/add-model`);
+    await page.getByRole('heading', { name: 'Add New Model' }).waitFor();
+    const reference = page.getByRole('checkbox', { name: 'Set as Reference Model' });
+    expect(await reference.isChecked()).toBe(true);
+    expect(await reference.isDisabled()).toBe(false);
+    await page.getByRole('radio', { name: 'Splat Only' }).check();
+    await page.getByLabel('GLB File (.glb)').setInputFiles(GLB);
+    await page.getByRole('button', { name: 'Upload Model' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Required file types are missing based on the selected model type.' }).waitFor();
+    await page.getByRole('radio', { name: 'Hybrid (Splat + Mesh)' }).check();
+    await page.getByLabel('Splat File (.splat, .ply)').setInputFiles(SPLAT);
+    await page.getByRole('button', { name: 'Upload Model' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Please enter Public ID and Model Name.' }).waitFor();
+    await page.getByLabel('Public ID').fill('BRG-900-A');
+    await page.getByLabel('Model Name').fill('Bridge survey A');
+    await page.getByLabel('Capture Date').fill('2025-04-01');
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __stages: string[] }).__stages = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.stage-active, .stage-done')) {
+          const text = el.textContent ?? '';
+          if (!seen.includes(text)) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByRole('button', { name: 'Upload Model' }).click();
+    await page.getByText('✅ Model uploaded successfully!').waitFor();
+    expect(await page.locator('.file-status-text').allTextContents()).toEqual(['Completed', 'Completed']);
+    expect(await page.locator('.stage-done').count()).toBe(4);
+    expect(await page.evaluate(() => (window as unknown as { __stages: string[] }).__stages)).toEqual([
+      'Preparing',
+      'Uploading',
+      'Processing',
+      'Finalizing',
+    ]);
+    await shot('add-model-done');
+    await page.waitForURL(`${server.url}/projects/${project.id}`);
+    const [model] = (await service.catalog.query('models', { where: [['projectId', '==', project.id]] })) as Model[];
+    expect(model).toMatchObject({ publicId: 'BRG-900-A', isReference: true, modelType: 'hybrid' });
+    expect((await service.catalog.get('projects', project.id))?.reference_model_id).toBe(model?.id);
+  });
+
+  it("alerts 'Project not found!' on the add-model page of a missing project and goes to /projects", async () => {
+    await page.goto(`${server.url}/projects/no-such-project/add-model`);
+    await page.waitForURL(`${server.url}/projects`);
+    expect(dialogs).toContain('Project not found!');
+  });
+
+  it('adds a second model from /admin/models/add and makes it the reference', async () => {
+    await page.goto(`${server.url}/admin/models/add/${project.id}`);
+    await page.getByRole('heading', { name: 'Add Model to Project' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Set as Reference Model' }).isDisabled()).toBe(true);
+    await page.getByLabel('Public ID').fill('BRG-900-B');
+    await page.getByLabel('Model Name').fill('Bridge survey B');
+    await page.getByRole('radio', { name: 'Mesh Only' }).check();
+    await page.getByLabel('GLB File (.glb)').setInputFiles(BOX);
+    await page.getByRole('button', { name: 'Upload Model' }).click();
+    await page.waitForURL(`${server.url}/admin/project-management?projectId=${project.id}`);
+    await content().getByText('Project Information').waitFor();
+    const row = content().locator('tr').filter({ hasText: 'BRG-900-B' });
+    await row.getByRole('button', { name: 'Set as Reference' }).click();
+    await content().getByText('Reference model has been updated successfully.').waitFor();
+    await shot('project-management');
+    const models = (await service.catalog.query('models', { where: [['projectId', '==', project.id]] })) as Model[];
+    const b = models.find((m) => m.publicId === 'BRG-900-B');
+    expect(models.filter((m) => m.isReference).map((m) => m.publicId)).toEqual(['BRG-900-B']);
+    expect((await service.catalog.get('projects', project.id))?.reference_model_id).toBe(b?.id);
+  });
+
+  it('uploads camera metadata (good and bad) and 30 images, pages and searches the files table, deletes a file', async () => {
+    const [b] = (await service.catalog.query('models', { where: [['publicId', '==', 'BRG-900-B']] })) as Model[];
+    await page.goto(`${server.url}/admin/model-management?modelId=${b?.id}`);
+    await content().getByText('Model Information').waitFor();
+    const panel = content().getByRole('form', { name: 'Upload Additional Files' });
+    await panel.getByRole('radio', { name: 'Camera Metadata' }).check();
+    writeFileSync(join(work, 'cameras.json'), JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]));
+    writeFileSync(join(work, 'broken.json'), JSON.stringify([CAMERA, { ...CAMERA, img_name: 7 }]));
+    await panel.getByLabel('Files').setInputFiles(join(work, 'broken.json'));
+    await panel.getByRole('button', { name: 'Upload Files' }).click();
+    await panel.getByRole('alert').filter({ hasText: /^JSON format error: Camera 2: / }).waitFor();
+    await panel.getByLabel('Files').setInputFiles(join(work, 'cameras.json'));
+    await panel.getByRole('button', { name: 'Upload Files' }).click();
+    await panel.getByText('Camera metadata uploaded successfully. 2 camera position information saved.').waitFor();
+
+    const images = Array.from({ length: 30 }, (_, i) => {
+      const file = join(work, `img-${String(i + 1).padStart(2, '0')}.jpg`);
+      writeFileSync(file, `image ${i}`);
+      return file;
+    });
+    await panel.getByRole('radio', { name: 'Images' }).check();
+    await panel.getByLabel('Files').setInputFiles(images);
+    await panel.getByRole('button', { name: 'Upload Files' }).click();
+    await panel.getByText('Successfully uploaded 30 files to images.').waitFor();
+    const table = content().getByRole('region', { name: 'Current Files' });
+    await table.getByRole('heading', { name: 'Current Files (32)' }).waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(25);
+    await table.getByRole('button', { name: '2', exact: true }).click();
+    expect(await table.locator('tbody tr').count()).toBe(7);
+    await shot('model-management');
+    await table.getByLabel('Search files').fill('img-07');
+    expect(await table.locator('tbody tr').count()).toBe(1);
+    await table.getByRole('button', { name: 'Delete img-07.jpg' }).click();
+    await table.getByText('File deleted successfully.').waitFor();
+    await table.getByRole('heading', { name: 'Current Files (31)' }).waitFor();
+    await table.getByLabel('Search files').fill('model.glb');
+    await table.getByRole('button', { name: 'Delete model.glb' }).click();
+    await table.getByText('Cannot delete main model files. Delete the entire model instead.').waitFor();
+    const model = (await service.catalog.get('models', b?.id as string)) as Model;
+    expect(model.files.images).toHaveLength(29);
+    expect(model.files.cameraMetadata).toMatch(/camera-metadata\.json$/);
+    expect(dialogs).toContain('Are you sure you want to delete img-07.jpg?');
+  });
+
+  it('refuses to delete a project with models, deletes its models (typed name), then deletes the project', async () => {
+    await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
+    await content().getByRole('button', { name: 'Delete Project' }).click();
+    const box = content().getByRole('dialog', { name: 'Delete Project' });
+    const confirm = box.getByRole('button', { name: 'Delete Permanently' });
+    expect(await confirm.isDisabled()).toBe(true);
+    expect(await content().getByRole('region', { name: 'Project Models' }).count()).toBe(0);
+    await box.getByPlaceholder('Type project name here...').fill('  E2E Steel Bridge ');
+    await confirm.click();
+    await content().getByRole('alert').filter({ hasText: projectHasModels(2) }).waitFor();
+    await shot('project-delete-refused');
+
+    // Delete both models (typed name; record, reference and files go together), then the project.
+    for (const publicId of ['BRG-900-A', 'BRG-900-B']) {
+      const [model] = (await service.catalog.query('models', { where: [['publicId', '==', publicId]] })) as Model[];
+      await page.goto(`${server.url}/admin/model-management?modelId=${model?.id}`);
+      await content().getByRole('button', { name: 'Delete Model', exact: true }).click();
+      const box = content().getByRole('dialog', { name: 'Delete Model' });
+      await box.getByPlaceholder('Type model name here...').fill('wrong name');
+      await box.getByRole('button', { name: 'Delete Model', exact: true }).click();
+      await box.getByText("Model name doesn't match. Deletion canceled.").waitFor();
+      await box.getByPlaceholder('Type model name here...').fill(model?.name as string);
+      await box.getByRole('button', { name: 'Delete Model', exact: true }).click();
+      await content().getByText(`Model "${model?.name}" has been deleted successfully.`).waitFor();
+      expect(await service.catalog.get('models', model?.id as string)).toBeNull();
+      expect((await service.files.list(`models/${model?.uuid}`)).items).toEqual([]);
+    }
+    expect((await service.catalog.get('projects', project.id))?.reference_model_id).toBeNull();
+
+    await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
+    await content().getByRole('button', { name: 'Delete Project' }).click();
+    await content().getByPlaceholder('Type project name here...').fill('E2E Steel Bridge');
+    await content().getByRole('button', { name: 'Delete Permanently' }).click();
+    await content().getByText('Project "E2E Steel Bridge" has been deleted successfully.').waitFor();
+    await content().getByText('No Project Selected').waitFor();
+    await shot('project-deleted');
+    expect(await service.catalog.get('projects', project.id)).toBeNull();
+  });
+
+  it('registers a user (admin signed out after 2 seconds) and grants admin by UID', async () => {
+    await page.goto(`${server.url}/admin/users`);
+    const register = content().getByRole('form', { name: 'Register User' });
+    await register.getByLabel('Email').fill('new.inspector@demo.lab');
+    await register.getByLabel('Password').fill('12345');
+    await register.getByRole('button', { name: 'Register User' }).click();
+    await register.getByText('Password must be at least 6 characters long.').waitFor();
+    await shot('users');
+    await register.getByLabel('Password').fill('inspect-1');
+    await register.getByRole('button', { name: 'Register User' }).click();
+    await register.getByText(/has been registered/).waitFor();
+    const registeredAt = Date.now();
+    await page.waitForURL(`${server.url}/login`, { timeout: 10_000 });
+    expect(Date.now() - registeredAt).toBeGreaterThanOrEqual(1500);
+    const [record] = await service.catalog.query('users', { where: [['email', '==', 'new.inspector@demo.lab']] });
+    expect(record?.role).toBe('user');
+
+    await signIn(ADMIN.email, ADMIN.password);
+    await page.goto(`${server.url}/admin/users`);
+    await content().getByRole('tab', { name: 'Manage Roles' }).click();
+    const roles = content().getByRole('form', { name: 'Manage Roles' });
+    await roles.getByLabel('User Email').fill('new.inspector@demo.lab');
+    await roles.getByRole('button', { name: 'Set as Admin' }).click();
+    await roles.getByText(/Find the user's UID in the identity provider's console/).waitFor();
+    await roles.getByLabel('User ID (UID)').fill(record?.uid as string);
+    await roles.getByRole('button', { name: 'Set as Admin' }).click();
+    await roles.getByText(/has been set as admin/).waitFor();
+    await shot('manage-roles');
+    expect((await service.catalog.get('users', record?.uid as string))?.role).toBe('admin');
+  });
+
+  it('redirects a user from every admin route to /projects', async () => {
+    await page.context().clearCookies();
+    await page.evaluate(() => window.localStorage.clear());
+    await signIn(USER.email, USER.password);
+    for (const path of ['/admin', '/admin/users', '/admin/model-management', `/projects/${project.id}/add-model`, `/admin/models/add/${project.id}`]) {
+      await page.goto(`${server.url}${path}`);
+      await page.waitForURL(`${server.url}/projects`);
+    }
+    expect(browserErrors).toEqual([]);
+  });
+});
