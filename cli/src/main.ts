@@ -4,7 +4,6 @@
  * commands and turns commander's own errors (unknown option, missing argument) into exit code 1
  * (and the JSON error shape with `--json`).
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand, importCommand } from './commands/export.js';
@@ -16,8 +15,7 @@ import { serveCommand } from './commands/serve.js';
 import { usersCommand } from './commands/users.js';
 import { validateCommand } from './commands/validate.js';
 import { ExitCode, printOutcome } from './lib/output.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+import { packageVersion } from './lib/package-root.js';
 
 /**
  * Builds the `catalog` program with every command.
@@ -26,7 +24,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 export function buildProgram(): Command {
   const program = new Command('catalog')
     .description('Catalog and admin toolkit for 3D infrastructure-inspection models: run the embedded server, seed demo data, manage users, projects and models.')
-    .version(pkg.version)
+    .version(packageVersion())
     .addCommand(serveCommand)
     .addCommand(seedCommand)
     .addCommand(usersCommand)

@@ -19,6 +19,12 @@ export interface NativeUploadSource {
   input: unknown;
   /** File name, for logs and content-type guessing. */
   name?: string;
+  /**
+   * Path of the local file, when there is one: lets callers look at the file (its modification
+   * time) without touching `input`, which may open it. The store consumes `input`: it reads it
+   * to its end or destroys it.
+   */
+  localPath?: string;
 }
 
 /** Progress of one upload. Both in bytes. */

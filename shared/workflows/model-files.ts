@@ -28,7 +28,7 @@ import {
 } from '../paths.js';
 import type { FileEntry, Model, ModelFiles } from '../types.js';
 import type { AddModelFile, FileStatus } from './models.js';
-import { deleteFilesQuietly, unwrap } from './util.js';
+import { deleteFilesQuietly, unwrap, uploadFiles } from './util.js';
 
 type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
 
@@ -139,23 +139,22 @@ export async function uploadAdditionalFiles(
   const uploaded: string[] = [];
   const existing = new Set(model.files?.[list] ?? []);
   try {
-    for (const { file, path } of plan) {
-      hooks.onFile?.(file.name, 'uploading', { bytesTransferred: 0, totalBytes: file.source.size });
-      try {
-        await backend.files.upload(path, file.source, { onProgress: (p) => hooks.onFile?.(file.name, 'uploading', p) });
-      } catch (error) {
-        hooks.onFile?.(file.name, 'error');
-        throw error;
-      }
-      if (!existing.has(path)) uploaded.push(path);
-      hooks.onFile?.(file.name, 'completed');
-    }
+    await uploadFiles(
+      backend.files,
+      plan.map(({ file, path }) => ({ key: file.name, path, source: file.source })),
+      uploaded,
+      { onFile: hooks.onFile },
+    );
     hooks.onStage?.('processing');
     const next = [...(model.files?.[list] ?? [])];
     for (const { path } of plan) if (!next.includes(path)) next.push(path);
     await backend.catalog.update('models', modelId, { [`files.${list}`]: next, last_updated: SERVER_TIMESTAMP });
   } catch (error) {
-    await deleteFilesQuietly(backend.files, uploaded);
+    // Files that replaced ones already in the record stay: the record still lists them.
+    await deleteFilesQuietly(
+      backend.files,
+      uploaded.filter((path) => !existing.has(path)),
+    );
     throw error;
   }
   hooks.onStage?.('completed');

@@ -11,14 +11,14 @@ import { confirmTypedName } from '../validation/confirm.js';
 import { assetPath, cameraMetadataPath, glbPath, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
 import type { Model, ModelData, ModelType } from '../types.js';
 import { setReferenceModel } from './reference.js';
-import { deleteFilesQuietly, listFilesDeep, unwrap } from './util.js';
+import type { FileStatus, FileUpload } from './util.js';
+import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
 
 /** SPEC.md §4 add-model upload stages, in order. */
 export const ADD_MODEL_STAGES = ['preparing', 'uploading', 'processing', 'finalizing'] as const;
 export type AddModelStage = (typeof ADD_MODEL_STAGES)[number];
 
-/** SPEC.md §4 per-file status. */
-export type FileStatus = 'waiting' | 'uploading' | 'completed' | 'error';
+export type { FileStatus } from './util.js';
 
 /** A file to upload: its source and original file name (the extension decides the splat path). */
 export interface AddModelFile {
@@ -66,6 +66,8 @@ export interface AddModelHooks {
   ownerUid?: string | null;
   /** Model uuid to use (default: a new random UUID). */
   uuid?: string;
+  /** Files uploaded at once (default FILE_UPLOAD_CONCURRENCY, 4). */
+  fileConcurrency?: number;
 }
 
 export interface AddModelResult {
@@ -76,12 +78,7 @@ export interface AddModelResult {
   bytesUploaded: number;
 }
 
-interface PlannedUpload {
-  key: string;
-  path: string;
-  source: UploadSource;
-  contentType?: string;
-}
+type PlannedUpload = FileUpload;
 
 /**
  * Adds a model to a project (SPEC.md §2 Add model, §4 stages and "Reference model on add", §5
@@ -140,23 +137,10 @@ export async function addModel(
   const sizes = new Map<string, number>();
   let bytesUploaded = 0;
   try {
-    for (const item of plan) {
-      throwIfAborted(hooks.signal);
-      hooks.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
-      try {
-        const stored = await files.upload(item.path, item.source, {
-          contentType: item.contentType,
-          signal: hooks.signal,
-          onProgress: (progress) => hooks.onFile?.(item.key, 'uploading', progress),
-        });
-        uploaded.push(item.path);
-        sizes.set(item.key, stored.size);
-        bytesUploaded += stored.size;
-        hooks.onFile?.(item.key, 'completed', { bytesTransferred: stored.size, totalBytes: stored.size });
-      } catch (error) {
-        hooks.onFile?.(item.key, 'error');
-        throw error;
-      }
+    const stored = await uploadFiles(files, plan, uploaded, { concurrency: hooks.fileConcurrency, signal: hooks.signal, onFile: hooks.onFile });
+    for (const [key, file] of stored) {
+      sizes.set(key, file.size);
+      bytesUploaded += file.size;
     }
 
     hooks.onStage?.('processing');

@@ -1,5 +1,6 @@
+import pLimit from 'p-limit';
 import { AppError, ErrorCode } from '../errors.js';
-import type { FileStorePort } from '../ports/files.js';
+import type { FileStorePort, StoredFile, UploadProgress, UploadSource } from '../ports/files.js';
 
 /** Throws AppError `invalid-argument` carrying a validator's spec message, or returns its value. */
 export function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
@@ -34,4 +35,76 @@ export async function deleteFilesQuietly(files: FileStorePort, paths: readonly s
     }
   }
   return failed;
+}
+
+/** SPEC.md §4 per-file status. */
+export type FileStatus = 'waiting' | 'uploading' | 'completed' | 'error';
+
+/** Files sent at once by the upload workflows (a small file costs a few round trips; 4 hide them). */
+export const FILE_UPLOAD_CONCURRENCY = 4;
+
+/** One file of an upload plan. */
+export interface FileUpload {
+  /** The key reported to `onFile` (e.g. 'splat', `images/{name}`). */
+  key: string;
+  /** Storage path to write. */
+  path: string;
+  source: UploadSource;
+  contentType?: string;
+}
+
+/**
+ * Uploads a plan of files, at most `concurrency` at once, reporting each file's status. The
+ * first failure stops the rest: files not started stay 'waiting', files in flight are
+ * canceled and reported 'error'. Every file stored completely is appended to `uploaded` as it
+ * lands, also when the whole upload fails, so that the caller can remove them.
+ * @param files the file-store port
+ * @param plan the files to send, in the order to start them
+ * @param uploaded receives the storage path of every file stored
+ * @param options.concurrency files at once (default {@link FILE_UPLOAD_CONCURRENCY})
+ * @param options.signal aborting cancels every upload
+ * @param options.onFile per-file status, progress in bytes
+ * @returns the stored metadata of each file, by key
+ * @throws the first upload error (AppError `storage/canceled` when `signal` was aborted)
+ */
+export async function uploadFiles(
+  files: FileStorePort,
+  plan: readonly FileUpload[],
+  uploaded: string[],
+  options: { concurrency?: number; signal?: AbortSignal; onFile?: (key: string, status: FileStatus, progress?: UploadProgress) => void } = {},
+): Promise<Map<string, StoredFile>> {
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const limit = pLimit(Math.max(1, options.concurrency ?? FILE_UPLOAD_CONCURRENCY));
+  const stored = new Map<string, StoredFile>();
+  let failure: { error: unknown } | undefined;
+  const send = async (item: FileUpload): Promise<void> => {
+    if (stop.signal.aborted) return;
+    options.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
+    try {
+      const file = await files.upload(item.path, item.source, {
+        contentType: item.contentType,
+        signal: stop.signal,
+        onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
+      });
+      uploaded.push(item.path);
+      stored.set(item.key, file);
+      options.onFile?.(item.key, 'completed', { bytesTransferred: file.size, totalBytes: file.size });
+    } catch (error) {
+      options.onFile?.(item.key, 'error');
+      // The first real failure wins over the cancels it causes in the other files.
+      if (failure === undefined) failure = { error };
+      stop.abort(error);
+    }
+  };
+  try {
+    await Promise.all(plan.map((item) => limit(() => send(item))));
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  if (options.signal?.aborted) throw new AppError(ErrorCode.Canceled, 'The upload was canceled', { cause: options.signal.reason });
+  if (failure !== undefined) throw failure.error;
+  return stored;
 }

@@ -2,16 +2,17 @@
  * `catalog serve`: the embedded backend (DESIGN.md §2) with the built portal, until SIGINT/SIGTERM.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { defaultPort, resolveDataDir } from '../lib/backend.js';
 import { addCommonOptions, defineAction } from '../lib/output.js';
+import { packageRoot } from '../lib/package-root.js';
 
 /** The package's built portal (`portal/dist`), when it exists. */
 export function builtPortalDir(): string | null {
-  const dir = fileURLToPath(new URL('../../../portal/dist/', import.meta.url));
-  return existsSync(`${dir}index.html`) ? dir : null;
+  const dir = join(packageRoot(), 'portal', 'dist');
+  return existsSync(join(dir, 'index.html')) ? `${dir}/` : null;
 }
 
 const schema = z.object({

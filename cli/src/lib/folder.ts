@@ -133,15 +133,17 @@ export interface FolderFiles {
 
 /**
  * The `addModel` workflow's files for a checked folder: each file as a Node upload source
- * (`{ size, input: fs.ReadStream, name }`), the camera metadata as text. A stream is opened only
- * when the upload reads `input` (uploads run one after another), and opening the next one closes
- * the previous ones, so a folder of thousands of photos never holds thousands of open files.
+ * (`{ size, input: fs.ReadStream, name, localPath }`), the camera metadata as text. A stream is
+ * opened only when the upload reads `input`, and the store reads it to its end or destroys it,
+ * so a folder of thousands of photos holds only the files in flight open; `close()` destroys
+ * any left (after a failure).
  * @param inspection a folder inspection without problems
  */
 export function folderUploadFiles(inspection: FolderInspection): FolderFiles {
-  const open: ReadStream[] = [];
+  const open = new Set<ReadStream>();
   const closeAll = () => {
-    for (const s of open.splice(0)) s.destroy();
+    for (const s of open) s.destroy();
+    open.clear();
   };
   const source = (file: PlannedFile): AddModelFile => {
     const path = join(inspection.folder, file.path);
@@ -151,12 +153,14 @@ export function folderUploadFiles(inspection: FolderInspection): FolderFiles {
       source: {
         size: file.size,
         name: file.fileName,
+        localPath: path,
         get input(): ReadStream {
           if (stream === null || stream.destroyed) {
-            closeAll();
-            stream = createReadStream(path);
-            stream.on('error', () => undefined);
-            open.push(stream);
+            const opened = createReadStream(path);
+            opened.on('error', () => undefined);
+            opened.on('close', () => open.delete(opened));
+            open.add(opened);
+            stream = opened;
           }
           return stream;
         },

