@@ -1,8 +1,8 @@
 // `catalog models upload-many` end to end against a fresh embedded server: the dry run plans and
 // writes nothing, bad folders (bad camera JSON, files missing for the type, HTML named .glb, Git
 // LFS pointer named .ply) are refused with their messages and nothing written, a batch uploads,
-// a re-run sends 0 bytes and creates 0 records, and a CLI killed (SIGKILL) in the middle of a
-// large file completes on the next run with no duplicate record and the same bytes (sha256).
+// a re-run sends 0 bytes and creates 0 records, and a CLI killed (SIGKILL, or SIGINT as Ctrl-C
+// sends) in the middle of a large file completes on the next run with no duplicate record and the same bytes (sha256).
 import { createHash } from 'node:crypto';
 import { rmSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -182,9 +182,11 @@ describe('catalog models upload-many', () => {
   });
 });
 
-describe('resume after SIGKILL', () => {
-  it('a CLI killed in the middle of a large file completes on the next run: one record, same sha256', { timeout: 120_000 }, async () => {
-    const dir = join(work, 'big-campaign', 'big');
+describe('resume after an interrupted upload', () => {
+  // SIGKILL: the process dies at once; SIGINT: what Ctrl-C sends in a terminal.
+  it.each(['SIGKILL', 'SIGINT'] as const)('a CLI stopped by %s in the middle of a large file completes on the next run: one record, same sha256', { timeout: 120_000 }, async (signal) => {
+    const publicId = `BIG-${signal}`;
+    const dir = join(work, `big-campaign-${signal}`, 'big');
     mkdirSync(dir, { recursive: true });
     const size = 160 * 1024 * 1024;
     const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`);
@@ -200,8 +202,8 @@ describe('resume after SIGKILL', () => {
     }
     closeSync(fd);
     const digest = hash.digest('hex');
-    writeFileSync(join(dir, 'model.json'), JSON.stringify({ publicId: 'BIG-1', name: 'Big one' }));
-    const batchDir = join(work, 'big-campaign');
+    writeFileSync(join(dir, 'model.json'), JSON.stringify({ publicId, name: `Big one ${signal}` }));
+    const batchDir = join(work, `big-campaign-${signal}`);
     const total = header.length + size;
 
     const child = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', projectId], {
@@ -222,10 +224,10 @@ describe('resume after SIGKILL', () => {
         }
       });
     });
-    child.kill('SIGKILL');
+    child.kill(signal);
     const killed = await child;
-    expect(killed.signal).toBe('SIGKILL');
-    expect(await backend.catalog.query('models', { where: [['publicId', '==', 'BIG-1']] })).toHaveLength(0);
+    expect(killed.signal).toBe(signal);
+    expect(await backend.catalog.query('models', { where: [['publicId', '==', publicId]] })).toHaveLength(0);
 
     const res = await runCli(['models', 'upload-many', batchDir, '--project', projectId, '--json'], { env, timeout: 90_000 });
     expect(res.exitCode, res.stdout + res.stderr).toBe(0);
@@ -236,7 +238,7 @@ describe('resume after SIGKILL', () => {
     expect(out.result.bytesSent).toBeLessThan(total - total / 5);
     expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
 
-    const models = await backend.catalog.query('models', { where: [['publicId', '==', 'BIG-1']] });
+    const models = await backend.catalog.query('models', { where: [['publicId', '==', publicId]] });
     expect(models).toHaveLength(1);
     const path = models[0].files.splatPath as string;
     const response = await fetch(await backend.files.getDownloadUrl(path));

@@ -29,7 +29,7 @@ import { useBackend } from '../../../lib/backend-context.js';
 import { detailOf, useAllModels } from '../api/admin-data.js';
 import { AdditionalFilesPanel } from './additional-files-panel.js';
 import { FilesTable } from './files-table.js';
-import { SORT_LABELS } from './project-management.js';
+import { Banner, PickList, type BannerMessage } from './pick-list.js';
 
 /** The Edit Model form (§5 rules through `validateEditModel`). */
 export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave: (input: EditModelInput) => Promise<void>; onClose: () => void }) {
@@ -161,7 +161,7 @@ export function ModelManagement() {
   const [term, setTerm] = useState('');
   const [sort, setSort] = useState<ListSort>('id');
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
-  const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
   const [files, setFiles] = useState<{ status: 'loading' | 'ready' | 'error'; entries: FileEntry[]; loaded: number; total: number }>({
     status: 'loading',
     entries: [],
@@ -206,32 +206,20 @@ export function ModelManagement() {
   return (
     <div className="model-management">
       <h2 className="panel-title">Model Management{selected ? ` - ${selected.name}` : ''}</h2>
-      {banner ? (
-        <p className={`alert alert-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
-          {banner.text}
-        </p>
-      ) : null}
+      <Banner banner={banner} />
       <div className="grid-4">
-        <aside className="panel span-1" aria-label="Models">
-          <input type="search" placeholder="Search models..." aria-label="Search models" value={term} onChange={(e) => setTerm(e.target.value)} />
-          <div className="sort-buttons" role="group" aria-label="Sort models">
-            {(Object.keys(SORT_LABELS) as ListSort[]).map((key) => (
-              <button key={key} type="button" className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`} onClick={() => setSort(key)}>
-                {SORT_LABELS[key]}
-              </button>
-            ))}
-          </div>
-          <ul className="pick-list">
-            {list.map((model) => (
-              <li key={model.id} className={model.id === selectedId ? 'selected' : undefined}>
-                <button type="button" className="pick" onClick={() => select(model.id)}>
-                  <span className="pick-title">{model.publicId}</span>
-                  <span className="muted small">{model.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </aside>
+        <PickList
+          noun="models"
+          term={term}
+          onTerm={setTerm}
+          sort={sort}
+          onSort={setSort}
+          items={list}
+          selectedId={selectedId}
+          onSelect={select}
+          title={(model) => model.publicId}
+          subtitle={(model) => model.name}
+        />
         <div className="span-3">
           {selected === null ? (
             <div className="panel state">

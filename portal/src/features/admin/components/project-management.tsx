@@ -22,8 +22,8 @@ import { detailOf, useAllProjects, useModelsOfProject } from '../api/admin-data.
 import { DeleteProjectDialog } from './delete-project-dialog.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
+import { Banner, PickList, type BannerMessage } from './pick-list.js';
 
-export const SORT_LABELS: Record<ListSort, string> = { id: 'ID', name: 'Name', latest: 'Latest' };
 
 /** The read view of §2 with every fallback text. */
 export function ProjectInformation({ project }: { project: Project }) {
@@ -90,7 +90,7 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
   const [sort, setSort] = useState<ListSort>('id');
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [banner, setBanner] = useState<BannerMessage | null>(null);
   const list = useMemo(() => sortProjectsBy(searchProjectsForManagement(projects, term), sort), [projects, term, sort]);
   const selected = projects.find((p) => p.id === selectedId) ?? null;
 
@@ -119,40 +119,30 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
   return (
     <div className="project-management">
       <h2 className="panel-title">Project Management{selected ? ` - ${selected.name}` : ''}</h2>
-      {banner ? (
-        <p className={`alert alert-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
-          {banner.text}
-        </p>
-      ) : null}
+      <Banner banner={banner} />
       <div className="grid-4">
-        <aside className="panel span-1" aria-label="Projects">
-          <input type="search" placeholder="Search projects..." aria-label="Search projects" value={term} onChange={(e) => setTerm(e.target.value)} />
-          <div className="sort-buttons" role="group" aria-label="Sort projects">
-            {(Object.keys(SORT_LABELS) as ListSort[]).map((key) => (
-              <button key={key} type="button" className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`} onClick={() => setSort(key)}>
-                {SORT_LABELS[key]}
+        <PickList
+          noun="projects"
+          term={term}
+          onTerm={setTerm}
+          sort={sort}
+          onSort={setSort}
+          items={list}
+          selectedId={selectedId}
+          onSelect={select}
+          title={(project) => project.name}
+          subtitle={(project) => project.structure_id || '—'}
+          actions={(project) => (
+            <>
+              <button type="button" className="button button-ghost button-small" aria-label={`Edit ${project.name}`} onClick={() => { select(project.id); setEditing(true); }}>
+                Edit
               </button>
-            ))}
-          </div>
-          <ul className="pick-list">
-            {list.map((project) => (
-              <li key={project.id} className={project.id === selectedId ? 'selected' : undefined}>
-                <button type="button" className="pick" onClick={() => select(project.id)}>
-                  <span className="pick-title">{project.name}</span>
-                  <span className="muted small">{project.structure_id || '—'}</span>
-                </button>
-                <span className="pick-actions">
-                  <button type="button" className="button button-ghost button-small" aria-label={`Edit ${project.name}`} onClick={() => { select(project.id); setEditing(true); }}>
-                    Edit
-                  </button>
-                  <button type="button" className="button button-ghost button-small" aria-label={`Delete ${project.name}`} onClick={() => { select(project.id); setDeleting(true); }}>
-                    Delete
-                  </button>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </aside>
+              <button type="button" className="button button-ghost button-small" aria-label={`Delete ${project.name}`} onClick={() => { select(project.id); setDeleting(true); }}>
+                Delete
+              </button>
+            </>
+          )}
+        />
         <div className="span-3">
           {selected === null ? (
             <div className="panel state">

@@ -1,0 +1,70 @@
+/**
+ * The parts the project and model management screens share (SPEC.md §2 Project management
+ * panel, Model management screen): the result banner, and the searchable, sortable pick list
+ * (sort buttons ID / Name / Latest) of the left column.
+ */
+import type { ReactNode } from 'react';
+import type { ListSort } from '../../../../../shared/order.js';
+
+/** Labels of the list sort buttons, in their order. */
+export const SORT_LABELS: Record<ListSort, string> = { id: 'ID', name: 'Name', latest: 'Latest' };
+
+/** A success (green) or error (red) result message. */
+export interface BannerMessage {
+  kind: 'success' | 'error';
+  text: string;
+}
+
+/** The result banner: an alert for errors, a status for successes, nothing without a message. */
+export function Banner({ banner }: { banner: BannerMessage | null }) {
+  if (!banner) return null;
+  return (
+    <p className={`alert alert-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
+      {banner.text}
+    </p>
+  );
+}
+
+interface PickListProps<T extends { id: string }> {
+  /** What the list holds, lower case plural ('projects', 'models'): names the search box and groups. */
+  noun: string;
+  term: string;
+  onTerm: (term: string) => void;
+  sort: ListSort;
+  onSort: (sort: ListSort) => void;
+  items: readonly T[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  title: (item: T) => ReactNode;
+  subtitle: (item: T) => ReactNode;
+  /** Extra per-row buttons. */
+  actions?: (item: T) => ReactNode;
+}
+
+/** The left column: search box, sort buttons and the list of items to pick from. */
+export function PickList<T extends { id: string }>({ noun, term, onTerm, sort, onSort, items, selectedId, onSelect, title, subtitle, actions }: PickListProps<T>) {
+  const label = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return (
+    <aside className="panel span-1" aria-label={label}>
+      <input type="search" placeholder={`Search ${noun}...`} aria-label={`Search ${noun}`} value={term} onChange={(e) => onTerm(e.target.value)} />
+      <div className="sort-buttons" role="group" aria-label={`Sort ${noun}`}>
+        {(Object.keys(SORT_LABELS) as ListSort[]).map((key) => (
+          <button key={key} type="button" className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`} onClick={() => onSort(key)}>
+            {SORT_LABELS[key]}
+          </button>
+        ))}
+      </div>
+      <ul className="pick-list">
+        {items.map((item) => (
+          <li key={item.id} className={item.id === selectedId ? 'selected' : undefined}>
+            <button type="button" className="pick" onClick={() => onSelect(item.id)}>
+              <span className="pick-title">{title(item)}</span>
+              <span className="muted small">{subtitle(item)}</span>
+            </button>
+            {actions ? <span className="pick-actions">{actions(item)}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
