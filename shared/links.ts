@@ -12,6 +12,13 @@ function viewerBase(viewer: string): string {
 }
 
 /**
+ * Viewer base URL used when none is configured (`catalog serve --viewer-url`,
+ * `CATALOG_VIEWER_URL`, or `VITE_VIEWER_URL` for a Firebase build). A placeholder: labs set their
+ * own viewer.
+ */
+export const DEFAULT_VIEWER_URL = 'https://viewer.example.com';
+
+/**
  * The external viewer link for one model (§7): `{viewer}/?id={publicId}`, the publicId URL-encoded.
  * @param viewer the viewer's base URL; a trailing slash is tolerated
  * @param publicId the model's publicId

@@ -200,6 +200,8 @@ describe('doctor', () => {
     await backend.files.delete(model.files.images?.[0] as string);
     await backend.files.upload('models/orphan-uuid/model.ply', new Blob([new Uint8Array(10)]));
     await backend.catalog.set('models', 'ghost', { uuid: 'ghost', publicId: 'GHOST', name: 'Ghost', projectId: 'gone', files: {} });
+    // a record from before `visible` was written on create
+    await backend.catalog.set('models', 'old', { uuid: 'old', publicId: 'DOC-OLD', name: 'Old model', projectId, modelType: 'splat', files: { splatPath: model.files.splatPath } });
     await backend.catalog.update('projects', projectId, { reference_model_id: 'missing-model' });
 
     const res = await runCli(['doctor', '--json'], { env });
@@ -210,6 +212,10 @@ describe('doctor', () => {
     expect(out.result.report.filesWithoutRecords).toEqual([{ uuid: 'orphan-uuid', files: ['models/orphan-uuid/model.ply'] }]);
     expect(out.result.report.modelsWithoutProject).toMatchObject([{ modelId: 'ghost' }]);
     expect(out.result.report.projectsWithMissingReference).toMatchObject([{ projectId, referenceModelId: 'missing-model' }]);
+    expect(out.result.report.modelsWithoutVisibility).toEqual([
+      { modelId: 'ghost', publicId: 'GHOST' },
+      { modelId: 'old', publicId: 'DOC-OLD' },
+    ]);
 
     const noYes = await runCli(['doctor', '--fix'], { env });
     expect(noYes.exitCode).toBe(1);
@@ -221,6 +227,8 @@ describe('doctor', () => {
     expect(await backend.catalog.get('models', 'ghost')).toBeNull();
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBeNull();
     expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
+    expect((await backend.catalog.get('models', 'old'))?.visible).toBe(true);
+    expect((await backend.catalog.get('models', model.id))?.visible).toBe(true);
     expect((await runCli(['doctor'], { env })).exitCode).toBe(0);
   });
 });

@@ -18,11 +18,23 @@ export interface DoctorReport {
   modelsWithoutProject: { modelId: string; publicId: string; projectId: string | null; files: string[] }[];
   /** Projects whose reference_model_id names a missing model (or one of another project). */
   projectsWithMissingReference: { projectId: string; name: string; referenceModelId: string }[];
+  /**
+   * Models without a boolean `visible` (records written before it was set on create). SPEC.md §3
+   * counts them visible, but Firestore queries and security rules filter on `visible == true`,
+   * so on Firebase non-admins would not see them until it is written.
+   */
+  modelsWithoutVisibility: { modelId: string; publicId: string }[];
 }
 
 /** Number of problems in a report. */
 export function problemCount(report: DoctorReport): number {
-  return report.recordsWithoutFiles.length + report.filesWithoutRecords.length + report.modelsWithoutProject.length + report.projectsWithMissingReference.length;
+  return (
+    report.recordsWithoutFiles.length +
+    report.filesWithoutRecords.length +
+    report.modelsWithoutProject.length +
+    report.projectsWithMissingReference.length +
+    report.modelsWithoutVisibility.length
+  );
 }
 
 /**
@@ -35,9 +47,10 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>): Pro
   const projectIds = new Set(projects.map((p) => p.id));
   const modelsById = new Map(models.map((m) => [m.id, m]));
   const owned = new Set<string>();
-  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [] };
+  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [], modelsWithoutVisibility: [] };
   for (const model of models) {
     owned.add(model.uuid || model.id);
+    if (typeof model.visible !== 'boolean') report.modelsWithoutVisibility.push({ modelId: model.id, publicId: model.publicId });
     const refs = referencedPaths(model);
     const missing = refs.filter((p) => !stored.has(p));
     if (missing.length > 0) {
@@ -72,13 +85,15 @@ export function describeReport(report: DoctorReport): string {
   for (const f of report.filesWithoutRecords) lines.push(`files without record: models/${f.uuid}/ holds ${f.files.length} file(s) no model owns`);
   for (const m of report.modelsWithoutProject) lines.push(`model without project: ${m.publicId} (${m.modelId}) belongs to missing project ${m.projectId ?? '(none)'}`);
   for (const p of report.projectsWithMissingReference) lines.push(`missing reference: project ${p.name} (${p.projectId}) points to missing model ${p.referenceModelId}`);
+  for (const m of report.modelsWithoutVisibility) lines.push(`no visibility: model ${m.publicId} (${m.modelId}) has no visible field (--fix writes visible: true)`);
   return lines.length === 0 ? 'No problems found.' : lines.join('\n');
 }
 
 /**
  * Repairs what a report found: deletes files without records, deletes models without a project
  * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
- * clears dangling project references. Records missing their splat/GLB are left (reported).
+ * clears dangling project references, writes `visible: true` on models without it. Records
+ * missing their splat/GLB are left (reported).
  * @returns the number of repairs made
  */
 export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report: DoctorReport): Promise<number> {
@@ -111,6 +126,11 @@ export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report
   }
   for (const p of report.projectsWithMissingReference) {
     await backend.catalog.update('projects', p.projectId, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
+    fixed++;
+  }
+  for (const m of report.modelsWithoutVisibility) {
+    if (deletedModels.has(m.modelId)) continue;
+    await backend.catalog.update('models', m.modelId, { visible: true });
     fixed++;
   }
   return fixed;

@@ -20,6 +20,7 @@ import { registerFileRoutes } from './files-api.js';
 import { errorResponse } from './http-errors.js';
 import { resolvePrincipal } from './rules.js';
 import type { Principal } from './rules.js';
+import { DEFAULT_VIEWER_URL } from '../../../shared/links.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -33,6 +34,8 @@ export interface ServerOptions {
   portalDir?: string | null;
   /** Viewer base URL returned by `GET /v1/config`; default env `CATALOG_VIEWER_URL` or 'https://viewer.example.com'. */
   viewerUrl?: string;
+  /** Google Maps JavaScript API key given to the portal (default env `CATALOG_MAPS_API_KEY`; none: the key-less map). */
+  mapsApiKey?: string | null;
   /** Log requests (pino, to stdout). Default false. */
   logger?: boolean;
 }
@@ -50,7 +53,6 @@ export interface RunningServer {
 }
 
 /** Default viewer base URL (SPEC.md §7 external viewer links). */
-export const DEFAULT_VIEWER_URL = 'https://viewer.example.com';
 
 /** JSON request-body limit in bytes (1 MiB, Firestore's document size limit). */
 const BODY_LIMIT = 1024 * 1024;
@@ -67,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 8787;
   const viewerUrl = options.viewerUrl ?? process.env.CATALOG_VIEWER_URL ?? DEFAULT_VIEWER_URL;
+  const mapsApiKey = options.mapsApiKey ?? (process.env.CATALOG_MAPS_API_KEY || null);
   const urlFor = (port: number): string => {
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
@@ -110,7 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return reply.code(404).send({ error: { code: 'not-found', message: `No route ${request.method} ${path}` } });
   });
 
-  app.get('/v1/config', async () => ({ viewerUrl, mapsApiKey: null }));
+  app.get('/v1/config', async () => ({ viewerUrl, mapsApiKey }));
 
   const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
   registerApi(app, ctx);

@@ -1,8 +1,10 @@
 /**
- * Runtime configuration of the portal, read once from the embedded backend's public
- * `GET /v1/config` ({ viewerUrl, mapsApiKey }).
+ * Runtime configuration of the portal ({ viewerUrl, mapsApiKey }): read once from the embedded
+ * backend's public `GET /v1/config`, or, in a Firebase build (Hosting has no such endpoint),
+ * taken from the build-time variables `VITE_VIEWER_URL` and `VITE_MAPS_API_KEY`.
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { DEFAULT_VIEWER_URL } from '../../../shared/links.js';
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {
@@ -19,10 +21,22 @@ export async function loadRuntimeConfig(origin: string, fetchImpl: typeof fetch 
   return { viewerUrl: typeof body.viewerUrl === 'string' ? body.viewerUrl : '', mapsApiKey: body.mapsApiKey ?? null };
 }
 
+/**
+ * The configuration a Firebase build carries (`VITE_BACKEND=firebase`), or null for the embedded
+ * backend, whose server answers `GET /v1/config`.
+ */
+export function buildTimeConfig(env: Record<string, unknown>): RuntimeConfig | null {
+  if (env.VITE_BACKEND !== 'firebase') return null;
+  const viewerUrl = typeof env.VITE_VIEWER_URL === 'string' && env.VITE_VIEWER_URL !== '' ? env.VITE_VIEWER_URL : DEFAULT_VIEWER_URL;
+  const mapsApiKey = typeof env.VITE_MAPS_API_KEY === 'string' && env.VITE_MAPS_API_KEY !== '' ? env.VITE_MAPS_API_KEY : null;
+  return { viewerUrl, mapsApiKey };
+}
+
 const ConfigContext = createContext<Resource<RuntimeConfig>>(loading);
 
 /** Provides the runtime config; `value` lets tests and embedders pass a fixed config. */
-export function RuntimeConfigProvider({ value, children }: { value?: RuntimeConfig; children: ReactNode }) {
+export function RuntimeConfigProvider({ value: given, children }: { value?: RuntimeConfig; children: ReactNode }) {
+  const [value] = useState(() => given ?? buildTimeConfig(import.meta.env) ?? undefined);
   const [state, setState] = useState<Resource<RuntimeConfig>>(value ? success(value) : loading);
   useEffect(() => {
     if (value) return;

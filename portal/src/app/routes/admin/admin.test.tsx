@@ -3,7 +3,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../../../../shared/ports/index.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
-import AdminRoute from './admin.js';
+import AdminRoute, { activeTab } from './admin.js';
 
 afterEach(cleanup);
 
@@ -57,5 +57,19 @@ describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
       ['Manage Users', '/admin/users'],
     ]);
     expect((document.querySelector('.admin-content') as HTMLElement).style.minHeight).toBe('600px');
+  });
+
+  it('marks the tab of the path: editing a project is Project Management, adding a model is Model Management', async () => {
+    expect(activeTab('/admin/projects')).toBe('/admin/projects');
+    expect(activeTab('/admin/projects/')).toBe('/admin/projects');
+    expect(activeTab('/admin/projects/p1')).toBe('/admin/project-management');
+    expect(activeTab('/admin/project-management')).toBe('/admin/project-management');
+    expect(activeTab('/admin/model-management')).toBe('/admin/model-management');
+    expect(activeTab('/admin/models/add/p1')).toBe('/admin/model-management');
+    expect(activeTab('/admin/users')).toBe('/admin/users');
+    renderAt(['/admin/users']);
+    await screen.findByRole('heading', { name: 'Admin Dashboard' });
+    const current = screen.getByRole('navigation', { name: 'Admin sections' }).querySelectorAll('a[aria-current="page"]');
+    expect([...current].map((a) => a.textContent)).toEqual(['User Management']);
   });
 });

@@ -3,7 +3,7 @@
  * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu. /admin
  * and /admin/ redirect (replacing history) to /admin/projects. Admin-only: the router's guard.
  */
-import { Link, NavLink, Navigate, Route, Routes } from 'react-router-dom';
+import { Link, NavLink, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '../../../../../shared/constants.js';
 import { paths } from '../../../config/paths.js';
 import {
@@ -23,7 +23,20 @@ const TABS = [
   { label: 'User Management', href: paths.admin.users.getHref() },
 ];
 
+/**
+ * The tab a path belongs to: its own prefix, except that editing a project
+ * (/admin/projects/{projectId}) belongs to Project Management, not to Create Project, and adding
+ * a model (/admin/models/add/{projectId}) to Model Management.
+ */
+export function activeTab(pathname: string): string | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  if (path.startsWith(`${paths.admin.projects.getHref()}/`)) return paths.admin.projectManagement.getHref();
+  if (path.startsWith('/admin/models/')) return paths.admin.modelManagement.getHref();
+  return TABS.find((tab) => path === tab.href || path.startsWith(`${tab.href}/`))?.href;
+}
+
 export default function AdminRoute() {
+  const active = activeTab(useLocation().pathname);
   return (
     <div className="page admin-page">
       <header className="page-header">
@@ -37,7 +50,7 @@ export default function AdminRoute() {
       </p>
       <nav className="tabs" aria-label="Admin sections">
         {TABS.map((tab) => (
-          <NavLink key={tab.href} to={tab.href} className={({ isActive }) => `tab${isActive ? ' active' : ''}`}>
+          <NavLink key={tab.href} to={tab.href} className={`tab${tab.href === active ? ' active' : ''}`} aria-current={tab.href === active ? 'page' : undefined}>
             {tab.label}
           </NavLink>
         ))}
