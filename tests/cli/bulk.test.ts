@@ -2,7 +2,8 @@
 // writes nothing, bad folders (bad camera JSON, files missing for the type, HTML named .glb, Git
 // LFS pointer named .ply) are refused with their messages and nothing written, a batch uploads,
 // a re-run sends 0 bytes and creates 0 records, and a CLI killed (SIGKILL, or SIGINT as Ctrl-C
-// sends) in the middle of a large file completes on the next run with no duplicate record and the same bytes (sha256).
+// sends) in the middle of a large file completes on the next run with no duplicate record and the same bytes (sha256);
+// so does a run whose server was killed mid-file, once the server is back.
 import { createHash } from 'node:crypto';
 import { rmSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import { cliBin, parseJson, repoRoot, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, tempDir } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -246,5 +248,105 @@ describe('resume after an interrupted upload', () => {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
     expect(stored.digest('hex')).toBe(digest);
     expect(readFileSync(join(dir, 'big.ply')).length).toBe(total);
+  });
+});
+
+describe('resume after a lost server', () => {
+  it('a server stopped in the middle of a large file: the model fails with no record; after a restart the next run resumes, one record, same bytes', { timeout: 150_000 }, async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const dataDir = join(work, 'lost-server-data');
+    const serve = () =>
+      execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], {
+        cwd: repoRoot,
+        reject: false,
+        stdin: 'ignore',
+        buffer: false,
+      });
+    const started = async (child: ReturnType<typeof serve>): Promise<void> =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
+        child.stdout?.on('data', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    let server = serve();
+    await started(server);
+    const lostEnv = { CATALOG_DATA_DIR: dataDir };
+    const project = await runCli(['projects', 'create', '--name', 'Lost Server Tower', '--structure-id', 'LST-001'], { env: lostEnv });
+    const lostProject = project.stdout.trim();
+
+    const dir = join(work, 'lost-campaign', 'big');
+    mkdirSync(dir, { recursive: true });
+    const size = 160 * 1024 * 1024;
+    const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`);
+    const hash = createHash('sha256');
+    const fd = openSync(join(dir, 'big.ply'), 'w');
+    writeSync(fd, header);
+    hash.update(header);
+    const block = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < size / block.length; i++) {
+      for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((i * 40503 + j * 2654435761) >>> 0, j);
+      writeSync(fd, block);
+      hash.update(block);
+    }
+    closeSync(fd);
+    const digest = hash.digest('hex');
+    writeFileSync(join(dir, 'model.json'), JSON.stringify({ publicId: 'LOST-1', name: 'Lost server model' }));
+    const batchDir = join(work, 'lost-campaign');
+    const total = header.length + size;
+
+    const upload = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', lostProject, '--json'], {
+      cwd: repoRoot,
+      env: { ...lostEnv, PATH: process.env.PATH ?? '' },
+      extendEnv: false,
+      reject: false,
+      stdin: 'ignore',
+    });
+    await new Promise<void>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error(`no progress: ${text}`)), 60_000);
+      upload.stderr?.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (/\((2[5-9]|[3-6]\d)%\)/.test(text)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    server.kill('SIGKILL');
+    await server;
+    const failed = await upload;
+    expect(failed.exitCode, failed.stdout).toBe(1);
+
+    server = serve();
+    await started(server);
+    try {
+      const lost = createLocalBackend({ baseUrl: `http://127.0.0.1:${port}`, serviceKey: (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key });
+      expect(await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] })).toHaveLength(0);
+      const res = await runCli(['models', 'upload-many', batchDir, '--project', lostProject, '--json'], { env: lostEnv, timeout: 90_000 });
+      expect(res.exitCode, res.stdout + res.stderr).toBe(0);
+      const out = parseJson<BatchResult>(res.stdout);
+      if (out.status !== 'ok') throw new Error(res.stdout);
+      expect(out.result.counts.created).toBe(1);
+      expect(out.result.bytesResumed).toBeGreaterThan(total / 5);
+      expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
+      const models = await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] });
+      expect(models).toHaveLength(1);
+      const response = await fetch(await lost.files.getDownloadUrl(models[0].files.splatPath as string));
+      const stored = createHash('sha256');
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
+      expect(stored.digest('hex')).toBe(digest);
+      await lost.close();
+    } finally {
+      server.kill('SIGTERM');
+      await server;
+    }
   });
 });
