@@ -3,9 +3,10 @@
 // seeds the demo data (idempotent: only the first run writes anything) and prints the URL and
 // the demo sign-ins. Installs nothing. Ctrl-C stops the server.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { changedSince } from '../cli/bin/freshness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const catalog = join(root, 'cli', 'bin', 'catalog.js');
@@ -13,20 +14,11 @@ const port = Number(process.env.CATALOG_PORT ?? 8787);
 const dataDir = process.env.CATALOG_DATA_DIR ?? join(root, '.catalog-data');
 const url = `http://127.0.0.1:${port}`;
 
-/** Newest modification time (ms) of any file below `dir`. */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
 const builtIndex = join(root, 'portal', 'dist', 'index.html');
-const sourcesChanged = () =>
-  Math.max(newest(join(root, 'portal')), newest(join(root, 'shared'))) > statSync(builtIndex).mtimeMs;
+const sourcesChanged = () => {
+  const built = statSync(builtIndex).mtimeMs;
+  return changedSince(join(root, 'portal'), built) || changedSince(join(root, 'shared'), built);
+};
 if (!existsSync(builtIndex) || sourcesChanged()) {
   console.error('Building the portal…');
   const build = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'portal/vite.config.ts', '--logLevel', 'warn'], {

@@ -5,22 +5,13 @@
 // The shebang caps V8's young generation at 2 MB per semi-space (default up to 16 MB): uploads
 // allocate many short-lived buffers, and the cap keeps the peak RSS of a 1 GB + 500-photo batch
 // around 125 MB instead of 155 MB at the same speed (`npm run bench:upload`).
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { changedSince } from './freshness.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bundle = join(root, 'cli', 'dist', 'main.js');
-
-/** True when some file below `dir` was modified after `time` (ms). */
-function changedSince(dir, time) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() ? changedSince(path, time) : statSync(path).mtimeMs > time) return true;
-  }
-  return false;
-}
 
 const fresh = (() => {
   if (process.env.CATALOG_FROM_SOURCE === '1' || !existsSync(bundle)) return false;

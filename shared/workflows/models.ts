@@ -78,8 +78,6 @@ export interface AddModelResult {
   bytesUploaded: number;
 }
 
-type PlannedUpload = FileUpload;
-
 /**
  * Adds a model to a project (SPEC.md §2 Add model, §4 stages and "Reference model on add", §5
  * "Add model"). Stages: preparing (validation of the form and of the camera metadata, project
@@ -235,8 +233,8 @@ export function referencedPaths(model: Pick<ModelData, 'files'>): string[] {
   );
 }
 
-function planUploads(uuid: string, input: AddModelInput): PlannedUpload[] {
-  const plan: PlannedUpload[] = [];
+function planUploads(uuid: string, input: AddModelInput): FileUpload[] {
+  const plan: FileUpload[] = [];
   const { splat, glb, cameraMetadata, images = [], thumbnails = [], assets = [] } = input.files;
   if (splat) {
     const ext = splat.name.toLowerCase().endsWith('.splat') ? 'splat' : 'ply';
@@ -271,7 +269,7 @@ function planUploads(uuid: string, input: AddModelInput): PlannedUpload[] {
 function buildModelRecord(
   uuid: string,
   input: AddModelInput,
-  plan: PlannedUpload[],
+  plan: FileUpload[],
   sizes: Map<string, number>,
   ownerUid: string | null,
 ): Record<string, unknown> {

@@ -4,15 +4,14 @@
 // a re-run sends 0 bytes and creates 0 records, and a CLI killed (SIGKILL, or SIGINT as Ctrl-C
 // sends) in the middle of a large file completes on the next run with no duplicate record and the same bytes (sha256);
 // so does a run whose server was killed mid-file, once the server is back.
-import { createHash } from 'node:crypto';
-import { rmSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { rmSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import { cliBin, parseJson, repoRoot, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, tempDir } from './helpers.js';
+import { cliBin, midUpload, parseJson, repoRoot, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, storedModelFiles, storedSha256, tempDir, writeBigModelFolder } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let backend: Backend;
@@ -29,16 +28,6 @@ interface BatchResult {
   bytesResumed?: number;
 }
 
-async function storedModelFiles(): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (folder: string) => {
-    const listing = await backend.files.list(folder);
-    out.push(...listing.items.map((i) => i.path));
-    for (const prefix of listing.prefixes) await walk(prefix);
-  };
-  await walk('models/');
-  return out.sort();
-}
 
 function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
   for (const [path, content] of Object.entries(files)) {
@@ -90,7 +79,7 @@ describe('catalog models upload-many', () => {
     expect(out.result.counts).toMatchObject({ planned: 3, exists: 0, invalid: 0, created: 0 });
     expect(out.result.models.map((m) => m.publicId)).toEqual(['BLK-A', 'BLK-B', 'BLK-C']);
     expect(await backend.catalog.count('models')).toBe(0);
-    expect(await storedModelFiles()).toEqual([]);
+    expect(await storedModelFiles(backend)).toEqual([]);
     const human = await runCli(['models', 'upload-many', batch, '--project', 'BLK-001', '--dry-run'], { env });
     expect(human.stderr).toMatch(/ready\s+BLK-A\s+Survey A, north face\s+splat/);
     expect(human.stderr).toContain('Nothing was uploaded');
@@ -111,7 +100,7 @@ describe('catalog models upload-many', () => {
     expect(a?.metadata?.captureDate).toBe('2025-06-02');
     expect(a?.files.images).toHaveLength(1);
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(a?.id);
-    const files = await storedModelFiles();
+    const files = await storedModelFiles(backend);
 
     const again = await runCli(['models', 'upload-many', batch, '--project', projectId, '--json'], { env });
     expect(again.exitCode, again.stderr).toBe(0);
@@ -120,7 +109,7 @@ describe('catalog models upload-many', () => {
     expect(second.result.counts).toMatchObject({ created: 0, exists: 3 });
     expect(second.result.bytesSent).toBe(0);
     expect(await backend.catalog.count('models')).toBe(3);
-    expect(await storedModelFiles()).toEqual(files);
+    expect(await storedModelFiles(backend)).toEqual(files);
   });
 
   it('refuses bad folders with their messages, exit 1, nothing written; model.json metadata is read', async () => {
@@ -142,7 +131,7 @@ describe('catalog models upload-many', () => {
       cpSync(samplePath('bad/lfs-pointer-point_cloud.ply'), join(bad, 'lfs', 'point_cloud.ply'));
       writeFileSync(join(bad, 'lfs', 'model.json'), JSON.stringify({ publicId: 'BAD-LFS', name: 'LFS' }));
     }
-    const before = await storedModelFiles();
+    const before = await storedModelFiles(backend);
     const count = await backend.catalog.count('models');
 
     const res = await runCli(['models', 'upload-many', bad, '--project', projectId, '--json'], { env });
@@ -157,7 +146,7 @@ describe('catalog models upload-many', () => {
     }
     expect(out.error.message).toContain('Nothing was uploaded');
     expect(await backend.catalog.count('models')).toBe(count);
-    expect(await storedModelFiles()).toEqual(before);
+    expect(await storedModelFiles(backend)).toEqual(before);
 
     const dry = await runCli(['models', 'upload-many', bad, '--project', projectId, '--dry-run', '--json'], { env });
     expect(dry.exitCode).toBe(1);
@@ -188,25 +177,8 @@ describe('resume after an interrupted upload', () => {
   // SIGKILL: the process dies at once; SIGINT: what Ctrl-C sends in a terminal.
   it.each(['SIGKILL', 'SIGINT'] as const)('a CLI stopped by %s in the middle of a large file completes on the next run: one record, same sha256', { timeout: 120_000 }, async (signal) => {
     const publicId = `BIG-${signal}`;
-    const dir = join(work, `big-campaign-${signal}`, 'big');
-    mkdirSync(dir, { recursive: true });
-    const size = 160 * 1024 * 1024;
-    const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`);
-    const hash = createHash('sha256');
-    const fd = openSync(join(dir, 'big.ply'), 'w');
-    writeSync(fd, header);
-    hash.update(header);
-    const block = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < size / block.length; i++) {
-      for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((i * 2654435761 + j * 40503) >>> 0, j);
-      writeSync(fd, block);
-      hash.update(block);
-    }
-    closeSync(fd);
-    const digest = hash.digest('hex');
-    writeFileSync(join(dir, 'model.json'), JSON.stringify({ publicId, name: `Big one ${signal}` }));
     const batchDir = join(work, `big-campaign-${signal}`);
-    const total = header.length + size;
+    const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId, name: `Big one ${signal}` });
 
     const child = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', projectId], {
       cwd: repoRoot,
@@ -215,17 +187,7 @@ describe('resume after an interrupted upload', () => {
       reject: false,
       stdin: 'ignore',
     });
-    await new Promise<void>((resolve, reject) => {
-      let text = '';
-      const timer = setTimeout(() => reject(new Error(`no progress: ${text}`)), 60_000);
-      child.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        if (/big\.ply|splat/.test(text) && /\((2[5-9]|[3-6]\d)%\)/.test(text)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await midUpload(child.stderr);
     child.kill(signal);
     const killed = await child;
     expect(killed.signal).toBe(signal);
@@ -242,18 +204,14 @@ describe('resume after an interrupted upload', () => {
 
     const models = await backend.catalog.query('models', { where: [['publicId', '==', publicId]] });
     expect(models).toHaveLength(1);
-    const path = models[0].files.splatPath as string;
-    const response = await fetch(await backend.files.getDownloadUrl(path));
-    const stored = createHash('sha256');
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
-    expect(stored.digest('hex')).toBe(digest);
-    expect(readFileSync(join(dir, 'big.ply')).length).toBe(total);
+    expect(await storedSha256(backend, models[0].files.splatPath as string)).toBe(digest);
   });
 });
 
 describe('resume after a lost server', () => {
   it('a server stopped in the middle of a large file: the model fails with no record; after a restart the next run resumes, one record, same bytes', { timeout: 150_000 }, async () => {
     const { createServer } = await import('node:net');
+    // the same port after the restart: the upload URLs the CLI keeps name it
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {
         const { port: free } = probe.address() as { port: number };
@@ -261,46 +219,24 @@ describe('resume after a lost server', () => {
       });
     });
     const dataDir = join(work, 'lost-server-data');
-    const serve = () =>
-      execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], {
-        cwd: repoRoot,
-        reject: false,
-        stdin: 'ignore',
-        buffer: false,
-      });
-    const started = async (child: ReturnType<typeof serve>): Promise<void> =>
-      new Promise<void>((resolve, reject) => {
+    const lostEnv = { CATALOG_DATA_DIR: dataDir };
+    // resolves with { child }: an execa subprocess is itself a promise, and returning it would await its exit
+    const serve = async () => {
+      const child = execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
+      await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
-        child.stdout?.on('data', () => {
+        child.stdout?.once('data', () => {
           clearTimeout(timer);
           resolve();
         });
       });
-    let server = serve();
-    await started(server);
-    const lostEnv = { CATALOG_DATA_DIR: dataDir };
+      return { child };
+    };
+    let server = (await serve()).child;
     const project = await runCli(['projects', 'create', '--name', 'Lost Server Tower', '--structure-id', 'LST-001'], { env: lostEnv });
     const lostProject = project.stdout.trim();
-
-    const dir = join(work, 'lost-campaign', 'big');
-    mkdirSync(dir, { recursive: true });
-    const size = 160 * 1024 * 1024;
-    const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`);
-    const hash = createHash('sha256');
-    const fd = openSync(join(dir, 'big.ply'), 'w');
-    writeSync(fd, header);
-    hash.update(header);
-    const block = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < size / block.length; i++) {
-      for (let j = 0; j < block.length; j += 4) block.writeUInt32LE((i * 40503 + j * 2654435761) >>> 0, j);
-      writeSync(fd, block);
-      hash.update(block);
-    }
-    closeSync(fd);
-    const digest = hash.digest('hex');
-    writeFileSync(join(dir, 'model.json'), JSON.stringify({ publicId: 'LOST-1', name: 'Lost server model' }));
     const batchDir = join(work, 'lost-campaign');
-    const total = header.length + size;
+    const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId: 'LOST-1', name: 'Lost server model' });
 
     const upload = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', lostProject, '--json'], {
       cwd: repoRoot,
@@ -309,26 +245,15 @@ describe('resume after a lost server', () => {
       reject: false,
       stdin: 'ignore',
     });
-    await new Promise<void>((resolve, reject) => {
-      let text = '';
-      const timer = setTimeout(() => reject(new Error(`no progress: ${text}`)), 60_000);
-      upload.stderr?.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-        if (/\((2[5-9]|[3-6]\d)%\)/.test(text)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    await midUpload(upload.stderr);
     server.kill('SIGKILL');
     await server;
     const failed = await upload;
     expect(failed.exitCode, failed.stdout).toBe(1);
 
-    server = serve();
-    await started(server);
+    server = (await serve()).child;
+    const lost = createLocalBackend({ baseUrl: `http://127.0.0.1:${port}`, serviceKey: (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key });
     try {
-      const lost = createLocalBackend({ baseUrl: `http://127.0.0.1:${port}`, serviceKey: (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key });
       expect(await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] })).toHaveLength(0);
       const res = await runCli(['models', 'upload-many', batchDir, '--project', lostProject, '--json'], { env: lostEnv, timeout: 90_000 });
       expect(res.exitCode, res.stdout + res.stderr).toBe(0);
@@ -339,12 +264,9 @@ describe('resume after a lost server', () => {
       expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
       const models = await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] });
       expect(models).toHaveLength(1);
-      const response = await fetch(await lost.files.getDownloadUrl(models[0].files.splatPath as string));
-      const stored = createHash('sha256');
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) stored.update(chunk);
-      expect(stored.digest('hex')).toBe(digest);
-      await lost.close();
+      expect(await storedSha256(lost, models[0].files.splatPath as string)).toBe(digest);
     } finally {
+      await lost.close();
       server.kill('SIGTERM');
       await server;
     }

@@ -8,7 +8,7 @@ import { parseCameraMetadata } from '../../shared/camera-metadata.js';
 import type { Backend } from '../../shared/ports/index.js';
 import type { Model } from '../../shared/types.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { parseJson, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, tempDir } from './helpers.js';
+import { parseJson, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, storedModelFiles, tempDir } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let backend: Backend;
@@ -17,17 +17,6 @@ let projectId: string;
 const work = tempDir('folders');
 const hasSamples = samplesPresent();
 
-/** Every file path under `models/` in storage. */
-async function storedModelFiles(): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (folder: string) => {
-    const listing = await backend.files.list(folder);
-    out.push(...listing.items.map((i) => i.path));
-    for (const prefix of listing.prefixes) await walk(prefix);
-  };
-  await walk('models/');
-  return out.sort();
-}
 
 /** A flat folder with a small generated splat and the given extra files. */
 function folderWith(name: string, files: Record<string, string | Uint8Array>): string {
@@ -126,13 +115,13 @@ describe('catalog models upload', () => {
     const firstId = (parseJson<{ model: Model }>(first.stdout) as { result: { model: Model } }).result.model.id;
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(firstId);
 
-    const filesBefore = await storedModelFiles();
+    const filesBefore = await storedModelFiles(backend);
     const asked = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference'], { env });
     expect(asked.exitCode).toBe(1);
     expect(asked.stderr).toContain('This project already has a reference model. Do you want to replace it?');
     expect(asked.stderr).toContain('--yes');
     expect(await backend.catalog.query('models', { where: [['publicId', '==', 'UPL-001-B']] })).toHaveLength(0);
-    expect(await storedModelFiles()).toEqual(filesBefore);
+    expect(await storedModelFiles(backend)).toEqual(filesBefore);
 
     const yes = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference', '--yes', '--json'], { env });
     expect(yes.exitCode, yes.stdout).toBe(0);
@@ -148,7 +137,7 @@ describe('catalog models upload', () => {
     const expected = parseCameraMetadata(badCameras);
     expect(expected.ok).toBe(false);
     const dir = folderWith('bad-cameras', { 'scan.ply': makeSplatPly({ count: 20 }), 'cameras.json': badCameras });
-    const filesBefore = await storedModelFiles();
+    const filesBefore = await storedModelFiles(backend);
     const res = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-BAD-CAM', '--name', 'Bad cameras', '--json'], { env });
     expect(res.exitCode).toBe(1);
     const out = parseJson(res.stdout);
@@ -162,7 +151,7 @@ describe('catalog models upload', () => {
     expect(res2.stderr).toContain('Invalid JSON file');
 
     expect(await backend.catalog.query('models', { where: [['publicId', '==', 'UPL-BAD-CAM']] })).toHaveLength(0);
-    expect(await storedModelFiles()).toEqual(filesBefore);
+    expect(await storedModelFiles(backend)).toEqual(filesBefore);
   });
 
   it.skipIf(!hasSamples)('refuses an HTML page named .glb and an LFS pointer named .ply: no record, no file', async () => {
@@ -172,7 +161,7 @@ describe('catalog models upload', () => {
     const lfs = join(work, 'lfs-ply');
     mkdirSync(lfs);
     cpSync(samplePath('bad/lfs-pointer-point_cloud.ply'), join(lfs, 'point_cloud.ply'));
-    const filesBefore = await storedModelFiles();
+    const filesBefore = await storedModelFiles(backend);
 
     const r1 = await runCli(['models', 'upload', html, '--project', projectId, '--public-id', 'UPL-BAD-GLB', '--name', 'Bad GLB', '--json'], { env });
     expect(r1.exitCode).toBe(1);
@@ -183,7 +172,7 @@ describe('catalog models upload', () => {
 
     const bad = await backend.catalog.query('models', { where: [['projectId', '==', projectId]] });
     expect(bad.filter((m) => m.publicId.startsWith('UPL-BAD'))).toEqual([]);
-    expect(await storedModelFiles()).toEqual(filesBefore);
+    expect(await storedModelFiles(backend)).toEqual(filesBefore);
   });
 
   it('refuses a missing public ID, an unknown project and a bad capture date', async () => {

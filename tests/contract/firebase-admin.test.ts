@@ -5,6 +5,8 @@
 // the stand-ins lack a few behaviours; those parts are skipped with the reason printed and run
 // against the real emulators in .github/workflows/firebase.yml (tests/firebase/emulator-contract,
 // tests/rules); identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts.
+// Assertions: this file only binds a backend to the shared contract; every test and its
+// expect() calls live in tests/contract/suite.ts (describeBackendContract).
 import { FirestoreServer } from '@firestore-emulator/server';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import { freePort, startStorageEmulatorWithoutRules } from '../firebase/emulators.js';

@@ -48,6 +48,17 @@ function localMtimeMs(source: UploadSource): number | null {
 }
 
 /**
+ * A store consumes an upload's input (reads it to its end or destroys it): a skipped file's
+ * already-open stream is destroyed. A source with `localPath` opens its stream only when `input`
+ * is read, so it is left alone.
+ */
+function release(source: UploadSource): void {
+  const native = source as NativeUploadSource;
+  if (native.localPath !== undefined) return;
+  (native.input as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+/**
  * Wraps a file store so that uploads are idempotent and their bytes counted:
  * a file already stored at its path (when the store was first listed: one listing per folder)
  * with the same size, stored after the local file was last modified, is not sent again (its metadata is returned and progress reported complete).
@@ -86,6 +97,7 @@ export function resumingFiles(inner: FileStorePort): { files: FileStorePort; cou
         const mtime = localMtimeMs(source);
         const updated = existing.updated ? Date.parse(existing.updated) : Number.NaN;
         if (mtime === null || Number.isNaN(updated) || updated >= mtime) {
+          release(source);
           counters.skipped += existing.size;
           options.onProgress?.({ bytesTransferred: existing.size, totalBytes: existing.size });
           return existing;
