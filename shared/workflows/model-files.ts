@@ -79,17 +79,28 @@ export async function listModelFiles(
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<FileEntry[]> {
   const model = await getModel(backend, modelId);
+  return collectFileEntries(backend, model, [model.files?.splatPath, model.files?.glbPath, model.files?.cameraMetadata], onProgress);
+}
+
+/**
+ * The FileEntry rows of the given record paths (those still in storage, with their size) and of
+ * every file in the model's images/, images_thumbnails/ and assets/ folders.
+ */
+async function collectFileEntries(
+  backend: FilesBackend,
+  model: Model,
+  recordPaths: ReadonlyArray<string | null | undefined>,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<FileEntry[]> {
   const uuid = uuidOf(model);
-  const recordPaths = [model.files?.splatPath, model.files?.glbPath, model.files?.cameraMetadata].filter(
-    (p): p is string => typeof p === 'string' && p !== '',
-  );
+  const paths = recordPaths.filter((p): p is string => typeof p === 'string' && p !== '');
   const listings = await Promise.all(MODEL_SUBFOLDERS.map((sub) => backend.files.list(modelSubfolderPath(uuid, sub))));
   const folderItems = listings.flatMap((listing) => listing.items);
-  const total = recordPaths.length + folderItems.length;
+  const total = paths.length + folderItems.length;
   let loaded = 0;
   onProgress?.(loaded, total);
   const entries: FileEntry[] = [];
-  for (const path of recordPaths) {
+  for (const path of paths) {
     try {
       const stored = await backend.files.getMetadata(path);
       const entry = toFileEntry(path, stored.size);
@@ -253,7 +264,8 @@ export async function deleteModelFile(backend: FilesBackend, modelId: string, pa
  */
 export async function deleteAllModelFiles(backend: FilesBackend, modelId: string): Promise<number> {
   const model = await getModel(backend, modelId);
-  const entries = deletableFiles(await listModelFiles(backend, modelId));
+  // The main files are never deleted here: only the camera metadata and the folders are read.
+  const entries = deletableFiles(await collectFileEntries(backend, model, [model.files?.cameraMetadata]));
   const paths = new Set(entries.map((entry) => entry.path));
   for (const list of ['images', 'thumbnails', 'assets'] as const) for (const p of model.files?.[list] ?? []) paths.add(p);
   if (model.files?.cameraMetadata) paths.add(model.files.cameraMetadata);

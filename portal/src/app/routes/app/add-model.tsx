@@ -10,14 +10,14 @@ export default function AddModelRoute() {
       <AddModelPage projectId={projectId} doneHref={paths.project.getHref(projectId)}>
         {(project) => (
           <>
-          <nav className="breadcrumb" aria-label="Breadcrumb">
-            <Link to={paths.projects.getHref()}>Projects</Link>
-            <span aria-hidden="true"> &gt; </span>
-            <Link to={paths.project.getHref(project.id)}>{project.name}</Link>
-            <span aria-hidden="true"> &gt; </span>
-            <span>Add Model</span>
-          </nav>
-          <h1 className="page-title">Add New Model</h1>
+            <nav className="breadcrumb" aria-label="Breadcrumb">
+              <Link to={paths.projects.getHref()}>Projects</Link>
+              <span aria-hidden="true"> &gt; </span>
+              <Link to={paths.project.getHref(project.id)}>{project.name}</Link>
+              <span aria-hidden="true"> &gt; </span>
+              <span>Add Model</span>
+            </nav>
+            <h1 className="page-title">Add New Model</h1>
           </>
         )}
       </AddModelPage>

@@ -11,6 +11,8 @@ import { referenceCheckboxState } from '../../../../../shared/projects.js';
 import type { ModelType, Project } from '../../../../../shared/types.js';
 import { validateAddModel } from '../../../../../shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '../../../../../shared/workflows/index.js';
+import { detailOf } from '../../admin/api/admin-data.js';
+import { Banner, Field, type BannerMessage } from '../../admin/components/form-parts.js';
 import { UploadProgressPanel, type FileProgress } from '../../admin/components/upload-progress.js';
 
 export interface AddModelFormProps {
@@ -38,7 +40,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   const [glb, setGlb] = useState<File | null>(null);
   const [stage, setStage] = useState<AddModelStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
-  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
@@ -77,7 +79,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       setMessage({ kind: 'success', text: ModelMessages.addModelSucceeded });
       setTimeout(onDone, doneDelayMs);
     } catch (error) {
-      setMessage({ kind: 'error', text: addModelUploadError(error instanceof Error ? error.message : String(error)) });
+      setMessage({ kind: 'error', text: addModelUploadError(detailOf(error)) });
       setBusy(false);
     } finally {
       abort.current = null;
@@ -91,24 +93,17 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
 
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">Public ID</span>
+        <Field label="Public ID">
           <input type="text" value={publicId} onChange={(e) => setPublicId(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">Model Name</span>
+        </Field>
+        <Field label="Model Name">
           <input type="text" value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">Capture Date</span>
+        </Field>
+        <Field label="Capture Date">
           <input type="date" value={captureDate} onChange={(e) => setCaptureDate(e.target.value)} />
-        </label>
+        </Field>
       </div>
       <fieldset className="field-set">
         <legend className="field-label">Model Type</legend>
@@ -125,14 +120,12 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       </label>
       {checkbox.disabled ? <p className="muted small">This project already has a reference model.</p> : null}
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">Splat File (.splat, .ply)</span>
+        <Field label="Splat File (.splat, .ply)">
           <input type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} />
-        </label>
-        <label className="field">
-          <span className="field-label">GLB File (.glb)</span>
+        </Field>
+        <Field label="GLB File (.glb)">
           <input type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} />
-        </label>
+        </Field>
       </div>
       <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={message?.kind === 'success'} />
       <div className="actions">

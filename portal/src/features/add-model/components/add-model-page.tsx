@@ -12,19 +12,13 @@ import { addModel } from '../../../../../shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { usePromise } from '../../../lib/resource.js';
+import { useProject } from '../../projects/api/use-project.js';
 import { AddModelForm } from './add-model-form.js';
-
-/** Reads the project; null when it does not exist. */
-export function useProjectOnce(projectId: string): ReturnType<typeof usePromise<Project | null>> {
-  const { catalog } = useBackend();
-  return usePromise<Project | null>(`add-model:${projectId}`, () => catalog.get('projects', projectId));
-}
 
 export function AddModelPage({ projectId, doneHref, children }: { projectId: string; doneHref: string; children?: (project: Project) => ReactNode }) {
   const backend = useBackend();
   const navigate = useNavigate();
-  const project = useProjectOnce(projectId);
+  const project = useProject(projectId);
   const missing = project.status === 'error' || (project.status === 'success' && project.data === null);
 
   const alerted = useRef(false);

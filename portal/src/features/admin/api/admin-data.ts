@@ -1,29 +1,8 @@
 /**
- * Live data of the admin screens (SPEC.md §7 live subscriptions): all projects, all models (an
- * admin also receives hidden ones), and one project's models.
+ * Helpers of the admin screens. Their live data comes from the hooks the other features already
+ * have (`useModels`, `useProjects`, `useProjectModels`: the catalog gives an admin hidden models
+ * too).
  */
-import type { Model, Project } from '../../../../../shared/types.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { useSubscription, type Resource } from '../../../lib/resource.js';
-
-export function useAllProjects(): Resource<Project[]> {
-  const { catalog } = useBackend();
-  return useSubscription<Project[]>('admin-projects', (onNext, onError) => catalog.subscribe('projects', undefined, onNext, onError));
-}
-
-export function useAllModels(): Resource<Model[]> {
-  const { catalog } = useBackend();
-  return useSubscription<Model[]>('admin-models', (onNext, onError) =>
-    catalog.subscribe('models', { orderBy: [['publicId', 'asc']] }, onNext, onError),
-  );
-}
-
-export function useModelsOfProject(projectId: string | null): Resource<Model[]> {
-  const { catalog } = useBackend();
-  return useSubscription<Model[]>(projectId === null ? null : `admin-project-models:${projectId}`, (onNext, onError) =>
-    catalog.subscribe('models', { where: [['projectId', '==', projectId as string]] }, onNext, onError),
-  );
-}
 
 /** The message of an error for '…: {detail}' texts. */
 export function detailOf(error: unknown): string {

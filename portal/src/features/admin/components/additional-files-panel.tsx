@@ -13,6 +13,7 @@ import {
   type AdditionalUploadHooks,
   type AdditionalUploadStage,
 } from '../../../../../shared/workflows/index.js';
+import { Banner, Field, type BannerMessage } from './form-parts.js';
 import { UploadProgressPanel, type FileProgress } from './upload-progress.js';
 
 const KINDS: Array<{ kind: AdditionalFileKind; label: string; accept?: string }> = [
@@ -46,7 +47,7 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
   const [chosen, setChosen] = useState<File[]>([]);
   const [stage, setStage] = useState<AdditionalUploadStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -80,7 +81,7 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
       }, resetMs);
     } catch (error) {
       setStage(null);
-      if (isAppError(error) && error.code === ErrorCode.InvalidArgument) setMessage({ kind: 'error', text: error.message });
+      if (isAppError(error, ErrorCode.InvalidArgument)) setMessage({ kind: 'error', text: error.message });
       else {
         console.error(error);
         setMessage({ kind: 'error', text: ModelMessages.uploadFilesFailed });
@@ -94,11 +95,7 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
   return (
     <form className="panel" aria-label="Upload Additional Files" onSubmit={submit} noValidate>
       <h3 className="panel-title">Upload Additional Files</h3>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       <div className="sort-buttons" role="radiogroup" aria-label="File type">
         {KINDS.map((k) => (
           <label key={k.kind} className="radio">
@@ -121,10 +118,9 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
           One JSON file, up to {CAMERA_METADATA_LIMIT_TEXT}. Required fields: {CAMERA_METADATA_REQUIRED_FIELDS.join(', ')}.
         </p>
       ) : null}
-      <label className="field">
-        <span className="field-label">Files</span>
+      <Field label="Files">
         <input ref={input} type="file" multiple accept={current?.accept} onChange={(e) => setChosen([...(e.target.files ?? [])])} />
-      </label>
+      </Field>
       <UploadProgressPanel stages={ADDITIONAL_UPLOAD_STAGES} current={stage} files={files} done={stage === 'completed'} />
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={busy || chosen.length === 0}>

@@ -12,7 +12,7 @@ import type { Project } from '../../../../../shared/types.js';
 import { ProjectMessages } from '../../../../../shared/messages.js';
 import { useSignOut } from '../../auth/api/sign-in.js';
 import { AddModelPage } from '../../add-model/components/add-model-page.js';
-import { useModelsOfProject } from '../api/admin-data.js';
+import { useProjectModels } from '../../projects/api/use-project-models.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement } from './user-management.js';
@@ -44,7 +44,7 @@ export function EditProjectPage() {
   const { catalog } = useBackend();
   const navigate = useNavigate();
   const project = useLiveProject(projectId);
-  const models = useModelsOfProject(projectId);
+  const models = useProjectModels(projectId);
   if (project.status === 'loading') return <LoadingState label="Loading project..." />;
   if (project.status === 'error' || project.data === null) {
     return <p className="alert alert-error">{ProjectMessages.notFoundSentence}</p>;

@@ -12,6 +12,7 @@ import { fileNameOf, isMainModelFile } from '../../../../../shared/paths.js';
 import { searchFileEntries } from '../../../../../shared/search.js';
 import type { FileEntry } from '../../../../../shared/types.js';
 import { deletableFiles } from '../../../../../shared/workflows/model-files.js';
+import { Banner, type BannerMessage } from './form-parts.js';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
 export function pageButtons(current: number, totalPages: number, max: number = FILES_TABLE_MAX_PAGE_BUTTONS): number[] {
@@ -41,7 +42,7 @@ export interface FilesTableProps {
 export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTableProps) {
   const [term, setTerm] = useState('');
   const [page, setPage] = useState(1);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
   const [busy, setBusy] = useState(false);
   const filtered = useMemo(() => searchFileEntries(entries, term), [entries, term]);
   const totalPages = Math.max(1, Math.ceil(filtered.length / FILES_TABLE_PAGE_SIZE));
@@ -93,11 +94,7 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
           Delete All Files
         </button>
       </div>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       {showsFileSearch(entries.length) ? (
         <input
           type="search"

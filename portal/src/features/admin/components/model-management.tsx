@@ -13,7 +13,6 @@ import { modelTypeLabel, totalFileSize } from '../../../../../shared/model-type.
 import { sortModelsBy, type ListSort } from '../../../../../shared/order.js';
 import { searchModels } from '../../../../../shared/search.js';
 import type { FileEntry, Model } from '../../../../../shared/types.js';
-import { confirmTypedName } from '../../../../../shared/validation/confirm.js';
 import { validateEditModel, type EditModelInput } from '../../../../../shared/validation/models.js';
 import {
   deleteAllModelFiles,
@@ -26,10 +25,12 @@ import {
 } from '../../../../../shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { detailOf, useAllModels } from '../api/admin-data.js';
+import { useModels } from '../../models/api/use-models.js';
+import { detailOf } from '../api/admin-data.js';
 import { AdditionalFilesPanel } from './additional-files-panel.js';
 import { FilesTable } from './files-table.js';
-import { Banner, PickList, type BannerMessage } from './pick-list.js';
+import { Banner, Field, TypedNameConfirm, type BannerMessage } from './form-parts.js';
+import { PickList } from './pick-list.js';
 
 /** The Edit Model form (§5 rules through `validateEditModel`). */
 export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave: (input: EditModelInput) => Promise<void>; onClose: () => void }) {
@@ -52,24 +53,17 @@ export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave
   }
   return (
     <form className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
-      {error ? (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Banner banner={error === null ? null : { kind: 'error', text: error }} />
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">Model Name</span>
+        <Field label="Model Name">
           <input type="text" value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
-        </label>
-        <label className="field">
-          <span className="field-label">Public ID</span>
+        </Field>
+        <Field label="Public ID">
           <input type="text" value={values.publicId} onChange={(e) => setValues({ ...values, publicId: e.target.value })} />
-        </label>
-        <label className="field">
-          <span className="field-label">Capture Date</span>
+        </Field>
+        <Field label="Capture Date">
           <input type="text" placeholder="YYYY-MM-DD" value={values.captureDate ?? ''} onChange={(e) => setValues({ ...values, captureDate: e.target.value })} />
-        </label>
+        </Field>
       </div>
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onClose}>
@@ -85,43 +79,19 @@ export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave
 
 /** The Delete Model box: the typed name must equal the model name (trimmed). */
 export function DeleteModelBox({ model, onDelete, onClose }: { model: Model; onDelete: (typed: string) => Promise<void>; onClose: () => void }) {
-  const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function confirm() {
-    if (!confirmTypedName(typed, model.name)) {
-      setError(ValidationMessages.modelNameMismatch);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onDelete(typed);
-    } catch (e) {
-      setError(deleteModelFailed(detailOf(e)));
-      setBusy(false);
-    }
-  }
   return (
-    <div className="panel delete-box" role="dialog" aria-label="Delete Model">
-      <p className="alert alert-warning">This deletes the model record and all of its files. This action cannot be undone.</p>
-      <label className="field">
-        <span className="field-label">Please type {model.name} to confirm:</span>
-        <input type="text" value={typed} placeholder="Type model name here..." onChange={(e) => setTyped(e.target.value)} />
-      </label>
-      {error ? (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="button button-danger" disabled={busy} onClick={() => void confirm()}>
-          Delete Model
-        </button>
-      </div>
-    </div>
+    <TypedNameConfirm
+      title="Delete Model"
+      warning="This deletes the model record and all of its files. This action cannot be undone."
+      prompt={`Please type ${model.name} to confirm:`}
+      placeholder="Type model name here..."
+      expectedName={model.name}
+      mismatchText={ValidationMessages.modelNameMismatch}
+      confirmLabel="Delete Model"
+      onConfirm={onDelete}
+      failureText={(e) => deleteModelFailed(detailOf(e))}
+      onCancel={onClose}
+    />
   );
 }
 
@@ -157,7 +127,7 @@ export function ModelManagement() {
   const backend = useBackend();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('modelId');
-  const models = useAllModels();
+  const models = useModels();
   const [term, setTerm] = useState('');
   const [sort, setSort] = useState<ListSort>('id');
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
@@ -260,7 +230,7 @@ export function ModelManagement() {
                     onClose={() => setMode('view')}
                     onDelete={async (typed) => {
                       const result = await deleteModel(backend, selected.id, typed).catch((error: unknown) => {
-                        if (isAppError(error) && error.code === ErrorCode.Internal) return { name: selected.name };
+                        if (isAppError(error, ErrorCode.Internal)) return { name: selected.name };
                         throw error;
                       });
                       setBanner({ kind: 'success', text: modelDeleted(result.name) });

@@ -1,29 +1,13 @@
 /**
- * The parts the project and model management screens share (SPEC.md §2 Project management
- * panel, Model management screen): the result banner, and the searchable, sortable pick list
- * (sort buttons ID / Name / Latest) of the left column.
+ * The searchable, sortable pick list (sort buttons ID / Name / Latest) of the left column of the
+ * project and model management screens (SPEC.md §2 Project management panel, Model management
+ * screen).
  */
 import type { ReactNode } from 'react';
 import type { ListSort } from '../../../../../shared/order.js';
 
 /** Labels of the list sort buttons, in their order. */
 export const SORT_LABELS: Record<ListSort, string> = { id: 'ID', name: 'Name', latest: 'Latest' };
-
-/** A success (green) or error (red) result message. */
-export interface BannerMessage {
-  kind: 'success' | 'error';
-  text: string;
-}
-
-/** The result banner: an alert for errors, a status for successes, nothing without a message. */
-export function Banner({ banner }: { banner: BannerMessage | null }) {
-  if (!banner) return null;
-  return (
-    <p className={`alert alert-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
-      {banner.text}
-    </p>
-  );
-}
 
 interface PickListProps<T extends { id: string }> {
   /** What the list holds, lower case plural ('projects', 'models'): names the search box and groups. */

@@ -9,6 +9,7 @@ import { slugify } from '../../../../../shared/slug.js';
 import type { Project } from '../../../../../shared/types.js';
 import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '../../../../../shared/validation/project-form.js';
 import { detailOf } from '../api/admin-data.js';
+import { Banner, Field, type BannerMessage } from './form-parts.js';
 
 export interface ProjectFormProps {
   /** The project being edited; absent to create. */
@@ -38,7 +39,7 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
   const [values, setValues] = useState(() => projectFormInputOf(project));
   const [slugTouched, setSlugTouched] = useState(() => (project?.slug ?? '') !== '');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
 
   function change(key: keyof ProjectFormInput, value: string) {
     setValues((current) => {
@@ -71,15 +72,10 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate>
       <h2 className="panel-title">{editing ? 'Edit Project' : 'Create Project'}</h2>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       <div className="form-grid">
         {FIELDS.map((field) => (
-          <label key={field.key} className={`field${field.multiline ? ' field-wide' : ''}`}>
-            <span className="field-label">{field.label}</span>
+          <Field key={field.key} label={field.label} wide={field.multiline}>
             {field.multiline ? (
               <textarea rows={3} value={values[field.key]} onChange={(e) => change(field.key, e.target.value)} />
             ) : (
@@ -90,7 +86,7 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
                 onChange={(e) => change(field.key, e.target.value)}
               />
             )}
-          </label>
+          </Field>
         ))}
       </div>
       <p className="muted small">The URL slug is lowercased; spaces become hyphens; only a-z, 0-9 and hyphens are kept. Empty: generated from the name.</p>

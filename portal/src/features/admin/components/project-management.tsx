@@ -9,7 +9,14 @@ import { useSearchParams } from 'react-router-dom';
 import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
 import { formatDateTimeLocal } from '../../../../../shared/format.js';
 import { projectMapLink } from '../../../../../shared/links.js';
-import { ModelMessages, ProjectMessages, deleteProjectFailed, projectDeleted } from '../../../../../shared/messages.js';
+import {
+  ModelMessages,
+  ProjectMessages,
+  ValidationMessages,
+  deleteProjectFailed,
+  projectDeletePrompt,
+  projectDeleted,
+} from '../../../../../shared/messages.js';
 import { sortProjectsBy, type ListSort } from '../../../../../shared/order.js';
 import { hasReferenceModel } from '../../../../../shared/projects.js';
 import { searchProjectsForManagement } from '../../../../../shared/search.js';
@@ -18,12 +25,13 @@ import type { ProjectFormInput } from '../../../../../shared/validation/project-
 import { deleteProject, setReferenceModel, updateProject } from '../../../../../shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { detailOf, useAllProjects, useModelsOfProject } from '../api/admin-data.js';
-import { DeleteProjectDialog } from './delete-project-dialog.js';
+import { useProjectModels } from '../../projects/api/use-project-models.js';
+import { useProjects } from '../../projects/api/use-projects.js';
+import { detailOf } from '../api/admin-data.js';
+import { Banner, TypedNameConfirm, type BannerMessage } from './form-parts.js';
+import { PickList } from './pick-list.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
-import { Banner, PickList, type BannerMessage } from './pick-list.js';
-
 
 /** The read view of §2 with every fallback text. */
 export function ProjectInformation({ project }: { project: Project }) {
@@ -107,7 +115,7 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
       setBanner({ kind: 'success', text: projectDeleted(name) });
       select(null);
     } catch (error) {
-      if (isAppError(error) && (error.code === ErrorCode.FailedPrecondition || error.code === ErrorCode.InvalidArgument)) {
+      if (isAppError(error, ErrorCode.FailedPrecondition, ErrorCode.InvalidArgument)) {
         setBanner({ kind: 'error', text: error.message });
       } else {
         console.error('Project delete failed', error);
@@ -180,9 +188,17 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
                 )}
               </section>
               {deleting ? (
-                <DeleteProjectDialog
+                <TypedNameConfirm
                   key={`delete-${selected.id}`}
-                  projectName={selected.name}
+                  title="Delete Project"
+                  showTitle
+                  warning={ValidationMessages.projectDeleteWarning}
+                  prompt={projectDeletePrompt(selected.name)}
+                  placeholder={ValidationMessages.projectDeletePlaceholder}
+                  expectedName={selected.name}
+                  mismatchText={ValidationMessages.projectNameMismatch}
+                  confirmLabel="Delete Permanently"
+                  requireMatch
                   onCancel={() => setDeleting(false)}
                   onConfirm={(typed) => void confirmDelete(selected, typed)}
                 />
@@ -202,8 +218,8 @@ export function ProjectManagement() {
   const backend = useBackend();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('projectId');
-  const projects = useAllProjects();
-  const models = useModelsOfProject(selectedId);
+  const projects = useProjects();
+  const models = useProjectModels(selectedId ?? undefined);
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   return (

@@ -11,6 +11,7 @@ import { formatDate } from '../../../../../shared/format.js';
 import { modelTypeLabel } from '../../../../../shared/model-type.js';
 import type { Model, Project } from '../../../../../shared/types.js';
 import { paths } from '../../../config/paths.js';
+import { Banner, type BannerMessage } from './form-parts.js';
 
 export function ReferencePicker({
   project,
@@ -22,7 +23,7 @@ export function ReferencePicker({
   onSetReference: (modelId: string) => Promise<void>;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
 
   async function choose(modelId: string) {
     setBusy(modelId);
@@ -47,11 +48,7 @@ export function ReferencePicker({
           Add Model
         </Link>
       </div>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       {models.length === 0 ? (
         <p className="muted">No models in this project yet.</p>
       ) : (

@@ -9,11 +9,9 @@ import { REGISTRATION_SIGN_OUT_DELAY_MS } from '../../../../../shared/constants.
 import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
 import { adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../../../shared/messages.js';
 import type { Role } from '../../../../../shared/types.js';
-import { validateRegisterUser } from '../../../../../shared/validation/users.js';
-import { validateSetAdmin } from '../../../../../shared/validation/users.js';
+import { validateRegisterUser, validateSetAdmin } from '../../../../../shared/validation/users.js';
 import { detailOf } from '../api/admin-data.js';
-
-type Message = { kind: 'success' | 'error'; text: string } | null;
+import { Banner, Field, type BannerMessage } from './form-parts.js';
 
 export function RegisterUserForm({
   onRegister,
@@ -29,7 +27,7 @@ export function RegisterUserForm({
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('user');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -49,10 +47,7 @@ export function RegisterUserForm({
       // Not cleared on unmount: leaving the page does not cancel the §4 sign-out.
       setTimeout(onSignOut, signOutDelayMs);
     } catch (error) {
-      const text =
-        isAppError(error) && (error.code === ErrorCode.AlreadyExists || error.code === ErrorCode.InvalidArgument)
-          ? error.message
-          : registrationErrorMessage(error);
+      const text = isAppError(error, ErrorCode.AlreadyExists, ErrorCode.InvalidArgument) ? error.message : registrationErrorMessage(error);
       setMessage({ kind: 'error', text });
       setBusy(false);
     }
@@ -61,27 +56,20 @@ export function RegisterUserForm({
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Register User">
       <h3 className="panel-title">Register User</h3>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">Email</span>
+        <Field label="Email">
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">Password</span>
+        </Field>
+        <Field label="Password">
           <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">Role</span>
+        </Field>
+        <Field label="Role">
           <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
             <option value="user">User</option>
             <option value="admin">Admin</option>
           </select>
-        </label>
+        </Field>
       </div>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -96,7 +84,7 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   const [email, setEmail] = useState('');
   const [uid, setUid] = useState('');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<BannerMessage | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -120,20 +108,14 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Manage Roles">
       <h3 className="panel-title">Grant Admin Role</h3>
-      {message ? (
-        <p className={`alert alert-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      ) : null}
+      <Banner banner={message} />
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">User Email</span>
+        <Field label="User Email">
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">User ID (UID)</span>
+        </Field>
+        <Field label="User ID (UID)">
           <input type="text" value={uid} onChange={(e) => setUid(e.target.value)} />
-        </label>
+        </Field>
       </div>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -144,6 +126,11 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   );
 }
 
+const TABS = [
+  ['register', 'Register User'],
+  ['roles', 'Manage Roles'],
+] as const;
+
 export function UserManagement({
   onRegister,
   onGrant,
@@ -153,17 +140,16 @@ export function UserManagement({
   onGrant: (uid: string) => Promise<void>;
   onSignOut: () => void;
 }) {
-  const [tab, setTab] = useState<'register' | 'roles'>('register');
+  const [tab, setTab] = useState<(typeof TABS)[number][0]>('register');
   return (
     <div className="user-management">
       <h2 className="panel-title">User Management</h2>
       <div className="tabs" role="tablist">
-        <button type="button" role="tab" aria-selected={tab === 'register'} className={`tab${tab === 'register' ? ' active' : ''}`} onClick={() => setTab('register')}>
-          Register User
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'roles'} className={`tab${tab === 'roles' ? ' active' : ''}`} onClick={() => setTab('roles')}>
-          Manage Roles
-        </button>
+        {TABS.map(([key, label]) => (
+          <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? ' active' : ''}`} onClick={() => setTab(key)}>
+            {label}
+          </button>
+        ))}
       </div>
       {tab === 'register' ? <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} /> : <ManageRolesForm onGrant={onGrant} />}
     </div>
