@@ -13,7 +13,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Document, NodeIO } from '@gltf-transform/core';
 import { execa } from 'execa';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '.
 import type { Backend } from '../../shared/ports/index.js';
 import type { Model, Project } from '../../shared/types.js';
 import { createProject } from '../../shared/workflows/index.js';
+import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -31,8 +31,10 @@ const PORTAL_DIST = join(ROOT, 'portal/dist');
 const CHROMIUM = '/usr/bin/chromium';
 const CLI = join(ROOT, 'cli/bin/catalog.js');
 const RESULTS = join(ROOT, 'test-results');
-const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
-const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
+/** The accounts `catalog seed` creates. */
+const demoAccount = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
+const USER = demoAccount('user');
+const ADMIN = demoAccount('admin');
 const SHELL_ROUTES = ['/catalog', '/projects', '/projects/map', '/models'];
 /** Headroom for a loaded CI machine (each test takes 3-4 s when idle). */
 const TEST_TIMEOUT_MS = 120_000;
@@ -43,15 +45,6 @@ const skipReason = !existsSync(join(PORTAL_DIST, 'index.html'))
     ? `${CHROMIUM} is missing; run \`apt-get install -y chromium\``
     : null;
 if (skipReason !== null) console.warn(`[e2e] browse test skipped: ${skipReason}`);
-
-async function smallGlb(): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const position = doc.createAccessor().setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(buffer);
-  const mesh = doc.createMesh('m').addPrimitive(doc.createPrimitive().setAttribute('POSITION', position));
-  doc.createScene('s').addChild(doc.createNode('n').setMesh(mesh));
-  return new Uint8Array(await new NodeIO().writeBinary(doc));
-}
 
 describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', () => {
   let dataDir: string;
@@ -283,7 +276,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     const panel = page.locator('.upload-panel');
     await panel.getByRole('button', { name: 'Upload' }).click();
     await panel.getByRole('alert').filter({ hasText: 'At least one file (splat or glb) is required.' }).waitFor();
-    const glb = await smallGlb();
+    const glb = await makeTowerGlb();
     await panel.getByLabel('GLB file (.glb)').setInputFiles({ name: 'browse.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glb) });
     await panel.getByRole('button', { name: 'Upload' }).click();
     await panel.getByRole('alert').filter({ hasText: 'Please enter publicId and name.' }).waitFor();

@@ -4,7 +4,7 @@
  * page, or a redirect to /login when there is no role).
  */
 import { useEffect, useState } from 'react';
-import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Capability, can, routeAccess } from '../../../../shared/roles.js';
 import { APP_TITLE } from '../../config/app.js';
 import { paths } from '../../config/paths.js';
@@ -13,6 +13,7 @@ import { useSession } from '../../lib/session.js';
 import { useSignOut } from '../../features/auth/api/sign-in.js';
 import { LoadingState } from '../ui/spinner.js';
 import { SideNav } from './side-nav.js';
+import { TopBar } from './top-bar.js';
 
 export function AppShell() {
   const session = useSession();
@@ -44,12 +45,9 @@ export function AppShell() {
 
   return (
     <div className="shell">
-      <header className="top-bar">
-        <Link to={paths.landing.getHref()} className="top-bar-brand">
-          {APP_TITLE}
-        </Link>
+      <TopBar brand={APP_TITLE}>
         {session.status === 'success' && session.data ? <span className="top-bar-user muted">{session.data.user.email}</span> : null}
-      </header>
+      </TopBar>
       {withNav ? (
         <SideNav
           collapsed={collapsed}

@@ -1,13 +1,16 @@
 /**
  * Test helper for component tests (not shipped): an in-memory stand-in for the backend ports the
  * browsing screens read (identity state, live `subscribe`, `get`, download links), with
- * controllable collections so a test can show the loading, empty, error and live states. Only
- * what the screens call is implemented; anything else throws.
+ * controllable collections so a test can show the loading, empty, error and live states. Like the
+ * real backends it hides hidden models from non-admins (shared `visibleModelsFor`); it does not
+ * order (the screens' hooks sort with shared/order). Only what the screens call is implemented;
+ * anything else throws.
  */
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { AuthUser, Backend } from '../../../../shared/ports/index.js';
-import type { Role } from '../../../../shared/types.js';
+import { visibleModelsFor } from '../../../../shared/roles.js';
+import type { Model, Role } from '../../../../shared/types.js';
 import { AppProvider } from '../../app/provider.js';
 
 type Docs = Array<object & { id: string }>;
@@ -29,17 +32,20 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
   const data: Record<string, Docs | null> = { projects: initial.projects === undefined ? [] : initial.projects, models: initial.models === undefined ? [] : initial.models };
   const listeners: Record<string, Set<Listener>> = { projects: new Set(), models: new Set() };
   const failingLinks = new Set<string>();
-  const filter = (docs: Docs, where?: Array<[string, string, unknown]>) =>
-    docs.filter((d) =>
-    (where ?? []).every(([field, op, value]) => {
-      const actual = (d as Record<string, unknown>)[field];
-      return op === '==' ? actual === value : actual !== value;
-    }),
-  );
+  /** What the caller may read (the port hides hidden models from non-admins, §6), then the query's filters. */
+  const readable = (collection: string, docs: Docs, where?: Array<[string, string, unknown]>): Docs => {
+    const visible: Docs = collection === 'models' ? visibleModelsFor(role, docs as Array<Model & { id: string }>) : docs;
+    return visible.filter((d) =>
+      (where ?? []).every(([field, op, value]) => {
+        const actual = (d as Record<string, unknown>)[field];
+        return op === '==' ? actual === value : actual !== value;
+      }),
+    );
+  };
   const notify = (collection: string) => {
     const docs = data[collection];
     if (docs === null || docs === undefined) return;
-    for (const l of listeners[collection] ?? []) l.onNext(filter(docs, l.where));
+    for (const l of listeners[collection] ?? []) l.onNext(readable(collection, docs, l.where));
   };
   const unsupported = () => {
     throw new Error('not implemented by the stub backend');
@@ -62,16 +68,16 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
       async get(collection: string, id: string) {
         if (collection === 'users') return user && id === user.uid ? { id, uid: id, email: user.email, role } : null;
         if (collection === 'admins') return null;
-        return (data[collection] ?? []).find((d) => d.id === id) ?? null;
+        return readable(collection, data[collection] ?? []).find((d) => d.id === id) ?? null;
       },
-      async query(collection: string) {
-        return data[collection] ?? [];
+      async query(collection: string, query?: { where?: Array<[string, string, unknown]> }) {
+        return readable(collection, data[collection] ?? [], query?.where);
       },
       subscribe(collection: string, query: { where?: Array<[string, string, unknown]> } | undefined, onNext: (docs: Docs) => void, onError?: (e: Error) => void) {
         const listener: Listener = { where: query?.where, onNext, onError };
         listeners[collection]?.add(listener);
         const docs = data[collection];
-        if (docs !== null && docs !== undefined) queueMicrotask(() => onNext(filter(docs, query?.where)));
+        if (docs !== null && docs !== undefined) queueMicrotask(() => onNext(readable(collection, docs, query?.where)));
         return () => listeners[collection]?.delete(listener);
       },
       count: unsupported,

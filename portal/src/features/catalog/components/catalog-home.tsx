@@ -7,32 +7,29 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { PROJECT_BADGE_LABELS, catalogStats, featuredProjects, modelCountOf, projectBadge, truncateDescription } from '../../../../../shared/projects.js';
+import { catalogStats, featuredProjects, modelCountOf, truncateDescription } from '../../../../../shared/projects.js';
 import { searchProjects } from '../../../../../shared/search.js';
 import type { Project } from '../../../../../shared/types.js';
-import { Badge } from '../../../components/ui/badge.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../../projects/api/use-projects.js';
+import { ProjectCountBadge, modelCountText } from '../../projects/components/project-badge.js';
 import '../catalog.css';
-import { countModelsByProject } from '../model-counts.js';
+import { countModelsByProject } from '../../projects/model-counts.js';
 
 function CatalogProjectCard({ project, modelCount }: { project: Project; modelCount: number }) {
-  const badge = projectBadge(modelCount);
   return (
     <Link className="card catalog-card" to={paths.project.getHref(project.id)} data-testid="catalog-card">
       <div className="card-body">
         <div className="landing-card-head">
           <h3 className="card-title">{project.name}</h3>
-          {badge ? <Badge tone={badge === 'multi-temporal' ? 'blue' : 'green'}>{PROJECT_BADGE_LABELS[badge]}</Badge> : null}
+          <ProjectCountBadge modelCount={modelCount} />
         </div>
         <p className="muted mono">{project.structure_id}</p>
         {project.description ? <p className="card-text">{truncateDescription(project.description)}</p> : null}
-        <p className="muted catalog-card-count">
-          {modelCount} {modelCount === 1 ? 'model' : 'models'}
-        </p>
+        <p className="muted catalog-card-count">{modelCountText(modelCount)}</p>
       </div>
     </Link>
   );

@@ -6,6 +6,7 @@
  */
 import { Link } from 'react-router-dom';
 import type { ToolCard } from '../../../../../shared/types.js';
+import { TopBar } from '../../../components/layouts/top-bar.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { APP_SHORT_NAME, PRODUCT_SUBTITLE, PRODUCT_TITLE, TAGLINE } from '../../../config/app.js';
 import { paths } from '../../../config/paths.js';
@@ -16,11 +17,7 @@ import '../landing.css';
 export function LandingPage({ cards = TOOL_CARDS, year = new Date().getFullYear() }: { cards?: readonly ToolCard[]; year?: number }) {
   return (
     <div className="landing">
-      <header className="top-bar">
-        <Link to={paths.landing.getHref()} className="top-bar-brand">
-          {APP_SHORT_NAME}
-        </Link>
-      </header>
+      <TopBar brand={APP_SHORT_NAME} />
       <main className="landing-main">
         <div className="landing-hero">
           <h1 className="landing-title">

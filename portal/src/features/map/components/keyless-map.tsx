@@ -55,14 +55,14 @@ export function KeylessMap({ projects, modelCount, currentLocation, refit, onVie
   }, [currentLocation?.lat, currentLocation?.lng]);
 
   const step = graticuleStep(view.zoom);
-  const topLeft = (() => {
-    const c = toWorld(view.center, view.zoom);
-    return { nw: unproject(c.x - width / 2, c.y - HEIGHT / 2, view.zoom), se: unproject(c.x + width / 2, c.y + HEIGHT / 2, view.zoom) };
-  })();
+  // The viewport's north-west and south-east corners bound the graticule lines.
+  const centre = toWorld(view.center, view.zoom);
+  const nw = unproject(centre.x - width / 2, centre.y - HEIGHT / 2, view.zoom);
+  const se = unproject(centre.x + width / 2, centre.y + HEIGHT / 2, view.zoom);
   const lngLines: number[] = [];
-  for (let lng = Math.ceil(topLeft.nw.lng / step) * step; lng <= topLeft.se.lng && lngLines.length < 60; lng += step) lngLines.push(lng);
+  for (let lng = Math.ceil(nw.lng / step) * step; lng <= se.lng && lngLines.length < 60; lng += step) lngLines.push(lng);
   const latLines: number[] = [];
-  for (let lat = Math.ceil(topLeft.se.lat / step) * step; lat <= topLeft.nw.lat && latLines.length < 60; lat += step) latLines.push(lat);
+  for (let lat = Math.ceil(se.lat / step) * step; lat <= nw.lat && latLines.length < 60; lat += step) latLines.push(lat);
 
   const selectedProject = projects.find((p) => p.id === selected) ?? null;
   const zoomBy = (delta: number) => setView((v) => ({ ...v, zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, v.zoom + delta)) }));

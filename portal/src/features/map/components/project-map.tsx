@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
-import { countModelsByProject } from '../../catalog/model-counts.js';
+import { countModelsByProject } from '../../projects/model-counts.js';
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../../projects/api/use-projects.js';
 import { useCurrentLocation } from '../hooks/use-current-location.js';

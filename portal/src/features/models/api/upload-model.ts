@@ -6,6 +6,8 @@
  */
 import { useCallback } from 'react';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
+import { ValidationMessages } from '../../../../../shared/messages.js';
+import { inferModelTypeFromFiles } from '../../../../../shared/model-type.js';
 import { validateListUpload } from '../../../../../shared/validation/models.js';
 import { addModel } from '../../../../../shared/workflows/models.js';
 import type { Model, ModelType } from '../../../../../shared/types.js';
@@ -20,10 +22,14 @@ export interface ListUploadForm {
   glb: File | null;
 }
 
-/** The model type the chosen files make. */
+/**
+ * The model type the chosen files make (shared `inferModelTypeFromFiles`).
+ * @throws AppError `invalid-argument` with the §5 message when there is no file
+ */
 export function modelTypeForFiles(hasSplat: boolean, hasGlb: boolean): ModelType {
-  if (hasSplat && hasGlb) return 'hybrid';
-  return hasSplat ? 'splat' : 'mesh';
+  const type = inferModelTypeFromFiles(hasSplat, hasGlb);
+  if (type === null) throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.uploadFileRequired);
+  return type;
 }
 
 /** Returns an upload function; it throws AppError `invalid-argument` with the §5 message on bad input. */

@@ -2,17 +2,49 @@
  * A download/viewing link for a stored path (SPEC.md §7 "Resolve a download or viewing link").
  * A failure is only logged (§8 silent handling): the caller keeps showing 'Preparing...'.
  */
+import { useMemo } from 'react';
 import { useBackend } from '../../../lib/backend-context.js';
-import { usePromise, type Resource } from '../../../lib/resource.js';
+import { success, usePromise, type Resource } from '../../../lib/resource.js';
 
-export function useDownloadUrl(path: string | null | undefined): Resource<string> {
+/**
+ * Links one screen has asked for, by path: a path is resolved once per screen, however many
+ * components ask for it and however often a virtualised list re-mounts its rows. Failures are
+ * not kept (the next mount asks again). Scoped to the screen, not the session, so a replaced
+ * file gets a fresh link on the next visit.
+ */
+export interface DownloadUrlCache {
+  pending: Map<string, Promise<string>>;
+  resolved: Map<string, string>;
+}
+
+/** A {@link DownloadUrlCache} for the calling screen (a new one when the backend changes). */
+export function useDownloadUrlCache(): DownloadUrlCache {
   const { files } = useBackend();
-  return usePromise<string>(path ? path : null, () =>
-    files.getDownloadUrl(path as string).catch((error: unknown) => {
-      console.error(`Could not resolve a link for ${String(path)}`, error);
-      throw error;
-    }),
-  );
+  return useMemo(() => ({ pending: new Map(), resolved: new Map() }), [files]);
+}
+
+export function useDownloadUrl(path: string | null | undefined, cache?: DownloadUrlCache): Resource<string> {
+  const { files } = useBackend();
+  const known = path && cache ? cache.resolved.get(path) : undefined;
+  const result = usePromise<string>(path && known === undefined ? path : null, () => {
+    const key = path as string;
+    const asked = cache?.pending.get(key);
+    if (asked) return asked;
+    const link = files.getDownloadUrl(key).then(
+      (url) => {
+        cache?.resolved.set(key, url);
+        return url;
+      },
+      (error: unknown) => {
+        cache?.pending.delete(key);
+        console.error(`Could not resolve a link for ${key}`, error);
+        throw error;
+      },
+    );
+    cache?.pending.set(key, link);
+    return link;
+  });
+  return known === undefined ? result : success(known);
 }
 
 /** The path a model is viewed from: its splat file, else its GLB file (SPEC.md §2). */

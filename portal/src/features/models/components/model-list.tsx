@@ -13,7 +13,7 @@ import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import { useSetModelVisibility } from '../api/set-visibility.js';
-import { thumbnailPathOf, useDownloadUrl, viewingPath } from '../api/use-download-url.js';
+import { thumbnailPathOf, useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../api/use-download-url.js';
 import { useModels } from '../api/use-models.js';
 import { useUploadModel } from '../api/upload-model.js';
 import { useProjects } from '../../projects/api/use-projects.js';
@@ -27,12 +27,14 @@ interface RowProps {
   viewerUrl: string | null;
   isAdmin: boolean;
   onToggleVisibility: (model: Model) => void;
+  /** Rows re-mount as they scroll back into view: their links are resolved once per screen. */
+  links: DownloadUrlCache;
 }
 
-function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, onToggleVisibility }: RowComponentProps<RowProps>) {
+function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, onToggleVisibility, links }: RowComponentProps<RowProps>) {
   const model = models[index] as Model;
-  const link = useDownloadUrl(viewingPath(model));
-  const thumbnail = useDownloadUrl(thumbnailPathOf(model));
+  const link = useDownloadUrl(viewingPath(model), links);
+  const thumbnail = useDownloadUrl(thumbnailPathOf(model), links);
   return (
     <ModelRowView
       model={model}
@@ -58,6 +60,7 @@ export function ModelList({ isAdmin }: { isAdmin: boolean }) {
   const models = useModels();
   const viewerUrl = useViewerUrl();
   const setVisibility = useSetModelVisibility();
+  const links = useDownloadUrlCache();
   const [error, setError] = useState<string | null>(null);
 
   function toggleVisibility(model: Model) {
@@ -98,7 +101,7 @@ export function ModelList({ isAdmin }: { isAdmin: boolean }) {
           rowComponent={ModelRow}
           rowCount={visibleModels.length}
           rowHeight={MODEL_LIST_ROW_HEIGHT_PX}
-          rowProps={{ models: visibleModels, viewerUrl, isAdmin, onToggleVisibility: toggleVisibility }}
+          rowProps={{ models: visibleModels, viewerUrl, isAdmin, onToggleVisibility: toggleVisibility, links }}
           style={{ height: MODEL_LIST_HEIGHT_PX }}
         />
       )}

@@ -7,6 +7,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, isAppError } from '../../../../../shared/errors.js';
 import { ModelMessages } from '../../../../../shared/messages.js';
+import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '../../../../../shared/model-type.js';
 import type { Project } from '../../../../../shared/types.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import type { ListUploadForm } from '../api/upload-model.js';
@@ -80,11 +81,11 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
         </div>
         <div className="field">
           <label htmlFor="upload-splat">Splat file (.splat, .ply)</label>
-          <input id="upload-splat" ref={splatInput} type="file" accept=".splat,.ply" onChange={(e) => setSplat(e.target.files?.[0] ?? null)} disabled={busy} />
+          <input id="upload-splat" ref={splatInput} type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} disabled={busy} />
         </div>
         <div className="field">
           <label htmlFor="upload-glb">GLB file (.glb)</label>
-          <input id="upload-glb" ref={glbInput} type="file" accept=".glb" onChange={(e) => setGlb(e.target.files?.[0] ?? null)} disabled={busy} />
+          <input id="upload-glb" ref={glbInput} type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} disabled={busy} />
         </div>
         {result ? (
           <p className={`alert ${result.ok ? 'alert-success' : 'alert-error'}`} role={result.ok ? 'status' : 'alert'}>

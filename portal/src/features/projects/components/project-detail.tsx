@@ -15,7 +15,7 @@ import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import type { Resource } from '../../../lib/resource.js';
-import { useDownloadUrl, viewingPath } from '../../models/api/use-download-url.js';
+import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../models/api/use-download-url.js';
 import { useProject } from '../api/use-project.js';
 import { useProjectModels } from '../api/use-project-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
@@ -83,7 +83,9 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
   const viewerUrl = useViewerUrl();
   const models = sortProjectDetailModels(unsorted, project.reference_model_id);
   const reference = findReferenceModel(project, models);
-  const referenceLink = useDownloadUrl(reference ? viewingPath(reference) : null);
+  // The reference's link is also its own card's link: resolve each path once.
+  const links = useDownloadUrlCache();
+  const referenceLink = useDownloadUrl(reference ? viewingPath(reference) : null, links);
   const projectHasReference = reference !== null || Boolean(project.reference_model_id);
   return (
     <section className="panel">
@@ -107,6 +109,7 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
             referenceLinkState={reference === null ? 'failed' : linkStateOf(referenceLink)}
             viewerUrl={viewerUrl}
             isAdmin={isAdmin}
+            links={links}
           />
         ))}
       </div>
@@ -114,8 +117,8 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
   );
 }
 
-function ProjectModelCardWithLink(props: Omit<Parameters<typeof ProjectModelCard>[0], 'linkState'>) {
-  const link = useDownloadUrl(viewingPath(props.model));
+function ProjectModelCardWithLink({ links, ...props }: Omit<Parameters<typeof ProjectModelCard>[0], 'linkState'> & { links: DownloadUrlCache }) {
+  const link = useDownloadUrl(viewingPath(props.model), links);
   return <ProjectModelCard {...props} linkState={linkStateOf(link)} />;
 }
 

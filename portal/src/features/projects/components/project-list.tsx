@@ -3,14 +3,15 @@
  * and a table view): live projects sorted by structure_id, as cards with thumbnails from each
  * project's reference model or as a table, and the empty state.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ModelMessages } from '../../../../../shared/messages.js';
-import { PROJECT_BADGE_LABELS, findReferenceModel, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
+import { PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
 import type { Model, Project } from '../../../../../shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import { countModelsByProject } from '../model-counts.js';
 import { useDownloadUrl, thumbnailPathOf } from '../../models/api/use-download-url.js';
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../api/use-projects.js';
@@ -50,6 +51,7 @@ export function ProjectGrid({ projects, models, isAdmin }: { projects: Project[]
 
 /** The table view: one row per project in structure_id order. */
 export function ProjectTable({ projects, models }: { projects: Project[]; models: Model[] }) {
+  const counts = useMemo(() => countModelsByProject(models), [models]);
   return (
     <table className="data-table" data-testid="project-table">
       <thead>
@@ -66,7 +68,7 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
       </thead>
       <tbody>
         {projects.map((project) => {
-          const count = models.filter((m) => m.projectId === project.id).length;
+          const count = modelCountOf(counts, project.id);
           const badge = projectBadge(count);
           return (
             <tr key={project.id} data-testid="project-row">
