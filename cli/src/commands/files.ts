@@ -1,34 +1,30 @@
 /**
  * `catalog files add|list|delete`: the files of a model (SPEC.md §2 model files, §5 file rules:
  * camera metadata checked before anything is written, main model files only deleted with the
- * whole model; §8 file messages). The model record's file lists follow every change.
+ * whole model; §8 file messages), through the model-files workflows the portal's model
+ * management screen uses. The model record's file lists follow every change.
  */
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { parseCameraMetadata } from '../../../shared/camera-metadata.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBytes } from '../../../shared/format.js';
 import { ModelMessages, ValidationMessages, cameraMetadataUploaded, filesDeleted, filesUploaded } from '../../../shared/messages.js';
-import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
 import { assetPath, cameraMetadataPath, fileEntryType, imagePath, isMainModelFile, modelFolder, thumbnailPath } from '../../../shared/paths.js';
 import type { Model } from '../../../shared/types.js';
 import { validateCameraMetadataFiles } from '../../../shared/validation/camera.js';
-import { listFilesDeep } from '../../../shared/workflows/util.js';
+import { deleteModelFile, listModelFiles, uploadAdditionalFiles, uploadCameraMetadata } from '../../../shared/workflows/index.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
+import { localFileSource } from '../lib/local-file.js';
 import { findModel, findProject } from '../lib/lookup.js';
 import { addCommonOptions, defineAction } from '../lib/output.js';
 import { askConfirm } from '../lib/prompts.js';
 import { resumingFiles } from '../lib/resume.js';
 
 const KINDS = ['images', 'thumbnails', 'assets', 'cameras'] as const;
-type Kind = (typeof KINDS)[number];
-const RECORD_FIELD: Record<Exclude<Kind, 'cameras'>, 'images' | 'thumbnails' | 'assets'> = { images: 'images', thumbnails: 'thumbnails', assets: 'assets' };
-const PATH_OF: Record<Exclude<Kind, 'cameras'>, (uuid: string, name: string) => string> = { images: imagePath, thumbnails: thumbnailPath, assets: assetPath };
-const FOLDER_NAME: Record<Exclude<Kind, 'cameras'>, string> = { images: 'images', thumbnails: 'images_thumbnails', assets: 'assets' };
+const PATH_OF = { images: imagePath, thumbnails: thumbnailPath, assets: assetPath } as const;
 
 async function modelOf(backend: Parameters<typeof findModel>[0], ref: string, project?: string): Promise<Model> {
   return findModel(backend, ref, project ? (await findProject(backend, project)).id : undefined);
@@ -64,47 +60,42 @@ defineAction(addCommand, addSchema, async (input, ctx) => {
     if (!info?.isFile()) throw new AppError(ErrorCode.NotFound, `Not a file: ${p}`, { context: { path: p } });
     sizes.push(info.size);
   }
-  let cameraText: string | null = null;
-  let cameraCount = 0;
   if (input.kind === 'cameras') {
-    const checked = validateCameraMetadataFiles(paths.map((p) => ({ name: basename(p) })));
+    // the file choice first, so that only the one JSON file is read
+    const checked = validateCameraMetadataFiles(paths.map((p) => ({ name: basename(p), path: p })));
     if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
-    cameraText = await readFile(paths[0], 'utf8');
-    const parsed = parseCameraMetadata(cameraText);
-    if (!parsed.ok) throw new AppError(ErrorCode.InvalidArgument, parsed.message);
-    cameraCount = parsed.value.length;
-  }
-  const { backend } = await backendFor(input, ctx);
-  const model = await modelOf(backend, input.model, input.project);
-  const uuid = model.uuid || model.id;
-  if (input.kind === 'cameras') {
-    const path = cameraMetadataPath(uuid);
-    await backend.files.upload(path, new Blob([cameraText as string], { type: 'application/json' }), { contentType: 'application/json' });
-    await backend.catalog.update('models', model.id, { 'files.cameraMetadata': path, last_updated: SERVER_TIMESTAMP });
-    return { result: { id: model.id, paths: [path], cameras: cameraCount }, text: path, summary: cameraMetadataUploaded(cameraCount) };
+    const text = await readFile(checked.value.path, 'utf8');
+    const { backend } = await backendFor(input, ctx);
+    const model = await modelOf(backend, input.model, input.project);
+    const { cameras } = await uploadCameraMetadata(backend, model.id, [{ name: checked.value.name, text }]);
+    const path = cameraMetadataPath(model.uuid || model.id);
+    return { result: { id: model.id, paths: [path], cameras }, text: path, summary: cameraMetadataUploaded(cameras) };
   }
   const kind = input.kind;
-  const targets = paths.map((p) => PATH_OF[kind](uuid, basename(p)));
-  if (new Set(targets).size !== targets.length) throw new AppError(ErrorCode.InvalidArgument, `Duplicate file name in ${FOLDER_NAME[kind]}`);
+  const names = paths.map((p) => basename(p));
+  if (new Set(names).size !== names.length) throw new AppError(ErrorCode.InvalidArgument, `Duplicate file name in ${kind}`);
+  const { backend } = await backendFor(input, ctx);
+  const model = await modelOf(backend, input.model, input.project);
+  // files already stored with the same size are not sent again (a re-run after an interruption)
   const { files } = resumingFiles(backend.files);
-  const done: string[] = [];
+  let result;
   try {
-    for (let i = 0; i < paths.length; i++) {
-      await files.upload(targets[i], { size: sizes[i], input: createReadStream(paths[i]), name: basename(paths[i]) });
-      done.push(targets[i]);
-      if (!ctx.json) ctx.log(`uploaded ${basename(paths[i])} (${formatBytes(sizes[i])})`);
-    }
+    result = await uploadAdditionalFiles(
+      { catalog: backend.catalog, files },
+      model.id,
+      kind,
+      paths.map((p, i) => ({ name: names[i], source: localFileSource(p, sizes[i]) })),
+      {
+        onFile: (name, status, progress) => {
+          if (status === 'completed' && !ctx.json) ctx.log(`uploaded ${name} (${formatBytes(progress?.totalBytes ?? 0)})`);
+        },
+      },
+    );
   } catch (error) {
-    throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, ModelMessages.uploadFilesFailed, { cause: error, context: { uploaded: done } });
-  } finally {
-    // the record lists what was stored, even when a later file failed
-    if (done.length > 0) {
-      const field = RECORD_FIELD[kind];
-      const list = [...new Set([...(model.files?.[field] ?? []), ...done])];
-      await backend.catalog.update('models', model.id, { [`files.${field}`]: list, last_updated: SERVER_TIMESTAMP });
-    }
+    throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, ModelMessages.uploadFilesFailed, { cause: error });
   }
-  return { result: { id: model.id, paths: done }, text: done.join('\n'), summary: filesUploaded(done.length, FOLDER_NAME[kind]) };
+  const stored = names.map((name) => PATH_OF[kind](model.uuid || model.id, name));
+  return { result: { id: model.id, paths: stored }, text: stored.join('\n'), summary: filesUploaded(result.count, result.folder) };
 });
 
 // ---- list --------------------------------------------------------------------------------------
@@ -121,16 +112,11 @@ export const listCommand = addCommonOptions(
 defineAction(listCommand, listSchema, async (input, ctx) => {
   const { backend } = await backendFor(input, ctx);
   const model = await modelOf(backend, input.model, input.project);
-  const paths = (await listFilesDeep(backend.files, modelFolder(model.uuid || model.id))).sort();
-  const entries = [];
-  for (const path of paths) {
-    const meta = await backend.files.getMetadata(path);
-    entries.push({ path, type: fileEntryType(path), size: meta.size });
-  }
+  const entries = await listModelFiles(backend, model.id);
   return {
     result: entries,
-    text: entries.map((e) => `${(e.type ?? '-').padEnd(14)} ${formatBytes(e.size).padStart(10)}  ${e.path}`).join('\n') || 'No files',
-    summary: `${entries.length} files (${formatBytes(entries.reduce((n, e) => n + e.size, 0))})`,
+    text: entries.map((e) => `${e.type.padEnd(14)} ${formatBytes(e.size ?? 0).padStart(10)}  ${e.path}`).join('\n') || 'No files',
+    summary: `${entries.length} files (${formatBytes(entries.reduce((n, e) => n + (e.size ?? 0), 0))})`,
   };
 });
 
@@ -163,22 +149,12 @@ defineAction(deleteCommand, deleteSchema, async (input, ctx) => {
   if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing deleted.');
   for (const path of paths) {
     try {
-      await backend.files.delete(path);
+      // the record stops listing the file, then the file goes (one already gone counts as deleted)
+      await deleteModelFile(backend, model.id, path);
     } catch (error) {
-      if (!(error instanceof AppError && error.code === ErrorCode.ObjectNotFound)) {
-        throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, ModelMessages.deleteFileFailed, { cause: error });
-      }
+      throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, ModelMessages.deleteFileFailed, { cause: error, context: { path } });
     }
   }
-  const gone = new Set(paths);
-  const f = model.files ?? {};
-  await backend.catalog.update('models', model.id, {
-    'files.images': (f.images ?? []).filter((p) => !gone.has(p)),
-    'files.thumbnails': (f.thumbnails ?? []).filter((p) => !gone.has(p)),
-    'files.assets': (f.assets ?? []).filter((p) => !gone.has(p)),
-    ...(f.cameraMetadata && gone.has(f.cameraMetadata) ? { 'files.cameraMetadata': null } : {}),
-    last_updated: SERVER_TIMESTAMP,
-  });
   return { result: { id: model.id, deleted: paths }, text: paths.join('\n'), summary: paths.length === 1 ? ModelMessages.fileDeleted : filesDeleted(paths.length) };
 });
 

@@ -11,36 +11,27 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBytes } from '../../../shared/format.js';
 import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeleted } from '../../../shared/messages.js';
 import { modelTypeLabel } from '../../../shared/model-type.js';
-import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
 import type { Model } from '../../../shared/types.js';
-import { validateEditModel } from '../../../shared/validation/models.js';
-import { deleteModel, setModelVisibility } from '../../../shared/workflows/index.js';
+import { normaliseCaptureDate } from '../../../shared/validation/models.js';
+import { deleteModel, setModelVisibility, updateModel } from '../../../shared/workflows/index.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
-import { batchItemSummary, normaliseCaptureDate, planBatch, readBatch, runBatch } from '../lib/batch.js';
+import { batchItemSummary, planBatch, readBatch, runBatch } from '../lib/batch.js';
 import type { BatchItem } from '../lib/batch.js';
 import { createBatchProgress } from '../lib/batch-progress.js';
 import { backendFor } from '../lib/command-backend.js';
 import { describeInspection, inspectionSummary } from '../lib/folder.js';
 import { findModel, findProject, typedName } from '../lib/lookup.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';
 import { createProgress } from '../lib/progress.js';
 import { askConfirm } from '../lib/prompts.js';
-
-export { normaliseCaptureDate } from '../lib/batch.js';
 
 /** §4 question asked when the project already has a reference model. */
 export const REPLACE_REFERENCE_QUESTION = ProjectMessages.replaceReferenceQuestion;
 
 const modelTypeSchema = z.enum(['hybrid', 'splat', 'mesh']);
 
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  return [fmt(header), ...rows.map(fmt)].join('\n');
-}
-
 function batchTable(items: BatchItem[]): string {
-  return table(
+  return formatTable(
     ['STATUS', 'PUBLIC ID', 'NAME', 'TYPE', 'FILES', 'SIZE', 'FOLDER'],
     items.map((i) => [i.status, i.entry.publicId || '-', i.entry.name || '-', i.modelType ?? '-', String(i.fileCount), formatBytes(i.totalBytes), i.entry.folder]),
   ) + items.filter((i) => i.problems.length > 0).map((i) => `\n  ✖ ${i.entry.folder}: ${i.problems.join('\n    ')}`).join('');
@@ -81,7 +72,8 @@ defineAction(uploadCommand, uploadSchema, async (input, ctx) => {
   if (input.publicId.trim() === '' || input.name.trim() === '') {
     throw new AppError(ErrorCode.InvalidArgument, `${ValidationMessages.addModelIdAndNameRequired} (--public-id and --name)`);
   }
-  normaliseCaptureDate(input.captureDate);
+  // checked before the server is reached (planBatch checks it again with the folder)
+  if (normaliseCaptureDate(input.captureDate) === undefined) throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.invalidDate);
   const { backend, actorUid } = await backendFor(input, ctx);
   const project = await findProject(backend, input.project);
   const entry = {
@@ -92,7 +84,7 @@ defineAction(uploadCommand, uploadSchema, async (input, ctx) => {
     captureDate: input.captureDate ?? null,
     reference: input.reference,
   };
-  const plan = await planBatch(backend, project.id, input.folder, [entry]);
+  const plan = await planBatch(backend, project, input.folder, [entry]);
   const item = plan.items[0];
   if (item.status === 'invalid') {
     if (!ctx.json && item.inspection) ctx.log(describeInspection(item.inspection, { problems: false }));
@@ -100,7 +92,7 @@ defineAction(uploadCommand, uploadSchema, async (input, ctx) => {
   }
   if (item.status === 'exists') {
     return {
-      result: { model: await backend.catalog.get('models', item.modelId as string), created: false, referenceUpdated: false, bytesUploaded: 0 },
+      result: { model: item.model ?? null, created: false, referenceUpdated: false, bytesUploaded: 0 },
       text: item.modelId,
       summary: `Model ${entry.publicId} already exists in ${project.name} (${item.modelId}): nothing uploaded.`,
     };
@@ -130,8 +122,8 @@ defineAction(uploadCommand, uploadSchema, async (input, ctx) => {
   if (item.status !== 'created') {
     throw new AppError(ErrorCode.Unavailable, item.problems.join('\n'), { context: { folder: item.folder } });
   }
-  const model = await backend.catalog.get('models', item.modelId as string);
-  const referenceUpdated = (await backend.catalog.get('projects', project.id))?.reference_model_id === item.modelId && input.reference;
+  const model = item.model ?? null;
+  const referenceUpdated = item.referenceUpdated === true;
   const reference = referenceUpdated ? ' as the reference model' : '';
   return {
     result: {
@@ -192,7 +184,7 @@ defineAction(uploadManyCommand, uploadManySchema, async (input, ctx) => {
   const { entries, source } = await readBatch(input.dir, input.manifest);
   const { backend, actorUid } = await backendFor(input, ctx);
   const project = await findProject(backend, input.project);
-  const plan = await planBatch(backend, project.id, input.dir, entries);
+  const plan = await planBatch(backend, project, input.dir, entries);
   const count = (status: string) => plan.items.filter((i) => i.status === status).length;
   const invalid = plan.items.filter((i) => i.status === 'invalid');
   const summarise = (extra: Record<string, unknown>) => ({
@@ -276,7 +268,7 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   ]);
   return {
     result: models,
-    text: models.length === 0 ? 'No models' : table(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
+    text: models.length === 0 ? 'No models' : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
     summary: `${models.length} model${models.length === 1 ? '' : 's'}`,
   };
 });
@@ -331,18 +323,17 @@ export const updateCommand = addCommonOptions(
 defineAction(updateCommand, updateSchema, async (input, ctx) => {
   const { backend } = await backendFor(input, ctx);
   const model = await resolveModel(backend, input.model, input.project);
-  const checked = validateEditModel({
-    name: input.name ?? model.name,
-    publicId: input.publicId ?? model.publicId,
-    captureDate: input.captureDate ?? model.metadata?.captureDate ?? '',
-  });
-  if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
-  const { name, publicId, captureDate } = checked.value;
+  const publicId = (input.publicId ?? model.publicId).trim();
+  // The CLI knows a model by its public ID within its project (bulk uploads rely on it): no clashes.
   if (publicId !== model.publicId && model.projectId) {
     const clash = await backend.catalog.query('models', { where: [['projectId', '==', model.projectId], ['publicId', '==', publicId]], limit: 1 });
     if (clash.length > 0) throw new AppError(ErrorCode.AlreadyExists, `Public ID ${publicId} is already used in this project`, { context: { publicId } });
   }
-  await backend.catalog.update('models', model.id, { name, publicId, 'metadata.captureDate': captureDate, last_updated: SERVER_TIMESTAMP });
+  await updateModel(backend.catalog, model.id, {
+    name: input.name ?? model.name,
+    publicId,
+    captureDate: input.captureDate ?? model.metadata?.captureDate ?? '',
+  });
   const updated = await backend.catalog.get('models', model.id);
   return { result: updated, text: model.id, summary: ModelMessages.modelUpdated };
 });

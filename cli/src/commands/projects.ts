@@ -14,7 +14,7 @@ import { createProject, deleteProject, setReferenceModel, updateProject } from '
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
 import { findModel, findProject, typedName } from '../lib/lookup.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';
 
 const createSchema = z.object({
   name: z.string().default(''),
@@ -88,12 +88,9 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
     const badge = projectBadge(p.modelCount) ?? '';
     return [p.structure_id || '-', p.name, String(p.modelCount), p.reference_model_id ? 'yes' : 'no', loc, badge, p.id];
   });
-  const header = ['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return {
     result: listed,
-    text: listed.length === 0 ? 'No Projects Yet' : [fmt(header), ...rows.map(fmt)].join('\n'),
+    text: listed.length === 0 ? 'No Projects Yet' : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
     summary: `${listed.length} project${listed.length === 1 ? '' : 's'}`,
   };
 });
@@ -157,8 +154,6 @@ defineAction(updateCommand, updateSchema, async (input, ctx) => {
     lat: input.lat ?? num(project.location?.lat),
     lng: input.lng ?? num(project.location?.lng),
   };
-  const checked = validateProjectForm(form);
-  if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
   await updateProject(backend.catalog, project.id, form);
   return { result: await backend.catalog.get('projects', project.id), text: project.id, summary: ProjectMessages.updated };
 });

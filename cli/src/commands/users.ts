@@ -9,7 +9,7 @@ import { ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMe
 import { grantAdmin, registerUser } from '../../../shared/workflows/index.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';
 import { askText } from '../lib/prompts.js';
 
 const registerSchema = z.object({
@@ -103,11 +103,9 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   const users = await backend.catalog.query('users', input.role ? { where: [['role', '==', input.role]] } : undefined);
   users.sort((a, b) => (a.email ?? a.id).localeCompare(b.email ?? b.id));
   const rows = users.map((u) => [u.email ?? '-', u.role, u.id]);
-  const widths = [5, 4, 3].map((w, i) => Math.max(w, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return {
     result: users,
-    text: users.length === 0 ? 'No users' : [fmt(['EMAIL', 'ROLE', 'UID']), ...rows.map(fmt)].join('\n'),
+    text: users.length === 0 ? 'No users' : formatTable(['EMAIL', 'ROLE', 'UID'], rows),
     summary: `${users.length} user${users.length === 1 ? '' : 's'}`,
   };
 });

@@ -225,10 +225,7 @@ export function usesFirebase(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 async function openFirebaseBackend(dataDir: string): Promise<OpenedBackend> {
   const { createFirebaseAdminBackend, resolveFirebaseProject } = await import('../adapters/firebase-admin/index.js');
-  const projectId = resolveFirebaseProject();
-  if (!projectId) {
-    throw new AppError(ErrorCode.Unauthenticated, 'No Firebase project id: set FIREBASE_PROJECT_ID, or GOOGLE_APPLICATION_CREDENTIALS to a service-account key file.');
-  }
+  const projectId = resolveFirebaseProject() ?? undefined;
   const backend = createFirebaseAdminBackend({ projectId });
   return { backend, baseUrl: `firebase:${projectId}`, dataDir, actorUid: backend.identity.currentUser()?.uid ?? 'service' };
 }

@@ -38,16 +38,16 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
   const tty = options.tty ?? (stream.isTTY === true && !process.env.CI);
   const started = Date.now();
   let doneModels = 0;
-  const fileBytes = new Map<string, number>();
-  let finishedBytes = 0;
+  // bytes of each file of the models in flight, and the running total of every file so far
+  const fileBytes = new Map<BatchItem, Map<string, number>>();
+  let sentBytes = 0;
   let current: { label: string; sent: number; total: number; since: number; base: number } | null = null;
   const steps = new Map<string, number>();
   let timer: NodeJS.Timeout | null = null;
 
-  const batchBytes = () => finishedBytes + [...fileBytes.values()].reduce((a, b) => a + b, 0);
   const rateOf = (bytes: number, since: number) => bytes / Math.max(0.001, (Date.now() - since) / 1000);
   const line = (): string => {
-    const bytes = batchBytes();
+    const bytes = sentBytes;
     const rate = rateOf(bytes, started);
     const eta = rate > 0 ? (options.totalBytes - bytes) / rate : Number.NaN;
     let text = `[${doneModels}/${options.totalModels} models] ${formatBytes(bytes)} / ${formatBytes(options.totalBytes)} ${formatBytes(rate)}/s ETA ${formatEta(eta)}`;
@@ -73,19 +73,17 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
     },
     onModelDone(item: BatchItem) {
       doneModels++;
-      for (const [key, bytes] of fileBytes) {
-        if (key.startsWith(`${item.entry.publicId}\u0000`)) {
-          fileBytes.delete(key);
-          finishedBytes += bytes;
-        }
-      }
+      fileBytes.delete(item);
       if (item.status === 'created') print(`[${item.entry.publicId}] created ${item.modelId}`);
       else print(`[${item.entry.publicId}] failed: ${item.problems.join('; ')}`);
     },
     onFile(item: BatchItem, key: string, status: FileStatus, progress?: UploadProgress) {
       const id = `${item.entry.publicId}\u0000${key}`;
       if (!progress) return;
-      fileBytes.set(id, progress.bytesTransferred);
+      let files = fileBytes.get(item);
+      if (!files) fileBytes.set(item, (files = new Map()));
+      sentBytes += progress.bytesTransferred - (files.get(key) ?? 0);
+      files.set(key, progress.bytesTransferred);
       const label = `${item.entry.publicId} ${key}`;
       if (tty) {
         if (status === 'uploading') {
@@ -99,7 +97,7 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
       const step = status === 'completed' ? 100 : Math.floor(percent / 25) * 25;
       if ((steps.get(id) ?? -1) >= step) return;
       steps.set(id, step);
-      const rate = rateOf(batchBytes(), started);
+      const rate = rateOf(sentBytes, started);
       print(`[${item.entry.publicId}] ${key} ${formatBytes(progress.bytesTransferred)} / ${formatBytes(progress.totalBytes)} (${percent}%) ${formatBytes(rate)}/s`);
     },
     stop() {

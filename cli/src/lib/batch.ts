@@ -17,6 +17,7 @@ import { parseManifest, toManifestEntry } from '../../../shared/manifest.js';
 import { ValidationMessages, addModelUploadError } from '../../../shared/messages.js';
 import type { Backend } from '../../../shared/ports/index.js';
 import type { Model, ModelType, Project } from '../../../shared/types.js';
+import { normaliseCaptureDate } from '../../../shared/validation/models.js';
 import type { AddModelHooks, AddModelInput } from '../../../shared/workflows/index.js';
 import { addModel } from '../../../shared/workflows/index.js';
 import type { FolderInspection } from './folder.js';
@@ -28,20 +29,6 @@ import { resumingFiles, stableModelUuid } from './resume.js';
 export const DEFAULT_MANIFESTS = ['manifest.json', 'manifest.csv'] as const;
 /** Per-folder metadata file. */
 export const MODEL_JSON = 'model.json';
-
-/**
- * A capture date as stored: `YYYY-MM-DD` kept as is, any other parseable date as an ISO
- * timestamp; empty → null.
- * @throws AppError `invalid-argument` 'Please enter a valid date' (SPEC.md §5)
- */
-export function normaliseCaptureDate(value: string | null | undefined): string | null {
-  const text = value?.trim() ?? '';
-  if (text === '') return null;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return text;
-  const time = Date.parse(text);
-  if (Number.isNaN(time)) throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.invalidDate, { context: { captureDate: text } });
-  return new Date(time).toISOString();
-}
 
 /**
  * Reads the batch's entries: `manifestPath` when given, else `manifest.json`/`manifest.csv` in
@@ -110,6 +97,10 @@ export interface BatchItem {
   fileCount: number;
   /** The existing or created model's id. */
   modelId?: string;
+  /** The existing or created model's record. */
+  model?: Model;
+  /** True when creating it made it the project's reference model. */
+  referenceUpdated?: boolean;
   inspection?: FolderInspection;
 }
 
@@ -124,15 +115,12 @@ export interface BatchPlan {
  * public ID and name, capture date, duplicate public IDs in the batch, at most one reference,
  * and whether the project already has a model with that public ID (then: 'exists').
  * @param backend the opened backend (reads only)
- * @param projectId the target project
+ * @param project the target project (from `findProject`)
  * @param dir the batch directory
  * @param entries the batch's entries
- * @throws AppError `not-found` ('Project not found')
  */
-export async function planBatch(backend: Pick<Backend, 'catalog'>, projectId: string, dir: string, entries: ManifestEntry[]): Promise<BatchPlan> {
-  const project = await backend.catalog.get('projects', projectId);
-  if (project === null) throw new AppError(ErrorCode.NotFound, 'Project not found', { context: { projectId } });
-  const existing = await backend.catalog.query('models', { where: [['projectId', '==', projectId]] });
+export async function planBatch(backend: Pick<Backend, 'catalog'>, project: Project & { id: string }, dir: string, entries: ManifestEntry[]): Promise<BatchPlan> {
+  const existing = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
   const byPublicId = new Map<string, Model>(existing.map((m) => [m.publicId.trim(), m]));
   const root = resolve(dir);
   const seen = new Map<string, string>();
@@ -142,11 +130,9 @@ export async function planBatch(backend: Pick<Backend, 'catalog'>, projectId: st
     const item: BatchItem = { entry, folder, status: 'ready', problems: [], modelType: null, captureDate: null, totalBytes: 0, fileCount: 0 };
     items.push(item);
     if (entry.publicId === '' || entry.name === '') item.problems.push(ValidationMessages.addModelIdAndNameRequired);
-    try {
-      item.captureDate = normaliseCaptureDate(entry.captureDate);
-    } catch (error) {
-      item.problems.push((error as Error).message);
-    }
+    const captureDate = normaliseCaptureDate(entry.captureDate);
+    if (captureDate === undefined) item.problems.push(ValidationMessages.invalidDate);
+    else item.captureDate = captureDate;
     if (entry.publicId !== '') {
       const other = seen.get(entry.publicId);
       if (other !== undefined) item.problems.push(`Public ID ${entry.publicId} is used twice in the batch (${other} and ${entry.folder})`);
@@ -156,6 +142,7 @@ export async function planBatch(backend: Pick<Backend, 'catalog'>, projectId: st
     if (found && item.problems.length === 0) {
       item.status = 'exists';
       item.modelId = found.id;
+      item.model = found;
       item.modelType = found.modelType ?? null;
       continue;
     }
@@ -244,6 +231,8 @@ export async function runBatch(
             );
             item.status = 'created';
             item.modelId = result.model.id;
+            item.model = result.model;
+            item.referenceUpdated = result.referenceUpdated;
           } catch (error) {
             item.status = 'failed';
             const message = error instanceof Error ? error.message : String(error);

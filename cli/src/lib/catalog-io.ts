@@ -21,8 +21,7 @@ import {
   EXPORT_VERSION,
   checkExportManifest,
 } from '../../../shared/export-layout.js';
-import type { Backend, WriteOp } from '../../../shared/ports/index.js';
-import { listFilesDeep } from '../../../shared/workflows/util.js';
+import type { Backend, FileStorePort, StoredFile, WriteOp } from '../../../shared/ports/index.js';
 import { resumingFiles } from './resume.js';
 
 /** Reading and writing sign-in accounts (password hashes): the embedded server's service-only API. */
@@ -51,6 +50,17 @@ export function embeddedAccountsApi(baseUrl: string, serviceKey: string): Accoun
       if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account import refused: HTTP ${response.status} ${await response.text()}`);
     },
   };
+}
+
+/**
+ * Every file under `folder`, recursively, with its listed metadata (size, content type): the
+ * listing already carries them, so no request per file.
+ */
+async function listStoredDeep(files: FileStorePort, folder: string): Promise<StoredFile[]> {
+  const listing = await files.list(folder);
+  const items = [...listing.items];
+  for (const prefix of listing.prefixes) items.push(...(await listStoredDeep(files, prefix)));
+  return items;
 }
 
 /** Documents per batch write on import (the server accepts 500). */
@@ -87,10 +97,10 @@ export async function exportCatalog(
       counts.accounts = accounts.length;
     }
   }
-  const paths = (await listFilesDeep(backend.files, 'models/')).sort();
+  const stored = (await listStoredDeep(backend.files, 'models/')).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const files: ExportedFile[] = [];
-  for (const path of paths) {
-    const meta = await backend.files.getMetadata(path);
+  for (const meta of stored) {
+    const { path } = meta;
     const url = await backend.files.getDownloadUrl(path);
     const response = await fetch(url);
     if (!response.ok || !response.body) throw new AppError(ErrorCode.Network, `Download of ${path} failed: HTTP ${response.status}`, { context: { path } });
@@ -154,7 +164,7 @@ export async function importCatalog(
     options.log?.(`imported ${file.path}`);
   }
   const counts: Record<string, number> = { files: manifest.files.length };
-  const accountsText = await readFile(join(dir, EXPORT_ACCOUNTS), 'utf8').catch(() => null);
+  const accountsText = options.accounts ? await readFile(join(dir, EXPORT_ACCOUNTS), 'utf8').catch(() => null) : null;
   if (accountsText !== null && options.accounts) {
     const accounts = JSON.parse(accountsText) as unknown[];
     await options.accounts.write(accounts);

@@ -44,31 +44,33 @@ export function problemCount(report: DoctorReport): number {
 export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>): Promise<DoctorReport> {
   const [projects, models] = await Promise.all([backend.catalog.query('projects'), backend.catalog.query('models')]);
   const stored = new Set(await listFilesDeep(backend.files, 'models/'));
+  // stored files by model folder, each list sorted
+  const byUuid = new Map<string, string[]>();
+  for (const path of [...stored].sort()) {
+    const uuid = parseModelPath(path)?.uuid;
+    if (uuid === undefined) continue;
+    const list = byUuid.get(uuid);
+    if (list) list.push(path);
+    else byUuid.set(uuid, [path]);
+  }
   const projectIds = new Set(projects.map((p) => p.id));
   const modelsById = new Map(models.map((m) => [m.id, m]));
   const owned = new Set<string>();
   const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [], modelsWithoutVisibility: [] };
   for (const model of models) {
-    owned.add(model.uuid || model.id);
+    const uuid = model.uuid || model.id;
+    owned.add(uuid);
     if (typeof model.visible !== 'boolean') report.modelsWithoutVisibility.push({ modelId: model.id, publicId: model.publicId });
-    const refs = referencedPaths(model);
-    const missing = refs.filter((p) => !stored.has(p));
+    const missing = referencedPaths(model).filter((p) => !stored.has(p));
     if (missing.length > 0) {
       const main = missing.includes(model.files?.splatPath ?? '\u0000') || missing.includes(model.files?.glbPath ?? '\u0000');
       report.recordsWithoutFiles.push({ modelId: model.id, publicId: model.publicId, missing, main });
     }
     if (!model.projectId || !projectIds.has(model.projectId)) {
-      const files = [...stored].filter((p) => parseModelPath(p)?.uuid === (model.uuid || model.id));
-      report.modelsWithoutProject.push({ modelId: model.id, publicId: model.publicId, projectId: model.projectId ?? null, files });
+      report.modelsWithoutProject.push({ modelId: model.id, publicId: model.publicId, projectId: model.projectId ?? null, files: byUuid.get(uuid) ?? [] });
     }
   }
-  const orphans = new Map<string, string[]>();
-  for (const path of [...stored].sort()) {
-    const uuid = parseModelPath(path)?.uuid;
-    if (uuid === undefined || owned.has(uuid)) continue;
-    orphans.set(uuid, [...(orphans.get(uuid) ?? []), path]);
-  }
-  for (const [uuid, files] of orphans) report.filesWithoutRecords.push({ uuid, files });
+  for (const [uuid, files] of byUuid) if (!owned.has(uuid)) report.filesWithoutRecords.push({ uuid, files });
   for (const project of projects) {
     const ref = project.reference_model_id;
     if (!ref) continue;

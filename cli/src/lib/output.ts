@@ -182,3 +182,14 @@ export function defineAction<S extends z.ZodType>(
 export function usageError(message: string, context: Record<string, unknown> = {}): AppError {
   return new AppError(ErrorCode.InvalidArgument, message, { context });
 }
+
+/**
+ * A plain-text table for human output: columns padded to their widest cell, two spaces apart.
+ * @param header the column titles
+ * @param rows the cells, one array per row (as many cells as `header`)
+ */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [fmt(header), ...rows.map(fmt)].join('\n');
+}

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { randomId } from './db.js';
 import type { SqliteDatabase } from './db.js';
@@ -19,8 +20,6 @@ const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, key
 export const ID_TOKEN_TTL_SECONDS = 3600;
 /** Refresh token lifetime in milliseconds (30 days). */
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
-/** Minimum password length (SPEC.md §9). */
-const MIN_PASSWORD_LENGTH = 6;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64, maxmem: 64 * 1024 * 1024 };
 const ISSUER = 'catalog-local';
 
@@ -44,6 +43,14 @@ interface AccountRow {
   email: string;
   password_hash: string;
   disabled: number;
+}
+
+/** An account as `catalog export` writes it (accounts.json) and `catalog import` reads it. */
+export interface ExportedAccount {
+  uid: string;
+  email: string;
+  password_hash: string;
+  disabled: boolean;
 }
 
 const emailSchema = z.email();
@@ -153,8 +160,8 @@ export class IdentityService {
    */
   async createAccount(emailInput: unknown, password: unknown): Promise<Account> {
     const email = normalizeEmail(emailInput);
-    if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
-      throw new AppError(ErrorCode.WeakPassword, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+    if (typeof password !== 'string' || password.length < PASSWORD_MIN_LENGTH) {
+      throw new AppError(ErrorCode.WeakPassword, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`);
     }
     if (this.byEmail(email)) throw new AppError(ErrorCode.EmailAlreadyInUse, 'Email already in use', { context: { email } });
     const hash = await hashPassword(password);
@@ -187,7 +194,7 @@ export class IdentityService {
    * Every account with its password hash, for `catalog export` (service key only).
    * @returns the accounts sorted by uid: {uid, email, password_hash, disabled}
    */
-  exportAccounts(): { uid: string; email: string; password_hash: string; disabled: boolean }[] {
+  exportAccounts(): ExportedAccount[] {
     return this.db
       .prepare<[], AccountRow>('SELECT uid, email, password_hash, disabled FROM accounts ORDER BY uid')
       .all()
@@ -196,15 +203,19 @@ export class IdentityService {
 
   /**
    * Adds exported accounts (same uid, email and password hash), for `catalog import`; an account
-   * whose uid or email already exists is left as it is.
+   * whose uid or email already exists is left as it is. One transaction: all or none.
    * @returns how many accounts were added
+   * @throws AppError `auth/invalid-email` (nothing added)
    */
-  importAccounts(accounts: readonly { uid: string; email: string; password_hash: string; disabled: boolean }[]): number {
+  importAccounts(accounts: readonly ExportedAccount[]): number {
     const insert = this.db.prepare('INSERT OR IGNORE INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
-    let added = 0;
     const now = new Date().toISOString();
-    for (const a of accounts) added += insert.run(a.uid, normalizeEmail(a.email), a.password_hash, a.disabled ? 1 : 0, now).changes;
-    return added;
+    const run = this.db.transaction(() => {
+      let added = 0;
+      for (const a of accounts) added += insert.run(a.uid, normalizeEmail(a.email), a.password_hash, a.disabled ? 1 : 0, now).changes;
+      return added;
+    });
+    return run();
   }
 
   /**

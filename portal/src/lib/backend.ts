@@ -14,8 +14,10 @@ import type { Backend } from '../../../shared/ports/index.js';
 const createBackend: () => Backend =
   import.meta.env.VITE_BACKEND === 'firebase'
     ? (await import('./backend/firebase/portal.js')).createPortalFirebaseBackend
-    : ((local) => () => local.createLocalBackend({ baseUrl: window.location.origin, storage: window.localStorage }))(
-        await import('../../../shared/adapters/local/index.js'),
+    : await import('../../../shared/adapters/local/index.js').then(
+        ({ createLocalBackend }) =>
+          () =>
+            createLocalBackend({ baseUrl: window.location.origin, storage: window.localStorage }),
       );
 
 let instance: Backend | null = null;

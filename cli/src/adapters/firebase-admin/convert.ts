@@ -2,7 +2,7 @@
  * Value conversion between the ports (plain JSON, ISO timestamps, the SERVER_TIMESTAMP sentinel)
  * and Firestore (Timestamp, FieldValue.serverTimestamp()).
  */
-import { FieldValue, Timestamp } from 'firebase-admin/firestore';
+import { FieldValue } from 'firebase-admin/firestore';
 import type { Query as AdminQuery, CollectionReference } from 'firebase-admin/firestore';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { isServerTimestamp } from '../../../../shared/ports/index.js';
@@ -41,7 +41,7 @@ export function fromFirestore(data: Record<string, unknown>): Record<string, unk
 }
 
 function fromValue(value: unknown): unknown {
-  if (value instanceof Timestamp) return value.toDate().toISOString();
+  // Timestamps, also of another copy of @google-cloud/firestore (so no instanceof)
   if (value !== null && typeof value === 'object' && typeof (value as { toDate?: unknown }).toDate === 'function') {
     return ((value as { toDate: () => Date }).toDate()).toISOString();
   }

@@ -8,12 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Bucket, File } from '@google-cloud/storage';
+import { usesResumableUpload } from '../../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../shared/ports/index.js';
 import { storageError } from './errors.js';
-
-/** Above this size (bytes) uploads are resumable (SPEC.md §9: 256 KB). */
-export const RESUMABLE_THRESHOLD = 256 * 1024;
 
 /** Where download links point: the production endpoint or the Storage emulator. */
 export function storageOrigin(env: NodeJS.ProcessEnv = process.env): string {
@@ -65,7 +63,7 @@ export class AdminFiles implements FileStorePort {
       },
     });
     const target = file.createWriteStream({
-      resumable: size > RESUMABLE_THRESHOLD,
+      resumable: usesResumableUpload(size),
       contentType,
       metadata: { contentType, metadata: { firebaseStorageDownloadTokens: randomUUID() } },
       validation: false,
@@ -79,7 +77,8 @@ export class AdminFiles implements FileStorePort {
       }
       throw storageError(error, `upload ${path}`);
     }
-    return this.getMetadata(path);
+    // The finished write stream leaves the stored object's resource on `file.metadata`: no extra request.
+    return file.metadata?.size !== undefined ? metadataOf(file) : this.getMetadata(path);
   }
 
   async list(folder: string): Promise<FolderListing> {
@@ -103,8 +102,9 @@ export class AdminFiles implements FileStorePort {
 
   async getMetadata(path: string): Promise<StoredFile> {
     try {
-      const [metadata] = await this.bucket.file(path).getMetadata();
-      return metadataOf(Object.assign(this.bucket.file(path), { metadata }));
+      const file = this.bucket.file(path);
+      await file.getMetadata();
+      return metadataOf(file);
     } catch (error) {
       throw storageError(error, `metadata of ${path}`);
     }

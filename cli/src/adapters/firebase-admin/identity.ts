@@ -5,7 +5,9 @@
  * (`FIREBASE_AUTH_EMULATOR_HOST`).
  */
 import type { Auth } from 'firebase-admin/auth';
+import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
+import { ValidationMessages } from '../../../../shared/messages.js';
 import type { AuthUser, IdentityPort, Unsubscribe } from '../../../../shared/ports/index.js';
 import { unsupported } from './catalog.js';
 import { authError } from './errors.js';
@@ -36,8 +38,8 @@ export class AdminIdentity implements IdentityPort {
   }
 
   async createAccount(email: string, password: string): Promise<AuthUser> {
-    if (typeof password !== 'string' || password.length < 6) {
-      throw new AppError(ErrorCode.WeakPassword, 'The password must be at least 6 characters.');
+    if (typeof password !== 'string' || password.length < PASSWORD_MIN_LENGTH) {
+      throw new AppError(ErrorCode.WeakPassword, ValidationMessages.registerPasswordShort);
     }
     try {
       const record = await this.auth.createUser({ email: email.trim(), password });

@@ -10,13 +10,14 @@ import type { App } from 'firebase-admin/app';
 import { getAuth } from 'firebase-admin/auth';
 import { getFirestore } from 'firebase-admin/firestore';
 import { getStorage } from 'firebase-admin/storage';
+import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { Backend, BackendCapabilities } from '../../../../shared/ports/index.js';
 import { AdminCatalog } from './catalog.js';
 import { AdminFiles } from './files.js';
 import { AdminIdentity } from './identity.js';
 
 export { AdminCatalog } from './catalog.js';
-export { AdminFiles, RESUMABLE_THRESHOLD, storageOrigin } from './files.js';
+export { AdminFiles, storageOrigin } from './files.js';
 export { AdminIdentity, SERVICE_USER } from './identity.js';
 export { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
 export { authError, firestoreError, storageError } from './errors.js';
@@ -32,15 +33,6 @@ export interface FirebaseAdminOptions {
   storageBucket?: string;
   /** Name of the Admin SDK app (several backends in one process need distinct names). */
   appName?: string;
-}
-
-/**
- * True when the environment selects Firebase for the CLI: service-account credentials or any
- * emulator variable is set.
- * @param env the environment (default `process.env`)
- */
-export function firebaseSelected(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.GOOGLE_APPLICATION_CREDENTIALS || env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_AUTH_EMULATOR_HOST || env.FIREBASE_STORAGE_EMULATOR_HOST);
 }
 
 /**
@@ -69,11 +61,13 @@ let appCounter = 0;
  * Creates the firebase-admin backend.
  * @param options project, bucket and app name
  * @returns a {@link Backend} (`kind: 'firebase'`) acting as the service principal; call `close()`
- * @throws Error when no project id can be resolved
+ * @throws AppError `unauthenticated` when no project id can be resolved
  */
 export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): Backend {
   const projectId = options.projectId ?? resolveFirebaseProject();
-  if (!projectId) throw new Error('No Firebase project id: set FIREBASE_PROJECT_ID (or GOOGLE_APPLICATION_CREDENTIALS to a service-account key).');
+  if (!projectId) {
+    throw new AppError(ErrorCode.Unauthenticated, 'No Firebase project id: set FIREBASE_PROJECT_ID, or GOOGLE_APPLICATION_CREDENTIALS to a service-account key file.');
+  }
   const storageBucket = options.storageBucket ?? process.env.FIREBASE_STORAGE_BUCKET ?? `${projectId}.appspot.com`;
   const emulated = !process.env.GOOGLE_APPLICATION_CREDENTIALS;
   // Against the emulators there are no credentials to discover: keep google-auth-library from

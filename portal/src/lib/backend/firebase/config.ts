@@ -8,11 +8,13 @@ import type { EmulatorHosts } from './index.js';
 
 /** The web app config from the VITE_FIREBASE_* variables (empty strings when unset). */
 export function firebaseConfigFromEnv(env: Record<string, string | undefined> = import.meta.env): FirebaseOptions {
+  const emulated = env.VITE_USE_EMULATORS === '1';
+  const projectId = env.VITE_FIREBASE_PROJECT_ID || (emulated ? 'demo-catalog' : '');
   return {
-    apiKey: env.VITE_FIREBASE_API_KEY || (env.VITE_USE_EMULATORS === '1' ? 'demo-api-key' : ''),
+    apiKey: env.VITE_FIREBASE_API_KEY || (emulated ? 'demo-api-key' : ''),
     authDomain: env.VITE_FIREBASE_AUTH_DOMAIN || undefined,
-    projectId: env.VITE_FIREBASE_PROJECT_ID || (env.VITE_USE_EMULATORS === '1' ? 'demo-catalog' : ''),
-    storageBucket: env.VITE_FIREBASE_STORAGE_BUCKET || (env.VITE_USE_EMULATORS === '1' ? `${env.VITE_FIREBASE_PROJECT_ID || 'demo-catalog'}.appspot.com` : undefined),
+    projectId,
+    storageBucket: env.VITE_FIREBASE_STORAGE_BUCKET || (emulated ? `${projectId}.appspot.com` : undefined),
     appId: env.VITE_FIREBASE_APP_ID || undefined,
     messagingSenderId: env.VITE_FIREBASE_MESSAGING_SENDER_ID || undefined,
   };

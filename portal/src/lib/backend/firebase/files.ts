@@ -5,12 +5,10 @@
  */
 import { deleteObject, getDownloadURL, getMetadata, list as listPage, ref, uploadBytes, uploadBytesResumable } from 'firebase/storage';
 import type { FirebaseStorage, FullMetadata, ListResult } from 'firebase/storage';
+import { usesResumableUpload } from '../../../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
 import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../../shared/ports/index.js';
 import { mapStorageError } from './errors.js';
-
-/** Above this size (bytes) uploads are resumable (SPEC.md §9: 256 KB). */
-export const RESUMABLE_THRESHOLD = 256 * 1024;
 
 function stored(metadata: FullMetadata): StoredFile {
   return { path: metadata.fullPath, size: metadata.size, contentType: metadata.contentType ?? null, updated: metadata.updated ?? null };
@@ -27,7 +25,7 @@ export class FirebaseFiles implements FileStorePort {
     if (!(source instanceof Blob)) throw new AppError(ErrorCode.InvalidArgument, 'The portal uploads Blobs (browser Files) only');
     const target = ref(this.storage, path);
     const metadata = options.contentType || source.type ? { contentType: options.contentType || source.type } : undefined;
-    if (source.size <= RESUMABLE_THRESHOLD) {
+    if (!usesResumableUpload(source.size)) {
       try {
         const result = await uploadBytes(target, source, metadata);
         if (signal?.aborted) {

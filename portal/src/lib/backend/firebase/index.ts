@@ -15,7 +15,7 @@ import { FirebaseFiles } from './files.js';
 import { FirebaseIdentity } from './identity.js';
 
 export { FirebaseCatalog } from './catalog.js';
-export { FirebaseFiles, RESUMABLE_THRESHOLD } from './files.js';
+export { FirebaseFiles } from './files.js';
 export { FirebaseIdentity } from './identity.js';
 export { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 export { mapAuthError, mapFirestoreError, mapStorageError } from './errors.js';
