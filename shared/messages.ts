@@ -136,6 +136,12 @@ export const cameraMetadataUploaded = (n: number): string =>
 export const deleteModelFailed = (detail: string): string => `Failed to delete model: ${detail}`;
 /** 'Model "name" has been deleted successfully.' */
 export const modelDeleted = (name: string): string => `Model "${name}" has been deleted successfully.`;
+/**
+ * 'Model "name" has been deleted successfully.', followed, when `filesLeft` > 0, by our wording
+ * (the spec has none) for the files that could not be removed.
+ */
+export const modelDeletedWithLeftovers = (name: string, filesLeft: number): string =>
+  filesLeft > 0 ? `${modelDeleted(name)} ${filesLeft} of its files could not be deleted; \`catalog doctor --fix\` removes them.` : modelDeleted(name);
 
 /** §8 Project messages. */
 export const ProjectMessages = {

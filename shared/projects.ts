@@ -14,6 +14,20 @@ import {
 import { projectHasModels } from './messages.js';
 import type { ModelData, ProjectData, ProjectLocation } from './types.js';
 
+/**
+ * Model counts per project id, from the models the caller can see (a non-admin's exclude hidden
+ * ones), for the §4 project badge, the §9 featured rule and the map stats.
+ * @param models models with their projectId (those without one are not counted)
+ * @returns project id → number of models
+ */
+export function countModelsByProject(models: readonly Pick<ModelData, 'projectId'>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const model of models) {
+    if (model.projectId) counts.set(model.projectId, (counts.get(model.projectId) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** Model counts per project id: a Map, a plain record, or a function. Missing ids count 0. */
 export type ModelCounts = ReadonlyMap<string, number> | Readonly<Record<string, number>> | ((projectId: string) => number);
 

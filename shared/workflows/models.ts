@@ -180,20 +180,21 @@ export async function addModel(
  * Deletes a model with its record and every file under `models/{uuid}/` (SPEC.md §5 "Delete
  * model"). The typed name must equal the model name (both trimmed). The record goes first (with
  * the project's reference_model_id cleared in the same batch when it was the reference); files
- * follow. Files that cannot be deleted are reported in the error's context (`doctor` finds them).
+ * follow. The model is deleted once its record is: files that could not be deleted are returned
+ * (not thrown), for the caller to report; `catalog doctor --fix` removes them later.
  *
  * @param backend catalog and file-store ports (admin or service)
  * @param modelId the model's id
  * @param confirmName the name the admin typed
- * @returns the deleted model's name and the number of files deleted
+ * @returns the deleted model's name, the number of files deleted and the paths left behind
  * @throws AppError `not-found`, `invalid-argument` ("Model name doesn't match. Deletion
- *   canceled."), `internal` when some files could not be deleted (context.failed)
+ *   canceled."), and the record deletion's errors (then nothing was deleted)
  */
 export async function deleteModel(
   backend: Pick<Backend, 'catalog' | 'files'>,
   modelId: string,
   confirmName: string,
-): Promise<{ name: string; filesDeleted: number }> {
+): Promise<{ name: string; filesDeleted: number; filesNotDeleted: string[] }> {
   const { catalog, files } = backend;
   const model = await catalog.get('models', modelId);
   if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
@@ -217,12 +218,7 @@ export async function deleteModel(
   }
   await catalog.batch(ops);
   const failed = await deleteFilesQuietly(files, [...paths]);
-  if (failed.length > 0) {
-    throw new AppError(ErrorCode.Internal, `Model record deleted, but ${failed.length} files could not be deleted`, {
-      context: { modelId, failed },
-    });
-  }
-  return { name: model.name, filesDeleted: paths.size };
+  return { name: model.name, filesDeleted: paths.size - failed.length, filesNotDeleted: failed };
 }
 
 /** Every storage path a model record refers to. */

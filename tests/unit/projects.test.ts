@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countModelsByProject,
   PROJECT_BADGE_LABELS,
   addModelLinkLabel,
   catalogStats,
@@ -128,5 +129,15 @@ describe('map (§2, §5: only numeric lat and lng)', () => {
 
   it('counts Projects with Location, Multi-Temporal and Initial Assessment among them', () => {
     expect(mapStats(projects, { ok: 2, zero: 1, null: 5 })).toEqual({ withLocation: 2, multiTemporal: 1, initialAssessment: 1 });
+  });
+});
+
+describe('countModelsByProject', () => {
+  it('counts the models of each project and ignores models without one', () => {
+    const counts = countModelsByProject([{ projectId: 'a' }, { projectId: 'b' }, { projectId: 'a' }, { projectId: '' }]);
+    expect([...counts]).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import type { Backend } from '../../shared/ports/index.js';
 import {
   addModel,
   createProject,
+  deleteModel,
   deletableFiles,
   deleteAllModelFiles,
   deleteModelFile,
@@ -130,5 +131,27 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
     await updateModel(admin.catalog, modelId, { name: ' Survey A2 ', publicId: 'FT-1-A2', captureDate: '2025-06-01' });
     const model = await admin.catalog.get('models', modelId);
     expect(model).toMatchObject({ name: 'Survey A2', publicId: 'FT-1-A2', metadata: { captureDate: '2025-06-01', displayOrder: 0 } });
+  });
+
+  it('deleteModel deletes the record and reports, without throwing, the files it could not delete', async () => {
+    const projectId = await createProject(admin.catalog, { name: 'Leftover Tower', structure_id: 'LO-1' });
+    const { model } = await addModel(admin, {
+      projectId,
+      publicId: 'LO-1-A',
+      name: 'Leftover survey',
+      modelType: 'mesh',
+      setAsReference: false,
+      files: { glb: { source: new Blob([new Uint8Array(40)]), name: 'mesh.glb' }, images: [{ source: new Blob(['i']), name: 'a.jpg' }] },
+    });
+    const stuck = model.files.glbPath as string;
+    // the file store refuses to delete the GLB (as a storage outage would)
+    const flaky: Backend = {
+      ...admin,
+      files: { ...admin.files, list: (f) => admin.files.list(f), delete: (path) => (path === stuck ? Promise.reject(new Error('storage unavailable')) : admin.files.delete(path)) },
+    };
+    const result = await deleteModel(flaky, model.id, '  Leftover survey ');
+    expect(result).toEqual({ name: 'Leftover survey', filesDeleted: 1, filesNotDeleted: [stuck] });
+    expect(await admin.catalog.get('models', model.id)).toBeNull();
+    expect((await admin.files.getMetadata(stuck)).path).toBe(stuck);
   });
 });

@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBytes } from '../../../shared/format.js';
-import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeleted } from '../../../shared/messages.js';
+import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '../../../shared/messages.js';
 import { modelTypeLabel } from '../../../shared/model-type.js';
 import type { Model } from '../../../shared/types.js';
 import { normaliseCaptureDate } from '../../../shared/validation/models.js';
@@ -393,7 +393,7 @@ defineAction(deleteCommand, deleteSchema, async (input, ctx) => {
     if (error instanceof AppError && (error.code === ErrorCode.InvalidArgument || error.code === ErrorCode.NotFound)) throw error;
     throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, deleteModelFailed(error instanceof Error ? error.message : String(error)), { cause: error });
   }
-  return { result: { id: model.id, ...result }, text: model.id, summary: modelDeleted(result.name) };
+  return { result: { id: model.id, ...result }, text: model.id, summary: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) };
 });
 
 /** `catalog models …` */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { ProjectMessages, projectDeleted, projectHasModels } from '../../../shared/messages.js';
 import { sortProjectsByStructureId } from '../../../shared/order.js';
-import { projectBadge } from '../../../shared/projects.js';
+import { countModelsByProject, projectBadge } from '../../../shared/projects.js';
 import type { Project } from '../../../shared/types.js';
 import { validateProjectForm } from '../../../shared/validation/project-form.js';
 import { createProject, deleteProject, setReferenceModel, updateProject } from '../../../shared/workflows/index.js';
@@ -80,8 +80,7 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   const { backend } = await backendFor(input, ctx);
   const projects = sortProjectsByStructureId(await backend.catalog.query('projects'));
   const models = await backend.catalog.query('models');
-  const counts = new Map<string, number>();
-  for (const m of models) if (m.projectId) counts.set(m.projectId, (counts.get(m.projectId) ?? 0) + 1);
+  const counts = countModelsByProject(models);
   const listed: ListedProject[] = projects.map((p) => ({ ...p, modelCount: counts.get(p.id) ?? 0 }));
   const rows = listed.map((p) => {
     const loc = p.location && typeof p.location.lat === 'number' && typeof p.location.lng === 'number' ? `${p.location.lat}, ${p.location.lng}` : '-';

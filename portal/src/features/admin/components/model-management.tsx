@@ -6,9 +6,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
 import { formatBytes, formatDate, formatDateTimeLocal } from '../../../../../shared/format.js';
-import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeleted } from '../../../../../shared/messages.js';
+import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '../../../../../shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '../../../../../shared/model-type.js';
 import { sortModelsBy, type ListSort } from '../../../../../shared/order.js';
 import { searchModels } from '../../../../../shared/search.js';
@@ -229,11 +228,8 @@ export function ModelManagement() {
                     model={selected}
                     onClose={() => setMode('view')}
                     onDelete={async (typed) => {
-                      const result = await deleteModel(backend, selected.id, typed).catch((error: unknown) => {
-                        if (isAppError(error, ErrorCode.Internal)) return { name: selected.name };
-                        throw error;
-                      });
-                      setBanner({ kind: 'success', text: modelDeleted(result.name) });
+                      const result = await deleteModel(backend, selected.id, typed);
+                                          setBanner({ kind: 'success', text: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) });
                       select(null);
                     }}
                   />

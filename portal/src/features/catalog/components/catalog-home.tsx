@@ -7,7 +7,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { catalogStats, featuredProjects, modelCountOf, truncateDescription } from '../../../../../shared/projects.js';
+import { countModelsByProject, catalogStats, featuredProjects, modelCountOf, truncateDescription } from '../../../../../shared/projects.js';
 import { searchProjects } from '../../../../../shared/search.js';
 import type { Project } from '../../../../../shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
@@ -17,7 +17,6 @@ import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../../projects/api/use-projects.js';
 import { ProjectCountBadge, modelCountText } from '../../projects/components/project-badge.js';
 import '../catalog.css';
-import { countModelsByProject } from '../../projects/model-counts.js';
 
 function CatalogProjectCard({ project, modelCount }: { project: Project; modelCount: number }) {
   return (

@@ -8,13 +8,12 @@
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { mapStats, modelCountOf, projectsOnMap } from '../../../../../shared/projects.js';
+import { countModelsByProject, mapStats, modelCountOf, projectsOnMap } from '../../../../../shared/projects.js';
 import type { Project } from '../../../../../shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
-import { countModelsByProject } from '../../projects/model-counts.js';
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../../projects/api/use-projects.js';
 import { useCurrentLocation } from '../hooks/use-current-location.js';

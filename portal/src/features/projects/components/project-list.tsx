@@ -6,12 +6,11 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ModelMessages } from '../../../../../shared/messages.js';
-import { PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
+import { countModelsByProject, PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
 import type { Model, Project } from '../../../../../shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { countModelsByProject } from '../model-counts.js';
 import { useDownloadUrl, thumbnailPathOf } from '../../models/api/use-download-url.js';
 import { useModels } from '../../models/api/use-models.js';
 import { useProjects } from '../api/use-projects.js';
