@@ -9,39 +9,28 @@
  * Needs portal/dist (npm test builds it), /usr/bin/chromium and ../shared/samples; skips with a
  * printed reason otherwise.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import { projectHasModels } from '../../shared/messages.js';
 import type { Backend } from '../../shared/ports/index.js';
 import type { Model, Project } from '../../shared/types.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const PORTAL_DIST = join(ROOT, 'portal/dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CLI = join(ROOT, 'cli/bin/catalog.js');
 const SAMPLES = resolve(ROOT, '../shared/samples');
 const SPLAT = join(SAMPLES, 'splat/model.splat');
 const GLB = join(SAMPLES, 'glb/Duck.glb');
 const BOX = join(SAMPLES, 'glb/Box.glb');
-const RESULTS = join(ROOT, 'test-results');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
 
-const skipReason = !existsSync(join(PORTAL_DIST, 'index.html'))
-  ? 'portal/dist is missing; run `npm run build` first (npm test does)'
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} is missing`
-    : ![SPLAT, GLB, BOX].every((file) => existsSync(file))
-      ? `samples missing under ${SAMPLES}`
-      : null;
+const skipReason = browserSkipReason() ?? (![SPLAT, GLB, BOX].every((file) => existsSync(file)) ? `samples missing under ${SAMPLES}` : null);
 if (skipReason !== null) console.warn(`[e2e] admin browser test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () => {
@@ -62,20 +51,14 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
     service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
     await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    browser = await launchChromium();
+    const context = await offlineContext(browser);
     page = await context.newPage();
     page.on('pageerror', (error) => browserErrors.push(error.message));
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
-    mkdirSync(RESULTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -86,19 +69,10 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      const file = join(RESULTS, `failure-admin-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
-      await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      console.log(`[e2e] failed at ${page?.url()}; screenshot ${file}`);
-    });
-  });
+  beforeEach(screenshotOnFailure('failure-admin', () => page));
 
   async function signIn(email: string, password: string): Promise<void> {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, server.url, email, password);
     await page.waitForURL(`${server.url}/projects`);
   }
 

@@ -9,13 +9,13 @@
  * Needs the built portal (`npm test` builds it first) and /usr/bin/chromium; skips with a printed
  * reason when either is missing. Nothing leaves 127.0.0.1 (external links are only inspected).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { execa } from 'execa';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import { MAP_USER_LOCATION_ZOOM } from '../../shared/constants.js';
 import { sortModelsByPublicId, sortProjectsByStructureId } from '../../shared/order.js';
@@ -26,11 +26,6 @@ import { createProject } from '../../shared/workflows/index.js';
 import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const PORTAL_DIST = join(ROOT, 'portal/dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CLI = join(ROOT, 'cli/bin/catalog.js');
-const RESULTS = join(ROOT, 'test-results');
 /** The accounts `catalog seed` creates. */
 const demoAccount = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
 const USER = demoAccount('user');
@@ -39,11 +34,7 @@ const SHELL_ROUTES = ['/catalog', '/projects', '/projects/map', '/models'];
 /** Headroom for a loaded CI machine (each test takes 3-4 s when idle). */
 const TEST_TIMEOUT_MS = 120_000;
 
-const skipReason = !existsSync(join(PORTAL_DIST, 'index.html'))
-  ? 'portal/dist is missing; run `npm run build` first (npm test does)'
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} is missing; run \`apt-get install -y chromium\``
-    : null;
+const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] browse test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', () => {
@@ -68,12 +59,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     const withModels = located.find((p) => models.some((m) => m.projectId === p.id));
     if (!withModels) throw new Error('the seed has no located project with models');
     tower = withModels;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    mkdirSync(RESULTS, { recursive: true });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -84,17 +70,10 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
   });
 
   let current: Page | null = null;
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      const file = join(RESULTS, `browse-failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}.png`);
-      await current?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      console.log(`[e2e] failed at ${current?.url()}; screenshot ${file}`);
-    });
-  });
+  beforeEach(screenshotOnFailure('browse-failure', () => current));
 
   async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const context = await offlineContext(browser);
     const page = await context.newPage();
     current = page;
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -102,10 +81,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
   }
 
   async function signIn(page: Page, who: { email: string; password: string }, role: 'USER' | 'ADMIN'): Promise<void> {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, server.url, who.email, who.password);
     await page.waitForURL(`${server.url}/projects`);
     await page.getByTestId('role-badge').filter({ hasText: role }).waitFor();
   }

@@ -6,14 +6,14 @@
  * Needs the built portal (`npm test` builds it first) and /usr/bin/chromium; skips with a printed
  * reason when either is missing.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { execa } from 'execa';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import { formatBytes } from '../../shared/format.js';
 import { viewerLink } from '../../shared/links.js';
@@ -24,20 +24,11 @@ import type { Model, Project } from '../../shared/types.js';
 import { addModel, createProject, registerUser } from '../../shared/workflows/index.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const PORTAL_DIST = join(ROOT, 'portal/dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CLI = join(ROOT, 'cli/bin/catalog.js');
 const SEED_COMMAND = join(ROOT, 'cli/src/commands/seed.ts');
-const RESULTS = join(ROOT, 'test-results');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 
-const skipReason = !existsSync(join(PORTAL_DIST, 'index.html'))
-  ? 'portal/dist is missing; run `npm run build` first (npm test does)'
-  : !existsSync(CHROMIUM)
-    ? `${CHROMIUM} is missing; run \`apt-get install -y chromium\``
-    : null;
+const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] portal browser test skipped: ${skipReason}`);
 
 /** A small valid GLB (one triangle), written with @gltf-transform/core. */
@@ -111,14 +102,8 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     tower = found as Project;
     viewerUrl = ((await (await fetch(new URL('/v1/config', server.url))).json()) as { viewerUrl: string }).viewerUrl;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
-    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    // No internet here: keep the page to the embedded backend (maps embeds, external viewers).
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    browser = await launchChromium();
+    context = await offlineContext(browser);
     page = await context.newPage();
     page.on('pageerror', (error) => browserErrors.push(error.message));
     page.on('console', (message) => {
@@ -137,20 +122,10 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  beforeEach(({ task, onTestFailed }) => {
-    onTestFailed(async () => {
-      mkdirSync(RESULTS, { recursive: true });
-      const file = join(RESULTS, `failure-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
-      await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-      console.log(`[e2e] failed at ${page?.url()}; screenshot ${file}`);
-    });
-  });
+  beforeEach(screenshotOnFailure('failure', () => page));
 
   async function signIn(email: string, password: string): Promise<void> {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await submitSignIn(page, server.url, email, password);
   }
 
   function modelCard(publicId: string): Locator {
@@ -162,7 +137,6 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'Incorrect password.' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(await page.getByText('Account Registration Required:').count()).toBe(1);
-    mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: join(RESULTS, 'portal-login-error.png') });
   });
 

@@ -1,0 +1,62 @@
+// What the browser tests share: where things are, why they would skip, a headless Chromium,
+// an offline browser context, a screenshot when a test fails, and filling in the sign-in form.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const PORTAL_DIST = join(ROOT, 'portal/dist');
+export const CHROMIUM = '/usr/bin/chromium';
+export const CLI = join(ROOT, 'cli/bin/catalog.js');
+export const RESULTS = join(ROOT, 'test-results');
+
+/** Why the browser tests cannot run here (no portal build, no Chromium), or null. */
+export function browserSkipReason(): string | null {
+  if (!existsSync(join(PORTAL_DIST, 'index.html'))) return 'portal/dist is missing; run `npm run build` first (npm test does)';
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing; run \`apt-get install -y chromium\``;
+  return null;
+}
+
+/** Headless Chromium with the flags these machines need; also creates test-results/. */
+export async function launchChromium(): Promise<Browser> {
+  mkdirSync(RESULTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/**
+ * A 1400×1000 browser context that reaches only the embedded backend on 127.0.0.1: there is
+ * no internet here (maps embeds, external viewer links are aborted).
+ */
+export async function offlineContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+  return context;
+}
+
+/**
+ * For `beforeEach`: when the test fails, saves a full-page screenshot of the current page as
+ * test-results/{prefix}-{test name}.png and prints where.
+ */
+export function screenshotOnFailure(prefix: string, currentPage: () => Page | null | undefined) {
+  return ({ task, onTestFailed }: { task: { name: string }; onTestFailed: (fn: () => Promise<void>) => void }): void => {
+    onTestFailed(async () => {
+      const page = currentPage();
+      const file = join(RESULTS, `${prefix}-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
+      await page?.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+      console.log(`[e2e] failed at ${page?.url()}; screenshot ${file}`);
+    });
+  };
+}
+
+/** Opens /login on `baseUrl`, fills email and password and presses 'Sign In' (does not wait). */
+export async function submitSignIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
