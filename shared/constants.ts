@@ -36,6 +36,14 @@ export function usesResumableUpload(sizeBytes: number): boolean {
   return sizeBytes > RESUMABLE_UPLOAD_THRESHOLD_BYTES;
 }
 
+/**
+ * Most files in one batch upload of small files (`FileStorePort.uploadBatch`, embedded backend
+ * only; not a spec number: one request instead of one per photo).
+ */
+export const UPLOAD_BATCH_MAX_FILES = 64;
+/** Most bytes in one batch upload of small files (8 MB). */
+export const UPLOAD_BATCH_MAX_BYTES = 4 * MB;
+
 /** Storage listing page size bounds (§7: maxResults 1 to 1000). */
 export const STORAGE_LIST_MAX_RESULTS_MIN = 1;
 export const STORAGE_LIST_MAX_RESULTS_MAX = 1000;

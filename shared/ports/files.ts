@@ -44,6 +44,23 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
+/** One file of {@link FileStorePort.uploadBatch}. */
+export interface BatchUploadItem {
+  /** Storage path to write. */
+  path: string;
+  /** At most 256 KB (SPEC.md §9 resumable threshold). */
+  source: UploadSource;
+  contentType?: string;
+}
+
+/** Options of {@link FileStorePort.uploadBatch}. */
+export interface BatchUploadOptions {
+  /** Called as the batch's bytes are sent (totalBytes: the whole batch). */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborting cancels the batch; the promise rejects with AppError `storage/canceled` and nothing is stored. */
+  signal?: AbortSignal;
+}
+
 /** Metadata of a stored file. size in bytes; updated is an ISO timestamp. */
 export interface StoredFile {
   path: string;
@@ -68,6 +85,18 @@ export interface FileStorePort {
    * @throws AppError `storage/unauthorized` (non-admin), `storage/canceled`, `network`
    */
   upload(path: string, source: UploadSource, options?: UploadOptions): Promise<StoredFile>;
+
+  /**
+   * Optional: stores several small files (each at most 256 KB, §9) in one request, all or none:
+   * on any failure nothing of the batch is stored. Backends with a per-request cost worth
+   * saving (the embedded backend) have it; the others (Firebase) leave it out, and callers
+   * upload file by file ({@link import('../workflows/util.js').uploadFiles} does both).
+   * @param items the files, at most `UPLOAD_BATCH_MAX_FILES` and `UPLOAD_BATCH_MAX_BYTES` (shared/constants.ts) in all
+   * @returns the stored files' metadata, in the order of `items`
+   * @throws AppError `invalid-argument` (a bad path, a file over 256 KB, too many files),
+   *   `storage/unauthorized`, `storage/canceled`, `network`
+   */
+  uploadBatch?(items: readonly BatchUploadItem[], options?: BatchUploadOptions): Promise<StoredFile[]>;
 
   /** Lists one folder level. A missing folder lists as empty. */
   list(folder: string): Promise<FolderListing>;

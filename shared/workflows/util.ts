@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { RESUMABLE_UPLOAD_THRESHOLD_BYTES, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '../constants.js';
 import { AppError, ErrorCode } from '../errors.js';
 import type { FileStorePort, StoredFile, UploadProgress, UploadSource } from '../ports/files.js';
 
@@ -43,6 +44,9 @@ export type FileStatus = 'waiting' | 'uploading' | 'completed' | 'error';
 /** Files sent at once by the upload workflows (a small file costs a few round trips; 4 hide them). */
 export const FILE_UPLOAD_CONCURRENCY = 4;
 
+/** Batches of small files sent at once by {@link uploadFiles} (each is held in memory while sent). */
+export const UPLOAD_BATCHES_IN_FLIGHT = 2;
+
 /** One file of an upload plan. */
 export interface FileUpload {
   /** The key reported to `onFile` (e.g. 'splat', `images/{name}`). */
@@ -54,14 +58,45 @@ export interface FileUpload {
 }
 
 /**
- * Uploads a plan of files, at most `concurrency` at once, reporting each file's status. The
- * first failure stops the rest: files not started stay 'waiting', files in flight are
- * canceled and reported 'error'. Every file stored completely is appended to `uploaded` as it
- * lands, also when the whole upload fails, so that the caller can remove them.
+ * Groups a plan into units of work: each file above the resumable threshold alone; when the
+ * store has `uploadBatch`, consecutive small files together, up to {@link UPLOAD_BATCH_MAX_FILES}
+ * files and {@link UPLOAD_BATCH_MAX_BYTES} bytes per unit (one request instead of one per file).
+ */
+function uploadUnits(files: FileStorePort, plan: readonly FileUpload[]): FileUpload[][] {
+  if (typeof files.uploadBatch !== 'function') return plan.map((item) => [item]);
+  const units: FileUpload[][] = [];
+  let batch: FileUpload[] = [];
+  let bytes = 0;
+  const flush = (): void => {
+    if (batch.length > 0) units.push(batch);
+    batch = [];
+    bytes = 0;
+  };
+  for (const item of plan) {
+    const size = item.source.size;
+    if (size > RESUMABLE_UPLOAD_THRESHOLD_BYTES) {
+      units.push([item]);
+      continue;
+    }
+    if (batch.length >= UPLOAD_BATCH_MAX_FILES || bytes + size > UPLOAD_BATCH_MAX_BYTES) flush();
+    batch.push(item);
+    bytes += size;
+  }
+  flush();
+  return units;
+}
+
+/**
+ * Uploads a plan of files, at most `concurrency` requests at once, reporting each file's status.
+ * Small files (up to 256 KB) go in batches when the store has `uploadBatch` (each batch all or
+ * none; its files report 'uploading' together and 'completed' together); every other file in
+ * its own upload. The first failure stops the rest: files not started stay 'waiting', files in
+ * flight are canceled and reported 'error'. Every file stored completely is appended to
+ * `uploaded` as it lands, also when the whole upload fails, so that the caller can remove them.
  * @param files the file-store port
  * @param plan the files to send, in the order to start them
  * @param uploaded receives the storage path of every file stored
- * @param options.concurrency files at once (default {@link FILE_UPLOAD_CONCURRENCY})
+ * @param options.concurrency uploads (single files or batches) at once (default {@link FILE_UPLOAD_CONCURRENCY})
  * @param options.signal aborting cancels every upload
  * @param options.onFile per-file status, progress in bytes
  * @returns the stored metadata of each file, by key
@@ -78,29 +113,44 @@ export async function uploadFiles(
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const limit = pLimit(Math.max(1, options.concurrency ?? FILE_UPLOAD_CONCURRENCY));
+  // A batch holds up to UPLOAD_BATCH_MAX_BYTES in memory while it is sent: at most two at once.
+  const batchLimit = pLimit(UPLOAD_BATCHES_IN_FLIGHT);
   const stored = new Map<string, StoredFile>();
   let failure: { error: unknown } | undefined;
-  const send = async (item: FileUpload): Promise<void> => {
+  const store = async (unit: FileUpload[]): Promise<StoredFile[]> => {
+    if (unit.length === 1 && (unit[0].source.size > RESUMABLE_UPLOAD_THRESHOLD_BYTES || typeof files.uploadBatch !== 'function')) {
+      const [item] = unit;
+      return [
+        await files.upload(item.path, item.source, {
+          contentType: item.contentType,
+          signal: stop.signal,
+          onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
+        }),
+      ];
+    }
+    const items = unit.map((item) => ({ path: item.path, source: item.source, contentType: item.contentType }));
+    return batchLimit(() => (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(items, { signal: stop.signal }));
+  };
+  const send = async (unit: FileUpload[]): Promise<void> => {
     if (stop.signal.aborted) return;
-    options.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
+    for (const item of unit) options.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
     try {
-      const file = await files.upload(item.path, item.source, {
-        contentType: item.contentType,
-        signal: stop.signal,
-        onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
+      const results = await store(unit);
+      unit.forEach((item, i) => {
+        const file = results[i];
+        uploaded.push(item.path);
+        stored.set(item.key, file);
+        options.onFile?.(item.key, 'completed', { bytesTransferred: file.size, totalBytes: file.size });
       });
-      uploaded.push(item.path);
-      stored.set(item.key, file);
-      options.onFile?.(item.key, 'completed', { bytesTransferred: file.size, totalBytes: file.size });
     } catch (error) {
-      options.onFile?.(item.key, 'error');
+      for (const item of unit) options.onFile?.(item.key, 'error');
       // The first real failure wins over the cancels it causes in the other files.
       if (failure === undefined) failure = { error };
       stop.abort(error);
     }
   };
   try {
-    await Promise.all(plan.map((item) => limit(() => send(item))));
+    await Promise.all(uploadUnits(files, plan).map((unit) => limit(() => send(unit))));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -92,6 +92,53 @@ describe('embedded backend (catalog serve)', () => {
     expect(readdirSync(handle.dataDir)).not.toContain('outside.ply');
   });
 
+  it('refuses malformed file batches with invalid-argument and stores nothing of them', async () => {
+    const post = async (form: FormData | string): Promise<{ status: number; code: string; message: string }> => {
+      const response = await fetch(`${handle.server.url}/v1/file-batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${handle.serviceKey}`, ...(typeof form === 'string' ? { 'content-type': 'application/json' } : {}) },
+        body: form,
+      });
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      return { status: response.status, code: body.error?.code, message: body.error?.message };
+    };
+    const form = (manifest: unknown, files: Array<[Uint8Array, string]>, manifestLast = false): FormData => {
+      const f = new FormData();
+      if (!manifestLast) f.append('manifest', typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+      for (const [data, name] of files) f.append('file', new Blob([data as Uint8Array<ArrayBuffer>]), name);
+      if (manifestLast) f.append('manifest', JSON.stringify(manifest));
+      return f;
+    };
+    const ten = new Uint8Array(10);
+    const filesOnly = new FormData();
+    filesOnly.append('file', new Blob([ten]), 'a.jpg');
+    const cases: Array<[string, FormData | string, RegExp]> = [
+      ['not multipart', '{}', /Invalid file batch/],
+      ['no manifest', filesOnly, /manifest must come before/],
+      ['manifest not JSON', form('{oops', [[ten, 'a.jpg']]), /not JSON/],
+      ['manifest after the files', form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg']], true), /manifest must come before/],
+      ['size differs from the manifest', form([{ path: 'models/bad/a.jpg', size: 11 }], [[ten, 'a.jpg']]), /has 10 bytes, the manifest says 11/],
+      ['more files than listed', form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg'], [ten, 'b.jpg']]), /more files than the manifest lists/],
+      ['fewer files than listed', form([{ path: 'models/bad/a.jpg', size: 10 }, { path: 'models/bad/b.jpg', size: 10 }], [[ten, 'a.jpg']]), /2 files listed, 1 sent/],
+      ['a path twice', form([{ path: 'models/bad/a.jpg', size: 10 }, { path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg'], [ten, 'a.jpg']]), /listed twice/],
+      ['a file over 1 MiB', form([{ path: 'models/bad/big.jpg', size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]), /Invalid file batch/],
+      ['an unsafe path', form([{ path: 'models/../bad.jpg', size: 10 }], [[ten, 'bad.jpg']]), /Invalid storage path/],
+    ];
+    for (const [what, body, message] of cases) {
+      const result = await post(body);
+      expect(result.status, what).toBe(400);
+      expect(result.code, what).toBe('invalid-argument');
+      expect(result.message, what).toMatch(message);
+    }
+    expect(await service.files.list('models/bad/')).toEqual({ items: [], prefixes: [] });
+    expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
+    // without credentials
+    const anonymous = await fetch(`${handle.server.url}/v1/file-batch`, { method: 'POST', body: form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg']]) });
+    expect(anonymous.status).toBe(401);
+    await anonymous.arrayBuffer();
+    expect(await service.files.list('models/bad/')).toEqual({ items: [], prefixes: [] });
+  });
+
   it('terminates canceled uploads on the server (no orphan)', async () => {
     const controller = new AbortController();
     const upload = service.files.upload('models/orphan/model.ply', new Blob([new Uint8Array(40 * 1024 * 1024)]), {

@@ -575,6 +575,50 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
         await guessed.arrayBuffer();
       });
 
+      it('stores a batch of small files in one call, all or none (when the backend has uploadBatch)', async (context) => {
+        const { uploadBatch } = env.admin.files;
+        if (!uploadBatch) {
+          context.skip();
+          return;
+        }
+        const batch = (items: Parameters<typeof uploadBatch>[0]) => uploadBatch.call(env.admin.files, items);
+        const stored = await batch([
+          { path: `${folder}/batch/a.jpg`, source: new Blob([bytes(100)]), contentType: 'image/jpeg' },
+          { path: `${folder}/batch/b.png`, source: new Blob([bytes(2000)]) },
+          { path: `${folder}/batch/sub/c.json`, source: new Blob(['{}'], { type: 'application/json' }) },
+        ]);
+        expect(stored.map((f) => [f.path, f.size])).toEqual([
+          [`${folder}/batch/a.jpg`, 100],
+          [`${folder}/batch/b.png`, 2000],
+          [`${folder}/batch/sub/c.json`, 2],
+        ]);
+        expect((await env.admin.files.getMetadata(`${folder}/batch/a.jpg`)).contentType).toBe('image/jpeg');
+        expect((await env.admin.files.getMetadata(`${folder}/batch/b.png`)).contentType).toBe('image/png');
+        expect((await env.admin.files.getMetadata(`${folder}/batch/sub/c.json`)).contentType).toContain('application/json');
+        if (!skip.downloadLinks) {
+          const body = new Uint8Array(await (await fetch(await env.user.files.getDownloadUrl(`${folder}/batch/b.png`))).arrayBuffer());
+          expect(body).toEqual(bytes(2000));
+        }
+        // one bad path: nothing of the batch is stored
+        await expectCode(
+          batch([
+            { path: `${folder}/batch2/ok.jpg`, source: new Blob([bytes(10)]) },
+            { path: `${folder}/batch2/../escape.jpg`, source: new Blob([bytes(10)]) },
+          ]),
+          'invalid-argument',
+        );
+        expect(await env.admin.files.list(`${folder}/batch2/`)).toEqual({ items: [], prefixes: [] });
+        // users cannot write
+        const userBatch = env.user.files.uploadBatch;
+        if (userBatch && !skip.roles) {
+          await expectCode(userBatch.call(env.user.files, [{ path: `${folder}/batch3/x.jpg`, source: new Blob([bytes(10)]) }]), 'storage/unauthorized');
+          expect(await env.admin.files.list(`${folder}/batch3/`)).toEqual({ items: [], prefixes: [] });
+        }
+        const already = new AbortController();
+        already.abort();
+        await expectCode(uploadBatch.call(env.admin.files, [{ path: `${folder}/batch4/x.jpg`, source: new Blob([bytes(10)]) }], { signal: already.signal }), 'storage/canceled');
+      });
+
       it('deletes files; missing files give object-not-found', async () => {
         await env.admin.files.delete(`${folder}/images/a.jpg`);
         await expectCode(env.admin.files.getMetadata(`${folder}/images/a.jpg`), 'storage/object-not-found');

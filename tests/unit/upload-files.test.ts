@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { FileStorePort, StoredFile, UploadOptions } from '../../shared/ports/files.js';
-import { uploadFiles, type FileUpload } from '../../shared/workflows/util.js';
+import { RESUMABLE_UPLOAD_THRESHOLD_BYTES, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '../../shared/constants.js';
+import { UPLOAD_BATCHES_IN_FLIGHT, uploadFiles, type FileUpload } from '../../shared/workflows/util.js';
 
 interface Pending {
   path: string;
@@ -108,5 +109,104 @@ describe('uploadFiles', () => {
     controller.abort();
     await expect(run).rejects.toMatchObject({ code: ErrorCode.Canceled });
     expect(uploaded).toEqual([]);
+  });
+});
+
+describe('uploadFiles with a store that takes batches', () => {
+  /** A store recording each call: uploads and batches finish when the test says so. */
+  function batchingStore() {
+    const calls: Array<{ kind: 'upload' | 'batch'; paths: string[]; done?: boolean; finish: (error?: unknown) => void }> = [];
+    let batchesActive = 0;
+    let maxBatchesActive = 0;
+    const stored = (path: string, size: number): StoredFile => ({ path, size, contentType: null, updated: new Date().toISOString() });
+    const store: FileStorePort = {
+      upload: (path, source) =>
+        new Promise<StoredFile>((resolve, reject) => {
+          calls.push({ kind: 'upload', paths: [path], finish: (error) => (error ? reject(error) : resolve(stored(path, source.size))) });
+        }),
+      uploadBatch: (items, options = {}) =>
+        new Promise<StoredFile[]>((resolve, reject) => {
+          batchesActive += 1;
+          maxBatchesActive = Math.max(maxBatchesActive, batchesActive);
+          const call = {
+            kind: 'batch' as const,
+            paths: items.map((i) => i.path),
+            done: false,
+            finish: (error?: unknown) => {
+              if (call.done) return;
+              call.done = true;
+              batchesActive -= 1;
+              if (error) reject(error);
+              else resolve(items.map((i) => stored(i.path, i.source.size)));
+            },
+          };
+          options.signal?.addEventListener('abort', () => call.finish(new AppError(ErrorCode.Canceled, 'The upload was canceled')));
+          calls.push(call);
+        }),
+      list: async () => ({ items: [], prefixes: [] }),
+      getMetadata: async () => {
+        throw new Error('unused');
+      },
+      delete: async () => undefined,
+      getDownloadUrl: async () => '',
+    };
+    return { store, calls, maxBatchesActive: () => maxBatchesActive };
+  }
+  const small = (i: number, size = 100 * 1024): FileUpload => ({ key: `images/${i}.jpg`, path: `models/u/images/${i}.jpg`, source: new Blob([new Uint8Array(size)]) });
+  const big: FileUpload = { key: 'splat', path: 'models/u/model.ply', source: new Blob([new Uint8Array(RESUMABLE_UPLOAD_THRESHOLD_BYTES + 1)]) };
+
+  it('sends large files alone and small ones in batches of at most UPLOAD_BATCH_MAX_BYTES / UPLOAD_BATCH_MAX_FILES, two batches at most in flight', async () => {
+    const { store, calls, maxBatchesActive } = batchingStore();
+    // 100 KiB photos: 40 per 4 MiB batch; 100 tiny files: 64 per batch
+    const photos = Array.from({ length: 100 }, (_, i) => small(i));
+    const tiny = Array.from({ length: 100 }, (_, i) => ({ ...small(1000 + i, 10), key: `assets/${i}`, path: `models/u/assets/${i}` }));
+    const statuses = new Map<string, string>();
+    const uploaded: string[] = [];
+    const run = uploadFiles(store, [big, ...photos, ...tiny], uploaded, { concurrency: 4, onFile: (key, status) => statuses.set(key, status) });
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 20; i++) await tick();
+    };
+    await settle();
+    for (;;) {
+      const next = calls.find((c) => !c.done);
+      if (!next) break;
+      if (next.kind === 'upload') next.done = true;
+      next.finish();
+      await settle();
+    }
+    const result = await run;
+    expect(calls.filter((c) => c.kind === 'upload').map((c) => c.paths)).toEqual([['models/u/model.ply']]);
+    const batches = calls.filter((c) => c.kind === 'batch').map((c) => c.paths.length);
+    // consecutive small files share a batch: 40 photos (4 MiB), 40, then the last 20 photos with
+    // 44 tiny files (64 files), then the other 56 tiny files
+    const perBytes = Math.floor(UPLOAD_BATCH_MAX_BYTES / (100 * 1024));
+    expect(batches).toEqual([perBytes, perBytes, UPLOAD_BATCH_MAX_FILES, 200 - 2 * perBytes - UPLOAD_BATCH_MAX_FILES]);
+    expect(calls.filter((c) => c.kind === 'batch').flatMap((c) => c.paths)).toEqual([...photos, ...tiny].map((p) => p.path));
+    expect(maxBatchesActive()).toBeLessThanOrEqual(UPLOAD_BATCHES_IN_FLIGHT);
+    expect(result.size).toBe(201);
+    expect(uploaded).toHaveLength(201);
+    expect([...statuses.values()].every((s) => s === 'completed')).toBe(true);
+  });
+
+  it('a failing batch marks its files as errors, stops the rest and is not in `uploaded`', async () => {
+    const { store, calls } = batchingStore();
+    const photos = Array.from({ length: 100 }, (_, i) => small(i));
+    const statuses = new Map<string, string>();
+    const uploaded: string[] = [];
+    const run = uploadFiles(store, photos, uploaded, { concurrency: 4, onFile: (key, status) => statuses.set(key, status) });
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 20; i++) await tick();
+    };
+    await settle();
+    expect(calls).toHaveLength(UPLOAD_BATCHES_IN_FLIGHT);
+    calls[0].finish();
+    await settle();
+    calls[1].finish(new AppError(ErrorCode.InvalidArgument, 'bad batch'));
+    await expect(run).rejects.toMatchObject({ code: ErrorCode.InvalidArgument, message: 'bad batch' });
+    expect(uploaded).toEqual(calls[0].paths);
+    expect(statuses.get('images/0.jpg')).toBe('completed');
+    for (const path of calls[1].paths) expect(statuses.get(`images/${/(\d+)\.jpg$/.exec(path)![1]}.jpg`)).toBe('error');
+    // the third batch: not started, or canceled
+    expect(statuses.get('images/99.jpg')).not.toBe('completed');
   });
 });

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { createLocalBackend } from '../../../shared/adapters/local/index.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Backend } from '../../../shared/ports/index.js';
+import { largeBlockFileReader } from './tus-file-reader.js';
 
 /** Default data folder, relative to the current directory. */
 export const DEFAULT_DATA_DIR = '.catalog-data';
@@ -201,7 +202,7 @@ export async function openBackend(options: BackendOptions = {}): Promise<OpenedB
   await checkServer(baseUrl);
   const FileUrlStorage = (tus as unknown as { FileUrlStorage: FileUrlStorageCtor }).FileUrlStorage;
   const urlStorage = existsSync(dataDir) ? serialisedUrlStorage(new FileUrlStorage(join(dataDir, '.upload-urls.json')) as UrlStorageLike) : undefined;
-  const backend = createLocalBackend({ baseUrl, serviceKey: key.key, uploadUrlStorage: urlStorage });
+  const backend = createLocalBackend({ baseUrl, serviceKey: key.key, uploadUrlStorage: urlStorage, uploadFileReader: largeBlockFileReader() });
   const actorUid = backend.identity.currentUser()?.uid ?? 'service';
   return { backend, baseUrl, dataDir, actorUid, serviceKey: key.key, ...(urlStorage ? { idle: urlStorage.idle } : {}) };
 }

@@ -250,8 +250,8 @@ export async function runBatch(
 
 /**
  * Small photos, thumbnails and assets (up to the resumable threshold, 256 KB) as file-backed
- * Blobs (`fs.openAsBlob`: read when sent, not held in memory), so that each goes in one request
- * instead of a resumable session.
+ * Blobs (`fs.openAsBlob`: read when sent, not held in memory), so that they go in batches
+ * (`FileStorePort.uploadBatch`, many files per request) or, without batches, each in one request.
  */
 async function smallFilesAsBlobs(inspection: FolderInspection, files: AddModelInput['files']): Promise<void> {
   const { plan } = inspection;

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import type { FileStorePort, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../../shared/ports/files.js';
+import type { BatchUploadItem, BatchUploadOptions, FileStorePort, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../../shared/ports/files.js';
 
 /**
  * The uuid of the model `publicId` of project `projectId`: a name-based UUID (SHA-256, version
@@ -63,7 +63,8 @@ function release(source: UploadSource): void {
  * a file already stored at its path (when the store was first listed: one listing per folder)
  * with the same size, stored after the local file was last modified, is not sent again (its metadata is returned and progress reported complete).
  * Resumed tus uploads report their starting offset as their first progress; what lies before it
- * is counted as `resumed`, not `sent`.
+ * is counted as `resumed`, not `sent`. When the inner store has `uploadBatch`, so has this one:
+ * the files of a batch already stored are left out of the request.
  * @param inner the backend's file store
  * @returns the wrapping store and its live counters
  */
@@ -86,22 +87,27 @@ export function resumingFiles(inner: FileStorePort): { files: FileStorePort; cou
     }
     return (await listing).get(path) ?? null;
   };
+  /** The stored file when `source` is already at `path` (same size, stored after the local file changed); counts it as skipped. */
+  const alreadyStored = async (path: string, source: UploadSource): Promise<StoredFile | null> => {
+    const existing = await storedAt(path);
+    if (existing === null || existing.size !== source.size) return null;
+    const mtime = localMtimeMs(source);
+    const updated = existing.updated ? Date.parse(existing.updated) : Number.NaN;
+    if (mtime !== null && !Number.isNaN(updated) && updated < mtime) return null;
+    release(source);
+    counters.skipped += existing.size;
+    return existing;
+  };
   const files: FileStorePort = {
     list: (folder) => inner.list(folder),
     getMetadata: (path) => inner.getMetadata(path),
     delete: (path) => inner.delete(path),
     getDownloadUrl: (path) => inner.getDownloadUrl(path),
     async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
-      const existing = await storedAt(path);
-      if (existing !== null && existing.size === source.size) {
-        const mtime = localMtimeMs(source);
-        const updated = existing.updated ? Date.parse(existing.updated) : Number.NaN;
-        if (mtime === null || Number.isNaN(updated) || updated >= mtime) {
-          release(source);
-          counters.skipped += existing.size;
-          options.onProgress?.({ bytesTransferred: existing.size, totalBytes: existing.size });
-          return existing;
-        }
+      const existing = await alreadyStored(path, source);
+      if (existing !== null) {
+        options.onProgress?.({ bytesTransferred: existing.size, totalBytes: existing.size });
+        return existing;
       }
       let first: number | null = null;
       const stored = await inner.upload(path, source, {
@@ -117,5 +123,19 @@ export function resumingFiles(inner: FileStorePort): { files: FileStorePort; cou
       return stored;
     },
   };
+  if (inner.uploadBatch) {
+    const uploadBatch = inner.uploadBatch.bind(inner);
+    files.uploadBatch = async (items: readonly BatchUploadItem[], options: BatchUploadOptions = {}): Promise<StoredFile[]> => {
+      const results: Array<StoredFile | null> = await Promise.all(items.map((item) => alreadyStored(item.path, item.source)));
+      const missing = items.filter((_, i) => results[i] === null);
+      if (missing.length > 0) {
+        const stored = await uploadBatch(missing, options);
+        let next = 0;
+        for (let i = 0; i < results.length; i++) if (results[i] === null) results[i] = stored[next++];
+        counters.sent += stored.reduce((sum, file) => sum + file.size, 0);
+      }
+      return results as StoredFile[];
+    };
+  }
   return { files, counters };
 }

@@ -156,29 +156,54 @@ export class FileStore {
    * @throws AppError `invalid-argument` when the path collides with a folder (or a file is in the way)
    */
   async adopt(path: string, source: string, size: number, contentType: string | null | undefined): Promise<StoredFile> {
-    const target = this.diskPath(path);
+    const [stored] = await this.adoptMany([{ path, source, size, contentType }]);
+    return stored;
+  }
+
+  /**
+   * {@link adopt} for several files: every file is moved, then every row is written in one
+   * transaction. When a move fails, the sources and the files already moved are removed and
+   * nothing is recorded (a path that held a file before then has its row but not its bytes:
+   * `catalog doctor` reports it).
+   * @param entries storage path, absolute source (same file system), size in bytes, content type
+   * @returns the stored files' metadata, in the order of `entries`
+   * @throws AppError `invalid-argument` when a path collides with a folder (or a file is in the way)
+   */
+  async adoptMany(entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>): Promise<StoredFile[]> {
+    const targets = entries.map((entry) => this.diskPath(entry.path));
+    const moved: string[] = [];
     try {
-      await mkdir(dirname(target), { recursive: true });
-      await rename(source, target);
+      await Promise.all([...new Set(targets.map((target) => dirname(target)))].map((dir) => mkdir(dir, { recursive: true })));
+      await Promise.all(
+        entries.map(async (entry, i) => {
+          await rename(entry.source, targets[i]);
+          moved.push(targets[i]);
+        }),
+      );
     } catch (error) {
-      await rm(source, { force: true });
+      await Promise.all([...entries.map((entry) => entry.source), ...moved].map((file) => rm(file, { force: true })));
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
+        const path = entries.length === 1 ? entries[0].path : entries.map((e) => e.path).join(', ');
         throw new AppError(ErrorCode.InvalidArgument, `A file or folder is in the way of ${path}`, { cause: error, context: { path } });
       }
       throw error;
     }
-    const row: FileRow = {
-      path,
-      size,
-      content_type: contentType || guessContentType(path),
-      updated: new Date().toISOString(),
+    const updated = new Date().toISOString();
+    const rows: FileRow[] = entries.map((entry) => ({
+      path: entry.path,
+      size: entry.size,
+      content_type: entry.contentType || guessContentType(entry.path),
+      updated,
       token: randomBytes(24).toString('base64url'),
-    };
-    this.db
-      .prepare('INSERT INTO files (path, size, content_type, updated, token) VALUES (@path, @size, @content_type, @updated, @token) ON CONFLICT (path) DO UPDATE SET size = excluded.size, content_type = excluded.content_type, updated = excluded.updated, token = excluded.token')
-      .run(row);
-    return toStoredFile(row);
+    }));
+    const upsert = this.db.prepare(
+      'INSERT INTO files (path, size, content_type, updated, token) VALUES (@path, @size, @content_type, @updated, @token) ON CONFLICT (path) DO UPDATE SET size = excluded.size, content_type = excluded.content_type, updated = excluded.updated, token = excluded.token',
+    );
+    this.db.transaction((all: FileRow[]) => {
+      for (const row of all) upsert.run(row);
+    })(rows);
+    return rows.map(toStoredFile);
   }
 
   /**

@@ -4,14 +4,18 @@
  * metadata, deletion, and token-protected downloads with HTTP range support.
  */
 import { createWriteStream } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
 import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { ERRORS, isPathInsideDirectory } from '@tus/utils';
 import { z } from 'zod';
+import { UPLOAD_BATCH_MAX_FILES } from '../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { StoredFile } from '../../../shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse } from './api.js';
 import type { FileStore } from './file-store.js';
@@ -75,6 +79,70 @@ async function storage<T>(work: () => Promise<T> | T): Promise<T> {
 function tusFailure(error: unknown): { status_code: number; body: string } {
   const { status, body } = errorResponse(toStorageError(error));
   return { status_code: status, body: JSON.stringify(body) };
+}
+
+/** Largest `manifest` field of a batch upload in bytes (64 KiB). */
+const BATCH_MANIFEST_LIMIT = 64 * 1024;
+
+const batchManifestSchema = z
+  .array(z.object({ path: z.string(), size: z.number().int().min(0).max(SIMPLE_UPLOAD_LIMIT), contentType: z.string().max(200).optional() }))
+  .min(1)
+  .max(UPLOAD_BATCH_MAX_FILES);
+
+/**
+ * Reads a batch upload (`POST /v1/file-batch`, multipart/form-data): first a `manifest` field
+ * (JSON `[{path, size, contentType?}]`), then one `file` part per manifest entry, in order.
+ * Every part is checked against its entry (size) and written to a temporary file; only when all
+ * arrived are they moved to their paths and recorded, in one transaction. Any failure removes
+ * the temporary files: nothing of the batch is stored.
+ * @returns the stored files, in manifest order
+ * @throws AppError `invalid-argument` (bad manifest or path, a missing, extra or wrong-sized
+ *   part, a part over 1 MiB, more than UPLOAD_BATCH_MAX_FILES files)
+ */
+async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<StoredFile[]> {
+  const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file batch: ${reason}`);
+  let manifest: z.infer<typeof batchManifestSchema> | null = null;
+  const temps: string[] = [];
+  const writes: Array<Promise<void>> = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'manifest' || manifest !== null) throw bad(`unexpected field '${part.fieldname}'`);
+        let raw: unknown;
+        try {
+          raw = JSON.parse(String(part.value));
+        } catch {
+          throw bad('the manifest is not JSON');
+        }
+        manifest = parse(batchManifestSchema, raw, 'file batch manifest');
+        for (const entry of manifest) validateStoragePath(entry.path);
+        if (new Set(manifest.map((entry) => entry.path)).size !== manifest.length) throw bad('a path is listed twice');
+        continue;
+      }
+      if (manifest === null) throw bad('the manifest must come before the files');
+      const entry = manifest[temps.length];
+      if (entry === undefined) throw bad('more files than the manifest lists');
+      const bytes = await part.toBuffer();
+      if (bytes.length !== entry.size) throw bad(`${entry.path} has ${bytes.length} bytes, the manifest says ${entry.size}`);
+      const temp = files.tempFile();
+      temps.push(temp);
+      const write = writeFile(temp, bytes);
+      write.catch(() => undefined); // awaited below; handled here so that an early failure is not 'unhandled'
+      writes.push(write);
+    }
+    if (manifest === null) throw bad('no manifest');
+    if (temps.length !== manifest.length) throw bad(`${manifest.length} files listed, ${temps.length} sent`);
+    await Promise.all(writes);
+    const entries = manifest;
+    return await files.adoptMany(entries.map((entry, i) => ({ path: entry.path, source: temps[i], size: entry.size, contentType: entry.contentType })));
+  } catch (error) {
+    await Promise.allSettled(writes);
+    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+    // @fastify/multipart's limit errors (too many files, file too large) are request errors.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('FST_')) throw bad((error as Error).message);
+    throw error;
+  }
 }
 
 /**
@@ -168,6 +236,19 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "sandbox; default-src 'none'");
         return reply.sendFile(path, files.root, { contentType: false, dotfiles: 'allow', index: false, cacheControl: false, acceptRanges: true });
+      }),
+    );
+  });
+
+  // ---- batch of small files (multipart) -------------------------------------------------------
+  app.register(async (scope) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fields: 1, fieldSize: BATCH_MANIFEST_LIMIT, files: UPLOAD_BATCH_MAX_FILES, fileSize: SIMPLE_UPLOAD_LIMIT, parts: UPLOAD_BATCH_MAX_FILES + 1 },
+    });
+    scope.post('/v1/file-batch', async (request) =>
+      storage(async () => {
+        requireAdmin(await ctx.principal(request));
+        return { files: await receiveBatch(request, files) };
       }),
     );
   });

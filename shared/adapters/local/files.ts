@@ -7,7 +7,7 @@
  */
 import type * as Tus from 'tus-js-client';
 import { AppError, ErrorCode } from '../../errors.js';
-import type { FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
+import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
 import { encodePath, errorFromResponse, networkError } from './http.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
@@ -75,11 +75,13 @@ export class LocalFiles implements FileStorePort {
    * @param transport HTTP transport to the server
    * @param identity gives the Authorization header of each request (also each tus request)
    * @param uploadUrlStorage tus-js-client UrlStorage for resuming uploads across processes, or undefined
+   * @param uploadFileReader tus-js-client FileReader for resumable uploads, or undefined (tus-js-client's own)
    */
   constructor(
     private readonly transport: Transport,
     private readonly identity: LocalIdentity,
     private readonly uploadUrlStorage: unknown,
+    private readonly uploadFileReader?: unknown,
   ) {}
 
   async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
@@ -124,6 +126,40 @@ export class LocalFiles implements FileStorePort {
     return stored;
   }
 
+  /**
+   * Stores small files in one multipart request (`POST /v1/file-batch`): a `manifest` field
+   * (JSON: each file's path, size and content type) and then one `file` part per file, in the
+   * same order. The server stores all of them or none. Blobs (a browser `File`, a Node file-backed
+   * Blob) are sent as they are; a native stream is read into memory first (each at most 256 KB).
+   */
+  async uploadBatch(items: readonly BatchUploadItem[], options: BatchUploadOptions = {}): Promise<StoredFile[]> {
+    if (options.signal?.aborted) throw canceled();
+    const form = new FormData();
+    const manifest: Array<{ path: string; size: number; contentType?: string }> = [];
+    const parts: Blob[] = [];
+    let total = 0;
+    for (const item of items) {
+      const { source } = item;
+      let blob: Blob;
+      if (typeof Blob !== 'undefined' && source instanceof Blob) blob = source;
+      else {
+        const bytes = source.size <= RESUMABLE_THRESHOLD ? await readSmallStream((source as NativeUploadSource).input) : null;
+        if (bytes === null) throw new AppError(ErrorCode.InvalidArgument, `${item.path}: only files up to 256 KB go in a batch`, { context: { path: item.path } });
+        blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
+      }
+      const contentType = item.contentType ?? (blob.type || undefined);
+      manifest.push({ path: item.path, size: blob.size, ...(contentType ? { contentType } : {}) });
+      parts.push(blob);
+      total += blob.size;
+    }
+    form.append('manifest', JSON.stringify(manifest));
+    parts.forEach((blob, i) => form.append('file', blob, manifest[i].path.slice(manifest[i].path.lastIndexOf('/') + 1)));
+    options.onProgress?.({ bytesTransferred: 0, totalBytes: total });
+    const result = await this.identity.authed<{ files: StoredFile[] }>('POST', '/v1/file-batch', { raw: form, signal: options.signal, flavour: 'storage' });
+    options.onProgress?.({ bytesTransferred: total, totalBytes: total });
+    return result.files;
+  }
+
   private tusUpload(tus: typeof Tus, path: string, input: unknown, size: number, contentType: string | undefined, name: string | undefined, options: UploadOptions): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const urlStorage = this.uploadUrlStorage as Tus.UrlStorage | undefined;
@@ -161,6 +197,7 @@ export class LocalFiles implements FileStorePort {
         onError: (error) => finish(tusError(error)),
       };
       if (urlStorage) uploadOptions.urlStorage = urlStorage;
+      if (this.uploadFileReader) uploadOptions.fileReader = this.uploadFileReader as Tus.UploadOptions['fileReader'];
       const upload = new tus.Upload(input as Blob, uploadOptions);
       const onAbort = (): void => {
         // Terminate the partial upload on the server (DELETE), then report the cancel.

@@ -54,7 +54,8 @@ export function networkError(cause: unknown, flavour: ErrorFlavour): AppError {
 export interface RequestOptions {
   /** JSON body (serialised) — or `raw` for a binary body. */
   json?: unknown;
-  raw?: Blob | ArrayBuffer | Uint8Array;
+  /** Binary body; a FormData goes as multipart/form-data (fetch sets the boundary). */
+  raw?: Blob | ArrayBuffer | Uint8Array | FormData;
   headers?: Record<string, string>;
   /** Authorization header value, e.g. `Bearer …`. */
   authorization?: string | null;

@@ -25,6 +25,8 @@ export interface LocalBackendOptions {
   fetch?: typeof fetch;
   /** tus-js-client UrlStorage for resuming uploads across processes (the CLI passes tus FileUrlStorage). */
   uploadUrlStorage?: unknown;
+  /** tus-js-client `fileReader` for resumable uploads (the CLI passes one that reads local files in large blocks); default tus-js-client's own. */
+  uploadFileReader?: unknown;
 }
 
 /**
@@ -38,7 +40,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   const transport = new Transport(options.baseUrl.replace(/\/+$/, ''), fetchFn);
   const identity = new LocalIdentity(transport, { storage: options.storage, serviceKey: options.serviceKey });
   const catalog = new LocalCatalog(transport, identity);
-  const files = new LocalFiles(transport, identity, options.uploadUrlStorage);
+  const files = new LocalFiles(transport, identity, options.uploadUrlStorage, options.uploadFileReader);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true };
   return {
     kind: 'local',
