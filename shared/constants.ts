@@ -41,7 +41,7 @@ export function usesResumableUpload(sizeBytes: number): boolean {
  * only; not a spec number: one request instead of one per photo).
  */
 export const UPLOAD_BATCH_MAX_FILES = 64;
-/** Most bytes in one batch upload of small files (8 MB). */
+/** Most bytes in one batch upload of small files (4 MB). */
 export const UPLOAD_BATCH_MAX_BYTES = 4 * MB;
 
 /** Storage listing page size bounds (§7: maxResults 1 to 1000). */

@@ -155,7 +155,7 @@ describe('uploadFiles with a store that takes batches', () => {
   const small = (i: number, size = 100 * 1024): FileUpload => ({ key: `images/${i}.jpg`, path: `models/u/images/${i}.jpg`, source: new Blob([new Uint8Array(size)]) });
   const big: FileUpload = { key: 'splat', path: 'models/u/model.ply', source: new Blob([new Uint8Array(RESUMABLE_UPLOAD_THRESHOLD_BYTES + 1)]) };
 
-  it('sends large files alone and small ones in batches of at most UPLOAD_BATCH_MAX_BYTES / UPLOAD_BATCH_MAX_FILES, two batches at most in flight', async () => {
+  it('sends large files alone and small ones in batches of at most UPLOAD_BATCH_MAX_BYTES / UPLOAD_BATCH_MAX_FILES, at most UPLOAD_BATCHES_IN_FLIGHT batches in flight', async () => {
     const { store, calls, maxBatchesActive } = batchingStore();
     // 100 KiB photos: 40 per 4 MiB batch; 100 tiny files: 64 per batch
     const photos = Array.from({ length: 100 }, (_, i) => small(i));
