@@ -119,8 +119,9 @@ export async function uploadFiles(
   const batchLimit = pLimit(UPLOAD_BATCHES_IN_FLIGHT);
   const stored = new Map<string, StoredFile>();
   let failure: { error: unknown } | undefined;
+  const isBatch = (unit: FileUpload[]): boolean => typeof files.uploadBatch === 'function' && unit[0].source.size <= RESUMABLE_UPLOAD_THRESHOLD_BYTES;
   const store = async (unit: FileUpload[]): Promise<StoredFile[]> => {
-    if (unit.length === 1 && (unit[0].source.size > RESUMABLE_UPLOAD_THRESHOLD_BYTES || typeof files.uploadBatch !== 'function')) {
+    if (!isBatch(unit)) {
       const [item] = unit;
       return [
         await files.upload(item.path, item.source, {
@@ -131,7 +132,7 @@ export async function uploadFiles(
       ];
     }
     const items = unit.map((item) => ({ path: item.path, source: item.source, contentType: item.contentType }));
-    return batchLimit(() => (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(items, { signal: stop.signal }));
+    return (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(items, { signal: stop.signal });
   };
   const send = async (unit: FileUpload[]): Promise<void> => {
     if (stop.signal.aborted) return;
@@ -152,7 +153,9 @@ export async function uploadFiles(
     }
   };
   try {
-    await Promise.all(uploadUnits(files, plan).map((unit) => limit(() => send(unit))));
+    // A batch waits for its turn before it takes one of the `concurrency` slots, so that waiting
+    // batches never hold up the large files behind them.
+    await Promise.all(uploadUnits(files, plan).map((unit) => (isBatch(unit) ? batchLimit(() => limit(() => send(unit))) : limit(() => send(unit)))));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

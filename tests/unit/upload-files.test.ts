@@ -188,6 +188,24 @@ describe('uploadFiles with a store that takes batches', () => {
     expect([...statuses.values()].every((s) => s === 'completed')).toBe(true);
   });
 
+  it('batches waiting for their turn do not hold up a large file behind them', async () => {
+    const { store, calls } = batchingStore();
+    const photos = Array.from({ length: 200 }, (_, i) => small(i));
+    const run = uploadFiles(store, [...photos, big], [], { concurrency: 2 });
+    for (let i = 0; i < 20; i++) await tick();
+    // one batch in flight, the others waiting; the large file already started
+    expect(calls.filter((c) => c.kind === 'batch')).toHaveLength(UPLOAD_BATCHES_IN_FLIGHT);
+    expect(calls.filter((c) => c.kind === 'upload').map((c) => c.paths[0])).toEqual(['models/u/model.ply']);
+    for (;;) {
+      const next = calls.find((c) => !c.done);
+      if (!next) break;
+      if (next.kind === 'upload') next.done = true;
+      next.finish();
+      for (let i = 0; i < 20; i++) await tick();
+    }
+    expect((await run).size).toBe(201);
+  });
+
   it('a failing batch marks its files as errors, stops the rest and is not in `uploaded`', async () => {
     const { store, calls } = batchingStore();
     const photos = Array.from({ length: 100 }, (_, i) => small(i));
