@@ -211,10 +211,28 @@ export class FileStore {
    * @returns the stored file's metadata
    */
   async put(path: string, body: Buffer, contentType: string | null | undefined): Promise<StoredFile> {
-    validateStoragePath(path);
-    const temp = this.tempFile();
-    await writeFile(temp, body);
-    return this.adopt(path, temp, body.length, contentType);
+    const [stored] = await this.putMany([{ path, body, contentType }]);
+    return stored;
+  }
+
+  /**
+   * Stores files given in memory, all or none (a batch upload): each is written to a temporary
+   * file, then all are moved and recorded by {@link adoptMany}. On any failure the temporary
+   * files are removed and nothing is recorded.
+   * @param entries storage path, bytes, content type
+   * @returns the stored files' metadata, in the order of `entries`
+   * @throws AppError `invalid-argument` (a bad path, or a file or folder in the way)
+   */
+  async putMany(entries: ReadonlyArray<{ path: string; body: Buffer; contentType: string | null | undefined }>): Promise<StoredFile[]> {
+    for (const entry of entries) validateStoragePath(entry.path);
+    const temps = entries.map(() => this.tempFile());
+    try {
+      await Promise.all(entries.map((entry, i) => writeFile(temps[i], entry.body)));
+    } catch (error) {
+      await Promise.all(temps.map((temp) => rm(temp, { force: true })));
+      throw error;
+    }
+    return this.adoptMany(entries.map((entry, i) => ({ path: entry.path, source: temps[i], size: entry.body.length, contentType: entry.contentType })));
   }
 
   /**

@@ -4,7 +4,6 @@
  * metadata, deletion, and token-protected downloads with HTTP range support.
  */
 import { createWriteStream } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -92,9 +91,9 @@ const batchManifestSchema = z
 /**
  * Reads a batch upload (`POST /v1/file-batch`, multipart/form-data): first a `manifest` field
  * (JSON `[{path, size, contentType?}]`), then one `file` part per manifest entry, in order.
- * Every part is checked against its entry (size) and written to a temporary file; only when all
- * arrived are they moved to their paths and recorded, in one transaction. Any failure removes
- * the temporary files: nothing of the batch is stored.
+ * Every part is checked against its entry (size) and held in memory (at most
+ * UPLOAD_BATCH_MAX_FILES parts of at most 1 MiB); only when all arrived are they stored, all or
+ * none ({@link FileStore.putMany}).
  * @returns the stored files, in manifest order
  * @throws AppError `invalid-argument` (bad manifest or path, a missing, extra or wrong-sized
  *   part, a part over 1 MiB, more than UPLOAD_BATCH_MAX_FILES files)
@@ -102,8 +101,7 @@ const batchManifestSchema = z
 async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<StoredFile[]> {
   const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file batch: ${reason}`);
   let manifest: z.infer<typeof batchManifestSchema> | null = null;
-  const temps: string[] = [];
-  const writes: Array<Promise<void>> = [];
+  const bodies: Buffer[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
@@ -120,29 +118,21 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
         continue;
       }
       if (manifest === null) throw bad('the manifest must come before the files');
-      const entry = manifest[temps.length];
+      const entry = manifest[bodies.length];
       if (entry === undefined) throw bad('more files than the manifest lists');
-      const bytes = await part.toBuffer();
-      if (bytes.length !== entry.size) throw bad(`${entry.path} has ${bytes.length} bytes, the manifest says ${entry.size}`);
-      const temp = files.tempFile();
-      temps.push(temp);
-      const write = writeFile(temp, bytes);
-      write.catch(() => undefined); // awaited below; handled here so that an early failure is not 'unhandled'
-      writes.push(write);
+      const body = await part.toBuffer();
+      if (body.length !== entry.size) throw bad(`${entry.path} has ${body.length} bytes, the manifest says ${entry.size}`);
+      bodies.push(body);
     }
-    if (manifest === null) throw bad('no manifest');
-    if (temps.length !== manifest.length) throw bad(`${manifest.length} files listed, ${temps.length} sent`);
-    await Promise.all(writes);
-    const entries = manifest;
-    return await files.adoptMany(entries.map((entry, i) => ({ path: entry.path, source: temps[i], size: entry.size, contentType: entry.contentType })));
   } catch (error) {
-    await Promise.allSettled(writes);
-    await Promise.all(temps.map((temp) => rm(temp, { force: true })));
     // @fastify/multipart's limit errors (too many files, file too large) are request errors.
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('FST_')) throw bad((error as Error).message);
     throw error;
   }
+  if (manifest === null) throw bad('no manifest');
+  if (bodies.length !== manifest.length) throw bad(`${manifest.length} files listed, ${bodies.length} sent`);
+  return files.putMany(manifest.map((entry, i) => ({ path: entry.path, body: bodies[i], contentType: entry.contentType })));
 }
 
 /**
