@@ -6,14 +6,13 @@
  * processes.
  */
 import type * as Tus from 'tus-js-client';
+import { usesResumableUpload } from '../../constants.js';
 import { AppError, ErrorCode } from '../../errors.js';
 import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
 import { encodePath, errorFromResponse, networkError } from './http.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
 
-/** Resumable-upload threshold in bytes (SPEC.md §9: 256 KB). */
-export const RESUMABLE_THRESHOLD = 256 * 1024;
 /**
  * Bytes per tus PATCH request: no limit, one PATCH per file. The embedded server keeps the bytes
  * of a PATCH that breaks off (the next HEAD reports them), so resuming needs no chunking, and
@@ -61,6 +60,19 @@ async function readSmallStream(input: unknown): Promise<Uint8Array | null> {
   return bytes;
 }
 
+/** True when `source` is a Blob (a browser `File`, a Node Blob) rather than a native source. */
+const isBlobSource = (source: UploadSource): source is Blob => typeof Blob !== 'undefined' && source instanceof Blob;
+
+/**
+ * A file up to 256 KB (SPEC.md §9) as a body sent in one request: a Blob as it is, a native
+ * stream read into memory.
+ * @returns the body, or null when the file goes through a resumable upload
+ */
+async function smallBody(source: UploadSource): Promise<Blob | Uint8Array | null> {
+  if (usesResumableUpload(source.size)) return null;
+  return isBlobSource(source) ? source : readSmallStream(source.input);
+}
+
 /** Converts a tus-js-client failure to an AppError with a storage code. */
 function tusError(error: unknown): AppError {
   const detailed = error as { originalResponse?: { getStatus(): number; getBody(): string } | null };
@@ -86,11 +98,10 @@ export class LocalFiles implements FileStorePort {
 
   async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
     if (options.signal?.aborted) throw canceled();
-    const isBlob = typeof Blob !== 'undefined' && source instanceof Blob;
+    const isBlob = isBlobSource(source);
     const size = source.size;
     const contentType = options.contentType ?? (isBlob && source.type ? source.type : undefined);
-    // A small native stream is read into memory (at most 256 KB) and sent in one request too.
-    const small = size <= RESUMABLE_THRESHOLD ? (isBlob ? source : await readSmallStream((source as NativeUploadSource).input)) : null;
+    const small = await smallBody(source);
     if (small !== null) {
       options.onProgress?.({ bytesTransferred: 0, totalBytes: size });
       const result = await this.identity.authed<{ file: StoredFile }>('PUT', `/v1/files/${encodePath(path)}`, {
@@ -139,14 +150,9 @@ export class LocalFiles implements FileStorePort {
     const parts: Blob[] = [];
     let total = 0;
     for (const item of items) {
-      const { source } = item;
-      let blob: Blob;
-      if (typeof Blob !== 'undefined' && source instanceof Blob) blob = source;
-      else {
-        const bytes = source.size <= RESUMABLE_THRESHOLD ? await readSmallStream((source as NativeUploadSource).input) : null;
-        if (bytes === null) throw new AppError(ErrorCode.InvalidArgument, `${item.path}: only files up to 256 KB go in a batch`, { context: { path: item.path } });
-        blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
-      }
+      const body = await smallBody(item.source);
+      if (body === null) throw new AppError(ErrorCode.InvalidArgument, `${item.path}: only files up to 256 KB go in a batch`, { context: { path: item.path } });
+      const blob = body instanceof Blob ? body : new Blob([body as Uint8Array<ArrayBuffer>]);
       const contentType = item.contentType ?? (blob.type || undefined);
       manifest.push({ path: item.path, size: blob.size, ...(contentType ? { contentType } : {}) });
       parts.push(blob);

@@ -11,7 +11,6 @@ import { LocalIdentity } from './identity.js';
 import type { SessionStorage } from './identity.js';
 
 export type { SessionStorage } from './identity.js';
-export { RESUMABLE_THRESHOLD } from './files.js';
 
 /** Options of {@link createLocalBackend}. */
 export interface LocalBackendOptions {
