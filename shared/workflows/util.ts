@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { RESUMABLE_UPLOAD_THRESHOLD_BYTES, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '../constants.js';
+import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES, usesResumableUpload } from '../constants.js';
 import { AppError, ErrorCode } from '../errors.js';
 import type { FileStorePort, StoredFile, UploadProgress, UploadSource } from '../ports/files.js';
 
@@ -57,25 +57,31 @@ export interface FileUpload {
   contentType?: string;
 }
 
+/** One request's worth of an upload plan: a single file, or a batch of small files. */
+interface UploadUnit {
+  batch: boolean;
+  items: FileUpload[];
+}
+
 /**
  * Groups a plan into units of work: each file above the resumable threshold alone; when the
  * store has `uploadBatch`, consecutive small files together, up to {@link UPLOAD_BATCH_MAX_FILES}
  * files and {@link UPLOAD_BATCH_MAX_BYTES} bytes per unit (one request instead of one per file).
  */
-function uploadUnits(files: FileStorePort, plan: readonly FileUpload[]): FileUpload[][] {
-  if (typeof files.uploadBatch !== 'function') return plan.map((item) => [item]);
-  const units: FileUpload[][] = [];
+function uploadUnits(files: FileStorePort, plan: readonly FileUpload[]): UploadUnit[] {
+  if (typeof files.uploadBatch !== 'function') return plan.map((item) => ({ batch: false, items: [item] }));
+  const units: UploadUnit[] = [];
   let batch: FileUpload[] = [];
   let bytes = 0;
   const flush = (): void => {
-    if (batch.length > 0) units.push(batch);
+    if (batch.length > 0) units.push({ batch: true, items: batch });
     batch = [];
     bytes = 0;
   };
   for (const item of plan) {
     const size = item.source.size;
-    if (size > RESUMABLE_UPLOAD_THRESHOLD_BYTES) {
-      units.push([item]);
+    if (usesResumableUpload(size)) {
+      units.push({ batch: false, items: [item] });
       continue;
     }
     if (batch.length >= UPLOAD_BATCH_MAX_FILES || bytes + size > UPLOAD_BATCH_MAX_BYTES) flush();
@@ -119,34 +125,33 @@ export async function uploadFiles(
   const batchLimit = pLimit(UPLOAD_BATCHES_IN_FLIGHT);
   const stored = new Map<string, StoredFile>();
   let failure: { error: unknown } | undefined;
-  const isBatch = (unit: FileUpload[]): boolean => typeof files.uploadBatch === 'function' && unit[0].source.size <= RESUMABLE_UPLOAD_THRESHOLD_BYTES;
-  const store = async (unit: FileUpload[]): Promise<StoredFile[]> => {
-    if (!isBatch(unit)) {
-      const [item] = unit;
-      return [
-        await files.upload(item.path, item.source, {
-          contentType: item.contentType,
-          signal: stop.signal,
-          onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
-        }),
-      ];
+  const store = async ({ batch, items }: UploadUnit): Promise<StoredFile[]> => {
+    if (batch) {
+      const batchItems = items.map((item) => ({ path: item.path, source: item.source, contentType: item.contentType }));
+      return (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(batchItems, { signal: stop.signal });
     }
-    const items = unit.map((item) => ({ path: item.path, source: item.source, contentType: item.contentType }));
-    return (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(items, { signal: stop.signal });
+    const [item] = items;
+    return [
+      await files.upload(item.path, item.source, {
+        contentType: item.contentType,
+        signal: stop.signal,
+        onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
+      }),
+    ];
   };
-  const send = async (unit: FileUpload[]): Promise<void> => {
+  const send = async (unit: UploadUnit): Promise<void> => {
     if (stop.signal.aborted) return;
-    for (const item of unit) options.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
+    for (const item of unit.items) options.onFile?.(item.key, 'uploading', { bytesTransferred: 0, totalBytes: item.source.size });
     try {
       const results = await store(unit);
-      unit.forEach((item, i) => {
+      unit.items.forEach((item, i) => {
         const file = results[i];
         uploaded.push(item.path);
         stored.set(item.key, file);
         options.onFile?.(item.key, 'completed', { bytesTransferred: file.size, totalBytes: file.size });
       });
     } catch (error) {
-      for (const item of unit) options.onFile?.(item.key, 'error');
+      for (const item of unit.items) options.onFile?.(item.key, 'error');
       // The first real failure wins over the cancels it causes in the other files.
       if (failure === undefined) failure = { error };
       stop.abort(error);
@@ -155,7 +160,7 @@ export async function uploadFiles(
   try {
     // A batch waits for its turn before it takes one of the `concurrency` slots, so that waiting
     // batches never hold up the large files behind them.
-    await Promise.all(uploadUnits(files, plan).map((unit) => (isBatch(unit) ? batchLimit(() => limit(() => send(unit))) : limit(() => send(unit)))));
+    await Promise.all(uploadUnits(files, plan).map((unit) => (unit.batch ? batchLimit(() => limit(() => send(unit))) : limit(() => send(unit)))));
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }
