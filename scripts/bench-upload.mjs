@@ -60,12 +60,13 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
+let clockTicks;
 /** CPU seconds (user + system) a process has used so far, from /proc (NaN where there is no /proc). */
 function cpuSecondsOf(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const ticks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-    return (Number(fields[11]) + Number(fields[12])) / ticks;
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
   } catch {
     return Number.NaN;
   }

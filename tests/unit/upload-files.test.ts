@@ -16,6 +16,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** The FileStorePort methods uploadFiles does not call. */
+const unusedMethods: Pick<FileStorePort, 'list' | 'getMetadata' | 'delete' | 'getDownloadUrl'> = {
+  list: async () => ({ items: [], prefixes: [] }),
+  getMetadata: async () => {
+    throw new Error('unused');
+  },
+  delete: async () => undefined,
+  getDownloadUrl: async () => '',
+};
+
 function scriptedStore() {
   const pending: Pending[] = [];
   let active = 0;
@@ -44,12 +54,7 @@ function scriptedStore() {
           },
         });
       }),
-    list: async () => ({ items: [], prefixes: [] }),
-    getMetadata: async () => {
-      throw new Error('unused');
-    },
-    delete: async () => undefined,
-    getDownloadUrl: async () => '',
+    ...unusedMethods,
   };
   return { store, pending, maxActive: () => maxActive };
 }
@@ -143,12 +148,7 @@ describe('uploadFiles with a store that takes batches', () => {
           options.signal?.addEventListener('abort', () => call.finish(new AppError(ErrorCode.Canceled, 'The upload was canceled')));
           calls.push(call);
         }),
-      list: async () => ({ items: [], prefixes: [] }),
-      getMetadata: async () => {
-        throw new Error('unused');
-      },
-      delete: async () => undefined,
-      getDownloadUrl: async () => '',
+      ...unusedMethods,
     };
     return { store, calls, maxBatchesActive: () => maxBatchesActive };
   }
