@@ -20,7 +20,7 @@ export interface StubBackend {
   backend: Backend;
   /** Replace a collection's documents (null: not yet loaded) and notify live listeners. */
   setDocs: (collection: 'projects' | 'models', docs: Docs | null) => void;
-  /** Fail the live listeners of a collection. */
+  /** Fail the live listeners of a collection, and every later subscriber until the next setDocs (so a test need not race the subscribing effect). */
   fail: (collection: 'projects' | 'models', error: Error) => void;
   /** Paths whose download link fails (the rest resolve to `http://files.test/{path}`). */
   failingLinks: Set<string>;
@@ -31,6 +31,8 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
   const user: AuthUser | null = role ? { uid: `${role}-uid`, email: `${role}@demo.lab` } : null;
   const data: Record<string, Docs | null> = { projects: initial.projects === undefined ? [] : initial.projects, models: initial.models === undefined ? [] : initial.models };
   const listeners: Record<string, Set<Listener>> = { projects: new Set(), models: new Set() };
+  /** A failed collection stays failed for later subscribers too (as a denied Firestore query does), until setDocs. */
+  const failures: Record<string, Error | undefined> = {};
   const failingLinks = new Set<string>();
   /** What the caller may read (the port hides hidden models from non-admins, §6), then the query's filters. */
   const readable = (collection: string, docs: Docs, where?: Array<[string, string, unknown]>): Docs => {
@@ -77,7 +79,9 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
         const listener: Listener = { where: query?.where, onNext, onError };
         listeners[collection]?.add(listener);
         const docs = data[collection];
-        if (docs !== null && docs !== undefined) queueMicrotask(() => onNext(readable(collection, docs, query?.where)));
+        const failure = failures[collection];
+        if (failure) queueMicrotask(() => onError?.(failure));
+        else if (docs !== null && docs !== undefined) queueMicrotask(() => onNext(readable(collection, docs, query?.where)));
         return () => listeners[collection]?.delete(listener);
       },
       count: unsupported,
@@ -102,10 +106,12 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
     backend,
     failingLinks,
     setDocs(collection, docs) {
+      failures[collection] = undefined;
       data[collection] = docs;
       notify(collection);
     },
     fail(collection, error) {
+      failures[collection] = error;
       for (const l of listeners[collection] ?? []) l.onError?.(error);
     },
   };
