@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
 import { parseCameraMetadata } from '../../../../../shared/camera-metadata.js';
 import { validateCameraMetadataFiles } from '../../../../../shared/validation/camera.js';
@@ -45,15 +45,24 @@ const upload = () => fireEvent.click(screen.getByRole('button', { name: 'Upload 
 
 describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
   it('uploads images with the success message, then resets the stages after the delay', async () => {
-    const { uploaded } = setup();
-    choose(new File(['a'], 'a.jpg'), new File(['b'], 'b.jpg'));
-    upload();
-    expect((await screen.findByRole('status')).textContent).toBe('Successfully uploaded 2 files to images.');
-    expect(uploaded).toEqual(['images:a.jpg,b.jpg']);
-    expect(screen.getByText('Completed').getAttribute('data-state')).toBe('done');
-    await act(() => new Promise((r) => setTimeout(r, 50)));
-    expect(screen.getByText('Completed').getAttribute('data-state')).toBe('pending');
-    expect(screen.getByText('Preparing').getAttribute('data-state')).toBe('pending');
+    // Fake timers: the reset delay runs only when the test says so (a real 30 ms timer raced the assertions under load).
+    vi.useFakeTimers();
+    try {
+      const { uploaded } = setup();
+      choose(new File(['a'], 'a.jpg'), new File(['b'], 'b.jpg'));
+      upload();
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(screen.getByRole('status').textContent).toBe('Successfully uploaded 2 files to images.');
+      expect(uploaded).toEqual(['images:a.jpg,b.jpg']);
+      expect(screen.getByText('Completed').getAttribute('data-state')).toBe('done');
+      await act(() => vi.advanceTimersByTimeAsync(29));
+      expect(screen.getByText('Completed').getAttribute('data-state')).toBe('done');
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(screen.getByText('Completed').getAttribute('data-state')).toBe('pending');
+      expect(screen.getByText('Preparing').getAttribute('data-state')).toBe('pending');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('checks camera metadata with every §5 message and reports the number of cameras saved', async () => {

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
 import { ValidationMessages } from '../../../../../shared/messages.js';
 import { ManageRolesForm, RegisterUserForm, UserManagement } from './user-management.js';
@@ -56,12 +56,20 @@ describe('User management (SPEC.md §2, §4, §5, §8)', () => {
       expect((await screen.findByText(message)).getAttribute('role')).toBe('alert');
     }
     fill('Role', 'admin');
-    submit();
-    expect((await screen.findByRole('status')).textContent).toMatch(/registered as admin/);
-    expect(registered).toEqual(['new@demo.lab:admin']);
-    expect(signedOut).toBe(0);
-    await act(() => new Promise((r) => setTimeout(r, 60)));
-    expect(signedOut).toBe(1);
+    // Fake timers from here: the sign-out delay runs only when the test says so (no race with a real timer under load).
+    vi.useFakeTimers();
+    try {
+      submit();
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(screen.getByRole('status').textContent).toMatch(/registered as admin/);
+      expect(registered).toEqual(['new@demo.lab:admin']);
+      await act(() => vi.advanceTimersByTimeAsync(39));
+      expect(signedOut).toBe(0);
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(signedOut).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('grants admin by UID only; email alone is refused; success and failure texts', async () => {
