@@ -139,6 +139,22 @@ describe('embedded backend (catalog serve)', () => {
     expect(await service.files.list('models/bad/')).toEqual({ items: [], prefixes: [] });
   });
 
+  it('a batch with a folder in the way of one path stores nothing and leaves the file it would replace intact', async () => {
+    await service.files.upload('models/keep/a.jpg', new Blob([new Uint8Array(10).fill(7)]));
+    await service.files.upload('models/keep/folder/inner.jpg', new Blob([new Uint8Array(10)]));
+    const batch = service.files.uploadBatch!.bind(service.files);
+    await expect(
+      batch([
+        { path: 'models/keep/a.jpg', source: new Blob([new Uint8Array(20).fill(1)]) },
+        { path: 'models/keep/folder', source: new Blob([new Uint8Array(20)]) },
+      ]),
+    ).rejects.toMatchObject({ code: 'invalid-argument', message: 'A file or folder is in the way of models/keep/folder' });
+    expect((await service.files.getMetadata('models/keep/a.jpg')).size).toBe(10);
+    const body = new Uint8Array(await (await fetch(await service.files.getDownloadUrl('models/keep/a.jpg'))).arrayBuffer());
+    expect(body).toEqual(new Uint8Array(10).fill(7));
+    expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
+  });
+
   it('terminates canceled uploads on the server (no orphan)', async () => {
     const controller = new AbortController();
     const upload = service.files.upload('models/orphan/model.ply', new Blob([new Uint8Array(40 * 1024 * 1024)]), {

@@ -6,7 +6,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { FolderListing, StoredFile } from '../../../shared/ports/files.js';
@@ -162,31 +162,39 @@ export class FileStore {
 
   /**
    * {@link adopt} for several files: every file is moved, then every row is written in one
-   * transaction. When a move fails, the sources and the files already moved are removed and
-   * nothing is recorded (a path that held a file before then has its row but not its bytes:
-   * `catalog doctor` reports it).
+   * transaction. A file or folder in the way of any path is found before anything is moved, so
+   * that no file already stored is replaced by a batch that then fails; the sources are removed
+   * and nothing is recorded. Only an I/O failure in the middle of the moves can still cost a
+   * replaced file its bytes (its row stays: `catalog doctor` reports it).
    * @param entries storage path, absolute source (same file system), size in bytes, content type
    * @returns the stored files' metadata, in the order of `entries`
-   * @throws AppError `invalid-argument` when a path collides with a folder (or a file is in the way)
+   * @throws AppError `invalid-argument` naming the first path that collides with a folder (or has a file in the way)
    */
   async adoptMany(entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>): Promise<StoredFile[]> {
     const targets = entries.map((entry) => this.diskPath(entry.path));
+    const inTheWay = (path: string, cause?: unknown): AppError =>
+      new AppError(ErrorCode.InvalidArgument, `A file or folder is in the way of ${path}`, { cause, context: { path } });
+    /** `work`, with a collision (a file where a folder goes, or a folder where the file goes) reported as in the way of `path`. */
+    const at = async <T>(path: string, work: Promise<T>): Promise<T> =>
+      work.catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        throw code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOTEMPTY' || code === 'EEXIST' ? inTheWay(path, error) : error;
+      });
     const moved: string[] = [];
     try {
-      await Promise.all([...new Set(targets.map((target) => dirname(target)))].map((dir) => mkdir(dir, { recursive: true })));
+      const folders = new Map(targets.map((target, i) => [dirname(target), entries[i].path]));
+      await Promise.all([...folders].map(([dir, path]) => at(path, mkdir(dir, { recursive: true }))));
+      const isFolder = await Promise.all(targets.map((target) => lstat(target).then((stats) => stats.isDirectory(), () => false)));
+      const blocked = isFolder.indexOf(true);
+      if (blocked >= 0) throw inTheWay(entries[blocked].path);
       await Promise.all(
         entries.map(async (entry, i) => {
-          await rename(entry.source, targets[i]);
+          await at(entry.path, rename(entry.source, targets[i]));
           moved.push(targets[i]);
         }),
       );
     } catch (error) {
       await Promise.all([...entries.map((entry) => entry.source), ...moved].map((file) => rm(file, { force: true })));
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENOTEMPTY' || code === 'EEXIST') {
-        const path = entries.length === 1 ? entries[0].path : entries.map((e) => e.path).join(', ');
-        throw new AppError(ErrorCode.InvalidArgument, `A file or folder is in the way of ${path}`, { cause: error, context: { path } });
-      }
       throw error;
     }
     const updated = new Date().toISOString();
