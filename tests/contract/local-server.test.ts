@@ -123,6 +123,11 @@ describe('embedded backend (catalog serve)', () => {
       ['a path twice', form([{ path: 'models/bad/a.jpg', size: 10 }, { path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg'], [ten, 'a.jpg']]), /listed twice/],
       ['a file over 1 MiB', form([{ path: 'models/bad/big.jpg', size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]), /Invalid file batch/],
       ['an unsafe path', form([{ path: 'models/../bad.jpg', size: 10 }], [[ten, 'bad.jpg']]), /Invalid storage path/],
+      [
+        'more than UPLOAD_BATCH_MAX_BYTES in all',
+        form(Array.from({ length: 5 }, (_, i) => ({ path: `models/bad/${i}.jpg`, size: 1024 * 1024 })), []),
+        /more than 4194304 bytes in all/,
+      ],
     ];
     for (const [what, body, message] of cases) {
       const result = await post(body);

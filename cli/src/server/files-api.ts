@@ -12,7 +12,7 @@ import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { ERRORS, isPathInsideDirectory } from '@tus/utils';
 import { z } from 'zod';
-import { UPLOAD_BATCH_MAX_FILES } from '../../../shared/constants.js';
+import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { StoredFile } from '../../../shared/ports/files.js';
 import type { ApiContext } from './api.js';
@@ -86,17 +86,18 @@ const BATCH_MANIFEST_LIMIT = 64 * 1024;
 const batchManifestSchema = z
   .array(z.object({ path: z.string(), size: z.number().int().min(0).max(SIMPLE_UPLOAD_LIMIT), contentType: z.string().max(200).optional() }))
   .min(1)
-  .max(UPLOAD_BATCH_MAX_FILES);
+  .max(UPLOAD_BATCH_MAX_FILES)
+  .refine((entries) => entries.reduce((sum, entry) => sum + entry.size, 0) <= UPLOAD_BATCH_MAX_BYTES, { message: `more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all` });
 
 /**
  * Reads a batch upload (`POST /v1/file-batch`, multipart/form-data): first a `manifest` field
  * (JSON `[{path, size, contentType?}]`), then one `file` part per manifest entry, in order.
- * Every part is checked against its entry (size) and held in memory (at most
- * UPLOAD_BATCH_MAX_FILES parts of at most 1 MiB); only when all arrived are they stored, all or
- * none ({@link FileStore.putMany}).
+ * Every part is checked against its entry (size) and held in memory (the manifest may list
+ * at most UPLOAD_BATCH_MAX_BYTES in all, so that is what a batch can cost the server); only when
+ * all arrived are they stored, all or none ({@link FileStore.putMany}).
  * @returns the stored files, in manifest order
  * @throws AppError `invalid-argument` (bad manifest or path, a missing, extra or wrong-sized
- *   part, a part over 1 MiB, more than UPLOAD_BATCH_MAX_FILES files)
+ *   part, a part over 1 MiB, more than UPLOAD_BATCH_MAX_FILES files or UPLOAD_BATCH_MAX_BYTES bytes)
  */
 async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<StoredFile[]> {
   const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file batch: ${reason}`);
