@@ -154,3 +154,14 @@ export function formatBytes(bytes: number | null | undefined, decimals = 2): str
   }
   return `${amount} ${BYTE_UNITS[unit]}`;
 }
+
+/**
+ * A count with its noun in the right number: (1, 'file') → '1 file', (3, 'file') → '3 files'.
+ * English only; not a spec string (the spec's own counted messages are in shared/messages.ts).
+ * @param count how many (an integer)
+ * @param singular the noun for one
+ * @param plural the noun for any other count (default: `singular` + 's')
+ */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '../../shared/format.js';
+import { formatBytes, formatCount, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '../../shared/format.js';
 
 describe('formatDate (§3: Mon D, YYYY in UTC)', () => {
   it('formats ISO strings in UTC', () => {
@@ -117,5 +117,14 @@ describe('formatBytes (§3: Bytes, KB, MB, GB, TB, base 1024)', () => {
     ['glb/Box.glb', '1.63 KB'],
   ])('formats the size of the real sample %s as %s', (file, text) => {
     expect(formatBytes(statSync(resolve(samples, file)).size)).toBe(text);
+  });
+});
+
+describe('formatCount', () => {
+  it('puts the noun in the right number', () => {
+    expect(formatCount(0, 'file')).toBe('0 files');
+    expect(formatCount(1, 'file')).toBe('1 file');
+    expect(formatCount(31, 'file')).toBe('31 files');
+    expect(formatCount(2, 'camera', 'cameras')).toBe('2 cameras');
   });
 });

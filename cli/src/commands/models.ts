@@ -8,7 +8,7 @@
 import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { formatBytes } from '../../../shared/format.js';
+import { formatBytes, formatCount } from '../../../shared/format.js';
 import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '../../../shared/messages.js';
 import { modelTypeLabel } from '../../../shared/model-type.js';
 import type { Model } from '../../../shared/types.js';
@@ -269,7 +269,7 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   return {
     result: models,
     text: models.length === 0 ? 'No models' : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
-    summary: `${models.length} model${models.length === 1 ? '' : 's'}`,
+    summary: formatCount(models.length, 'model'),
   };
 });
 

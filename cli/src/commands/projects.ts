@@ -11,6 +11,7 @@ import { countModelsByProject, projectBadge } from '../../../shared/projects.js'
 import type { Project } from '../../../shared/types.js';
 import { validateProjectForm } from '../../../shared/validation/project-form.js';
 import { createProject, deleteProject, setReferenceModel, updateProject } from '../../../shared/workflows/index.js';
+import { formatCount } from '../../../shared/format.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
 import { findModel, findProject, typedName } from '../lib/lookup.js';
@@ -90,7 +91,7 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   return {
     result: listed,
     text: listed.length === 0 ? 'No Projects Yet' : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
-    summary: `${listed.length} project${listed.length === 1 ? '' : 's'}`,
+    summary: formatCount(listed.length, 'project'),
   };
 });
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../shared/messages.js';
 import { grantAdmin, registerUser } from '../../../shared/workflows/index.js';
+import { formatCount } from '../../../shared/format.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
 import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';
@@ -106,7 +107,7 @@ defineAction(listCommand, listSchema, async (input, ctx) => {
   return {
     result: users,
     text: users.length === 0 ? 'No users' : formatTable(['EMAIL', 'ROLE', 'UID'], rows),
-    summary: `${users.length} user${users.length === 1 ? '' : 's'}`,
+    summary: formatCount(users.length, 'user'),
   };
 });
 

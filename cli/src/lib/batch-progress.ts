@@ -3,7 +3,7 @@
  * for the batch (models done, bytes, rate, ETA) and the file being sent (bytes, rate, ETA); on a
  * pipe or file, plain lines: each model's start and end, and each large file at 25 % steps.
  */
-import { formatBytes } from '../../../shared/format.js';
+import { formatBytes, formatCount } from '../../../shared/format.js';
 import type { UploadProgress } from '../../../shared/ports/files.js';
 import type { FileStatus } from '../../../shared/workflows/index.js';
 import type { BatchItem, BatchObserver } from './batch.js';
@@ -69,7 +69,7 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
 
   return {
     onModelStart(item: BatchItem) {
-      print(`[${item.entry.publicId}] uploading ${item.fileCount} files (${formatBytes(item.totalBytes)}) from ${item.entry.folder}`);
+      print(`[${item.entry.publicId}] uploading ${formatCount(item.fileCount, 'file')} (${formatBytes(item.totalBytes)}) from ${item.entry.folder}`);
     },
     onModelDone(item: BatchItem) {
       doneModels++;

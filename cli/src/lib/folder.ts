@@ -11,7 +11,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { parseCameraMetadata } from '../../../shared/camera-metadata.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { FILE_HEAD_BYTES, checkModelFileHead, checkedKindOf } from '../../../shared/file-checks.js';
-import { formatBytes } from '../../../shared/format.js';
+import { formatBytes, formatCount } from '../../../shared/format.js';
 import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '../../../shared/model-folder.js';
 import { planModelFolder } from '../../../shared/model-folder.js';
 import type { ModelType } from '../../../shared/types.js';
@@ -238,7 +238,7 @@ export function describeInspection(inspection: FolderInspection, options: { prob
     ['assets', plan.assets],
   ];
   for (const [label, list] of groups) {
-    if (list.length > 0) lines.push(`${(label + ':').padEnd(9)}${list.length} file${list.length === 1 ? '' : 's'} (${formatBytes(list.reduce((n, f) => n + f.size, 0))})`);
+    if (list.length > 0) lines.push(`${(label + ':').padEnd(9)}${formatCount(list.length, 'file')} (${formatBytes(list.reduce((n, f) => n + f.size, 0))})`);
   }
   lines.push(`Total:   ${formatBytes(plan.totalBytes)}`);
   if (plan.ignored.length > 0) {
