@@ -76,7 +76,8 @@ export interface ProjectMapLink {
 export function projectMapLink(project: Pick<ProjectData, 'location'>): ProjectMapLink | null {
   const loc = project.location;
   if (!loc) return null;
-  if (typeof loc.mapUrl === 'string' && loc.mapUrl.trim() !== '') return { href: loc.mapUrl.trim(), label: 'View on Map' };
+  // Only http(s) links are followed: a stored `javascript:` (or other scheme) URL is ignored.
+  if (typeof loc.mapUrl === 'string' && /^https?:\/\//i.test(loc.mapUrl.trim())) return { href: loc.mapUrl.trim(), label: 'View on Map' };
   if (typeof loc.lat === 'number' && Number.isFinite(loc.lat) && typeof loc.lng === 'number' && Number.isFinite(loc.lng)) {
     return { href: mapsSearchLink(loc.lat, loc.lng), label: 'View on Google Maps' };
   }

@@ -51,10 +51,74 @@ export function sanitizeFileName(name: string): string {
   return cleaned === '.' ? '' : cleaned;
 }
 
+/** Longest file name (one path segment) in UTF-8 bytes: what every common file system takes (ext4, APFS, NTFS). */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/**
+ * Checks a file name (the last segment of a stored path) as it will be stored: not empty, not
+ * '.' or '..', no '..' inside, no '/', '\' or control characters, no surrounding spaces, at most
+ * {@link MAX_FILE_NAME_BYTES} bytes. What {@link sanitizeFileName} returns passes, unless too long.
+ * @returns the name unchanged
+ * @throws AppError `invalid-argument` saying what is wrong
+ */
+export function checkFileName(name: string): string {
+  const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)}: ${reason}`, { context: { name: name.slice(0, 300) } });
+  if (name === '' || name === '.' || name === '..') throw bad('empty');
+  const bytes = new TextEncoder().encode(name).length;
+  if (bytes > MAX_FILE_NAME_BYTES) throw bad(`too long (${bytes} bytes; at most ${MAX_FILE_NAME_BYTES})`);
+  if (/[/\\]/.test(name) || HAS_CONTROL_CHAR_RE.test(name)) throw bad("it contains '/', '\\' or a control character");
+  if (name.includes('..')) throw bad("it contains '..'");
+  if (name.trim() !== name) throw bad('it starts or ends with a space');
+  return name;
+}
+
 function requireFileName(name: string): string {
   const safe = sanitizeFileName(name);
   if (safe === '') throw new AppError(ErrorCode.InvalidArgument, `Invalid file name: ${JSON.stringify(name)}`, { context: { name } });
-  return safe;
+  return checkFileName(safe);
+}
+
+/** A model uuid as this product creates them (`crypto.randomUUID()`): 8-4-4-4-12 hex digits. */
+const MODEL_UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `value` has the form of a model uuid (8-4-4-4-12 hex digits, any case). */
+export function isModelUuid(value: string): boolean {
+  return MODEL_UUID_RE.test(value);
+}
+
+/** The files directly in a model folder (§3): the main model files and the camera metadata. */
+const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([`${MODEL_FILE_BASE_NAME}.ply`, `${MODEL_FILE_BASE_NAME}.splat`, `${MODEL_FILE_BASE_NAME}.glb`, CAMERA_METADATA_FILE_NAME]);
+
+/**
+ * The one rule for a path a file may be stored at (SPEC.md §3 storage paths), enforced by the
+ * embedded server on every upload route and by the adapters before they upload:
+ * `models/{uuid}/model.ply|model.splat|model.glb`, `models/{uuid}/camera-metadata.json`, or
+ * `models/{uuid}/images|images_thumbnails|assets/{name}`, with `{uuid}` a model uuid
+ * ({@link isModelUuid}) and `{name}` a valid file name ({@link checkFileName}).
+ * @returns the path unchanged
+ * @throws AppError `invalid-argument` "Invalid storage path '…': …" saying which part is wrong
+ */
+export function validateModelFilePath(path: unknown): string {
+  const shown = typeof path === 'string' ? (path.length > 80 ? `${path.slice(0, 80)}…` : path) : String(path);
+  const bad = (reason: string, cause?: unknown): AppError =>
+    new AppError(ErrorCode.InvalidArgument, `Invalid storage path '${shown}': ${reason}`, { cause, context: { path: shown } });
+  if (typeof path !== 'string' || path === '') throw bad('empty');
+  const parts = path.split('/');
+  if (parts[0] !== MODELS_ROOT || parts.length < 3) throw bad(`files are stored only under ${MODELS_ROOT}/{uuid}/`);
+  if (!isModelUuid(parts[1]!)) throw bad(`'${parts[1]!.slice(0, 60)}' is not a model uuid`);
+  if (parts.length === 3) {
+    if (!MODEL_FOLDER_FILES.has(parts[2]!)) throw bad(`a model folder holds only ${[...MODEL_FOLDER_FILES].join(', ')} and the folders ${MODEL_SUBFOLDERS.join(', ')}`);
+    return path;
+  }
+  if (parts.length !== 4 || !(MODEL_SUBFOLDERS as readonly string[]).includes(parts[2]!)) {
+    throw bad(`files below a model folder go directly into ${MODEL_SUBFOLDERS.map((f) => `${f}/`).join(', ')}`);
+  }
+  try {
+    checkFileName(parts[3]!);
+  } catch (error) {
+    throw bad((error as Error).message, error);
+  }
+  return path;
 }
 
 /** True when `uuid` is usable as a folder name: non-empty, no '/', '\', '..' or control characters. */

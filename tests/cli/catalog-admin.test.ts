@@ -2,7 +2,7 @@
 // show/update/delete/set-reference, models list/show/update/hide/unhide/delete, files
 // add/list/delete, doctor, and seed → export → import into a fresh data folder giving an
 // identical catalog. Bad paths: their spec messages, exit code 1, nothing written.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { rmSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,7 +198,8 @@ describe('doctor', () => {
     writeFileSync(join(dir, 'images', 'a.jpg'), new Uint8Array(1000).fill(1));
     const { model } = await ok<{ model: Model }>(['models', 'upload', dir, '--project', projectId, '--public-id', 'DOC-M1', '--name', 'Doc model']);
     await backend.files.delete(model.files.images?.[0] as string);
-    await backend.files.upload('models/orphan-uuid/model.ply', new Blob([new Uint8Array(10)]));
+    const orphan = randomUUID();
+    await backend.files.upload(`models/${orphan}/model.ply`, new Blob([new Uint8Array(10)]));
     await backend.catalog.set('models', 'ghost', { uuid: 'ghost', publicId: 'GHOST', name: 'Ghost', projectId: 'gone', files: {} });
     // a record from before `visible` was written on create
     await backend.catalog.set('models', 'old', { uuid: 'old', publicId: 'DOC-OLD', name: 'Old model', projectId, modelType: 'splat', files: { splatPath: model.files.splatPath } });
@@ -209,7 +210,7 @@ describe('doctor', () => {
     const out = JSON.parse(res.stdout) as { status: string; result: { problems: number; report: Record<string, unknown[]> } };
     expect(out.status).toBe('error');
     expect(out.result.report.recordsWithoutFiles).toHaveLength(1);
-    expect(out.result.report.filesWithoutRecords).toEqual([{ uuid: 'orphan-uuid', files: ['models/orphan-uuid/model.ply'] }]);
+    expect(out.result.report.filesWithoutRecords).toEqual([{ uuid: orphan, files: [`models/${orphan}/model.ply`] }]);
     expect(out.result.report.modelsWithoutProject).toMatchObject([{ modelId: 'ghost' }]);
     expect(out.result.report.projectsWithMissingReference).toMatchObject([{ projectId, referenceModelId: 'missing-model' }]);
     expect(out.result.report.modelsWithoutVisibility).toEqual([

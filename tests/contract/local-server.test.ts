@@ -1,6 +1,7 @@
 // Behaviour specific to the embedded backend (`catalog serve`) and its client that the
 // backend-agnostic contract cannot state: service key file, config, portal serving, path
 // safety, no orphan uploads, persistence across restarts, session restore and refresh.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -110,22 +111,23 @@ describe('embedded backend (catalog serve)', () => {
       return f;
     };
     const ten = new Uint8Array(10);
+    const bad = `models/${randomUUID()}/images`;
     const filesOnly = new FormData();
     filesOnly.append('file', new Blob([ten]), 'a.jpg');
     const cases: Array<[string, FormData | string, RegExp]> = [
       ['not multipart', '{}', /Invalid file batch/],
       ['no manifest', filesOnly, /manifest must come before/],
       ['manifest not JSON', form('{oops', [[ten, 'a.jpg']]), /not JSON/],
-      ['manifest after the files', form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg']], true), /manifest must come before/],
-      ['size differs from the manifest', form([{ path: 'models/bad/a.jpg', size: 11 }], [[ten, 'a.jpg']]), /has 10 bytes, the manifest says 11/],
-      ['more files than listed', form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg'], [ten, 'b.jpg']]), /more files than the manifest lists/],
-      ['fewer files than listed', form([{ path: 'models/bad/a.jpg', size: 10 }, { path: 'models/bad/b.jpg', size: 10 }], [[ten, 'a.jpg']]), /2 files listed, 1 sent/],
-      ['a path twice', form([{ path: 'models/bad/a.jpg', size: 10 }, { path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg'], [ten, 'a.jpg']]), /listed twice/],
-      ['a file over 1 MiB', form([{ path: 'models/bad/big.jpg', size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]), /Invalid file batch/],
+      ['manifest after the files', form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg']], true), /manifest must come before/],
+      ['size differs from the manifest', form([{ path: `${bad}/a.jpg`, size: 11 }], [[ten, 'a.jpg']]), /has 10 bytes, the manifest says 11/],
+      ['more files than listed', form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg'], [ten, 'b.jpg']]), /more files than the manifest lists/],
+      ['fewer files than listed', form([{ path: `${bad}/a.jpg`, size: 10 }, { path: `${bad}/b.jpg`, size: 10 }], [[ten, 'a.jpg']]), /2 files listed, 1 sent/],
+      ['a path twice', form([{ path: `${bad}/a.jpg`, size: 10 }, { path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg'], [ten, 'a.jpg']]), /listed twice/],
+      ['a file over 1 MiB', form([{ path: `${bad}/big.jpg`, size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]), /Invalid file batch/],
       ['an unsafe path', form([{ path: 'models/../bad.jpg', size: 10 }], [[ten, 'bad.jpg']]), /Invalid storage path/],
       [
         'more than UPLOAD_BATCH_MAX_BYTES in all',
-        form(Array.from({ length: 5 }, (_, i) => ({ path: `models/bad/${i}.jpg`, size: 1024 * 1024 })), []),
+        form(Array.from({ length: 5 }, (_, i) => ({ path: `${bad}/${i}.jpg`, size: 1024 * 1024 })), []),
         /more than 4194304 bytes in all/,
       ],
     ];
@@ -135,34 +137,37 @@ describe('embedded backend (catalog serve)', () => {
       expect(result.code, what).toBe('invalid-argument');
       expect(result.message, what).toMatch(message);
     }
-    expect(await service.files.list('models/bad/')).toEqual({ items: [], prefixes: [] });
+    expect(await service.files.list(`${bad}/`)).toEqual({ items: [], prefixes: [] });
     expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
     // without credentials
-    const anonymous = await fetch(`${handle.server.url}/v1/file-batch`, { method: 'POST', body: form([{ path: 'models/bad/a.jpg', size: 10 }], [[ten, 'a.jpg']]) });
+    const anonymous = await fetch(`${handle.server.url}/v1/file-batch`, { method: 'POST', body: form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg']]) });
     expect(anonymous.status).toBe(401);
     await anonymous.arrayBuffer();
-    expect(await service.files.list('models/bad/')).toEqual({ items: [], prefixes: [] });
+    expect(await service.files.list(`${bad}/`)).toEqual({ items: [], prefixes: [] });
   });
 
   it('a batch with a folder in the way of one path stores nothing and leaves the file it would replace intact', async () => {
-    await service.files.upload('models/keep/a.jpg', new Blob([new Uint8Array(10).fill(7)]));
-    await service.files.upload('models/keep/folder/inner.jpg', new Blob([new Uint8Array(10)]));
+    const keep = `models/${randomUUID()}/images`;
+    await service.files.upload(`${keep}/a.jpg`, new Blob([new Uint8Array(10).fill(7)]));
+    // No upload route can make a folder where a file goes any more (the path rule): make one on disk.
+    mkdirSync(join(handle.dataDir, 'storage', ...keep.split('/'), 'folder.jpg', 'inner'), { recursive: true });
     const batch = service.files.uploadBatch!.bind(service.files);
     await expect(
       batch([
-        { path: 'models/keep/a.jpg', source: new Blob([new Uint8Array(20).fill(1)]) },
-        { path: 'models/keep/folder', source: new Blob([new Uint8Array(20)]) },
+        { path: `${keep}/a.jpg`, source: new Blob([new Uint8Array(20).fill(1)]) },
+        { path: `${keep}/folder.jpg`, source: new Blob([new Uint8Array(20)]) },
       ]),
-    ).rejects.toMatchObject({ code: 'invalid-argument', message: 'A file or folder is in the way of models/keep/folder' });
-    expect((await service.files.getMetadata('models/keep/a.jpg')).size).toBe(10);
-    const body = new Uint8Array(await (await fetch(await service.files.getDownloadUrl('models/keep/a.jpg'))).arrayBuffer());
+    ).rejects.toMatchObject({ code: 'invalid-argument', message: `A file or folder is in the way of ${keep}/folder.jpg` });
+    expect((await service.files.getMetadata(`${keep}/a.jpg`)).size).toBe(10);
+    const body = new Uint8Array(await (await fetch(await service.files.getDownloadUrl(`${keep}/a.jpg`))).arrayBuffer());
     expect(body).toEqual(new Uint8Array(10).fill(7));
     expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
   });
 
   it('terminates canceled uploads on the server (no orphan)', async () => {
     const controller = new AbortController();
-    const upload = service.files.upload('models/orphan/model.ply', new Blob([new Uint8Array(40 * 1024 * 1024)]), {
+    const [orphan, kept] = [randomUUID(), randomUUID()];
+    const upload = service.files.upload(`models/${orphan}/model.ply`, new Blob([new Uint8Array(40 * 1024 * 1024)]), {
       signal: controller.signal,
       onProgress: (p) => {
         if (p.bytesTransferred > 0) controller.abort();
@@ -170,16 +175,16 @@ describe('embedded backend (catalog serve)', () => {
     });
     await expect(upload).rejects.toMatchObject({ code: 'storage/canceled' });
     expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
-    const big = await service.files.upload('models/kept/model.ply', new Blob([new Uint8Array(300 * 1024)]));
+    const big = await service.files.upload(`models/${kept}/model.ply`, new Blob([new Uint8Array(300 * 1024)]));
     expect(big.size).toBe(300 * 1024);
     expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
-    expect(statSync(join(handle.dataDir, 'storage', 'models', 'kept', 'model.ply')).size).toBe(300 * 1024);
+    expect(statSync(join(handle.dataDir, 'storage', 'models', kept, 'model.ply')).size).toBe(300 * 1024);
   });
 
   it('passes a tus URL storage through for cross-process resume and cleans it after success', async () => {
     const urlFile = join(handle.dataDir, 'client-uploads.json');
     const resumable = createLocalBackend({ baseUrl: handle.server.url, serviceKey: handle.serviceKey, uploadUrlStorage: new FileUrlStorage(urlFile) });
-    const stored = await resumable.files.upload('models/resume/model.ply', new Blob([new Uint8Array(512 * 1024)]));
+    const stored = await resumable.files.upload(`models/${randomUUID()}/model.ply`, new Blob([new Uint8Array(512 * 1024)]));
     expect(stored.size).toBe(512 * 1024);
     // tus-js-client removes the entry right after success without awaiting it: poll briefly.
     const storage = new FileUrlStorage(urlFile);
@@ -223,14 +228,15 @@ describe('embedded backend (catalog serve)', () => {
       const key = (JSON.parse(readFileSync(first.serviceKeyPath, 'utf8')) as { key: string }).key;
       const a = createLocalBackend({ baseUrl: first.url, serviceKey: key });
       await a.catalog.set('projects', 'p1', { name: 'Kept', structure_id: 'K-1', description: '', slug: 'kept' });
-      await a.files.upload('models/m1/model.glb', new Blob(['glb']));
+      const glb = `models/${randomUUID()}/model.glb`;
+      await a.files.upload(glb, new Blob(['glb']));
       await a.close();
       await first.close();
       const second = await startServer({ dataDir, port: 0 });
       expect((JSON.parse(readFileSync(second.serviceKeyPath, 'utf8')) as { key: string }).key).toBe(key);
       const b = createLocalBackend({ baseUrl: second.url, serviceKey: key });
       expect((await b.catalog.get('projects', 'p1'))?.name).toBe('Kept');
-      expect((await b.files.getMetadata('models/m1/model.glb')).size).toBe(3);
+      expect((await b.files.getMetadata(glb)).size).toBe(3);
       await b.close();
       await second.close();
     } finally {

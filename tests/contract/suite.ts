@@ -5,6 +5,7 @@
  * (including hidden models and self-registration), identity error codes (SPEC.md §8) and file
  * storage (uploads with progress, cancel, listing, metadata, deletion, download links).
  */
+import { randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -378,10 +379,11 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
       });
 
       it('a user cannot upload or delete files, nor create or look up accounts', async () => {
-        const path = `models/roles-${tag}/model.glb`;
+        const folder = `models/${randomUUID()}`;
+        const path = `${folder}/model.glb`;
         await env.admin.files.upload(path, new Blob([bytes(100)]));
-        await expectCode(env.user.files.upload(`models/roles-${tag}/other.glb`, new Blob([bytes(100)])), 'storage/unauthorized');
-        await expectCode(env.user.files.upload(`models/roles-${tag}/big.glb`, new Blob([bytes(300 * 1024)])), 'storage/unauthorized');
+        await expectCode(env.user.files.upload(`${folder}/images/other.jpg`, new Blob([bytes(100)])), 'storage/unauthorized');
+        await expectCode(env.user.files.upload(`${folder}/model.ply`, new Blob([bytes(300 * 1024)])), 'storage/unauthorized');
         await expectCode(env.user.files.delete(path), 'storage/unauthorized');
         expect((await env.user.files.getMetadata(path)).size).toBe(100);
         if (!skip.restrictedSignUp) await expectCode(env.user.identity.createAccount(`new-${tag}@example.com`, 'secret-1'), 'permission-denied');
@@ -392,7 +394,7 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
       });
 
       it('a user cannot read the files of a hidden model', async () => {
-        const uuid = `hidden-files-${tag}`;
+        const uuid = randomUUID();
         await env.admin.catalog.set('models', uuid, { uuid, publicId: 'HF', name: 'hf', visible: false, files: {} });
         await env.admin.files.upload(`models/${uuid}/model.glb`, new Blob([bytes(10)]));
         await expectCode(env.user.files.getMetadata(`models/${uuid}/model.glb`), 'storage/unauthorized');
@@ -482,7 +484,7 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
     });
 
     describe.skipIf(Boolean(skip.files))('files', () => {
-      const folder = `models/files-${tag}`;
+      const folder = `models/${randomUUID()}`;
 
       it('uploads a small file, reads its metadata and lists the folder', async () => {
         const stored = await env.admin.files.upload(`${folder}/camera-metadata.json`, new Blob(['[{"id":1}]'], { type: 'application/json' }));
@@ -536,7 +538,7 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
 
       it('cancels an upload through its AbortSignal, leaving no file', async () => {
         const controller = new AbortController();
-        const path = `${folder}/canceled.ply`;
+        const path = `${folder}/model.splat`;
         const error = await rejection(
           env.admin.files.upload(path, new Blob([bytes(48 * 1024 * 1024)]), {
             signal: controller.signal,
@@ -583,40 +585,41 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
         }
         const batch = (items: Parameters<typeof uploadBatch>[0]) => uploadBatch.call(env.admin.files, items);
         const stored = await batch([
-          { path: `${folder}/batch/a.jpg`, source: new Blob([bytes(100)]), contentType: 'image/jpeg' },
-          { path: `${folder}/batch/b.png`, source: new Blob([bytes(2000)]) },
-          { path: `${folder}/batch/sub/c.json`, source: new Blob(['{}'], { type: 'application/json' }) },
+          { path: `${folder}/assets/a.jpg`, source: new Blob([bytes(100)]), contentType: 'image/jpeg' },
+          { path: `${folder}/assets/b.png`, source: new Blob([bytes(2000)]) },
+          { path: `${folder}/assets/c.json`, source: new Blob(['{}'], { type: 'application/json' }) },
         ]);
         expect(stored.map((f) => [f.path, f.size])).toEqual([
-          [`${folder}/batch/a.jpg`, 100],
-          [`${folder}/batch/b.png`, 2000],
-          [`${folder}/batch/sub/c.json`, 2],
+          [`${folder}/assets/a.jpg`, 100],
+          [`${folder}/assets/b.png`, 2000],
+          [`${folder}/assets/c.json`, 2],
         ]);
-        expect((await env.admin.files.getMetadata(`${folder}/batch/a.jpg`)).contentType).toBe('image/jpeg');
-        expect((await env.admin.files.getMetadata(`${folder}/batch/b.png`)).contentType).toBe('image/png');
-        expect((await env.admin.files.getMetadata(`${folder}/batch/sub/c.json`)).contentType).toContain('application/json');
+        expect((await env.admin.files.getMetadata(`${folder}/assets/a.jpg`)).contentType).toBe('image/jpeg');
+        expect((await env.admin.files.getMetadata(`${folder}/assets/b.png`)).contentType).toBe('image/png');
+        expect((await env.admin.files.getMetadata(`${folder}/assets/c.json`)).contentType).toContain('application/json');
         if (!skip.downloadLinks) {
-          const body = new Uint8Array(await (await fetch(await env.user.files.getDownloadUrl(`${folder}/batch/b.png`))).arrayBuffer());
+          const body = new Uint8Array(await (await fetch(await env.user.files.getDownloadUrl(`${folder}/assets/b.png`))).arrayBuffer());
           expect(body).toEqual(bytes(2000));
         }
+        const batchFolder = `models/${randomUUID()}`;
         // one bad path: nothing of the batch is stored
         await expectCode(
           batch([
-            { path: `${folder}/batch2/ok.jpg`, source: new Blob([bytes(10)]) },
-            { path: `${folder}/batch2/../escape.jpg`, source: new Blob([bytes(10)]) },
+            { path: `${batchFolder}/assets/ok.jpg`, source: new Blob([bytes(10)]) },
+            { path: `${batchFolder}/assets/../escape.jpg`, source: new Blob([bytes(10)]) },
           ]),
           'invalid-argument',
         );
-        expect(await env.admin.files.list(`${folder}/batch2/`)).toEqual({ items: [], prefixes: [] });
+        expect(await env.admin.files.list(`${batchFolder}/assets/`)).toEqual({ items: [], prefixes: [] });
         // users cannot write
         const userBatch = env.user.files.uploadBatch;
         if (userBatch && !skip.roles) {
-          await expectCode(userBatch.call(env.user.files, [{ path: `${folder}/batch3/x.jpg`, source: new Blob([bytes(10)]) }]), 'storage/unauthorized');
-          expect(await env.admin.files.list(`${folder}/batch3/`)).toEqual({ items: [], prefixes: [] });
+          await expectCode(userBatch.call(env.user.files, [{ path: `${batchFolder}/images/x.jpg`, source: new Blob([bytes(10)]) }]), 'storage/unauthorized');
+          expect(await env.admin.files.list(`${batchFolder}/images/`)).toEqual({ items: [], prefixes: [] });
         }
         const already = new AbortController();
         already.abort();
-        await expectCode(uploadBatch.call(env.admin.files, [{ path: `${folder}/batch4/x.jpg`, source: new Blob([bytes(10)]) }], { signal: already.signal }), 'storage/canceled');
+        await expectCode(uploadBatch.call(env.admin.files, [{ path: `${batchFolder}/images/y.jpg`, source: new Blob([bytes(10)]) }], { signal: already.signal }), 'storage/canceled');
       });
 
       it('deletes files; missing files give object-not-found', async () => {

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
+import { embeddedStorageScanApi } from '../lib/catalog-io.js';
 import { backendFor } from '../lib/command-backend.js';
 import { describeReport, diagnose, problemCount, repair } from '../lib/doctor.js';
 import { addCommonOptions, defineAction } from '../lib/output.js';
@@ -20,8 +21,9 @@ export const doctorCommand = addCommonOptions(
 ).addHelpText('after', '\nExit code 1 when problems remain.\n\nExamples:\n  $ catalog doctor\n  $ catalog doctor --fix --yes\n');
 
 defineAction(doctorCommand, schema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const report = await diagnose(backend);
+  const { backend, baseUrl, serviceKey } = await backendFor(input, ctx);
+  const scan = serviceKey ? embeddedStorageScanApi(baseUrl, serviceKey) : undefined;
+  const report = await diagnose(backend, scan);
   const count = problemCount(report);
   if (count === 0) return { result: { report, problems: 0, fixed: 0 }, text: describeReport(report), summary: 'No problems found.' };
   if (!input.fix) {
@@ -34,8 +36,8 @@ defineAction(doctorCommand, schema, async (input, ctx) => {
   if (!ctx.json) ctx.log(describeReport(report));
   const yes = await askConfirm(ctx, { message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`, flag: '--yes' });
   if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing repaired.');
-  const fixed = await repair(backend, report);
-  const after = await diagnose(backend);
+  const fixed = await repair(backend, report, scan);
+  const after = await diagnose(backend, scan);
   const left = problemCount(after);
   return {
     result: { report, problems: count, fixed, remaining: after },

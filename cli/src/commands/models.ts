@@ -393,7 +393,15 @@ defineAction(deleteCommand, deleteSchema, async (input, ctx) => {
     if (error instanceof AppError && (error.code === ErrorCode.InvalidArgument || error.code === ErrorCode.NotFound)) throw error;
     throw new AppError(error instanceof AppError ? error.code : ErrorCode.Internal, deleteModelFailed(error instanceof Error ? error.message : String(error)), { cause: error });
   }
-  return { result: { id: model.id, ...result }, text: model.id, summary: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) };
+  if (result.filesNotDeleted.length > 0) {
+    // A partial delete is an error (exit 1) that lists what was left behind.
+    return {
+      result: { id: model.id, ...result },
+      text: result.filesNotDeleted.join('\n'),
+      failure: { code: ErrorCode.Internal, message: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) },
+    };
+  }
+  return { result: { id: model.id, ...result }, text: model.id, summary: modelDeletedWithLeftovers(result.name, 0) };
 });
 
 /** `catalog models …` */

@@ -52,6 +52,34 @@ export function embeddedAccountsApi(baseUrl: string, serviceKey: string): Accoun
   };
 }
 
+/** Files on the embedded server's disk compared with its file records (`/v1/admin/storage-scan`, service key only). */
+export interface StorageScanApi {
+  /** `untracked`: files on disk without a record; `missing`: records without bytes on disk (storage paths). */
+  scan(): Promise<{ untracked: string[]; missing: string[] }>;
+  /** Removes both kinds; returns how many files and records went. */
+  repair(): Promise<{ removedFiles: number; removedRows: number }>;
+}
+
+/**
+ * The embedded server's storage scan (`catalog doctor`): what the file listing cannot show,
+ * because a listing reads the records.
+ * @param baseUrl the server's origin
+ * @param serviceKey the service key
+ * @throws AppError `permission-denied` when the server refuses
+ */
+export function embeddedStorageScanApi(baseUrl: string, serviceKey: string): StorageScanApi {
+  const headers = { authorization: `Bearer ${serviceKey}` };
+  const call = async <T>(method: 'GET' | 'POST', path: string): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers });
+    if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Storage scan refused: HTTP ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  return {
+    scan: () => call('GET', '/v1/admin/storage-scan'),
+    repair: () => call('POST', '/v1/admin/storage-scan/repair'),
+  };
+}
+
 /**
  * Every file under `folder`, recursively, with its listed metadata (size, content type): the
  * listing already carries them, so no request per file.

@@ -7,6 +7,7 @@ import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
 import { parseModelPath } from '../../../shared/paths.js';
 import { deleteFilesQuietly, listFilesDeep } from '../../../shared/workflows/util.js';
 import { referencedPaths } from '../../../shared/workflows/index.js';
+import type { StorageScanApi } from './catalog-io.js';
 
 /** What `doctor` found. */
 export interface DoctorReport {
@@ -24,6 +25,12 @@ export interface DoctorReport {
    * so on Firebase non-admins would not see them until it is written.
    */
   modelsWithoutVisibility: { modelId: string; publicId: string }[];
+  /**
+   * The embedded server only: files on its disk that no file record describes (`untracked`, left
+   * by a kill between writing a file and recording it) and file records whose bytes are gone
+   * (`missing`). Empty lists for other backends.
+   */
+  storage: { untracked: string[]; missing: string[] };
 }
 
 /** Number of problems in a report. */
@@ -33,17 +40,23 @@ export function problemCount(report: DoctorReport): number {
     report.filesWithoutRecords.length +
     report.modelsWithoutProject.length +
     report.projectsWithMissingReference.length +
-    report.modelsWithoutVisibility.length
+    report.modelsWithoutVisibility.length +
+    report.storage.untracked.length +
+    report.storage.missing.length
   );
 }
 
 /**
  * Runs every check. Reads only.
  * @param backend the opened backend (service: hidden models included)
+ * @param storageScan the embedded server's disk scan, when the backend is one (file records vs disk)
  */
-export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>): Promise<DoctorReport> {
+export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, storageScan?: StorageScanApi): Promise<DoctorReport> {
+  const storage = storageScan ? await storageScan.scan() : { untracked: [], missing: [] };
   const [projects, models] = await Promise.all([backend.catalog.query('projects'), backend.catalog.query('models')]);
-  const stored = new Set(await listFilesDeep(backend.files, 'models/'));
+  // A file record whose bytes are gone (disk scan) does not count as stored.
+  const missingBytes = new Set(storage.missing);
+  const stored = new Set((await listFilesDeep(backend.files, 'models/')).filter((path) => !missingBytes.has(path)));
   // stored files by model folder, each list sorted
   const byUuid = new Map<string, string[]>();
   for (const path of [...stored].sort()) {
@@ -56,7 +69,7 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>): Pro
   const projectIds = new Set(projects.map((p) => p.id));
   const modelsById = new Map(models.map((m) => [m.id, m]));
   const owned = new Set<string>();
-  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [], modelsWithoutVisibility: [] };
+  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [], modelsWithoutVisibility: [], storage };
   for (const model of models) {
     const uuid = model.uuid || model.id;
     owned.add(uuid);
@@ -88,18 +101,25 @@ export function describeReport(report: DoctorReport): string {
   for (const m of report.modelsWithoutProject) lines.push(`model without project: ${m.publicId} (${m.modelId}) belongs to missing project ${m.projectId ?? '(none)'}`);
   for (const p of report.projectsWithMissingReference) lines.push(`missing reference: project ${p.name} (${p.projectId}) points to missing model ${p.referenceModelId}`);
   for (const m of report.modelsWithoutVisibility) lines.push(`no visibility: model ${m.publicId} (${m.modelId}) has no visible field (--fix writes visible: true)`);
+  for (const path of report.storage.untracked) lines.push(`file on disk without a file record: ${path} (--fix removes it)`);
+  for (const path of report.storage.missing) lines.push(`file record without bytes on disk: ${path} (--fix removes the record)`);
   return lines.length === 0 ? 'No problems found.' : lines.join('\n');
 }
 
 /**
- * Repairs what a report found: deletes files without records, deletes models without a project
+ * Repairs what a report found: on the embedded server first the disk scan (untracked files and
+ * records without bytes are removed), then deletes files without records, deletes models without a project
  * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
  * clears dangling project references, writes `visible: true` on models without it. Records
  * missing their splat/GLB are left (reported).
  * @returns the number of repairs made
  */
-export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report: DoctorReport): Promise<number> {
+export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report: DoctorReport, storageScan?: StorageScanApi): Promise<number> {
   let fixed = 0;
+  if (storageScan && report.storage.untracked.length + report.storage.missing.length > 0) {
+    const removed = await storageScan.repair();
+    fixed += removed.removedFiles + removed.removedRows;
+  }
   for (const f of report.filesWithoutRecords) {
     await deleteFilesQuietly(backend.files, f.files);
     fixed++;

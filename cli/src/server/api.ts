@@ -3,7 +3,7 @@
  * (`/v1/docs`, `/v1/query`, `/v1/count`, `/v1/batch`) and live updates (`/v1/events`).
  * Every route resolves the caller and applies the role table of `rules.ts`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Query, WriteOp } from '../../../shared/ports/catalog.js';
@@ -11,7 +11,7 @@ import type { IdentityService } from './auth.js';
 import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from './documents.js';
 import type { DocumentStore, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
-import { authorizeWrite, filterGet, readScope, requireAdmin } from './rules.js';
+import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireAdmin, requireSignedIn } from './rules.js';
 import type { Principal } from './rules.js';
 import { randomId } from './db.js';
 
@@ -54,15 +54,45 @@ function toQuery(raw: z.infer<typeof querySchema> | null | undefined): Query {
   };
 }
 
+/**
+ * Route hook deciding a document write from its URL alone, before the body is parsed: who calls
+ * (a bad or expired token is refused here) and whether they may write that document at all.
+ */
+function writeGate(ctx: ApiContext, op: WriteOp['op']): onRequestAsyncHookHandler {
+  return async (request) => {
+    const principal = await ctx.principal(request);
+    const params = request.params as { collection?: unknown; id?: unknown };
+    const { collection } = parse(collectionParams, { collection: params.collection }, 'collection');
+    const id = params.id === undefined ? undefined : parse(docIdSchema, params.id, 'document id');
+    preAuthorizeWrite(principal, { op, collection, id });
+  };
+}
+
 /** Registers the `/v1` JSON routes on `app`. */
 export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   const { documents, identity } = ctx;
-  const commit = (principal: Principal, ops: WriteOp[]): void => documents.commit(ops, (change) => authorizeWrite(principal, change, documents));
+  /** Coarse check of every op (no data walked), then the shared data rule and the computed-document check. */
+  const commit = (principal: Principal, ops: WriteOp[]): void => {
+    for (const op of ops) preAuthorizeWrite(principal, op);
+    documents.commit(ops, (change) => {
+      authorizeWrite(principal, change, documents);
+      checkDocumentContent(change);
+    });
+  };
+  const signedIn: onRequestAsyncHookHandler = async (request) => {
+    requireSignedIn(await ctx.principal(request));
+  };
 
   // ---- identity -------------------------------------------------------------------------------
-  app.post('/v1/auth/sign-in', async (request) => {
+  app.post('/v1/auth/sign-in', async (request, reply) => {
     const body = parse(credentials, request.body ?? {}, 'sign-in');
-    return identity.signIn(body.email, body.password);
+    try {
+      return await identity.signIn(body.email, body.password, request.ip);
+    } catch (error) {
+      const retry = error instanceof AppError ? error.context?.retryAfterSeconds : undefined;
+      if (typeof retry === 'number') void reply.header('retry-after', String(retry));
+      throw error;
+    }
   });
 
   app.post('/v1/auth/refresh', async (request) => {
@@ -132,7 +162,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     return { doc: doc ? withId(doc) : null };
   });
 
-  app.post('/v1/docs/:collection', async (request) => {
+  app.post('/v1/docs/:collection', { onRequest: writeGate(ctx, 'create') }, async (request) => {
     const principal = await ctx.principal(request);
     const { collection } = parse(collectionParams, request.params, 'collection');
     const { data } = parse(dataBody, request.body, 'document');
@@ -141,7 +171,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     return { id };
   });
 
-  app.put('/v1/docs/:collection/:id', async (request, reply) => {
+  app.put('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'set') }, async (request, reply) => {
     const principal = await ctx.principal(request);
     const { collection, id } = parse(docParams, request.params, 'document');
     const { data, merge } = parse(dataBody, request.body, 'document');
@@ -149,7 +179,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     return reply.code(204).send();
   });
 
-  app.patch('/v1/docs/:collection/:id', async (request, reply) => {
+  app.patch('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'update') }, async (request, reply) => {
     const principal = await ctx.principal(request);
     const { collection, id } = parse(docParams, request.params, 'document');
     const { data } = parse(dataBody, request.body, 'update');
@@ -157,28 +187,28 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     return reply.code(204).send();
   });
 
-  app.delete('/v1/docs/:collection/:id', async (request, reply) => {
+  app.delete('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'delete') }, async (request, reply) => {
     const principal = await ctx.principal(request);
     const { collection, id } = parse(docParams, request.params, 'document');
     commit(principal, [{ op: 'delete', collection, id }]);
     return reply.code(204).send();
   });
 
-  app.post('/v1/query/:collection', async (request) => {
+  app.post('/v1/query/:collection', { onRequest: signedIn }, async (request) => {
     const principal = await ctx.principal(request);
     const { collection } = parse(collectionParams, request.params, 'collection');
     const { query } = parse(queryBody, request.body ?? {}, 'query');
     return { docs: documents.query(collection, toQuery(query), readScope(principal, collection)).map(withId) };
   });
 
-  app.post('/v1/count/:collection', async (request) => {
+  app.post('/v1/count/:collection', { onRequest: signedIn }, async (request) => {
     const principal = await ctx.principal(request);
     const { collection } = parse(collectionParams, request.params, 'collection');
     const { query } = parse(queryBody, request.body ?? {}, 'query');
     return { count: documents.count(collection, toQuery(query), readScope(principal, collection)) };
   });
 
-  app.post('/v1/batch', async (request, reply) => {
+  app.post('/v1/batch', { onRequest: signedIn }, async (request, reply) => {
     const principal = await ctx.principal(request);
     const { ops } = parse(z.object({ ops: z.array(writeOpSchema).max(500) }), request.body, 'batch');
     commit(principal, ops as WriteOp[]);

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
@@ -124,14 +125,63 @@ export function ensureServiceKey(dataDir: string, url: string): { path: string; 
   return { path, key };
 }
 
-/** Failed sign-ins per email tolerated within {@link FAILURE_WINDOW_MS} before `auth/too-many-requests`. */
-const MAX_FAILURES = 20;
-const FAILURE_WINDOW_MS = 5 * 60 * 1000;
+/**
+ * Sign-in throttling (rate-limiter-flexible, in memory). Every attempt is counted before its
+ * password is checked (the count is taken synchronously, so parallel attempts cannot all pass),
+ * and a success gives its points back. Three limits, each a back-off that ends by itself, never a
+ * hard lock:
+ * - one account from one address: 20 attempts per 5 min, then blocked for 5 min;
+ * - one address, all accounts (password spraying): 100 attempts per 5 min, then 15 min;
+ * - one account, all addresses (distributed guessing): 100 attempts per 15 min, then 15 min;
+ *   addresses that signed in to that account before are exempt, so a stranger cannot keep its
+ *   owner out.
+ */
+export class SignInThrottle {
+  private readonly pair = new RateLimiterMemory({ keyPrefix: 'pair', points: 20, duration: 300, blockDuration: 300 });
+  private readonly address = new RateLimiterMemory({ keyPrefix: 'addr', points: 100, duration: 300, blockDuration: 900 });
+  private readonly account = new RateLimiterMemory({ keyPrefix: 'acct', points: 100, duration: 900, blockDuration: 900 });
+  /** `email|address` pairs that signed in, with the time (ms); bounded, oldest dropped first. */
+  private readonly known = new Map<string, number>();
+  private static readonly KNOWN_LIMIT = 10_000;
+  private static readonly KNOWN_TTL_MS = 30 * 24 * 3600 * 1000;
+
+  private isKnown(key: string): boolean {
+    const since = this.known.get(key);
+    return since !== undefined && Date.now() - since < SignInThrottle.KNOWN_TTL_MS;
+  }
+
+  /**
+   * Counts one attempt (before any password check).
+   * @param email the normalised email
+   * @param address the caller's IP address
+   * @throws AppError `auth/too-many-requests` ("… try again in N s") when a limit is reached
+   */
+  async attempt(email: string, address: string): Promise<void> {
+    const key = `${email}|${address}`;
+    const known = this.isKnown(key);
+    const checks = [this.pair.consume(key), this.address.consume(address), ...(known ? [] : [this.account.consume(email)])];
+    const results = await Promise.allSettled(checks);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (!refused) return;
+    if (!(refused.reason instanceof RateLimiterRes)) throw refused.reason;
+    const seconds = Math.max(1, Math.ceil(refused.reason.msBeforeNext / 1000));
+    throw new AppError(ErrorCode.TooManyRequests, `Too many sign-in attempts; try again in ${seconds} s`, { context: { retryAfterSeconds: seconds } });
+  }
+
+  /** A successful sign-in: its points are given back and the address becomes known for the account. */
+  async succeeded(email: string, address: string): Promise<void> {
+    const key = `${email}|${address}`;
+    this.known.delete(key);
+    this.known.set(key, Date.now());
+    if (this.known.size > SignInThrottle.KNOWN_LIMIT) this.known.delete(this.known.keys().next().value!);
+    await Promise.all([this.pair.delete(key), this.address.reward(address, 1), this.account.reward(email, 1)]);
+  }
+}
 
 /** Accounts and tokens. */
 export class IdentityService {
   private readonly secret: Uint8Array;
-  private readonly failures = new Map<string, { count: number; since: number }>();
+  private readonly throttle = new SignInThrottle();
 
   /**
    * @param db the catalog database
@@ -230,36 +280,24 @@ export class IdentityService {
     return { uid, email: row.email, disabled };
   }
 
-  private checkRate(email: string): void {
-    const entry = this.failures.get(email);
-    if (entry && Date.now() - entry.since < FAILURE_WINDOW_MS && entry.count >= MAX_FAILURES) {
-      throw new AppError(ErrorCode.TooManyRequests, 'Too many failed sign-in attempts; try again later');
-    }
-  }
-
-  private recordFailure(email: string): void {
-    const entry = this.failures.get(email);
-    if (!entry || Date.now() - entry.since >= FAILURE_WINDOW_MS) this.failures.set(email, { count: 1, since: Date.now() });
-    else entry.count += 1;
-  }
-
   /**
-   * Signs in with email and password.
+   * Signs in with email and password. The attempt is counted (see {@link SignInThrottle}) before
+   * the account is looked up or the password hash checked.
+   * @param address the caller's IP address (default 'local': callers inside this process)
    * @returns an ID token (1 h), a refresh token and the user
    * @throws AppError `auth/invalid-email`, `auth/user-not-found`, `auth/wrong-password`,
    *   `auth/user-disabled`, `auth/too-many-requests`
    */
-  async signIn(emailInput: unknown, password: unknown): Promise<TokenGrant> {
+  async signIn(emailInput: unknown, password: unknown, address = 'local'): Promise<TokenGrant> {
     const email = normalizeEmail(emailInput);
-    this.checkRate(email);
+    await this.throttle.attempt(email, address);
     const row = this.byEmail(email);
     if (!row) throw new AppError(ErrorCode.UserNotFound, 'No account with this email');
     if (typeof password !== 'string' || !(await verifyPassword(password, row.password_hash))) {
-      this.recordFailure(email);
       throw new AppError(ErrorCode.WrongPassword, 'Incorrect password');
     }
     if (row.disabled === 1) throw new AppError(ErrorCode.UserDisabled, 'The account has been disabled');
-    this.failures.delete(email);
+    await this.throttle.succeeded(email, address);
     return this.grant(row);
   }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { validateFieldPath, validateQueryFields, validateWriteOp } from '../../../shared/field-path.js';
 import { isServerTimestamp } from '../../../shared/ports/catalog.js';
 import type { Query, WriteOp } from '../../../shared/ports/catalog.js';
 import type { CollectionName } from '../../../shared/types.js';
@@ -23,10 +24,14 @@ function hasControlCharacter(value: string): boolean {
 /** Collection names of SPEC.md §3. */
 export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins']);
 
-/** Strict field-path pattern: dot-separated identifiers (`metadata.captureDate`). */
-export const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-
-const fieldPathSchema = z.string().max(300).regex(FIELD_PATH, 'Invalid field path');
+/** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */
+const fieldPathSchema = z.string().superRefine((path, ctx) => {
+  try {
+    validateFieldPath(path);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
 
 /** Document ids: 1–1500 characters, no '/', not '.' or '..', no control characters (as Firestore). */
 export const docIdSchema = z
@@ -105,22 +110,26 @@ function resolveSentinels(value: unknown, now: string): unknown {
 function deepMerge(base: Json, patch: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    const current = out[key];
+    const current = Object.hasOwn(out, key) ? out[key] : undefined;
     out[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
   }
   return out;
 }
 
-/** Applies `{ 'a.b': value }` field-path updates to a copy of `doc`. */
+/**
+ * Applies `{ 'a.b': value }` field-path updates to a copy of `doc`. Paths are checked by the
+ * shared rule (no `__proto__`, `constructor` or `prototype` segment) and walked through own
+ * properties only, so an update can never reach a prototype.
+ */
 function applyFieldUpdates(doc: Json, updates: Json, now: string): Json {
   const out = structuredClone(doc);
   for (const [path, raw] of Object.entries(updates)) {
-    if (!FIELD_PATH.test(path)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${path}'`);
+    validateFieldPath(path);
     const value = resolveSentinels(raw, now);
     const parts = path.split('.');
     let target: Json = out;
     for (const part of parts.slice(0, -1)) {
-      const next = target[part];
+      const next = Object.hasOwn(target, part) ? target[part] : undefined;
       if (!isPlainObject(next)) target[part] = {};
       target = target[part] as Json;
     }
@@ -166,10 +175,13 @@ export class DocumentStore {
   /**
    * @param db the open catalog database (`openDatabase`)
    * @param onChange called after each committed write with the names of the collections it changed
+   * @param afterWrite called inside the transaction after each applied write (before and after
+   *   state); what it writes to the same database commits or rolls back with the batch
    */
   constructor(
     private readonly db: SqliteDatabase,
     private readonly onChange: (collections: CollectionName[]) => void,
+    private readonly afterWrite: (change: PendingChange) => void = () => undefined,
   ) {
     this.selectOne = db.prepare<[string, string], { data: string }>('SELECT data FROM documents WHERE collection = ? AND id = ?');
     this.upsert = db.prepare<[string, string, string, string, string]>(
@@ -191,13 +203,13 @@ export class DocumentStore {
   private where(collection: CollectionName, query: Query, scope: ReadScope, params: unknown[]): string {
     const clauses = ['collection = ?'];
     params.push(collection);
-    if (scope.onlyId !== undefined) {
+    if (typeof scope.onlyId === 'string') {
       clauses.push('id = ?');
       params.push(scope.onlyId);
     }
-    if (scope.hideHidden) clauses.push(`json_type(data, '$.visible') IS NOT 'false'`);
+    if (scope.hideHidden === true) clauses.push(`json_type(data, '$.visible') IS NOT 'false'`);
+    validateQueryFields(query);
     for (const [field, op, value] of query.where ?? []) {
-      if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
       const local: unknown[] = [];
       clauses.push(filterSql(field, op, value, local));
       params.push(...local);
@@ -216,7 +228,7 @@ export class DocumentStore {
     let sql = `SELECT id, data FROM documents WHERE ${this.where(collection, query, scope, params)}`;
     const order: string[] = [];
     for (const [field, direction] of query.orderBy ?? []) {
-      if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
+      validateFieldPath(field);
       order.push(`json_extract(data, ?) ${direction === 'desc' ? 'DESC' : 'ASC'}`);
       params.push(jsonPath(field));
     }
@@ -248,6 +260,7 @@ export class DocumentStore {
    *   doc), `invalid-argument`, or whatever `authorize` throws; nothing is written then
    */
   commit(ops: WriteOp[], authorize: (change: PendingChange) => void): void {
+    for (const op of ops) validateWriteOp(op);
     const now = new Date().toISOString();
     const touched = new Set<CollectionName>();
     const run = this.db.transaction(() => {
@@ -272,7 +285,8 @@ export class DocumentStore {
             after = null;
             break;
         }
-        authorize({ op: op.op, collection: op.collection, id: op.id, before, after });
+        const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
+        authorize(change);
         if (after) {
           this.upsert.run(op.collection, op.id, JSON.stringify(after), now, now);
           touched.add(op.collection);
@@ -280,6 +294,7 @@ export class DocumentStore {
           this.remove.run(op.collection, op.id);
           touched.add(op.collection);
         }
+        this.afterWrite(change);
       }
     });
     run();

@@ -6,9 +6,10 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { lstat, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { MAX_FILE_NAME_BYTES } from '../../../shared/paths.js';
 import type { FolderListing, StoredFile } from '../../../shared/ports/files.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -38,6 +39,7 @@ export function validateStoragePath(path: unknown): string {
   if (path.includes('\\') || hasControlCharacter(path)) throw bad('forbidden character');
   for (const segment of path.split('/')) {
     if (segment === '' || segment === '.' || segment === '..') throw bad(`segment '${segment}'`);
+    if (Buffer.byteLength(segment) > MAX_FILE_NAME_BYTES) throw bad(`a segment is longer than ${MAX_FILE_NAME_BYTES} bytes`);
   }
   return path;
 }
@@ -244,15 +246,17 @@ export class FileStore {
   }
 
   /**
-   * Deletes one file and its metadata, then removes emptied folders up to the storage root.
+   * Deletes one file and its metadata: the bytes first, then the row, then emptied folders up
+   * to the storage root. A kill in between leaves a row without bytes, which listings still show
+   * (so `catalog doctor` sees and removes it), never bytes without a row.
    * @throws AppError `storage/object-not-found`
    */
   async delete(path: string): Promise<void> {
     validateStoragePath(path);
-    const result = this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
-    if (result.changes === 0) throw new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
+    if (!this.row(path)) throw new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
     const target = this.diskPath(path);
     await rm(target, { force: true });
+    this.db.prepare('DELETE FROM files WHERE path = ?').run(path);
     let dir = dirname(target);
     while (dir.startsWith(this.root + sep)) {
       try {
@@ -262,6 +266,55 @@ export class FileStore {
       }
       dir = dirname(dir);
     }
+  }
+
+  /**
+   * Gives every file under `prefix` a new download token, so links handed out before stop
+   * working (a model hidden or deleted). Synchronous: runs inside the caller's transaction.
+   * @param prefix a folder ending in '/', e.g. `models/{uuid}/`
+   * @returns how many tokens were replaced
+   */
+  rotateTokens(prefix: string): number {
+    const rows = this.db.prepare<[string, string], { path: string }>('SELECT path FROM files WHERE path >= ? AND path < ?').all(prefix, `${prefix}\u{10FFFF}`);
+    const update = this.db.prepare<[string, string]>('UPDATE files SET token = ? WHERE path = ?');
+    let rotated = 0;
+    for (const { path } of rows) if (path.startsWith(prefix)) rotated += update.run(randomBytes(24).toString('base64url'), path).changes;
+    return rotated;
+  }
+
+  /**
+   * Compares the storage folder with the metadata rows.
+   * @returns `untracked`: files on disk that no row describes (left by a kill between a move and
+   *   its row, or by older versions that removed the row first); `missing`: rows whose bytes are
+   *   not on disk. Both sorted storage paths.
+   */
+  async scan(): Promise<{ untracked: string[]; missing: string[] }> {
+    const onDisk = new Set<string>();
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true });
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const full = join(entry.parentPath, entry.name);
+      onDisk.add(relative(this.root, full).split(sep).join('/'));
+    }
+    const rows = new Set(this.db.prepare<[], { path: string }>('SELECT path FROM files').all().map((row) => row.path));
+    return {
+      untracked: [...onDisk].filter((path) => !rows.has(path)).sort(),
+      missing: [...rows].filter((path) => !onDisk.has(path)).sort(),
+    };
+  }
+
+  /**
+   * Repairs what {@link scan} finds: removes untracked files from disk and rows without bytes.
+   * @returns how many files and rows were removed
+   */
+  async repairScan(): Promise<{ removedFiles: number; removedRows: number }> {
+    const { untracked, missing } = await this.scan();
+    for (const path of untracked) await rm(join(this.root, ...path.split('/')), { force: true });
+    const remove = this.db.prepare<[string]>('DELETE FROM files WHERE path = ?');
+    this.db.transaction(() => {
+      for (const path of missing) remove.run(path);
+    })();
+    return { removedFiles: untracked.length, removedRows: missing.length };
   }
 
   /**

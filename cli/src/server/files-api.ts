@@ -17,6 +17,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { StoredFile } from '../../../shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse } from './api.js';
+import { validateModelFilePath } from '../../../shared/paths.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
 import { errorResponse, toStorageError } from './http-errors.js';
@@ -114,7 +115,7 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
           throw bad('the manifest is not JSON');
         }
         manifest = parse(batchManifestSchema, raw, 'file batch manifest');
-        for (const entry of manifest) validateStoragePath(entry.path);
+        for (const entry of manifest) validateModelFilePath(entry.path);
         if (new Set(manifest.map((entry) => entry.path)).size !== manifest.length) throw bad('a path is listed twice');
         continue;
       }
@@ -138,9 +139,10 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
 
 /**
  * Registers the file routes and the tus upload endpoint.
+ * @param isAllowedOrigin which browser origins get CORS headers on tus replies (the portal's own)
  * @returns the tus server (its expired uploads are cleaned on start)
  */
-export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): TusServer {
+export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAllowedOrigin: (origin: string) => boolean): TusServer {
   const { files, documents } = ctx;
 
   // ---- resumable uploads (tus) ---------------------------------------------------------------
@@ -150,6 +152,8 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
     datastore,
     relativeLocation: true,
     maxSize: MAX_UPLOAD_SIZE,
+    // No '*': only the portal's own origins (tus answers any Origin with '*' by default).
+    allowedOrigins: isAllowedOrigin,
     // Authorisation: admins and the service key only, on every tus request (create, offset, patch, terminate).
     onIncomingRequest: async (req) => {
       try {
@@ -160,7 +164,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
     },
     onUploadCreate: async (_req, upload) => {
       try {
-        validateStoragePath(upload.metadata?.path);
+        validateModelFilePath(upload.metadata?.path);
       } catch (error) {
         throw tusFailure(error);
       }
@@ -199,7 +203,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
     scope.put('/v1/files/*', async (request) =>
       storage(async () => {
         requireAdmin(await ctx.principal(request));
-        const path = storagePathOf(request);
+        const path = validateModelFilePath(storagePathOf(request));
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const contentType = request.headers['x-catalog-content-type'] ?? request.headers['content-type'];
         return { file: await files.put(path, body, typeof contentType === 'string' ? contentType : null) };
@@ -242,6 +246,21 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext): Tus
         return { files: await receiveBatch(request, files) };
       }),
     );
+  });
+
+  // ---- storage consistency (service key only: `catalog doctor`) -------------------------------
+  const requireService = async (request: FastifyRequest): Promise<void> => {
+    const principal = await ctx.principal(request);
+    requireAdmin(principal);
+    if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
+  };
+  app.get('/v1/admin/storage-scan', async (request) => {
+    await requireService(request);
+    return files.scan();
+  });
+  app.post('/v1/admin/storage-scan/repair', async (request) => {
+    await requireService(request);
+    return files.repairScan();
   });
 
   // ---- metadata, links, listing --------------------------------------------------------------

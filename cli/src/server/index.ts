@@ -7,8 +7,12 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
+import secureJson from 'secure-json-parse';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { FastifyRequest } from 'fastify';
 import { registerApi } from './api.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
@@ -18,6 +22,7 @@ import { ChangeHub } from './events.js';
 import { FileStore } from './file-store.js';
 import { registerFileRoutes } from './files-api.js';
 import { errorResponse } from './http-errors.js';
+import { checkBodyShape, contentSecurityPolicy, isEarlyAuthPath } from './limits.js';
 import { resolvePrincipal } from './rules.js';
 import type { Principal } from './rules.js';
 import { DEFAULT_VIEWER_URL } from '../../../shared/links.js';
@@ -52,7 +57,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Default viewer base URL (SPEC.md §7 external viewer links). */
+/** The origins a browser shows for this server: its bound address, and `localhost` for a loopback one. */
+function ownOrigins(host: string, port: number): string[] {
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost' || host === '0.0.0.0' || host === '::';
+  const names = loopback ? ['127.0.0.1', 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
+  return names.map((name) => `http://${name}:${port}`);
+}
 
 /** JSON request-body limit in bytes (1 MiB, Firestore's document size limit). */
 const BODY_LIMIT = 1024 * 1024;
@@ -77,9 +87,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const db = openDatabase(join(dataDir, 'catalog.db'));
   const events = new ChangeHub();
-  const documents = new DocumentStore(db, (collections) => events.publish(collections));
   const identity = new IdentityService(db, dataDir);
   const files = new FileStore(db, dataDir);
+  // Hiding or deleting a model revokes the download links handed out for its files (new tokens,
+  // in the same transaction); admins get fresh links from /v1/download-url.
+  const documents = new DocumentStore(
+    db,
+    (collections) => events.publish(collections),
+    (change) => {
+      if (change.collection === 'models' && change.before && change.before.visible !== false && (change.after === null || change.after.visible === false)) {
+        const uuid = typeof change.before.uuid === 'string' && change.before.uuid !== '' ? change.before.uuid : change.id;
+        files.rotateTokens(`models/${uuid}/`);
+      }
+    },
+  );
   const serviceKey = ensureServiceKey(dataDir, urlFor(requestedPort));
 
   const principalFromHeader = (header: string | null | undefined): Promise<Principal> =>
@@ -94,12 +115,56 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return found;
   };
 
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+  // maxParamLength: Firestore document ids may be 1500 bytes; longer ones get the id rule's 400, not a 414.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true, routerOptions: { maxParamLength: 2048 } });
+
+  // JSON bodies: secure-json-parse refuses `__proto__` and `constructor.prototype` keys, with a message saying so.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    if (typeof text !== 'string' || text.trim() === '') return done(new AppError(ErrorCode.InvalidArgument, 'Invalid JSON body: empty'), undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      const reason = /prototype|constructor/i.test((error as Error).message)
+        ? "a '__proto__' or 'constructor.prototype' key is not allowed"
+        : 'not valid JSON';
+      done(new AppError(ErrorCode.InvalidArgument, `Invalid JSON body: ${reason}`), undefined);
+    }
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = errorResponse(error);
     if (status >= 500) request.log.error(error);
     return reply.code(status).send(body);
+  });
+
+  // Security headers on every response (the portal's CSP: scripts from 'self' only, plus what the
+  // viewer needs — WASM, blob workers — and Google Maps when a key is set); no framing anywhere.
+  // Plain HTTP on loopback: no HSTS.
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy() },
+    hsts: false,
+    crossOriginEmbedderPolicy: false,
+    // Download links (`?token=`) are opened by the built-in viewer and, when configured, an external one.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+  });
+  // CORS: the portal is served from this origin, so only this server's own origins (and a
+  // configured external viewer's, for downloads) may read responses cross-origin.
+  const allowedOrigins = new Set<string>();
+  await app.register(fastifyCors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && allowedOrigins.has(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+
+  // Who calls is decided before a body is read: a bad or expired token is refused here.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.authorization && isEarlyAuthPath(request.url)) await principal(request);
+  });
+  // Parsed JSON bodies: nesting and key names bounded before any route looks at them.
+  app.addHook('preValidation', async (request) => {
+    checkBodyShape(request.body);
   });
 
   const portalDir = options.portalDir ? resolve(options.portalDir) : null;
@@ -117,7 +182,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
   registerApi(app, ctx);
-  const tus = registerFileRoutes(app, ctx);
+  const tus = registerFileRoutes(app, ctx, (origin) => allowedOrigins.has(origin));
 
   try {
     await app.listen({ port: requestedPort, host });
@@ -128,6 +193,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const port = (app.server.address() as AddressInfo).port;
   const url = urlFor(port);
+  for (const origin of ownOrigins(host, port)) allowedOrigins.add(origin);
+  const configuredViewer = options.viewerUrl ?? process.env.CATALOG_VIEWER_URL;
+  if (configuredViewer) {
+    try {
+      allowedOrigins.add(new URL(configuredViewer).origin);
+    } catch {
+      // not a URL: no origin to allow
+    }
+  }
   ensureServiceKey(dataDir, url);
   void tus.cleanUpExpiredUploads().catch(() => undefined);
 

@@ -9,6 +9,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { FormMessages } from '../../../shared/messages.js';
+import { isHttpUrl } from '../../../shared/validation/project-form.js';
 import type { CollectionName, Role } from '../../../shared/types.js';
 import type { IdentityService } from './auth.js';
 import type { DocumentStore, PendingChange, ReadScope, StoredDoc } from './documents.js';
@@ -45,7 +47,8 @@ export async function resolvePrincipal(
   return { kind: 'user', uid, email, role: role === 'admin' || role === 'user' ? role : null };
 }
 
-function requireSignedIn(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anon' }> {
+/** Refuses signed-out callers. @throws AppError `unauthenticated` */
+export function requireSignedIn(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anon' }> {
   if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
 }
 
@@ -64,11 +67,13 @@ export function requireAdmin(principal: Principal): void {
  */
 export function readScope(principal: Principal, collection: CollectionName): ReadScope {
   requireSignedIn(principal);
-  if (isAdmin(principal) || principal.kind !== 'user') return {};
-  if (collection === 'users') return { onlyId: principal.uid };
-  if (collection === 'admins' && principal.role === null) return { onlyId: principal.email };
+  // Every field is set (own properties), so nothing inherited can change a scope.
+  const scope = (hideHidden: boolean, onlyId: string | undefined): ReadScope => ({ hideHidden, onlyId });
+  if (isAdmin(principal) || principal.kind !== 'user') return scope(false, undefined);
+  if (collection === 'users') return scope(false, principal.uid);
+  if (collection === 'admins' && principal.role === null) return scope(false, principal.email);
   if (principal.role === null) throw denied(`read ${collection} (no role)`);
-  return collection === 'models' ? { hideHidden: true } : {};
+  return scope(collection === 'models', undefined);
 }
 
 /**
@@ -78,9 +83,26 @@ export function readScope(principal: Principal, collection: CollectionName): Rea
  */
 export function filterGet(principal: Principal, collection: CollectionName, id: string, doc: StoredDoc | null): StoredDoc | null {
   const scope = readScope(principal, collection);
-  if (scope.onlyId !== undefined && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
-  if (doc && scope.hideHidden && doc.data.visible === false) return null;
+  if (typeof scope.onlyId === 'string' && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
+  if (doc && scope.hideHidden === true && doc.data.visible === false) return null;
   return doc;
+}
+
+/**
+ * Decides what can be decided of a write from its target alone, before its data is looked at
+ * or the write is computed: signed-out callers are refused (401), and a non-admin may only
+ * create or set their own `users/{uid}` record (403 for anything else, deletes included).
+ * {@link authorizeWrite} then checks the computed document.
+ * @param target the write's kind, collection and document id (the id is undefined for an auto-id create)
+ * @throws AppError `unauthenticated` / `permission-denied`
+ */
+export function preAuthorizeWrite(principal: Principal, target: { op: PendingChange['op']; collection: CollectionName; id: string | undefined }): void {
+  requireSignedIn(principal);
+  if (isAdmin(principal)) return;
+  if (principal.kind !== 'user' || target.collection !== 'users' || target.id !== principal.uid) {
+    throw denied(`write ${target.collection}/${target.id ?? '(new)'}`);
+  }
+  if (target.op === 'delete') throw denied('delete own user record');
 }
 
 /**
@@ -126,4 +148,18 @@ export function isHiddenModelPath(path: string, documents: DocumentStore): boole
   const match = /^models\/([^/]+)(\/|$)/.exec(path);
   if (!match) return false;
   return documents.get('models', match[1]!)?.data.visible === false;
+}
+
+/**
+ * Content rules the server holds every stored document to, whoever writes it (SPEC.md §5
+ * project form: the map URL is a URL; only http(s) ones are links a browser may follow).
+ * @throws AppError `invalid-argument` with the form's message
+ */
+export function checkDocumentContent(change: PendingChange): void {
+  if (change.collection !== 'projects' || change.after === null) return;
+  const location = change.after.location;
+  if (location === null || typeof location !== 'object') return;
+  const mapUrl = (location as Record<string, unknown>).mapUrl;
+  if (mapUrl === undefined || mapUrl === null || mapUrl === '') return;
+  if (typeof mapUrl !== 'string' || !isHttpUrl(mapUrl.trim())) throw new AppError(ErrorCode.InvalidArgument, FormMessages.projectMapUrlInvalid);
 }

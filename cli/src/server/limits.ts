@@ -1,0 +1,62 @@
+/**
+ * Request limits and security headers of the embedded backend: how deep a JSON body may nest,
+ * which routes decide the caller before the body is read, and the portal's Content-Security-Policy.
+ */
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+
+/** Deepest nesting of a JSON request body (document data itself may nest 20 levels, `shared/field-path.ts`). */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Checks a parsed request body's nesting iteratively (no recursion, so no stack to exhaust).
+ * @param body the parsed body (anything; non-objects pass)
+ * @throws AppError `invalid-argument` "Request body nests deeper than 32 levels"
+ */
+export function checkBodyShape(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return;
+  const stack: Array<[unknown, number]> = [[body, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH) throw new AppError(ErrorCode.InvalidArgument, `Request body nests deeper than ${MAX_BODY_DEPTH} levels`);
+    for (const inner of Object.values(value)) if (inner !== null && typeof inner === 'object') stack.push([inner, depth + 1]);
+  }
+}
+
+/** Routes that need no caller (sign-in, token refresh, sign-out, config, token downloads): they never resolve one early. */
+const NO_EARLY_AUTH = ['/v1/auth/sign-in', '/v1/auth/refresh', '/v1/auth/sign-out', '/v1/config', '/v1/files/'];
+
+/**
+ * True when a request to `url` has its `Authorization` header checked in the `onRequest` hook,
+ * before the body is parsed: every `/v1` route but those of {@link NO_EARLY_AUTH}.
+ * @param url the request URL (path and query)
+ */
+export function isEarlyAuthPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path.startsWith('/v1/') && !NO_EARLY_AUTH.some((prefix) => path === prefix || (prefix.endsWith('/') && path.startsWith(prefix)));
+}
+
+/**
+ * The portal's Content-Security-Policy directives (for @fastify/helmet): scripts from this
+ * origin only, plus WebAssembly (`'wasm-unsafe-eval'`) and blob workers for the 3D viewer; Google
+ * Maps' script, tiles and embed when a key is configured; no plugins, no framing of the portal,
+ * forms and `<base>` to this origin only.
+ * @returns directive name → sources
+ */
+export function contentSecurityPolicy(): Record<string, string[]> {
+  const maps = ['https://maps.googleapis.com', 'https://maps.gstatic.com'];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...maps],
+    workerSrc: ["'self'", 'blob:'],
+    styleSrc: ["'self'", "'unsafe-inline'", 'https://fonts.googleapis.com'],
+    fontSrc: ["'self'", 'data:', 'https://fonts.gstatic.com'],
+    imgSrc: ["'self'", 'data:', 'blob:', 'https://*.googleapis.com', 'https://*.gstatic.com', 'https://*.google.com', 'https://*.ggpht.com'],
+    connectSrc: ["'self'", 'blob:', 'data:', 'https://*.googleapis.com'],
+    frameSrc: ['https://www.google.com', 'https://maps.google.com'],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+}
