@@ -15,6 +15,7 @@
  * characters), so an uploaded name can never leave its folder.
  */
 import { AppError, ErrorCode } from './errors.js';
+import type { UploadSource } from './ports/files.js';
 import type { FileEntry, FileEntryType } from './types.js';
 
 /** Root folder of every model's files. */
@@ -270,4 +271,20 @@ export const DELETE_ALL_FILE_TYPES: readonly FileEntryType[] = ['image', 'thumbn
 /** True when "delete all files" applies to a file of this type (§9). */
 export function isDeletedByDeleteAll(type: FileEntryType | null): boolean {
   return type !== null && DELETE_ALL_FILE_TYPES.includes(type);
+}
+
+/**
+ * {@link validateModelFilePath} for an adapter's upload: when the path is refused, a platform
+ * stream source (`{ input }`, e.g. an `fs.ReadStream`) is destroyed, as the port promises that the
+ * store consumes it, so no file handle is left open.
+ * @returns the path unchanged
+ * @throws AppError `invalid-argument`
+ */
+export function checkUploadTarget(path: string, source: UploadSource): string {
+  try {
+    return validateModelFilePath(path);
+  } catch (error) {
+    if (!(typeof Blob !== 'undefined' && source instanceof Blob)) ((source as { input?: { destroy?: () => void } | null }).input)?.destroy?.();
+    throw error;
+  }
 }

@@ -114,6 +114,17 @@ export interface FileStorePort {
   delete(path: string): Promise<void>;
 
   /**
+   * Optional: makes every download link handed out for the files under `folder` stop working
+   * (new download tokens), as when a model is hidden. The embedded backend does this itself on
+   * the server when a model is hidden or deleted, so its adapter leaves this out; the
+   * firebase-admin adapter has it (Firebase download tokens bypass the security rules); the web
+   * SDK cannot change download tokens, so the portal's Firebase adapter leaves it out.
+   * @param folder a folder path, e.g. `models/{uuid}/`
+   * @returns how many files got a new token
+   */
+  revokeDownloadUrls?(folder: string): Promise<number>;
+
+  /**
    * A download/viewing link that works in a new browser tab without other credentials and
    * cannot be guessed (it carries an unguessable token). Supports HTTP range requests.
    * @throws AppError `storage/object-not-found`

@@ -45,6 +45,15 @@ describe('maps links (§7)', () => {
     expect(projectMapLink({ location: { lat: null, lng: null } })).toBeNull();
     expect(projectMapLink({})).toBeNull();
   });
+
+  it('never links a stored javascript: or data: map URL (falls back to lat/lng)', () => {
+    expect(projectMapLink({ location: { lat: 1, lng: 2, mapUrl: 'javascript:alert(1)' } })).toEqual({
+      href: 'https://www.google.com/maps/search/?api=1&query=1,2',
+      label: 'View on Google Maps',
+    });
+    expect(projectMapLink({ location: { lat: null, lng: null, mapUrl: ' JaVaScRiPt:alert(1)' } })).toBeNull();
+    expect(projectMapLink({ location: { lat: null, lng: null, mapUrl: 'data:text/html,x' } })).toBeNull();
+  });
 });
 
 describe('viewing file (§2: splat path, else glb path)', () => {

@@ -353,7 +353,7 @@ function visibilityCommand(name: 'hide' | 'unhide', visible: boolean): Command {
     const { backend } = await backendFor(input, ctx);
     const model = await resolveModel(backend, input.model, input.project);
     try {
-      await setModelVisibility(backend.catalog, model.id, visible);
+      await setModelVisibility(backend.catalog, model.id, visible, backend.files);
     } catch (error) {
       throw new AppError(ErrorCode.Internal, ModelMessages.visibilityFailed, { cause: error });
     }

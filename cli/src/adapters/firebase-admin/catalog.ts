@@ -70,7 +70,7 @@ export class AdminCatalog implements CatalogPort {
 
   async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
     try {
-      await this.db.collection(collection).doc(id).update(toFirestore(data));
+      await this.db.collection(collection).doc(id).update(toFirestore(data, 'update'));
     } catch (error) {
       throw firestoreError(error, `update ${collection}/${id}`);
     }
@@ -90,7 +90,7 @@ export class AdminCatalog implements CatalogPort {
       const ref = this.db.collection(op.collection).doc(op.id);
       if (op.op === 'create') batch.create(ref, toFirestore(op.data));
       else if (op.op === 'set') batch.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
-      else if (op.op === 'update') batch.update(ref, toFirestore(op.data));
+      else if (op.op === 'update') batch.update(ref, toFirestore(op.data, 'update'));
       else batch.delete(ref);
     }
     try {

@@ -5,19 +5,26 @@
 import { FieldValue } from 'firebase-admin/firestore';
 import type { Query as AdminQuery, CollectionReference } from 'firebase-admin/firestore';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
+import { validateDocumentData, validateFieldPath, validateUpdateData } from '../../../../shared/field-path.js';
 import { isServerTimestamp } from '../../../../shared/ports/index.js';
 import type { Query } from '../../../../shared/ports/index.js';
 
-/** Field paths accepted in filters and orderings (same as the embedded backend). */
-export const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-
 /**
- * Replaces SERVER_TIMESTAMP sentinels (at any depth of plain objects) by Firestore's server-time
- * transform; arrays and other values are kept.
+ * Checks write data by the shared rule (`shared/field-path.ts`: no `__proto__`, `constructor` or
+ * `prototype` key or path segment, nesting bounded), then replaces SERVER_TIMESTAMP sentinels (at
+ * any depth of plain objects) by Firestore's server-time transform; arrays and other values are kept.
  * @param data write data of a port call
+ * @param kind 'update' when the keys are field paths (`update`, a batch's update op)
  * @returns data for the Admin SDK
+ * @throws AppError `invalid-argument`
  */
-export function toFirestore(data: Record<string, unknown>): Record<string, unknown> {
+export function toFirestore(data: Record<string, unknown>, kind: 'document' | 'update' = 'document'): Record<string, unknown> {
+  if (kind === 'update') validateUpdateData(data);
+  else validateDocumentData(data);
+  return convertValues(data);
+}
+
+function convertValues(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) out[key] = toValue(value);
   return out;
@@ -26,7 +33,7 @@ export function toFirestore(data: Record<string, unknown>): Record<string, unkno
 function toValue(value: unknown): unknown {
   if (isServerTimestamp(value)) return FieldValue.serverTimestamp();
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
-    return toFirestore(value as Record<string, unknown>);
+    return convertValues(value as Record<string, unknown>);
   }
   return value;
 }
@@ -54,14 +61,8 @@ function fromValue(value: unknown): unknown {
   return value;
 }
 
-/**
- * Checks a field path of a filter or ordering.
- * @throws AppError `invalid-argument` for anything but dotted identifiers
- */
-export function checkFieldPath(field: string): string {
-  if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
-  return field;
-}
+/** Checks a field path of a filter or ordering (the shared rule). @throws AppError `invalid-argument` */
+export const checkFieldPath = (field: string): string => validateFieldPath(field);
 
 /**
  * Builds an Admin SDK query from a port query (where, orderBy, limit), in that order.

@@ -12,6 +12,7 @@ import { usesResumableUpload } from '../../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../shared/ports/index.js';
 import { storageError } from './errors.js';
+import { checkUploadTarget } from '../../../../shared/paths.js';
 
 /** Where download links point: the production endpoint or the Storage emulator. */
 export function storageOrigin(env: NodeJS.ProcessEnv = process.env): string {
@@ -49,6 +50,7 @@ export class AdminFiles implements FileStorePort {
   ) {}
 
   async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
+    checkUploadTarget(path, source);
     const { signal, onProgress } = options;
     if (signal?.aborted) throw new AppError(ErrorCode.Canceled, 'Upload canceled');
     const { stream, size } = toStream(source);
@@ -115,6 +117,24 @@ export class AdminFiles implements FileStorePort {
       await this.bucket.file(path).delete();
     } catch (error) {
       throw storageError(error, `delete ${path}`);
+    }
+  }
+
+  /**
+   * Replaces the download token (`firebaseStorageDownloadTokens`) of every file under `folder`,
+   * so links handed out before stop working (Firebase download-token URLs bypass the security
+   * rules; a new token is the only way to revoke them).
+   * @returns how many files got a new token
+   * @throws AppError storage codes
+   */
+  async revokeDownloadUrls(folder: string): Promise<number> {
+    const prefix = folder.endsWith('/') ? folder : `${folder}/`;
+    try {
+      const [files] = await this.bucket.getFiles({ prefix });
+      await Promise.all(files.map((file) => file.setMetadata({ metadata: { firebaseStorageDownloadTokens: randomUUID() } })));
+      return files.length;
+    } catch (error) {
+      throw storageError(error, `revoke download links under ${prefix}`);
     }
   }
 

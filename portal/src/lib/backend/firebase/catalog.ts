@@ -129,7 +129,7 @@ export class FirebaseCatalog implements CatalogPort {
 
   async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
     try {
-      await updateDoc(doc(this.db, collection, id), toFirestore(data));
+      await updateDoc(doc(this.db, collection, id), toFirestore(data, 'update'));
     } catch (error) {
       throw mapFirestoreError(error);
     } finally {
@@ -159,7 +159,7 @@ export class FirebaseCatalog implements CatalogPort {
             const ref = doc(this.db, op.collection, op.id);
             if (op.op === 'create') tx.set(ref, toFirestore(op.data));
             else if (op.op === 'set') tx.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
-            else if (op.op === 'update') tx.update(ref, toFirestore(op.data));
+            else if (op.op === 'update') tx.update(ref, toFirestore(op.data, 'update'));
             else tx.delete(ref);
           }
         });
@@ -169,7 +169,7 @@ export class FirebaseCatalog implements CatalogPort {
       for (const op of ops) {
         const ref = doc(this.db, op.collection, op.id);
         if (op.op === 'set') batch.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
-        else if (op.op === 'update') batch.update(ref, toFirestore(op.data));
+        else if (op.op === 'update') batch.update(ref, toFirestore(op.data, 'update'));
         else if (op.op === 'delete') batch.delete(ref);
       }
       await batch.commit();

@@ -7,19 +7,29 @@
 import { Timestamp, limit as limitTo, orderBy, serverTimestamp, where } from 'firebase/firestore';
 import type { QueryConstraint } from 'firebase/firestore';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
+import { validateDocumentData, validateFieldPath, validateUpdateData } from '../../../../../shared/field-path.js';
 import { isServerTimestamp } from '../../../../../shared/ports/index.js';
 import type { Query } from '../../../../../shared/ports/index.js';
 
-/** Field paths accepted in filters and orderings (dotted identifiers, as the embedded backend). */
-export const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/**
+ * Checks write data by the shared rule (`shared/field-path.ts`: no `__proto__`, `constructor` or
+ * `prototype` key or path segment, nesting bounded), then replaces SERVER_TIMESTAMP sentinels in
+ * plain objects (any depth) by `serverTimestamp()`.
+ * @param kind 'update' when the keys are field paths (`updateDoc`, a batch's update op)
+ * @throws AppError `invalid-argument`
+ */
+export function toFirestore(data: Record<string, unknown>, kind: 'document' | 'update' = 'document'): Record<string, unknown> {
+  if (kind === 'update') validateUpdateData(data);
+  else validateDocumentData(data);
+  return convertValues(data);
+}
 
-/** Replaces SERVER_TIMESTAMP sentinels in plain objects (any depth) by `serverTimestamp()`. */
-export function toFirestore(data: Record<string, unknown>): Record<string, unknown> {
+function convertValues(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (isServerTimestamp(value)) out[key] = serverTimestamp();
     else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
-      out[key] = toFirestore(value as Record<string, unknown>);
+      out[key] = convertValues(value as Record<string, unknown>);
     } else out[key] = value;
   }
   return out;
@@ -45,10 +55,7 @@ export function fromFirestore(value: unknown): unknown {
  * @throws AppError `invalid-argument` for a field path that is not dotted identifiers, or a limit below 1
  */
 export function buildConstraints(query: Query | undefined, onlyVisible = false): QueryConstraint[] | null {
-  const check = (field: string): string => {
-    if (!FIELD_PATH.test(field)) throw new AppError(ErrorCode.InvalidArgument, `Invalid field path '${field}'`);
-    return field;
-  };
+  const check = (field: string): string => validateFieldPath(field);
   const constraints: QueryConstraint[] = [];
   if (onlyVisible) constraints.push(where('visible', '==', true));
   for (const [field, op, value] of query?.where ?? []) {

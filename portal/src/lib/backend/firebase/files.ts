@@ -9,6 +9,7 @@ import { usesResumableUpload } from '../../../../../shared/constants.js';
 import { AppError, ErrorCode } from '../../../../../shared/errors.js';
 import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../../shared/ports/index.js';
 import { mapStorageError } from './errors.js';
+import { checkUploadTarget } from '../../../../../shared/paths.js';
 
 function stored(metadata: FullMetadata): StoredFile {
   return { path: metadata.fullPath, size: metadata.size, contentType: metadata.contentType ?? null, updated: metadata.updated ?? null };
@@ -20,6 +21,7 @@ export class FirebaseFiles implements FileStorePort {
   constructor(private readonly storage: FirebaseStorage) {}
 
   async upload(path: string, source: UploadSource, options: UploadOptions = {}): Promise<StoredFile> {
+    checkUploadTarget(path, source);
     const { signal, onProgress } = options;
     if (signal?.aborted) throw new AppError(ErrorCode.Canceled, 'Upload canceled');
     if (!(source instanceof Blob)) throw new AppError(ErrorCode.InvalidArgument, 'The portal uploads Blobs (browser Files) only');
