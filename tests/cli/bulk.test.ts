@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import { cliBin, midUpload, parseJson, repoRoot, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, storedModelFiles, storedSha256, tempDir, writeBigModelFolder } from './helpers.js';
+import { cliBin, freePort, midUpload, parseJson, repoRoot, runCli, samplePath, samplesPresent, serveInChild, serviceBackend, startTestServer, storedModelFiles, storedSha256, tempDir, writeBigModelFolder } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let backend: Backend;
@@ -210,28 +210,11 @@ describe('resume after an interrupted upload', () => {
 
 describe('resume after a lost server', () => {
   it('a server stopped in the middle of a large file: the model fails with no record; after a restart the next run resumes, one record, same bytes', { timeout: 150_000 }, async () => {
-    const { createServer } = await import('node:net');
     // the same port after the restart: the upload URLs the CLI keeps name it
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => resolve(free));
-      });
-    });
+    const port = await freePort();
     const dataDir = join(work, 'lost-server-data');
     const lostEnv = { CATALOG_DATA_DIR: dataDir };
-    // resolves with { child }: an execa subprocess is itself a promise, and returning it would await its exit
-    const serve = async () => {
-      const child = execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
-        child.stdout?.once('data', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      return { child };
-    };
+    const serve = () => serveInChild(port, dataDir);
     let server = (await serve()).child;
     const project = await runCli(['projects', 'create', '--name', 'Lost Server Tower', '--structure-id', 'LST-001'], { env: lostEnv });
     const lostProject = project.stdout.trim();

@@ -3,22 +3,13 @@
 // restart `catalog doctor --fix` leaves no file without a record and no record without a file —
 // neither in the catalog nor between the server's file records and its disk.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import { cliBin, parseJson, repoRoot, runCli, storedModelFiles, tempDir } from './helpers.js';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+import { cliBin, freePort, parseJson, repoRoot, runCli, serveInChild, storedModelFiles, tempDir } from './helpers.js';
 
 /** Files on disk under `dir` (recursive), as paths relative to it. */
 function filesOnDisk(dir: string): string[] {
@@ -39,18 +30,7 @@ describe('a server killed in the middle of `models delete`', () => {
     const port = await freePort();
     const env = { CATALOG_DATA_DIR: dataDir };
     let server: ResultPromise | null = null;
-    // resolves with { child }: an execa subprocess is itself a promise, and returning it would await its exit
-    const serve = async (): Promise<{ child: ResultPromise }> => {
-      const child = execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
-        child.stdout?.once('data', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      return { child };
-    };
+    const serve = () => serveInChild(port, dataDir);
     try {
       server = (await serve()).child;
       const project = (await runCli(['projects', 'create', '--name', 'Kill Tower', '--structure-id', 'KIL-001'], { env })).stdout.trim();

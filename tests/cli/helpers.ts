@@ -5,7 +5,9 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
 import { execa } from 'execa';
+import type { ResultPromise } from 'execa';
 import { startServer } from '../../cli/src/server/index.js';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import type { Backend } from '../../shared/ports/index.js';
@@ -137,4 +139,31 @@ export function midUpload(stderr: NodeJS.ReadableStream | null | undefined): Pro
       }
     });
   });
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago (to restart a server on the same port). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts `catalog serve` as a child process (so a test can SIGKILL it) and waits for its first
+ * output line. Resolves with `{ child }`: an execa subprocess is itself a promise, and returning
+ * it would await its exit. Stop it with `child.kill(...)` then `await child`.
+ */
+export async function serveInChild(port: number, dataDir: string): Promise<{ child: ResultPromise }> {
+  const child = execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
+  await new Promise<void>((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
+    child.stdout?.once('data', () => {
+      clearTimeout(timer);
+      resolveStart();
+    });
+  });
+  return { child };
 }
