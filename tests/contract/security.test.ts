@@ -101,6 +101,8 @@ function hostileCases(): HostileCase[] {
     { name: 'empty Bearer', as: 'anon', headers: { authorization: 'Bearer ' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Malformed Authorization/ },
     { name: 'service key with one character changed', as: { token: 'service-typo' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
     { name: 'forged token on a write: refused before the body is read', as: { token: 'forged' }, method: 'PATCH', path: '/v1/docs/projects/proj-security', raw: '{"data":', status: 401, message: /Invalid ID token/ },
+    { name: 'forged token on a one-shot upload', as: { token: 'forged' }, method: 'PUT', path: `/v1/files/${m}/images/x.jpg`, raw: 'abc', status: 401, message: /Invalid ID token/ },
+    { name: 'expired token on a file batch', as: { token: 'expired' }, method: 'POST', path: '/v1/file-batch', raw: batchForm(`${m}/images/x.jpg`), status: 401, message: /expired/ },
     // ---- signed out ------------------------------------------------------------------------
     { name: 'signed out: create a project', as: 'anon', method: 'POST', path: '/v1/docs/projects', body: { data: { name: 'x' } }, status: 401, message: /Sign in first/ },
     { name: 'signed out: update a project', as: 'anon', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { name: 'x' } }, status: 401, message: /Sign in first/ },

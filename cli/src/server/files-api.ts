@@ -195,12 +195,18 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     scope.all('/v1/uploads/*', handle);
   });
 
+  /** Route hook: writes to storage are for admins, decided before the body is read. */
+  const adminGate = async (request: FastifyRequest): Promise<void> =>
+    storage(async () => {
+      requireAdmin(await ctx.principal(request));
+    });
+
   // ---- one-shot upload, download, delete -----------------------------------------------------
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: SIMPLE_UPLOAD_LIMIT }, (_request, body, done) => done(null, body));
 
-    scope.put('/v1/files/*', async (request) =>
+    scope.put('/v1/files/*', { onRequest: adminGate }, async (request) =>
       storage(async () => {
         requireAdmin(await ctx.principal(request));
         const path = validateModelFilePath(storagePathOf(request));
@@ -210,7 +216,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       }),
     );
 
-    scope.delete('/v1/files/*', async (request, reply) =>
+    scope.delete('/v1/files/*', { onRequest: adminGate }, async (request, reply) =>
       storage(async () => {
         requireAdmin(await ctx.principal(request));
         await files.delete(storagePathOf(request));
@@ -240,7 +246,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     await scope.register(fastifyMultipart, {
       limits: { fields: 1, fieldSize: BATCH_MANIFEST_LIMIT, files: UPLOAD_BATCH_MAX_FILES, fileSize: SIMPLE_UPLOAD_LIMIT, parts: UPLOAD_BATCH_MAX_FILES + 1 },
     });
-    scope.post('/v1/file-batch', async (request) =>
+    scope.post('/v1/file-batch', { onRequest: adminGate }, async (request) =>
       storage(async () => {
         requireAdmin(await ctx.principal(request));
         return { files: await receiveBatch(request, files) };

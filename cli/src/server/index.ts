@@ -160,7 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Who calls is decided before a body is read: a bad or expired token is refused here.
   app.addHook('onRequest', async (request) => {
-    if (request.headers.authorization && isEarlyAuthPath(request.url)) await principal(request);
+    if (request.headers.authorization && isEarlyAuthPath(request.method, request.url)) await principal(request);
   });
   // Parsed JSON bodies: nesting and key names bounded before any route looks at them.
   app.addHook('preValidation', async (request) => {

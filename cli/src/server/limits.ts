@@ -23,17 +23,20 @@ export function checkBodyShape(body: unknown): void {
   }
 }
 
-/** Routes that need no caller (sign-in, token refresh, sign-out, config, token downloads): they never resolve one early. */
-const NO_EARLY_AUTH = ['/v1/auth/sign-in', '/v1/auth/refresh', '/v1/auth/sign-out', '/v1/config', '/v1/files/'];
+/** Routes that need no caller (sign-in, token refresh, sign-out, config): they never resolve one early. */
+const NO_EARLY_AUTH = ['/v1/auth/sign-in', '/v1/auth/refresh', '/v1/auth/sign-out', '/v1/config'];
 
 /**
- * True when a request to `url` has its `Authorization` header checked in the `onRequest` hook,
- * before the body is parsed: every `/v1` route but those of {@link NO_EARLY_AUTH}.
+ * True when a request has its `Authorization` header checked in the `onRequest` hook, before the
+ * body is read: every `/v1` route but those of {@link NO_EARLY_AUTH} and token downloads
+ * (`GET`/`HEAD /v1/files/…`, which carry their token in the URL).
+ * @param method the HTTP method
  * @param url the request URL (path and query)
  */
-export function isEarlyAuthPath(url: string): boolean {
+export function isEarlyAuthPath(method: string, url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return path.startsWith('/v1/') && !NO_EARLY_AUTH.some((prefix) => path === prefix || (prefix.endsWith('/') && path.startsWith(prefix)));
+  if (!path.startsWith('/v1/') || NO_EARLY_AUTH.includes(path)) return false;
+  return !((method === 'GET' || method === 'HEAD') && path.startsWith('/v1/files/'));
 }
 
 /**
