@@ -12,11 +12,34 @@ function viewerBase(viewer: string): string {
 }
 
 /**
- * Viewer base URL used when none is configured (`catalog serve --viewer-url`,
- * `CATALOG_VIEWER_URL`, or `VITE_VIEWER_URL` for a Firebase build). A placeholder: labs set their
- * own viewer.
+ * Route of the built-in 3D viewer in the portal. It answers the spec's viewer links (§7:
+ * `?id=`, `?compareMode=true&id=&referenceId=`) and is `{viewer}` whenever no external viewer is
+ * configured (`catalog serve --viewer-url`, `CATALOG_VIEWER_URL`, or `VITE_VIEWER_URL` for a
+ * Firebase build).
  */
-export const DEFAULT_VIEWER_URL = 'https://viewer.example.com';
+export const BUILT_IN_VIEWER_PATH = '/viewer';
+
+/**
+ * The viewer base URL links are built on: the configured external viewer when there is one,
+ * else the portal's own viewer route on `origin`.
+ * @param configured the external viewer's base URL, or null/'' when none is configured
+ * @param origin the portal's origin, e.g. `http://127.0.0.1:8787`
+ * @returns an absolute URL without trailing slash, e.g. `http://127.0.0.1:8787/viewer`
+ */
+export function resolveViewerBase(configured: string | null | undefined, origin: string): string {
+  const external = typeof configured === 'string' ? configured.trim() : '';
+  return external !== '' ? viewerBase(external) : `${origin.replace(/\/+$/, '')}${BUILT_IN_VIEWER_PATH}`;
+}
+
+/**
+ * Built-in viewer demo links, for the landing page's experimental cards when their own hosts are
+ * not configured: the viewer picks a model of the catalog itself (`demo=splat`: a splat model;
+ * `demo=compare`: a model and its project's reference model).
+ */
+export const BUILT_IN_VIEWER_DEMO = {
+  splat: `${BUILT_IN_VIEWER_PATH}?demo=splat`,
+  compare: `${BUILT_IN_VIEWER_PATH}?compareMode=true&demo=compare`,
+} as const;
 
 /**
  * The external viewer link for one model (§7): `{viewer}/?id={publicId}`, the publicId URL-encoded.

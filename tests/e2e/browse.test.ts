@@ -105,11 +105,10 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     const cards = page.getByTestId('tool-card');
     expect(await cards.count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Access Now' }).getAttribute('href')).toBe('/catalog');
-    for (const link of await page.getByRole('link', { name: 'Try Demo' }).all()) {
-      expect(await link.getAttribute('target')).toBe('_blank');
-      expect(await link.getAttribute('href')).toMatch(/^https:\/\//);
-    }
-    expect(await page.getByRole('link', { name: 'Try Demo' }).nth(1).getAttribute('href')).toMatch(/#\/viewer$/);
+    // no external viewers configured: both experimental cards open the built-in viewer in-app
+    for (const link of await page.getByRole('link', { name: 'Try Demo' }).all()) expect(await link.getAttribute('target')).toBeNull();
+    expect(await page.getByRole('link', { name: 'Try Demo' }).nth(0).getAttribute('href')).toBe('/viewer?demo=splat');
+    expect(await page.getByRole('link', { name: 'Try Demo' }).nth(1).getAttribute('href')).toBe('/viewer?compareMode=true&demo=compare');
     // three columns on a large screen; the image turns animated on hover
     const columns = await page.getByTestId('tool-grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
     expect(columns).toBe(3);

@@ -100,7 +100,9 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     const [found] = await service.catalog.query('projects', { where: [['structure_id', '==', 'TWR-001']] });
     if (!found) throw new Error('seed did not create project TWR-001');
     tower = found as Project;
-    viewerUrl = ((await (await fetch(new URL('/v1/config', server.url))).json()) as { viewerUrl: string }).viewerUrl;
+    // no external viewer configured: the links open the portal's built-in viewer
+    expect(((await (await fetch(new URL('/v1/config', server.url))).json()) as { viewerUrl: string | null }).viewerUrl).toBeNull();
+    viewerUrl = `${server.url}/viewer`;
 
     browser = await launchChromium();
     context = await offlineContext(browser);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareLink, mapsEmbedLink, mapsSearchLink, projectMapLink, viewerLink, viewingFilePath } from '../../shared/links.js';
+import { BUILT_IN_VIEWER_DEMO, compareLink, resolveViewerBase, mapsEmbedLink, mapsSearchLink, projectMapLink, viewerLink, viewingFilePath } from '../../shared/links.js';
 
 describe('viewer links (§7)', () => {
   it('builds {viewer}/?id={publicId}', () => {
@@ -61,5 +61,19 @@ describe('viewing file (§2: splat path, else glb path)', () => {
     expect(viewingFilePath({ files: { splatPath: 'models/u/model.ply', glbPath: 'models/u/model.glb' } })).toBe('models/u/model.ply');
     expect(viewingFilePath({ files: { splatPath: '', glbPath: 'models/u/model.glb' } })).toBe('models/u/model.glb');
     expect(viewingFilePath({ files: {} })).toBeNull();
+  });
+});
+
+describe('viewer base (§7 {viewer}: an external viewer, else the built-in route)', () => {
+  it('uses a configured external viewer, without trailing slashes', () => {
+    expect(resolveViewerBase('https://viewer.lab.example/', 'http://127.0.0.1:8787')).toBe('https://viewer.lab.example');
+  });
+  it('falls back to the portal route /viewer on the given origin', () => {
+    expect(resolveViewerBase(null, 'http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787/viewer');
+    expect(resolveViewerBase('  ', 'https://catalog.web.app/')).toBe('https://catalog.web.app/viewer');
+    expect(viewerLink(resolveViewerBase(null, 'http://h'), 'TWR 1')).toBe('http://h/viewer/?id=TWR%201');
+  });
+  it('has demo links for the landing cards', () => {
+    expect(BUILT_IN_VIEWER_DEMO).toEqual({ splat: '/viewer?demo=splat', compare: '/viewer?compareMode=true&demo=compare' });
   });
 });

@@ -25,7 +25,6 @@ import { errorResponse } from './http-errors.js';
 import { checkBodyShape, contentSecurityPolicy, isEarlyAuthPath } from './limits.js';
 import { resolvePrincipal } from './rules.js';
 import type { Principal } from './rules.js';
-import { DEFAULT_VIEWER_URL } from '../../../shared/links.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -37,8 +36,13 @@ export interface ServerOptions {
   host?: string;
   /** Built portal to serve (index.html fallback for client routes); null/undefined serves none. */
   portalDir?: string | null;
-  /** Viewer base URL returned by `GET /v1/config`; default env `CATALOG_VIEWER_URL` or 'https://viewer.example.com'. */
-  viewerUrl?: string;
+  /**
+   * External viewer base URL returned by `GET /v1/config`; default env `CATALOG_VIEWER_URL`; none
+   * (null): the portal's built-in viewer answers the links.
+   */
+  viewerUrl?: string | null;
+  /** Hosts of the landing page's two experimental tool cards (env `CATALOG_SPLAT_VIEWER_URL`, `CATALOG_DUAL_VIEWER_URL`); none: the built-in viewer. */
+  toolViewerUrls?: { splatViewer?: string | null; dualViewer?: string | null };
   /** Google Maps JavaScript API key given to the portal (default env `CATALOG_MAPS_API_KEY`; none: the key-less map). */
   mapsApiKey?: string | null;
   /** Log requests (pino, to stdout). Default false. */
@@ -78,7 +82,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 8787;
-  const viewerUrl = options.viewerUrl ?? process.env.CATALOG_VIEWER_URL ?? DEFAULT_VIEWER_URL;
+  const viewerUrl = options.viewerUrl ?? (process.env.CATALOG_VIEWER_URL || null);
+  const splatViewerUrl = options.toolViewerUrls?.splatViewer ?? (process.env.CATALOG_SPLAT_VIEWER_URL || null);
+  const dualViewerUrl = options.toolViewerUrls?.dualViewer ?? (process.env.CATALOG_DUAL_VIEWER_URL || null);
   const mapsApiKey = options.mapsApiKey ?? (process.env.CATALOG_MAPS_API_KEY || null);
   const urlFor = (port: number): string => {
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -178,7 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return reply.code(404).send({ error: { code: 'not-found', message: `No route ${request.method} ${path}` } });
   });
 
-  app.get('/v1/config', async () => ({ viewerUrl, mapsApiKey }));
+  app.get('/v1/config', async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl }));
 
   const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
   registerApi(app, ctx);
@@ -194,10 +200,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const port = (app.server.address() as AddressInfo).port;
   const url = urlFor(port);
   for (const origin of ownOrigins(host, port)) allowedOrigins.add(origin);
-  const configuredViewer = options.viewerUrl ?? process.env.CATALOG_VIEWER_URL;
-  if (configuredViewer) {
+  if (viewerUrl) {
     try {
-      allowedOrigins.add(new URL(configuredViewer).origin);
+      allowedOrigins.add(new URL(viewerUrl).origin);
     } catch {
       // not a URL: no origin to allow
     }

@@ -1,42 +1,58 @@
 /**
- * Runtime configuration of the portal ({ viewerUrl, mapsApiKey }): read once from the embedded
- * backend's public `GET /v1/config`, or, in a Firebase build (Hosting has no such endpoint),
- * taken from the build-time variables `VITE_VIEWER_URL` and `VITE_MAPS_API_KEY`.
+ * Runtime configuration of the portal: read once from the embedded backend's public
+ * `GET /v1/config`, or, in a Firebase build (Hosting has no such endpoint), taken from the
+ * build-time variables `VITE_VIEWER_URL`, `VITE_MAPS_API_KEY`, `VITE_SPLAT_VIEWER_URL` and
+ * `VITE_DUAL_VIEWER_URL`. Without an external viewer, the viewer links point at the portal's own
+ * viewer route (`shared/links.ts` resolveViewerBase).
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { DEFAULT_VIEWER_URL } from '../../../shared/links.js';
+import { resolveViewerBase } from '../../../shared/links.js';
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {
-  /** Base URL of the external 3D viewer (SPEC.md §7 viewer links). */
+  /** Base URL the viewer links (SPEC.md §7) are built on: an external viewer, or the built-in `{origin}/viewer`. */
   viewerUrl: string;
   mapsApiKey: string | null;
+  /** Hosts of the landing page's experimental tool cards; null: the built-in viewer. */
+  toolViewerUrls: { splatViewer: string | null; dualViewer: string | null };
 }
 
-/** Reads the runtime config from `{origin}/v1/config`. */
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+/**
+ * Reads the runtime config from `{origin}/v1/config`.
+ * @throws Error when the request fails
+ */
 export async function loadRuntimeConfig(origin: string, fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
   const response = await fetchImpl(new URL('/v1/config', origin));
   if (!response.ok) throw new Error(`GET /v1/config failed with HTTP ${response.status}`);
-  const body = (await response.json()) as Partial<RuntimeConfig>;
-  return { viewerUrl: typeof body.viewerUrl === 'string' ? body.viewerUrl : '', mapsApiKey: body.mapsApiKey ?? null };
+  const body = (await response.json()) as Record<string, unknown>;
+  return {
+    viewerUrl: resolveViewerBase(text(body.viewerUrl), origin),
+    mapsApiKey: text(body.mapsApiKey),
+    toolViewerUrls: { splatViewer: text(body.splatViewerUrl), dualViewer: text(body.dualViewerUrl) },
+  };
 }
 
 /**
  * The configuration a Firebase build carries (`VITE_BACKEND=firebase`), or null for the embedded
  * backend, whose server answers `GET /v1/config`.
+ * @param origin the portal's origin (for the built-in viewer's links)
  */
-export function buildTimeConfig(env: Record<string, unknown>): RuntimeConfig | null {
+export function buildTimeConfig(env: Record<string, unknown>, origin: string): RuntimeConfig | null {
   if (env.VITE_BACKEND !== 'firebase') return null;
-  const viewerUrl = typeof env.VITE_VIEWER_URL === 'string' && env.VITE_VIEWER_URL !== '' ? env.VITE_VIEWER_URL : DEFAULT_VIEWER_URL;
-  const mapsApiKey = typeof env.VITE_MAPS_API_KEY === 'string' && env.VITE_MAPS_API_KEY !== '' ? env.VITE_MAPS_API_KEY : null;
-  return { viewerUrl, mapsApiKey };
+  return {
+    viewerUrl: resolveViewerBase(text(env.VITE_VIEWER_URL), origin),
+    mapsApiKey: text(env.VITE_MAPS_API_KEY),
+    toolViewerUrls: { splatViewer: text(env.VITE_SPLAT_VIEWER_URL), dualViewer: text(env.VITE_DUAL_VIEWER_URL) },
+  };
 }
 
 const ConfigContext = createContext<Resource<RuntimeConfig>>(loading);
 
 /** Provides the runtime config; `value` lets tests and embedders pass a fixed config. */
 export function RuntimeConfigProvider({ value: given, children }: { value?: RuntimeConfig; children: ReactNode }) {
-  const [value] = useState(() => given ?? buildTimeConfig(import.meta.env) ?? undefined);
+  const [value] = useState(() => given ?? buildTimeConfig(import.meta.env, window.location.origin) ?? undefined);
   const [state, setState] = useState<Resource<RuntimeConfig>>(value ? success(value) : loading);
   useEffect(() => {
     if (value) return;

@@ -11,7 +11,7 @@ afterEach(cleanup);
 function renderShell(role: 'user' | 'admin' | null, path: string) {
   const stub = createStubBackend(role);
   return render(
-    <AppProvider backend={stub.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null }}>
+    <AppProvider backend={stub.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
       <MemoryRouter initialEntries={[path]}>
         <NavigationHistoryProvider>
           <Routes>

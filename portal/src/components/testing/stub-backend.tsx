@@ -120,7 +120,7 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
 /** Renders `element` at `path` (pattern `pattern`) inside the app providers with the stub backend. */
 export function StubApp({ stub, path, pattern, children }: { stub: StubBackend; path: string; pattern: string; children: ReactNode }) {
   return (
-    <AppProvider backend={stub.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null }}>
+    <AppProvider backend={stub.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path={pattern} element={children} />

@@ -1,45 +1,61 @@
 /**
  * The three tool cards of the landing page (SPEC.md §2 Landing page, §3 Tool card entry). The
  * images ship with the portal (portal/public/tools, made for this project): a static SVG and an
- * animated (SMIL) SVG shown on hover. The spec names the external viewers' hosts only as {host};
- * the hosts below are this deployment's placeholders.
+ * animated (SMIL) SVG shown on hover. The spec names the external viewers' hosts only as {host}:
+ * when a deployment configures them (`CATALOG_SPLAT_VIEWER_URL` / `CATALOG_DUAL_VIEWER_URL`, or
+ * `VITE_SPLAT_VIEWER_URL` / `VITE_DUAL_VIEWER_URL` for a Firebase build) the cards open them in a
+ * new tab; otherwise they open the built-in viewer on a demo model of the catalog.
  */
+import { BUILT_IN_VIEWER_DEMO } from '../../../../shared/links.js';
 import type { ToolCard } from '../../../../shared/types.js';
 
-/** Host of the point-cloud and splat-rendering viewer (card 2). */
-export const SPLAT_VIEWER_HOST = 'https://splats.inspectai.example';
-/** Host of the dual-screen monitoring viewer (card 3; its route is the hash '#/viewer'). */
-export const DUAL_VIEWER_HOST = 'https://monitor.inspectai.example';
+/** Hosts of the experimental viewers (card 2: point-cloud and splat viewer; card 3: dual-screen viewer, route '#/viewer'). */
+export interface ToolViewerHosts {
+  splatViewer: string | null;
+  dualViewer: string | null;
+}
 
-export const TOOL_CARDS: readonly ToolCard[] = [
-  {
-    id: 'catalog',
-    name: 'Infrastructure Inspection Catalog',
-    description:
-      'Browse and manage 3D model collections of inspected structures with filtering, search and project organisation, then open any model in the 3D viewer.',
-    url: '/catalog',
-    images: { static: '/tools/catalog.svg', animated: '/tools/catalog-animated.svg' },
-    color: { primary: '#2563eb', hover: '#1d4ed8', badge: 'green' },
-    status: 'ready',
-  },
-  {
-    id: 'splat-viewer',
-    name: 'Point Cloud & Splat Viewer',
-    description:
-      'Render dense point clouds and Gaussian splats of towers and masts in the browser, with real-time navigation and measurement of captured scenes.',
-    url: `${SPLAT_VIEWER_HOST}/`,
-    images: { static: '/tools/splat-viewer.svg', animated: '/tools/splat-viewer-animated.svg' },
-    color: { primary: '#7c3aed', hover: '#6d28d9', badge: 'purple' },
-    status: 'experimental',
-  },
-  {
-    id: 'dual-viewer',
-    name: 'Dual-Screen Inspection Viewer',
-    description:
-      'A dual-screen viewer for infrastructure monitoring and AI inspection analysis: compare captures side by side and review detected defects.',
-    url: `${DUAL_VIEWER_HOST}/#/viewer`,
-    images: { static: '/tools/dual-viewer.svg', animated: '/tools/dual-viewer-animated.svg' },
-    color: { primary: '#d97706', hover: '#b45309', badge: 'purple' },
-    status: 'experimental',
-  },
-];
+const withoutTrailingSlash = (url: string): string => url.trim().replace(/\/+$/, '');
+
+/**
+ * The landing page's cards for a deployment.
+ * @param hosts the configured hosts of the experimental viewers (null: the built-in viewer)
+ * @returns the three cards, in order
+ */
+export function toolCards(hosts: ToolViewerHosts = { splatViewer: null, dualViewer: null }): ToolCard[] {
+  return [
+    {
+      id: 'catalog',
+      name: 'Infrastructure Inspection Catalog',
+      description:
+        'Browse and manage 3D model collections of inspected structures with filtering, search and project organisation, then open any model in the 3D viewer.',
+      url: '/catalog',
+      images: { static: '/tools/catalog.svg', animated: '/tools/catalog-animated.svg' },
+      color: { primary: '#2563eb', hover: '#1d4ed8', badge: 'green' },
+      status: 'ready',
+    },
+    {
+      id: 'splat-viewer',
+      name: 'Point Cloud & Splat Viewer',
+      description:
+        'Render dense point clouds and Gaussian splats of towers and masts in the browser, with real-time navigation and measurement of captured scenes.',
+      url: hosts.splatViewer ? `${withoutTrailingSlash(hosts.splatViewer)}/` : BUILT_IN_VIEWER_DEMO.splat,
+      images: { static: '/tools/splat-viewer.svg', animated: '/tools/splat-viewer-animated.svg' },
+      color: { primary: '#7c3aed', hover: '#6d28d9', badge: 'purple' },
+      status: 'experimental',
+    },
+    {
+      id: 'dual-viewer',
+      name: 'Dual-Screen Inspection Viewer',
+      description:
+        'A dual-screen viewer for infrastructure monitoring and AI inspection analysis: compare captures side by side and review detected defects.',
+      url: hosts.dualViewer ? `${withoutTrailingSlash(hosts.dualViewer)}/#/viewer` : BUILT_IN_VIEWER_DEMO.compare,
+      images: { static: '/tools/dual-viewer.svg', animated: '/tools/dual-viewer-animated.svg' },
+      color: { primary: '#d97706', hover: '#b45309', badge: 'purple' },
+      status: 'experimental',
+    },
+  ];
+}
+
+/** The cards with no external viewer configured. */
+export const TOOL_CARDS: readonly ToolCard[] = toolCards();

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolCard } from '../../../../../shared/types.js';
-import { TOOL_CARDS } from '../tool-cards.js';
+import { TOOL_CARDS, toolCards } from '../tool-cards.js';
 import { LandingPage } from './landing-page.js';
 
 afterEach(cleanup);
@@ -27,7 +27,7 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     expect(screen.getByText('A platform for the future of infrastructure inspection.')).toBeTruthy();
   });
 
-  it('shows the three cards: catalog ready and internal, the two viewers experimental in a new tab', () => {
+  it('shows the three cards: catalog ready and internal; the viewers experimental, in the built-in viewer by default', () => {
     renderLanding();
     const cards = screen.getAllByTestId('tool-card');
     expect(cards).toHaveLength(3);
@@ -40,12 +40,24 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     expect(within(catalog).getByText('Production Ready')).toBeTruthy();
     for (const card of [splat, dual]) {
       expect(within(card).getByText('Experimental').className).toContain('badge-purple');
+      expect(within(card).getByText('Experimental Build')).toBeTruthy();
+      // internal: navigates in-app, no new tab
+      expect(within(card).getByRole('link', { name: 'Try Demo' }).getAttribute('target')).toBeNull();
+    }
+    expect(within(splat).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('/viewer?demo=splat');
+    expect(within(dual).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('/viewer?compareMode=true&demo=compare');
+  });
+
+  it('opens configured external viewers in a new tab (card 3 on its #/viewer route)', () => {
+    renderLanding(toolCards({ splatViewer: 'https://splats.lab.example/', dualViewer: 'https://monitor.lab.example' }));
+    const [, splat, dual] = screen.getAllByTestId('tool-card') as [HTMLElement, HTMLElement, HTMLElement];
+    for (const card of [splat, dual]) {
       const demo = within(card).getByRole('link', { name: 'Try Demo' });
       expect(demo.getAttribute('target')).toBe('_blank');
       expect(demo.getAttribute('rel')).toBe('noopener noreferrer');
-      expect(within(card).getByText('Experimental Build')).toBeTruthy();
     }
-    expect(within(dual).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toMatch(/^https:\/\/[^/]+\/#\/viewer$/);
+    expect(within(splat).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('https://splats.lab.example/');
+    expect(within(dual).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('https://monitor.lab.example/#/viewer');
   });
 
   it('loads images lazily, switches to the animated image on hover and clamps descriptions', () => {

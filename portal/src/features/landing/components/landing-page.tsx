@@ -10,11 +10,14 @@ import { TopBar } from '../../../components/layouts/top-bar.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { APP_SHORT_NAME, PRODUCT_SUBTITLE, PRODUCT_TITLE, TAGLINE } from '../../../config/app.js';
 import { paths } from '../../../config/paths.js';
-import { TOOL_CARDS } from '../tool-cards.js';
+import { useRuntimeConfig } from '../../../lib/runtime-config.js';
+import { toolCards } from '../tool-cards.js';
 import { ToolCardView } from './tool-card.js';
 import '../landing.css';
 
-export function LandingPage({ cards = TOOL_CARDS, year = new Date().getFullYear() }: { cards?: readonly ToolCard[]; year?: number }) {
+export function LandingPage({ cards: given, year = new Date().getFullYear() }: { cards?: readonly ToolCard[]; year?: number }) {
+  const config = useRuntimeConfig();
+  const cards = given ?? toolCards(config.status === 'success' ? config.data.toolViewerUrls : undefined);
   return (
     <div className="landing">
       <TopBar brand={APP_SHORT_NAME} />
