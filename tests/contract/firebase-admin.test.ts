@@ -9,7 +9,7 @@
 // expect() calls live in tests/contract/suite.ts (describeBackendContract).
 import { FirestoreServer } from '@firestore-emulator/server';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
-import { freePort, startStorageEmulatorWithoutRules } from '../firebase/emulators.js';
+import { firebaseToolsUnavailable, freePort, startStorageEmulatorWithoutRules } from '../firebase/emulators.js';
 import { describeBackendContract } from './suite.js';
 
 describeBackendContract(
@@ -40,6 +40,7 @@ describeBackendContract(
     };
   },
   {
+    skipAll: firebaseToolsUnavailable(),
     skip: {
       roles: 'the Admin SDK acts as the service principal and bypasses security rules; the rules are tested in tests/rules (Firestore emulator, Java 21, GitHub Actions)',
       selfRegistration: 'needs security rules and a signed-in end user; tested in tests/rules',

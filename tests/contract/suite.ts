@@ -83,6 +83,8 @@ export type ContractPart =
 /** Capability-based skips: each skipped part with the reason, printed when the suite is declared. */
 export interface ContractOptions {
   skip?: Partial<Record<ContractPart, string>>;
+  /** Why the whole suite cannot run here (printed), or null/undefined when it can. */
+  skipAll?: string | null;
 }
 
 /**
@@ -92,8 +94,9 @@ export interface ContractOptions {
  */
 export function describeBackendContract(name: string, setup: () => Promise<ContractSetup>, options: ContractOptions = {}): void {
   const skip = options.skip ?? {};
-  for (const [part, reason] of Object.entries(skip)) console.info(`[contract ${name}] skipping ${part}: ${reason}`);
-  describe(`backend contract: ${name}`, () => {
+  if (options.skipAll) console.info(`[contract ${name}] skipping everything: ${options.skipAll}`);
+  else for (const [part, reason] of Object.entries(skip)) console.info(`[contract ${name}] skipping ${part}: ${reason}`);
+  describe.skipIf(Boolean(options.skipAll))(`backend contract: ${name}`, () => {
     let env: ContractSetup;
     const tag = randomTag();
     let adminUid = '';

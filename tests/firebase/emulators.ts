@@ -2,10 +2,34 @@
  * Test helpers for the Firebase emulators: a free port, whether Java 21 (needed by the Firestore
  * and Storage emulators of firebase-tools) is on this machine, and the Auth emulator of
  * firebase-tools started in-process (plain Node, no Java) with a bounded start-up and a clean stop.
+ * firebase-tools is not part of the default install: it lives in tools/firebase (its own pinned
+ * package.json and lock, `npm ci --prefix tools/firebase`, which `.ci/run` does); the tests that
+ * need it skip with that command printed when it is absent.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The pinned firebase-tools install (outside the default install). */
+const FIREBASE_TOOLS_DIR = fileURLToPath(new URL('../../tools/firebase/', import.meta.url));
+
+/** `require` resolving from tools/firebase, where firebase-tools is installed. */
+const toolsRequire = createRequire(join(FIREBASE_TOOLS_DIR, 'package.json'));
+
+/**
+ * Why the firebase-tools emulators (Auth, Storage) cannot start here, or null when they can:
+ * firebase-tools is installed only by `npm ci --prefix tools/firebase`.
+ */
+export function firebaseToolsUnavailable(): string | null {
+  try {
+    toolsRequire.resolve('firebase-tools/package.json');
+    return null;
+  } catch {
+    return 'firebase-tools is not installed (it is outside the default install): run `npm ci --prefix tools/firebase`';
+  }
+}
 
 /** Resolves with a TCP port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {
@@ -59,8 +83,7 @@ interface AuthEmulatorLike {
 export async function startAuthEmulator(options: { projectId?: string; timeoutMs?: number } = {}): Promise<AuthEmulatorHandle> {
   const projectId = options.projectId ?? 'demo-catalog';
   const port = await freePort();
-  const require = createRequire(import.meta.url);
-  const { AuthEmulator } = require('firebase-tools/lib/emulator/auth/index.js') as {
+  const { AuthEmulator } = toolsRequire('firebase-tools/lib/emulator/auth/index.js') as {
     AuthEmulator: new (args: { host: string; port: number; projectId: string; singleProjectMode?: string }) => AuthEmulatorLike;
   };
   const emulator = new AuthEmulator({ host: '127.0.0.1', port, projectId, singleProjectMode: 'error' });
@@ -112,8 +135,7 @@ interface StorageEmulatorLike {
  */
 export async function startStorageEmulatorWithoutRules(options: { projectId?: string } = {}): Promise<StorageEmulatorHandle> {
   const port = await freePort();
-  const require = createRequire(import.meta.url);
-  const { StorageEmulator } = require('firebase-tools/lib/emulator/storage/index.js') as {
+  const { StorageEmulator } = toolsRequire('firebase-tools/lib/emulator/storage/index.js') as {
     StorageEmulator: new (args: Record<string, unknown>) => StorageEmulatorLike;
   };
   const emulator = new StorageEmulator({ host: '127.0.0.1', port, projectId: options.projectId ?? 'demo-catalog', auto_download: false, rules: [] });
@@ -123,7 +145,7 @@ export async function startStorageEmulatorWithoutRules(options: { projectId?: st
   emulator._rulesManager.start = noop;
   emulator._rulesManager.stop = noop;
   // The emulator finds its own URL (for bucket metadata) through firebase-tools' registry.
-  const { EmulatorRegistry } = require('firebase-tools/lib/emulator/registry.js') as {
+  const { EmulatorRegistry } = toolsRequire('firebase-tools/lib/emulator/registry.js') as {
     EmulatorRegistry: { start(instance: unknown): Promise<void>; stop(name: string): Promise<void> };
   };
   await EmulatorRegistry.start(emulator);
