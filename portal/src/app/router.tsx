@@ -32,6 +32,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: paths.landing.path, element: <LandingRoute /> },
       { path: paths.login.path, element: <LoginRoute /> },
+      // Full-window, outside the shell; its chunk carries three.js and Spark.
+      { path: paths.viewer.path, lazy: lazyRoute(() => import('./routes/viewer.js')) },
       {
         element: <AppShell />,
         children: [

@@ -2,9 +2,19 @@
  * Every route of the portal (SPEC.md §2 route table) in one object, bulletproof-react style:
  * `path` is the router pattern, `getHref(...)` builds a concrete link.
  */
+import { BUILT_IN_VIEWER_PATH } from '../../../shared/links.js';
+
 export const paths = {
   landing: { path: '/', getHref: () => '/' },
   login: { path: '/login', getHref: () => '/login' },
+  /** The built-in 3D viewer (SPEC.md §7 viewer links: `?id=`, `?compareMode=true&id=&referenceId=`). */
+  viewer: {
+    path: BUILT_IN_VIEWER_PATH,
+    getHref: (publicId: string, referencePublicId?: string) =>
+      referencePublicId === undefined
+        ? `${BUILT_IN_VIEWER_PATH}?id=${encodeURIComponent(publicId)}`
+        : `${BUILT_IN_VIEWER_PATH}?compareMode=true&id=${encodeURIComponent(publicId)}&referenceId=${encodeURIComponent(referencePublicId)}`,
+  },
   catalog: { path: '/catalog', getHref: () => '/catalog' },
   models: { path: '/models', getHref: () => '/models' },
   projects: { path: '/projects', getHref: () => '/projects' },

@@ -1,0 +1,85 @@
+/**
+ * What the viewer reads from the backend, through the ports only: a model by its publicId (the
+ * server never returns a hidden model to a non-admin, so a hidden model is simply not found), its
+ * project, the download links of its files, and the demo models the landing page's cards open.
+ */
+import { modelFolder } from '../../../../../shared/paths.js';
+import type { CatalogPort } from '../../../../../shared/ports/catalog.js';
+import type { FileStorePort } from '../../../../../shared/ports/files.js';
+import { fileNameOf } from '../../../../../shared/paths.js';
+import type { Model, Project } from '../../../../../shared/types.js';
+
+/** A model as the viewer shows it. */
+export interface ViewerModel {
+  model: Model;
+  project: Project | null;
+}
+
+/**
+ * Finds a model by publicId (SPEC.md §7 `?id=`).
+ * @returns the model and its project, or null when the caller may not see a model with that publicId
+ * @throws AppError from the catalog (`permission-denied`, `network`…)
+ */
+export async function findViewerModel(catalog: CatalogPort, publicId: string): Promise<ViewerModel | null> {
+  const [model] = await catalog.query('models', { where: [['publicId', '==', publicId]], limit: 1 });
+  if (!model) return null;
+  const project = model.projectId ? await catalog.get('projects', model.projectId) : null;
+  return { model, project };
+}
+
+/** One file of a model the viewer loads. */
+export interface ViewerFile {
+  kind: 'splat' | 'glb';
+  /** Storage path, e.g. `models/{uuid}/model.ply`. */
+  path: string;
+  /** File name (its extension tells Spark the format). */
+  name: string;
+  /** Size in bytes from the record, when known. */
+  size: number | null;
+}
+
+/** The 3D files of a model: its splat and/or its GLB (SPEC.md §3 files.splatPath, files.glbPath). */
+export function viewerFiles(model: Model): ViewerFile[] {
+  const files: ViewerFile[] = [];
+  const { splatPath, glbPath, splatSize, glbSize } = model.files ?? {};
+  if (typeof splatPath === 'string' && splatPath !== '') files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });
+  if (typeof glbPath === 'string' && glbPath !== '') files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
+  return files;
+}
+
+/**
+ * The download link of a stored file.
+ * @throws AppError `storage/object-not-found`, `storage/unauthorized`
+ */
+export function fileUrl(files: FileStorePort, path: string): Promise<string> {
+  return files.getDownloadUrl(path);
+}
+
+/** The folder of a model's photos (`models/{uuid}/images`). */
+export function imagesFolder(model: Model): string {
+  return `${modelFolder(model.uuid || model.id)}/images`;
+}
+
+/**
+ * The publicIds the landing page's demo cards open (`?demo=splat`, `?demo=compare`), chosen from
+ * what the caller can see: a splat model (one with camera metadata first), or a model and its
+ * project's reference model.
+ * @returns the publicIds, or null when the catalog has no such model
+ */
+export async function pickDemo(catalog: CatalogPort, kind: 'splat' | 'compare'): Promise<{ id: string; referenceId?: string } | null> {
+  const models = await catalog.query('models', { orderBy: [['publicId', 'asc']] });
+  if (kind === 'splat') {
+    const splats = models.filter((m) => typeof m.files?.splatPath === 'string' && m.files.splatPath !== '');
+    const pick = splats.find((m) => m.files.cameraMetadata) ?? splats[0] ?? models.find((m) => viewerFiles(m).length > 0);
+    return pick ? { id: pick.publicId } : null;
+  }
+  const byId = new Map(models.map((m) => [m.id, m]));
+  const projects = await catalog.query('projects');
+  for (const project of projects) {
+    const reference = project.reference_model_id ? byId.get(project.reference_model_id) : undefined;
+    if (!reference || viewerFiles(reference).length === 0) continue;
+    const other = models.find((m) => m.projectId === project.id && m.id !== reference.id && viewerFiles(m).length > 0);
+    if (other) return { id: other.publicId, referenceId: reference.publicId };
+  }
+  return null;
+}

@@ -1,0 +1,166 @@
+/**
+ * The built-in viewer page (DESIGN.md §6): answers the spec's viewer links (SPEC.md §7,
+ * `?id=` and `?compareMode=true&id=&referenceId=`) and the landing cards' demo links. Signed-in
+ * users only (the spec's login-required treatment otherwise). Single view: one viewport. Compare
+ * mode: the model and its project's reference model side by side with linked cameras, or one
+ * over the other with a swipe slider.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { EmptyState } from '../../../components/ui/empty-state.js';
+import { LoadingState } from '../../../components/ui/spinner.js';
+import { paths } from '../../../config/paths.js';
+import { useBackend } from '../../../lib/backend-context.js';
+import { usePromise } from '../../../lib/resource.js';
+import { useSession } from '../../../lib/session.js';
+import { pickDemo } from '../api/viewer-models.js';
+import type { ViewerEngine } from '../lib/engine.js';
+import { parseViewerQuery, upAxisFromQuery } from '../lib/query.js';
+import { ModelViewport } from './model-viewport.js';
+import '../viewer.css';
+
+/** The viewer page for the current URL. */
+export function ViewerPage() {
+  const session = useSession();
+  const { search } = useLocation();
+  if (session.status === 'loading') return <LoadingState label="Loading..." />;
+  if (session.status === 'error' || session.data === null || session.data.role === null) {
+    return (
+      <main className="viewer-gate">
+        <EmptyState title="Login Required" text="Please sign in to view 3D models.">
+          <Link className="button" to={paths.login.getHref()}>
+            Sign In
+          </Link>
+        </EmptyState>
+      </main>
+    );
+  }
+  return <ViewerForQuery search={search} />;
+}
+
+function ViewerForQuery({ search }: { search: string }) {
+  const request = parseViewerQuery(search);
+  const { catalog } = useBackend();
+  const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () => pickDemo(catalog, request.mode === 'demo' ? request.kind : 'splat'));
+  const upAxis = upAxisFromQuery(search);
+  if (request.mode === 'invalid') {
+    return (
+      <main className="viewer-gate">
+        <EmptyState title="Nothing to show" text={request.reason} />
+      </main>
+    );
+  }
+  if (request.mode === 'demo') {
+    if (demo.status === 'loading') return <LoadingState label="Finding a demo model..." />;
+    if (demo.status === 'error' || demo.data === null) {
+      return (
+        <main className="viewer-gate">
+          <EmptyState title="No demo model" text="The catalog has no model to show here yet." />
+        </main>
+      );
+    }
+    return demo.data.referenceId ? <CompareView id={demo.data.id} referenceId={demo.data.referenceId} /> : <SingleView id={demo.data.id} upAxis={upAxis} />;
+  }
+  if (request.mode === 'compare') return <CompareView id={request.id} referenceId={request.referenceId} />;
+  return <SingleView id={request.id} upAxis={upAxis} />;
+}
+
+/** Puts an element in and out of fullscreen. */
+function useFullscreen(): [React.RefObject<HTMLDivElement | null>, boolean, () => void] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const update = () => setOn(document.fullscreenElement !== null && document.fullscreenElement === ref.current);
+    document.addEventListener('fullscreenchange', update);
+    return () => document.removeEventListener('fullscreenchange', update);
+  }, []);
+  const toggle = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void ref.current?.requestFullscreen?.();
+  }, []);
+  return [ref, on, toggle];
+}
+
+function ViewerHeader({ title, fullscreen, onFullscreen, children }: { title: string; fullscreen: boolean; onFullscreen: () => void; children?: React.ReactNode }) {
+  return (
+    <header className="viewer-header">
+      <Link className="viewer-back" to={paths.catalog.getHref()}>
+        ← Catalog
+      </Link>
+      <h1 className="viewer-title">{title}</h1>
+      <div className="viewer-actions">
+        {children}
+        <button type="button" aria-pressed={fullscreen} onClick={onFullscreen}>
+          Fullscreen
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function SingleView({ id, upAxis }: { id: string; upAxis: boolean | null }) {
+  const [ref, fullscreen, toggleFullscreen] = useFullscreen();
+  return (
+    <div ref={ref} className="viewer-page">
+      <ViewerHeader title={`3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
+      <main className="viewer-stage viewer-single">
+        <ModelViewport publicId={id} upAxisOverride={upAxis} />
+      </main>
+    </div>
+  );
+}
+
+function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
+  const [ref, fullscreen, toggleFullscreen] = useFullscreen();
+  const [linked, setLinked] = useState(true);
+  const [layout, setLayout] = useState<'side-by-side' | 'swipe'>('side-by-side');
+  const [split, setSplit] = useState(50);
+  const engines = useRef<{ model: ViewerEngine | null; reference: ViewerEngine | null }>({ model: null, reference: null });
+  const linkedRef = useRef(linked);
+  linkedRef.current = linked || layout === 'swipe';
+
+  const attach = useCallback((side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
+    engines.current[side] = engine;
+    if (!engine) return;
+    engine.onCameraChange = () => {
+      const other = engines.current[side === 'model' ? 'reference' : 'model'];
+      if (linkedRef.current && other) other.followCamera(engine);
+    };
+  }, []);
+
+  // Swipe: both viewports in one box; the cameras must agree.
+  useEffect(() => {
+    const { model, reference } = engines.current;
+    if (layout === 'swipe' && model && reference) reference.followCamera(model);
+    model?.resize();
+    reference?.resize();
+  }, [layout]);
+
+  return (
+    <div ref={ref} className="viewer-page">
+      <ViewerHeader title={`Compare — ${id} with reference ${referenceId}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen}>
+        <button type="button" aria-pressed={layout === 'swipe'} onClick={() => setLayout(layout === 'swipe' ? 'side-by-side' : 'swipe')}>
+          Swipe
+        </button>
+        <button type="button" aria-pressed={linked} disabled={layout === 'swipe'} onClick={() => setLinked(!linked)}>
+          Link cameras
+        </button>
+      </ViewerHeader>
+      <main className={`viewer-stage viewer-compare viewer-${layout}`} data-testid="compare-stage" style={{ ['--split' as string]: `${split}%` }}>
+        <ModelViewport publicId={id} onEngine={attach('model')} className="compare-model" compact={layout === 'swipe'} />
+        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} className="compare-reference" compact={layout === 'swipe'} />
+        {layout === 'swipe' ? (
+          <input
+            className="swipe-slider"
+            type="range"
+            min={0}
+            max={100}
+            value={split}
+            aria-label="Swipe between the model (left) and the reference model (right)"
+            onChange={(event) => setSplit(Number(event.target.value))}
+          />
+        ) : null}
+      </main>
+    </div>
+  );
+}
