@@ -47,9 +47,11 @@ export interface ModelViewportProps {
   className?: string;
   /** Hide the info panel (the swipe view shows one). */
   compact?: boolean;
+  /** Called once the model is loaded and framed. */
+  onReady?: () => void;
 }
 
-export function ModelViewport({ publicId, isReference = false, upAxisOverride = null, onEngine, onModel, className, compact = false }: ModelViewportProps) {
+export function ModelViewport({ publicId, isReference = false, upAxisOverride = null, onEngine, onModel, onReady, className, compact = false }: ModelViewportProps) {
   const { catalog, files } = useBackend();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -104,6 +106,7 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
         engineRef.current?.setSplatYDown(yDownRef.current);
         engineRef.current?.fit();
         setPhase({ kind: 'ready', found });
+        onReady?.();
       } catch (error) {
         if (!active) return;
         console.error('Viewer: loading failed', error);

@@ -128,6 +128,18 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
     };
   }, []);
 
+  // Both loaded: frame the model and let the reference follow (each framed itself on load; the
+  // later one would win at random).
+  const ready = useRef({ model: false, reference: false });
+  const onReady = useCallback((side: 'model' | 'reference') => () => {
+    ready.current[side] = true;
+    const { model, reference } = engines.current;
+    if (ready.current.model && ready.current.reference && model && reference && linkedRef.current) {
+      model.fit();
+      reference.followCamera(model);
+    }
+  }, []);
+
   // Swipe: both viewports in one box; the cameras must agree.
   useEffect(() => {
     const { model, reference } = engines.current;
@@ -147,8 +159,8 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
         </button>
       </ViewerHeader>
       <main className={`viewer-stage viewer-compare viewer-${layout}`} data-testid="compare-stage" style={{ ['--split' as string]: `${split}%` }}>
-        <ModelViewport publicId={id} onEngine={attach('model')} className="compare-model" compact={layout === 'swipe'} />
-        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} className="compare-reference" compact={layout === 'swipe'} />
+        <ModelViewport publicId={id} onEngine={attach('model')} onReady={onReady('model')} className="compare-model" compact={layout === 'swipe'} />
+        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} onReady={onReady('reference')} className="compare-reference" compact={layout === 'swipe'} />
         {layout === 'swipe' ? (
           <input
             className="swipe-slider"

@@ -36,8 +36,13 @@ export interface LoadedStats {
   triangles: number | null;
 }
 
-/** Frames drawn after each change (Spark sorts splats in a worker: a few frames settle it). */
-const SETTLE_FRAMES = 24;
+/**
+ * How long frames keep being drawn after a change, in ms. Spark sorts splats in a worker and
+ * draws the sorted result on a later frame, so the loop must outlive the change itself; in software
+ * WebGL one frame of a large splat takes seconds, hence the longer window after a load.
+ */
+const SETTLE_MS = 2500;
+const SETTLE_AFTER_LOAD_MS = 12_000;
 
 /**
  * One viewport's scene, camera, controls and renderer.
@@ -57,7 +62,7 @@ export class ViewerEngine {
   private mesh: Object3D | null = null;
   private framedBounds: Bounds | null = null;
   private home: { position: Vector3; target: Vector3 } | null = null;
-  private pending = SETTLE_FRAMES;
+  private settleUntil = performance.now() + SETTLE_MS;
   private frame = 0;
   private disposed = false;
   /** Frames drawn so far (tests wait for one). */
@@ -93,16 +98,18 @@ export class ViewerEngine {
     this.loop();
   }
 
-  /** Asks for a few more frames (after any change of the scene or camera). */
-  invalidate(frames = SETTLE_FRAMES): void {
-    this.pending = Math.max(this.pending, frames);
+  /**
+   * Keeps frames coming for a while (after any change of the scene or camera).
+   * @param ms how long, in milliseconds
+   */
+  invalidate(ms = SETTLE_MS): void {
+    this.settleUntil = Math.max(this.settleUntil, performance.now() + ms);
   }
 
   private loop = (): void => {
     if (this.disposed) return;
     this.frame = requestAnimationFrame(this.loop);
-    if (this.pending <= 0) return;
-    this.pending -= 1;
+    if (performance.now() > this.settleUntil) return;
     this.renderer.render(this.scene, this.camera);
     this.renderedFrames += 1;
     this.onFrame?.();
@@ -134,7 +141,7 @@ export class ViewerEngine {
     }
     this.splat = splat;
     this.splatGroup.add(splat);
-    this.invalidate(SETTLE_FRAMES * 3);
+    this.invalidate(SETTLE_AFTER_LOAD_MS);
     return splat.packedSplats?.numSplats ?? 0;
   }
 
