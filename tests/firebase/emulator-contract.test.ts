@@ -1,8 +1,10 @@
-// The whole backend contract against the Firebase emulators of firebase-tools (Auth, Firestore,
-// Storage with firestore.rules and storage.rules): the portal's web-SDK adapter for the admin,
-// user and signed-out clients, the CLI's firebase-admin adapter as the service principal. The
-// Firestore and Storage emulators need Java 21, so this runs in .github/workflows/firebase.yml
-// under `firebase emulators:exec`; elsewhere it is skipped with the reason printed.
+// The whole backend contract against the Firebase emulators: Google's Firestore emulator (started
+// here from the machine image's jar, with firestore.rules loaded) and the Auth emulator of
+// firebase-tools (in-process): the portal's web-SDK adapter for the admin, user and signed-out
+// clients, the CLI's firebase-admin adapter as the service principal. File storage needs the
+// Storage emulator, whose rules runtime is downloaded from Google at start and cannot run here:
+// those cases skip with that reason unless FIREBASE_STORAGE_EMULATOR_HOST is set
+// (`firebase emulators:exec` in .github/workflows/firebase.yml).
 // Assertions: this file only binds a backend to the shared contract; every test and its
 // expect() calls live in tests/contract/suite.ts (describeBackendContract).
 import { describe, it } from 'vitest';
@@ -13,12 +15,26 @@ import { SERVER_TIMESTAMP } from '../../shared/ports/index.js';
 import type { Backend } from '../../shared/ports/index.js';
 import { describeBackendContract } from '../contract/suite.js';
 import type { ContractSetup } from '../contract/suite.js';
-import { javaEmulatorsUnavailable } from './emulators.js';
+import { readFileSync } from 'node:fs';
+import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
 
-const skipReason = javaEmulatorsUnavailable();
+const skipReason = firebaseToolsUnavailable();
 const projectId = process.env.GCLOUD_PROJECT || 'demo-catalog';
+const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
 
 async function setupFirebaseEmulators(): Promise<ContractSetup> {
+  const firestore = await startFirestoreEmulator();
+  const auth = process.env.FIREBASE_AUTH_EMULATOR_HOST ? null : await startAuthEmulator({ projectId });
+  const previous = { firestore: process.env.FIRESTORE_EMULATOR_HOST, auth: process.env.FIREBASE_AUTH_EMULATOR_HOST };
+  process.env.FIRESTORE_EMULATOR_HOST = firestore.host;
+  if (auth) process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
+  // firestore.rules, as deployed: the web-SDK clients are held to it (the Admin SDK bypasses rules).
+  const loaded = await fetch(`http://${firestore.host}/emulator/v1/projects/${projectId}:securityRules`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules: { files: [{ name: 'firestore.rules', content: readFileSync('firestore.rules', 'utf8') }] } }),
+  });
+  if (!loaded.ok) throw new Error(`loading firestore.rules into the emulator failed: HTTP ${loaded.status} ${await loaded.text()}`);
   const service = createFirebaseAdminBackend({ projectId, storageBucket: `${projectId}.appspot.com` });
   const web = (name: string): Backend =>
     createFirebaseBackend({
@@ -26,7 +42,7 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
       emulators: {
         auth: process.env.FIREBASE_AUTH_EMULATOR_HOST!,
         firestore: process.env.FIRESTORE_EMULATOR_HOST!,
-        storage: process.env.FIREBASE_STORAGE_EMULATOR_HOST!,
+        ...(storageHost ? { storage: storageHost } : {}),
       },
       persistSession: false,
       appName: `contract-${name}-${Date.now()}`,
@@ -54,6 +70,12 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
     },
     async teardown() {
       await Promise.all([admin, user, anon, service].map((backend) => backend.close()));
+      await firestore.stop();
+      await auth?.stop();
+      for (const [name, value] of [['FIRESTORE_EMULATOR_HOST', previous.firestore], ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     },
   };
 }
@@ -62,11 +84,17 @@ if (skipReason) {
   console.info(`[contract firebase emulators] skipping: ${skipReason}`);
   // A visible skipped entry in the report (it has no body to run).
   describe.skip('backend contract: firebase (emulators)', () => {
-    it.todo('runs under firebase emulators:exec with Java 21');
+    it.todo('runs with firebase-tools installed (npm ci --prefix tools/firebase)');
   });
 } else {
   describeBackendContract('firebase (web SDK + firebase-admin on the emulators)', setupFirebaseEmulators, {
     skip: {
+      ...(storageHost
+        ? {}
+        : {
+            files: 'the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); file storage runs in .github/workflows/firebase.yml',
+            downloadLinks: 'no Storage emulator here (see files)',
+          }),
       nodeStreams: 'the portal adapter uploads browser Blobs; Node streams belong to the CLI adapter',
       restrictedSignUp: 'Firebase Auth lets any client create an account (a project setting); roles come only from users/{uid}, which the rules guard',
     },

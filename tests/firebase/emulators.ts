@@ -6,7 +6,8 @@
  * package.json and lock, `npm ci --prefix tools/firebase`, which `.ci/run` does); the tests that
  * need it skip with that command printed when it is absent.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -150,4 +151,77 @@ export async function startStorageEmulatorWithoutRules(options: { projectId?: st
   };
   await EmulatorRegistry.start(emulator);
   return { host: `127.0.0.1:${port}`, stop: () => EmulatorRegistry.stop('storage') };
+}
+
+/**
+ * Google's Firestore emulator as the machine image ships it: the Debian package
+ * `google-cloud-cli-firestore-emulator` puts this jar here (built for Java 11, runs on Java 17;
+ * rules engine included). `FIRESTORE_EMULATOR_JAR` points elsewhere.
+ */
+export const FIRESTORE_EMULATOR_JAR =
+  process.env.FIRESTORE_EMULATOR_JAR || '/usr/lib/google-cloud-sdk/platform/cloud-firestore-emulator/cloud-firestore-emulator.jar';
+
+/** A running Firestore emulator. */
+export interface FirestoreEmulatorHandle {
+  /** `127.0.0.1:<port>`, the value for FIRESTORE_EMULATOR_HOST. */
+  host: string;
+  /** Stops the emulator's Java process (by its pid). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the Firestore emulator from the image's jar on a free loopback port (or uses the one
+ * `firebase emulators:exec` started, when FIRESTORE_EMULATOR_HOST is set).
+ * @param options.timeoutMs start-up bound in milliseconds (default 60 s)
+ * @throws Error naming the Debian package when the jar is missing, or Java when there is none,
+ *   or the emulator's output when it does not start in time
+ */
+export async function startFirestoreEmulator(options: { timeoutMs?: number } = {}): Promise<FirestoreEmulatorHandle> {
+  const given = process.env.FIRESTORE_EMULATOR_HOST;
+  if (given) return { host: given, stop: async () => undefined };
+  if (!existsSync(FIRESTORE_EMULATOR_JAR)) {
+    throw new Error(
+      `The Firestore emulator is missing: no ${FIRESTORE_EMULATOR_JAR}. Install the Debian package google-cloud-cli-firestore-emulator (Google Cloud CLI apt repository), or set FIRESTORE_EMULATOR_JAR to the emulator's jar.`,
+    );
+  }
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (java.error) throw new Error('The Firestore emulator needs Java 11 or later (e.g. the Debian package openjdk-17-jre-headless): no `java` on the PATH.');
+  const port = await freePort();
+  const child = spawn('java', ['-cp', FIRESTORE_EMULATOR_JAR, 'com.google.cloud.datastore.emulator.firestore.CloudFirestore', '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the Firestore emulator did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString();
+        if (output.includes('Dev App Server is now running')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the Firestore emulator exited with code ${code}:\n${output}`));
+      });
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    host: `127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }

@@ -20,11 +20,11 @@ export { FirebaseIdentity } from './identity.js';
 export { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 export { mapAuthError, mapFirestoreError, mapStorageError } from './errors.js';
 
-/** host:port of each emulator. */
+/** host:port of each emulator (no Storage emulator: Cloud Storage calls go nowhere useful, e.g. in tests without one). */
 export interface EmulatorHosts {
   auth: string;
   firestore: string;
-  storage: string;
+  storage?: string;
 }
 
 /** Options of {@link createFirebaseBackend}. */
