@@ -1,9 +1,8 @@
 // The portal's Firebase identity adapter (web SDK v12, run in Node) against the Auth emulator of
 // firebase-tools, started here in-process on a free port: sign-in, sign-out, the §8 messages,
 // registration, and role resolution through `users` and `admins` (the shared resolveRole
-// workflow; its Firestore reads go to @firestore-emulator/server through the CLI's
-// firebase-admin adapter, because that emulator does not serve the web SDK).
-import { FirestoreServer } from '@firestore-emulator/server';
+// workflow; its Firestore reads go to Google's Firestore emulator, started from the image's jar,
+// through the CLI's firebase-admin adapter).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { AdminIdentity } from '../../cli/src/adapters/firebase-admin/index.js';
@@ -12,14 +11,15 @@ import { AppError } from '../../shared/errors.js';
 import { registrationErrorMessage, signInErrorMessage } from '../../shared/messages.js';
 import type { AuthUser, Backend } from '../../shared/ports/index.js';
 import { resolveRole } from '../../shared/workflows/resolve-role.js';
-import { firebaseToolsUnavailable, freePort, startAuthEmulator } from './emulators.js';
+import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
+import type { FirestoreEmulatorHandle } from './emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 if (skipReason) console.info(`[firebase] skipping the Auth emulator tests: ${skipReason}`);
 import type { AuthEmulatorHandle } from './emulators.js';
 
 let auth: AuthEmulatorHandle;
-let firestore: FirestoreServer;
+let firestore: FirestoreEmulatorHandle;
 let admin: Backend;
 let web: Backend;
 
@@ -36,11 +36,9 @@ async function caught(promise: Promise<unknown>): Promise<AppError> {
 beforeAll(async () => {
   if (skipReason) return;
   auth = await startAuthEmulator();
-  const port = await freePort();
-  firestore = new FirestoreServer();
-  await firestore.start(port);
+  firestore = await startFirestoreEmulator();
   process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
-  process.env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${port}`;
+  process.env.FIRESTORE_EMULATOR_HOST = firestore.host;
   admin = createFirebaseAdminBackend({ projectId: auth.projectId });
   web = createFirebaseBackend({
     config: { apiKey: 'demo-api-key', projectId: auth.projectId, storageBucket: `${auth.projectId}.appspot.com` },

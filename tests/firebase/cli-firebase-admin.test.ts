@@ -1,31 +1,29 @@
 // The real CLI (node cli/bin/catalog.js) switched to the firebase-admin adapter by the emulator
-// variables: Firestore on `@firestore-emulator/server` and the Auth emulator of firebase-tools,
+// variables: Firestore on `Google's Firestore emulator (the image's jar)` and the Auth emulator of firebase-tools,
 // both started here on free ports. Storage needs the Java-based emulator (CI workflow), so the
 // commands here are those that touch documents and accounts only.
-import { FirestoreServer } from '@firestore-emulator/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { Backend } from '../../shared/ports/index.js';
 import { parseJson, runCli, tempDir } from '../cli/helpers.js';
-import { firebaseToolsUnavailable, freePort, startAuthEmulator } from './emulators.js';
+import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
+import type { FirestoreEmulatorHandle } from './emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 if (skipReason) console.info(`[firebase] skipping the Auth emulator tests: ${skipReason}`);
 import type { AuthEmulatorHandle } from './emulators.js';
 
-let firestore: FirestoreServer;
+let firestore: FirestoreEmulatorHandle;
 let auth: AuthEmulatorHandle;
 let backend: Backend;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   if (skipReason) return;
-  const port = await freePort();
-  firestore = new FirestoreServer();
-  await firestore.start(port);
+  firestore = await startFirestoreEmulator();
   auth = await startAuthEmulator();
   env = {
-    FIRESTORE_EMULATOR_HOST: `127.0.0.1:${port}`,
+    FIRESTORE_EMULATOR_HOST: firestore.host,
     FIREBASE_AUTH_EMULATOR_HOST: auth.host,
     FIREBASE_PROJECT_ID: 'demo-catalog',
     // no service key here: the Firebase path must not need one

@@ -1,7 +1,7 @@
 /**
- * Test helpers for the Firebase emulators: a free port, whether Java 21 (needed by the Firestore
- * and Storage emulators of firebase-tools) is on this machine, and the Auth emulator of
- * firebase-tools started in-process (plain Node, no Java) with a bounded start-up and a clean stop.
+ * Test helpers for the Firebase emulators: a free port, Google's Firestore emulator started from
+ * the machine image's jar (Java 17), and the Auth and Storage emulators of firebase-tools started
+ * in-process (plain Node) with a bounded start-up and a clean stop.
  * firebase-tools is not part of the default install: it lives in tools/firebase (its own pinned
  * package.json and lock, `npm ci --prefix tools/firebase`, which `.ci/run` does); the tests that
  * need it skip with that command printed when it is absent.
@@ -43,22 +43,6 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
-}
-
-/**
- * Why the Java-based emulators cannot run here, or null when they can: the Firestore and Storage
- * emulators need Java 21 or later, or the emulators are already up (FIRESTORE_EMULATOR_HOST set by
- * `firebase emulators:exec`).
- */
-export function javaEmulatorsUnavailable(): string | null {
-  if (process.env.FIRESTORE_EMULATOR_HOST && process.env.FIREBASE_STORAGE_EMULATOR_HOST) return null;
-  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (result.error) return 'no Java on this machine (the Firestore and Storage emulators need Java 21)';
-  const text = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  const match = /version "(\d+)/.exec(text);
-  const major = match ? Number(match[1]) : 0;
-  if (major < 21) return `Java ${major || 'unknown'} found; the Firestore and Storage emulators need Java 21 (they run in .github/workflows/firebase.yml)`;
-  return 'the Firestore and Storage emulators are not running: run the tests under `firebase emulators:exec --only firestore,storage,auth`';
 }
 
 /** A started Auth emulator. */
@@ -129,7 +113,7 @@ interface StorageEmulatorLike {
 /**
  * Starts the Storage emulator of firebase-tools (a Node server) in this process on a free port,
  * WITHOUT its security-rules runtime: that runtime is a Java program downloaded on first use,
- * which this machine can neither download nor run (Java 21). So only the Admin SDK's requests
+ * which cannot be downloaded here. So only the Admin SDK's requests
  * (owner credentials, which bypass rules anyway) are meaningful against it; storage.rules is
  * tested in tests/rules under the full emulators.
  * @param options.projectId the demo project (default 'demo-catalog')
@@ -171,13 +155,14 @@ export interface FirestoreEmulatorHandle {
 
 /**
  * Starts the Firestore emulator from the image's jar on a free loopback port (or uses the one
- * `firebase emulators:exec` started, when FIRESTORE_EMULATOR_HOST is set).
+ * `firebase emulators:exec` started, when FIREBASE_EMULATOR_HUB and FIRESTORE_EMULATOR_HOST are set).
  * @param options.timeoutMs start-up bound in milliseconds (default 60 s)
  * @throws Error naming the Debian package when the jar is missing, or Java when there is none,
  *   or the emulator's output when it does not start in time
  */
 export async function startFirestoreEmulator(options: { timeoutMs?: number } = {}): Promise<FirestoreEmulatorHandle> {
-  const given = process.env.FIRESTORE_EMULATOR_HOST;
+  // Under `firebase emulators:exec` (it sets FIREBASE_EMULATOR_HUB) use its emulator.
+  const given = process.env.FIREBASE_EMULATOR_HUB ? process.env.FIRESTORE_EMULATOR_HOST : undefined;
   if (given) return { host: given, stop: async () => undefined };
   if (!existsSync(FIRESTORE_EMULATOR_JAR)) {
     throw new Error(

@@ -1,29 +1,32 @@
 /**
  * What the viewer reads from the backend, through the ports only: a model by its publicId (the
  * server never returns a hidden model to a non-admin, so a hidden model is simply not found), its
- * project, the download links of its files, and the demo models the landing page's cards open.
+ * project, the 3D files it has, and the demo models the landing page's cards open. Download links
+ * come from the file-store port (`files.getDownloadUrl`) in the viewport.
  */
-import { modelFolder } from '../../../../../shared/paths.js';
-import type { CatalogPort } from '../../../../../shared/ports/catalog.js';
-import type { FileStorePort } from '../../../../../shared/ports/files.js';
 import { fileNameOf } from '../../../../../shared/paths.js';
+import type { CatalogPort } from '../../../../../shared/ports/catalog.js';
 import type { Model, Project } from '../../../../../shared/types.js';
 
-/** A model as the viewer shows it. */
+/** A model as the viewer shows it: the model and its project (null when it has none or it cannot be read). */
 export interface ViewerModel {
   model: Model;
   project: Project | null;
 }
 
 /**
- * Finds a model by publicId (SPEC.md §7 `?id=`).
- * @returns the model and its project, or null when the caller may not see a model with that publicId
+ * Finds a model by publicId (SPEC.md §7 `?id=`), and its project by `model.projectId`.
+ * @param catalog the catalog port of the signed-in caller
+ * @param publicId the model's publicId, exactly as stored
+ * @returns the model and its project, or null when the caller may not see a model with that
+ * publicId (none, or hidden and the caller is not an admin)
  * @throws AppError from the catalog (`permission-denied`, `network`…)
  */
 export async function findViewerModel(catalog: CatalogPort, publicId: string): Promise<ViewerModel | null> {
   const [model] = await catalog.query('models', { where: [['publicId', '==', publicId]], limit: 1 });
   if (!model) return null;
-  const project = model.projectId ? await catalog.get('projects', model.projectId) : null;
+  // The project only names the model's structure in the info panel: a failed read shows '—'.
+  const project = model.projectId ? await catalog.get('projects', model.projectId).catch(() => null) : null;
   return { model, project };
 }
 
@@ -38,26 +41,16 @@ export interface ViewerFile {
   size: number | null;
 }
 
-/** The 3D files of a model: its splat and/or its GLB (SPEC.md §3 files.splatPath, files.glbPath). */
+/**
+ * The 3D files of a model, splat first: its splat and/or its GLB (SPEC.md §3 files.splatPath,
+ * files.glbPath, with splatSize/glbSize in bytes). Empty paths count as absent.
+ */
 export function viewerFiles(model: Model): ViewerFile[] {
   const files: ViewerFile[] = [];
   const { splatPath, glbPath, splatSize, glbSize } = model.files ?? {};
   if (typeof splatPath === 'string' && splatPath !== '') files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });
   if (typeof glbPath === 'string' && glbPath !== '') files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
   return files;
-}
-
-/**
- * The download link of a stored file.
- * @throws AppError `storage/object-not-found`, `storage/unauthorized`
- */
-export function fileUrl(files: FileStorePort, path: string): Promise<string> {
-  return files.getDownloadUrl(path);
-}
-
-/** The folder of a model's photos (`models/{uuid}/images`). */
-export function imagesFolder(model: Model): string {
-  return `${modelFolder(model.uuid || model.id)}/images`;
 }
 
 /**
@@ -82,4 +75,9 @@ export async function pickDemo(catalog: CatalogPort, kind: 'splat' | 'compare'):
     if (other) return { id: other.publicId, referenceId: reference.publicId };
   }
   return null;
+}
+
+/** Whether a model has a splat (its default up axis is then y-down). */
+export function hasSplat(model: Model): boolean {
+  return viewerFiles(model).some((file) => file.kind === 'splat');
 }

@@ -1,17 +1,42 @@
 /**
  * One viewport of the built-in viewer: finds the model by publicId, downloads its splat and/or
- * GLB through the download links (progress with bytes and percentage), renders them with the
- * engine (three.js + Spark + GLTFLoader), and shows the toolbar (fit, reset, up axis, splat/mesh
- * toggles), the info panel and clear states: not found, no 3D file, a file that could not be
- * loaded. Exposes `data-state` (loading | ready | error) and `data-rendered-frames` for tests.
+ * GLB through the file-store port's download links (progress with bytes and percentage), renders
+ * them with the engine (three.js + Spark + GLTFLoader), and shows the toolbar (fit, reset, up
+ * axis, splat/mesh toggles, info), the info panel and clear states: not found, no 3D file, a file
+ * that could not be loaded (which file, and why), WebGL unavailable. Exposes `data-state`
+ * (loading | ready | error) and `data-rendered-frames` on the viewport element for tests.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { Group } from 'three';
 import { formatBytes, formatDate } from '../../../../../shared/format.js';
 import { CompareMessages } from '../../../../../shared/messages.js';
+import type { Model } from '../../../../../shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
+import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';
 import { ViewerEngine } from '../lib/engine.js';
-import { findViewerModel, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';
+import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
+import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
+
+/** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
+export interface OverlayContext {
+  engine: ViewerEngine;
+  model: Model;
+  /** The splat's frame: turns with the up-axis fix (camera poses of a 3DGS output belong here). */
+  splatFrame: Group;
+  /** The GLB's frame. */
+  meshFrame: Group;
+  /** World space (not turned). */
+  worldFrame: Group;
+  /** Draws a frame after the overlay changed something. */
+  requestRender: () => void;
+}
+
+/**
+ * Something drawn over the model (e.g. the camera poses of its photos, built elsewhere): called
+ * once the model is ready; adds its objects to a frame of the context and returns a cleanup that
+ * removes (and disposes) them, called when the model changes or the viewport goes.
+ */
+export type ViewportOverlay = (context: OverlayContext) => void | (() => void);
 
 type Phase =
   | { kind: 'resolving' }
@@ -21,75 +46,158 @@ type Phase =
   | { kind: 'ready'; found: ViewerModel }
   | { kind: 'error'; found: ViewerModel | null; message: string };
 
-/** Where the up-axis choice of a model is remembered (per publicId). */
-const upAxisKey = (publicId: string): string => `catalog.viewer.up.${publicId}`;
-
-function rememberedUpAxis(publicId: string): boolean | null {
-  try {
-    const value = window.localStorage.getItem(upAxisKey(publicId));
-    return value === 'y-down' ? true : value === 'y-up' ? false : null;
-  } catch {
-    return null;
-  }
-}
+/** How the viewport sits on the page: alone, side by side in compare mode, or stacked in the swipe view. */
+export type ViewportVariant = 'single' | 'compare' | 'swipe';
 
 export interface ModelViewportProps {
+  /** The model to show (SPEC.md §7 `id` or `referenceId`). */
   publicId: string;
-  /** Compare mode's reference side: failures read 'Unable to load reference model information.' */
+  /** Compare mode's reference side: any failure reads 'Unable to load reference model information.' (SPEC.md §8). */
   isReference?: boolean;
-  /** A y-down choice from the URL (`up=`), which wins over the remembered one. */
-  upAxisOverride?: boolean | null;
+  /** Layout (default 'single'): the info panel starts open only in the single view and is hidden in the swipe view. */
+  variant?: ViewportVariant;
+  /** An up-axis choice from the URL, which wins over the remembered one. */
+  upAxis?: UpAxis | null;
+  /** Called when the user flips the up axis (after it is remembered for the publicId). */
+  onUpAxisChange?: (up: UpAxis) => void;
   /** Receives the engine once created (and null when it goes), e.g. to link compare cameras. */
   onEngine?: (engine: ViewerEngine | null) => void;
-  /** Receives the model once found (for labels outside the viewport). */
+  /** Receives the model once found (null: not found). */
   onModel?: (found: ViewerModel | null) => void;
-  /** Extra class on the viewport element (compare layouts). */
-  className?: string;
-  /** Hide the info panel (the swipe view shows one). */
-  compact?: boolean;
   /** Called once the model is loaded and framed. */
   onReady?: () => void;
+  /** Drawn over the model once it is ready (see {@link ViewportOverlay}). */
+  overlays?: ViewportOverlay;
+  /** Extra class on the viewport element (compare layouts). */
+  className?: string;
 }
 
-export function ModelViewport({ publicId, isReference = false, upAxisOverride = null, onEngine, onModel, onReady, className, compact = false }: ModelViewportProps) {
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The viewport of one model. Give it a `key` of its publicId where the publicId can change: the
+ * engine's scene is filled once.
+ */
+export function ModelViewport({ publicId, isReference = false, variant = 'single', upAxis = null, onUpAxisChange, onEngine, onModel, onReady, overlays, className }: ModelViewportProps) {
   const { catalog, files } = useBackend();
-  const canvasRef = useRef<HTMLCanvasElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement | null>(null);
   const engineRef = useRef<ViewerEngine | null>(null);
+  const [webglError, setWebglError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'resolving' });
   const [progress, setProgress] = useState<Record<string, DownloadProgress>>({});
+  const [fileErrors, setFileErrors] = useState<string[]>([]);
   const [stats, setStats] = useState<{ splats: number | null; triangles: number | null }>({ splats: null, triangles: null });
-  const [yDown, setYDown] = useState<boolean>(() => upAxisOverride ?? rememberedUpAxis(publicId) ?? true);
+  const [upChoice, setUpChoice] = useState<UpAxis | null>(() => upAxis ?? rememberedUpAxis(publicId));
   const [visible, setVisible] = useState({ splat: true, mesh: true });
-  const [infoOpen, setInfoOpen] = useState(!compact);
+  const [infoOpen, setInfoOpen] = useState(variant === 'single');
 
-  // The engine lives as long as the canvas.
+  const found = phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' || phase.kind === 'error' ? phase.found : null;
+  const model = found?.model ?? null;
+  const modelFiles = model ? viewerFiles(model) : [];
+  const effectiveUp: UpAxis = upChoice ?? defaultUpAxis(model ? hasSplat(model) : true);
+  // The loading routine reads the choice when the files are in (it may change meanwhile).
+  const upChoiceRef = useRef(upChoice);
+  upChoiceRef.current = upChoice;
+
+  // A later `up=` in the URL (e.g. back and forward) wins.
   useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
-    const engine = new ViewerEngine(canvas);
+    if (upAxis !== null) setUpChoice(upAxis);
+  }, [upAxis]);
+
+  // The canvas and its engine, created here rather than rendered by React, so that a remount
+  // (StrictMode, a new model) never reuses a canvas whose WebGL context was released.
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const canvas = document.createElement('canvas');
+    canvas.className = 'viewport-canvas';
+    canvas.tabIndex = 0;
+    canvas.setAttribute('aria-label', `3D view of ${publicId}`);
+    host.appendChild(canvas);
+    canvasRef.current = canvas;
+    let engine: ViewerEngine;
+    try {
+      engine = new ViewerEngine(canvas);
+    } catch (error) {
+      setWebglError(`WebGL is not available in this browser: ${messageOf(error)}`);
+      canvas.remove();
+      return;
+    }
     engineRef.current = engine;
     engine.onFrame = () => {
       if (rootRef.current) rootRef.current.dataset.renderedFrames = String(engine.renderedFrames);
     };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === 'f' || event.key === 'F') engine.fit();
+      else if (event.key === 'r' || event.key === 'R') engine.reset();
+      else if (!engine.nudge(event.key, event.shiftKey)) return;
+      event.preventDefault();
+    };
+    canvas.addEventListener('keydown', onKeyDown);
     const observer = new ResizeObserver(() => engine.resize());
-    observer.observe(canvas);
+    observer.observe(host);
     onEngine?.(engine);
     return () => {
       observer.disconnect();
+      canvas.removeEventListener('keydown', onKeyDown);
       onEngine?.(null);
       engineRef.current = null;
+      canvasRef.current = null;
       engine.dispose();
+      canvas.remove();
     };
-    // onEngine is read once per engine on purpose.
+    // One engine per mount: the props read here are read once on purpose.
   }, []);
 
-  // Find the model, download its files, hand them to the engine.
+  useEffect(() => {
+    canvasRef.current?.setAttribute(
+      'aria-label',
+      `3D view of ${model ? `${model.name} (${model.publicId})` : publicId}. Arrow keys orbit, Shift+arrows pan, + and − zoom, F fits to the model, R resets the view.`,
+    );
+  }, [model, publicId]);
+
+  // Find the model, download its files, hand them to the engine, frame it.
   useEffect(() => {
     const controller = new AbortController();
     let active = true;
     setPhase({ kind: 'resolving' });
     setProgress({});
+    setFileErrors([]);
+
+    async function loadFile(file: ViewerFile): Promise<{ kind: ViewerFile['kind']; count: number }> {
+      const fail = (why: string): Error => new Error(`Could not load ${file.name}: ${why}`);
+      const engine = engineRef.current;
+      if (!engine) throw fail('WebGL is not available');
+      engine.beginLoading();
+      try {
+        let url: string;
+        try {
+          url = await files.getDownloadUrl(file.path);
+        } catch (error) {
+          throw fail(messageOf(error));
+        }
+        let bytes: Uint8Array;
+        try {
+          bytes = await fetchBytes(url, (p) => active && setProgress((current) => ({ ...current, [file.path]: p })), controller.signal);
+        } catch (error) {
+          throw fail(messageOf(error));
+        }
+        try {
+          const count = file.kind === 'splat' ? await engine.loadSplat(bytes, file.name) : await engine.loadGlb(bytes);
+          return { kind: file.kind, count };
+        } catch (error) {
+          throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${messageOf(error)})`);
+        }
+      } finally {
+        engine.endLoading();
+      }
+    }
+
     (async () => {
       let found: ViewerModel | null = null;
       try {
@@ -100,75 +208,70 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
         const toLoad = viewerFiles(found.model);
         if (toLoad.length === 0) return setPhase({ kind: 'no-files', found });
         setPhase({ kind: 'loading', found });
-        const loaded = await Promise.all(toLoad.map((file) => loadFile(file, found!)));
+        const results = await Promise.allSettled(toLoad.map(loadFile));
         if (!active) return;
+        const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
+        const loaded = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        for (const failure of failures) console.error(`Viewer (${publicId}): ${failure}`);
+        if (loaded.length === 0) return setPhase({ kind: 'error', found, message: failures.join(' ') });
         setStats({ splats: loaded.find((l) => l.kind === 'splat')?.count ?? null, triangles: loaded.find((l) => l.kind === 'glb')?.count ?? null });
-        engineRef.current?.setSplatYDown(yDownRef.current);
-        engineRef.current?.fit();
+        setFileErrors(failures);
+        const engine = engineRef.current;
+        if (engine) {
+          const withSplat = hasSplat(found.model);
+          engine.setFlipped(withSplat ? 'splat' : 'mesh', (upChoiceRef.current ?? defaultUpAxis(withSplat)) === 'y-down');
+          engine.fit(true);
+        }
         setPhase({ kind: 'ready', found });
         onReady?.();
       } catch (error) {
         if (!active) return;
-        console.error('Viewer: loading failed', error);
-        setPhase({ kind: 'error', found, message: error instanceof Error ? error.message : String(error) });
+        console.error(`Viewer (${publicId}): finding the model failed`, error);
+        setPhase({ kind: 'error', found, message: messageOf(error) });
       }
     })();
-
-    async function loadFile(file: ViewerFile, found: ViewerModel): Promise<{ kind: ViewerFile['kind']; count: number }> {
-      const fail = (why: string): Error => new Error(`Could not load ${file.name}: ${why}`);
-      let url: string;
-      try {
-        url = await files.getDownloadUrl(file.path);
-      } catch (error) {
-        throw fail(error instanceof Error ? error.message : String(error));
-      }
-      let bytes: Uint8Array;
-      try {
-        bytes = await fetchBytes(url, (p) => active && setProgress((current) => ({ ...current, [file.path]: p })), controller.signal);
-      } catch (error) {
-        throw fail(error instanceof Error ? error.message : String(error));
-      }
-      const engine = engineRef.current;
-      if (!engine) throw fail('the viewport is gone');
-      try {
-        const count = file.kind === 'splat' ? await engine.loadSplat(bytes, file.name) : await engine.loadGlb(bytes);
-        void found;
-        return { kind: file.kind, count };
-      } catch (error) {
-        throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${error instanceof Error ? error.message : String(error)})`);
-      }
-    }
 
     return () => {
       active = false;
       controller.abort();
     };
-    // catalog/files are stable per backend; onModel is read once per model.
+    // catalog/files are stable per backend; the callbacks are read once per model on purpose.
   }, [catalog, files, publicId]);
 
-  const yDownRef = useRef(yDown);
-  yDownRef.current = yDown;
+  // The up axis after the first load: turn the file, frame it again (it moved), new home view.
+  const ready = phase.kind === 'ready';
+  const flipPart = model && hasSplat(model) ? 'splat' : 'mesh';
+  const appliedUp = useRef<UpAxis | null>(null);
   useEffect(() => {
-    engineRef.current?.setSplatYDown(yDown);
-    try {
-      window.localStorage.setItem(upAxisKey(publicId), yDown ? 'y-down' : 'y-up');
-    } catch {
-      // storage unavailable: the choice lasts for this page only
-    }
-  }, [yDown, publicId]);
-
-  const found = phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' ? phase.found : phase.kind === 'error' ? phase.found : null;
-  const model = found?.model ?? null;
-  const hybrid = model !== null && viewerFiles(model).length === 2;
-  const state = phase.kind === 'ready' ? 'ready' : phase.kind === 'resolving' || phase.kind === 'loading' ? 'loading' : 'error';
-
-  function onKeyDown(event: KeyboardEvent<HTMLCanvasElement>) {
     const engine = engineRef.current;
-    if (!engine) return;
-    if (event.key === 'f' || event.key === 'F') engine.fit();
-    else if (event.key === 'r' || event.key === 'R') engine.reset();
-    else if (!engine.nudge(event.key, event.shiftKey)) return;
-    event.preventDefault();
+    if (!ready || !engine) return;
+    if (appliedUp.current !== null && appliedUp.current !== effectiveUp) {
+      engine.setFlipped(flipPart, effectiveUp === 'y-down');
+      engine.fit(true); // moves the camera: a linked compare viewport follows
+    }
+    appliedUp.current = effectiveUp;
+  }, [ready, effectiveUp, flipPart]);
+
+  // Overlays (camera poses…) once the model is in place.
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!ready || !engine || !model || !overlays) return;
+    const cleanup = overlays({ engine, model, splatFrame: engine.splatGroup, meshFrame: engine.meshGroup, worldFrame: engine.overlayGroup, requestRender: () => engine.requestRender() });
+    engine.requestRender();
+    return () => {
+      cleanup?.();
+      engine.requestRender();
+    };
+  }, [ready, model, overlays]);
+
+  const state = webglError !== null ? 'error' : phase.kind === 'ready' ? 'ready' : phase.kind === 'resolving' || phase.kind === 'loading' ? 'loading' : 'error';
+  const hybrid = modelFiles.length === 2;
+
+  function flipUpAxis() {
+    const next: UpAxis = effectiveUp === 'y-down' ? 'y-up' : 'y-down';
+    setUpChoice(next);
+    rememberUpAxis(publicId, next);
+    onUpAxisChange?.(next);
   }
 
   function toggle(part: 'splat' | 'mesh') {
@@ -178,32 +281,35 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
   }
 
   // Compare mode's reference side says one thing whatever went wrong (SPEC.md §8 Compare).
-  const referenceFailed = isReference && (phase.kind === 'not-found' || phase.kind === 'no-files' || phase.kind === 'error');
+  const failed = webglError !== null || phase.kind === 'not-found' || phase.kind === 'no-files' || phase.kind === 'error';
+  const failureDetail = webglError ?? (phase.kind === 'error' ? phase.message : phase.kind === 'no-files' ? 'This model has no 3D file.' : phase.kind === 'not-found' ? `No model with public ID ${publicId}.` : null);
 
   return (
-    <div ref={rootRef} className={`viewport${className ? ` ${className}` : ''}`} data-testid="viewport" data-state={state} data-rendered-frames="0" data-public-id={publicId}>
-      <canvas
-        ref={canvasRef}
-        className="viewport-canvas"
-        tabIndex={0}
-        aria-label={model ? `3D view of ${model.name} (${model.publicId}). Arrow keys orbit, Shift+arrows pan, + and − zoom, F fits, R resets.` : '3D view'}
-        onKeyDown={onKeyDown}
-      />
+    <div
+      ref={rootRef}
+      className={`viewport viewport-${variant}${className ? ` ${className}` : ''}`}
+      data-testid="viewport"
+      data-state={state}
+      data-rendered-frames="0"
+      data-public-id={publicId}
+    >
+      <div ref={hostRef} className="viewport-canvas-host" />
 
-      {phase.kind === 'resolving' ? (
+      {phase.kind === 'resolving' && webglError === null ? (
         <div className="viewport-overlay" role="status">
+          <span className="spinner" aria-hidden="true" />
           Finding model {publicId}…
         </div>
       ) : null}
 
-      {phase.kind === 'loading' ? (
+      {phase.kind === 'loading' && webglError === null ? (
         <div className="viewport-overlay viewport-progress" role="status" aria-live="polite">
-          {viewerFiles(phase.found.model).map((file) => {
+          {modelFiles.map((file) => {
             const p = progress[file.path];
             const total = p?.total ?? file.size;
             const percent = p && total ? Math.min(100, Math.round((p.loaded / total) * 100)) : null;
             return (
-              <div key={file.path} className="progress-row">
+              <div key={file.path} className="progress-row" data-testid="download-progress">
                 <span className="progress-name">{file.name}</span>
                 <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${file.name}`} />
                 <span className="progress-figures">
@@ -217,27 +323,36 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
         </div>
       ) : null}
 
-      {phase.kind === 'not-found' && !isReference ? (
-        <div className="viewport-overlay viewport-message" role="alert">
-          <h2>Model Not Found</h2>
-          <p>No model with public ID {publicId}.</p>
-        </div>
-      ) : null}
-      {phase.kind === 'no-files' && !isReference ? (
-        <div className="viewport-overlay viewport-message" role="alert">
-          <h2>No 3D file</h2>
-          <p>This model has no 3D file.</p>
-        </div>
-      ) : null}
-      {phase.kind === 'error' && !isReference ? (
+      {failed && isReference ? (
         <div className="viewport-overlay viewport-message viewport-error" role="alert">
-          <h2>The model could not be shown</h2>
-          <p>{phase.message}</p>
+          <p className="viewport-error-title">{CompareMessages.referenceUnavailable}</p>
+          {failureDetail ? <p className="viewport-error-detail">{failureDetail}</p> : null}
         </div>
       ) : null}
-      {referenceFailed ? (
-        <div className="viewport-overlay viewport-message viewport-error" role="alert">
-          <p>{CompareMessages.referenceUnavailable}</p>
+      {failed && !isReference ? (
+        phase.kind === 'not-found' && webglError === null ? (
+          <div className="viewport-overlay viewport-message" role="alert">
+            <h2>Model Not Found</h2>
+            <p>No model with public ID {publicId}.</p>
+          </div>
+        ) : phase.kind === 'no-files' && webglError === null ? (
+          <div className="viewport-overlay viewport-message" role="alert">
+            <h2>No 3D File</h2>
+            <p>This model has no 3D file.</p>
+          </div>
+        ) : (
+          <div className="viewport-overlay viewport-message viewport-error" role="alert">
+            <h2>The model could not be shown</h2>
+            <p>{failureDetail}</p>
+          </div>
+        )
+      ) : null}
+
+      {phase.kind === 'ready' && fileErrors.length > 0 ? (
+        <div className="viewport-file-errors" role="alert">
+          {fileErrors.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
         </div>
       ) : null}
 
@@ -249,18 +364,21 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
       ) : null}
 
       {phase.kind === 'ready' ? (
-        <div className="viewport-toolbar" role="toolbar" aria-label={`View controls for ${model?.publicId ?? publicId}`}>
+        <div className="viewport-toolbar" role="group" aria-label={`View controls for ${model?.publicId ?? publicId}`}>
           <button type="button" onClick={() => engineRef.current?.fit()}>
             Fit to model
           </button>
           <button type="button" onClick={() => engineRef.current?.reset()}>
             Reset view
           </button>
-          {model && viewerFiles(model).some((f) => f.kind === 'splat') ? (
-            <button type="button" aria-pressed={yDown} onClick={() => setYDown(!yDown)} title="3DGS output is y-down: turn the splat 180° about x">
-              Flip up axis
-            </button>
-          ) : null}
+          <button
+            type="button"
+            aria-pressed={effectiveUp === 'y-down'}
+            onClick={flipUpAxis}
+            title={`Turn the ${flipPart === 'splat' ? 'splat' : 'mesh'} 180° about x (3D Gaussian-splat training output is y-down)`}
+          >
+            Flip up axis
+          </button>
           {hybrid ? (
             <>
               <button type="button" aria-pressed={visible.splat} onClick={() => toggle('splat')}>
@@ -271,7 +389,7 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
               </button>
             </>
           ) : null}
-          {!compact ? (
+          {variant !== 'swipe' ? (
             <button type="button" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
               Info
             </button>
@@ -279,14 +397,14 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
         </div>
       ) : null}
 
-      {model && infoOpen && phase.kind === 'ready' ? (
-        <aside className="viewport-info" aria-label="Model information">
+      {model && found && infoOpen && variant !== 'swipe' && phase.kind === 'ready' ? (
+        <aside className="viewport-info" aria-label={`Model information: ${model.publicId}`}>
           <h2 className="viewport-info-title">{model.name}</h2>
           <dl>
             <dt>Public ID</dt>
             <dd className="mono">{model.publicId}</dd>
             <dt>Project</dt>
-            <dd>{found?.project?.name ?? '—'}</dd>
+            <dd>{found.project?.name ?? '—'}</dd>
             <dt>Capture date</dt>
             <dd>{formatDate(model.metadata?.captureDate ?? null)}</dd>
             {stats.splats !== null ? (
@@ -301,10 +419,12 @@ export function ModelViewport({ publicId, isReference = false, upAxisOverride = 
                 <dd data-testid="triangle-count">{stats.triangles.toLocaleString('en-US')}</dd>
               </>
             ) : null}
-            {viewerFiles(model).map((file) => (
+            {modelFiles.map((file) => (
               <div key={file.path} className="viewport-info-row">
                 <dt>{file.kind === 'splat' ? 'Splat file' : 'GLB file'}</dt>
-                <dd>{formatBytes(progress[file.path]?.loaded ?? file.size ?? 0)}</dd>
+                <dd>
+                  {file.name}, {formatBytes(progress[file.path]?.loaded ?? file.size ?? 0)}
+                </dd>
               </div>
             ))}
           </dl>

@@ -1,12 +1,12 @@
 /**
  * The built-in viewer page (DESIGN.md §6): answers the spec's viewer links (SPEC.md §7,
- * `?id=` and `?compareMode=true&id=&referenceId=`) and the landing cards' demo links. Signed-in
- * users only (the spec's login-required treatment otherwise). Single view: one viewport. Compare
- * mode: the model and its project's reference model side by side with linked cameras, or one
- * over the other with a swipe slider.
+ * `?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
+ * cards' demo links. Full window, outside the app shell. Signed-in users only (the spec's
+ * login-required treatment otherwise). Single view: one viewport. Compare mode: the model and its
+ * reference model side by side with linked cameras, or stacked with a swipe slider.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -15,12 +15,17 @@ import { usePromise } from '../../../lib/resource.js';
 import { useSession } from '../../../lib/session.js';
 import { pickDemo } from '../api/viewer-models.js';
 import type { ViewerEngine } from '../lib/engine.js';
-import { parseViewerQuery, upAxisFromQuery } from '../lib/query.js';
-import { ModelViewport } from './model-viewport.js';
+import { parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
+import type { UpAxis } from '../lib/up-axis.js';
+import { ModelViewport, type ViewportOverlay } from './model-viewport.js';
 import '../viewer.css';
 
-/** The viewer page for the current URL. */
-export function ViewerPage() {
+/**
+ * The viewer page for the current URL: a spinner while the session loads, 'Login Required'
+ * when signed out (or without a role), else the view the query asks for.
+ * @param props.overlays drawn over each viewport's model once loaded (e.g. camera poses)
+ */
+export function ViewerPage({ overlays }: { overlays?: ViewportOverlay } = {}) {
   const session = useSession();
   const { search } = useLocation();
   if (session.status === 'loading') return <LoadingState label="Loading..." />;
@@ -28,17 +33,17 @@ export function ViewerPage() {
     return (
       <main className="viewer-gate">
         <EmptyState title="Login Required" text="Please sign in to view 3D models.">
-          <Link className="button" to={paths.login.getHref()}>
+          <Link className="button button-primary" to={paths.login.getHref()}>
             Sign In
           </Link>
         </EmptyState>
       </main>
     );
   }
-  return <ViewerForQuery search={search} />;
+  return <ViewerForQuery search={search} overlays={overlays} />;
 }
 
-function ViewerForQuery({ search }: { search: string }) {
+function ViewerForQuery({ search, overlays }: { search: string; overlays?: ViewportOverlay }) {
   const request = parseViewerQuery(search);
   const { catalog } = useBackend();
   const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () => pickDemo(catalog, request.mode === 'demo' ? request.kind : 'splat'));
@@ -59,14 +64,18 @@ function ViewerForQuery({ search }: { search: string }) {
         </main>
       );
     }
-    return demo.data.referenceId ? <CompareView id={demo.data.id} referenceId={demo.data.referenceId} /> : <SingleView id={demo.data.id} upAxis={upAxis} />;
+    return demo.data.referenceId ? (
+      <CompareView key={`${demo.data.id}|${demo.data.referenceId}`} id={demo.data.id} referenceId={demo.data.referenceId} overlays={overlays} />
+    ) : (
+      <SingleView key={demo.data.id} id={demo.data.id} upAxis={upAxis} overlays={overlays} />
+    );
   }
-  if (request.mode === 'compare') return <CompareView id={request.id} referenceId={request.referenceId} />;
-  return <SingleView id={request.id} upAxis={upAxis} />;
+  if (request.mode === 'compare') return <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} overlays={overlays} />;
+  return <SingleView key={request.id} id={request.id} upAxis={upAxis} overlays={overlays} />;
 }
 
-/** Puts an element in and out of fullscreen. */
-function useFullscreen(): [React.RefObject<HTMLDivElement | null>, boolean, () => void] {
+/** Puts an element in and out of fullscreen (the Fullscreen API; a refused request is ignored). */
+function useFullscreen(): [RefObject<HTMLDivElement | null>, boolean, () => void] {
   const ref = useRef<HTMLDivElement>(null);
   const [on, setOn] = useState(false);
   useEffect(() => {
@@ -75,13 +84,13 @@ function useFullscreen(): [React.RefObject<HTMLDivElement | null>, boolean, () =
     return () => document.removeEventListener('fullscreenchange', update);
   }, []);
   const toggle = useCallback(() => {
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else void ref.current?.requestFullscreen?.();
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void ref.current?.requestFullscreen?.().catch(() => undefined);
   }, []);
   return [ref, on, toggle];
 }
 
-function ViewerHeader({ title, fullscreen, onFullscreen, children }: { title: string; fullscreen: boolean; onFullscreen: () => void; children?: React.ReactNode }) {
+function ViewerHeader({ title, fullscreen, onFullscreen, children }: { title: string; fullscreen: boolean; onFullscreen: () => void; children?: ReactNode }) {
   return (
     <header className="viewer-header">
       <Link className="viewer-back" to={paths.catalog.getHref()}>
@@ -98,26 +107,33 @@ function ViewerHeader({ title, fullscreen, onFullscreen, children }: { title: st
   );
 }
 
-function SingleView({ id, upAxis }: { id: string; upAxis: boolean | null }) {
+function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | null; overlays?: ViewportOverlay }) {
   const [ref, fullscreen, toggleFullscreen] = useFullscreen();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  // The choice goes into the URL too, so a shared link shows the model the same way up.
+  const onUpAxisChange = (up: UpAxis) => navigate({ search: withUpAxis(search, up) }, { replace: true });
   return (
     <div ref={ref} className="viewer-page">
       <ViewerHeader title={`3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
       <main className="viewer-stage viewer-single">
-        <ModelViewport publicId={id} upAxisOverride={upAxis} />
+        <ModelViewport publicId={id} upAxis={upAxis} onUpAxisChange={onUpAxisChange} overlays={overlays} />
       </main>
     </div>
   );
 }
 
-function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
+function CompareView({ id, referenceId, overlays }: { id: string; referenceId: string; overlays?: ViewportOverlay }) {
   const [ref, fullscreen, toggleFullscreen] = useFullscreen();
   const [linked, setLinked] = useState(true);
   const [layout, setLayout] = useState<'side-by-side' | 'swipe'>('side-by-side');
   const [split, setSplit] = useState(50);
   const engines = useRef<{ model: ViewerEngine | null; reference: ViewerEngine | null }>({ model: null, reference: null });
-  const linkedRef = useRef(linked);
-  linkedRef.current = linked || layout === 'swipe';
+  // The swipe view always links the cameras.
+  const linkedNow = linked || layout === 'swipe';
+  const variant = layout === 'swipe' ? 'swipe' : 'compare';
+  const linkedRef = useRef(linkedNow);
+  linkedRef.current = linkedNow;
 
   const attach = useCallback((side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
     engines.current[side] = engine;
@@ -140,13 +156,11 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
     }
   }, []);
 
-  // Swipe: both viewports in one box; the cameras must agree.
+  // Linking again (or entering the swipe view): the reference model takes the model's view.
   useEffect(() => {
     const { model, reference } = engines.current;
-    if (layout === 'swipe' && model && reference) reference.followCamera(model);
-    model?.resize();
-    reference?.resize();
-  }, [layout]);
+    if (linkedNow && model && reference) reference.followCamera(model);
+  }, [linkedNow]);
 
   return (
     <div ref={ref} className="viewer-page">
@@ -154,23 +168,28 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
         <button type="button" aria-pressed={layout === 'swipe'} onClick={() => setLayout(layout === 'swipe' ? 'side-by-side' : 'swipe')}>
           Swipe
         </button>
-        <button type="button" aria-pressed={linked} disabled={layout === 'swipe'} onClick={() => setLinked(!linked)}>
+        <button type="button" aria-pressed={linkedNow} disabled={layout === 'swipe'} onClick={() => setLinked(!linked)} title={layout === 'swipe' ? 'The swipe view always links the cameras' : undefined}>
           Link cameras
         </button>
       </ViewerHeader>
       <main className={`viewer-stage viewer-compare viewer-${layout}`} data-testid="compare-stage" style={{ ['--split' as string]: `${split}%` }}>
-        <ModelViewport publicId={id} onEngine={attach('model')} onReady={onReady('model')} className="compare-model" compact={layout === 'swipe'} />
-        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} onReady={onReady('reference')} className="compare-reference" compact={layout === 'swipe'} />
+        <ModelViewport publicId={id} onEngine={attach('model')} onReady={onReady('model')} className="compare-model" variant={variant} overlays={overlays} />
+        {/* In the swipe view the reference model lies on top, clipped to the right of the slider. */}
+        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} onReady={onReady('reference')} className="compare-reference" variant={variant} overlays={overlays} />
         {layout === 'swipe' ? (
-          <input
-            className="swipe-slider"
-            type="range"
-            min={0}
-            max={100}
-            value={split}
-            aria-label="Swipe between the model (left) and the reference model (right)"
-            onChange={(event) => setSplit(Number(event.target.value))}
-          />
+          <>
+            <div className="swipe-divider" aria-hidden="true" />
+            <input
+              className="swipe-slider"
+              type="range"
+              min={0}
+              max={100}
+              value={split}
+              aria-label="Swipe between the model (left) and the reference model (right)"
+              aria-valuetext={`${split}% model, ${100 - split}% reference model`}
+              onChange={(event) => setSplit(Number(event.target.value))}
+            />
+          </>
         ) : null}
       </main>
     </div>

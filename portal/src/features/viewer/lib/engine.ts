@@ -1,48 +1,50 @@
 /**
  * The 3D engine of one viewport: a three.js scene rendered by a WebGLRenderer on one canvas,
  * Gaussian splats through Spark (`SparkRenderer` + `SplatMesh`), GLB meshes through three's
- * `GLTFLoader` (with the Draco and meshopt decoders that ship with the build), OrbitControls,
- * framing on the model, the y-down fix of 3DGS output, and on-demand rendering (frames are drawn
- * while something changes, then the loop sleeps). No React here: the viewport component owns one
- * engine per canvas.
+ * `GLTFLoader` (with the Draco and meshopt decoders that ship with the build, never fetched from
+ * a CDN), OrbitControls, framing on the model, the y-down fix of 3DGS output, and on-demand
+ * rendering: a frame is drawn when the camera, the scene or the size changes, when Spark says a
+ * new splat order is ready (`onDirty`), continuously while files load and for about a second
+ * after; then the loop sleeps. No React here: the viewport component owns one engine per canvas.
  */
 import { SparkRenderer, SplatMesh } from '@sparkjsdev/spark';
-import type {
-  Mesh} from 'three';
 import {
   AmbientLight,
   Box3,
   Color,
   DirectionalLight,
   Group,
+  LoadingManager,
   PerspectiveCamera,
   Scene,
   Vector3,
   WebGLRenderer,
+  type Material,
+  type Mesh,
   type Object3D,
+  type Texture,
 } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { DRACOLoader, DRACO_GLTF_CONFIG } from 'three/examples/jsm/loaders/DRACOLoader.js';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import { framingBox, type Bounds } from './framing.js';
+import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+// The glTF-only Draco decoder, emitted by Vite as assets of this chunk (`?url`): served by the
+// portal itself in dev and in the build, so a Draco GLB never reaches for a CDN.
+import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_wrapper.js?url';
+import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
+import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
 export const VIEWPORT_BACKGROUND = 0x1b1f24;
 
-/** What a loaded model contributes to the info panel. */
-export interface LoadedStats {
-  splats: number | null;
-  triangles: number | null;
-}
+/** The direction the camera looks from, towards the model's centre: a three-quarter view from above. */
+const VIEW_DIRECTION: Vec3 = [1, 0.6, 1.4];
 
-/**
- * How long frames keep being drawn after a change, in ms. Spark sorts splats in a worker and
- * draws the sorted result on a later frame, so the loop must outlive the change itself; in software
- * WebGL one frame of a large splat takes seconds, hence the longer window after a load.
- */
-const SETTLE_MS = 2500;
-const SETTLE_AFTER_LOAD_MS = 12_000;
+/** How long frames keep coming after a load, in ms (Spark sorts the new splats on later frames). */
+const FRAMES_AFTER_LOAD_MS = 1000;
+/** Frames drawn after a load at least, however slow each frame is (software WebGL: seconds each). */
+const MIN_FRAMES_AFTER_LOAD = 3;
+
 
 /**
  * One viewport's scene, camera, controls and renderer.
@@ -52,37 +54,47 @@ export class ViewerEngine {
   readonly scene = new Scene();
   readonly camera = new PerspectiveCamera(50, 1, 0.01, 10_000);
   readonly controls: OrbitControls;
-  private readonly renderer: WebGLRenderer;
-  private readonly spark: SparkRenderer;
-  /** Holds the splat (so the up-axis flip turns it, and anything drawn in its coordinates). */
+  /**
+   * The splat's frame: holds the splat, and turns with the up-axis fix. Overlays drawn in the
+   * splat's coordinates (e.g. camera poses of its training photos) go here.
+   */
   readonly splatGroup = new Group();
-  /** Holds the GLB scene. */
+  /** The GLB's frame: holds the GLB scene (turned only for a GLB-only model whose up axis was flipped). */
   readonly meshGroup = new Group();
-  private splat: SplatMesh | null = null;
-  private mesh: Object3D | null = null;
-  private framedBounds: Bounds | null = null;
-  private home: { position: Vector3; target: Vector3 } | null = null;
-  private settleUntil = performance.now() + SETTLE_MS;
-  private frame = 0;
-  private disposed = false;
-  /** Frames drawn so far (tests wait for one). */
+  /** World-space overlays (not turned, not framed). */
+  readonly overlayGroup = new Group();
+  /** Frames drawn so far (tests wait for one: `data-rendered-frames`). */
   renderedFrames = 0;
   /** Called after every drawn frame. */
   onFrame: (() => void) | null = null;
-  /** Called when the user moves this camera (for linked compare viewports). */
+  /** Called when the user (or the keyboard) moves this camera, for linked compare viewports; not for {@link followCamera}. */
   onCameraChange: (() => void) | null = null;
+
+  private readonly renderer: WebGLRenderer;
+  private readonly spark: SparkRenderer;
+  private readonly gltfLoader: GLTFLoader;
+  private readonly dracoLoader: DRACOLoader;
+  private splat: SplatMesh | null = null;
+  private mesh: Object3D | null = null;
+  private home: { position: Vector3; target: Vector3 } | null = null;
+  private frameRequest = 0;
+  private renderUntil = 0;
+  private framesOwed = 0;
+  private loads = 0;
   private syncing = false;
+  private disposed = false;
 
   /**
-   * @param canvas the canvas to draw on (sized by CSS; {@link resize} follows it)
+   * @param canvas the canvas to draw on (sized by CSS; {@link resize} follows it). The engine
+   * owns its WebGL context: after {@link dispose} the canvas cannot be drawn on again.
    */
   constructor(private readonly canvas: HTMLCanvasElement) {
+    // preserveDrawingBuffer: the canvas can be read back after a frame (screenshots, pixel tests).
     this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene.background = new Color(VIEWPORT_BACKGROUND);
-    this.spark = new SparkRenderer({ renderer: this.renderer });
-    this.scene.add(this.spark);
-    this.scene.add(this.splatGroup, this.meshGroup);
+    this.spark = new SparkRenderer({ renderer: this.renderer, onDirty: () => this.requestRender() });
+    this.scene.add(this.spark, this.splatGroup, this.meshGroup, this.overlayGroup);
     this.scene.add(new AmbientLight(0xffffff, 1.6));
     const sun = new DirectionalLight(0xffffff, 2.2);
     sun.position.set(3, 5, 4);
@@ -91,177 +103,209 @@ export class ViewerEngine {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.enableDamping = false;
     this.controls.addEventListener('change', () => {
-      this.invalidate();
+      this.requestRender();
       if (!this.syncing) this.onCameraChange?.();
     });
+    const manager = new LoadingManager();
+    this.dracoLoader = new DRACOLoader(manager).setDecoderPath({ js: dracoWasmWrapperUrl, wasm: dracoDecoderWasmUrl });
+    this.gltfLoader = new GLTFLoader(manager).setDRACOLoader(this.dracoLoader).setMeshoptDecoder(MeshoptDecoder);
     this.resize();
-    this.loop();
   }
 
   /**
-   * Keeps frames coming for a while (after any change of the scene or camera).
-   * @param ms how long, in milliseconds
+   * Asks for a frame, and keeps frames coming for `ms` more milliseconds.
+   * @param ms how long to keep drawing after this call (0: one frame)
    */
-  invalidate(ms = SETTLE_MS): void {
-    this.settleUntil = Math.max(this.settleUntil, performance.now() + ms);
+  requestRender(ms = 0): void {
+    if (this.disposed) return;
+    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
+    this.framesOwed = Math.max(this.framesOwed, 1);
+    this.schedule();
   }
 
-  private loop = (): void => {
+  private schedule(): void {
+    if (this.frameRequest === 0 && !this.disposed) this.frameRequest = requestAnimationFrame(this.drawFrame);
+  }
+
+  private readonly drawFrame = (): void => {
+    this.frameRequest = 0;
     if (this.disposed) return;
-    this.frame = requestAnimationFrame(this.loop);
-    if (performance.now() > this.settleUntil) return;
+    this.framesOwed = Math.max(0, this.framesOwed - 1);
     this.renderer.render(this.scene, this.camera);
     this.renderedFrames += 1;
     this.onFrame?.();
+    if (this.loads > 0 || this.framesOwed > 0 || performance.now() < this.renderUntil) this.schedule();
   };
 
-  /** Follows the canvas's CSS size (call on resize). */
+  /** Follows the canvas's CSS size (call when it changes). */
   resize(): void {
     const width = Math.max(1, this.canvas.clientWidth);
     const height = Math.max(1, this.canvas.clientHeight);
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
-    this.invalidate();
+    this.requestRender();
+  }
+
+  /**
+   * Marks a file download as started: frames keep coming until {@link endLoading} (Spark and the
+   * progress of a load both want a live canvas).
+   */
+  beginLoading(): void {
+    this.loads += 1;
+    this.requestRender();
+  }
+
+  /** Marks a download (and its parse) as finished, successfully or not; frames continue about a second. */
+  endLoading(): void {
+    this.loads = Math.max(0, this.loads - 1);
+    this.framesOwed = Math.max(this.framesOwed, MIN_FRAMES_AFTER_LOAD);
+    this.requestRender(FRAMES_AFTER_LOAD_MS);
   }
 
   /**
    * Loads a Gaussian splat from its bytes (PLY of 3DGS training output with any SH degree,
    * `.splat`, `.spz`, `.ksplat`, `.sog`).
-   * @param fileName the file's name, for its format (e.g. `model.ply`)
+   * @param bytes the file's content
+   * @param fileName the file's name, whose extension tells Spark the format (e.g. `model.ply`)
    * @returns the number of splats
    * @throws Error when Spark cannot read the bytes
    */
   async loadSplat(bytes: Uint8Array, fileName: string): Promise<number> {
     const splat = new SplatMesh({ fileBytes: bytes, fileName });
-    await splat.initialized;
+    try {
+      await splat.initialized;
+    } catch (error) {
+      splat.dispose();
+      throw error;
+    }
     if (this.disposed) {
       splat.dispose();
       return 0;
     }
     this.splat = splat;
     this.splatGroup.add(splat);
-    this.invalidate(SETTLE_AFTER_LOAD_MS);
-    return splat.packedSplats?.numSplats ?? 0;
+    this.requestRender();
+    let count = splat.packedSplats?.numSplats ?? splat.extSplats?.numSplats ?? 0;
+    if (count === 0) splat.forEachSplat(() => (count += 1));
+    return count;
   }
 
   /**
    * Loads a GLB (binary glTF; Draco- and meshopt-compressed ones included).
-   * @returns the number of triangles
+   * @param bytes the file's content
+   * @returns the number of triangles (indexed or not, over every mesh of the scene)
    * @throws Error when the bytes are not a readable GLB
    */
   async loadGlb(bytes: Uint8Array): Promise<number> {
-    // three's DRACOLoader resolves its decoder next to itself (`new URL(…, import.meta.url)`), so
-    // the build ships it as assets: never fetched from a CDN. The glTF-only decoder is the small one.
-    const draco = new DRACOLoader();
-    draco.setDecoderPath(DRACO_GLTF_CONFIG);
-    const loader = new GLTFLoader();
-    loader.setDRACOLoader(draco);
-    loader.setMeshoptDecoder(MeshoptDecoder);
-    try {
-      const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-      const gltf = await loader.parseAsync(buffer, '');
-      if (this.disposed) return 0;
-      this.mesh = gltf.scene;
-      this.meshGroup.add(gltf.scene);
-      this.invalidate();
-      let triangles = 0;
-      gltf.scene.traverse((object) => {
-        const geometry = (object as Mesh).isMesh ? (object as Mesh).geometry : null;
-        if (!geometry) return;
-        triangles += geometry.index ? geometry.index.count / 3 : (geometry.getAttribute('position')?.count ?? 0) / 3;
-      });
-      return Math.round(triangles);
-    } finally {
-      draco.dispose();
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const gltf = await this.gltfLoader.parseAsync(buffer, '');
+    if (this.disposed) {
+      disposeObject(gltf.scene);
+      return 0;
     }
+    this.mesh = gltf.scene;
+    this.meshGroup.add(gltf.scene);
+    this.requestRender();
+    let triangles = 0;
+    gltf.scene.traverse((object) => {
+      const geometry = (object as Mesh).isMesh ? (object as Mesh).geometry : null;
+      if (!geometry) return;
+      triangles += geometry.index ? geometry.index.count / 3 : (geometry.getAttribute('position')?.count ?? 0) / 3;
+    });
+    return Math.round(triangles);
   }
 
-  /** Shows or hides the splat and the mesh (hybrid models). */
+  /** Shows or hides the splat or the mesh (hybrid models' toggles). */
   setVisible(part: 'splat' | 'mesh', visible: boolean): void {
     (part === 'splat' ? this.splatGroup : this.meshGroup).visible = visible;
-    this.invalidate();
+    this.requestRender();
   }
 
   /**
-   * The y-down fix of 3DGS output: turns the splat 180° about x (true) or leaves it as stored.
-   * Anything added to {@link splatGroup} turns with it.
+   * Turns the splat's or the mesh's frame 180° about x (`flipped`: the y-down fix,
+   * quaternion (1, 0, 0, 0)) or back to as stored. Anything added to that group turns with it.
    */
-  setSplatYDown(yDown: boolean): void {
-    this.splatGroup.quaternion.set(yDown ? 1 : 0, 0, 0, yDown ? 0 : 1);
-    this.splatGroup.updateMatrixWorld(true);
-    this.invalidate();
+  setFlipped(part: 'splat' | 'mesh', flipped: boolean): void {
+    const group = part === 'splat' ? this.splatGroup : this.meshGroup;
+    // (x, y, z, w) = (1, 0, 0, 0) is a 180° turn about x; (0, 0, 0, 1) none.
+    if (flipped) group.quaternion.set(1, 0, 0, 0);
+    else group.quaternion.set(0, 0, 0, 1);
+    group.updateMatrixWorld(true);
+    this.requestRender();
   }
 
-  /** The bounds to frame: the 10th–90th percentile of splat centres and the GLB's box, in world space. */
-  private bounds(): Bounds | null {
+  /**
+   * The box to frame, in world space: the 10th–90th percentile of the splat centres (padded, see
+   * framing.ts) and the GLB's box; only the visible parts. null before anything is loaded.
+   */
+  framingBounds(): Bounds | null {
     const parts: Bounds[] = [];
     if (this.splat && this.splatGroup.visible) {
-      const centres: number[] = [];
       this.splat.updateMatrixWorld(true);
       const world = this.splat.matrixWorld;
       const point = new Vector3();
-      this.splat.forEachSplat((_i, center) => {
-        point.copy(center).applyMatrix4(world);
+      const centres: number[] = [];
+      this.splat.forEachSplat((_index, centre) => {
+        point.copy(centre).applyMatrix4(world);
         centres.push(point.x, point.y, point.z);
       });
       const box = framingBox(centres);
-      if (box) parts.push(box);
+      if (box) parts.push(padBounds(box, SPLAT_FRAMING_PADDING));
     }
     if (this.mesh && this.meshGroup.visible) {
+      this.mesh.updateMatrixWorld(true);
       const box = new Box3().setFromObject(this.mesh);
       if (!box.isEmpty()) parts.push({ min: box.min.toArray(), max: box.max.toArray() });
     }
-    if (parts.length === 0) return null;
-    return {
-      min: [0, 1, 2].map((i) => Math.min(...parts.map((p) => p.min[i]!))) as Bounds['min'],
-      max: [0, 1, 2].map((i) => Math.max(...parts.map((p) => p.max[i]!))) as Bounds['max'],
-    };
+    return unionBounds(parts);
   }
 
-  /** Points the camera at the model from a three-quarter view, far enough to see all of it. */
-  fit(): void {
-    const bounds = this.bounds() ?? this.framedBounds;
+  /**
+   * Points the camera at the model ({@link framingBounds}) from a three-quarter view, close enough
+   * to fill the view and far enough to see all of it. Does nothing before a model is loaded.
+   * @param asHome make this view the home view of {@link reset} (the first fit always does)
+   */
+  fit(asHome = false): void {
+    const bounds = this.framingBounds();
     if (!bounds) return;
-    this.framedBounds = bounds;
-    const centre = new Vector3(...bounds.min).add(new Vector3(...bounds.max)).multiplyScalar(0.5);
-    const size = new Vector3(...bounds.max).sub(new Vector3(...bounds.min));
-    const radius = Math.max(size.length() / 2, 1e-3);
-    const fov = (this.camera.fov * Math.PI) / 180;
-    const distance = (radius / Math.sin(fov / 2)) * 1.05;
-    const direction = new Vector3(1, 0.6, 1.4).normalize();
-    this.camera.position.copy(centre).addScaledVector(direction, distance);
-    this.camera.near = Math.max(distance / 1000, 1e-4);
-    this.camera.far = distance * 100;
+    const fit = fitCamera(bounds, VIEW_DIRECTION, [0, 1, 0], this.camera.fov, this.camera.aspect);
+    this.camera.position.set(...fit.position);
+    this.camera.near = Math.max(fit.distance / 1000, 1e-4);
+    this.camera.far = fit.distance + fit.radius * 50;
     this.camera.updateProjectionMatrix();
-    this.controls.target.copy(centre);
+    this.controls.target.set(...fit.target);
+    this.controls.maxDistance = fit.distance * 20;
     this.controls.update();
-    this.home ??= { position: this.camera.position.clone(), target: centre.clone() };
-    this.invalidate();
+    if (asHome || !this.home) this.home = { position: this.camera.position.clone(), target: this.controls.target.clone() };
+    this.requestRender();
   }
 
-  /** Back to the view of the first {@link fit}. */
+  /** Back to the view of the first {@link fit} (fits when there is none yet). */
   reset(): void {
     if (!this.home) return this.fit();
     this.camera.position.copy(this.home.position);
     this.controls.target.copy(this.home.target);
     this.controls.update();
-    this.invalidate();
+    this.requestRender();
   }
 
   /**
-   * Keyboard navigation: arrows orbit, shift+arrows pan, +/− zoom.
-   * @param key the KeyboardEvent key
-   * @returns true when the key was used
+   * Keyboard navigation: arrows orbit (15° a press), Shift+arrows pan (5% of the distance), +/−
+   * zoom (×0.85 / ÷0.85 of the distance).
+   * @param key a KeyboardEvent `key`
+   * @param shift whether Shift is held
+   * @returns true when the key was used (the caller prevents its default)
    */
   nudge(key: string, shift: boolean): boolean {
     const target = this.controls.target;
     const offset = this.camera.position.clone().sub(target);
-    const step = Math.PI / 24;
+    const step = Math.PI / 12;
     if (key === '+' || key === '=' || key === '-' || key === '_') {
       offset.multiplyScalar(key === '+' || key === '=' ? 0.85 : 1 / 0.85);
       this.camera.position.copy(target).add(offset);
-    } else if (shift && key.startsWith('Arrow')) {
+    } else if (shift && (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'ArrowUp' || key === 'ArrowDown')) {
+      this.camera.updateMatrixWorld();
       const distance = offset.length() * 0.05;
       const right = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 0).multiplyScalar(distance);
       const up = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 1).multiplyScalar(distance);
@@ -272,48 +316,67 @@ export class ViewerEngine {
       offset.applyAxisAngle(new Vector3(0, 1, 0), key === 'ArrowLeft' ? -step : step);
       this.camera.position.copy(target).add(offset);
     } else if (key === 'ArrowUp' || key === 'ArrowDown') {
+      this.camera.updateMatrixWorld();
       const right = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 0);
       const turned = offset.clone().applyAxisAngle(right, key === 'ArrowUp' ? -step : step);
+      // Stop short of the poles (OrbitControls would flip over them).
       if (Math.abs(turned.clone().normalize().y) < 0.995) offset.copy(turned);
       this.camera.position.copy(target).add(offset);
     } else {
       return false;
     }
+    // OrbitControls.update() dispatches 'change': a frame, and the linked viewport follows.
     this.controls.update();
     return true;
   }
 
-  /** Copies another engine's camera (linked compare viewports), without echoing back. */
+  /** Copies another engine's camera and orbit target (linked compare viewports), without echoing back. */
   followCamera(other: ViewerEngine): void {
+    if (this.disposed) return;
     this.syncing = true;
-    this.camera.position.copy(other.camera.position);
-    this.camera.quaternion.copy(other.camera.quaternion);
-    this.camera.near = other.camera.near;
-    this.camera.far = other.camera.far;
-    this.camera.updateProjectionMatrix();
-    this.controls.target.copy(other.controls.target);
-    this.controls.update();
-    this.syncing = false;
-    this.invalidate();
+    try {
+      this.camera.position.copy(other.camera.position);
+      this.camera.quaternion.copy(other.camera.quaternion);
+      this.camera.near = other.camera.near;
+      this.camera.far = other.camera.far;
+      this.camera.updateProjectionMatrix();
+      this.controls.target.copy(other.controls.target);
+      this.controls.maxDistance = other.controls.maxDistance;
+      this.controls.update();
+    } finally {
+      this.syncing = false;
+    }
+    this.requestRender();
   }
 
-  /** Stops the loop and frees the GPU resources of the scene, Spark and the renderer. */
+  /** Stops the loop and frees the GPU resources: geometries, materials, textures, Spark, the renderer and its context. */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
-    cancelAnimationFrame(this.frame);
+    if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
     this.controls.dispose();
     this.splat?.dispose();
-    this.scene.traverse((object) => {
-      const mesh = object as Mesh;
-      if (!mesh.isMesh) return;
-      mesh.geometry?.dispose();
-      for (const material of Array.isArray(mesh.material) ? mesh.material : [mesh.material]) {
-        for (const value of Object.values(material ?? {})) if (value && typeof value === 'object' && 'isTexture' in value) (value as { dispose(): void }).dispose();
-        material?.dispose();
-      }
-    });
+    disposeObject(this.meshGroup);
+    disposeObject(this.overlayGroup);
+    this.dracoLoader.dispose();
     this.spark.dispose();
     this.renderer.dispose();
     this.renderer.forceContextLoss();
   }
+}
+
+/** Frees the geometries, materials and textures of every mesh under `root`. */
+function disposeObject(root: Object3D): void {
+  root.traverse((object) => {
+    const mesh = object as Mesh;
+    if (!mesh.isMesh) return;
+    mesh.geometry?.dispose();
+    for (const material of Array.isArray(mesh.material) ? mesh.material : [mesh.material]) {
+      if (!material) continue;
+      for (const value of Object.values(material as Material & Record<string, unknown>)) {
+        if (value && typeof value === 'object' && (value as Texture).isTexture) (value as Texture).dispose();
+      }
+      material.dispose();
+    }
+  });
 }

@@ -1,10 +1,12 @@
 /**
  * The viewer's URL contract (SPEC.md §7 "External viewer links"): `?id={publicId}` opens one
  * model; `?compareMode=true&id={publicId}&referenceId={referencePublicId}` opens compare mode.
- * The built-in viewer also answers `?demo=splat` and `?compareMode=true&demo=compare` (the landing
+ * The route answers `/viewer` and `/viewer/` alike (links are built as `{viewer}/?id=`). The
+ * built-in viewer also answers `?demo=splat` and `?compareMode=true&demo=compare` (the landing
  * page's experimental cards: the viewer picks a demo model of the catalog itself), and keeps the
- * user's up-axis choice in `up=y-down|y-up`.
+ * user's up-axis choice in `up=y-down|y-up` (single view).
  */
+import { parseUpAxis, type UpAxis } from './up-axis.js';
 
 /** What a viewer URL asks for. */
 export type ViewerRequest =
@@ -14,8 +16,11 @@ export type ViewerRequest =
   | { mode: 'invalid'; reason: string };
 
 /**
- * Reads a viewer URL's query.
+ * Reads a viewer URL's query. Values are trimmed; `compareMode` counts only as the exact string
+ * 'true' (as the spec's links write it).
  * @param search `location.search` (with or without the leading '?')
+ * @returns what to show; `invalid` (with a sentence for the page) when `id` or, in compare
+ * mode, `referenceId` is missing
  */
 export function parseViewerQuery(search: string): ViewerRequest {
   const params = new URLSearchParams(search);
@@ -26,19 +31,21 @@ export function parseViewerQuery(search: string): ViewerRequest {
   if (id === '') return { mode: 'invalid', reason: 'No model given: the link needs ?id={publicId}.' };
   if (!compare) return { mode: 'single', id };
   const referenceId = params.get('referenceId')?.trim() ?? '';
-  if (referenceId === '') return { mode: 'invalid', reason: 'Compare mode needs &referenceId={publicId}.' };
+  if (referenceId === '') return { mode: 'invalid', reason: 'Compare mode needs &referenceId={publicId} of the reference model.' };
   return { mode: 'compare', id, referenceId };
 }
 
-/** The up-axis choice stored in the URL: true for the y-down fix (3DGS), false for y-up, null when unset. */
-export function upAxisFromQuery(search: string): boolean | null {
-  const up = new URLSearchParams(search).get('up');
-  return up === 'y-down' ? true : up === 'y-up' ? false : null;
+/** The up-axis choice in a viewer URL (`up=y-down|y-up`), or null when unset or unknown. */
+export function upAxisFromQuery(search: string): UpAxis | null {
+  return parseUpAxis(new URLSearchParams(search).get('up'));
 }
 
-/** `search` with `up` set to the choice (other parameters kept, in order). */
-export function withUpAxis(search: string, yDown: boolean): string {
+/**
+ * `search` with `up` set to the choice (other parameters kept, in order).
+ * @returns a search string with its leading '?'
+ */
+export function withUpAxis(search: string, up: UpAxis): string {
   const params = new URLSearchParams(search);
-  params.set('up', yDown ? 'y-down' : 'y-up');
+  params.set('up', up);
   return `?${params.toString()}`;
 }

@@ -1,0 +1,264 @@
+/**
+ * The viewer page's states in jsdom, with the stub backend and a stand-in for the WebGL engine
+ * (jsdom has no WebGL; the real rendering is tested in tests/e2e/viewer.test.ts).
+ */
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useLocation } from 'react-router-dom';
+import type { Model, Project } from '../../../../../shared/types.js';
+import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+import { paths } from '../../../config/paths.js';
+import { ViewerPage } from './viewer-page.js';
+import type { ViewportOverlay } from './model-viewport.js';
+
+/** What the stand-in engine was asked to do. */
+interface FakeEngine {
+  flips: Array<[string, boolean]>;
+  visible: Array<[string, boolean]>;
+  fits: number;
+  disposed: boolean;
+  splatGroup: { name: string };
+}
+const engines = vi.hoisted(() => [] as FakeEngine[]);
+
+vi.mock('../lib/engine.js', () => {
+  class ViewerEngine {
+    renderedFrames = 0;
+    onFrame: (() => void) | null = null;
+    onCameraChange: (() => void) | null = null;
+    splatGroup = { name: 'splat frame' };
+    meshGroup = { name: 'mesh frame' };
+    overlayGroup = { name: 'world frame' };
+    flips: Array<[string, boolean]> = [];
+    visible: Array<[string, boolean]> = [];
+    fits = 0;
+    disposed = false;
+    constructor() {
+      engines.push(this);
+    }
+    requestRender() {}
+    resize() {}
+    beginLoading() {}
+    endLoading() {}
+    async loadSplat(bytes: Uint8Array) {
+      if (bytes[0] === 0) throw new Error('Unsupported PLY format: ascii');
+      return 3600;
+    }
+    async loadGlb() {
+      return 1908;
+    }
+    setVisible(part: string, on: boolean) {
+      this.visible.push([part, on]);
+    }
+    setFlipped(part: string, flipped: boolean) {
+      this.flips.push([part, flipped]);
+    }
+    fit() {
+      this.fits += 1;
+    }
+    reset() {}
+    nudge() {
+      return false;
+    }
+    followCamera() {}
+    dispose() {
+      this.disposed = true;
+    }
+  }
+  return { ViewerEngine, VIEWPORT_BACKGROUND: 0x1b1f24 };
+});
+
+const project: Project = { id: 'p1', name: 'North Ridge Telecom Tower', structure_id: 'TWR-001', description: '', slug: 'twr', reference_model_id: 'm1' };
+const hybrid: Model = {
+  id: 'm1',
+  uuid: 'm1',
+  publicId: 'TWR-1',
+  name: 'North Ridge Tower, May 2024 survey',
+  projectId: 'p1',
+  metadata: { captureDate: '2024-05-14' },
+  files: { splatPath: 'models/m1/model.ply', splatSize: 100, glbPath: 'models/m1/model.glb', glbSize: 2048 },
+};
+const splatOnly: Model = { id: 'm2', uuid: 'm2', publicId: 'TWR-2', name: 'Tower 2025', projectId: 'p1', metadata: { captureDate: '2025-06-02' }, files: { splatPath: 'models/m2/model.splat' } };
+const glbOnly: Model = { id: 'm3', uuid: 'm3', publicId: 'BRG-1', name: 'Bridge', projectId: 'p1', files: { glbPath: 'models/m3/model.glb', glbSize: 4 } };
+const noFiles: Model = { id: 'm4', uuid: 'm4', publicId: 'EMPTY-1', name: 'Empty', projectId: 'p1', files: {} };
+const hidden: Model = { id: 'm5', uuid: 'm5', publicId: 'DRAFT-1', name: 'Draft', projectId: 'p1', visible: false, files: { splatPath: 'models/m5/model.ply' } };
+const badSplat: Model = { id: 'm6', uuid: 'm6', publicId: 'BAD-1', name: 'Bad', projectId: 'p1', files: { splatPath: 'models/m6/model.ply' } };
+const models = [hybrid, splatOnly, glbOnly, noFiles, hidden, badSplat];
+
+/** Downloads answered by `respond(url)`; by default 100 bytes of 1 (0 for the bad splat). */
+let respond: (url: string) => Response;
+function bytesResponse(url: string): Response {
+  return new Response(new Uint8Array(100).fill(url.includes('/m6/') ? 0 : 1), { headers: { 'content-length': '100' } });
+}
+
+beforeEach(() => {
+  engines.length = 0;
+  respond = bytesResponse;
+  vi.stubGlobal('fetch', vi.fn(async (url: string) => respond(url)));
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
+  window.localStorage.clear();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+function renderViewer(stub: StubBackend, url: string, overlays?: ViewportOverlay) {
+  return render(
+    <StubApp stub={stub} path={url} pattern={paths.viewer.path}>
+      <ViewerPage overlays={overlays} />
+      <LocationProbe />
+    </StubApp>,
+  );
+}
+
+const viewports = () => screen.getAllByTestId('viewport');
+
+describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
+  it("shows a spinner while the session loads, then 'Login Required' with a sign-in link when signed out", async () => {
+    renderViewer(createStubBackend(null), '/viewer?id=TWR-1');
+    expect(screen.getByText('Loading...')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Login Required' })).toBeTruthy();
+    expect(screen.getByText('Please sign in to view 3D models.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login');
+    expect(screen.queryByTestId('viewport')).toBeNull();
+  });
+
+  it('answers /viewer/ with a trailing slash too', async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+  });
+
+  it("says 'Model Not Found' for an unknown publicId and for a hidden model (user); an admin sees the hidden one", async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=NOPE-9');
+    expect(await screen.findByRole('heading', { name: 'Model Not Found' })).toBeTruthy();
+    expect(screen.getByText('No model with public ID NOPE-9.')).toBeTruthy();
+    expect(viewports()[0]!.dataset.state).toBe('error');
+    cleanup();
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=DRAFT-1');
+    expect(await screen.findByText('No model with public ID DRAFT-1.')).toBeTruthy();
+    cleanup();
+    renderViewer(createStubBackend('admin', { projects: [project], models }), '/viewer?id=DRAFT-1');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+  });
+
+  it('says so when a model has no 3D file', async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=EMPTY-1');
+    expect(await screen.findByText('This model has no 3D file.')).toBeTruthy();
+    expect(viewports()[0]!.dataset.state).toBe('error');
+  });
+
+  it('shows a progress bar per file with bytes and percentage, then the info panel', async () => {
+    let release: () => void = () => undefined;
+    respond = (url) => {
+      if (!url.endsWith('.ply')) return bytesResponse(url);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new Uint8Array(50).fill(1));
+          release = () => {
+            controller.enqueue(new Uint8Array(50).fill(1));
+            controller.close();
+          };
+        },
+      });
+      return new Response(body, { headers: { 'content-length': '100' } });
+    };
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    expect(await screen.findByText('50 Bytes of 100 Bytes (50%)')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Downloading model.ply' }).getAttribute('value')).toBe('50');
+    expect(viewports()[0]!.dataset.state).toBe('loading');
+    await act(async () => release());
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    const info = screen.getByRole('complementary', { name: 'Model information: TWR-1' });
+    expect(within(info).getByRole('heading', { name: 'North Ridge Tower, May 2024 survey' })).toBeTruthy();
+    for (const text of ['North Ridge Telecom Tower', 'May 14, 2024', '3,600', '1,908', 'model.ply, 100 Bytes', 'model.glb, 100 Bytes']) expect(within(info).getByText(text)).toBeTruthy();
+    expect(engines[0]!.fits).toBeGreaterThan(0);
+  });
+
+  it('names the file and the reason when a download link fails or a file is unreadable', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const stub = createStubBackend('user', { projects: [project], models });
+    stub.failingLinks.add('models/m3/model.glb');
+    renderViewer(stub, '/viewer?id=BRG-1');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Could not load model.glb: no link for models/m3/model.glb')).toBeTruthy();
+    expect(viewports()[0]!.dataset.state).toBe('error');
+    cleanup();
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=BAD-1');
+    expect(await screen.findByText('Could not load model.ply: not a readable splat file (Unsupported PLY format: ascii)')).toBeTruthy();
+    cleanup();
+    respond = (url) => (url.endsWith('.glb') ? new Response('gone', { status: 404 }) : bytesResponse(url));
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    // A hybrid whose GLB is missing still shows its splat, with the error beside it.
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    expect(screen.getByRole('alert').textContent).toBe('Could not load model.glb: the file is missing (HTTP 404)');
+  });
+
+  it("defaults 'Flip up axis' on for a splat (kept in the URL when switched) and off for a GLB", async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
+    const flip = await screen.findByRole('button', { name: 'Flip up axis' });
+    expect(flip.getAttribute('aria-pressed')).toBe('true');
+    expect(engines[0]!.flips).toEqual([['splat', true]]);
+    fireEvent.click(flip);
+    expect(flip.getAttribute('aria-pressed')).toBe('false');
+    expect(screen.getByTestId('location').textContent).toBe('/viewer/?id=TWR-2&up=y-up');
+    expect(engines[0]!.flips.at(-1)).toEqual(['splat', false]);
+    expect(window.localStorage.getItem('catalog.viewer.up.TWR-2')).toBe('y-up');
+    cleanup();
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=BRG-1');
+    expect((await screen.findByRole('button', { name: 'Flip up axis' })).getAttribute('aria-pressed')).toBe('false');
+    expect(engines.at(-1)!.flips).toEqual([['mesh', false]]);
+    expect(screen.queryByRole('button', { name: 'Splat' })).toBeNull();
+  });
+
+  it('toggles the splat and the mesh of a hybrid', async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    const splat = await screen.findByRole('button', { name: 'Splat' });
+    expect(splat.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(splat);
+    expect(splat.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(screen.getByRole('button', { name: 'Mesh' }));
+    expect(engines[0]!.visible).toEqual([
+      ['splat', false],
+      ['mesh', false],
+    ]);
+    for (const name of ['Fit to model', 'Reset view', 'Fullscreen', 'Info']) expect(screen.getByRole('button', { name })).toBeTruthy();
+  });
+
+  it('compare mode: two labelled viewports; a missing reference model says so in its own viewport', async () => {
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?compareMode=true&id=TWR-2&referenceId=TWR-1');
+    await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'ready']));
+    expect(viewports().map((v) => v.querySelector('.viewport-label')?.textContent)).toEqual(['TWR-2Jun 2, 2025', 'TWR-1May 14, 2024']);
+    expect(screen.getByRole('button', { name: 'Link cameras' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Swipe' }));
+    expect(screen.getByRole('slider', { name: /Swipe between/ })).toBeTruthy();
+    cleanup();
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?compareMode=true&id=TWR-2&referenceId=DRAFT-1');
+    await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'error']));
+    expect(within(viewports()[1]!).getByText('Unable to load reference model information.')).toBeTruthy();
+  });
+
+  it('hands overlays the splat frame once the model is ready, and disposes the engine on unmount', async () => {
+    const removed = vi.fn();
+    const overlay = vi.fn<ViewportOverlay>(() => removed);
+    const view = renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-2', overlay);
+    await waitFor(() => expect(overlay).toHaveBeenCalledTimes(1));
+    expect(overlay.mock.calls[0]![0].splatFrame).toEqual({ name: 'splat frame' });
+    expect(overlay.mock.calls[0]![0].model.publicId).toBe('TWR-2');
+    view.unmount();
+    expect(removed).toHaveBeenCalledTimes(1);
+    expect(engines.every((e) => e.disposed)).toBe(true);
+  });
+});
