@@ -2,13 +2,16 @@
  * The built-in 3D viewer in headless Chromium with software WebGL (SwiftShader), against a real
  * `catalog serve` with the seeded demo catalog: it opens through the portal's own 'View Model' and
  * 'Compare' links and the landing page's demo card, and each case checks real pixels (the centre
- * of the canvas differs from the empty background), not just a <canvas>. Also: the real samples
- * of ../shared/samples (3DGS PLY, .splat, Duck.glb) uploaded with the CLI, a model whose file was
- * deleted (an error, not a blank canvas), a hidden model refused to a user, signed-out visitors,
- * and no Content-Security-Policy violation anywhere. Rendering is slow in software: tests wait
- * for a rendered frame, they never time it.
+ * of the canvas differs from the empty background), not just a <canvas>. Also: keyboard
+ * navigation and the up-axis flip (remembered in the URL), linked and unlinked compare cameras and
+ * the swipe slider, the real samples of ../shared/samples (3DGS PLY, .splat, Duck.glb) uploaded
+ * with the CLI, a model whose file was deleted or is unreadable (an error panel, not a blank
+ * canvas), a hidden model refused to a user, signed-out visitors, the Draco decoder served by the
+ * portal itself, and no Content-Security-Policy violation anywhere. Rendering is slow in
+ * software: tests wait for a rendered frame, they never assert on time (first-frame times are
+ * printed for information).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -28,6 +31,23 @@ if (!hasSamples) console.info('[e2e viewer] skipping the real-sample cases: ../s
 
 /** The viewport background (portal/src/features/viewer/lib/engine.ts VIEWPORT_BACKGROUND). */
 const BACKGROUND = [0x1b, 0x1f, 0x24] as const;
+const USER = ['user@demo.lab', 'demo-user-1'] as const;
+const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
+/** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
+const RENDER_TIMEOUT_MS = 60_000;
+
+/**
+ * Headless Chromium with WebGL in software (SwiftShader), without the harness's --disable-gpu
+ * (DESIGN.md §5).
+ */
+async function launchWebGLChromium(): Promise<Browser> {
+  mkdirSync(RESULTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
 
 describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () => {
   let dataDir: string;
@@ -38,8 +58,11 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   let models: Model[];
   const cspViolations: string[] = [];
   const pageErrors: string[] = [];
+  const firstFrames: string[] = [];
   let current: Page | null = null;
   beforeEach(screenshotOnFailure('viewer-failure', () => current));
+
+  const cli = (args: string[]) => execa('node', [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'catalog-viewer-'));
@@ -51,13 +74,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     if (!found) throw new Error('the seed has no TWR-001');
     tower = found as Project;
     models = (await service.catalog.query('models')) as Model[];
-    // WebGL in software: SwiftShader, and no --disable-gpu (DESIGN.md §5).
-    mkdirSync(RESULTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    browser = await launchWebGLChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -65,6 +82,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await service?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (firstFrames.length > 0) console.info(`[e2e viewer] first frame showing the model, from navigation (software WebGL, for information):\n  ${firstFrames.join('\n  ')}`);
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -84,7 +102,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     return page;
   }
 
-  async function signedIn(email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
+  async function signedIn([email, password]: readonly [string, string]): Promise<{ context: BrowserContext; page: Page }> {
     const context = await newContext();
     const page = await context.newPage();
     current = page;
@@ -93,21 +111,25 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     return { context, page };
   }
 
-  /** Waits until every viewport of the page is done loading and has drawn frames; returns their states. */
+  /** Waits until no viewport of the page is loading and every ready one has drawn a frame; returns their states. */
   async function settled(page: Page): Promise<string[]> {
     await page.waitForFunction(
       () => {
         const viewports = [...document.querySelectorAll<HTMLElement>('[data-testid=viewport]')];
-        return viewports.length > 0 && viewports.every((v) => v.dataset.state !== 'loading' && (v.dataset.state === 'error' || Number(v.dataset.renderedFrames) >= 8));
+        return viewports.length > 0 && viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0));
       },
       null,
-      { timeout: 90_000 },
+      { timeout: RENDER_TIMEOUT_MS },
     );
     return page.$$eval('[data-testid=viewport]', (viewports) => viewports.map((v) => (v as HTMLElement).dataset.state ?? ''));
   }
 
-  /** Share of pixels in the centre 40% of a viewport's canvas that differ from the background. */
-  async function centreCoverage(viewport: Locator): Promise<number> {
+  /**
+   * The centre 40% of a viewport's canvas, read back through a 2D canvas (the WebGL canvas keeps
+   * its drawing buffer), as 24×24 grey levels, and the share of its pixels that differ from the
+   * background.
+   */
+  async function centre(viewport: Locator): Promise<{ coverage: number; grey: number[] }> {
     return viewport.locator('canvas').evaluate((canvas: HTMLCanvasElement, background: readonly number[]) => {
       const copy = document.createElement('canvas');
       copy.width = canvas.width;
@@ -116,131 +138,251 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
       context.drawImage(canvas, 0, 0);
       const x = Math.floor(canvas.width * 0.3);
       const y = Math.floor(canvas.height * 0.3);
-      const { data } = context.getImageData(x, y, Math.floor(canvas.width * 0.4), Math.floor(canvas.height * 0.4));
+      const w = Math.floor(canvas.width * 0.4);
+      const h = Math.floor(canvas.height * 0.4);
+      const { data } = context.getImageData(x, y, w, h);
       let differing = 0;
+      const cells = 24;
+      const grey = new Array<number>(cells * cells).fill(0);
+      const counts = new Array<number>(cells * cells).fill(0);
       for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i]! - background[0]!) + Math.abs(data[i + 1]! - background[1]!) + Math.abs(data[i + 2]! - background[2]!) > 30) differing += 1;
+        const r = data[i]!;
+        const g = data[i + 1]!;
+        const b = data[i + 2]!;
+        if (Math.abs(r - background[0]!) + Math.abs(g - background[1]!) + Math.abs(b - background[2]!) > 30) differing += 1;
+        const p = i / 4;
+        const cell = Math.min(cells - 1, Math.floor(((p % w) / w) * cells)) + Math.min(cells - 1, Math.floor((Math.floor(p / w) / h) * cells)) * cells;
+        grey[cell] += (r + g + b) / 3;
+        counts[cell] += 1;
       }
-      return differing / (data.length / 4);
+      return { coverage: differing / (data.length / 4), grey: grey.map((v, i) => v / Math.max(1, counts[i]!)) };
     }, BACKGROUND);
   }
 
-  async function expectRendered(page: Page, name: string): Promise<void> {
+  /** Share of the 24×24 cells whose grey level changed by more than 6 (of 255). */
+  function changed(a: number[], b: number[]): number {
+    return a.filter((v, i) => Math.abs(v - b[i]!) > 6).length / a.length;
+  }
+
+  /** Waits for every viewport to be ready with pixels of a model in its centre; saves a screenshot. */
+  async function expectRendered(page: Page, name: string, started?: number): Promise<void> {
     const states = await settled(page);
     expect(states.every((s) => s === 'ready'), `viewport states ${states.join(', ')}`).toBe(true);
     // Spark draws the sorted splats a few frames after loading (seconds in software): wait for pixels.
     for (const viewport of await page.getByTestId('viewport').all()) {
-      await expect.poll(() => centreCoverage(viewport), { timeout: 60_000, interval: 500, message: `${name}: the centre of the canvas stays empty` }).toBeGreaterThan(0.01);
+      await expect.poll(async () => (await centre(viewport)).coverage, { timeout: RENDER_TIMEOUT_MS, interval: 250, message: `${name}: the centre of the canvas stays empty` }).toBeGreaterThan(0.01);
     }
+    if (started !== undefined) firstFrames.push(`${name}: ${Date.now() - started} ms`);
     await page.screenshot({ path: join(RESULTS, `viewer-${name}.png`) });
   }
 
-  it('signed out: the viewer asks to sign in', async () => {
+  /** Opens a viewer URL and waits for the model's pixels, recording the time to the first frame that shows it. */
+  async function open(page: Page, path: string, name: string): Promise<void> {
+    const started = Date.now();
+    await page.goto(`${server.url}${path}`);
+    await expectRendered(page, name, started);
+  }
+
+  /** Drags across the middle of a canvas (an orbit with OrbitControls' left button). */
+  async function drag(page: Page, canvas: Locator, dx: number): Promise<void> {
+    const box = (await canvas.boundingBox())!;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx, y + dx / 4, { steps: 6 });
+    await page.mouse.up();
+  }
+
+  /** Uploads one file as a new model with the CLI; returns the model record. */
+  async function upload(projectId: string, publicId: string, source: string, as: string): Promise<Model> {
+    const folder = mkdtempSync(join(tmpdir(), 'viewer-upload-'));
+    try {
+      copyFileSync(source, join(folder, as));
+      const result = await execa('node', [CLI, 'models', 'upload', folder, '--project', projectId, '--public-id', publicId, '--name', publicId, '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url }, reject: false });
+      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { result: { model: Model } }).result.model;
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  /** A stored file's bytes on the embedded backend's disk. */
+  const storedFile = (path: string): string => join(dataDir, 'storage', path);
+
+  it('signed out: the viewer asks to sign in, with a link to the sign-in page', async () => {
     const context = await newContext();
     const page = await context.newPage();
     current = page;
     await page.goto(`${server.url}/viewer/?id=TWR-001-2024-05`);
     await page.getByRole('heading', { name: 'Login Required' }).waitFor();
     await page.getByText('Please sign in to view 3D models.').waitFor();
+    expect(await page.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login');
     expect(await page.locator('canvas').count()).toBe(0);
     await context.close();
   });
 
-  it("opens from project detail's 'View Model' and 'Compare' links: a hybrid and compare mode render", async () => {
-    const { context, page } = await signedIn('user@demo.lab', 'demo-user-1');
+  it("a hybrid opens from project detail's 'View Model': splat/mesh toggles, keyboard orbit, the up-axis flip kept in the URL", async () => {
+    const { context, page } = await signedIn(USER);
     await page.goto(`${server.url}/projects/${tower.id}`);
-    const hybrid = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2024-05' });
-    const view = hybrid.getByRole('link', { name: 'View Model' });
+    const card = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2024-05' });
+    const view = card.getByRole('link', { name: 'View Model' });
     await expect.poll(() => view.getAttribute('href')).toBe(`${server.url}/viewer/?id=TWR-001-2024-05`);
+    const started = Date.now();
     const [single] = await Promise.all([context.waitForEvent('page'), view.click()]);
     current = single;
-    await expectRendered(single, 'hybrid');
-    // hybrid: splat and mesh can be switched off one at a time
+    await expectRendered(single, 'hybrid', started);
+    const viewport = single.getByTestId('viewport');
+    expect(await single.getByTestId('splat-count').textContent()).toMatch(/^[1-9][\d,]*$/);
+    expect(await single.getByTestId('triangle-count').textContent()).toMatch(/^[1-9][\d,]*$/);
     await single.getByRole('button', { name: 'Splat' }).click();
     expect(await single.getByRole('button', { name: 'Splat' }).getAttribute('aria-pressed')).toBe('false');
-    expect(await single.getByTestId('splat-count').textContent()).toMatch(/^[\d,]+$/);
-    expect(await single.getByTestId('triangle-count').textContent()).toMatch(/^[\d,]+$/);
-    await single.close();
+    await single.getByRole('button', { name: 'Splat' }).click();
 
-    const other = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2025-06' });
-    const compare = other.getByRole('button', { name: 'Compare' });
-    await expect.poll(() => compare.isEnabled()).toBe(true);
-    const [compared] = await Promise.all([context.waitForEvent('page'), compare.click()]);
-    current = compared;
-    expect(compared.url()).toContain('/viewer/?compareMode=true&id=TWR-001-2025-06&referenceId=TWR-001-2024-05');
-    await expectRendered(compared, 'compare');
-    expect(await compared.getByTestId('viewport').count()).toBe(2);
-    await compared.getByRole('button', { name: 'Swipe' }).click();
-    await compared.getByRole('slider', { name: /Swipe between/ }).waitFor();
-    await compared.screenshot({ path: join(RESULTS, 'viewer-compare-swipe.png') });
+    // Keyboard: the canvas takes focus (named after the model); arrows orbit.
+    const canvas = single.locator('canvas[aria-label^="3D view of North Ridge Tower"]');
+    await canvas.focus();
+    const before = await centre(viewport);
+    await single.keyboard.press('ArrowLeft');
+    await single.keyboard.press('ArrowLeft');
+    await expect.poll(async () => changed(before.grey, (await centre(viewport)).grey), { timeout: RENDER_TIMEOUT_MS, message: 'arrow keys do not orbit' }).toBeGreaterThan(0.05);
+
+    // 'Flip up axis': on for a splat; off writes up=y-up into the URL, which a reload keeps.
+    const flip = single.getByRole('button', { name: 'Flip up axis' });
+    expect(await flip.getAttribute('aria-pressed')).toBe('true');
+    await flip.click();
+    await single.waitForURL(/[?&]up=y-up/);
+    expect(await flip.getAttribute('aria-pressed')).toBe('false');
+    await single.reload();
+    await settled(single);
+    expect(await single.getByRole('button', { name: 'Flip up axis' }).getAttribute('aria-pressed')).toBe('false');
     await context.close();
   });
 
-  it('renders a GLB-only model and the landing card demo; a missing reference says so', async () => {
-    const { context, page } = await signedIn('user@demo.lab', 'demo-user-1');
-    await page.goto(`${server.url}/viewer/?id=BRG-002-2025-04`);
-    await expectRendered(page, 'glb');
+  it("compare mode from the 'Compare' button: both viewports render, linked and unlinked cameras, the swipe slider", async () => {
+    const { context, page } = await signedIn(USER);
+    await page.goto(`${server.url}/projects/${tower.id}`);
+    const card = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2025-06' });
+    const compare = card.getByRole('button', { name: 'Compare' });
+    await expect.poll(() => compare.isEnabled()).toBe(true);
+    const started = Date.now();
+    const [compared] = await Promise.all([context.waitForEvent('page'), compare.click()]);
+    current = compared;
+    expect(compared.url()).toContain('/viewer/?compareMode=true&id=TWR-001-2025-06&referenceId=TWR-001-2024-05');
+    await expectRendered(compared, 'compare', started);
+    const [model, reference] = await compared.getByTestId('viewport').all();
+    expect(await model!.getAttribute('data-public-id')).toBe('TWR-001-2025-06');
+    expect(await reference!.getAttribute('data-public-id')).toBe('TWR-001-2024-05');
+    await expect.poll(() => model!.locator('.viewport-label').textContent()).toBe('TWR-001-2025-06Jun 2, 2025');
+
+    // Linked (the default): orbiting the model turns the reference model too.
+    expect(await compared.getByRole('button', { name: 'Link cameras' }).getAttribute('aria-pressed')).toBe('true');
+    let before = await centre(reference!);
+    await drag(compared, model!.locator('canvas'), 160);
+    await expect.poll(async () => changed(before.grey, (await centre(reference!)).grey), { timeout: RENDER_TIMEOUT_MS, message: 'the reference camera does not follow' }).toBeGreaterThan(0.05);
+
+    // Unlinked: the reference model stays where it is.
+    await compared.getByRole('button', { name: 'Link cameras' }).click();
+    await compared.waitForTimeout(1500);
+    before = await centre(reference!);
+    const modelBefore = await centre(model!);
+    await drag(compared, model!.locator('canvas'), -160);
+    await expect.poll(async () => changed(modelBefore.grey, (await centre(model!)).grey), { timeout: RENDER_TIMEOUT_MS }).toBeGreaterThan(0.05);
+    await compared.waitForTimeout(1000);
+    expect(changed(before.grey, (await centre(reference!)).grey)).toBeLessThan(0.02);
+
+    // Swipe: one box, the reference model on top clipped at the slider, which the keyboard moves.
+    await compared.getByRole('button', { name: 'Swipe' }).click();
+    const slider = compared.getByRole('slider', { name: /Swipe between/ });
+    await slider.focus();
+    for (let i = 0; i < 20; i += 1) await compared.keyboard.press('ArrowLeft');
+    expect(await slider.inputValue()).toBe('30');
+    expect(await reference!.evaluate((element) => getComputedStyle(element).clipPath)).toBe('inset(0px 0px 0px 30%)');
+    expect(await compared.getByRole('button', { name: 'Link cameras' }).getAttribute('aria-pressed')).toBe('true');
+    await expectRendered(compared, 'compare-swipe');
+    await context.close();
+  });
+
+  it('renders a GLB-only model and the landing card demo; a missing reference model says so', async () => {
+    const { context, page } = await signedIn(USER);
+    await open(page, '/viewer/?id=BRG-002-2025-04', 'glb');
+    expect(await page.getByRole('button', { name: 'Flip up axis' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByRole('button', { name: 'Splat' }).count()).toBe(0);
     await page.goto(`${server.url}/`);
     await page.getByRole('link', { name: 'Try Demo' }).first().click();
     await page.waitForURL(/\/viewer\?demo=splat/);
     await expectRendered(page, 'demo-splat');
-    await page.goto(`${server.url}/viewer/?compareMode=true&id=BRG-002-2025-04&referenceId=NO-SUCH-MODEL`);
-    await page.getByText('Unable to load reference model information.').waitFor({ timeout: 60_000 });
+    await page.goto(`${server.url}/viewer?compareMode=true&id=BRG-002-2025-04&referenceId=NO-SUCH-MODEL`);
+    const states = await settled(page);
+    expect(states).toEqual(['ready', 'error']);
+    await page.getByTestId('viewport').nth(1).getByText('Unable to load reference model information.', { exact: true }).waitFor();
     await context.close();
   });
 
   it('a hidden model is not found for a user and opens for an admin', async () => {
     const hidden = models.find((m) => m.visible === false);
     if (!hidden) throw new Error('the seed has no hidden model');
-    const user = await signedIn('user@demo.lab', 'demo-user-1');
+    const user = await signedIn(USER);
     await user.page.goto(`${server.url}/viewer/?id=${encodeURIComponent(hidden.publicId)}`);
     await user.page.getByRole('heading', { name: 'Model Not Found' }).waitFor();
+    await user.page.getByText(`No model with public ID ${hidden.publicId}.`).waitFor();
     expect(await user.page.getByTestId('viewport').getAttribute('data-state')).toBe('error');
     await user.context.close();
-    const admin = await signedIn('admin@demo.lab', 'demo-admin-1');
-    await admin.page.goto(`${server.url}/viewer/?id=${encodeURIComponent(hidden.publicId)}`);
-    await expectRendered(admin.page, 'hidden-as-admin');
+    const admin = await signedIn(ADMIN);
+    await open(admin.page, `/viewer/?id=${encodeURIComponent(hidden.publicId)}`, 'hidden-as-admin');
     await admin.context.close();
   });
 
-  it('a model whose file was deleted shows the error, not a blank canvas', async () => {
-    const glbOnly = models.find((m) => m.publicId === 'BRG-002-2025-04')!;
-    const projectId = (await execa('node', [CLI, 'projects', 'create', '--name', 'Broken Files', '--structure-id', 'BRK-001', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } })).stdout.trim();
-    const folder = mkdtempSync(join(tmpdir(), 'viewer-broken-'));
-    const bytes = await (await fetch(await service.files.getDownloadUrl(glbOnly.files.glbPath!))).arrayBuffer();
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(folder, 'model.glb'), new Uint8Array(bytes));
-    const uploaded = await execa('node', [CLI, 'models', 'upload', folder, '--project', projectId, '--public-id', 'BRK-M', '--name', 'Broken', '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
-    const model = (JSON.parse(uploaded.stdout) as { result: { model: Model } }).result.model;
-    await service.files.delete(model.files.glbPath!);
-    const { context, page } = await signedIn('user@demo.lab', 'demo-user-1');
-    await page.goto(`${server.url}/viewer/?id=BRK-M`);
-    const states = await settled(page);
-    expect(states).toEqual(['error']);
-    await page.getByRole('alert').filter({ hasText: 'Could not load model.glb' }).waitFor();
-    await page.screenshot({ path: join(RESULTS, 'viewer-missing-file.png') });
+  it('a deleted file and unreadable GLB and splat files show an error panel naming the file, not a blank canvas', async () => {
+    const projectId = (await cli(['projects', 'create', '--name', 'Broken Files', '--structure-id', 'BRK-001'])).stdout.trim();
+    const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04')!;
+    const towerModel = models.find((m) => m.publicId === 'TWR-001-2025-06')!;
+    const deleted = await upload(projectId, 'BRK-DELETED', storedFile(bridge.files.glbPath!), 'model.glb');
+    await service.files.delete(deleted.files.glbPath!);
+    const badGlb = await upload(projectId, 'BRK-GLB', storedFile(bridge.files.glbPath!), 'model.glb');
+    writeFileSync(storedFile(badGlb.files.glbPath!), '<!doctype html><p>not a GLB</p>');
+    const badSplat = await upload(projectId, 'BRK-PLY', storedFile(towerModel.files.splatPath!), 'point_cloud.ply');
+    writeFileSync(storedFile(badSplat.files.splatPath!), 'ply\nformat ascii 1.0\nelement vertex 3\nend_header\nnot numbers\n');
+
+    const { context, page } = await signedIn(USER);
+    const cases = [
+      ['BRK-DELETED', /^Could not load model\.glb: /],
+      ['BRK-GLB', /^Could not load model\.glb: not a readable GLB file/],
+      ['BRK-PLY', /^Could not load model\.ply: not a readable splat file/],
+    ] as const;
+    for (const [publicId, message] of cases) {
+      await page.goto(`${server.url}/viewer/?id=${publicId}`);
+      expect(await settled(page)).toEqual(['error']);
+      const panel = page.getByTestId('viewport').getByRole('alert');
+      await panel.getByRole('heading', { name: 'The model could not be shown' }).waitFor();
+      expect(await panel.locator('p').textContent()).toMatch(message);
+      await page.screenshot({ path: join(RESULTS, `viewer-error-${publicId.toLowerCase()}.png`) });
+    }
     await context.close();
-    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('ships the Draco decoder with the build: the viewer chunk names same-origin assets, served by the portal', async () => {
+    const assets = readdirSync(join(PORTAL_DIST, 'assets'));
+    const chunk = assets.find((name) => /^viewer-.*\.js$/.test(name));
+    expect(chunk).toBeDefined();
+    const code = readFileSync(join(PORTAL_DIST, 'assets', chunk!), 'utf8');
+    expect(code).not.toMatch(/gstatic\.com|unpkg\.com|jsdelivr/);
+    const decoders = assets.filter((name) => /^draco_(wasm_wrapper|decoder)-.*\.(js|wasm)$/.test(name) && code.includes(name));
+    expect(decoders.some((name) => name.endsWith('.wasm'))).toBe(true);
+    for (const name of decoders) expect((await fetch(`${server.url}/assets/${name}`)).status).toBe(200);
   });
 
   it.skipIf(!hasSamples)('renders the real samples: the 3DGS training PLY, a .splat and Duck.glb', { timeout: 240_000 }, async () => {
-    const project = (await execa('node', [CLI, 'projects', 'create', '--name', 'Samples', '--structure-id', 'SMP-001', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } })).stdout.trim();
-    const upload = async (publicId: string, file: string, as: string): Promise<void> => {
-      const folder = mkdtempSync(join(tmpdir(), 'viewer-sample-'));
-      copyFileSync(samplePath(file), join(folder, as));
-      const result = await execa('node', [CLI, 'models', 'upload', folder, '--project', project, '--public-id', publicId, '--name', publicId, '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url }, reject: false });
-      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
-      rmSync(folder, { recursive: true, force: true });
-    };
-    await upload('SMP-3DGS', '3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply', 'point_cloud.ply');
-    await upload('SMP-SPLAT', 'splat/model.splat', 'model.splat');
-    await upload('SMP-DUCK', 'glb/Duck.glb', 'Duck.glb');
-    const { context, page } = await signedIn('user@demo.lab', 'demo-user-1');
-    for (const publicId of ['SMP-3DGS', 'SMP-SPLAT', 'SMP-DUCK']) {
-      await page.goto(`${server.url}/viewer/?id=${publicId}`);
-      await expectRendered(page, publicId.toLowerCase());
-    }
+    const project = (await cli(['projects', 'create', '--name', 'Samples', '--structure-id', 'SMP-001'])).stdout.trim();
+    await upload(project, 'SMP-3DGS', samplePath('3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply'), 'point_cloud.ply');
+    await upload(project, 'SMP-SPLAT', samplePath('splat/model.splat'), 'model.splat');
+    await upload(project, 'SMP-DUCK', samplePath('glb/Duck.glb'), 'Duck.glb');
+    const { context, page } = await signedIn(USER);
+    for (const publicId of ['SMP-3DGS', 'SMP-SPLAT', 'SMP-DUCK']) await open(page, `/viewer/?id=${publicId}`, publicId.toLowerCase());
     expect(await page.getByTestId('triangle-count').textContent()).toBe('4,212');
+    await page.goto(`${server.url}/viewer/?id=SMP-3DGS`);
+    await settled(page);
+    expect(await page.getByTestId('splat-count').textContent()).toBe('9,080');
     await context.close();
   });
 });
