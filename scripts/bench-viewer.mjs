@@ -184,15 +184,18 @@ async function main() {
       let first = Number.NaN;
       const deadline = started + 180_000;
       for (;;) {
-        const frames = await page.evaluate(() => Number(document.querySelector('[data-testid=viewport]')?.dataset.renderedFrames ?? window.__frames?.length ?? 0));
-        if (frames > 0 && (empty || (await page.evaluate(coverageScript)) > 0.01)) {
+        const frames = await page
+          .evaluate(() => Number(document.querySelector('[data-testid=viewport]')?.dataset.renderedFrames ?? window.__frames?.length ?? 0))
+          .catch(() => 0);
+        if (frames > 0 && (empty || (await page.evaluate(coverageScript).catch(() => 0)) > 0.01)) {
           first = Date.now() - started;
           break;
         }
         if (Date.now() > deadline) break;
         await page.waitForTimeout(100);
       }
-      const frameTimes = await orbit();
+      // a scene that never showed (or a page that died) gets no orbit figure
+      const frameTimes = Number.isFinite(first) ? await orbit().catch((error) => (log(`orbit failed: ${error.message}`), [])) : [];
       return { first, bytes, frame: median(frameTimes) };
     }
 
