@@ -9,14 +9,11 @@
  * Needs the built portal (`npm test` builds it first) and /usr/bin/chromium; skips with a printed
  * reason when either is missing. Nothing leaves 127.0.0.1 (external links are only inspected).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, startSeededServer, submitSignIn } from './harness.js';
+import type { SeededServer } from './harness.js';
 import { MAP_USER_LOCATION_ZOOM } from '../../shared/constants.js';
 import { sortModelsByPublicId, sortProjectsByStructureId } from '../../shared/order.js';
 import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '../../shared/projects.js';
@@ -24,7 +21,7 @@ import type { Backend } from '../../shared/ports/index.js';
 import type { Model, Project } from '../../shared/types.js';
 import { createProject } from '../../shared/workflows/index.js';
 import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
-import { startServer, type RunningServer } from '../../cli/src/server/index.js';
+import type { RunningServer } from '../../cli/src/server/index.js';
 
 /** The accounts `catalog seed` creates. */
 const demoAccount = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
@@ -38,7 +35,7 @@ const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] browse test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', () => {
-  let dataDir: string;
+  let seeded: SeededServer;
   let server: RunningServer;
   let service: Backend;
   let browser: Browser;
@@ -48,11 +45,8 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'catalog-browse-'));
-    server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
-    const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
-    service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
-    await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+    seeded = await startSeededServer('catalog-browse-');
+    ({ server, service } = seeded);
     projects = sortProjectsByStructureId((await service.catalog.query('projects')) as Project[]);
     models = (await service.catalog.query('models')) as Model[];
     const located = projectsOnMap(projects);
@@ -64,9 +58,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    await service?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await seeded?.stop();
   });
 
   let current: Page | null = null;

@@ -1,9 +1,14 @@
 // What the browser tests share: where things are, why they would skip, a headless Chromium,
 // an offline browser context, a screenshot when a test fails, and filling in the sign-in form.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../../cli/src/server/index.js';
+import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import type { Backend } from '../../shared/ports/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const PORTAL_DIST = join(ROOT, 'portal/dist');
@@ -59,4 +64,37 @@ export async function submitSignIn(page: Page, baseUrl: string, email: string, p
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** A `catalog serve` with the built portal and the demo catalog of `catalog seed`. */
+export interface SeededServer {
+  server: RunningServer;
+  dataDir: string;
+  /** A backend signed in with the service key (reads hidden models too). */
+  service: Backend;
+  /** Closes the service backend and the server and removes the data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an embedded backend serving portal/dist on a free port in a fresh data folder and
+ * seeds it with `catalog seed` (the demo catalog `npm start` shows).
+ * @param prefix name prefix of the temporary data folder
+ */
+export async function startSeededServer(prefix: string): Promise<SeededServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
+  const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
+  const service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
+  await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+  return {
+    server,
+    dataDir,
+    service,
+    async stop() {
+      await service.close().catch(() => undefined);
+      await server.close().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -17,12 +17,12 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../cli/src/server/index.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import type { RunningServer } from '../../cli/src/server/index.js';
 import type { Backend } from '../../shared/ports/index.js';
 import type { Model, Project } from '../../shared/types.js';
 import { samplePath, samplesPresent } from '../cli/helpers.js';
-import { browserSkipReason, CHROMIUM, CLI, PORTAL_DIST, RESULTS, ROOT, screenshotOnFailure, submitSignIn } from './harness.js';
+import { browserSkipReason, CHROMIUM, CLI, PORTAL_DIST, RESULTS, ROOT, screenshotOnFailure, startSeededServer, submitSignIn } from './harness.js';
+import type { SeededServer } from './harness.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e viewer] skipping: ${skipReason}`);
@@ -50,6 +50,7 @@ async function launchWebGLChromium(): Promise<Browser> {
 }
 
 describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () => {
+  let seeded: SeededServer;
   let dataDir: string;
   let server: RunningServer;
   let service: Backend;
@@ -65,11 +66,8 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   const cli = (args: string[]) => execa('node', [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'catalog-viewer-'));
-    server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
-    const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
-    service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
-    await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+    seeded = await startSeededServer('catalog-viewer-');
+    ({ server, dataDir, service } = seeded);
     const [found] = await service.catalog.query('projects', { where: [['structure_id', '==', 'TWR-001']] });
     if (!found) throw new Error('the seed has no TWR-001');
     tower = found as Project;
@@ -79,9 +77,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    await service?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await seeded?.stop();
     if (firstFrames.length > 0) console.info(`[e2e viewer] first frame showing the model, from navigation (software WebGL, for information):\n  ${firstFrames.join('\n  ')}`);
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
