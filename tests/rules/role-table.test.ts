@@ -108,6 +108,11 @@ describe('security rules: the §6 role table', () => {
         await assertFails(ctx.firestore().doc('projects/p1').delete());
       }
       await assertSucceeds(admin().firestore().collection('projects').add({ name: 'New' }));
+      // a map URL is a link: http(s) or nothing, even for an admin
+      await assertSucceeds(admin().firestore().collection('projects').add({ name: 'Linked', location: { mapUrl: 'https://maps.example/x' } }));
+      await assertSucceeds(admin().firestore().collection('projects').add({ name: 'No link', location: { lat: 1, lng: 2, mapUrl: null } }));
+      await assertFails(admin().firestore().collection('projects').add({ name: 'Evil', location: { mapUrl: 'javascript:alert(1)' } }));
+      await assertFails(admin().firestore().doc('projects/p1').update({ 'location.mapUrl': ' JaVaScRiPt:alert(1)' }));
       await assertSucceeds(admin().firestore().doc('projects/p1').update({ name: 'Renamed' }));
       await assertSucceeds(admin().firestore().doc('projects/p1').delete());
     });
