@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../shared/adapters/local/index.js';
 import type { Backend } from '../../shared/ports/index.js';
+import { matchCameraImage } from '../../shared/camera-poses.js';
+import { parseCameraMetadata } from '../../shared/camera-metadata.js';
 import type { Project } from '../../shared/types.js';
 import { parseJson, runCli, serviceBackend, startTestServer, tempDir } from './helpers.js';
 
@@ -58,6 +60,20 @@ describe('catalog seed', () => {
     expect(glb.size).toBe(reference?.files.glbSize);
     expect(reference?.files.thumbnails).toHaveLength(1);
     expect(reference?.files.cameraMetadata).toBe(`models/${reference?.uuid}/camera-metadata.json`);
+    expect(splat.size).toBeLessThan(1_000_000);
+
+    // the viewer's demo: every camera of the camera metadata has its photo under images/
+    const camerasUrl = await backend.files.getDownloadUrl(reference?.files.cameraMetadata as string);
+    const cameras = parseCameraMetadata(await (await fetch(camerasUrl)).text());
+    if (!cameras.ok) throw new Error(cameras.message);
+    expect(cameras.cameras).toHaveLength(20);
+    expect(reference?.files.images).toHaveLength(20);
+    for (const path of reference?.files.images ?? []) expect(path).toMatch(new RegExp(`^models/${reference?.uuid}/images/frame_\\d{5}\\.png$`));
+    expect(cameras.cameras.map((c) => matchCameraImage(c.img_name, reference?.files.images ?? [])).filter(Boolean)).toHaveLength(20);
+    const june = models.find((m) => m.publicId === 'TWR-001-2025-06');
+    expect([june?.modelType, june?.files.images?.length, june?.files.cameraMetadata]).toEqual(['splat', 12, `models/${june?.uuid}/camera-metadata.json`]);
+    const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04');
+    expect([bridge?.modelType, bridge?.files.glbPath, bridge?.files.splatPath ?? null]).toEqual(['mesh', `models/${bridge?.uuid}/model.glb`, null]);
   });
 
   it('seeded sign-ins work; the user does not see the hidden model', async () => {

@@ -1,7 +1,13 @@
 /**
  * `catalog seed`: the demo catalog, idempotent. Accounts are found by email, projects by
  * structure_id, models by publicId; only what is missing is created, so running it again creates
- * nothing. Models go through the `addModel` workflow, so they have real files and sizes.
+ * nothing (and generates no files). Models go through the `addModel` workflow, so they have real
+ * files and sizes at the spec's storage paths (SPEC.md §3: `models/{uuid}/model.ply|model.glb`,
+ * `camera-metadata.json`, `images/…`, `images_thumbnails/…`). What the files show, for the
+ * built-in viewer (demo-data.ts): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
+ * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
+ * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
+ * about a second.
  */
 import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
 import type { Backend } from '../../../shared/ports/index.js';
