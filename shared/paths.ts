@@ -274,17 +274,25 @@ export function isDeletedByDeleteAll(type: FileEntryType | null): boolean {
 }
 
 /**
- * {@link validateModelFilePath} for an adapter's upload: when the path is refused, a platform
- * stream source (`{ input }`, e.g. an `fs.ReadStream`) is destroyed, as the port promises that the
- * store consumes it, so no file handle is left open.
- * @returns the path unchanged
- * @throws AppError `invalid-argument`
+ * {@link validateModelFilePath} for an adapter's upload of one or more files: when any path is
+ * refused, every platform stream source (`{ input }`, e.g. an `fs.ReadStream`) of the call is
+ * destroyed, as the port promises that the store consumes them, so no file handle is left open.
+ * @param uploads the storage paths and sources of one upload call
+ * @throws AppError `invalid-argument` for the first refused path
  */
-export function checkUploadTarget(path: string, source: UploadSource): string {
+export function checkUploadTargets(uploads: ReadonlyArray<{ path: string; source: UploadSource }>): void {
   try {
-    return validateModelFilePath(path);
+    for (const upload of uploads) validateModelFilePath(upload.path);
   } catch (error) {
-    if (!(typeof Blob !== 'undefined' && source instanceof Blob)) ((source as { input?: { destroy?: () => void } | null }).input)?.destroy?.();
+    for (const { source } of uploads) {
+      if (!(typeof Blob !== 'undefined' && source instanceof Blob)) (source as { input?: { destroy?: () => void } | null }).input?.destroy?.();
+    }
     throw error;
   }
+}
+
+/** {@link checkUploadTargets} for one file. @returns the path unchanged */
+export function checkUploadTarget(path: string, source: UploadSource): string {
+  checkUploadTargets([{ path, source }]);
+  return path;
 }

@@ -5,7 +5,6 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:net';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { startServer } from '../../cli/src/server/index.js';
@@ -141,15 +140,8 @@ export function midUpload(stderr: NodeJS.ReadableStream | null | undefined): Pro
   });
 }
 
-/** A TCP port that was free on 127.0.0.1 a moment ago (to restart a server on the same port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
+/** A TCP port that was free on 127.0.0.1 a moment ago (one helper for every test harness). */
+export { freePort } from '../firebase/emulators.js';
 
 /**
  * Starts `catalog serve` as a child process (so a test can SIGKILL it) and waits for its first

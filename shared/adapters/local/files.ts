@@ -12,7 +12,7 @@ import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing,
 import { encodePath, errorFromResponse, networkError } from './http.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
-import { checkUploadTarget } from '../../paths.js';
+import { checkUploadTarget, checkUploadTargets } from '../../paths.js';
 
 /**
  * Bytes per tus PATCH request: no limit, one PATCH per file. The embedded server keeps the bytes
@@ -146,14 +146,7 @@ export class LocalFiles implements FileStorePort {
    * Blob) are sent as they are; a native stream is read into memory first (each at most 256 KB).
    */
   async uploadBatch(items: readonly BatchUploadItem[], options: BatchUploadOptions = {}): Promise<StoredFile[]> {
-    for (const [i, item] of items.entries()) {
-      try {
-        checkUploadTarget(item.path, item.source);
-      } catch (error) {
-        for (const other of items.slice(i + 1)) if (!(other.source instanceof Blob)) ((other.source as { input?: { destroy?: () => void } }).input)?.destroy?.();
-        throw error;
-      }
-    }
+    checkUploadTargets(items);
     if (options.signal?.aborted) throw canceled();
     const form = new FormData();
     const manifest: Array<{ path: string; size: number; contentType?: string }> = [];
