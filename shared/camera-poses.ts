@@ -443,10 +443,13 @@ const median = (values: number[]): number => {
 /**
  * A frustum depth that suits a set of cameras: `scale` × the median distance from each camera
  * to its nearest neighbour (coincident cameras ignored), so neighbouring frustums touch at most;
- * capped at `maxFraction` × the median distance of the cameras from their centroid, so a sparse
- * ring's frustums stay well short of the structure they surround.
+ * but at least `minFraction` × the diagonal of the cameras' bounding box, so the frames of a video
+ * (cameras centimetres apart along a path of metres) stay big enough to see and click; capped at
+ * `maxFraction` × the median distance of the cameras from their centroid, so a sparse ring's
+ * frustums stay well short of the structure they surround.
  * @param entries cameras (§3 `position` in world units)
  * @param options.scale fraction of the typical neighbour distance (default 0.5)
+ * @param options.minFraction floor as a fraction of the bounding-box diagonal (default 0.02)
  * @param options.maxFraction cap as a fraction of the typical distance to the centroid (default 0.25)
  * @param options.fallback depth when it cannot be measured (fewer than 2 distinct positions; default 1)
  * @returns a depth in world units, > 0
@@ -454,9 +457,9 @@ const median = (values: number[]): number => {
  */
 export function suggestedFrustumDepth(
   entries: readonly Pick<CameraLike, 'position'>[],
-  options: { scale?: number; maxFraction?: number; fallback?: number } = {},
+  options: { scale?: number; minFraction?: number; maxFraction?: number; fallback?: number } = {},
 ): number {
-  const { scale: k = 0.5, maxFraction = 0.25, fallback = 1 } = options;
+  const { scale: k = 0.5, minFraction = 0.02, maxFraction = 0.25, fallback = 1 } = options;
   const points = entries.map((e) => checkedPosition(e));
   const nearest: number[] = [];
   points.forEach((p, i) => {
@@ -469,7 +472,9 @@ export function suggestedFrustumDepth(
     if (Number.isFinite(best)) nearest.push(best);
   });
   if (nearest.length === 0) return fallback;
-  let depth = k * median(nearest);
+  const lo = [0, 1, 2].map((i) => Math.min(...points.map((p) => p[i]!))) as Vec3;
+  const hi = [0, 1, 2].map((i) => Math.max(...points.map((p) => p[i]!))) as Vec3;
+  let depth = Math.max(k * median(nearest), minFraction * norm(sub(hi, lo)));
   const centroid = scale(points.reduce(add, [0, 0, 0] as Vec3), 1 / points.length);
   const spread = median(points.map((p) => norm(sub(p, centroid))));
   if (spread > 0) depth = Math.min(depth, maxFraction * spread);
@@ -578,14 +583,38 @@ export function matchCameraImage(imgName: string, imagePaths: readonly string[])
   return best?.path ?? null;
 }
 
+/** How {@link matchCameraImages} found a camera's photo. */
+export type CameraImageMatch = 'name' | 'index';
+
 /**
- * Each camera with its photo ({@link matchCameraImage}), in entry order.
- * @param entries cameras (§3 `img_name`)
+ * Each camera with its photo, in entry order: by {@link matchCameraImage} on `img_name`; and when
+ * no camera's name matches any photo at all, by the camera's index, as the 3DGS render script
+ * names the ground-truth photos it writes (`render.py`: `{idx:05d}.png`, idx the position of the
+ * camera in the unshuffled training list, which is also its `id` in `cameras.json` when training
+ * ran without an eval split). A folder of such render outputs (e.g. `train/ours_7000/gt/*.png`)
+ * thus still links each camera to its photo; a photo whose name is not all digits never matches
+ * by index, and a name match anywhere turns the index rule off for the whole set.
+ * @param entries cameras (§3 `id`, `img_name`)
  * @param imagePaths a model's image storage paths
- * @returns `[{entry, imagePath}]`, `imagePath` null when no photo matches
+ * @returns `[{entry, imagePath, matchedBy}]`; `imagePath` and `matchedBy` null when no photo matches
  */
-export function matchCameraImages<T extends Pick<CameraMetadataEntry, 'img_name'>>(entries: readonly T[], imagePaths: readonly string[]): { entry: T; imagePath: string | null }[] {
-  return entries.map((entry) => ({ entry, imagePath: typeof entry.img_name === 'string' ? matchCameraImage(entry.img_name, imagePaths) : null }));
+export function matchCameraImages<T extends Pick<CameraMetadataEntry, 'img_name'> & { id?: unknown }>(
+  entries: readonly T[],
+  imagePaths: readonly string[],
+): { entry: T; imagePath: string | null; matchedBy: CameraImageMatch | null }[] {
+  const byName = entries.map((entry) => (typeof entry.img_name === 'string' ? matchCameraImage(entry.img_name, imagePaths) : null));
+  if (byName.some((path) => path !== null)) {
+    return entries.map((entry, i) => ({ entry, imagePath: byName[i]!, matchedBy: byName[i] === null ? null : ('name' as const) }));
+  }
+  const byIndex = new Map<number, string>();
+  for (const path of imagePaths) {
+    const stem = stemOf(fileNameOf(path));
+    if (/^\d{1,9}$/.test(stem) && extensionOf(fileNameOf(path)) !== null && !byIndex.has(Number(stem))) byIndex.set(Number(stem), path);
+  }
+  return entries.map((entry) => {
+    const path = typeof entry.id === 'number' && Number.isInteger(entry.id) ? (byIndex.get(entry.id) ?? null) : null;
+    return { entry, imagePath: path, matchedBy: path === null ? null : ('index' as const) };
+  });
 }
 
 /**

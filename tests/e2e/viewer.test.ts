@@ -203,6 +203,39 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     }
   }
 
+  /** Uploads a model folder with the CLI (its layout read as the CLI reads it); returns the model record. */
+  async function uploadFolder(projectId: string, publicId: string, folder: string): Promise<Model> {
+    const result = await execa('node', [CLI, 'models', 'upload', folder, '--project', projectId, '--public-id', publicId, '--name', publicId, '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url }, reject: false });
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    return (JSON.parse(result.stdout) as { result: { model: Model } }).result.model;
+  }
+
+  /**
+   * Canvas points (CSS pixels from the page's top-left) whose colour is `rgb` within a tolerance
+   * and where the canvas itself is on top (not under a panel or a button).
+   */
+  async function pixelsOf(viewport: Locator, rgb: readonly [number, number, number]): Promise<{ x: number; y: number }[]> {
+    return viewport.locator('canvas').evaluate((canvas: HTMLCanvasElement, colour: readonly number[]) => {
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const context = copy.getContext('2d')!;
+      context.drawImage(canvas, 0, 0);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      const rect = canvas.getBoundingClientRect();
+      const scale = rect.width / canvas.width;
+      const found: { x: number; y: number }[] = [];
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i]! - colour[0]!) + Math.abs(data[i + 1]! - colour[1]!) + Math.abs(data[i + 2]! - colour[2]!) > 45) continue;
+        const p = i / 4;
+        const x = rect.left + ((p % canvas.width) + 0.5) * scale;
+        const y = rect.top + (Math.floor(p / canvas.width) + 0.5) * scale;
+        if (document.elementFromPoint(x, y) === canvas) found.push({ x, y });
+      }
+      return found;
+    }, rgb);
+  }
+
   /** A stored file's bytes on the embedded backend's disk. */
   const storedFile = (path: string): string => join(dataDir, 'storage', path);
 
@@ -366,6 +399,51 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const decoders = assets.filter((name) => /^draco_(wasm_wrapper|decoder)-.*\.(js|wasm)$/.test(name) && code.includes(name));
     expect(decoders.some((name) => name.endsWith('.wasm'))).toBe(true);
     for (const name of decoders) expect((await fetch(`${server.url}/assets/${name}`)).status).toBe(200);
+  });
+
+  it.skipIf(!hasSamples)("the 3DGS sample's camera poses: clicking a camera frustum shows its photo", { timeout: 240_000 }, async () => {
+    const project = (await cli(['projects', 'create', '--name', 'Konstruct Atrium', '--structure-id', 'SMP-CAM'])).stdout.trim();
+    // The training output folder as it is: point_cloud/iteration_7000/point_cloud.ply, cameras.json
+    // (304 cameras, img_name frame_0000N.jpg) and the render script's ground-truth photos images/0000N.png.
+    const model = await uploadFolder(project, 'SMP-CAMS', samplePath('3dgs-konstruct'));
+    expect(model.files.images).toHaveLength(5);
+    const { context, page } = await signedIn(USER);
+    await page.goto(`${server.url}/projects/${project}`);
+    const view = page.getByTestId('project-model').filter({ hasText: 'SMP-CAMS' }).getByRole('link', { name: 'View Model' });
+    const [viewer] = await Promise.all([context.waitForEvent('page'), view.click()]);
+    current = viewer;
+    await expectRendered(viewer, 'cameras');
+    const viewport = viewer.getByTestId('viewport');
+    const panel = viewer.getByRole('complementary', { name: 'Cameras of SMP-CAMS' });
+    await panel.getByText('304 cameras, 5 with a photo. Click a frustum or pick one below.').waitFor();
+    expect(await viewer.getByRole('button', { name: 'Cameras', exact: true }).getAttribute('aria-pressed')).toBe('true');
+
+    // Frame the cameras too, then click a pixel of a frustum drawn in the with-a-photo colour.
+    await panel.getByRole('button', { name: 'Show all cameras' }).click();
+    let amber: { x: number; y: number }[] = [];
+    await expect.poll(async () => (amber = await pixelsOf(viewport, [0xff, 0xc2, 0x33])).length, { timeout: RENDER_TIMEOUT_MS, message: 'no camera frustum with a photo is drawn' }).toBeGreaterThan(0);
+    await viewer.screenshot({ path: join(RESULTS, 'viewer-cameras-all.png') });
+    const target = amber[Math.floor(amber.length / 2)]!;
+    await viewer.mouse.click(target.x, target.y);
+
+    // The camera is selected: its photo in the side panel, its frustum highlighted, the view at its pose.
+    const selected = panel.getByTestId('camera-selected');
+    await selected.waitFor();
+    expect(await selected.getByRole('heading').textContent()).toMatch(/^frame_00(001|002|003|101|151)\.jpg — camera (1|2|3|101|151) of 304$/);
+    const photo = selected.getByTestId('camera-photo');
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBe(531);
+    expect(await photo.getAttribute('alt')).toMatch(/^Photo 00(000|001|002|100|150)\.png taken from camera frame_00\d{3}\.jpg$/);
+    await expect.poll(async () => (await pixelsOf(viewport, [0xff, 0x4d, 0x2e])).length, { timeout: RENDER_TIMEOUT_MS, message: 'the selected frustum is not highlighted' }).toBeGreaterThan(0);
+    await viewer.waitForTimeout(1500);
+    await viewer.screenshot({ path: join(RESULTS, 'viewer-camera-photo.png') });
+
+    // A camera without a photo says so; the keyboard reaches every camera through the list.
+    await panel.getByRole('button', { name: 'frame_00004.jpg (no photo)' }).focus();
+    await viewer.keyboard.press('Enter');
+    await panel.getByTestId('camera-no-photo').getByText('frame_00004.jpg').waitFor();
+    await viewer.keyboard.press('Escape');
+    await expect.poll(() => panel.getByTestId('camera-selected').count()).toBe(0);
+    await context.close();
   });
 
   it.skipIf(!hasSamples)('renders the real samples: the 3DGS training PLY, a .splat and Duck.glb', { timeout: 240_000 }, async () => {

@@ -287,9 +287,27 @@ describe('matchCameraImage (img_name with or without extension, SOURCES.md)', ()
   it('matches every camera of a list, null where no photo', () => {
     const entries = [{ img_name: 'frame_00001' }, { img_name: 'nothing' }];
     expect(matchCameraImages(entries, paths)).toEqual([
-      { entry: entries[0], imagePath: 'models/u/images/frame_00001.png' },
-      { entry: entries[1], imagePath: null },
+      { entry: entries[0], imagePath: 'models/u/images/frame_00001.png', matchedBy: 'name' },
+      { entry: entries[1], imagePath: null, matchedBy: null },
     ]);
+  });
+
+  it("falls back to the 3DGS render script's index names only when no name matches at all", () => {
+    // render.py writes the ground-truth photos as {idx:05d}.png: the sample's images/00000.png… (SOURCES.md)
+    const renders = ['models/u/images/00000.png', 'models/u/images/00002.png', 'models/u/images/00150.png', 'models/u/images/notes.png'];
+    const cameras = [0, 1, 2, 150, 151].map((id) => ({ id, img_name: `frame_${String(id + 1).padStart(5, '0')}.jpg` }));
+    expect(matchCameraImages(cameras, renders).map((m) => [m.entry.id, m.imagePath, m.matchedBy])).toEqual([
+      [0, 'models/u/images/00000.png', 'index'],
+      [1, null, null],
+      [2, 'models/u/images/00002.png', 'index'],
+      [150, 'models/u/images/00150.png', 'index'],
+      [151, null, null],
+    ]);
+    // one name match anywhere: names only
+    const mixed = [...renders, 'models/u/images/frame_00002.jpg'];
+    expect(matchCameraImages(cameras, mixed).map((m) => m.matchedBy)).toEqual([null, 'name', null, null, null]);
+    // an id that is not an integer never matches by index
+    expect(matchCameraImages([{ id: 0.5, img_name: 'x' }], renders)[0]!.imagePath).toBeNull();
   });
 });
 

@@ -12,10 +12,12 @@ import { formatBytes, formatDate } from '../../../../../shared/format.js';
 import { CompareMessages } from '../../../../../shared/messages.js';
 import type { Model } from '../../../../../shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
+import { hasCameraMetadata, useViewerCameras } from '../api/camera-poses.js';
 import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';
 import { ViewerEngine } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
+import { CameraPanel } from './camera-panel.js';
 
 /** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
 export interface OverlayContext {
@@ -72,6 +74,11 @@ export interface ModelViewportProps {
   className?: string;
 }
 
+/** Whether the user asked the system for less motion (camera flights then jump). */
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -94,6 +101,10 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
   const [upChoice, setUpChoice] = useState<UpAxis | null>(() => upAxis ?? rememberedUpAxis(publicId));
   const [visible, setVisible] = useState({ splat: true, mesh: true });
   const [infoOpen, setInfoOpen] = useState(variant === 'single');
+  // Camera poses: shown from the start in the single view (a compare view has two models to read).
+  const [camerasOn, setCamerasOn] = useState(variant === 'single');
+  const [selectedCamera, setSelectedCamera] = useState<number | null>(null);
+  const [drawnCameras, setDrawnCameras] = useState<boolean[]>([]);
 
   const found = phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' || phase.kind === 'error' ? phase.found : null;
   const model = found?.model ?? null;
@@ -264,6 +275,50 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
     };
   }, [ready, model, overlays]);
 
+  // Camera poses of the camera metadata, drawn in the frame of the file they were computed with.
+  const withCameras = model !== null && hasCameraMetadata(model);
+  const cameras = useViewerCameras(files, model, ready && withCameras);
+  const cameraList = cameras.status === 'success' ? cameras.data : null;
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine || !cameraList) return;
+    setDrawnCameras(engine.setCameras(cameraList.map((c) => ({ entry: c.entry, hasPhoto: c.imagePath !== null })), flipPart));
+    return () => {
+      engine.setCameras(null);
+      setSelectedCamera(null);
+    };
+  }, [cameraList, flipPart]);
+
+  const selectCamera = (index: number | null) => {
+    setSelectedCamera(index);
+    const engine = engineRef.current;
+    engine?.selectCamera(index);
+    if (engine && index !== null) engine.viewFromCamera(index, !prefersReducedMotion());
+  };
+  const selectCameraRef = useRef(selectCamera);
+  selectCameraRef.current = selectCamera;
+
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine || !cameraList) return;
+    engine.setCamerasVisible(camerasOn);
+    // A click on the canvas picks the frustum under it (a drag orbits as before).
+    engine.onClick = camerasOn
+      ? (x, y) => {
+          const index = engine.pickCamera(x, y);
+          if (index !== null) selectCameraRef.current(index);
+        }
+      : null;
+    return () => {
+      engine.onClick = null;
+    };
+  }, [cameraList, camerasOn]);
+
+  function toggleCameras() {
+    if (camerasOn) selectCamera(null);
+    setCamerasOn(!camerasOn);
+  }
+
   const state = webglError !== null ? 'error' : phase.kind === 'ready' ? 'ready' : phase.kind === 'resolving' || phase.kind === 'loading' ? 'loading' : 'error';
   const hybrid = modelFiles.length === 2;
 
@@ -389,12 +444,41 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
               </button>
             </>
           ) : null}
+          {withCameras ? (
+            <button
+              type="button"
+              aria-pressed={camerasOn}
+              onClick={toggleCameras}
+              disabled={cameras.status === 'error'}
+              title={cameras.status === 'error' ? `The camera metadata could not be read: ${cameras.error.message}` : 'Show the cameras the photos were taken from'}
+            >
+              Cameras
+            </button>
+          ) : null}
           {variant !== 'swipe' ? (
             <button type="button" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
               Info
             </button>
           ) : null}
         </div>
+      ) : null}
+
+      {phase.kind === 'ready' && withCameras && cameras.status === 'error' ? (
+        <p className="viewport-file-errors camera-error" role="alert">
+          Could not load the camera metadata: {cameras.error.message}
+        </p>
+      ) : null}
+      {phase.kind === 'ready' && camerasOn && cameraList && model ? (
+        <CameraPanel
+          cameras={cameraList}
+          drawn={drawnCameras}
+          selected={selectedCamera}
+          onSelect={selectCamera}
+          onViewFrom={(index) => engineRef.current?.viewFromCamera(index, !prefersReducedMotion())}
+          onShowAll={() => engineRef.current?.fitToCameras()}
+          files={files}
+          publicId={model.publicId}
+        />
       ) : null}
 
       {model && found && infoOpen && variant !== 'swipe' && phase.kind === 'ready' ? (

@@ -18,6 +18,13 @@ interface FakeEngine {
   fits: number;
   disposed: boolean;
   splatGroup: { name: string };
+  cameras: Array<{ part: string; count: number; withPhoto: number } | null>;
+  camerasVisible: boolean[];
+  selected: Array<number | null>;
+  views: Array<[number, boolean]>;
+  onClick: ((x: number, y: number) => void) | null;
+  /** What pickCamera answers. */
+  pickAnswer: number | null;
 }
 const engines = vi.hoisted(() => [] as FakeEngine[]);
 
@@ -33,6 +40,12 @@ vi.mock('../lib/engine.js', () => {
     visible: Array<[string, boolean]> = [];
     fits = 0;
     disposed = false;
+    cameras: Array<{ part: string; count: number; withPhoto: number } | null> = [];
+    camerasVisible: boolean[] = [];
+    selected: Array<number | null> = [];
+    views: Array<[number, boolean]> = [];
+    onClick: ((x: number, y: number) => void) | null = null;
+    pickAnswer: number | null = null;
     constructor() {
       engines.push(this);
     }
@@ -61,6 +74,27 @@ vi.mock('../lib/engine.js', () => {
       return false;
     }
     followCamera() {}
+    setCameras(list: Array<{ entry: { id: number }; hasPhoto: boolean }> | null, part = 'splat') {
+      this.cameras.push(list ? { part, count: list.length, withPhoto: list.filter((c) => c.hasPhoto).length } : null);
+      // the third camera's pose cannot be drawn
+      return (list ?? []).map((_c, i) => i !== 2);
+    }
+    setCamerasVisible(on: boolean) {
+      this.camerasVisible.push(on);
+    }
+    pickCamera() {
+      return this.pickAnswer;
+    }
+    selectCamera(index: number | null) {
+      this.selected.push(index);
+    }
+    fitToCameras() {
+      this.fits += 1;
+    }
+    viewFromCamera(index: number, animate: boolean) {
+      this.views.push([index, animate]);
+      return true;
+    }
     dispose() {
       this.disposed = true;
     }
@@ -82,12 +116,33 @@ const splatOnly: Model = { id: 'm2', uuid: 'm2', publicId: 'TWR-2', name: 'Tower
 const glbOnly: Model = { id: 'm3', uuid: 'm3', publicId: 'BRG-1', name: 'Bridge', projectId: 'p1', files: { glbPath: 'models/m3/model.glb', glbSize: 4 } };
 const noFiles: Model = { id: 'm4', uuid: 'm4', publicId: 'EMPTY-1', name: 'Empty', projectId: 'p1', files: {} };
 const hidden: Model = { id: 'm5', uuid: 'm5', publicId: 'DRAFT-1', name: 'Draft', projectId: 'p1', visible: false, files: { splatPath: 'models/m5/model.ply' } };
+const withCameras: Model = {
+  id: 'm7',
+  uuid: 'm7',
+  publicId: 'CAM-1',
+  name: 'Tower with photos',
+  projectId: 'p1',
+  files: {
+    splatPath: 'models/m7/model.ply',
+    cameraMetadata: 'models/m7/camera-metadata.json',
+    images: ['models/m7/images/frame_1.png', 'models/m7/images/frame_3.png'],
+  },
+};
+const identity = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
+const cameraJson = JSON.stringify(
+  ['frame_1.jpg', 'frame_2.jpg', 'frame_3'].map((img_name, id) => ({ id, img_name, position: [id, 0, -5], rotation: identity, width: 640, height: 480, fx: 500, fy: 500 })),
+);
 const badSplat: Model = { id: 'm6', uuid: 'm6', publicId: 'BAD-1', name: 'Bad', projectId: 'p1', files: { splatPath: 'models/m6/model.ply' } };
-const models = [hybrid, splatOnly, glbOnly, noFiles, hidden, badSplat];
+const models = [hybrid, splatOnly, glbOnly, noFiles, hidden, badSplat, withCameras];
 
 /** Downloads answered by `respond(url)`; by default 100 bytes of 1 (0 for the bad splat). */
 let respond: (url: string) => Response;
 function bytesResponse(url: string): Response {
+  if (url.endsWith('camera-metadata.json')) return new Response(cameraJson);
   return new Response(new Uint8Array(100).fill(url.includes('/m6/') ? 0 : 1), { headers: { 'content-length': '100' } });
 }
 
@@ -248,6 +303,54 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?compareMode=true&id=TWR-2&referenceId=DRAFT-1');
     await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'error']));
     expect(within(viewports()[1]!).getByText('Unable to load reference model information.')).toBeTruthy();
+  });
+
+  it('camera poses: frustums in the splat frame, a list, clicking one selects it and shows its photo or says there is none', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
+    const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
+    const engine = engines[0]!;
+    expect(engine.cameras).toEqual([{ part: 'splat', count: 3, withPhoto: 2 }]);
+    expect(engine.camerasVisible.at(-1)).toBe(true);
+    expect(within(panel).getByText('3 cameras, 2 with a photo. Click a frustum or pick one below.')).toBeTruthy();
+    expect(within(panel).getAllByRole('button', { pressed: false }).map((b) => b.textContent)).toEqual(['frame_1.jpg', 'frame_2.jpg (no photo)', 'frame_3']);
+
+    // A click on the canvas that hits a frustum selects that camera and flies (here: jumps, reduced motion) to it.
+    engine.pickAnswer = 0;
+    act(() => engine.onClick!(100, 80));
+    expect(engine.selected.at(-1)).toBe(0);
+    expect(engine.views.at(-1)).toEqual([0, false]);
+    expect(within(panel).getByRole('heading', { name: 'frame_1.jpg — camera 1 of 3' })).toBeTruthy();
+    const photo = (await within(panel).findByTestId('camera-photo')) as HTMLImageElement;
+    expect(photo.getAttribute('src')).toBe('http://files.test/models/m7/images/frame_1.png');
+    expect(photo.getAttribute('alt')).toBe('Photo frame_1.png taken from camera frame_1.jpg');
+    // A click that misses changes nothing.
+    engine.pickAnswer = null;
+    act(() => engine.onClick!(5, 5));
+    expect(engine.selected.at(-1)).toBe(0);
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Next camera' }));
+    expect(within(panel).getByTestId('camera-no-photo').textContent).toBe("No photo for this camera: frame_2.jpg is not among the model's images.");
+    fireEvent.click(within(panel).getByRole('button', { name: /frame_3/ }));
+    expect(within(panel).getByText("This camera's pose could not be read, so it is not drawn.")).toBeTruthy();
+    expect(within(panel).getByRole('button', { name: 'View from camera' })).toHaveProperty('disabled', true);
+    fireEvent.keyDown(panel, { key: 'Escape' });
+    expect(engine.selected.at(-1)).toBeNull();
+    expect(within(panel).queryByTestId('camera-selected')).toBeNull();
+
+    // The toolbar's toggle hides the frustums and the panel; clicks on the canvas then pick nothing.
+    fireEvent.click(screen.getByRole('button', { name: 'Cameras' }));
+    expect(engine.camerasVisible.at(-1)).toBe(false);
+    expect(engine.onClick).toBeNull();
+    expect(screen.queryByRole('complementary', { name: 'Cameras of CAM-1' })).toBeNull();
+  });
+
+  it('camera poses: a malformed camera-metadata file is named, and the model still shows', async () => {
+    respond = (url) => (url.endsWith('camera-metadata.json') ? new Response('[{"id": "x"}]') : bytesResponse(url));
+    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not load the camera metadata: JSON format error: Camera 1: /);
+    expect(screen.getByRole('button', { name: 'Cameras' })).toHaveProperty('disabled', true);
   });
 
   it('hands overlays the splat frame once the model is ready, and disposes the engine on unmount', async () => {

@@ -16,6 +16,7 @@ import {
   Group,
   LoadingManager,
   PerspectiveCamera,
+  Quaternion,
   Scene,
   Vector3,
   WebGLRenderer,
@@ -32,6 +33,8 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 // portal itself in dev and in the build, so a Draco GLB never reaches for a CDN.
 import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_wrapper.js?url';
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
+import { cameraView, type Quat } from '../../../../../shared/camera-poses.js';
+import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
@@ -45,6 +48,23 @@ const FRAMES_AFTER_LOAD_MS = 1000;
 /** Frames drawn after a load at least, however slow each frame is (software WebGL: seconds each). */
 const MIN_FRAMES_AFTER_LOAD = 3;
 
+/** Vertical field of view of the viewer's camera, degrees (a photo's own while looking through it). */
+const DEFAULT_FOV = 50;
+
+/** How long a flight to a photo's camera takes, ms (none when the user prefers reduced motion). */
+const FLIGHT_MS = 700;
+
+/** A pointer that moved less than this between press and release clicked, CSS pixels. */
+const CLICK_SLOP = 5;
+
+/** A camera placement: position, orientation, vertical field of view (degrees) and orbit target. */
+interface Placement {
+  position: Vector3;
+  quaternion: Quaternion;
+  fov: number;
+  target: Vector3;
+}
+
 
 /**
  * One viewport's scene, camera, controls and renderer.
@@ -52,7 +72,7 @@ const MIN_FRAMES_AFTER_LOAD = 3;
  */
 export class ViewerEngine {
   readonly scene = new Scene();
-  readonly camera = new PerspectiveCamera(50, 1, 0.01, 10_000);
+  readonly camera = new PerspectiveCamera(DEFAULT_FOV, 1, 0.01, 10_000);
   readonly controls: OrbitControls;
   /**
    * The splat's frame: holds the splat, and turns with the up-axis fix. Overlays drawn in the
@@ -69,6 +89,11 @@ export class ViewerEngine {
   onFrame: (() => void) | null = null;
   /** Called when the user (or the keyboard) moves this camera, for linked compare viewports; not for {@link followCamera}. */
   onCameraChange: (() => void) | null = null;
+  /**
+   * Called for a click on the canvas (a press and release of the main button that did not drag),
+   * with its position from the canvas's top-left corner in CSS pixels.
+   */
+  onClick: ((x: number, y: number) => void) | null = null;
 
   private readonly renderer: WebGLRenderer;
   private readonly spark: SparkRenderer;
@@ -83,6 +108,9 @@ export class ViewerEngine {
   private loads = 0;
   private syncing = false;
   private disposed = false;
+  private cameras: CameraOverlay | null = null;
+  private flight: { from: Placement; to: Placement; start: number; duration: number } | null = null;
+  private press: { x: number; y: number; id: number } | null = null;
 
   /**
    * @param canvas the canvas to draw on (sized by CSS; {@link resize} follows it). The engine
@@ -106,6 +134,10 @@ export class ViewerEngine {
       this.requestRender();
       if (!this.syncing) this.onCameraChange?.();
     });
+    // The user takes over: a flight in progress stops where it is.
+    this.controls.addEventListener('start', () => (this.flight = null));
+    canvas.addEventListener('pointerdown', this.onPointerDown);
+    canvas.addEventListener('pointerup', this.onPointerUp);
     const manager = new LoadingManager();
     this.dracoLoader = new DRACOLoader(manager).setDecoderPath({ js: dracoWasmWrapperUrl, wasm: dracoDecoderWasmUrl });
     this.gltfLoader = new GLTFLoader(manager).setDRACOLoader(this.dracoLoader).setMeshoptDecoder(MeshoptDecoder);
@@ -127,15 +159,56 @@ export class ViewerEngine {
     if (this.frameRequest === 0 && !this.disposed) this.frameRequest = requestAnimationFrame(this.drawFrame);
   }
 
+  private readonly onPointerDown = (event: PointerEvent): void => {
+    this.press = event.button === 0 && event.isPrimary ? { x: event.clientX, y: event.clientY, id: event.pointerId } : null;
+  };
+
+  private readonly onPointerUp = (event: PointerEvent): void => {
+    const press = this.press;
+    this.press = null;
+    if (!press || press.id !== event.pointerId || Math.hypot(event.clientX - press.x, event.clientY - press.y) > CLICK_SLOP) return;
+    const rect = this.canvas.getBoundingClientRect();
+    this.onClick?.(event.clientX - rect.left, event.clientY - rect.top);
+  };
+
   private readonly drawFrame = (): void => {
     this.frameRequest = 0;
     if (this.disposed) return;
     this.framesOwed = Math.max(0, this.framesOwed - 1);
+    if (this.flight) this.stepFlight();
     this.renderer.render(this.scene, this.camera);
     this.renderedFrames += 1;
     this.onFrame?.();
-    if (this.loads > 0 || this.framesOwed > 0 || performance.now() < this.renderUntil) this.schedule();
+    if (this.loads > 0 || this.framesOwed > 0 || this.flight !== null || performance.now() < this.renderUntil) this.schedule();
   };
+
+  private placement(): Placement {
+    return { position: this.camera.position.clone(), quaternion: this.camera.quaternion.clone(), fov: this.camera.fov, target: this.controls.target.clone() };
+  }
+
+  private place(p: Placement): void {
+    this.camera.position.copy(p.position);
+    this.camera.quaternion.copy(p.quaternion);
+    if (this.camera.fov !== p.fov) {
+      this.camera.fov = p.fov;
+      this.camera.updateProjectionMatrix();
+    }
+    this.controls.target.copy(p.target);
+  }
+
+  private stepFlight(): void {
+    const flight = this.flight!;
+    const t = Math.min(1, (performance.now() - flight.start) / flight.duration);
+    const k = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2; // ease in and out
+    this.place({
+      position: flight.from.position.clone().lerp(flight.to.position, k),
+      quaternion: flight.from.quaternion.clone().slerp(flight.to.quaternion, k),
+      fov: flight.from.fov + (flight.to.fov - flight.from.fov) * k,
+      target: flight.from.target.clone().lerp(flight.to.target, k),
+    });
+    if (t >= 1) this.flight = null;
+    this.onCameraChange?.();
+  }
 
   /** Follows the canvas's CSS size (call when it changes). */
   resize(): void {
@@ -267,8 +340,24 @@ export class ViewerEngine {
    * @param asHome make this view the home view of {@link reset} (the first fit always does)
    */
   fit(asHome = false): void {
-    const bounds = this.framingBounds();
+    this.fitBounds(this.framingBounds(), asHome);
+  }
+
+  /**
+   * Frames the drawn camera poses (their centres, padded by the frustum depth), so that every
+   * camera can be seen and clicked, whatever the size of the model around or beside them.
+   */
+  fitToCameras(): void {
+    const cameras = this.cameras?.worldBounds() ?? null;
+    if (!cameras || !this.cameras) return;
+    const d = this.cameras.depth;
+    this.fitBounds({ min: cameras.min.map((v) => v - d) as Vec3, max: cameras.max.map((v) => v + d) as Vec3 }, false);
+  }
+
+  private fitBounds(bounds: Bounds | null, asHome: boolean): void {
     if (!bounds) return;
+    this.flight = null;
+    this.camera.fov = DEFAULT_FOV;
     const fit = fitCamera(bounds, VIEW_DIRECTION, [0, 1, 0], this.camera.fov, this.camera.aspect);
     this.camera.position.set(...fit.position);
     this.camera.near = Math.max(fit.distance / 1000, 1e-4);
@@ -284,6 +373,11 @@ export class ViewerEngine {
   /** Back to the view of the first {@link fit} (fits when there is none yet). */
   reset(): void {
     if (!this.home) return this.fit();
+    this.flight = null;
+    if (this.camera.fov !== DEFAULT_FOV) {
+      this.camera.fov = DEFAULT_FOV;
+      this.camera.updateProjectionMatrix();
+    }
     this.camera.position.copy(this.home.position);
     this.controls.target.copy(this.home.target);
     this.controls.update();
@@ -330,6 +424,95 @@ export class ViewerEngine {
     return true;
   }
 
+  /**
+   * Draws the camera poses of the model's camera metadata as frustums in the frame of the file
+   * they belong to (a splat's cameras turn with the up-axis fix), replacing any drawn before; null
+   * removes them.
+   * @param cameras the cameras, in the order the UI lists them (indexes below refer to it)
+   * @param part the file the camera metadata was computed with: the splat, or the mesh of a GLB-only model
+   * @returns for each camera, whether it could be drawn (a malformed rotation cannot)
+   */
+  setCameras(cameras: readonly OverlayCamera[] | null, part: 'splat' | 'mesh' = 'splat'): boolean[] {
+    this.cameras?.dispose();
+    this.cameras = null;
+    if (cameras) {
+      this.cameras = new CameraOverlay(cameras);
+      (part === 'splat' ? this.splatGroup : this.meshGroup).add(this.cameras.group);
+    }
+    this.requestRender();
+    return this.cameras?.drawn ?? [];
+  }
+
+  /** Shows or hides the camera frustums (picking ignores hidden ones). */
+  setCamerasVisible(visible: boolean): void {
+    if (this.cameras) this.cameras.group.visible = visible;
+    this.requestRender();
+  }
+
+  /**
+   * The camera whose frustum is under a canvas point (see {@link CameraOverlay.pick}).
+   * @param x CSS pixels from the canvas's left edge
+   * @param y CSS pixels from its top edge
+   * @returns the camera's index in {@link setCameras}' list, or null
+   */
+  pickCamera(x: number, y: number): number | null {
+    this.camera.updateMatrixWorld();
+    return this.cameras?.pick(this.camera, x, y, this.canvas.clientWidth, this.canvas.clientHeight) ?? null;
+  }
+
+  /** Highlights one camera's frustum, or none (null). */
+  selectCamera(index: number | null): void {
+    this.cameras?.select(index);
+    this.requestRender();
+  }
+
+  /**
+   * Moves the view to a camera's pose and lens, looking through it as its photo was taken (the
+   * orbit target ahead of it, at the model's depth): a short flight, or a jump when `animate` is
+   * false (the user prefers reduced motion). The next orbit keeps the position and target and
+   * levels the horizon.
+   * @param index the camera's index in {@link setCameras}' list
+   * @param animate fly (default) or jump
+   * @returns false when there is no such drawn camera
+   */
+  viewFromCamera(index: number, animate = true): boolean {
+    const overlay = this.cameras;
+    const entry = overlay?.entryAt(index);
+    if (!overlay || !entry) return false;
+    const group = overlay.group.parent ?? this.splatGroup;
+    group.updateMatrixWorld(true);
+    let view;
+    try {
+      view = cameraView(entry, group.quaternion.toArray() as Quat);
+    } catch {
+      return false;
+    }
+    // The frame groups sit at the scene's origin and only turn: the turned pose is the world pose.
+    const position = new Vector3().fromArray(view.position);
+    const quaternion = new Quaternion().fromArray(view.quaternion);
+    const forward = new Vector3(0, 0, -1).applyQuaternion(quaternion);
+    // Orbit about the point of the model straight ahead: the framing box's centre, projected onto the view axis.
+    const bounds = this.framingBounds();
+    let distance = overlay.depth * 4;
+    if (bounds) {
+      const centre = new Vector3().fromArray(bounds.min).add(new Vector3().fromArray(bounds.max)).multiplyScalar(0.5);
+      const ahead = centre.sub(position).dot(forward);
+      if (ahead > overlay.depth) distance = ahead;
+    }
+    const to: Placement = { position, quaternion, fov: view.fovYDegrees, target: position.clone().addScaledVector(forward, distance) };
+    this.camera.near = Math.min(this.camera.near, overlay.depth / 10);
+    this.camera.updateProjectionMatrix();
+    if (animate) {
+      this.flight = { from: this.placement(), to, start: performance.now(), duration: FLIGHT_MS };
+    } else {
+      this.flight = null;
+      this.place(to);
+      this.onCameraChange?.();
+    }
+    this.requestRender();
+    return true;
+  }
+
   /** Copies another engine's camera and orbit target (linked compare viewports), without echoing back. */
   followCamera(other: ViewerEngine): void {
     if (this.disposed) return;
@@ -339,6 +522,7 @@ export class ViewerEngine {
       this.camera.quaternion.copy(other.camera.quaternion);
       this.camera.near = other.camera.near;
       this.camera.far = other.camera.far;
+      this.camera.fov = other.camera.fov;
       this.camera.updateProjectionMatrix();
       this.controls.target.copy(other.controls.target);
       this.controls.maxDistance = other.controls.maxDistance;
@@ -354,7 +538,10 @@ export class ViewerEngine {
     if (this.disposed) return;
     this.disposed = true;
     if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
+    this.canvas.removeEventListener('pointerdown', this.onPointerDown);
+    this.canvas.removeEventListener('pointerup', this.onPointerUp);
     this.controls.dispose();
+    this.cameras?.dispose();
     this.splat?.dispose();
     disposeObject(this.meshGroup);
     disposeObject(this.overlayGroup);

@@ -1,0 +1,59 @@
+/**
+ * The camera poses of a model for the viewer (SPEC.md §3 camera metadata, DESIGN.md §6): its
+ * `camera-metadata.json` downloaded through the file-store port, checked with the §5 rules, and
+ * each camera matched to its photo among the model's `images/` (shared/camera-poses.ts).
+ */
+import { matchCameraImages, type CameraImageMatch } from '../../../../../shared/camera-poses.js';
+import { parseCameraMetadata } from '../../../../../shared/camera-metadata.js';
+import type { FileStorePort } from '../../../../../shared/ports/files.js';
+import type { CameraMetadataEntry, Model } from '../../../../../shared/types.js';
+import { usePromise, type Resource } from '../../../lib/resource.js';
+import { fetchBytes } from '../lib/fetch-bytes.js';
+
+/** One camera as the viewer lists it. */
+export interface ViewerCamera {
+  entry: CameraMetadataEntry;
+  /** The name the list shows: `img_name`, or 'Camera {id}' when it is empty. */
+  label: string;
+  /** Storage path of its photo, or null when the model has none for it. */
+  imagePath: string | null;
+  /** How the photo was found: by `img_name`, or by the 3DGS render script's index names. */
+  matchedBy: CameraImageMatch | null;
+}
+
+/** Whether a model has camera metadata to show. */
+export function hasCameraMetadata(model: Model): boolean {
+  return typeof model.files?.cameraMetadata === 'string' && model.files.cameraMetadata !== '';
+}
+
+/**
+ * Downloads and reads a model's camera metadata.
+ * @param files the file-store port (its download links)
+ * @param model a model with `files.cameraMetadata`
+ * @returns its cameras in file order, each with its photo (or null)
+ * @throws Error naming what went wrong: the download ('the file is missing (HTTP 404)'…) or the
+ *   §5 message of a malformed file ('Invalid JSON file', 'JSON format error: Camera 3: …')
+ */
+export async function loadViewerCameras(files: FileStorePort, model: Model): Promise<ViewerCamera[]> {
+  const path = model.files.cameraMetadata;
+  if (!path) return [];
+  const url = await files.getDownloadUrl(path);
+  const bytes = await fetchBytes(url, () => undefined);
+  const parsed = parseCameraMetadata(new TextDecoder().decode(bytes));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return matchCameraImages(parsed.cameras, model.files.images ?? []).map(({ entry, imagePath, matchedBy }) => ({
+    entry,
+    label: entry.img_name.trim() !== '' ? entry.img_name : `Camera ${entry.id}`,
+    imagePath,
+    matchedBy,
+  }));
+}
+
+/**
+ * The cameras of a model, loaded once per model (nothing is loaded while `enabled` is false or the
+ * model has no camera metadata: stays 'loading').
+ */
+export function useViewerCameras(files: FileStorePort, model: Model | null, enabled: boolean): Resource<ViewerCamera[]> {
+  const key = enabled && model && hasCameraMetadata(model) ? `${model.id}:${model.files.cameraMetadata}` : null;
+  return usePromise(key, () => loadViewerCameras(files, model!));
+}
