@@ -276,6 +276,17 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await single.keyboard.press('ArrowLeft');
     await expect.poll(async () => changed(before.grey, (await centre(viewport)).grey), { timeout: RENDER_TIMEOUT_MS, message: 'arrow keys do not orbit' }).toBeGreaterThan(0.05);
 
+    // Its drone cameras: clicking a frustum opens that camera's photo (rendered from that pose by the seed).
+    const amber = await pixelsOf(viewport, [0xff, 0xc2, 0x33]);
+    expect(amber.length, 'no camera frustum drawn').toBeGreaterThan(0);
+    const hit = amber[Math.floor(amber.length / 3)]!;
+    await single.mouse.click(hit.x, hit.y);
+    const selected = single.getByTestId('camera-selected');
+    await selected.waitFor();
+    expect(await selected.getByRole('heading').textContent()).toMatch(/^frame_000\d\d\.png — camera \d+ of 20$/);
+    await expect.poll(() => selected.getByTestId('camera-photo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 30_000 }).toBe(true);
+    await single.getByRole('button', { name: 'Reset view' }).click();
+
     // 'Flip up axis': on for a splat; off writes up=y-up into the URL, which a reload keeps.
     const flip = single.getByRole('button', { name: 'Flip up axis' });
     expect(await flip.getAttribute('aria-pressed')).toBe('true');
