@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Viewer benchmark (issue 13), `npm run bench:viewer`: one run in headless Chromium with
-// software WebGL (SwiftShader), against a `catalog serve` on loopback. For each scene it prints
-// the time from navigation to the first frame whose centre shows the model (the canvas's centre
-// region differs from the background), the bytes downloaded, and the median frame time while
-// orbiting (arrow keys, or an orbiting camera in the bare page), beside:
-// - the baseline: the same figures for an empty scene (the viewer with nothing to draw is the
-//   bare page with no file: it measures the browser's and the renderer's own floor);
-// - the peer: a bare three + Spark page (no application code: fetch the same download link,
-//   `new SplatMesh({ fileBytes })`, render every frame), on the same files in the same run.
+// software WebGL (SwiftShader), against a `catalog serve` on loopback. For each scene and page it
+// prints the time from navigation to the first screenshot whose centre shows the model (the
+// centre 40% of the page differs from the background colour of its corners), the bytes
+// downloaded, and the median frame time while orbiting (the interval between animation frames
+// while the mouse drags across the page, or the page orbits itself), measured the same way on
+// every page:
+// - the baseline: an empty scene (a bare three + Spark page with no file: the browser's and the
+//   renderer's own floor);
+// - the peer: PlayCanvas's SuperSplat viewer (@playcanvas/supersplat-viewer, its standalone page,
+//   WebGL renderer, no UI), installed on first use into tools/bench-peer; and a bare three + Spark
+//   page (no application code: fetch the same download link, `new SplatMesh({ fileBytes })`,
+//   orbit every frame), the library's own floor. All on the same files in the same run.
 // Scenes: the 3DGS sample (../shared/samples/3dgs-konstruct, 9,080 Gaussians, when present) and
 // a synthetic splat of BENCH_SPLATS Gaussians (default 1,000,000; SH degree 0 PLY, generated here).
 // Software rendering is slow and noisy on this 2-core machine: read the figures as orders of
@@ -16,7 +20,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 
@@ -107,20 +111,47 @@ renderer.setAnimationLoop(() => {
   return readFileSync(out, 'utf8');
 }
 
-/** Share of the centre 40% of the first canvas that differs from the background. */
-const coverageScript = () => {
-  const canvas = document.querySelector('canvas');
-  if (!canvas || canvas.width === 0) return 0;
-  const copy = document.createElement('canvas');
-  copy.width = canvas.width;
-  copy.height = canvas.height;
-  const ctx = copy.getContext('2d');
-  ctx.drawImage(canvas, 0, 0);
-  const { data } = ctx.getImageData(Math.floor(canvas.width * 0.3), Math.floor(canvas.height * 0.3), Math.floor(canvas.width * 0.4), Math.floor(canvas.height * 0.4));
-  let n = 0;
-  for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 0x1b) + Math.abs(data[i + 1] - 0x1f) + Math.abs(data[i + 2] - 0x24) > 30) n += 1;
-  return n / (data.length / 4);
-};
+/**
+ * Share of the centre 40% of a PNG screenshot that differs from the background (the median
+ * colour of the four 8×8 corner patches), decoded by the browser in `decoder` (a blank page).
+ */
+async function centreCoverage(decoder, png) {
+  return decoder.evaluate(async (base64) => {
+    const image = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const { width, height } = canvas;
+    const corners = [];
+    for (const [x0, y0] of [[0, 0], [width - 8, 0], [0, height - 8], [width - 8, height - 8]]) {
+      const { data } = context.getImageData(x0, y0, 8, 8);
+      for (let i = 0; i < data.length; i += 4) corners.push([data[i], data[i + 1], data[i + 2]]);
+    }
+    const channel = (k) => corners.map((c) => c[k]).sort((a, b) => a - b)[corners.length >> 1];
+    const bg = [channel(0), channel(1), channel(2)];
+    const { data } = context.getImageData(Math.floor(width * 0.3), Math.floor(height * 0.3), Math.floor(width * 0.4), Math.floor(height * 0.4));
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) > 30) n += 1;
+    return n / (data.length / 4);
+  }, png.toString('base64'));
+}
+
+/** The SuperSplat viewer's standalone site, installed into tools/bench-peer on first use; null (with the reason logged) when it cannot be. */
+function supersplatViewer() {
+  const prefix = join(root, 'tools', 'bench-peer');
+  const site = join(prefix, 'node_modules', '@playcanvas', 'supersplat-viewer', 'public');
+  if (!existsSync(join(site, 'index.html'))) {
+    try {
+      log('installing the peer viewer (npm ci --prefix tools/bench-peer)…');
+      execFileSync('npm', ['ci', '--prefix', prefix, '--no-audit', '--no-fund'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (error) {
+      log(`(the SuperSplat viewer could not be installed: ${error.message}; only the bare three + Spark peer runs)`);
+      return null;
+    }
+  }
+  const version = JSON.parse(readFileSync(join(prefix, 'node_modules', '@playcanvas', 'supersplat-viewer', 'package.json'), 'utf8')).version;
+  return { site, version };
+}
 
 async function main() {
   const dataDir = join(work, 'data');
@@ -154,16 +185,40 @@ async function main() {
     run(['users', 'register', 'bench@lab.example', '--password', 'bench-pass-1', '--role', 'user']);
 
     const bare = await bundleBarePage();
+    const peer = supersplatViewer();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       headless: true,
       args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'],
     });
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    // The bare page, served on the same origin so it may fetch the download links.
+    // Every page records the time of each animation frame (the same measure everywhere).
+    await context.addInitScript(() => {
+      window.__raf = [];
+      const tick = (t) => {
+        window.__raf.push(t);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    // The bare page and the peer's static site, served on the same origin so they may fetch the download links.
     await context.route(`${base}/bench/bare.html*`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><style>html,body{margin:0;height:100%}canvas{width:100%;height:100%;display:block}</style><canvas></canvas><script type="module" src="/bench/bare.js"></script>' }));
     await context.route(`${base}/bench/bare.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: bare }));
+    let settingsJson = null;
+    if (peer) {
+      const { defaultSettings } = await import(pathToFileURL(join(root, 'tools/bench-peer/node_modules/@playcanvas/supersplat-viewer/dist/settings.js')).href);
+      settingsJson = JSON.stringify(defaultSettings('object'));
+      await context.route(`${base}/bench/ssv/**`, (route) => {
+        const name = new URL(route.request().url()).pathname.slice('/bench/ssv/'.length) || 'index.html';
+        if (name === 'settings.json') return route.fulfill({ contentType: 'application/json', body: settingsJson });
+        const file = join(peer.site, name);
+        if (!file.startsWith(peer.site) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+        const type = name.endsWith('.html') ? 'text/html' : name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+        return route.fulfill({ contentType: type, body: readFileSync(file) });
+      });
+    }
     const page = await context.newPage();
+    const decoder = await context.newPage();
     let bytes = 0;
     page.on('response', async (response) => {
       if (!response.url().includes('/v1/files/')) return;
@@ -175,19 +230,22 @@ async function main() {
     await page.getByLabel('Password').fill('bench-pass-1');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(`${base}/projects`);
+    await page.bringToFront();
 
-    /** Navigates, waits for the centre to show something (or `emptyMs` for an empty scene), orbits, returns the figures. */
-    async function measure(url, { empty = false, orbit }) {
+    /** Navigates, waits for the centre to show something (an empty scene: its first frame), orbits, returns the figures. */
+    async function measure(url, { empty = false, orbit, ready = null }) {
       bytes = 0;
       const started = Date.now();
       await page.goto(url);
       let first = Number.NaN;
       const deadline = started + 180_000;
       for (;;) {
-        const frames = await page
-          .evaluate(() => Number(document.querySelector('[data-testid=viewport]')?.dataset.renderedFrames ?? window.__frames?.length ?? 0))
-          .catch(() => 0);
-        if (frames > 0 && (empty || (await page.evaluate(coverageScript).catch(() => 0)) > 0.01)) {
+        const frames = await page.evaluate(() => window.__raf?.length ?? 0).catch(() => 0);
+        // the catalog viewer's progress bars sit in the centre while a file loads: wait for its ready state first
+        const isReady = ready === null || (await page.evaluate(ready).catch(() => false));
+        // A screenshot waits for a frame: seconds each in software with a million splats.
+        const shows = async () => (await centreCoverage(decoder, await page.screenshot({ timeout: 120_000 }))) > 0.01;
+        if (frames > 1 && isReady && (empty || (await shows().catch((error) => (log(`screenshot: ${error.message.split('\n')[0]}`), false))))) {
           first = Date.now() - started;
           break;
         }
@@ -199,54 +257,60 @@ async function main() {
       return { first, bytes, frame: median(frameTimes) };
     }
 
-    const orbitViewer = async () => {
-      const canvas = page.locator('[data-testid=viewport] canvas');
-      await canvas.focus();
-      const times = [];
-      const end = Date.now() + ORBIT_MS;
-      let last = await page.evaluate(() => [Number(document.querySelector('[data-testid=viewport]').dataset.renderedFrames), performance.now()]);
-      while (Date.now() < end) {
-        await page.keyboard.press('ArrowLeft');
-        await page.waitForTimeout(50);
-        const now = await page.evaluate(() => [Number(document.querySelector('[data-testid=viewport]').dataset.renderedFrames), performance.now()]);
-        if (now[0] > last[0]) {
-          times.push((now[1] - last[1]) / (now[0] - last[0]));
-          last = now;
+    /** Frame intervals while `drive` runs (ms), from the page's own animation-frame record. */
+    async function frameIntervals(drive) {
+      const from = await page.evaluate(() => window.__raf.length);
+      await drive();
+      return page.evaluate((start) => {
+        const t = window.__raf.slice(start);
+        return t.slice(1).map((v, i) => v - t[i]);
+      }, from);
+    }
+    /** Drags across the middle of the page for ORBIT_MS (an orbit in the catalog viewer and in the SuperSplat viewer). */
+    const orbitByDrag = () =>
+      frameIntervals(async () => {
+        const end = Date.now() + ORBIT_MS;
+        await page.mouse.move(500, 400);
+        await page.mouse.down();
+        let x = 500;
+        let dx = 4;
+        while (Date.now() < end) {
+          x += dx;
+          if (x > 700 || x < 300) dx = -dx;
+          await page.mouse.move(x, 400);
         }
-      }
-      return times;
-    };
-    const orbitBare = async () => {
-      await page.evaluate(() => {
-        window.__orbit = true;
-        window.__frames.length = 0;
+        await page.mouse.up();
       });
-      await page.waitForTimeout(ORBIT_MS);
-      return page.evaluate(() => window.__frames.slice(1).map((t, i) => t - window.__frames[i]));
-    };
+    const orbitBare = () =>
+      frameIntervals(async () => {
+        await page.evaluate(() => (window.__orbit = true));
+        await page.waitForTimeout(ORBIT_MS);
+      });
 
     const rows = [];
     rows.push(['empty scene (baseline)', 'bare three+Spark', await measure(`${base}/bench/bare.html`, { empty: true, orbit: orbitBare })]);
+    const key = JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')).key;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     for (const scene of scenes) {
-      rows.push([scene.publicId, 'catalog viewer', await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitViewer })]);
+      const viewerReady = () => document.querySelector('[data-testid=viewport]')?.dataset.state === 'ready';
+      rows.push([scene.publicId, 'catalog viewer', await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitByDrag, ready: viewerReady })]);
       // the same download link the viewer uses, asked for with the service key
-      const key = JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')).key;
-      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       const query = await (await fetch(`${base}/v1/query/models`, { method: 'POST', headers, body: JSON.stringify({ query: { where: [['publicId', '==', scene.publicId]] } }) })).json();
       const url = (await (await fetch(`${base}/v1/download-url/${query.docs[0].files.splatPath}`, { headers })).json()).url;
-      rows.push([scene.publicId, 'bare three+Spark (peer)', await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare })]);
+      if (peer) rows.push([scene.publicId, `SuperSplat viewer ${peer.version}`, await measure(`${base}/bench/ssv/index.html?webgl&noui&settings=${encodeURIComponent(`${base}/bench/ssv/settings.json`)}&content=${encodeURIComponent(url)}`, { orbit: orbitByDrag })]);
+      rows.push([scene.publicId, 'bare three+Spark', await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare })]);
     }
 
     const baseline = rows[0][2];
     const pad = (text, n) => String(text).padEnd(n);
     console.log(`\nViewer benchmark (headless Chromium, SwiftShader software WebGL, ${new Date().toISOString()})`);
-    console.log(`${pad('scene', 24)}${pad('page', 26)}${pad('first frame', 22)}${pad('downloaded', 14)}orbit frame time`);
+    console.log(`${pad('scene', 24)}${pad('page', 28)}${pad('first frame', 22)}${pad('downloaded', 14)}orbit frame time`);
     for (const [scene, pageName, r] of rows) {
       const first = Number.isFinite(r.first) ? `${(r.first / 1000).toFixed(2)} s (${(r.first / baseline.first).toFixed(1)}×)` : 'none in 180 s';
       const frame = Number.isFinite(r.frame) ? `${r.frame.toFixed(0)} ms (${(r.frame / baseline.frame).toFixed(1)}×)` : 'n/a';
-      console.log(`${pad(scene, 24)}${pad(pageName, 26)}${pad(first, 22)}${pad(`${(r.bytes / 1024 / 1024).toFixed(2)} MiB`, 14)}${frame}`);
+      console.log(`${pad(scene, 24)}${pad(pageName, 28)}${pad(first, 22)}${pad(`${(r.bytes / 1024 / 1024).toFixed(2)} MiB`, 14)}${frame}`);
     }
-    console.log('(× = ratio to the empty scene of this run)');
+    console.log('(× = ratio to the empty scene of this run; first frame = navigation to the first screenshot showing the model)');
   } finally {
     await browser?.close().catch(() => undefined);
     child.kill('SIGTERM');

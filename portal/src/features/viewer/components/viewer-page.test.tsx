@@ -69,6 +69,12 @@ vi.mock('../lib/engine.js', () => {
     fit() {
       this.fits += 1;
     }
+    fitTo() {
+      this.fits += 1;
+    }
+    framingBounds() {
+      return { min: [0, 0, 0], max: [1, 1, 1] };
+    }
     reset() {}
     nudge() {
       return false;

@@ -15,6 +15,7 @@ import { usePromise } from '../../../lib/resource.js';
 import { useSession } from '../../../lib/session.js';
 import { pickDemo } from '../api/viewer-models.js';
 import type { ViewerEngine } from '../lib/engine.js';
+import { unionBounds, type Bounds } from '../lib/framing.js';
 import { parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
 import { ModelViewport, type ViewportOverlay } from './model-viewport.js';
@@ -151,7 +152,8 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
     ready.current[side] = true;
     const { model, reference } = engines.current;
     if (ready.current.model && ready.current.reference && model && reference && linkedRef.current) {
-      model.fit();
+      // Frame both models, so neither is cropped in the shared view.
+      model.fitTo(unionBounds([model.framingBounds(), reference.framingBounds()].filter((b): b is Bounds => b !== null)), true);
       reference.followCamera(model);
     }
   }, []);

@@ -48,6 +48,9 @@ const FRAMES_AFTER_LOAD_MS = 1000;
 /** Frames drawn after a load at least, however slow each frame is (software WebGL: seconds each). */
 const MIN_FRAMES_AFTER_LOAD = 3;
 
+/** Splat centres read to frame a model, at most (a strided sample of bigger splats). */
+const FRAMING_SAMPLE = 65_536;
+
 /** Vertical field of view of the viewer's camera, degrees (a photo's own while looking through it). */
 const DEFAULT_FOV = 50;
 
@@ -309,8 +312,9 @@ export class ViewerEngine {
   }
 
   /**
-   * The box to frame, in world space: the 10th–90th percentile of the splat centres (padded, see
-   * framing.ts) and the GLB's box; only the visible parts. null before anything is loaded.
+   * The box to frame, in world space: the 10th–90th percentile of the splat centres (of a strided
+   * sample of at most 65,536 of them; padded, see framing.ts) and the GLB's box; only the visible
+   * parts. null before anything is loaded.
    */
   framingBounds(): Bounds | null {
     const parts: Bounds[] = [];
@@ -319,10 +323,22 @@ export class ViewerEngine {
       const world = this.splat.matrixWorld;
       const point = new Vector3();
       const centres: number[] = [];
-      this.splat.forEachSplat((_index, centre) => {
-        point.copy(centre).applyMatrix4(world);
-        centres.push(point.x, point.y, point.z);
-      });
+      // A strided sample of at most FRAMING_SAMPLE centres: percentiles of a million splats need
+      // not read (and sort) all of them.
+      const source = this.splat.packedSplats ?? this.splat.extSplats;
+      const total = source?.numSplats ?? 0;
+      if (source && total > 0) {
+        const stride = Math.max(1, Math.ceil(total / FRAMING_SAMPLE));
+        for (let i = 0; i < total; i += stride) {
+          point.copy(source.getSplat(i).center).applyMatrix4(world);
+          centres.push(point.x, point.y, point.z);
+        }
+      } else {
+        this.splat.forEachSplat((_index, centre) => {
+          point.copy(centre).applyMatrix4(world);
+          centres.push(point.x, point.y, point.z);
+        });
+      }
       const box = framingBox(centres);
       if (box) parts.push(padBounds(box, SPLAT_FRAMING_PADDING));
     }
@@ -340,7 +356,7 @@ export class ViewerEngine {
    * @param asHome make this view the home view of {@link reset} (the first fit always does)
    */
   fit(asHome = false): void {
-    this.fitBounds(this.framingBounds(), asHome);
+    this.fitTo(this.framingBounds(), asHome);
   }
 
   /**
@@ -351,10 +367,15 @@ export class ViewerEngine {
     const cameras = this.cameras?.worldBounds() ?? null;
     if (!cameras || !this.cameras) return;
     const d = this.cameras.depth;
-    this.fitBounds({ min: cameras.min.map((v) => v - d) as Vec3, max: cameras.max.map((v) => v + d) as Vec3 }, false);
+    this.fitTo({ min: cameras.min.map((v) => v - d) as Vec3, max: cameras.max.map((v) => v + d) as Vec3 }, false);
   }
 
-  private fitBounds(bounds: Bounds | null, asHome: boolean): void {
+  /**
+   * Points the camera at a box, world units (e.g. the union of two models' {@link framingBounds}
+   * in compare mode), as {@link fit} does; nothing for null.
+   * @param asHome make this view the home view of {@link reset}
+   */
+  fitTo(bounds: Bounds | null, asHome = false): void {
     if (!bounds) return;
     this.flight = null;
     this.camera.fov = DEFAULT_FOV;

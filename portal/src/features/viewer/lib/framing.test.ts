@@ -12,22 +12,35 @@ function line(a: Vec3, b: Vec3, count: number): number[] {
 }
 
 describe('framing a splat on percentiles of its centres', () => {
-  it('ignores floaters: the 10th–90th percentile box of a model with far outliers', () => {
+  it('ignores floaters: 5% of the centres kilometres away leave the box on the model', () => {
     const centres = line([0, 0, 0], [10, 20, 30], 1001);
-    // 5% floaters kilometres away on both sides
     for (let i = 0; i < 25; i += 1) centres.push(-5000, -5000, -5000, 5000, 5000, 5000);
-    const box = framingBox(centres)!;
-    expect(box.min[0]).toBeGreaterThan(0);
-    expect(box.max[0]).toBeLessThan(10);
-    expect(box.max[2]).toBeLessThan(30);
+    expect(framingBox(centres)).toEqual({ min: [0, 0, 0], max: [10, 20, 30] });
   });
 
-  it('padded by 12.5% a side, the percentile box of evenly spread centres is their whole extent', () => {
-    const box = padBounds(framingBox(line([0, 0, 0], [10, 20, 40], 10_001))!, 0.125);
-    box.min.forEach((v) => expect(v).toBeCloseTo(0, 1));
-    expect(box.max[0]).toBeCloseTo(10, 1);
-    expect(box.max[1]).toBeCloseTo(20, 1);
-    expect(box.max[2]).toBeCloseTo(40, 1);
+  it('grows through evenly spread centres to their whole extent', () => {
+    const box = framingBox(line([0, 0, 0], [10, 20, 40], 10_001))!;
+    expect(box).toEqual({ min: [0, 0, 0], max: [10, 20, 40] });
+    expect(padBounds(box, 0.05)).toEqual({ min: [-0.5, -1, -2], max: [10.5, 21, 42] });
+  });
+
+  it("keeps a tower's thin mast (few splats, no gap) but not floaters beyond a gap", () => {
+    // a 37 m lattice body of 3,000 centres, a mast to 49 m of 40 centres (1.3%), two floaters at 60 m and 200 m
+    const centres = line([0, 0, 0], [0, 37, 0], 3000).concat(line([0, 37.3, 0], [0, 47, 0], 40), [0, 60, 0, 0, 200, 0]);
+    const box = framingBox(centres)!;
+    expect(box.max[1]).toBe(47);
+    expect(box.min[1]).toBe(0);
+  });
+
+  it('grows at most by half the percentile range a side (a continuum of floaters)', () => {
+    // a dense model from 0 to 10 m, then thinning floaters every 0.5 m out to 510 m
+    const centres = line([0, 0, 0], [0, 10, 0], 9000).concat(line([0, 10.5, 0], [0, 510, 0], 1000));
+    const b = framingBox(centres)!.max[1];
+    const sorted = centres.filter((_v, i) => i % 3 === 1).sort((x, y) => x - y);
+    const q10 = sorted[Math.round(0.1 * (sorted.length - 1))]!;
+    const q90 = sorted[Math.round(0.9 * (sorted.length - 1))]!;
+    expect(b).toBeLessThanOrEqual(q90 + 0.5 * (q90 - q10) + 1e-9);
+    expect(b).toBeGreaterThan(q90 + 0.4 * (q90 - q10));
   });
 
   it('has no box for no points or non-finite ones; a trailing partial point is ignored', () => {

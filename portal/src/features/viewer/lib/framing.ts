@@ -1,9 +1,10 @@
 /**
  * Framing a model: which box the camera looks at and how far away it stands. A Gaussian splat's
  * bounding box is dominated by floaters (a real 3DGS training output spans kilometres for a
- * building a few metres across), so the viewer frames the 10th–90th percentile of the splat
- * centres on each axis instead, padded back out to the model's likely extent. Pure maths on plain
- * arrays (no three.js), so it is unit-tested in isolation.
+ * building a few metres across), so the viewer starts from the 10th–90th percentile of the splat
+ * centres on each axis, then grows it through contiguous splats (a mast or an antenna holds few
+ * splats but no gap; floaters lie beyond an empty gap), at most by half its size a side, and pads
+ * it a little. Pure maths on plain arrays (no three.js), so it is unit-tested in isolation.
  */
 
 /** A point or direction in world units: [x, y, z]. */
@@ -18,12 +19,15 @@ export interface Bounds {
 /** Lower and upper percentile of splat centres the viewer frames (fractions, 0–1). */
 export const SPLAT_FRAMING_QUANTILES = [0.1, 0.9] as const;
 
+/** How far the framing box is padded on each side, as a fraction of its size per axis (splats have extent beyond their centres). */
+export const SPLAT_FRAMING_PADDING = 0.05;
+
 /**
- * How far the percentile box is padded on each side, as a fraction of its size per axis: 0.125
- * turns the 10th–90th percentile of evenly spread centres back into their full extent (0.8 + 2 ×
- * 0.125 × 0.8 = 1), so a tall, thin structure is not cropped while floaters stay out.
+ * Growing the percentile box: the largest gap between neighbouring centres (sorted on one axis)
+ * it grows across, as a fraction of the percentile box's size on that axis; and how far it may
+ * grow on each side, as a fraction of that size.
  */
-export const SPLAT_FRAMING_PADDING = 0.125;
+export const SPLAT_FRAMING_GROWTH = { maxGap: 1 / 16, maxGrowth: 0.5 } as const;
 
 /** The value at fraction `q` (0–1) of a sorted array (nearest rank). */
 function quantile(sorted: Float64Array, q: number): number {
@@ -32,7 +36,9 @@ function quantile(sorted: Float64Array, q: number): number {
 }
 
 /**
- * The box spanning the `low`–`high` quantiles of points on each axis.
+ * The box spanning the `low`–`high` quantiles of points on each axis, grown on each side through
+ * points that follow each other without a gap wider than {@link SPLAT_FRAMING_GROWTH}`.maxGap` ×
+ * the quantile range, by at most `maxGrowth` × that range.
  * @param centres flat [x0, y0, z0, x1, y1, z1, …] (world units); a trailing partial point is ignored
  * @param low lower quantile, 0–1 (default 0.1)
  * @param high upper quantile, 0–1 (default 0.9)
@@ -50,8 +56,14 @@ export function framingBox(centres: ArrayLike<number>, low: number = SPLAT_FRAMI
     const a = quantile(values, low);
     const b = quantile(values, high);
     if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
-    min.push(a);
-    max.push(b);
+    const gap = (b - a) * SPLAT_FRAMING_GROWTH.maxGap;
+    const reach = (b - a) * SPLAT_FRAMING_GROWTH.maxGrowth;
+    let hi = Math.min(count - 1, Math.max(0, Math.round(high * (count - 1))));
+    while (hi + 1 < count && values[hi + 1]! - values[hi]! <= gap && values[hi + 1]! - b <= reach) hi += 1;
+    let lo = Math.min(count - 1, Math.max(0, Math.round(low * (count - 1))));
+    while (lo > 0 && values[lo]! - values[lo - 1]! <= gap && a - values[lo - 1]! <= reach) lo -= 1;
+    min.push(values[lo]!);
+    max.push(values[hi]!);
   }
   return { min: min as Vec3, max: max as Vec3 };
 }
