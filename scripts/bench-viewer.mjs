@@ -3,9 +3,8 @@
 // software WebGL (SwiftShader), against a `catalog serve` on loopback. For each scene and page it
 // prints the time from navigation to the first screenshot whose centre shows the model (the
 // centre 40% of the page differs from the background colour of its corners), the bytes
-// downloaded, and the median frame time while orbiting (the interval between animation frames
-// while the mouse drags across the page, or the page orbits itself), measured the same way on
-// every page:
+// downloaded, and the median frame time while orbiting (an orbit step, then a screenshot that
+// waits for the new frame: see orbitSteps), measured the same way on every page:
 // - the baseline: an empty scene (a bare three + Spark page with no file: the browser's and the
 //   renderer's own floor);
 // - the peer: PlayCanvas's SuperSplat viewer (@playcanvas/supersplat-viewer, its standalone page,
@@ -28,7 +27,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'cli/bin/catalog.js');
 const samples = resolve(root, '..', 'shared', 'samples');
 const SPLATS = Number(process.env.BENCH_SPLATS || 1_000_000);
-const ORBIT_MS = Number(process.env.BENCH_ORBIT_MS || 8000);
+const ORBIT_STEPS = Number(process.env.BENCH_ORBIT_STEPS || 5);
 const work = mkdtempSync(join(tmpdir(), 'catalog-bench-viewer-'));
 const log = (line) => process.stderr.write(`${line}\n`);
 const median = (values) => {
@@ -257,35 +256,35 @@ async function main() {
       return { first, bytes, frame: median(frameTimes) };
     }
 
-    /** Frame intervals while `drive` runs (ms), from the page's own animation-frame record. */
-    async function frameIntervals(drive) {
-      const from = await page.evaluate(() => window.__raf.length);
-      await drive();
-      return page.evaluate((start) => {
-        const t = window.__raf.slice(start);
-        return t.slice(1).map((v, i) => v - t[i]);
-      }, from);
+    /**
+     * Frame time while orbiting, measured the same way on every page: a small orbit step (a 30 px
+     * drag, or the bare page's own per-frame orbit), then a screenshot, which waits until a new
+     * frame is presented (in software WebGL the GPU process, not the page's main thread, is the
+     * bottleneck, so animation-frame intervals alone would not see it). ORBIT_STEPS steps after one
+     * warm-up; the empty scene's figure is the cost of the step and the screenshot themselves.
+     */
+    async function orbitSteps(step) {
+      const times = [];
+      for (let i = 0; i <= ORBIT_STEPS; i += 1) {
+        const started = Date.now();
+        await step(i);
+        await page.screenshot({ timeout: 600_000 });
+        if (i > 0) times.push(Date.now() - started);
+      }
+      return times;
     }
-    /** Drags across the middle of the page for ORBIT_MS (an orbit in the catalog viewer and in the SuperSplat viewer). */
     const orbitByDrag = () =>
-      frameIntervals(async () => {
-        const end = Date.now() + ORBIT_MS;
-        await page.mouse.move(500, 400);
+      orbitSteps(async (i) => {
+        const x = 500 + (i % 2 ? 30 : 0);
+        await page.mouse.move(x, 400);
         await page.mouse.down();
-        let x = 500;
-        let dx = 4;
-        while (Date.now() < end) {
-          x += dx;
-          if (x > 700 || x < 300) dx = -dx;
-          await page.mouse.move(x, 400);
-        }
+        await page.mouse.move(x + (i % 2 ? -30 : 30), 410, { steps: 3 });
         await page.mouse.up();
       });
-    const orbitBare = () =>
-      frameIntervals(async () => {
-        await page.evaluate(() => (window.__orbit = true));
-        await page.waitForTimeout(ORBIT_MS);
-      });
+    const orbitBare = async () => {
+      await page.evaluate(() => (window.__orbit = true));
+      return orbitSteps(async () => undefined);
+    };
 
     const rows = [];
     rows.push(['empty scene (baseline)', 'bare three+Spark', await measure(`${base}/bench/bare.html`, { empty: true, orbit: orbitBare })]);
