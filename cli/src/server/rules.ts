@@ -1,15 +1,21 @@
 /**
- * The role table of SPEC.md §6, enforced by the embedded backend on every request — the same
- * rules the Firestore/Storage security rules state for production:
- * - only signed-in users with a role read projects, models and admins; a user reads only
- *   their own `users/{uid}` record (admins read all); a non-admin never receives a hidden model;
- * - only admins (or the service key) write projects, models, admins and files;
- * - a signed-in user may create only their own `users/{uid}`, with role 'user', or 'admin' when
- *   their email is in `admins`; nobody changes their own role; only admins change roles.
+ * The role table of SPEC.md §6, enforced by the embedded backend on every request. Every decision
+ * is asked of `shared/roles.ts` (`can()`, `decideRole()`), the same table the portal's route
+ * guards use and the shared access table (shared/access-table.ts) tests both backends against:
+ * - projects need Browse, models OpenModels, hidden models SeeHiddenModels (otherwise a hidden
+ *   model is withheld, never refused by name);
+ * - `users` and `admins` need ManageUsers; without it a caller reads only their own
+ *   `users/{uid}` record and their own email's `admins` entry (both read at sign-in, §4);
+ * - writes of projects and models need ManageCatalog, of users and admins ManageUsers; a
+ *   signed-in caller without it may write only their own `users/{uid}`, with the role §4's
+ *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
+ *   own role.
+ * The service key acts as 'admin'.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { FormMessages } from '../../../shared/messages.js';
+import { Capability, can, decideRole } from '../../../shared/roles.js';
 import { isHttpUrl } from '../../../shared/validation/project-form.js';
 import type { CollectionName, Role } from '../../../shared/types.js';
 import type { IdentityService } from './auth.js';
@@ -21,9 +27,23 @@ export type Principal =
   | { kind: 'service' }
   | { kind: 'user'; uid: string; email: string; role: Role | null };
 
-/** True for the service key and for users whose record has role 'admin'. */
+/**
+ * The role a principal acts with in the §6 table: 'admin' for the service key, the record's role
+ * for a signed-in user, null when signed out or without a role.
+ */
+export function roleOf(principal: Principal): Role | null {
+  if (principal.kind === 'service') return 'admin';
+  return principal.kind === 'user' ? principal.role : null;
+}
+
+/** True when the principal may manage the catalog (§6 ManageCatalog: the service key and admins). */
 export function isAdmin(principal: Principal): boolean {
-  return principal.kind === 'service' || (principal.kind === 'user' && principal.role === 'admin');
+  return can(roleOf(principal), Capability.ManageCatalog);
+}
+
+/** The capability that writing a collection takes (§6): ManageUsers for users and admins, else ManageCatalog. */
+function writeCapability(collection: CollectionName): Capability {
+  return collection === 'users' || collection === 'admins' ? Capability.ManageUsers : Capability.ManageCatalog;
 }
 
 /**
@@ -67,13 +87,17 @@ export function requireAdmin(principal: Principal): void {
  */
 export function readScope(principal: Principal, collection: CollectionName): ReadScope {
   requireSignedIn(principal);
+  const role = roleOf(principal);
   // Every field is set (own properties), so nothing inherited can change a scope.
   const scope = (hideHidden: boolean, onlyId: string | undefined): ReadScope => ({ hideHidden, onlyId });
-  if (isAdmin(principal) || principal.kind !== 'user') return scope(false, undefined);
-  if (collection === 'users') return scope(false, principal.uid);
-  if (collection === 'admins' && principal.role === null) return scope(false, principal.email);
-  if (principal.role === null) throw denied(`read ${collection} (no role)`);
-  return scope(collection === 'models', undefined);
+  if (collection === 'users' || collection === 'admins') {
+    if (can(role, Capability.ManageUsers)) return scope(false, undefined);
+    if (principal.kind !== 'user') throw denied(`read ${collection}`);
+    return scope(false, collection === 'users' ? principal.uid : principal.email);
+  }
+  const needed = collection === 'models' ? Capability.OpenModels : Capability.Browse;
+  if (!can(role, needed)) throw denied(`read ${collection}${role === null ? ' (no role)' : ''}`);
+  return scope(collection === 'models' && !can(role, Capability.SeeHiddenModels), undefined);
 }
 
 /**
@@ -98,7 +122,7 @@ export function filterGet(principal: Principal, collection: CollectionName, id: 
  */
 export function preAuthorizeWrite(principal: Principal, target: { op: PendingChange['op']; collection: CollectionName; id: string | undefined }): void {
   requireSignedIn(principal);
-  if (isAdmin(principal)) return;
+  if (can(roleOf(principal), writeCapability(target.collection))) return;
   if (principal.kind !== 'user' || target.collection !== 'users' || target.id !== principal.uid) {
     throw denied(`write ${target.collection}/${target.id ?? '(new)'}`);
   }
@@ -111,7 +135,7 @@ export function preAuthorizeWrite(principal: Principal, target: { op: PendingCha
  */
 export function authorizeWrite(principal: Principal, change: PendingChange, documents: DocumentStore): void {
   requireSignedIn(principal);
-  if (isAdmin(principal)) return;
+  if (can(roleOf(principal), writeCapability(change.collection))) return;
   if (principal.kind !== 'user') throw denied('write');
   if (change.collection !== 'users' || change.id !== principal.uid) throw denied(`write ${change.collection}/${change.id}`);
   const { before, after } = change;
@@ -125,9 +149,10 @@ export function authorizeWrite(principal: Principal, change: PendingChange, docu
     if (after.role !== previousRole) throw denied('change own role');
     return;
   }
-  // Self-registration: role 'user', or 'admin' when the caller's email is in the admins allowlist.
+  // Self-registration (§4): role 'user', or the role resolution gives ('admin' when the email is allowlisted).
   if (after.role === 'user') return;
-  if (after.role === 'admin' && documents.get('admins', principal.email)) return;
+  const resolved = decideRole({ existingRole: null, email: principal.email, emailInAdmins: documents.get('admins', principal.email) !== null });
+  if (after.role === resolved.role) return;
   throw denied('self-assign this role');
 }
 
@@ -138,9 +163,9 @@ export function authorizeWrite(principal: Principal, change: PendingChange, docu
  */
 export function authorizeFileRead(principal: Principal, path: string, documents: DocumentStore): void {
   requireSignedIn(principal);
-  if (isAdmin(principal) || principal.kind !== 'user') return;
-  if (principal.role === null) throw denied('read files (no role)');
-  if (isHiddenModelPath(path, documents)) throw denied('read files of a hidden model');
+  const role = roleOf(principal);
+  if (!can(role, Capability.OpenModels)) throw denied('read files (no role)');
+  if (!can(role, Capability.SeeHiddenModels) && isHiddenModelPath(path, documents)) throw denied('read files of a hidden model');
 }
 
 /** True when `path` lies in the folder of a hidden model (`models/{uuid}/…`). */

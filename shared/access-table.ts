@@ -1,0 +1,467 @@
+/**
+ * The document-access table of SPEC.md §6 (with §3's collections, §4's role resolution at sign-in
+ * and §5's map-URL rule): who may get, list, create, update and delete what, as data. Every row is
+ * decided from the role table of `roles.ts` ({@link can}, {@link decideRole}); nothing here
+ * restates it. Both backends are tested against these rows — `firestore.rules` on the Firestore
+ * emulator (tests/rules/role-table.test.ts) and the embedded server (`catalog serve`,
+ * tests/contract/access-table.test.ts) — so the two cannot drift.
+ *
+ * What "allow" and "deny" mean on each backend:
+ * - **allow**: the caller receives exactly what an unrestricted read returns (get, list), or the
+ *   write is committed (create, update, delete).
+ * - **deny**: Firestore refuses the request (permission-denied). The embedded server refuses it
+ *   (401 signed out, 403 no permission, 400 for the §5 content rule or a collection the spec does
+ *   not name), or — for reads only — withholds: a hidden model a non-admin asks for by id reads as
+ *   missing (200 `{doc: null}`), and a query returns only what the caller may read (so not the
+ *   full answer). Firestore cannot narrow a query; it refuses every query that could return a
+ *   document the caller may not read.
+ *
+ * Pure TypeScript: no Firebase, no Node.
+ */
+import type { Query } from './ports/catalog.js';
+import { Capability, can, decideRole } from './roles.js';
+import type { CollectionName, Role } from './types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Principals and the fixture
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Who calls (§6 columns, plus §4's "email in the admins list" before the first sign-in):
+ * - 'signed-out': no identity;
+ * - 'no-role': signed in, no `users/{uid}` record yet (a first sign-in);
+ * - 'allowlisted': signed in, no record yet, email in the `admins` allowlist;
+ * - 'user' / 'admin': signed in with a record of that role.
+ */
+export type AccessPrincipal = 'signed-out' | 'no-role' | 'allowlisted' | 'user' | 'admin';
+
+/** Every principal, in the order of the table. */
+export const ACCESS_PRINCIPALS: readonly AccessPrincipal[] = ['signed-out', 'no-role', 'allowlisted', 'user', 'admin'];
+
+/** A signed-in principal's identity and the role of its `users/{uid}` record (null: no record). */
+export interface AccessIdentity {
+  /** The identity's uid (also the id of its `users` record). */
+  uid: string;
+  /** The identity's email, lower case (the key of its `admins` entry, if any). */
+  email: string;
+  /** The role stored in `users/{uid}` by {@link ACCESS_FIXTURE}, or null when there is no record. */
+  record: Role | null;
+}
+
+/** The identities of the signed-in principals (fixed uids: the tests create accounts with them). */
+export const ACCESS_IDENTITIES: Readonly<Record<Exclude<AccessPrincipal, 'signed-out'>, AccessIdentity>> = {
+  'no-role': { uid: 'access-norole', email: 'norole@access.test', record: null },
+  allowlisted: { uid: 'access-boss', email: 'boss@access.test', record: null },
+  user: { uid: 'access-user', email: 'user@access.test', record: 'user' },
+  admin: { uid: 'access-admin', email: 'admin@access.test', record: 'admin' },
+};
+
+/**
+ * A collection of a row: the four of §3, or 'unnamed' standing for any collection the spec does
+ * not name (closed to everyone).
+ */
+export type AccessCollection = CollectionName | 'unnamed';
+
+/** One stored document: collection, id and data. */
+export interface AccessDoc {
+  collection: CollectionName;
+  id: string;
+  data: Record<string, unknown>;
+}
+
+/** An email in the allowlist that belongs to none of the principals. */
+const OTHER_ALLOWLISTED = 'chief@access.test';
+
+/**
+ * The documents every row runs against (write before the rows; restore a document after an
+ * allowed write changed it): the user's and the admin's records, two allowlist entries (the
+ * allowlisted principal's and another), a project, and a visible, a hidden and a legacy model
+ * (no `visible` field: counts as visible, §3).
+ */
+export const ACCESS_FIXTURE: readonly AccessDoc[] = [
+  { collection: 'users', id: ACCESS_IDENTITIES.user.uid, data: { uid: ACCESS_IDENTITIES.user.uid, email: ACCESS_IDENTITIES.user.email, role: 'user' } },
+  { collection: 'users', id: ACCESS_IDENTITIES.admin.uid, data: { uid: ACCESS_IDENTITIES.admin.uid, email: ACCESS_IDENTITIES.admin.email, role: 'admin' } },
+  { collection: 'admins', id: ACCESS_IDENTITIES.allowlisted.email, data: { email: ACCESS_IDENTITIES.allowlisted.email } },
+  { collection: 'admins', id: OTHER_ALLOWLISTED, data: { email: OTHER_ALLOWLISTED } },
+  { collection: 'projects', id: 'p1', data: { name: 'Tower', structure_id: 'TWR-001' } },
+  { collection: 'models', id: 'shown', data: { uuid: 'shown', publicId: 'S-1', name: 'Shown', projectId: 'p1', visible: true } },
+  { collection: 'models', id: 'hidden', data: { uuid: 'hidden', publicId: 'H-1', name: 'Hidden', projectId: 'p1', visible: false } },
+  { collection: 'models', id: 'legacy', data: { uuid: 'legacy', publicId: 'L-1', name: 'Legacy', projectId: 'p1' } },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Requests and rows
+// ---------------------------------------------------------------------------------------------
+
+/** The five operations of a row (Firestore's get, list, create, update, delete). */
+export type AccessOp = 'get' | 'list' | 'create' | 'update' | 'delete';
+
+/**
+ * One request, backend-neutral:
+ * - get: read `collection/id`;
+ * - list: run `query` on `collection`;
+ * - create: write `data` as a new document, at `id` (Firestore `set`, server `PUT`) or at an
+ *   automatic id when `id` is absent (Firestore `add`, server `POST`);
+ * - update: change the fields of `data` (keys may be dotted field paths; Firestore `update`,
+ *   server `PATCH`), or with `merge` merge `data` into the document (Firestore
+ *   `set(…, {merge: true})`, server `PUT` with `merge: true`; plain keys only);
+ * - delete: remove `collection/id`.
+ */
+export type AccessRequest =
+  | { op: 'get'; collection: AccessCollection; id: string }
+  | { op: 'list'; collection: AccessCollection; query: Query }
+  | { op: 'create'; collection: AccessCollection; id?: string; data: Record<string, unknown> }
+  | { op: 'update'; collection: AccessCollection; id: string; data: Record<string, unknown>; merge?: boolean }
+  | { op: 'delete'; collection: AccessCollection; id: string };
+
+/** One row of the table: who asks what, and whether it is allowed (see the module comment). */
+export interface AccessRow {
+  /** Who calls. */
+  principal: AccessPrincipal;
+  /** The document or case, in words ('a hidden model', 'own record with role admin'…). */
+  case: string;
+  /** The request. */
+  request: AccessRequest;
+  /** The decision. */
+  expect: 'allow' | 'deny';
+  /** The spec clause or capability that decides it. */
+  why: string;
+}
+
+/** What a case needs to know about a principal to decide. */
+interface Subject {
+  principal: AccessPrincipal;
+  identity: AccessIdentity | null;
+  /** The role the principal acts with (§4: read from the record; null when signed out or no record). */
+  role: Role | null;
+}
+
+/** A case: its request and decision for each principal it applies to. */
+interface CaseTemplate {
+  collection: AccessCollection;
+  case: string;
+  why: string;
+  /** Principals the case applies to (default all). */
+  applies?: (s: Subject) => boolean;
+  request: (s: Subject) => AccessRequest;
+  allow: (s: Subject) => boolean;
+}
+
+const USER = ACCESS_IDENTITIES.user;
+const ADMIN = ACCESS_IDENTITIES.admin;
+const signedIn = (s: Subject): s is Subject & { identity: AccessIdentity } => s.identity !== null;
+const hasRecord = (s: Subject): boolean => s.identity?.record != null;
+const inAllowlist = (email: string): boolean => ACCESS_FIXTURE.some((d) => d.collection === 'admins' && d.id === email);
+/** Another user's record: the user's, or the admin's for the user. */
+const otherRecord = (s: Subject): AccessIdentity => (s.principal === 'user' ? ADMIN : USER);
+const own = (s: Subject): AccessIdentity => s.identity ?? USER;
+
+/**
+ * §4 and §6 for one's own `users/{uid}` record written with role `role`: an admin writes any
+ * record; nobody changes the role of an existing own record; without a record one registers as
+ * 'user', or as what role resolution at sign-in gives (admin when the email is in the allowlist).
+ */
+function mayWriteOwnRole(s: Subject, role: Role): boolean {
+  if (!signedIn(s)) return false;
+  if (can(s.role, Capability.ManageUsers)) return true;
+  if (s.identity.record !== null) return s.identity.record === role;
+  return role === 'user' || decideRole({ existingRole: null, email: s.identity.email, emailInAdmins: inAllowlist(s.identity.email) }).role === role;
+}
+
+const CASES: readonly CaseTemplate[] = [
+  // ---- projects: Browse to read, ManageCatalog to write; §5 map URL for every writer ----------
+  { collection: 'projects', case: 'a project', why: '§6 Browse', request: () => ({ op: 'get', collection: 'projects', id: 'p1' }), allow: (s) => can(s.role, Capability.Browse) },
+  {
+    collection: 'projects',
+    case: 'all projects, by name',
+    why: '§6 Browse',
+    request: () => ({ op: 'list', collection: 'projects', query: { orderBy: [['name', 'asc']] } }),
+    allow: (s) => can(s.role, Capability.Browse),
+  },
+  {
+    collection: 'projects',
+    case: 'a new project (automatic id)',
+    why: '§6 Create, edit, delete projects',
+    request: () => ({ op: 'create', collection: 'projects', data: { name: 'New', structure_id: 'NEW-001' } }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
+  {
+    collection: 'projects',
+    case: 'a new project with an https map URL',
+    why: '§6 Create projects; §5 Map URL',
+    request: () => ({ op: 'create', collection: 'projects', data: { name: 'Linked', location: { lat: 1, lng: 2, mapUrl: 'https://maps.example/x' } } }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
+  {
+    collection: 'projects',
+    case: 'a new project with a javascript: map URL',
+    why: '§5 Map URL must be a URL (http(s) only, for everyone)',
+    request: () => ({ op: 'create', collection: 'projects', data: { name: 'Evil', location: { mapUrl: 'javascript:alert(1)' } } }),
+    allow: () => false,
+  },
+  {
+    collection: 'projects',
+    case: 'rename a project',
+    why: '§6 Edit projects',
+    request: () => ({ op: 'update', collection: 'projects', id: 'p1', data: { name: 'Renamed' } }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
+  {
+    collection: 'projects',
+    case: "a project's map URL set to javascript:",
+    why: '§5 Map URL must be a URL (http(s) only, for everyone)',
+    request: () => ({ op: 'update', collection: 'projects', id: 'p1', data: { 'location.mapUrl': ' JaVaScRiPt:alert(1)' } }),
+    allow: () => false,
+  },
+  { collection: 'projects', case: 'a project', why: '§6 Delete projects', request: () => ({ op: 'delete', collection: 'projects', id: 'p1' }), allow: (s) => can(s.role, Capability.ManageCatalog) },
+
+  // ---- models: OpenModels to read, SeeHiddenModels for hidden ones, admin writes --------------
+  { collection: 'models', case: 'a visible model', why: '§6 Open models', request: () => ({ op: 'get', collection: 'models', id: 'shown' }), allow: (s) => can(s.role, Capability.OpenModels) },
+  {
+    collection: 'models',
+    case: "a model without 'visible' (counts as visible)",
+    why: '§6 Open models; §3 missing counts as visible',
+    request: () => ({ op: 'get', collection: 'models', id: 'legacy' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'models',
+    case: 'a hidden model',
+    why: '§6 See hidden models',
+    request: () => ({ op: 'get', collection: 'models', id: 'hidden' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'models',
+    case: "visible models, by publicId (a non-admin's query)",
+    why: '§6 Open models; non-admins see only models that are not hidden',
+    request: () => ({ op: 'list', collection: 'models', query: { where: [['visible', '==', true]], orderBy: [['publicId', 'asc']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'models',
+    case: "a project's models, hidden ones included",
+    why: '§6 See hidden models',
+    request: () => ({ op: 'list', collection: 'models', query: { where: [['projectId', '==', 'p1']], orderBy: [['publicId', 'asc']] } }),
+    allow: (s) => can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'models',
+    case: 'hidden models (visible == false)',
+    why: '§6 See hidden models',
+    request: () => ({ op: 'list', collection: 'models', query: { where: [['visible', '==', false]] } }),
+    allow: (s) => can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'models',
+    case: 'a new model',
+    why: '§6 Upload models',
+    request: () => ({ op: 'create', collection: 'models', id: 'new', data: { uuid: 'new', publicId: 'N-1', name: 'New', projectId: 'p1', visible: true } }),
+    allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
+  },
+  {
+    collection: 'models',
+    case: 'hide a model',
+    why: '§6 Hide or show models',
+    request: () => ({ op: 'update', collection: 'models', id: 'shown', data: { visible: false, last_updated: '2025-01-01T00:00:00.000Z' } }),
+    allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
+  },
+  {
+    collection: 'models',
+    case: 'show a hidden model',
+    why: '§6 Hide or show models',
+    request: () => ({ op: 'update', collection: 'models', id: 'hidden', data: { visible: true } }),
+    allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
+  },
+  {
+    collection: 'models',
+    case: 'rename a model',
+    why: '§6 Edit models',
+    request: () => ({ op: 'update', collection: 'models', id: 'shown', data: { name: 'Renamed' } }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
+  { collection: 'models', case: 'a model', why: '§6 Delete models', request: () => ({ op: 'delete', collection: 'models', id: 'shown' }), allow: (s) => can(s.role, Capability.ManageCatalog) },
+
+  // ---- users: own record (§4), everything else ManageUsers ------------------------------------
+  {
+    collection: 'users',
+    case: 'own record (read at sign-in, also before it exists)',
+    why: '§4 Role resolution; §6 roles are read from the user\'s record',
+    applies: signedIn,
+    request: (s) => ({ op: 'get', collection: 'users', id: own(s).uid }),
+    allow: signedIn,
+  },
+  {
+    collection: 'users',
+    case: "another user's record",
+    why: '§6 Register users; promote to admin',
+    request: (s) => ({ op: 'get', collection: 'users', id: otherRecord(s).uid }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: "users by email (another user's)",
+    why: '§6 Register users; §7 query users by email',
+    request: (s) => ({ op: 'list', collection: 'users', query: { where: [['email', '==', otherRecord(s).email]] } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: "own record with role 'user' (registration at first sign-in)",
+    why: '§4 Role resolution: a record with role user is created',
+    applies: signedIn,
+    request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: own(s).email, role: 'user' } }),
+    allow: (s) => mayWriteOwnRole(s, 'user'),
+  },
+  {
+    collection: 'users',
+    case: "own record with role 'admin' (role escalation unless allowlisted)",
+    why: '§4 Role resolution: admin only when the email is in admins; §6 promote to admin',
+    applies: signedIn,
+    request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: own(s).email, role: 'admin' } }),
+    allow: (s) => mayWriteOwnRole(s, 'admin'),
+  },
+  {
+    collection: 'users',
+    case: "own record with someone else's email",
+    why: '§4 the record is the signed-in identity\'s; §6 Register users',
+    applies: signedIn,
+    request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: 'someone@access.test', role: 'user' } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: 'register a new user',
+    why: '§6 Register users with role user or admin',
+    request: () => ({ op: 'create', collection: 'users', id: 'access-new', data: { uid: 'access-new', email: 'new@access.test', role: 'user' } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: "own role changed to 'admin' (role escalation)",
+    why: '§6 Promote to admin (admins only)',
+    applies: hasRecord,
+    request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { role: 'admin' } }),
+    allow: (s) => mayWriteOwnRole(s, 'admin'),
+  },
+  {
+    collection: 'users',
+    case: "own role merged to 'admin' (role escalation)",
+    why: '§6 Promote to admin (admins only)',
+    applies: hasRecord,
+    request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { role: 'admin' }, merge: true }),
+    allow: (s) => mayWriteOwnRole(s, 'admin'),
+  },
+  {
+    collection: 'users',
+    case: "own record's note",
+    why: "§3 User record 'note'; a user with a role keeps their own note",
+    applies: hasRecord,
+    request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { note: 'mine', updated_at: '2025-01-01T00:00:00.000Z' } }),
+    allow: (s) => can(s.role, Capability.EnterShell),
+  },
+  {
+    collection: 'users',
+    case: "another user's role set to 'admin' (promote)",
+    why: '§6 Promote to admin',
+    request: (s) => ({ op: 'update', collection: 'users', id: otherRecord(s).uid, data: { role: 'admin' } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: 'own record',
+    why: '§6 user management is admin-only',
+    applies: signedIn,
+    request: (s) => ({ op: 'delete', collection: 'users', id: own(s).uid }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
+    case: "another user's record",
+    why: '§6 user management is admin-only',
+    request: (s) => ({ op: 'delete', collection: 'users', id: otherRecord(s).uid }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+
+  // ---- admins: the allowlist (§3); one's own entry is read at sign-in (§4) ---------------------
+  {
+    collection: 'admins',
+    case: "own email's allowlist entry (read at sign-in, present or not)",
+    why: '§4 Role resolution reads the admins list',
+    applies: signedIn,
+    request: (s) => ({ op: 'get', collection: 'admins', id: own(s).email }),
+    allow: signedIn,
+  },
+  {
+    collection: 'admins',
+    case: "another email's allowlist entry",
+    why: '§6 Promote to admin',
+    request: () => ({ op: 'get', collection: 'admins', id: OTHER_ALLOWLISTED }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  { collection: 'admins', case: 'the allowlist', why: '§6 Promote to admin', request: () => ({ op: 'list', collection: 'admins', query: {} }), allow: (s) => can(s.role, Capability.ManageUsers) },
+  {
+    collection: 'admins',
+    case: 'add own email to the allowlist',
+    why: '§6 Promote to admin (admins only)',
+    request: (s) => ({ op: 'create', collection: 'admins', id: own(s).email === ACCESS_IDENTITIES.allowlisted.email ? 'added@access.test' : own(s).email, data: { email: own(s).email } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'admins',
+    case: 'an allowlist entry',
+    why: '§6 Promote to admin (admins only)',
+    request: () => ({ op: 'update', collection: 'admins', id: OTHER_ALLOWLISTED, data: { note: 'changed' } }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'admins',
+    case: 'an allowlist entry',
+    why: '§6 Promote to admin (admins only)',
+    request: () => ({ op: 'delete', collection: 'admins', id: OTHER_ALLOWLISTED }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+
+  // ---- any collection the spec does not name: closed ------------------------------------------
+  { collection: 'unnamed', case: 'a document', why: '§3 names four collections; anything else is closed', request: () => ({ op: 'get', collection: 'unnamed', id: 'x' }), allow: () => false },
+  { collection: 'unnamed', case: 'all documents', why: '§3 names four collections; anything else is closed', request: () => ({ op: 'list', collection: 'unnamed', query: {} }), allow: () => false },
+  {
+    collection: 'unnamed',
+    case: 'a new document',
+    why: '§3 names four collections; anything else is closed',
+    request: () => ({ op: 'create', collection: 'unnamed', id: 'x', data: { a: 1 } }),
+    allow: () => false,
+  },
+];
+
+function subjectOf(principal: AccessPrincipal): Subject {
+  const identity = principal === 'signed-out' ? null : ACCESS_IDENTITIES[principal];
+  return { principal, identity, role: identity?.record ?? null };
+}
+
+/**
+ * Builds the table: every case for every principal it applies to, decided by the role table.
+ * @returns the rows, grouped by collection, then case, then principal (in {@link ACCESS_PRINCIPALS} order)
+ */
+export function buildAccessTable(): AccessRow[] {
+  const rows: AccessRow[] = [];
+  for (const template of CASES) {
+    for (const principal of ACCESS_PRINCIPALS) {
+      const subject = subjectOf(principal);
+      if (template.applies && !template.applies(subject)) continue;
+      rows.push({ principal, case: template.case, request: template.request(subject), expect: template.allow(subject) ? 'allow' : 'deny', why: template.why });
+    }
+  }
+  return rows;
+}
+
+/** The table of {@link buildAccessTable}, built once. */
+export const ACCESS_TABLE: readonly AccessRow[] = buildAccessTable();
+
+/**
+ * A row's one-line name for test reports: `principal op collection: case → allow|deny`.
+ * @param row a row of the table
+ */
+export function accessRowName(row: AccessRow): string {
+  return `${row.principal} ${row.request.op} ${row.request.collection}: ${row.case} → ${row.expect}`;
+}
