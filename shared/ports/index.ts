@@ -19,6 +19,12 @@ export interface BackendCapabilities {
   atomicBatches: boolean;
   /** Uploads resume across processes (tus URL storage / resumable sessions). */
   resumableUploads: boolean;
+  /**
+   * There is a file store behind `files` (SPEC.md §7 file storage). False for the firebase-admin
+   * adapter on the emulators without the Storage emulator: model files cannot be stored, so
+   * `catalog seed` writes model records without files.
+   */
+  fileStorage: boolean;
 }
 
 export interface Backend {

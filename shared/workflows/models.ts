@@ -68,6 +68,12 @@ export interface AddModelHooks {
   uuid?: string;
   /** Files uploaded at once (default FILE_UPLOAD_CONCURRENCY, 4). */
   fileConcurrency?: number;
+  /**
+   * Write the record only: the model type's required files are not asked for and nothing is
+   * uploaded (the record lists no files). For a backend without file storage
+   * (`capabilities.fileStorage` false: `catalog seed` on the Firebase emulators).
+   */
+  recordOnly?: boolean;
 }
 
 export interface AddModelResult {
@@ -114,8 +120,8 @@ export async function addModel(
       publicId: input.publicId,
       name: input.name,
       modelType: input.modelType,
-      hasSplat: input.files.splat !== undefined,
-      hasGlb: input.files.glb !== undefined,
+      hasSplat: hooks.recordOnly === true || input.files.splat !== undefined,
+      hasGlb: hooks.recordOnly === true || input.files.glb !== undefined,
     }),
   );
   if (input.files.cameraMetadata !== undefined) {
@@ -127,7 +133,7 @@ export async function addModel(
     throw new AppError(ErrorCode.NotFound, ProjectMessages.notFound, { context: { projectId: input.projectId } });
   }
   const uuid = hooks.uuid ?? globalThis.crypto.randomUUID();
-  const plan = planUploads(uuid, input);
+  const plan = hooks.recordOnly ? [] : planUploads(uuid, input);
   for (const item of plan) hooks.onFile?.(item.key, 'waiting');
 
   hooks.onStage?.('uploading');

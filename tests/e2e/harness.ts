@@ -98,3 +98,26 @@ export async function startSeededServer(prefix: string): Promise<SeededServer> {
     },
   };
 }
+
+/**
+ * Builds the portal into a fresh temporary folder (portal/dist is left alone) with the given
+ * build-time variables (`VITE_BACKEND`, `VITE_FIREBASE_*`…); none of the parent's `VITE*`
+ * variables leak in (VITEST ones would make portal/vite.config.ts drop its build root).
+ * @param viteEnv the build-time variables
+ * @returns the output folder (remove it when done)
+ * @throws Error with vite's output when the build fails
+ */
+export async function buildPortal(viteEnv: Record<string, string>): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'portal-build-'));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('VITE')) env[key] = value;
+  const result = await execa('node', ['node_modules/vite/bin/vite.js', 'build', '--config', 'portal/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: ROOT,
+    env: { ...env, ...viteEnv },
+    extendEnv: false,
+    reject: false,
+    timeout: 120_000,
+  });
+  if (result.exitCode !== 0) throw new Error(`the portal build failed (exit ${result.exitCode}):\n${String(result.stderr)}`);
+  return outDir;
+}

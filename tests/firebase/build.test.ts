@@ -1,11 +1,10 @@
 // The build-time backend switch (portal/src/lib/backend.ts): `VITE_BACKEND=firebase` bundles the
 // Firebase web SDK and no local-backend code path; `VITE_BACKEND=local` no Firebase SDK. Builds
 // into temporary folders (portal/dist is left alone) and looks for each adapter's fingerprints.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildPortal } from '../e2e/harness.js';
 
 const dirs: string[] = [];
 
@@ -15,20 +14,11 @@ afterAll(() => {
 
 /** Builds the portal with `VITE_BACKEND=backend`; returns the text of every JS asset. */
 async function build(backend: 'firebase' | 'local'): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), `portal-${backend}-`));
-  dirs.push(outDir);
-  // The parent's VITEST* variables would make portal/vite.config.ts drop its build root.
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('VITEST') && !key.startsWith('VITE_')) env[key] = value;
-  env.VITE_BACKEND = backend;
-  if (backend === 'firebase') Object.assign(env, { VITE_FIREBASE_API_KEY: 'demo-api-key', VITE_FIREBASE_PROJECT_ID: 'demo-catalog' });
-  const result = await execa('node', ['node_modules/vite/bin/vite.js', 'build', '--config', 'portal/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
-    env,
-    extendEnv: false,
-    reject: false,
-    timeout: 120_000,
+  const outDir = await buildPortal({
+    VITE_BACKEND: backend,
+    ...(backend === 'firebase' ? { VITE_FIREBASE_API_KEY: 'demo-api-key', VITE_FIREBASE_PROJECT_ID: 'demo-catalog' } : {}),
   });
-  expect(result.exitCode, String(result.stderr)).toBe(0);
+  dirs.push(outDir);
   const assets = join(outDir, 'assets');
   return readdirSync(assets)
     .filter((name) => name.endsWith('.js'))

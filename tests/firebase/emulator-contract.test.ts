@@ -15,8 +15,7 @@ import { SERVER_TIMESTAMP } from '../../shared/ports/index.js';
 import type { Backend } from '../../shared/ports/index.js';
 import { describeBackendContract } from '../contract/suite.js';
 import type { ContractSetup } from '../contract/suite.js';
-import { readFileSync } from 'node:fs';
-import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
+import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 const projectId = process.env.GCLOUD_PROJECT || 'demo-catalog';
@@ -29,12 +28,7 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
   process.env.FIRESTORE_EMULATOR_HOST = firestore.host;
   if (auth) process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
   // firestore.rules, as deployed: the web-SDK clients are held to it (the Admin SDK bypasses rules).
-  const loaded = await fetch(`http://${firestore.host}/emulator/v1/projects/${projectId}:securityRules`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ rules: { files: [{ name: 'firestore.rules', content: readFileSync('firestore.rules', 'utf8') }] } }),
-  });
-  if (!loaded.ok) throw new Error(`loading firestore.rules into the emulator failed: HTTP ${loaded.status} ${await loaded.text()}`);
+  await loadFirestoreRules(firestore.host, projectId);
   const service = createFirebaseAdminBackend({ projectId, storageBucket: `${projectId}.appspot.com` });
   const web = (name: string): Backend =>
     createFirebaseBackend({

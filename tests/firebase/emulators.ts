@@ -7,7 +7,7 @@
  * need it skip with that command printed when it is absent.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -209,4 +209,20 @@ export async function startFirestoreEmulator(options: { timeoutMs?: number } = {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Loads firestore.rules (as deployed) into a running Firestore emulator for `projectId`, so that
+ * web-SDK clients are held to it (the Admin SDK bypasses rules).
+ * @param host the emulator's `host:port`
+ * @param projectId the demo project
+ * @throws Error with the emulator's answer when it refuses the rules
+ */
+export async function loadFirestoreRules(host: string, projectId: string): Promise<void> {
+  const loaded = await fetch(`http://${host}/emulator/v1/projects/${projectId}:securityRules`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules: { files: [{ name: 'firestore.rules', content: readFileSync('firestore.rules', 'utf8') }] } }),
+  });
+  if (!loaded.ok) throw new Error(`loading firestore.rules into the emulator failed: HTTP ${loaded.status} ${await loaded.text()}`);
 }

@@ -30,6 +30,7 @@ defineAction(seedCommand, schema, async (input, ctx) => {
     '',
     'Sign-ins:',
     ...result.accounts.map((a) => `  ${a.role.padEnd(5)} ${a.email} / ${a.password}`),
+    ...(result.filesSkipped ? ['', result.filesSkipped] : []),
   ];
   return {
     result,

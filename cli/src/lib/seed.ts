@@ -7,7 +7,9 @@
  * built-in viewer (demo-data.ts): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
  * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
- * about a second.
+ * about a second. Files are seeded only where there is file storage
+ * (`backend.capabilities.fileStorage`): on the Firebase emulators without the Storage emulator
+ * the models are records without files, and the run says so ({@link NO_FILE_STORAGE_MESSAGE}).
  */
 import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
 import type { Backend } from '../../../shared/ports/index.js';
@@ -17,6 +19,13 @@ import type { AddModelInput } from '../../../shared/workflows/index.js';
 import type { DemoModel } from './demo-data.js';
 import { DEMO_ACCOUNTS, DEMO_PROJECTS, makeDemoModelFiles } from './demo-data.js';
 import type { ProgressReporter } from './progress.js';
+
+/**
+ * Printed (and returned as `filesSkipped`) when the backend has no file storage: what was left out
+ * and where files can be seeded instead.
+ */
+export const NO_FILE_STORAGE_MESSAGE =
+  'No file storage on this backend (the Firebase emulators without the Storage emulator): models are seeded as records without files. For models with files, seed the embedded backend (`catalog serve`, then `catalog seed`) or run where the Storage emulator runs (.github/workflows/firebase.yml).';
 
 /** What one seeded item became. */
 export interface SeedItem {
@@ -33,6 +42,8 @@ export interface SeedResult {
   created: number;
   items: SeedItem[];
   accounts: { email: string; password: string; role: Role }[];
+  /** Why no files were seeded ({@link NO_FILE_STORAGE_MESSAGE}), or null when they were. */
+  filesSkipped: string | null;
 }
 
 /**
@@ -42,7 +53,7 @@ export interface SeedResult {
  * @param options.actorUid uid written as created_by / owner_uid
  * @param options.progress reporter for model uploads (optional)
  * @param options.log human progress lines (optional)
- * @returns what exists now and what this run created
+ * @returns what exists now and what this run created, and why files were skipped (no file storage)
  * @throws AppError from the workflows (permission, network…)
  */
 export async function seedDemoData(
@@ -52,6 +63,8 @@ export async function seedDemoData(
   const { catalog, identity } = backend;
   const items: SeedItem[] = [];
   const log = options.log ?? (() => undefined);
+  const filesSkipped = backend.capabilities.fileStorage ? null : NO_FILE_STORAGE_MESSAGE;
+  if (filesSkipped) log(filesSkipped);
 
   for (const account of DEMO_ACCOUNTS) {
     const [existing] = await catalog.query('users', { where: [['email', '==', account.email]], limit: 1 });
@@ -100,7 +113,7 @@ export async function seedDemoData(
       items.push({ kind: 'project', key: project.structure_id, id: projectId, created: true });
     }
     for (const model of project.models) {
-      items.push(await seedModel(backend, projectId, model, options, log));
+      items.push(await seedModel(backend, projectId, model, { ...options, recordOnly: filesSkipped !== null }, log));
     }
   }
 
@@ -108,6 +121,7 @@ export async function seedDemoData(
     created: items.filter((i) => i.created).length,
     items,
     accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, password: a.password, role: a.role })),
+    filesSkipped,
   };
 }
 
@@ -115,7 +129,7 @@ async function seedModel(
   backend: Backend,
   projectId: string,
   model: DemoModel,
-  options: { actorUid: string; progress?: (label: string) => ProgressReporter },
+  options: { actorUid: string; progress?: (label: string) => ProgressReporter; recordOnly: boolean },
   log: (line: string) => void,
 ): Promise<SeedItem> {
   const { catalog } = backend;
@@ -124,15 +138,7 @@ async function seedModel(
     if (model.hidden && existing.visible !== false) await setModelVisibility(catalog, existing.id, false);
     return { kind: 'model', key: model.publicId, id: existing.id, created: false };
   }
-  const generated = await makeDemoModelFiles(model);
-  const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
-  const files: AddModelInput['files'] = {
-    images: generated.images.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
-    thumbnails: generated.thumbnails.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
-  };
-  if (generated.splat) files.splat = { name: generated.splat.name, source: blob(generated.splat.bytes, 'application/octet-stream') };
-  if (generated.glb) files.glb = { name: generated.glb.name, source: blob(generated.glb.bytes, 'model/gltf-binary') };
-  if (generated.cameraMetadata) files.cameraMetadata = generated.cameraMetadata;
+  const files = options.recordOnly ? {} : await demoModelFiles(model);
 
   const progress = options.progress?.(model.publicId);
   try {
@@ -147,7 +153,12 @@ async function seedModel(
         setAsReference: model.reference,
         files,
       },
-      { ...(progress ? { onStage: progress.onStage, onFile: progress.onFile } : {}), ownerUid: options.actorUid, confirmReplaceReference: async () => false },
+      {
+        ...(progress ? { onStage: progress.onStage, onFile: progress.onFile } : {}),
+        ownerUid: options.actorUid,
+        confirmReplaceReference: async () => false,
+        recordOnly: options.recordOnly,
+      },
     );
     if (model.hidden) await setModelVisibility(catalog, created.id, false);
     log(`Created model ${model.publicId}${model.reference ? ' (reference)' : ''}${model.hidden ? ' (hidden)' : ''}`);
@@ -155,4 +166,18 @@ async function seedModel(
   } finally {
     progress?.stop();
   }
+}
+
+/** Generates a demo model's files (demo-data.ts) as the add-model workflow's input. */
+async function demoModelFiles(model: DemoModel): Promise<AddModelInput['files']> {
+  const generated = await makeDemoModelFiles(model);
+  const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
+  const files: AddModelInput['files'] = {
+    images: generated.images.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
+    thumbnails: generated.thumbnails.map((f) => ({ name: f.name, source: blob(f.bytes, 'image/png') })),
+  };
+  if (generated.splat) files.splat = { name: generated.splat.name, source: blob(generated.splat.bytes, 'application/octet-stream') };
+  if (generated.glb) files.glb = { name: generated.glb.name, source: blob(generated.glb.bytes, 'model/gltf-binary') };
+  if (generated.cameraMetadata) files.cameraMetadata = generated.cameraMetadata;
+  return files;
 }

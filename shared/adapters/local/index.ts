@@ -40,7 +40,7 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   const identity = new LocalIdentity(transport, { storage: options.storage, serviceKey: options.serviceKey });
   const catalog = new LocalCatalog(transport, identity);
   const files = new LocalFiles(transport, identity, options.uploadUrlStorage, options.uploadFileReader);
-  const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true };
+  const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true, fileStorage: true };
   return {
     kind: 'local',
     identity,

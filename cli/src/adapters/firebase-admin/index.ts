@@ -83,7 +83,10 @@ export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): 
   const identity = new AdminIdentity(getAuth(app));
   const files = new AdminFiles(getStorage(app).bucket());
   // Large uploads use resumable sessions, but a session is not yet resumed by a later process.
-  const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: false };
+  // On the emulators, files need the Storage emulator (FIREBASE_STORAGE_EMULATOR_HOST): without
+  // it the Admin SDK would send them to Google's real Cloud Storage.
+  const fileStorage = !emulated || Boolean(process.env.FIREBASE_STORAGE_EMULATOR_HOST || process.env.STORAGE_EMULATOR_HOST);
+  const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: false, fileStorage };
   return {
     kind: 'firebase',
     identity,

@@ -54,7 +54,7 @@ export function createStubBackend(role: Role | null, initial: { projects?: Docs 
   };
   const backend = {
     kind: 'local',
-    capabilities: { lookupUsers: false, atomicBatches: true, resumableUploads: false },
+    capabilities: { lookupUsers: false, atomicBatches: true, resumableUploads: false, fileStorage: true },
     close: async () => undefined,
     identity: {
       onAuthStateChanged(listener: (u: AuthUser | null) => void) {

@@ -1,6 +1,6 @@
 /**
  * Build-time Firebase configuration of the portal: the web app config from `VITE_FIREBASE_*`
- * and, with `VITE_USE_EMULATORS=1`, the emulator hosts of firebase.json.
+ * and, with `VITE_USE_EMULATORS=1`, the emulator hosts of firebase.json (or `VITE_*_EMULATOR_HOST`).
  */
 import type { FirebaseOptions } from 'firebase/app';
 import firebaseJson from '../../../../../firebase.json';
@@ -20,9 +20,19 @@ export function firebaseConfigFromEnv(env: Record<string, string | undefined> = 
   };
 }
 
-/** The emulator hosts of firebase.json when `VITE_USE_EMULATORS=1`, else null. */
+/**
+ * The emulator hosts (`host:port` each) when `VITE_USE_EMULATORS=1`, else null: those of
+ * firebase.json, each replaceable at build time by `VITE_FIREBASE_AUTH_EMULATOR_HOST`,
+ * `VITE_FIRESTORE_EMULATOR_HOST` or `VITE_FIREBASE_STORAGE_EMULATOR_HOST` (emulators on other
+ * ports, e.g. started by a test on free ports).
+ * @param env the build-time variables (default `import.meta.env`)
+ */
 export function emulatorHostsFromEnv(env: Record<string, string | undefined> = import.meta.env): EmulatorHosts | null {
   if (env.VITE_USE_EMULATORS !== '1') return null;
   const e = firebaseJson.emulators;
-  return { auth: `${e.auth.host}:${e.auth.port}`, firestore: `${e.firestore.host}:${e.firestore.port}`, storage: `${e.storage.host}:${e.storage.port}` };
+  return {
+    auth: env.VITE_FIREBASE_AUTH_EMULATOR_HOST || `${e.auth.host}:${e.auth.port}`,
+    firestore: env.VITE_FIRESTORE_EMULATOR_HOST || `${e.firestore.host}:${e.firestore.port}`,
+    storage: env.VITE_FIREBASE_STORAGE_EMULATOR_HOST || `${e.storage.host}:${e.storage.port}`,
+  };
 }

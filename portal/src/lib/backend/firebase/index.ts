@@ -70,7 +70,7 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   catalogRef = catalog;
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
-  const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false };
+  const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false, fileStorage: true };
   return {
     kind: 'firebase',
     identity,
