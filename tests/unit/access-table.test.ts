@@ -1,0 +1,49 @@
+// The shared access table (shared/access-table.ts) that both backends are tested against: it covers
+// every principal × collection × operation, and its decisions are those of the §6 role table.
+import { describe, expect, it } from 'vitest';
+import { ACCESS_PRINCIPALS, ACCESS_TABLE } from '../../shared/access-table.js';
+import type { AccessOp } from '../../shared/access-table.js';
+
+const OPS: AccessOp[] = ['get', 'list', 'create', 'update', 'delete'];
+const allowed = (principal: string) => ACCESS_TABLE.filter((r) => r.principal === principal && r.expect === 'allow');
+
+describe('the access table (SPEC.md §6)', () => {
+  it('has a row for every principal × named collection × operation', () => {
+    for (const principal of ACCESS_PRINCIPALS) {
+      for (const collection of ['users', 'admins', 'projects', 'models'] as const) {
+        for (const op of OPS) {
+          expect(ACCESS_TABLE.some((r) => r.principal === principal && r.request.collection === collection && r.request.op === op), `${principal} ${op} ${collection}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('allows nothing signed out and nothing in a collection the spec does not name', () => {
+    expect(allowed('signed-out')).toEqual([]);
+    expect(ACCESS_TABLE.filter((r) => r.request.collection === 'unnamed' && r.expect === 'allow')).toEqual([]);
+  });
+
+  it('lets a signed-in caller without a record only read and register their own record', () => {
+    expect(allowed('no-role').map((r) => `${r.request.op} ${r.request.collection}: ${r.case}`)).toEqual([
+      'get users: own record (read at sign-in, also before it exists)',
+      "create users: own record with role 'user' (registration at first sign-in)",
+      "get admins: own email's allowlist entry (read at sign-in, present or not)",
+    ]);
+    // the allowlisted email may also register as admin (§4)
+    expect(allowed('allowlisted').map((r) => r.case)).toContain("own record with role 'admin' (role escalation unless allowlisted)");
+  });
+
+  it('keeps a user to reading visible models and projects and their own record', () => {
+    const user = allowed('user');
+    expect(user.filter((r) => r.request.op !== 'get' && r.request.op !== 'list').map((r) => r.case)).toEqual([
+      "own record with role 'user' (registration at first sign-in)",
+      "own record's note",
+    ]);
+    expect(user.some((r) => r.case === 'a hidden model' || r.case === 'hidden models (visible == false)')).toBe(false);
+  });
+
+  it('lets an admin do everything but break the §5 map-URL rule', () => {
+    const denied = ACCESS_TABLE.filter((r) => r.principal === 'admin' && r.expect === 'deny' && r.request.collection !== 'unnamed');
+    expect(denied.map((r) => r.case)).toEqual(['a new project with a javascript: map URL', "a project's map URL set to javascript:"]);
+  });
+});
