@@ -7,6 +7,9 @@ import globals from 'globals';
 /** Import specifiers that reach into a top-level folder, relatively (`../portal/…`) or by name. */
 const into = (folder) => `^(\\.{1,2}/)+(\\.\\./)*${folder}/|^${folder}/`;
 
+/** A relative climb into the repository's shared/: written `@shared/…` instead (tsconfig.json paths). */
+const viaAlias = { regex: '^(\\.{1,2}/)+shared/', message: "Import shared/ as '@shared/…', not by a relative path." };
+
 const nodeModules = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'stream', 'child_process', 'url', 'better-sqlite3'];
 const firebase = ['firebase', 'firebase/*', 'firebase-admin', 'firebase-admin/*', '@firebase/*'];
 
@@ -49,6 +52,7 @@ export default tseslint.config(
           patterns: [
             { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
             { group: firebase, message: 'Firebase SDK imports live only in the adapters; screens call ports (DESIGN.md §3).' },
+            viaAlias,
           ],
         },
       ],
@@ -63,6 +67,7 @@ export default tseslint.config(
           patterns: [
             { regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
             { group: firebase, message: 'Firebase SDK imports live only in the adapters; commands call ports (DESIGN.md §3).' },
+            viaAlias,
           ],
         },
       ],
@@ -72,13 +77,19 @@ export default tseslint.config(
     // The Firebase adapters (a later issue) may import the SDK; they keep the portal/cli direction.
     files: ['portal/src/**/adapters/**/*.{ts,tsx}', 'portal/src/**/backend/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] }],
     },
   },
   {
     files: ['cli/src/**/adapters/**/*.ts', 'cli/src/**/backend/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] }],
+    },
+  },
+  {
+    files: ['tests/**/*.{ts,tsx,mts}', 'scripts/**/*.{ts,mts}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [viaAlias] }],
     },
   },
 );

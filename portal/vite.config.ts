@@ -13,6 +13,8 @@ const isVitest = process.env.VITEST !== undefined;
 export default defineConfig({
   root: isVitest ? undefined : portalDir,
   plugins: [react()],
+  // `@shared/…` is the repository's shared/ (tsconfig.json paths; the CLI's esbuild and tsx read those).
+  resolve: { alias: { '@shared': fileURLToPath(new URL('../shared', import.meta.url)) } },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

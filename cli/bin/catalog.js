@@ -24,6 +24,6 @@ if (fresh) {
   await import(pathToFileURL(bundle).href);
 } else {
   const { register } = await import('tsx/esm/api');
-  register();
+  register({ tsconfig: join(root, 'tsconfig.json') }); // its paths: @shared/…
   await import('../src/main.ts');
 }

@@ -1,11 +1,11 @@
 // `catalog seed`, `users`, `projects`, output conventions and backend errors, end to end: the
 // real CLI (node cli/bin/catalog.js) against a fresh embedded server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import type { Backend } from '../../shared/ports/index.js';
-import { matchCameraImage } from '../../shared/camera-poses.js';
-import { parseCameraMetadata } from '../../shared/camera-metadata.js';
-import type { Project } from '../../shared/types.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { Backend } from '@shared/ports/index.js';
+import { matchCameraImage } from '@shared/camera-poses.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import type { Project } from '@shared/types.js';
 import { parseJson, runCli, serviceBackend, startTestServer, tempDir } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

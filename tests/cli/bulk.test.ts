@@ -8,9 +8,9 @@ import { rmSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend } from '../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { cliBin, freePort, midUpload, parseJson, repoRoot, runCli, samplePath, samplesPresent, serveInChild, serviceBackend, startTestServer, storedModelFiles, storedSha256, tempDir, writeBigModelFolder } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;

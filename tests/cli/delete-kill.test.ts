@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { cliBin, freePort, parseJson, repoRoot, runCli, serveInChild, storedModelFiles, tempDir } from './helpers.js';
 
 /** Files on disk under `dir` (recursive), as paths relative to it. */

@@ -19,11 +19,11 @@ import {
   toYDown,
 } from '../../cli/src/lib/demo-data.js';
 import type { DemoModel } from '../../cli/src/lib/demo-data.js';
-import { Y_DOWN_TO_Y_UP, cameraAxes, cameraIntrinsics, cameraPose, camerasSeeing, lineSegments, cameraFrustum, matchCameraImage, matrixFromQuaternion, projectPoint, rotatePose, suggestedFrustumDepth } from '../../shared/camera-poses.js';
-import type { Vec3 } from '../../shared/camera-poses.js';
-import { parseCameraMetadata } from '../../shared/camera-metadata.js';
-import { checkFileName } from '../../shared/paths.js';
-import { readPlyHeader } from '../../shared/file-checks.js';
+import { Y_DOWN_TO_Y_UP, cameraAxes, cameraIntrinsics, cameraPose, camerasSeeing, lineSegments, cameraFrustum, matchCameraImage, matrixFromQuaternion, projectPoint, rotatePose, suggestedFrustumDepth } from '@shared/camera-poses.js';
+import type { Vec3 } from '@shared/camera-poses.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import { checkFileName } from '@shared/paths.js';
+import { readPlyHeader } from '@shared/file-checks.js';
 
 const model = (publicId: string): DemoModel => {
   const found = DEMO_PROJECTS.flatMap((p) => p.models).find((m) => m.publicId === publicId);

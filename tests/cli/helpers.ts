@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { startServer } from '../../cli/src/server/index.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import type { Backend } from '../../shared/ports/index.js';
-import { listFilesDeep } from '../../shared/workflows/util.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { Backend } from '@shared/ports/index.js';
+import { listFilesDeep } from '@shared/workflows/util.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const cliBin = join(repoRoot, 'cli/bin/catalog.js');

@@ -1,8 +1,8 @@
 // Pure helpers of bulk uploads: the manifest parser (CSV and JSON), the stable model uuid and the
 // export manifest check.
 import { describe, expect, it } from 'vitest';
-import { checkExportManifest } from '../../shared/export-layout.js';
-import { parseCsvRows, parseManifest } from '../../shared/manifest.js';
+import { checkExportManifest } from '@shared/export-layout.js';
+import { parseCsvRows, parseManifest } from '@shared/manifest.js';
 import { formatEta } from '../../cli/src/lib/batch-progress.js';
 import { stableModelUuid } from '../../cli/src/lib/resume.js';
 

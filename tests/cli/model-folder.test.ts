@@ -2,8 +2,8 @@
 // `catalog models upload`).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkModelFileHead, checkedKindOf, isLfsPointer, readPlyHeader } from '../../shared/file-checks.js';
-import { planModelFolder } from '../../shared/model-folder.js';
+import { checkModelFileHead, checkedKindOf, isLfsPointer, readPlyHeader } from '@shared/file-checks.js';
+import { planModelFolder } from '@shared/model-folder.js';
 import { makeSplatPly, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
 import { samplePath, samplesPresent } from './helpers.js';
 

@@ -4,9 +4,9 @@
 import { cpSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCameraMetadata } from '../../shared/camera-metadata.js';
-import type { Backend } from '../../shared/ports/index.js';
-import type { Model } from '../../shared/types.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Model } from '@shared/types.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { parseJson, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, storedModelFiles, tempDir } from './helpers.js';
 

@@ -12,8 +12,8 @@
 //   status; signed out is always refused (never 200).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../../shared/access-table.js';
-import type { AccessPrincipal, AccessRequest } from '../../shared/access-table.js';
+import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
+import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { startLocalServer } from './local-backend.js';
 import type { LocalServerHandle } from './local-backend.js';
 

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../cli/src/server/index.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import type { Backend } from '../../shared/ports/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { startLocalServer } from './local-backend.js';
 import type { LocalServerHandle } from './local-backend.js';
 

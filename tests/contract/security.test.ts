@@ -12,10 +12,10 @@ import { request as httpRequest } from 'node:http';
 import { join, relative, sep } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import { SERVER_TIMESTAMP } from '../../shared/ports/index.js';
-import type { Backend } from '../../shared/ports/index.js';
-import { listFilesDeep } from '../../shared/workflows/util.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
+import { listFilesDeep } from '@shared/workflows/util.js';
 import { startLocalServer } from './local-backend.js';
 import type { LocalServerHandle } from './local-backend.js';
 

@@ -10,10 +10,10 @@ import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, isAppError } from '../../shared/errors.js';
-import type { ErrorCode } from '../../shared/errors.js';
-import { SERVER_TIMESTAMP } from '../../shared/ports/index.js';
-import type { Backend, UploadProgress } from '../../shared/ports/index.js';
+import { AppError, isAppError } from '@shared/errors.js';
+import type { ErrorCode } from '@shared/errors.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
+import type { Backend, UploadProgress } from '@shared/ports/index.js';
 
 /** What an adapter's test file provides: four clients and the means to clean up. */
 export interface ContractSetup {

@@ -16,10 +16,10 @@ import { execa } from 'execa';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import { projectHasModels } from '../../shared/messages.js';
-import type { Backend } from '../../shared/ports/index.js';
-import type { Model, Project } from '../../shared/types.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { projectHasModels } from '@shared/messages.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Model, Project } from '@shared/types.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
 const SAMPLES = resolve(ROOT, '../shared/samples');

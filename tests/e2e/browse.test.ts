@@ -14,12 +14,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, startSeededServer, submitSignIn } from './harness.js';
 import type { SeededServer } from './harness.js';
-import { MAP_USER_LOCATION_ZOOM } from '../../shared/constants.js';
-import { sortModelsByPublicId, sortProjectsByStructureId } from '../../shared/order.js';
-import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '../../shared/projects.js';
-import type { Backend } from '../../shared/ports/index.js';
-import type { Model, Project } from '../../shared/types.js';
-import { createProject } from '../../shared/workflows/index.js';
+import { MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
+import { sortModelsByPublicId, sortProjectsByStructureId } from '@shared/order.js';
+import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '@shared/projects.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Model, Project } from '@shared/types.js';
+import { createProject } from '@shared/workflows/index.js';
 import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
 import type { RunningServer } from '../../cli/src/server/index.js';
 

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
-import { createLocalBackend } from '../../shared/adapters/local/index.js';
-import type { Backend } from '../../shared/ports/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { Backend } from '@shared/ports/index.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const PORTAL_DIST = join(ROOT, 'portal/dist');

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { authError, buildAdminQuery, firestoreError, fromFirestore as fromAdmin, storageError, toFirestore as toAdmin } from '../../cli/src/adapters/firebase-admin/index.js';
 import { usesFirebase } from '../../cli/src/lib/backend.js';
 import { buildConstraints, fromFirestore, mapAuthError, mapFirestoreError, mapStorageError, toFirestore } from '../../portal/src/lib/backend/firebase/index.js';
-import { AppError } from '../../shared/errors.js';
-import { registrationErrorMessage, signInErrorMessage } from '../../shared/messages.js';
-import { SERVER_TIMESTAMP } from '../../shared/ports/index.js';
+import { AppError } from '@shared/errors.js';
+import { registrationErrorMessage, signInErrorMessage } from '@shared/messages.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 
 function thrown(fn: () => unknown): AppError {
   try {

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { AdminIdentity } from '../../cli/src/adapters/firebase-admin/index.js';
 import { createFirebaseBackend } from '../../portal/src/lib/backend/firebase/index.js';
-import { AppError } from '../../shared/errors.js';
-import { registrationErrorMessage, signInErrorMessage } from '../../shared/messages.js';
-import type { AuthUser, Backend } from '../../shared/ports/index.js';
-import { resolveRole } from '../../shared/workflows/resolve-role.js';
+import { AppError } from '@shared/errors.js';
+import { registrationErrorMessage, signInErrorMessage } from '@shared/messages.js';
+import type { AuthUser, Backend } from '@shared/ports/index.js';
+import { resolveRole } from '@shared/workflows/resolve-role.js';
 import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
 import type { FirestoreEmulatorHandle } from './emulators.js';
 

@@ -4,7 +4,7 @@
 // commands here are those that touch documents and accounts only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
-import type { Backend } from '../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { parseJson, runCli, tempDir } from '../cli/helpers.js';
 import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
 import type { FirestoreEmulatorHandle } from './emulators.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import { NO_FILE_STORAGE_MESSAGE } from '../../cli/src/lib/seed.js';
 import type { SeedResult } from '../../cli/src/lib/seed.js';
-import type { Backend } from '../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { parseJson, runCli, tempDir } from '../cli/helpers.js';
 import { CHROMIUM, buildPortal, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../e2e/harness.js';
 import { firebaseToolsUnavailable, freePort, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from './emulators.js';

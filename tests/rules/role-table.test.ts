@@ -13,8 +13,8 @@ import { assertFails, assertSucceeds, initializeTestEnvironment } from '@firebas
 import type { RulesTestContext, RulesTestEnvironment } from '@firebase/rules-unit-testing';
 import { setLogLevel } from 'firebase/firestore';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../../shared/access-table.js';
-import type { AccessPrincipal, AccessRequest } from '../../shared/access-table.js';
+import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
+import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { startFirestoreEmulator } from '../firebase/emulators.js';
 import type { FirestoreEmulatorHandle } from '../firebase/emulators.js';
 

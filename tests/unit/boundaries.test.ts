@@ -34,8 +34,11 @@ describe('import boundaries (DESIGN.md §3)', () => {
     expect(fromCli).toContain('no-restricted-imports');
   });
 
-  it('accepts shared/ imports from portal/ and cli/', async () => {
-    const ids = await ruleIdsFor('cli/src/boundary-probe.ts', "import { slugify } from '../../shared/slug.js';\nexport const x = slugify;\n");
-    expect(ids).toEqual([]);
+  it('accepts shared/ imports from portal/, cli/ and tests/, through the @shared alias only', async () => {
+    for (const probe of ['cli/src/boundary-probe.ts', 'portal/src/features/boundary-probe.tsx', 'tests/unit/boundary-probe.ts']) {
+      expect(await ruleIdsFor(probe, "import { slugify } from '@shared/slug.js';\nexport const x = slugify;\n")).toEqual([]);
+      const relative = probe.startsWith('portal') ? '../../../shared/slug.js' : '../../shared/slug.js';
+      expect(await ruleIdsFor(probe, `import { slugify } from '${relative}';\nexport const x = slugify;\n`)).toContain('no-restricted-imports');
+    }
   });
 });

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseCameraMetadata } from '../../shared/camera-metadata.js';
-import { validateCameraMetadataFiles } from '../../shared/validation/camera.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import { validateCameraMetadataFiles } from '@shared/validation/camera.js';
 
 const samplePath = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/samples/3dgs-konstruct/cameras.json');
 const hasSample = existsSync(samplePath);

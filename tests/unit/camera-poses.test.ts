@@ -30,11 +30,11 @@ import {
   suggestedFrustumDepth,
   unprojectPixel,
   worldToCamera,
-} from '../../shared/camera-poses.js';
-import type { CameraLike, Mat3, Quat, Vec3 } from '../../shared/camera-poses.js';
-import { parseCameraMetadata } from '../../shared/camera-metadata.js';
-import { isAppError } from '../../shared/errors.js';
-import type { CameraMetadataEntry } from '../../shared/types.js';
+} from '@shared/camera-poses.js';
+import type { CameraLike, Mat3, Quat, Vec3 } from '@shared/camera-poses.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import { isAppError } from '@shared/errors.js';
+import type { CameraMetadataEntry } from '@shared/types.js';
 
 const SAMPLE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/samples/3dgs-konstruct');
 const hasSample = existsSync(resolve(SAMPLE, 'cameras.json')) && existsSync(resolve(SAMPLE, 'point_cloud/iteration_7000/point_cloud.ply'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as C from '../../shared/constants.js';
+import * as C from '@shared/constants.js';
 
 describe('§9 constants', () => {
   it('uploads: 256 KB threshold, chunks from 256 KB doubling below 32 MB', () => {

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toFirestore as toAdminFirestore } from '../../cli/src/adapters/firebase-admin/convert.js';
-import { MAX_DOCUMENT_DEPTH, validateDocumentData, validateFieldPath, validateQueryFields, validateUpdateData, validateWriteOp } from '../../shared/field-path.js';
-import { checkFileName, checkUploadTarget, isModelUuid, validateModelFilePath } from '../../shared/paths.js';
+import { MAX_DOCUMENT_DEPTH, validateDocumentData, validateFieldPath, validateQueryFields, validateUpdateData, validateWriteOp } from '@shared/field-path.js';
+import { checkFileName, checkUploadTarget, isModelUuid, validateModelFilePath } from '@shared/paths.js';
 import { toFirestore as toWebFirestore } from '../../portal/src/lib/backend/firebase/convert.js';
 
 const nested = (levels: number): unknown => {

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '../../shared/format.js';
+import { formatBytes, formatCount, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '@shared/format.js';
 
 describe('formatDate (§3: Mon D, YYYY in UTC)', () => {
   it('formats ISO strings in UTC', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExternalToolCard, toolCardLink, toolCardStatus } from '../../shared/landing.js';
+import { isExternalToolCard, toolCardLink, toolCardStatus } from '@shared/landing.js';
 
 describe('tool card status (§2 Landing page)', () => {
   it("ready: green, 'Access Now', 'Production Ready'", () => {

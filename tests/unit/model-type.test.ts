@@ -9,8 +9,8 @@ import {
   modelKindLabel,
   modelTypeLabel,
   totalFileSize,
-} from '../../shared/model-type.js';
-import type { ModelType } from '../../shared/types.js';
+} from '@shared/model-type.js';
+import type { ModelType } from '@shared/types.js';
 
 const splat = 'models/u/model.ply';
 const glb = 'models/u/model.glb';

@@ -7,8 +7,8 @@ import {
   sortProjectDetailModels,
   sortProjectsBy,
   sortProjectsByStructureId,
-} from '../../shared/order.js';
-import type { Model, Project } from '../../shared/types.js';
+} from '@shared/order.js';
+import type { Model, Project } from '@shared/types.js';
 
 function model(id: string, extra: Partial<Model> = {}): Model {
   return { id, uuid: id, publicId: id, name: id, files: {}, ...extra };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors.js';
+import { AppError } from '@shared/errors.js';
 import {
   assetPath,
   cameraMetadataPath,
@@ -17,7 +17,7 @@ import {
   splatPath,
   thumbnailPath,
   toFileEntry,
-} from '../../shared/paths.js';
+} from '@shared/paths.js';
 
 const uuid = '6f1c2a9e-0b7d-4c39-9a55-1e2f3a4b5c6d';
 

@@ -17,8 +17,8 @@ import {
   referenceCheckboxState,
   thumbnailPathOf,
   truncateDescription,
-} from '../../shared/projects.js';
-import type { Project } from '../../shared/types.js';
+} from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
 
 function project(id: string, extra: Partial<Project> = {}): Project {
   return { id, name: id, structure_id: id, description: '', slug: id, ...extra };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, Capability, can, decideRole, roleBadge, routeAccess, visibleModelsFor } from '../../shared/roles.js';
-import type { Role } from '../../shared/types.js';
+import { ALL_CAPABILITIES, Capability, can, decideRole, roleBadge, routeAccess, visibleModelsFor } from '@shared/roles.js';
+import type { Role } from '@shared/types.js';
 
 describe('decideRole (§4 role resolution at sign-in)', () => {
   it('uses an existing record as is', () => {

@@ -5,8 +5,8 @@ import {
   searchModels,
   searchProjects,
   searchProjectsForManagement,
-} from '../../shared/search.js';
-import type { Project } from '../../shared/types.js';
+} from '@shared/search.js';
+import type { Project } from '@shared/types.js';
 
 const projects: Project[] = [
   { id: '1', name: 'North Tower', structure_id: 'TWR-001', description: 'Lattice tower by the river', slug: 'north-tower' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidSlug, resolveSlug, slugify } from '../../shared/slug.js';
+import { isValidSlug, resolveSlug, slugify } from '@shared/slug.js';
 
 describe('slug (§5: lowercase, spaces to hyphens, only a-z 0-9 -)', () => {
   it.each([

@@ -5,10 +5,10 @@
  * add-model workflow tests against `catalog serve`).
  */
 import { describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import type { FileStorePort, StoredFile, UploadOptions } from '../../shared/ports/files.js';
-import { RESUMABLE_UPLOAD_THRESHOLD_BYTES, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '../../shared/constants.js';
-import { UPLOAD_BATCHES_IN_FLIGHT, uploadFiles, type FileUpload } from '../../shared/workflows/util.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { FileStorePort, StoredFile, UploadOptions } from '@shared/ports/files.js';
+import { RESUMABLE_UPLOAD_THRESHOLD_BYTES, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
+import { UPLOAD_BATCHES_IN_FLIGHT, uploadFiles, type FileUpload } from '@shared/workflows/util.js';
 
 interface Pending {
   path: string;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { validateSignIn } from '../../shared/validation/sign-in.js';
-import { validateAddModel, validateEditModel, validateListUpload } from '../../shared/validation/models.js';
-import { parseCoordinate, projectFormInputOf, validateProjectForm } from '../../shared/validation/project-form.js';
-import { validateRegisterUser, validateSetAdmin } from '../../shared/validation/users.js';
+import { validateSignIn } from '@shared/validation/sign-in.js';
+import { validateAddModel, validateEditModel, validateListUpload } from '@shared/validation/models.js';
+import { parseCoordinate, projectFormInputOf, validateProjectForm } from '@shared/validation/project-form.js';
+import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
 import {
   confirmTypedName,
   validateModelDeleteConfirmation,
   validateProjectDeleteConfirmation,
-} from '../../shared/validation/confirm.js';
-import type { ModelType } from '../../shared/types.js';
+} from '@shared/validation/confirm.js';
+import type { ModelType } from '@shared/types.js';
 
 const fail = (message: string) => ({ ok: false, message });
 

@@ -5,9 +5,9 @@
  * keeping the main files, and the edit-model rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError } from '../../shared/errors.js';
-import { ValidationMessages } from '../../shared/messages.js';
-import type { Backend } from '../../shared/ports/index.js';
+import { isAppError } from '@shared/errors.js';
+import { ValidationMessages } from '@shared/messages.js';
+import type { Backend } from '@shared/ports/index.js';
 import {
   addModel,
   createProject,
@@ -19,7 +19,7 @@ import {
   updateModel,
   uploadAdditionalFiles,
   uploadCameraMetadata,
-} from '../../shared/workflows/index.js';
+} from '@shared/workflows/index.js';
 import type { ContractSetup } from '../contract/suite.js';
 import { setupLocalBackend } from '../contract/local-backend.js';
 

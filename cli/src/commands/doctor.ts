@@ -5,7 +5,7 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { embeddedStorageScanApi } from '../lib/catalog-io.js';
 import { backendFor } from '../lib/command-backend.js';

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { formatBytes } from '../../../shared/format.js';
+import { formatBytes } from '@shared/format.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { embeddedAccountsApi, exportCatalog, importCatalog } from '../lib/catalog-io.js';
 import { backendFor } from '../lib/command-backend.js';

@@ -7,13 +7,13 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { formatBytes, formatCount } from '../../../shared/format.js';
-import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '../../../shared/messages.js';
-import { modelTypeLabel } from '../../../shared/model-type.js';
-import type { Model } from '../../../shared/types.js';
-import { normaliseCaptureDate } from '../../../shared/validation/models.js';
-import { deleteModel, setModelVisibility, updateModel } from '../../../shared/workflows/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { formatBytes, formatCount } from '@shared/format.js';
+import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
+import { modelTypeLabel } from '@shared/model-type.js';
+import type { Model } from '@shared/types.js';
+import { normaliseCaptureDate } from '@shared/validation/models.js';
+import { deleteModel, setModelVisibility, updateModel } from '@shared/workflows/index.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { batchItemSummary, planBatch, readBatch, runBatch } from '../lib/batch.js';
 import type { BatchItem } from '../lib/batch.js';

@@ -4,14 +4,14 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { ProjectMessages, projectDeleted, projectHasModels } from '../../../shared/messages.js';
-import { sortProjectsByStructureId } from '../../../shared/order.js';
-import { countModelsByProject, projectBadge } from '../../../shared/projects.js';
-import type { Project } from '../../../shared/types.js';
-import { validateProjectForm } from '../../../shared/validation/project-form.js';
-import { createProject, deleteProject, setReferenceModel, updateProject } from '../../../shared/workflows/index.js';
-import { formatCount } from '../../../shared/format.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { ProjectMessages, projectDeleted, projectHasModels } from '@shared/messages.js';
+import { sortProjectsByStructureId } from '@shared/order.js';
+import { countModelsByProject, projectBadge } from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
+import { validateProjectForm } from '@shared/validation/project-form.js';
+import { createProject, deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
+import { formatCount } from '@shared/format.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
 import { findModel, findProject, typedName } from '../lib/lookup.js';

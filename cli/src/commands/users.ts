@@ -4,10 +4,10 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
-import { ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../shared/messages.js';
-import { grantAdmin, registerUser } from '../../../shared/workflows/index.js';
-import { formatCount } from '../../../shared/format.js';
+import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
+import { ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
+import { grantAdmin, registerUser } from '@shared/workflows/index.js';
+import { formatCount } from '@shared/format.js';
 import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
 import { backendFor } from '../lib/command-backend.js';
 import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';

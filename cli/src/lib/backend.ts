@@ -15,9 +15,9 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import * as tus from 'tus-js-client';
 import { z } from 'zod';
-import { createLocalBackend } from '../../../shared/adapters/local/index.js';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import type { Backend } from '../../../shared/ports/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { Backend } from '@shared/ports/index.js';
 import { largeBlockFileReader } from './tus-file-reader.js';
 
 /** Default data folder, relative to the current directory. */

@@ -3,9 +3,9 @@
  * for the batch (models done, bytes, rate, ETA) and the file being sent (bytes, rate, ETA); on a
  * pipe or file, plain lines: each model's start and end, and each large file at 25 % steps.
  */
-import { formatBytes, formatCount } from '../../../shared/format.js';
-import type { UploadProgress } from '../../../shared/ports/files.js';
-import type { FileStatus } from '../../../shared/workflows/index.js';
+import { formatBytes, formatCount } from '@shared/format.js';
+import type { UploadProgress } from '@shared/ports/files.js';
+import type { FileStatus } from '@shared/workflows/index.js';
 import type { BatchItem, BatchObserver } from './batch.js';
 
 /** Files at least this big get their own progress lines in plain mode (bytes). */

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import type { ExportManifest, ExportedFile } from '../../../shared/export-layout.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { ExportManifest, ExportedFile } from '@shared/export-layout.js';
 import {
   EXPORT_ACCOUNTS,
   EXPORT_COLLECTIONS,
@@ -20,8 +20,8 @@ import {
   EXPORT_MANIFEST,
   EXPORT_VERSION,
   checkExportManifest,
-} from '../../../shared/export-layout.js';
-import type { Backend, FileStorePort, StoredFile, WriteOp } from '../../../shared/ports/index.js';
+} from '@shared/export-layout.js';
+import type { Backend, FileStorePort, StoredFile, WriteOp } from '@shared/ports/index.js';
 import { resumingFiles } from './resume.js';
 
 /** Reading and writing sign-in accounts (password hashes): the embedded server's service-only API. */

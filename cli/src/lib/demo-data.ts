@@ -24,9 +24,9 @@
  */
 import { crc32, deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { cameraAxes, cameraIntrinsics, lookAtRotation, makeProjector, quaternionFromMatrix } from '../../../shared/camera-poses.js';
-import type { CameraLike, ImagePoint, Mat3, Vec3 } from '../../../shared/camera-poses.js';
-import type { CameraMetadataEntry } from '../../../shared/types.js';
+import { cameraAxes, cameraIntrinsics, lookAtRotation, makeProjector, quaternionFromMatrix } from '@shared/camera-poses.js';
+import type { CameraLike, ImagePoint, Mat3, Vec3 } from '@shared/camera-poses.js';
+import type { CameraMetadataEntry } from '@shared/types.js';
 
 /** Property names of a 3DGS splat PLY vertex, in file order (62 float32 values). */
 export const SPLAT_PLY_PROPERTIES: readonly string[] = [

@@ -2,11 +2,11 @@
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
  * their repairs.
  */
-import type { Backend } from '../../../shared/ports/index.js';
-import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
-import { parseModelPath } from '../../../shared/paths.js';
-import { deleteFilesQuietly, listFilesDeep } from '../../../shared/workflows/util.js';
-import { referencedPaths } from '../../../shared/workflows/index.js';
+import type { Backend } from '@shared/ports/index.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
+import { parseModelPath } from '@shared/paths.js';
+import { deleteFilesQuietly, listFilesDeep } from '@shared/workflows/util.js';
+import { referencedPaths } from '@shared/workflows/index.js';
 import type { StorageScanApi } from './catalog-io.js';
 
 /** What `doctor` found. */

@@ -8,14 +8,14 @@ import { createReadStream } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { parseCameraMetadata } from '../../../shared/camera-metadata.js';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { FILE_HEAD_BYTES, checkModelFileHead, checkedKindOf } from '../../../shared/file-checks.js';
-import { formatBytes, formatCount } from '../../../shared/format.js';
-import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '../../../shared/model-folder.js';
-import { planModelFolder } from '../../../shared/model-folder.js';
-import type { ModelType } from '../../../shared/types.js';
-import type { AddModelFile, AddModelInput } from '../../../shared/workflows/models.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { FILE_HEAD_BYTES, checkModelFileHead, checkedKindOf } from '@shared/file-checks.js';
+import { formatBytes, formatCount } from '@shared/format.js';
+import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '@shared/model-folder.js';
+import { planModelFolder } from '@shared/model-folder.js';
+import type { ModelType } from '@shared/types.js';
+import type { AddModelFile, AddModelInput } from '@shared/workflows/models.js';
 
 /**
  * Every file under a folder, recursively, as '/'-separated relative paths with sizes.

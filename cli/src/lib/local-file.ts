@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import type { NativeUploadSource } from '../../../shared/ports/files.js';
+import type { NativeUploadSource } from '@shared/ports/files.js';
 
 /**
  * A local file as a Node upload source whose stream opens only when the store reads `input`

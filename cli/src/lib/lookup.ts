@@ -2,10 +2,10 @@
  * Finding records from what an admin types (an id, a structure ID, a public ID), and the typed
  * name confirmation of deletes (SPEC.md §5 "Delete project" / "Delete model").
  */
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { ProjectMessages, projectDeletePrompt } from '../../../shared/messages.js';
-import type { Backend } from '../../../shared/ports/index.js';
-import type { Model, Project } from '../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { ProjectMessages, projectDeletePrompt } from '@shared/messages.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Model, Project } from '@shared/types.js';
 import type { CommandContext } from './output.js';
 import { askText } from './prompts.js';
 

@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
 
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, expected: 1, unexpected: 2 } as const;

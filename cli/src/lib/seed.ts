@@ -11,11 +11,11 @@
  * (`backend.capabilities.fileStorage`): on the Firebase emulators without the Storage emulator
  * the models are records without files, and the run says so ({@link NO_FILE_STORAGE_MESSAGE}).
  */
-import { SERVER_TIMESTAMP } from '../../../shared/ports/catalog.js';
-import type { Backend } from '../../../shared/ports/index.js';
-import type { Role } from '../../../shared/types.js';
-import { addModel, createProject, grantAdmin, registerUser, setModelVisibility } from '../../../shared/workflows/index.js';
-import type { AddModelInput } from '../../../shared/workflows/index.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Role } from '@shared/types.js';
+import { addModel, createProject, grantAdmin, registerUser, setModelVisibility } from '@shared/workflows/index.js';
+import type { AddModelInput } from '@shared/workflows/index.js';
 import type { DemoModel } from './demo-data.js';
 import { DEMO_ACCOUNTS, DEMO_PROJECTS, makeDemoModelFiles } from './demo-data.js';
 import type { ProgressReporter } from './progress.js';

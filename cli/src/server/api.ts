@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import type { Query, WriteOp } from '../../../shared/ports/catalog.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { IdentityService } from './auth.js';
 import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from './documents.js';
 import type { DocumentStore, StoredDoc } from './documents.js';

@@ -10,8 +10,8 @@ import { promisify } from 'node:util';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../../../shared/constants.js';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import { randomId } from './db.js';
 import type { SqliteDatabase } from './db.js';
 

@@ -5,11 +5,11 @@
  * json_type, field paths validated, values bound), server timestamps and atomic batches.
  */
 import { z } from 'zod';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { validateFieldPath, validateQueryFields, validateWriteOp } from '../../../shared/field-path.js';
-import { isServerTimestamp } from '../../../shared/ports/catalog.js';
-import type { Query, WriteOp } from '../../../shared/ports/catalog.js';
-import type { CollectionName } from '../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
+import { isServerTimestamp } from '@shared/ports/catalog.js';
+import type { Query, WriteOp } from '@shared/ports/catalog.js';
+import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
 
 /** True when `value` contains a C0 control character or DEL. */

@@ -5,7 +5,7 @@
  * leak what the role table hides.
  */
 import type { ServerResponse } from 'node:http';
-import type { CollectionName } from '../../../shared/types.js';
+import type { CollectionName } from '@shared/types.js';
 
 /** Keep-alive comment interval in milliseconds. */
 const KEEP_ALIVE_MS = 15_000;

@@ -8,9 +8,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { MAX_FILE_NAME_BYTES } from '../../../shared/paths.js';
-import type { FolderListing, StoredFile } from '../../../shared/ports/files.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { MAX_FILE_NAME_BYTES } from '@shared/paths.js';
+import type { FolderListing, StoredFile } from '@shared/ports/files.js';
 import type { SqliteDatabase } from './db.js';
 
 /** True when `value` contains a C0 control character or DEL. */

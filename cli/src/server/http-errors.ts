@@ -2,7 +2,7 @@
  * Maps the product's error codes to HTTP statuses and JSON bodies for the embedded backend
  * (`{ error: { code, message } }`), so the HTTP client can rebuild an `AppError` with the same code.
  */
-import { AppError, ErrorCode, isErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
 
 const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.Unauthenticated]: 401,

@@ -12,7 +12,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import secureJson from 'secure-json-parse';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import type { FastifyRequest } from 'fastify';
 import { registerApi } from './api.js';
 import { ensureServiceKey, IdentityService } from './auth.js';

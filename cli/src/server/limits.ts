@@ -2,7 +2,7 @@
  * Request limits and security headers of the embedded backend: how deep a JSON body may nest,
  * which routes decide the caller before the body is read, and the portal's Content-Security-Policy.
  */
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 
 /** Deepest nesting of a JSON request body (document data itself may nest 20 levels, `shared/field-path.ts`). */
 export const MAX_BODY_DEPTH = 32;

@@ -13,11 +13,11 @@
  * The service key acts as 'admin'.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { FormMessages } from '../../../shared/messages.js';
-import { Capability, can, decideRole } from '../../../shared/roles.js';
-import { isHttpUrl } from '../../../shared/validation/project-form.js';
-import type { CollectionName, Role } from '../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { FormMessages } from '@shared/messages.js';
+import { Capability, can, decideRole } from '@shared/roles.js';
+import { isHttpUrl } from '@shared/validation/project-form.js';
+import type { CollectionName, Role } from '@shared/types.js';
 import type { IdentityService } from './auth.js';
 import type { DocumentStore, PendingChange, ReadScope, StoredDoc } from './documents.js';
 

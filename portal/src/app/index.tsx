@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
-import type { Backend } from '../../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { AppProvider } from './provider.js';
 import { createAppRouter } from './router.js';
 

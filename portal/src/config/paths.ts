@@ -2,7 +2,7 @@
  * Every route of the portal (SPEC.md §2 route table) in one object, bulletproof-react style:
  * `path` is the router pattern, `getHref(...)` builds a concrete link.
  */
-import { BUILT_IN_VIEWER_PATH } from '../../../shared/links.js';
+import { BUILT_IN_VIEWER_PATH } from '@shared/links.js';
 
 export const paths = {
   landing: { path: '/', getHref: () => '/' },

@@ -1,6 +1,6 @@
 /** Hands the backend (created outside React, see `lib/backend.ts`) to the component tree. */
 import { createContext, useContext, type ReactNode } from 'react';
-import type { Backend } from '../../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 
 const BackendContext = createContext<Backend | null>(null);
 

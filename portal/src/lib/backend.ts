@@ -3,7 +3,7 @@
  * `BackendProvider`. The embedded backend serves the portal, so its API is on the same origin;
  * the session persists in localStorage.
  */
-import type { Backend } from '../../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 
 /**
  * The adapter factory, chosen at build time: `VITE_BACKEND=firebase` uses the Firebase web SDK
@@ -14,7 +14,7 @@ import type { Backend } from '../../../shared/ports/index.js';
 const createBackend: () => Backend =
   import.meta.env.VITE_BACKEND === 'firebase'
     ? (await import('./backend/firebase/portal.js')).createPortalFirebaseBackend
-    : await import('../../../shared/adapters/local/index.js').then(
+    : await import('@shared/adapters/local/index.js').then(
         ({ createLocalBackend }) =>
           () =>
             createLocalBackend({ baseUrl: window.location.origin, storage: window.localStorage }),

@@ -7,7 +7,7 @@ import { useLocation } from 'react-router-dom';
 import { NAV_PATH_PREFIXES, paths } from '../config/paths.js';
 
 /** Left navigation width in px, expanded and collapsed (SPEC.md §9). */
-export { NAV_WIDTH_COLLAPSED_PX as NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED_PX as NAV_WIDTH_EXPANDED } from '../../../shared/constants.js';
+export { NAV_WIDTH_COLLAPSED_PX as NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED_PX as NAV_WIDTH_EXPANDED } from '@shared/constants.js';
 
 /** True when the left navigation is shown on `pathname` (paths starting with /catalog, /projects, /models, /admin). */
 export function showsNavigation(pathname: string): boolean {

@@ -6,7 +6,7 @@
  * viewer route (`shared/links.ts` resolveViewerBase).
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { resolveViewerBase } from '../../../shared/links.js';
+import { resolveViewerBase } from '@shared/links.js';
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {

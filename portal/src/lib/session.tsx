@@ -4,9 +4,9 @@
  * a session restored from storage).
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { resolveRole } from '../../../shared/workflows/resolve-role.js';
-import type { AuthUser } from '../../../shared/ports/index.js';
-import type { Role } from '../../../shared/types.js';
+import { resolveRole } from '@shared/workflows/resolve-role.js';
+import type { AuthUser } from '@shared/ports/index.js';
+import type { Role } from '@shared/types.js';
 import { useBackend } from './backend-context.js';
 import { loading, success, type Resource } from './resource.js';
 

@@ -4,9 +4,9 @@
  * hidden models included (the CLI is an admin tool).
  */
 import type { DocumentSnapshot, Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import type { CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '../../../../shared/ports/index.js';
-import type { CollectionName, CollectionTypes } from '../../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
+import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
 import { firestoreError } from './errors.js';
 

@@ -4,10 +4,10 @@
  */
 import { FieldValue } from 'firebase-admin/firestore';
 import type { Query as AdminQuery, CollectionReference } from 'firebase-admin/firestore';
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import { validateDocumentData, validateFieldPath, validateUpdateData } from '../../../../shared/field-path.js';
-import { isServerTimestamp } from '../../../../shared/ports/index.js';
-import type { Query } from '../../../../shared/ports/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { validateDocumentData, validateFieldPath, validateUpdateData } from '@shared/field-path.js';
+import { isServerTimestamp } from '@shared/ports/index.js';
+import type { Query } from '@shared/ports/index.js';
 
 /**
  * Checks write data by the shared rule (`shared/field-path.ts`: no `__proto__`, `constructor` or

@@ -3,7 +3,7 @@
  * Cloud Storage and `auth/*` codes of the Admin Auth API to the product's {@link AppError} codes
  * (SPEC.md §8; DESIGN.md §4 "one error type").
  */
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 
 /** gRPC status codes used by Firestore (google.rpc.Code). */
 const GRPC: Record<number, ErrorCode> = {

@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Bucket, File } from '@google-cloud/storage';
-import { usesResumableUpload } from '../../../../shared/constants.js';
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../shared/ports/index.js';
+import { usesResumableUpload } from '@shared/constants.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '@shared/ports/index.js';
 import { storageError } from './errors.js';
-import { checkUploadTarget } from '../../../../shared/paths.js';
+import { checkUploadTarget } from '@shared/paths.js';
 
 /** Where download links point: the production endpoint or the Storage emulator. */
 export function storageOrigin(env: NodeJS.ProcessEnv = process.env): string {

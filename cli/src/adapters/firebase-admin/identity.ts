@@ -5,10 +5,10 @@
  * (`FIREBASE_AUTH_EMULATOR_HOST`).
  */
 import type { Auth } from 'firebase-admin/auth';
-import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.js';
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import { ValidationMessages } from '../../../../shared/messages.js';
-import type { AuthUser, IdentityPort, Unsubscribe } from '../../../../shared/ports/index.js';
+import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { ValidationMessages } from '@shared/messages.js';
+import type { AuthUser, IdentityPort, Unsubscribe } from '@shared/ports/index.js';
 import { unsupported } from './catalog.js';
 import { authError } from './errors.js';
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Capability, can, routeAccess } from '../../../../shared/roles.js';
+import { Capability, can, routeAccess } from '@shared/roles.js';
 import { APP_TITLE } from '../../config/app.js';
 import { paths } from '../../config/paths.js';
 import { NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED, showsNavigation, shouldAutoCollapse, useNavigationHistory } from '../../lib/navigation.js';

@@ -3,8 +3,8 @@
  * footer with the user's email, role and Sign Out (spinner + 'Loading...' while the role loads).
  */
 import { NavLink, Link } from 'react-router-dom';
-import { Capability, can, roleBadge } from '../../../../shared/roles.js';
-import type { Role } from '../../../../shared/types.js';
+import { Capability, can, roleBadge } from '@shared/roles.js';
+import type { Role } from '@shared/types.js';
 import { paths } from '../../config/paths.js';
 import { NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED } from '../../lib/navigation.js';
 import { Spinner } from '../ui/spinner.js';

@@ -8,9 +8,9 @@
  */
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import type { AuthUser, Backend } from '../../../../shared/ports/index.js';
-import { visibleModelsFor } from '../../../../shared/roles.js';
-import type { Model, Role } from '../../../../shared/types.js';
+import type { AuthUser, Backend } from '@shared/ports/index.js';
+import { visibleModelsFor } from '@shared/roles.js';
+import type { Model, Role } from '@shared/types.js';
 import { AppProvider } from '../../app/provider.js';
 
 type Docs = Array<object & { id: string }>;

@@ -6,8 +6,8 @@
  * `VITE_SPLAT_VIEWER_URL` / `VITE_DUAL_VIEWER_URL` for a Firebase build) the cards open them in a
  * new tab; otherwise they open the built-in viewer on a demo model of the catalog.
  */
-import { BUILT_IN_VIEWER_DEMO } from '../../../../shared/links.js';
-import type { ToolCard } from '../../../../shared/types.js';
+import { BUILT_IN_VIEWER_DEMO } from '@shared/links.js';
+import type { ToolCard } from '@shared/types.js';
 
 /** Hosts of the experimental viewers (card 2: point-cloud and splat viewer; card 3: dual-screen viewer, route '#/viewer'). */
 export interface ToolViewerHosts {

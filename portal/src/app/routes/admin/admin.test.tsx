@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../../../../../shared/ports/index.js';
+import type { Backend } from '@shared/ports/index.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
 import AdminRoute, { activeTab } from './admin.js';
 

@@ -4,7 +4,7 @@
  * and /admin/ redirect (replacing history) to /admin/projects. Admin-only: the router's guard.
  */
 import { Link, NavLink, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '../../../../../shared/constants.js';
+import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '@shared/constants.js';
 import { paths } from '../../../config/paths.js';
 import {
   AdminAddModelPage,

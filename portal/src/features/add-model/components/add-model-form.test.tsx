@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import type { Project } from '../../../../../shared/types.js';
-import type { AddModelHooks, AddModelInput } from '../../../../../shared/workflows/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { Project } from '@shared/types.js';
+import type { AddModelHooks, AddModelInput } from '@shared/workflows/index.js';
 import { AddModelForm, type AddModelFormProps } from './add-model-form.js';
 
 afterEach(cleanup);

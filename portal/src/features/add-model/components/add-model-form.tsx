@@ -5,12 +5,12 @@
  * has none), splat and GLB pickers, the four-stage progress panel, Cancel and Upload Model.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { addModelUploadError, ModelMessages } from '../../../../../shared/messages.js';
-import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '../../../../../shared/model-type.js';
-import { referenceCheckboxState } from '../../../../../shared/projects.js';
-import type { ModelType, Project } from '../../../../../shared/types.js';
-import { validateAddModel } from '../../../../../shared/validation/models.js';
-import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '../../../../../shared/workflows/index.js';
+import { addModelUploadError, ModelMessages } from '@shared/messages.js';
+import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
+import { referenceCheckboxState } from '@shared/projects.js';
+import type { ModelType, Project } from '@shared/types.js';
+import { validateAddModel } from '@shared/validation/models.js';
+import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
 import { detailOf } from '../../admin/api/admin-data.js';
 import { Banner, Field, type BannerMessage } from '../../admin/components/form-parts.js';
 import { UploadProgressPanel, type FileProgress } from '../../admin/components/upload-progress.js';

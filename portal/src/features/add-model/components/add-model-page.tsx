@@ -6,9 +6,9 @@
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ProjectMessages } from '../../../../../shared/messages.js';
-import type { Project } from '../../../../../shared/types.js';
-import { addModel } from '../../../../../shared/workflows/index.js';
+import { ProjectMessages } from '@shared/messages.js';
+import type { Project } from '@shared/types.js';
+import { addModel } from '@shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useBackend } from '../../../lib/backend-context.js';

@@ -1,12 +1,12 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import { parseCameraMetadata } from '../../../../../shared/camera-metadata.js';
-import { validateCameraMetadataFiles } from '../../../../../shared/validation/camera.js';
-import type { AdditionalUploadHooks } from '../../../../../shared/workflows/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import { validateCameraMetadataFiles } from '@shared/validation/camera.js';
+import type { AdditionalUploadHooks } from '@shared/workflows/index.js';
 import { AdditionalFilesPanel, type AdditionalFilesPanelProps } from './additional-files-panel.js';
 import { EditModelForm, DeleteModelBox } from './model-management.js';
-import type { Model } from '../../../../../shared/types.js';
+import type { Model } from '@shared/types.js';
 
 afterEach(cleanup);
 

@@ -4,15 +4,15 @@
  * camera metadata checks, §8 messages).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '../../../../../shared/constants.js';
-import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
-import { ModelMessages, cameraMetadataUploaded, filesUploaded } from '../../../../../shared/messages.js';
+import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '@shared/constants.js';
+import { isAppError, ErrorCode } from '@shared/errors.js';
+import { ModelMessages, cameraMetadataUploaded, filesUploaded } from '@shared/messages.js';
 import {
   ADDITIONAL_UPLOAD_STAGES,
   type AdditionalFileKind,
   type AdditionalUploadHooks,
   type AdditionalUploadStage,
-} from '../../../../../shared/workflows/index.js';
+} from '@shared/workflows/index.js';
 import { Banner, Field, type BannerMessage } from './form-parts.js';
 import { UploadProgressPanel, type FileProgress } from './upload-progress.js';
 

@@ -3,13 +3,13 @@
  * Project, Edit Project (with its models), Add Model to Project and User Management.
  */
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { registerUser, grantAdmin, createProject, updateProject, setReferenceModel } from '../../../../../shared/workflows/index.js';
+import { registerUser, grantAdmin, createProject, updateProject, setReferenceModel } from '@shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription } from '../../../lib/resource.js';
-import type { Project } from '../../../../../shared/types.js';
-import { ProjectMessages } from '../../../../../shared/messages.js';
+import type { Project } from '@shared/types.js';
+import { ProjectMessages } from '@shared/messages.js';
 import { useSignOut } from '../../auth/api/sign-in.js';
 import { AddModelPage } from '../../add-model/components/add-model-page.js';
 import { useProjectModels } from '../../projects/api/use-project-models.js';

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FileEntry } from '../../../../../shared/types.js';
+import type { FileEntry } from '@shared/types.js';
 import { FilesTable, pageButtons, type FilesTableProps } from './files-table.js';
 
 afterEach(cleanup);

@@ -5,13 +5,13 @@
  * metadata only, after 'Are you sure you want to delete all N files?').
  */
 import { useMemo, useState } from 'react';
-import { FILES_TABLE_MAX_PAGE_BUTTONS, FILES_TABLE_PAGE_SIZE, showsFileSearch } from '../../../../../shared/constants.js';
-import { formatBytes } from '../../../../../shared/format.js';
-import { ModelMessages, ValidationMessages, confirmDeleteAllFiles, filesDeleted } from '../../../../../shared/messages.js';
-import { fileNameOf, isMainModelFile } from '../../../../../shared/paths.js';
-import { searchFileEntries } from '../../../../../shared/search.js';
-import type { FileEntry } from '../../../../../shared/types.js';
-import { deletableFiles } from '../../../../../shared/workflows/model-files.js';
+import { FILES_TABLE_MAX_PAGE_BUTTONS, FILES_TABLE_PAGE_SIZE, showsFileSearch } from '@shared/constants.js';
+import { formatBytes } from '@shared/format.js';
+import { ModelMessages, ValidationMessages, confirmDeleteAllFiles, filesDeleted } from '@shared/messages.js';
+import { fileNameOf, isMainModelFile } from '@shared/paths.js';
+import { searchFileEntries } from '@shared/search.js';
+import type { FileEntry } from '@shared/types.js';
+import { deletableFiles } from '@shared/workflows/model-files.js';
 import { Banner, type BannerMessage } from './form-parts.js';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */

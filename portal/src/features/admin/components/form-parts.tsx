@@ -4,7 +4,7 @@
  * "Delete project").
  */
 import { useState, type ReactNode } from 'react';
-import { confirmTypedName } from '../../../../../shared/validation/confirm.js';
+import { confirmTypedName } from '@shared/validation/confirm.js';
 
 /** A success (green) or error (red) result message. */
 export interface BannerMessage {

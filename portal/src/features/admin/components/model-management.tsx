@@ -6,13 +6,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { formatBytes, formatDate, formatDateTimeLocal } from '../../../../../shared/format.js';
-import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '../../../../../shared/messages.js';
-import { modelTypeLabel, totalFileSize } from '../../../../../shared/model-type.js';
-import { sortModelsBy, type ListSort } from '../../../../../shared/order.js';
-import { searchModels } from '../../../../../shared/search.js';
-import type { FileEntry, Model } from '../../../../../shared/types.js';
-import { validateEditModel, type EditModelInput } from '../../../../../shared/validation/models.js';
+import { formatBytes, formatDate, formatDateTimeLocal } from '@shared/format.js';
+import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
+import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
+import { sortModelsBy, type ListSort } from '@shared/order.js';
+import { searchModels } from '@shared/search.js';
+import type { FileEntry, Model } from '@shared/types.js';
+import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
 import {
   deleteAllModelFiles,
   deleteModel,
@@ -21,7 +21,7 @@ import {
   updateModel,
   uploadAdditionalFiles,
   uploadCameraMetadata,
-} from '../../../../../shared/workflows/index.js';
+} from '@shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useModels } from '../../models/api/use-models.js';

@@ -4,7 +4,7 @@
  * screen).
  */
 import type { ReactNode } from 'react';
-import type { ListSort } from '../../../../../shared/order.js';
+import type { ListSort } from '@shared/order.js';
 
 /** Labels of the list sort buttons, in their order. */
 export const SORT_LABELS: Record<ListSort, string> = { id: 'ID', name: 'Name', latest: 'Latest' };

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FormMessages, ValidationMessages } from '../../../../../shared/messages.js';
-import type { Project } from '../../../../../shared/types.js';
-import type { ProjectFormInput } from '../../../../../shared/validation/project-form.js';
+import { FormMessages, ValidationMessages } from '@shared/messages.js';
+import type { Project } from '@shared/types.js';
+import type { ProjectFormInput } from '@shared/validation/project-form.js';
 import { ProjectForm } from './project-form.js';
 
 afterEach(cleanup);

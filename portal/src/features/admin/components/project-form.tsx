@@ -4,10 +4,10 @@
  * admin types one (§5 "auto-generated from the name if empty").
  */
 import { useState, type FormEvent } from 'react';
-import { ProjectMessages, saveProjectFailed } from '../../../../../shared/messages.js';
-import { slugify } from '../../../../../shared/slug.js';
-import type { Project } from '../../../../../shared/types.js';
-import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '../../../../../shared/validation/project-form.js';
+import { ProjectMessages, saveProjectFailed } from '@shared/messages.js';
+import { slugify } from '@shared/slug.js';
+import type { Project } from '@shared/types.js';
+import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '@shared/validation/project-form.js';
 import { detailOf } from '../api/admin-data.js';
 import { Banner, Field, type BannerMessage } from './form-parts.js';
 

@@ -1,10 +1,10 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import { mapsSearchLink } from '../../../../../shared/links.js';
-import { projectHasModels } from '../../../../../shared/messages.js';
-import type { Model, Project } from '../../../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { mapsSearchLink } from '@shared/links.js';
+import { projectHasModels } from '@shared/messages.js';
+import type { Model, Project } from '@shared/types.js';
 import { ProjectPanel, type ProjectPanelProps } from './project-management.js';
 
 afterEach(cleanup);

@@ -6,9 +6,9 @@
  */
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
-import { formatDateTimeLocal } from '../../../../../shared/format.js';
-import { projectMapLink } from '../../../../../shared/links.js';
+import { isAppError, ErrorCode } from '@shared/errors.js';
+import { formatDateTimeLocal } from '@shared/format.js';
+import { projectMapLink } from '@shared/links.js';
 import {
   ModelMessages,
   ProjectMessages,
@@ -16,13 +16,13 @@ import {
   deleteProjectFailed,
   projectDeletePrompt,
   projectDeleted,
-} from '../../../../../shared/messages.js';
-import { sortProjectsBy, type ListSort } from '../../../../../shared/order.js';
-import { hasReferenceModel } from '../../../../../shared/projects.js';
-import { searchProjectsForManagement } from '../../../../../shared/search.js';
-import type { Model, Project } from '../../../../../shared/types.js';
-import type { ProjectFormInput } from '../../../../../shared/validation/project-form.js';
-import { deleteProject, setReferenceModel, updateProject } from '../../../../../shared/workflows/index.js';
+} from '@shared/messages.js';
+import { sortProjectsBy, type ListSort } from '@shared/order.js';
+import { hasReferenceModel } from '@shared/projects.js';
+import { searchProjectsForManagement } from '@shared/search.js';
+import type { Model, Project } from '@shared/types.js';
+import type { ProjectFormInput } from '@shared/validation/project-form.js';
+import { deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useProjectModels } from '../../projects/api/use-project-models.js';

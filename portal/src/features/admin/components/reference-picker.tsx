@@ -5,11 +5,11 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ProjectMessages } from '../../../../../shared/messages.js';
-import { sortModelsBy } from '../../../../../shared/order.js';
-import { formatDate } from '../../../../../shared/format.js';
-import { modelTypeLabel } from '../../../../../shared/model-type.js';
-import type { Model, Project } from '../../../../../shared/types.js';
+import { ProjectMessages } from '@shared/messages.js';
+import { sortModelsBy } from '@shared/order.js';
+import { formatDate } from '@shared/format.js';
+import { modelTypeLabel } from '@shared/model-type.js';
+import type { Model, Project } from '@shared/types.js';
 import { paths } from '../../../config/paths.js';
 import { Banner, type BannerMessage } from './form-parts.js';
 

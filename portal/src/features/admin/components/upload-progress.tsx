@@ -4,8 +4,8 @@
  * completed) with the per-file status: waiting, uploading with percent, completed, error.
  */
 import '../admin.css';
-import type { UploadProgress } from '../../../../../shared/ports/index.js';
-import type { FileStatus } from '../../../../../shared/workflows/index.js';
+import type { UploadProgress } from '@shared/ports/index.js';
+import type { FileStatus } from '@shared/workflows/index.js';
 
 export interface FileProgress {
   status: FileStatus;

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import { ValidationMessages } from '../../../../../shared/messages.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { ValidationMessages } from '@shared/messages.js';
 import { ManageRolesForm, RegisterUserForm, UserManagement } from './user-management.js';
 
 afterEach(cleanup);

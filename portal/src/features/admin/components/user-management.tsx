@@ -5,11 +5,11 @@
  * does not sign the new user in, so the sign-out is done here.
  */
 import { useState, type FormEvent } from 'react';
-import { REGISTRATION_SIGN_OUT_DELAY_MS } from '../../../../../shared/constants.js';
-import { isAppError, ErrorCode } from '../../../../../shared/errors.js';
-import { adminGrantFailed, adminGranted, registrationErrorMessage } from '../../../../../shared/messages.js';
-import type { Role } from '../../../../../shared/types.js';
-import { validateRegisterUser, validateSetAdmin } from '../../../../../shared/validation/users.js';
+import { REGISTRATION_SIGN_OUT_DELAY_MS } from '@shared/constants.js';
+import { isAppError, ErrorCode } from '@shared/errors.js';
+import { adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
+import type { Role } from '@shared/types.js';
+import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
 import { detailOf } from '../api/admin-data.js';
 import { Banner, Field, type BannerMessage } from './form-parts.js';
 

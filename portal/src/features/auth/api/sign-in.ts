@@ -1,6 +1,6 @@
 /** Sign-in and sign-out through the identity port (SPEC.md §2 Sign-in, §7 identity service). */
 import { useCallback } from 'react';
-import type { AuthUser } from '../../../../../shared/ports/index.js';
+import type { AuthUser } from '@shared/ports/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
 
 export function useSignIn(): (email: string, password: string) => Promise<AuthUser> {

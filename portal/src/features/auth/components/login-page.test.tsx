@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import LoginRoute from '../../../app/routes/login.js';
 import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
 import { SignInForm } from './sign-in-form.js';

@@ -4,8 +4,8 @@
  * shows the spec's message for whatever it throws.
  */
 import { useState, type FormEvent } from 'react';
-import { signInErrorMessage } from '../../../../../shared/messages.js';
-import { validateSignIn } from '../../../../../shared/validation/sign-in.js';
+import { signInErrorMessage } from '@shared/messages.js';
+import { validateSignIn } from '@shared/validation/sign-in.js';
 
 export interface SignInFormProps {
   onSignIn: (email: string, password: string) => Promise<unknown>;

@@ -7,9 +7,9 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { countModelsByProject, catalogStats, featuredProjects, modelCountOf, truncateDescription } from '../../../../../shared/projects.js';
-import { searchProjects } from '../../../../../shared/search.js';
-import type { Project } from '../../../../../shared/types.js';
+import { countModelsByProject, catalogStats, featuredProjects, modelCountOf, truncateDescription } from '@shared/projects.js';
+import { searchProjects } from '@shared/search.js';
+import type { Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolCard } from '../../../../../shared/types.js';
+import type { ToolCard } from '@shared/types.js';
 import { TOOL_CARDS, toolCards } from '../tool-cards.js';
 import { LandingPage } from './landing-page.js';
 

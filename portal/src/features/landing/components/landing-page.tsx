@@ -5,7 +5,7 @@
  * backend code.
  */
 import { Link } from 'react-router-dom';
-import type { ToolCard } from '../../../../../shared/types.js';
+import type { ToolCard } from '@shared/types.js';
 import { TopBar } from '../../../components/layouts/top-bar.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { APP_SHORT_NAME, PRODUCT_SUBTITLE, PRODUCT_TITLE, TAGLINE } from '../../../config/app.js';

@@ -6,8 +6,8 @@
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { toolCardLink, toolCardStatus } from '../../../../../shared/landing.js';
-import type { ToolCard } from '../../../../../shared/types.js';
+import { toolCardLink, toolCardStatus } from '@shared/landing.js';
+import type { ToolCard } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 
 export function ToolCardView({ card }: { card: ToolCard }) {

@@ -8,7 +8,7 @@
  */
 import { GoogleMap, InfoWindowF, MarkerF, useJsApiLoader, type Libraries } from '@react-google-maps/api';
 import { useEffect, useState } from 'react';
-import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_USER_LOCATION_ZOOM } from '../../../../../shared/constants.js';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
 import { pollUntil } from '../lib/poll.js';
 import type { MapRendererProps } from './map-types.js';

@@ -7,7 +7,7 @@
  * off. + / − buttons zoom.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { MAP_USER_LOCATION_ZOOM } from '../../../../../shared/constants.js';
+import { MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
 import { MAX_ZOOM, MIN_ZOOM, fitView, graticuleStep, toScreen, unproject, project as toWorld, type MapView } from '../lib/viewport.js';
 import type { MapRendererProps } from './map-types.js';

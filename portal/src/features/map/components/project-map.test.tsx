@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GEOLOCATION_OPTIONS } from '../../../../../shared/constants.js';
-import type { Project } from '../../../../../shared/types.js';
+import { GEOLOCATION_OPTIONS } from '@shared/constants.js';
+import type { Project } from '@shared/types.js';
 import { ProjectMapView } from './project-map.js';
 
 afterEach(cleanup);

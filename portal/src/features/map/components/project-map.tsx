@@ -8,8 +8,8 @@
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { countModelsByProject, mapStats, modelCountOf, projectsOnMap } from '../../../../../shared/projects.js';
-import type { Project } from '../../../../../shared/types.js';
+import { countModelsByProject, mapStats, modelCountOf, projectsOnMap } from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';

@@ -4,8 +4,8 @@
  * re-fit to the projects (`refit` increments). Errors give the §8 message and end off.
  */
 import { useCallback, useRef, useState } from 'react';
-import { GEOLOCATION_OPTIONS } from '../../../../../shared/constants.js';
-import { GeolocationMessages, geolocationErrorMessage } from '../../../../../shared/messages.js';
+import { GEOLOCATION_OPTIONS } from '@shared/constants.js';
+import { GeolocationMessages, geolocationErrorMessage } from '@shared/messages.js';
 import type { LatLng } from '../lib/viewport.js';
 
 export type LocationStatus = 'off' | 'locating' | 'on';

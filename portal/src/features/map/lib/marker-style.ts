@@ -1,6 +1,6 @@
 /** Marker colours of the project map (SPEC.md §9: blue multi-temporal, green initial assessment, red current location). */
-import { MARKER_COLORS } from '../../../../../shared/constants.js';
-import { projectMarkerColor } from '../../../../../shared/projects.js';
+import { MARKER_COLORS } from '@shared/constants.js';
+import { projectMarkerColor } from '@shared/projects.js';
 
 /** CSS colours of the §9 marker colour names. */
 export const MARKER_HEX: Readonly<Record<(typeof MARKER_COLORS)[keyof typeof MARKER_COLORS], string>> = {

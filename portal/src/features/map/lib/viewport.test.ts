@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '../../../../../shared/constants.js';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@shared/constants.js';
 import { fitView, project, toScreen, unproject } from './viewport.js';
 
 describe('key-less map geometry (SPEC.md §2 Project map, §9)', () => {

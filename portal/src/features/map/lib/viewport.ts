@@ -3,7 +3,7 @@
  * rules as the maps-service map, without tiles. A view is a centre and a zoom level; pixel
  * positions use 256px tiles, like the maps service, so zoom 10 here is zoom 10 there.
  */
-import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '../../../../../shared/constants.js';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@shared/constants.js';
 
 export interface LatLng {
   lat: number;

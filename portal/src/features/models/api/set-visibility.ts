@@ -1,6 +1,6 @@
 /** Hide or show a model (SPEC.md §4, admin only) through the shared workflow. */
 import { useCallback } from 'react';
-import { setModelVisibility } from '../../../../../shared/workflows/visibility.js';
+import { setModelVisibility } from '@shared/workflows/visibility.js';
 import { useBackend } from '../../../lib/backend-context.js';
 
 export function useSetModelVisibility(): (modelId: string, visible: boolean) => Promise<void> {

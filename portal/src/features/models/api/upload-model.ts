@@ -5,12 +5,12 @@
  * mesh). Not marked as reference.
  */
 import { useCallback } from 'react';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import { ValidationMessages } from '../../../../../shared/messages.js';
-import { inferModelTypeFromFiles } from '../../../../../shared/model-type.js';
-import { validateListUpload } from '../../../../../shared/validation/models.js';
-import { addModel } from '../../../../../shared/workflows/models.js';
-import type { Model, ModelType } from '../../../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { ValidationMessages } from '@shared/messages.js';
+import { inferModelTypeFromFiles } from '@shared/model-type.js';
+import { validateListUpload } from '@shared/validation/models.js';
+import { addModel } from '@shared/workflows/models.js';
+import type { Model, ModelType } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSession } from '../../../lib/session.js';
 

@@ -48,6 +48,6 @@ export function useDownloadUrl(path: string | null | undefined, cache?: Download
 }
 
 /** The path a model is viewed from: its splat file, else its GLB file (SPEC.md §2). */
-export { viewingFilePath as viewingPath } from '../../../../../shared/links.js';
+export { viewingFilePath as viewingPath } from '@shared/links.js';
 
-export { thumbnailPathOf } from '../../../../../shared/projects.js';
+export { thumbnailPathOf } from '@shared/projects.js';

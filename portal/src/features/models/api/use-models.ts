@@ -1,6 +1,6 @@
 /** Live list of all models ordered by publicId ascending (SPEC.md §7 first subscription, §9 ordering). */
-import { sortModelsByPublicId } from '../../../../../shared/order.js';
-import type { Model } from '../../../../../shared/types.js';
+import { sortModelsByPublicId } from '@shared/order.js';
+import type { Model } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
 

@@ -5,10 +5,10 @@
  */
 import { useState } from 'react';
 import { List, type RowComponentProps } from 'react-window';
-import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '../../../../../shared/constants.js';
-import { ModelMessages } from '../../../../../shared/messages.js';
-import { visibleModelsFor } from '../../../../../shared/roles.js';
-import type { Model } from '../../../../../shared/types.js';
+import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '@shared/constants.js';
+import { ModelMessages } from '@shared/messages.js';
+import { visibleModelsFor } from '@shared/roles.js';
+import type { Model } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';

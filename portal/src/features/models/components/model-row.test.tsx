@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Model } from '../../../../../shared/types.js';
+import type { Model } from '@shared/types.js';
 import { ModelRowView } from './model-row.js';
 
 afterEach(cleanup);

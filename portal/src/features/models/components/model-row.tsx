@@ -4,9 +4,9 @@
  * admins a Hide/Show button and the 'Hidden' badge on hidden rows.
  */
 import type { CSSProperties } from 'react';
-import { viewerLink } from '../../../../../shared/links.js';
-import { modelKindLabel } from '../../../../../shared/model-type.js';
-import type { Model } from '../../../../../shared/types.js';
+import { viewerLink } from '@shared/links.js';
+import { modelKindLabel } from '@shared/model-type.js';
+import type { Model } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
 

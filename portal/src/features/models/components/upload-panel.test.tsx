@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import { validateListUpload } from '../../../../../shared/validation/models.js';
-import type { Project } from '../../../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { validateListUpload } from '@shared/validation/models.js';
+import type { Project } from '@shared/types.js';
 import type { ListUploadForm } from '../api/upload-model.js';
 import { modelTypeForFiles } from '../api/upload-model.js';
 import { UploadPanel } from './upload-panel.js';

@@ -5,10 +5,10 @@
  * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { ErrorCode, isAppError } from '../../../../../shared/errors.js';
-import { ModelMessages } from '../../../../../shared/messages.js';
-import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '../../../../../shared/model-type.js';
-import type { Project } from '../../../../../shared/types.js';
+import { ErrorCode, isAppError } from '@shared/errors.js';
+import { ModelMessages } from '@shared/messages.js';
+import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
+import type { Project } from '@shared/types.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import type { ListUploadForm } from '../api/upload-model.js';
 

@@ -3,7 +3,7 @@
  * added elsewhere appears without reload). Unordered: the screen sorts with the project's
  * reference id (`sortProjectDetailModels`).
  */
-import type { Model } from '../../../../../shared/types.js';
+import type { Model } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
 

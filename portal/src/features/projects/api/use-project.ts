@@ -4,7 +4,7 @@
  * project stays on screen. `data` is null when the project does not exist.
  */
 import { useRef } from 'react';
-import type { Project } from '../../../../../shared/types.js';
+import type { Project } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { usePromise, success, type Resource } from '../../../lib/resource.js';
 

@@ -1,6 +1,6 @@
 /** Live list of all projects, sorted by structure_id (SPEC.md §2 Project list, §7 live subscription). */
-import { sortProjectsByStructureId } from '../../../../../shared/order.js';
-import type { Project } from '../../../../../shared/types.js';
+import { sortProjectsByStructureId } from '@shared/order.js';
+import type { Project } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
 

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Project } from '../../../../../shared/types.js';
+import type { Project } from '@shared/types.js';
 import { ProjectCard } from './project-card.js';
 
 afterEach(cleanup);

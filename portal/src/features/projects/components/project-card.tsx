@@ -4,8 +4,8 @@
  * cut at 120 characters, and 'View Details'.
  */
 import { Link } from 'react-router-dom';
-import { hasReferenceModel, referenceBadgeLabel, truncateDescription } from '../../../../../shared/projects.js';
-import type { Project } from '../../../../../shared/types.js';
+import { hasReferenceModel, referenceBadgeLabel, truncateDescription } from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { paths } from '../../../config/paths.js';
 

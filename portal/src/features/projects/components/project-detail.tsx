@@ -3,13 +3,13 @@
  * and the live, sorted list of its models with viewer and compare links.
  */
 import { Link } from 'react-router-dom';
-import { formatDate } from '../../../../../shared/format.js';
-import { MAP_EMBED_HEIGHT_PX, MAP_EMBED_ZOOM } from '../../../../../shared/constants.js';
-import { mapsEmbedLink, projectMapLink } from '../../../../../shared/links.js';
-import { sortProjectDetailModels } from '../../../../../shared/order.js';
-import { addModelLinkLabel, findReferenceModel, hasMapLocation } from '../../../../../shared/projects.js';
-import { ModelMessages } from '../../../../../shared/messages.js';
-import type { Model, Project, ProjectLocation } from '../../../../../shared/types.js';
+import { formatDate } from '@shared/format.js';
+import { MAP_EMBED_HEIGHT_PX, MAP_EMBED_ZOOM } from '@shared/constants.js';
+import { mapsEmbedLink, projectMapLink } from '@shared/links.js';
+import { sortProjectDetailModels } from '@shared/order.js';
+import { addModelLinkLabel, findReferenceModel, hasMapLocation } from '@shared/projects.js';
+import { ModelMessages } from '@shared/messages.js';
+import type { Model, Project, ProjectLocation } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Model, Project } from '../../../../../shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
 import { ProjectListView } from './project-list.js';
 import ProjectsRoute from '../../../app/routes/app/projects.js';

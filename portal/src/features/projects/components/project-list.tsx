@@ -5,9 +5,9 @@
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ModelMessages } from '../../../../../shared/messages.js';
-import { countModelsByProject, PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '../../../../../shared/projects.js';
-import type { Model, Project } from '../../../../../shared/types.js';
+import { ModelMessages } from '@shared/messages.js';
+import { countModelsByProject, PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '@shared/projects.js';
+import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';

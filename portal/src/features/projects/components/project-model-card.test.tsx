@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Model } from '../../../../../shared/types.js';
+import type { Model } from '@shared/types.js';
 import { ProjectModelCard, type ProjectModelCardProps } from './project-model-card.js';
 
 afterEach(cleanup);

@@ -4,12 +4,12 @@
  * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link.
  */
 import { Link } from 'react-router-dom';
-import { formatBytes, formatDate } from '../../../../../shared/format.js';
-import { compareLink, viewerLink } from '../../../../../shared/links.js';
-import { CompareMessages } from '../../../../../shared/messages.js';
-import { modelTypeLabel, totalFileSize } from '../../../../../shared/model-type.js';
-import { compareButtonState } from '../../../../../shared/projects.js';
-import type { Model } from '../../../../../shared/types.js';
+import { formatBytes, formatDate } from '@shared/format.js';
+import { compareLink, viewerLink } from '@shared/links.js';
+import { CompareMessages } from '@shared/messages.js';
+import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
+import { compareButtonState } from '@shared/projects.js';
+import type { Model } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
 import { paths } from '../../../config/paths.js';

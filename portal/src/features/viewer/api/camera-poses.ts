@@ -3,10 +3,10 @@
  * `camera-metadata.json` downloaded through the file-store port, checked with the §5 rules, and
  * each camera matched to its photo among the model's `images/` (shared/camera-poses.ts).
  */
-import { matchCameraImages, type CameraImageMatch } from '../../../../../shared/camera-poses.js';
-import { parseCameraMetadata } from '../../../../../shared/camera-metadata.js';
-import type { FileStorePort } from '../../../../../shared/ports/files.js';
-import type { CameraMetadataEntry, Model } from '../../../../../shared/types.js';
+import { matchCameraImages, type CameraImageMatch } from '@shared/camera-poses.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import type { FileStorePort } from '@shared/ports/files.js';
+import type { CameraMetadataEntry, Model } from '@shared/types.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 import { fetchBytes } from '../lib/fetch-bytes.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogPort } from '../../../../../shared/ports/catalog.js';
-import type { Model, Project } from '../../../../../shared/types.js';
+import type { CatalogPort } from '@shared/ports/catalog.js';
+import type { Model, Project } from '@shared/types.js';
 import { findViewerModel, hasSplat, pickDemo, viewerFiles } from './viewer-models.js';
 
 const project: Project = { id: 'p1', name: 'North Ridge Telecom Tower', structure_id: 'TWR-001', description: '', slug: 'twr', reference_model_id: 'm1' };

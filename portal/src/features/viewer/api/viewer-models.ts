@@ -4,9 +4,9 @@
  * project, the 3D files it has, and the demo models the landing page's cards open. Download links
  * come from the file-store port (`files.getDownloadUrl`) in the viewport.
  */
-import { fileNameOf } from '../../../../../shared/paths.js';
-import type { CatalogPort } from '../../../../../shared/ports/catalog.js';
-import type { Model, Project } from '../../../../../shared/types.js';
+import { fileNameOf } from '@shared/paths.js';
+import type { CatalogPort } from '@shared/ports/catalog.js';
+import type { Model, Project } from '@shared/types.js';
 
 /** A model as the viewer shows it: the model and its project (null when it has none or it cannot be read). */
 export interface ViewerModel {

@@ -5,8 +5,8 @@
  * are drawn by the engine; selecting a camera here or by clicking its frustum is the same thing.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { FileStorePort } from '../../../../../shared/ports/files.js';
-import { fileNameOf } from '../../../../../shared/paths.js';
+import type { FileStorePort } from '@shared/ports/files.js';
+import { fileNameOf } from '@shared/paths.js';
 import type { ViewerCamera } from '../api/camera-poses.js';
 
 export interface CameraPanelProps {

@@ -8,9 +8,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Group } from 'three';
-import { formatBytes, formatDate } from '../../../../../shared/format.js';
-import { CompareMessages } from '../../../../../shared/messages.js';
-import type { Model } from '../../../../../shared/types.js';
+import { formatBytes, formatDate } from '@shared/format.js';
+import { CompareMessages } from '@shared/messages.js';
+import type { Model } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { hasCameraMetadata, useViewerCameras } from '../api/camera-poses.js';
 import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';

@@ -5,7 +5,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from 'react-router-dom';
-import type { Model, Project } from '../../../../../shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
 import { paths } from '../../../config/paths.js';
 import { ViewerPage } from './viewer-page.js';

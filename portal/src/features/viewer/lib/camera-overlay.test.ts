@@ -4,7 +4,7 @@
  */
 import { Group, PerspectiveCamera, Vector3, type LineSegments } from 'three';
 import { describe, expect, it } from 'vitest';
-import { lookAtRotation, type Vec3 } from '../../../../../shared/camera-poses.js';
+import { lookAtRotation, type Vec3 } from '@shared/camera-poses.js';
 import { CameraOverlay } from './camera-overlay.js';
 
 const W = 800;

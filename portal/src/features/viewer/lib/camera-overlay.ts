@@ -7,7 +7,7 @@
  * computed for (the splat's group: it turns with the up-axis fix). three.js only, no React.
  */
 import { Box3, BufferGeometry, Float32BufferAttribute, Group, LineBasicMaterial, LineSegments, Vector3, type Camera } from 'three';
-import { cameraFrustum, lineSegments, suggestedFrustumDepth, type CameraLike } from '../../../../../shared/camera-poses.js';
+import { cameraFrustum, lineSegments, suggestedFrustumDepth, type CameraLike } from '@shared/camera-poses.js';
 
 /** Colours of the frustums (on the viewport's dark background). */
 export const CAMERA_COLOURS = {

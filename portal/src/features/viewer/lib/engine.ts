@@ -33,7 +33,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 // portal itself in dev and in the build, so a Draco GLB never reaches for a CDN.
 import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_wrapper.js?url';
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
-import { cameraView, type Quat } from '../../../../../shared/camera-poses.js';
+import { cameraView, type Quat } from '@shared/camera-poses.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 

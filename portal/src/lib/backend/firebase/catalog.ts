@@ -20,9 +20,9 @@ import {
   writeBatch,
 } from 'firebase/firestore';
 import type { DocumentSnapshot, Firestore } from 'firebase/firestore';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import type { AuthUser, CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '../../../../../shared/ports/index.js';
-import type { CollectionName, CollectionTypes, Role } from '../../../../../shared/types.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { AuthUser, CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
+import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 import { mapFirestoreError } from './errors.js';
 

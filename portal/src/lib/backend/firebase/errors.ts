@@ -4,7 +4,7 @@
  * (`storage/unauthorized`…) to the product's {@link AppError} codes (SPEC.md §8). Screens then
  * pick the §8 message by code from `shared/messages.ts`.
  */
-import { AppError, ErrorCode, isErrorCode } from '../../../../../shared/errors.js';
+import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
 
 /** Auth codes that differ from ours, or that we fold into one. */
 const AUTH_ALIASES: Record<string, ErrorCode> = {

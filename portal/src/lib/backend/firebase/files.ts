@@ -5,11 +5,11 @@
  */
 import { deleteObject, getDownloadURL, getMetadata, list as listPage, ref, uploadBytes, uploadBytesResumable } from 'firebase/storage';
 import type { FirebaseStorage, FullMetadata, ListResult } from 'firebase/storage';
-import { usesResumableUpload } from '../../../../../shared/constants.js';
-import { AppError, ErrorCode } from '../../../../../shared/errors.js';
-import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '../../../../../shared/ports/index.js';
+import { usesResumableUpload } from '@shared/constants.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { FileStorePort, FolderListing, StoredFile, UploadOptions, UploadSource } from '@shared/ports/index.js';
 import { mapStorageError } from './errors.js';
-import { checkUploadTarget } from '../../../../../shared/paths.js';
+import { checkUploadTarget } from '@shared/paths.js';
 
 function stored(metadata: FullMetadata): StoredFile {
   return { path: metadata.fullPath, size: metadata.size, contentType: metadata.contentType ?? null, updated: metadata.updated ?? null };

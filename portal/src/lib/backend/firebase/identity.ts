@@ -16,7 +16,7 @@ import {
   setPersistence,
 } from 'firebase/auth';
 import type { Auth, User } from 'firebase/auth';
-import type { AuthUser, IdentityPort, Unsubscribe } from '../../../../../shared/ports/index.js';
+import type { AuthUser, IdentityPort, Unsubscribe } from '@shared/ports/index.js';
 import { mapAuthError } from './errors.js';
 
 function toAuthUser(user: User | null): AuthUser | null {

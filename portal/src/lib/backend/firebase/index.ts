@@ -9,7 +9,7 @@ import type { FirebaseOptions } from 'firebase/app';
 import { browserLocalPersistence, connectAuthEmulator, getAuth, inMemoryPersistence, initializeAuth } from 'firebase/auth';
 import { connectFirestoreEmulator, getFirestore, terminate } from 'firebase/firestore';
 import { connectStorageEmulator, getStorage } from 'firebase/storage';
-import type { Backend, BackendCapabilities } from '../../../../../shared/ports/index.js';
+import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
 import { FirebaseCatalog } from './catalog.js';
 import { FirebaseFiles } from './files.js';
 import { FirebaseIdentity } from './identity.js';
