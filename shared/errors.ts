@@ -87,3 +87,18 @@ const knownCodes = new Set<string>(Object.values(ErrorCode));
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && knownCodes.has(code);
 }
+
+/**
+ * An operation's own message over an underlying failure, without losing what kind of failure it
+ * was: the result keeps the caught {@link AppError}'s code (permission-denied, not-found,
+ * network…; exit codes and screens depend on it) and context, and is `internal` only for an error
+ * that is not an AppError. The caught error is kept as `cause`.
+ * @param error anything caught
+ * @param message the operation's message (a spec message, e.g. 'Failed to update reference model.')
+ * @returns a new AppError with `message`
+ */
+export function rewrap(error: unknown, message: string): AppError {
+  return error instanceof AppError
+    ? new AppError(error.code, message, { cause: error, context: error.context })
+    : new AppError(ErrorCode.Internal, message, { cause: error });
+}

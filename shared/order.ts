@@ -16,8 +16,11 @@ export function compareNatural(a: string, b: string): number {
   return naturalCollator.compare(a, b);
 }
 
-/** Code-unit comparison, as the document database orders strings. */
-function compareCodeUnits(a: string, b: string): number {
+/**
+ * Code-unit comparison, as the document database orders strings ('B' before 'a', 'M10' before 'M2').
+ * @returns negative, zero or positive, for `Array.prototype.sort`
+ */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

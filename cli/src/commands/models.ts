@@ -7,10 +7,11 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, rewrap } from '@shared/errors.js';
 import { formatBytes, formatCount } from '@shared/format.js';
 import { ModelMessages, ProjectMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
 import { modelTypeLabel } from '@shared/model-type.js';
+import { compareCodeUnits, sortModelsByPublicId } from '@shared/order.js';
 import type { Model } from '@shared/types.js';
 import { normaliseCaptureDate } from '@shared/validation/models.js';
 import { deleteModel, setModelVisibility, updateModel } from '@shared/workflows/index.js';
@@ -254,8 +255,9 @@ export const listCommand = addCommonOptions(
 defineAction(listCommand, listSchema, async (input, ctx) => {
   const { backend } = await backendFor(input, ctx);
   const project = input.project ? await findProject(backend, input.project) : null;
-  const models = await backend.catalog.query('models', project ? { where: [['projectId', '==', project.id]] } : undefined);
-  models.sort((a, b) => `${a.projectId}\u0000${a.publicId}`.localeCompare(`${b.projectId}\u0000${b.publicId}`));
+  const found = await backend.catalog.query('models', project ? { where: [['projectId', '==', project.id]] } : undefined);
+  // By project, then by publicId as everywhere else (shared/order.ts; the sort is stable).
+  const models = sortModelsByPublicId(found).sort((a, b) => compareCodeUnits(a.projectId ?? '', b.projectId ?? ''));
   const rows = models.map((m) => [
     m.publicId,
     m.name,
@@ -355,7 +357,7 @@ function visibilityCommand(name: 'hide' | 'unhide', visible: boolean): Command {
     try {
       await setModelVisibility(backend.catalog, model.id, visible, backend.files);
     } catch (error) {
-      throw new AppError(ErrorCode.Internal, ModelMessages.visibilityFailed, { cause: error });
+      throw rewrap(error, ModelMessages.visibilityFailed);
     }
     return { result: { id: model.id, visible }, text: model.id, summary: `${model.publicId} is now ${visible ? 'visible' : 'hidden'}.` };
   });

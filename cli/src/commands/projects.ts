@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, rewrap } from '@shared/errors.js';
 import { ProjectMessages, projectDeleted, projectHasModels } from '@shared/messages.js';
 import { sortProjectsByStructureId } from '@shared/order.js';
 import { countModelsByProject, projectBadge } from '@shared/projects.js';
@@ -200,7 +200,7 @@ defineAction(setReferenceCommand, referenceSchema, async (input, ctx) => {
     await setReferenceModel(backend.catalog, project.id, model.id);
   } catch (error) {
     if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument)) throw error;
-    throw new AppError(ErrorCode.Internal, ProjectMessages.referenceUpdateFailed, { cause: error });
+    throw rewrap(error, ProjectMessages.referenceUpdateFailed);
   }
   return { result: { projectId: project.id, modelId: model.id }, text: model.id, summary: ProjectMessages.referenceUpdated };
 });
