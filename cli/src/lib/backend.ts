@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend } from '@shared/ports/index.js';
+import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import { largeBlockFileReader } from './tus-file-reader.js';
 
 /** Default data folder, relative to the current directory. */
@@ -63,14 +64,8 @@ export function defaultPort(): number {
   return Number.isInteger(fromEnv) && fromEnv >= 0 ? fromEnv : DEFAULT_PORT;
 }
 
-const serviceKeySchema = z.object({
-  type: z.literal('catalog-service-key'),
-  url: z.string().optional(),
-  key: z.string().min(1),
-});
-
-/** A service key as read from disk. */
-export type ServiceKey = z.infer<typeof serviceKeySchema>;
+/** A service key as read from disk (`shared/wire/service-key.ts`). */
+export type ServiceKey = ServiceKeyFile;
 
 /**
  * Reads the service key (env `CATALOG_SERVICE_KEY`, else `<dataDir>/service-key.json`).
@@ -79,7 +74,7 @@ export type ServiceKey = z.infer<typeof serviceKeySchema>;
  * @throws AppError `unauthenticated` when there is no key file or it is not a service key
  */
 export async function readServiceKey(dataDir: string): Promise<{ key: ServiceKey; path: string }> {
-  const path = process.env.CATALOG_SERVICE_KEY ? resolve(process.env.CATALOG_SERVICE_KEY) : join(dataDir, 'service-key.json');
+  const path = process.env.CATALOG_SERVICE_KEY ? resolve(process.env.CATALOG_SERVICE_KEY) : join(dataDir, SERVICE_KEY_FILE);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -96,7 +91,7 @@ export async function readServiceKey(dataDir: string): Promise<{ key: ServiceKey
   } catch {
     parsed = null;
   }
-  const result = serviceKeySchema.safeParse(parsed);
+  const result = serviceKeyFileSchema.safeParse(parsed);
   if (!result.success) {
     throw new AppError(ErrorCode.Unauthenticated, `${path} is not a catalog service key (expected {"type":"catalog-service-key","key":…}).`, {
       context: { path },

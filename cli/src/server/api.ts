@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { IdentityService } from './auth.js';
-import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from './documents.js';
+import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
 import type { DocumentStore, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
 import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireAdmin, requireSignedIn } from './rules.js';

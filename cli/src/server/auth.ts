@@ -12,6 +12,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
+import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import { randomId } from './db.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -93,13 +94,6 @@ function readOrCreateSecret(file: string, create: () => string): string {
   return value;
 }
 
-/** Contents of `<dataDir>/service-key.json`. */
-export interface ServiceKeyFile {
-  type: 'catalog-service-key';
-  url: string;
-  key: string;
-}
-
 /**
  * Writes (first start) or refreshes `<dataDir>/service-key.json` (mode 0600): the key is kept
  * across starts, the url is updated to the server's current address.
@@ -108,12 +102,12 @@ export interface ServiceKeyFile {
  * @returns the file's path and the key
  */
 export function ensureServiceKey(dataDir: string, url: string): { path: string; key: string } {
-  const path = join(dataDir, 'service-key.json');
+  const path = join(dataDir, SERVICE_KEY_FILE);
   let key: string | null = null;
   if (existsSync(path)) {
     try {
-      const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ServiceKeyFile>;
-      if (typeof parsed.key === 'string' && parsed.key.length >= 32) key = parsed.key;
+      const parsed = serviceKeyFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      if (parsed.success) key = parsed.data.key;
     } catch {
       key = null;
     }

@@ -4,7 +4,6 @@
  * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
  * json_type, field paths validated, values bound), server timestamps and atomic batches.
  */
-import { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
 import { isServerTimestamp } from '@shared/ports/catalog.js';
@@ -12,58 +11,6 @@ import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
 
-/** True when `value` contains a C0 control character or DEL. */
-function hasControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i += 1) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
-
-/** Collection names of SPEC.md §3. */
-export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins']);
-
-/** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */
-const fieldPathSchema = z.string().superRefine((path, ctx) => {
-  try {
-    validateFieldPath(path);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-  }
-});
-
-/** Document ids: 1–1500 characters, no '/', not '.' or '..', no control characters (as Firestore). */
-export const docIdSchema = z
-  .string()
-  .min(1)
-  .max(1500)
-  .refine((id) => !id.includes('/') && id !== '.' && id !== '..' && !hasControlCharacter(id) && !/^__.*__$/.test(id), 'Invalid document id');
-
-const filterValueSchema = z.union([z.string(), z.number().finite(), z.boolean(), z.null()]);
-const directionSchema = z.enum(['asc', 'desc']);
-
-/** Wire schema of a {@link Query}. */
-export const querySchema = z
-  .object({
-    where: z.array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema])).max(20).optional(),
-    orderBy: z
-      .array(z.union([z.tuple([fieldPathSchema]), z.tuple([fieldPathSchema, directionSchema.nullable()])]))
-      .max(8)
-      .optional(),
-    limit: z.number().int().min(1).max(100_000).optional(),
-  })
-  .strict();
-
-const plainObject = z.record(z.string(), z.unknown());
-
-/** Wire schema of a {@link WriteOp}. */
-export const writeOpSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('create'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
-  z.object({ op: z.literal('set'), collection: collectionSchema, id: docIdSchema, data: plainObject, merge: z.boolean().optional() }),
-  z.object({ op: z.literal('update'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
-  z.object({ op: z.literal('delete'), collection: collectionSchema, id: docIdSchema }),
-]);
 
 /** A stored document: its id and data (JSON object). */
 export interface StoredDoc {

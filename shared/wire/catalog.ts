@@ -1,0 +1,61 @@
+/**
+ * Wire schemas of the embedded backend's document API (DESIGN.md §4, `catalog serve` /v1): the
+ * shapes of collection names, document ids, queries and batch write operations as they travel
+ * as JSON, checked with zod. The one home of these contracts: the server parses requests with
+ * them; the types they check are those of `shared/ports/catalog.ts`.
+ */
+import { z } from 'zod';
+import { validateFieldPath } from '../field-path.js';
+
+/** True when `value` contains a C0 control character or DEL. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Collection names of SPEC.md §3. */
+export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins']);
+
+/** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */
+const fieldPathSchema = z.string().superRefine((path, ctx) => {
+  try {
+    validateFieldPath(path);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
+
+/** Document ids: 1–1500 characters, no '/', not '.' or '..', no control characters (as Firestore). */
+export const docIdSchema = z
+  .string()
+  .min(1)
+  .max(1500)
+  .refine((id) => !id.includes('/') && id !== '.' && id !== '..' && !hasControlCharacter(id) && !/^__.*__$/.test(id), 'Invalid document id');
+
+const filterValueSchema = z.union([z.string(), z.number().finite(), z.boolean(), z.null()]);
+const directionSchema = z.enum(['asc', 'desc']);
+
+/** Wire schema of a `Query` (`shared/ports/catalog.ts`). */
+export const querySchema = z
+  .object({
+    where: z.array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema])).max(20).optional(),
+    orderBy: z
+      .array(z.union([z.tuple([fieldPathSchema]), z.tuple([fieldPathSchema, directionSchema.nullable()])]))
+      .max(8)
+      .optional(),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
+
+const plainObject = z.record(z.string(), z.unknown());
+
+/** Wire schema of a `WriteOp` (`shared/ports/catalog.ts`): create, set (merge or not), update, delete. */
+export const writeOpSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('create'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
+  z.object({ op: z.literal('set'), collection: collectionSchema, id: docIdSchema, data: plainObject, merge: z.boolean().optional() }),
+  z.object({ op: z.literal('update'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
+  z.object({ op: z.literal('delete'), collection: collectionSchema, id: docIdSchema }),
+]);
