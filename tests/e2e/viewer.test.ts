@@ -190,14 +190,12 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await page.mouse.up();
   }
 
-  /** Uploads one file as a new model with the CLI; returns the model record. */
+  /** Uploads one file as a new model with the CLI (a folder holding only it); returns the model record. */
   async function upload(projectId: string, publicId: string, source: string, as: string): Promise<Model> {
     const folder = mkdtempSync(join(tmpdir(), 'viewer-upload-'));
     try {
       copyFileSync(source, join(folder, as));
-      const result = await execa('node', [CLI, 'models', 'upload', folder, '--project', projectId, '--public-id', publicId, '--name', publicId, '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url }, reject: false });
-      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
-      return (JSON.parse(result.stdout) as { result: { model: Model } }).result.model;
+      return await uploadFolder(projectId, publicId, folder);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

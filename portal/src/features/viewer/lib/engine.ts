@@ -114,6 +114,8 @@ export class ViewerEngine {
   private cameras: CameraOverlay | null = null;
   private flight: { from: Placement; to: Placement; start: number; duration: number } | null = null;
   private press: { x: number; y: number; id: number } | null = null;
+  /** framingBounds() of the current files, turns and visibility (it reads up to 65,536 splats). */
+  private framingCache: { key: string; bounds: Bounds | null } | null = null;
 
   /**
    * @param canvas the canvas to draw on (sized by CSS; {@link resize} follows it). The engine
@@ -314,9 +316,16 @@ export class ViewerEngine {
   /**
    * The box to frame, in world space: the 10th–90th percentile of the splat centres (of a strided
    * sample of at most 65,536 of them; padded, see framing.ts) and the GLB's box; only the visible
-   * parts. null before anything is loaded.
+   * parts. null before anything is loaded. Cached until a file, a turn or a visibility changes
+   * (fit, compare framing and every camera flight ask for it).
    */
   framingBounds(): Bounds | null {
+    const key = [this.splat?.uuid, this.mesh?.uuid, this.splatGroup.visible, this.meshGroup.visible, ...this.splatGroup.quaternion.toArray(), ...this.meshGroup.quaternion.toArray()].join('|');
+    if (this.framingCache?.key !== key) this.framingCache = { key, bounds: this.computeFramingBounds() };
+    return this.framingCache.bounds;
+  }
+
+  private computeFramingBounds(): Bounds | null {
     const parts: Bounds[] = [];
     if (this.splat && this.splatGroup.visible) {
       this.splat.updateMatrixWorld(true);
