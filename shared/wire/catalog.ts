@@ -42,10 +42,7 @@ const directionSchema = z.enum(['asc', 'desc']);
 export const querySchema = z
   .object({
     where: z.array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema])).max(20).optional(),
-    orderBy: z
-      .array(z.union([z.tuple([fieldPathSchema]), z.tuple([fieldPathSchema, directionSchema.nullable()])]))
-      .max(8)
-      .optional(),
+    orderBy: z.array(z.tuple([fieldPathSchema, directionSchema.nullable().optional()])).max(8).optional(),
     limit: z.number().int().min(1).max(100_000).optional(),
   })
   .strict();

@@ -19,6 +19,7 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend } from '@shared/ports/index.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
+import { routes } from '@shared/wire/routes.js';
 import { largeBlockFileReader } from './tus-file-reader.js';
 
 /** Default data folder, relative to the current directory. */
@@ -108,7 +109,7 @@ export async function readServiceKey(dataDir: string): Promise<{ key: ServiceKey
  */
 export async function checkServer(baseUrl: string, timeoutMs = 5000): Promise<void> {
   try {
-    const response = await fetch(new URL('/v1/config', baseUrl), { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(new URL(routes.config.path(), baseUrl), { signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
   } catch (error) {

@@ -23,6 +23,7 @@ import {
 } from '@shared/export-layout.js';
 import type { Backend, FileStorePort, StoredFile, WriteOp } from '@shared/ports/index.js';
 import { resumingFiles } from './resume.js';
+import { routes, type ReplyOf } from '@shared/wire/routes.js';
 
 /** Reading and writing sign-in accounts (password hashes): the embedded server's service-only API. */
 export interface AccountsApi {
@@ -32,7 +33,7 @@ export interface AccountsApi {
 }
 
 /**
- * The embedded server's account API (`/v1/admin/accounts`, service key only).
+ * The embedded server's account API (`routes.exportAccounts`, `routes.importAccounts`; service key only).
  * @param baseUrl the server's origin
  * @param serviceKey the service key
  */
@@ -40,19 +41,19 @@ export function embeddedAccountsApi(baseUrl: string, serviceKey: string): Accoun
   const headers = { authorization: `Bearer ${serviceKey}`, 'content-type': 'application/json' };
   return {
     async read() {
-      const response = await fetch(`${baseUrl}/v1/admin/accounts`, { headers });
+      const response = await fetch(`${baseUrl}${routes.exportAccounts.path()}`, { method: routes.exportAccounts.method, headers });
       if (response.status === 404) return null;
       if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account export refused: HTTP ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { accounts: unknown[] }).accounts;
+      return ((await response.json()) as ReplyOf<typeof routes.exportAccounts>).accounts;
     },
     async write(accounts) {
-      const response = await fetch(`${baseUrl}/v1/admin/accounts`, { method: 'POST', headers, body: JSON.stringify({ accounts }) });
+      const response = await fetch(`${baseUrl}${routes.importAccounts.path()}`, { method: routes.importAccounts.method, headers, body: JSON.stringify({ accounts }) });
       if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account import refused: HTTP ${response.status} ${await response.text()}`);
     },
   };
 }
 
-/** Files on the embedded server's disk compared with its file records (`/v1/admin/storage-scan`, service key only). */
+/** Files on the embedded server's disk compared with its file records (`routes.storageScan`, service key only). */
 export interface StorageScanApi {
   /** `untracked`: files on disk without a record; `missing`: records without bytes on disk (storage paths). */
   scan(): Promise<{ untracked: string[]; missing: string[] }>;
@@ -69,14 +70,14 @@ export interface StorageScanApi {
  */
 export function embeddedStorageScanApi(baseUrl: string, serviceKey: string): StorageScanApi {
   const headers = { authorization: `Bearer ${serviceKey}` };
-  const call = async <T>(method: 'GET' | 'POST', path: string): Promise<T> => {
-    const response = await fetch(`${baseUrl}${path}`, { method, headers });
+  const call = async <R extends typeof routes.storageScan | typeof routes.storageRepair>(route: R): Promise<ReplyOf<R>> => {
+    const response = await fetch(`${baseUrl}${route.path()}`, { method: route.method, headers });
     if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Storage scan refused: HTTP ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
+    return (await response.json()) as ReplyOf<R>;
   };
   return {
-    scan: () => call('GET', '/v1/admin/storage-scan'),
-    repair: () => call('POST', '/v1/admin/storage-scan/repair'),
+    scan: () => call(routes.storageScan),
+    repair: () => call(routes.storageRepair),
   };
 }
 

@@ -1,14 +1,16 @@
 /**
- * The JSON routes of the embedded backend under `/v1`: identity (`/v1/auth/*`), documents
- * (`/v1/docs`, `/v1/query`, `/v1/count`, `/v1/batch`) and live updates (`/v1/events`).
- * Every route resolves the caller and applies the role table of `rules.ts`.
+ * The JSON routes of the embedded backend (the table of `@shared/wire/routes.ts`): identity,
+ * account export/import, documents, queries, batches and live updates. Every route resolves the
+ * caller and applies the role table of `rules.ts`; request parts are parsed with the table's
+ * schemas, and each handler's answer is typed by the route's reply schema.
  */
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { IdentityService } from './auth.js';
-import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
+import { docIdSchema, type querySchema } from '@shared/wire/catalog.js';
+import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
 import type { DocumentStore, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
 import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireAdmin, requireSignedIn } from './rules.js';
@@ -39,11 +41,44 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
 
 const withId = (doc: StoredDoc): Record<string, unknown> => ({ ...doc.data, id: doc.id });
 
-const docParams = z.object({ collection: collectionSchema, id: docIdSchema });
-const collectionParams = z.object({ collection: collectionSchema });
-const credentials = z.object({ email: z.unknown(), password: z.unknown() });
-const dataBody = z.object({ data: z.record(z.string(), z.unknown()), merge: z.boolean().optional() });
-const queryBody = z.object({ query: querySchema.nullish() });
+/** The parts of a request a route's schemas describe. */
+type RequestPart = 'params' | 'query' | 'body';
+
+/** What a route's schema for `part` yields. */
+type PartOf<R extends RouteSpec, K extends RequestPart> = R[K] extends z.ZodType ? z.infer<R[K]> : never;
+
+/**
+ * Parses one part of a request with its route's schema (`@shared/wire/routes.ts`).
+ * @param route the route of the table
+ * @param part 'params', 'query' or 'body'
+ * @param value the request's part (`request.params`, `request.query`, `request.body`)
+ * @returns the parsed value
+ * @throws AppError `invalid-argument` ("Invalid <route name>: …")
+ */
+export function parseRequest<R extends RouteSpec, K extends RequestPart>(route: R, part: K, value: unknown): PartOf<R, K> {
+  const schema = route[part];
+  if (!schema) throw new AppError(ErrorCode.Internal, `Route ${route.method} ${route.pattern} has no ${part} schema`);
+  return parse(schema, value, route.name) as PartOf<R, K>;
+}
+
+/** A route handler: its answer is the route's reply (typed by the reply schema), or the reply object it sent itself. */
+export type RouteHandler<R extends RouteSpec> = (request: FastifyRequest, reply: FastifyReply) => Promise<ReplyOf<R> | FastifyReply>;
+
+/**
+ * Registers one route of the table on `app` (its method and path pattern, a HEAD twin for GET).
+ * @param options.onRequest a hook deciding the request from its URL and headers, before the body is read
+ */
+export function serveRoute<R extends RouteSpec>(
+  app: FastifyInstance,
+  route: R,
+  handler: RouteHandler<R>,
+  options: { onRequest?: onRequestAsyncHookHandler } = {},
+): void {
+  app.route({ method: route.method, url: route.pattern, ...(options.onRequest ? { onRequest: options.onRequest } : {}), handler });
+}
+
+/** Path parameters of a collection route. */
+const collectionParams = routes.query.params;
 
 function toQuery(raw: z.infer<typeof querySchema> | null | undefined): Query {
   if (!raw) return {};
@@ -68,7 +103,7 @@ function writeGate(ctx: ApiContext, op: WriteOp['op']): onRequestAsyncHookHandle
   };
 }
 
-/** Registers the `/v1` JSON routes on `app`. */
+/** Registers the JSON routes of the table (identity, accounts, documents, live updates) on `app`. */
 export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   const { documents, identity } = ctx;
   /** Coarse check of every op (no data walked), then the shared data rule and the computed-document check. */
@@ -84,8 +119,8 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   };
 
   // ---- identity -------------------------------------------------------------------------------
-  app.post('/v1/auth/sign-in', async (request, reply) => {
-    const body = parse(credentials, request.body ?? {}, 'sign-in');
+  serveRoute(app, routes.signIn, async (request, reply) => {
+    const body = parseRequest(routes.signIn, 'body', request.body ?? {});
     try {
       return await identity.signIn(body.email, body.password, request.ip);
     } catch (error) {
@@ -95,42 +130,42 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     }
   });
 
-  app.post('/v1/auth/refresh', async (request) => {
-    const body = parse(z.object({ refreshToken: z.string() }), request.body ?? {}, 'refresh');
+  serveRoute(app, routes.refresh, async (request) => {
+    const body = parseRequest(routes.refresh, 'body', request.body ?? {});
     return identity.refresh(body.refreshToken);
   });
 
-  app.post('/v1/auth/sign-out', async (request, reply) => {
-    const body = parse(z.object({ refreshToken: z.string().optional() }), request.body ?? {}, 'sign-out');
+  serveRoute(app, routes.signOut, async (request, reply) => {
+    const body = parseRequest(routes.signOut, 'body', request.body ?? {});
     identity.revoke(body.refreshToken);
     return reply.code(204).send();
   });
 
-  app.get('/v1/auth/me', async (request) => {
+  serveRoute(app, routes.me, async (request) => {
     const principal = await ctx.principal(request);
     if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
-    if (principal.kind === 'service') return { user: { uid: 'service', email: null, service: true }, role: 'admin' };
+    if (principal.kind === 'service') return { user: { uid: 'service', email: null, service: true as const }, role: 'admin' as const };
     return { user: { uid: principal.uid, email: principal.email }, role: principal.role };
   });
 
-  app.post('/v1/auth/accounts', async (request) => {
+  serveRoute(app, routes.createAccount, async (request) => {
     requireAdmin(await ctx.principal(request));
-    const body = parse(credentials, request.body ?? {}, 'account');
+    const body = parseRequest(routes.createAccount, 'body', request.body ?? {});
     const account = await identity.createAccount(body.email, body.password);
     return { user: { uid: account.uid, email: account.email } };
   });
 
-  app.get('/v1/auth/accounts', async (request) => {
+  serveRoute(app, routes.findAccount, async (request) => {
     requireAdmin(await ctx.principal(request));
-    const { email } = parse(z.object({ email: z.string() }), request.query, 'lookup');
+    const { email } = parseRequest(routes.findAccount, 'query', request.query);
     const account = identity.findByEmail(email);
     return { user: account ? { uid: account.uid, email: account.email, disabled: account.disabled } : null };
   });
 
-  app.patch('/v1/auth/accounts/:uid', async (request) => {
+  serveRoute(app, routes.setAccountDisabled, async (request) => {
     requireAdmin(await ctx.principal(request));
-    const { uid } = parse(z.object({ uid: z.string().min(1) }), request.params, 'uid');
-    const { disabled } = parse(z.object({ disabled: z.boolean() }), request.body ?? {}, 'account update');
+    const { uid } = parseRequest(routes.setAccountDisabled, 'params', request.params);
+    const { disabled } = parseRequest(routes.setAccountDisabled, 'body', request.body ?? {});
     const account = identity.setDisabled(uid, disabled);
     return { user: { uid: account.uid, email: account.email, disabled: account.disabled } };
   });
@@ -141,82 +176,116 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     requireAdmin(principal);
     if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
   };
-  const accountRow = z.object({ uid: z.string().min(1), email: z.string().min(1), password_hash: z.string().startsWith('scrypt$'), disabled: z.boolean() });
 
-  app.get('/v1/admin/accounts', async (request) => {
+  serveRoute(app, routes.exportAccounts, async (request) => {
     await requireService(request);
     return { accounts: identity.exportAccounts() };
   });
 
-  app.post('/v1/admin/accounts', async (request) => {
+  serveRoute(app, routes.importAccounts, async (request) => {
     await requireService(request);
-    const { accounts } = parse(z.object({ accounts: z.array(accountRow).max(10_000) }), request.body ?? {}, 'accounts');
+    const { accounts } = parseRequest(routes.importAccounts, 'body', request.body ?? {});
     return { added: identity.importAccounts(accounts) };
   });
 
   // ---- documents ------------------------------------------------------------------------------
-  app.get('/v1/docs/:collection/:id', async (request) => {
+  serveRoute(app, routes.getDoc, async (request) => {
     const principal = await ctx.principal(request);
-    const { collection, id } = parse(docParams, request.params, 'document');
+    const { collection, id } = parseRequest(routes.getDoc, 'params', request.params);
     const doc = filterGet(principal, collection, id, documents.get(collection, id));
     return { doc: doc ? withId(doc) : null };
   });
 
-  app.post('/v1/docs/:collection', { onRequest: writeGate(ctx, 'create') }, async (request) => {
-    const principal = await ctx.principal(request);
-    const { collection } = parse(collectionParams, request.params, 'collection');
-    const { data } = parse(dataBody, request.body, 'document');
-    const id = randomId(20);
-    commit(principal, [{ op: 'create', collection, id, data }]);
-    return { id };
-  });
+  serveRoute(
+    app,
+    routes.addDoc,
+    async (request) => {
+      const principal = await ctx.principal(request);
+      const { collection } = parseRequest(routes.addDoc, 'params', request.params);
+      const { data } = parseRequest(routes.addDoc, 'body', request.body);
+      const id = randomId(20);
+      commit(principal, [{ op: 'create', collection, id, data }]);
+      return { id };
+    },
+    { onRequest: writeGate(ctx, 'create') },
+  );
 
-  app.put('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'set') }, async (request, reply) => {
-    const principal = await ctx.principal(request);
-    const { collection, id } = parse(docParams, request.params, 'document');
-    const { data, merge } = parse(dataBody, request.body, 'document');
-    commit(principal, [{ op: 'set', collection, id, data, merge }]);
-    return reply.code(204).send();
-  });
+  serveRoute(
+    app,
+    routes.setDoc,
+    async (request, reply) => {
+      const principal = await ctx.principal(request);
+      const { collection, id } = parseRequest(routes.setDoc, 'params', request.params);
+      const { data, merge } = parseRequest(routes.setDoc, 'body', request.body);
+      commit(principal, [{ op: 'set', collection, id, data, merge }]);
+      return reply.code(204).send();
+    },
+    { onRequest: writeGate(ctx, 'set') },
+  );
 
-  app.patch('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'update') }, async (request, reply) => {
-    const principal = await ctx.principal(request);
-    const { collection, id } = parse(docParams, request.params, 'document');
-    const { data } = parse(dataBody, request.body, 'update');
-    commit(principal, [{ op: 'update', collection, id, data }]);
-    return reply.code(204).send();
-  });
+  serveRoute(
+    app,
+    routes.updateDoc,
+    async (request, reply) => {
+      const principal = await ctx.principal(request);
+      const { collection, id } = parseRequest(routes.updateDoc, 'params', request.params);
+      const { data } = parseRequest(routes.updateDoc, 'body', request.body);
+      commit(principal, [{ op: 'update', collection, id, data }]);
+      return reply.code(204).send();
+    },
+    { onRequest: writeGate(ctx, 'update') },
+  );
 
-  app.delete('/v1/docs/:collection/:id', { onRequest: writeGate(ctx, 'delete') }, async (request, reply) => {
-    const principal = await ctx.principal(request);
-    const { collection, id } = parse(docParams, request.params, 'document');
-    commit(principal, [{ op: 'delete', collection, id }]);
-    return reply.code(204).send();
-  });
+  serveRoute(
+    app,
+    routes.deleteDoc,
+    async (request, reply) => {
+      const principal = await ctx.principal(request);
+      const { collection, id } = parseRequest(routes.deleteDoc, 'params', request.params);
+      commit(principal, [{ op: 'delete', collection, id }]);
+      return reply.code(204).send();
+    },
+    { onRequest: writeGate(ctx, 'delete') },
+  );
 
-  app.post('/v1/query/:collection', { onRequest: signedIn }, async (request) => {
-    const principal = await ctx.principal(request);
-    const { collection } = parse(collectionParams, request.params, 'collection');
-    const { query } = parse(queryBody, request.body ?? {}, 'query');
-    return { docs: documents.query(collection, toQuery(query), readScope(principal, collection)).map(withId) };
-  });
+  serveRoute(
+    app,
+    routes.query,
+    async (request) => {
+      const principal = await ctx.principal(request);
+      const { collection } = parseRequest(routes.query, 'params', request.params);
+      const { query } = parseRequest(routes.query, 'body', request.body ?? {});
+      return { docs: documents.query(collection, toQuery(query), readScope(principal, collection)).map(withId) };
+    },
+    { onRequest: signedIn },
+  );
 
-  app.post('/v1/count/:collection', { onRequest: signedIn }, async (request) => {
-    const principal = await ctx.principal(request);
-    const { collection } = parse(collectionParams, request.params, 'collection');
-    const { query } = parse(queryBody, request.body ?? {}, 'query');
-    return { count: documents.count(collection, toQuery(query), readScope(principal, collection)) };
-  });
+  serveRoute(
+    app,
+    routes.count,
+    async (request) => {
+      const principal = await ctx.principal(request);
+      const { collection } = parseRequest(routes.count, 'params', request.params);
+      const { query } = parseRequest(routes.count, 'body', request.body ?? {});
+      return { count: documents.count(collection, toQuery(query), readScope(principal, collection)) };
+    },
+    { onRequest: signedIn },
+  );
 
-  app.post('/v1/batch', { onRequest: signedIn }, async (request, reply) => {
-    const principal = await ctx.principal(request);
-    const { ops } = parse(z.object({ ops: z.array(writeOpSchema).max(500) }), request.body, 'batch');
-    commit(principal, ops as WriteOp[]);
-    return reply.code(204).send();
-  });
+  serveRoute(
+    app,
+    routes.batch,
+    async (request, reply) => {
+      const principal = await ctx.principal(request);
+      const { ops } = parseRequest(routes.batch, 'body', request.body);
+      commit(principal, ops as WriteOp[]);
+      return reply.code(204).send();
+    },
+    { onRequest: signedIn },
+  );
 
   // ---- live updates ---------------------------------------------------------------------------
-  app.get('/v1/events', async (request, reply) => {
+  serveRoute(app, routes.events, async (request, reply) => {
     const principal = await ctx.principal(request);
     if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
     reply.hijack();

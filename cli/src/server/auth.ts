@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
+import type { exportedAccountSchema, TokenGrant } from '@shared/wire/routes.js';
 import { randomId } from './db.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -32,13 +33,8 @@ export interface Account {
   disabled: boolean;
 }
 
-/** Tokens returned by sign-in and refresh. expiresIn in seconds. */
-export interface TokenGrant {
-  idToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  user: { uid: string; email: string };
-}
+/** Tokens returned by sign-in and refresh (`@shared/wire/routes.ts`); expiresIn in seconds. */
+export type { TokenGrant };
 
 interface AccountRow {
   uid: string;
@@ -47,13 +43,8 @@ interface AccountRow {
   disabled: number;
 }
 
-/** An account as `catalog export` writes it (accounts.json) and `catalog import` reads it. */
-export interface ExportedAccount {
-  uid: string;
-  email: string;
-  password_hash: string;
-  disabled: boolean;
-}
+/** An account as `catalog export` writes it (accounts.json) and `catalog import` reads it (`@shared/wire/routes.ts`). */
+export type ExportedAccount = z.infer<typeof exportedAccountSchema>;
 
 const emailSchema = z.email();
 

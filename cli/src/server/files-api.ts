@@ -1,6 +1,6 @@
 /**
  * File routes of the embedded backend (SPEC.md §7 file storage): one-shot uploads of small
- * files, resumable tus uploads (`@tus/server` + `@tus/file-store` under `/v1/uploads`), listing,
+ * files, resumable tus uploads (`@tus/server` + `@tus/file-store` at `UPLOADS_PATH`), listing,
  * metadata, deletion, and token-protected downloads with HTTP range support.
  */
 import { createWriteStream } from 'node:fs';
@@ -16,7 +16,8 @@ import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constant
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { StoredFile } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
-import { parse } from './api.js';
+import { parse, parseRequest, serveRoute } from './api.js';
+import { routes, UPLOADS_PATH } from '@shared/wire/routes.js';
 import { validateModelFilePath } from '@shared/paths.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
@@ -91,7 +92,7 @@ const batchManifestSchema = z
   .refine((entries) => entries.reduce((sum, entry) => sum + entry.size, 0) <= UPLOAD_BATCH_MAX_BYTES, { message: `more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all` });
 
 /**
- * Reads a batch upload (`POST /v1/file-batch`, multipart/form-data): first a `manifest` field
+ * Reads a batch upload (`routes.fileBatch`, multipart/form-data): first a `manifest` field
  * (JSON `[{path, size, contentType?}]`), then one `file` part per manifest entry, in order.
  * Every part is checked against its entry (size) and held in memory (the manifest may list
  * at most UPLOAD_BATCH_MAX_BYTES in all, so that is what a batch can cost the server); only when
@@ -148,7 +149,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   // ---- resumable uploads (tus) ---------------------------------------------------------------
   const datastore = new BufferedTusFileStore({ directory: join(ctx.dataDir, 'uploads'), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   const tus = new TusServer({
-    path: '/v1/uploads',
+    path: UPLOADS_PATH,
     datastore,
     relativeLocation: true,
     maxSize: MAX_UPLOAD_SIZE,
@@ -191,8 +192,8 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       reply.hijack();
       await tus.handle(request.raw, reply.raw);
     };
-    scope.all('/v1/uploads', handle);
-    scope.all('/v1/uploads/*', handle);
+    scope.all(UPLOADS_PATH, handle);
+    scope.all(`${UPLOADS_PATH}/*`, handle);
   });
 
   /** Route hook: writes to storage are for admins, decided before the body is read. */
@@ -206,28 +207,36 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: SIMPLE_UPLOAD_LIMIT }, (_request, body, done) => done(null, body));
 
-    scope.put('/v1/files/*', { onRequest: adminGate }, async (request) =>
-      storage(async () => {
-        requireAdmin(await ctx.principal(request));
-        const path = validateModelFilePath(storagePathOf(request));
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const contentType = request.headers['x-catalog-content-type'] ?? request.headers['content-type'];
-        return { file: await files.put(path, body, typeof contentType === 'string' ? contentType : null) };
-      }),
+    serveRoute(
+      scope,
+      routes.putFile,
+      async (request) =>
+        storage(async () => {
+          requireAdmin(await ctx.principal(request));
+          const path = validateModelFilePath(storagePathOf(request));
+          const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          const contentType = request.headers['x-catalog-content-type'] ?? request.headers['content-type'];
+          return { file: await files.put(path, body, typeof contentType === 'string' ? contentType : null) };
+        }),
+      { onRequest: adminGate },
     );
 
-    scope.delete('/v1/files/*', { onRequest: adminGate }, async (request, reply) =>
-      storage(async () => {
-        requireAdmin(await ctx.principal(request));
-        await files.delete(storagePathOf(request));
-        return reply.code(204).send();
-      }),
+    serveRoute(
+      scope,
+      routes.deleteFile,
+      async (request, reply) =>
+        storage(async () => {
+          requireAdmin(await ctx.principal(request));
+          await files.delete(storagePathOf(request));
+          return reply.code(204).send();
+        }),
+      { onRequest: adminGate },
     );
 
-    scope.get('/v1/files/*', async (request, reply) =>
+    serveRoute(scope, routes.download, async (request, reply) =>
       storage(async () => {
         const path = storagePathOf(request);
-        const { token } = parse(z.object({ token: z.string().optional() }), request.query, 'download');
+        const { token } = parseRequest(routes.download, 'query', request.query);
         if (!token) throw new AppError(ErrorCode.StorageUnauthenticated, 'A download token is required');
         if (!files.checkToken(path, token)) throw new AppError(ErrorCode.StorageUnauthorized, 'Invalid download token');
         const meta = files.metadata(path);
@@ -246,11 +255,15 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     await scope.register(fastifyMultipart, {
       limits: { fields: 1, fieldSize: BATCH_MANIFEST_LIMIT, files: UPLOAD_BATCH_MAX_FILES, fileSize: SIMPLE_UPLOAD_LIMIT, parts: UPLOAD_BATCH_MAX_FILES + 1 },
     });
-    scope.post('/v1/file-batch', { onRequest: adminGate }, async (request) =>
-      storage(async () => {
-        requireAdmin(await ctx.principal(request));
-        return { files: await receiveBatch(request, files) };
-      }),
+    serveRoute(
+      scope,
+      routes.fileBatch,
+      async (request) =>
+        storage(async () => {
+          requireAdmin(await ctx.principal(request));
+          return { files: await receiveBatch(request, files) };
+        }),
+      { onRequest: adminGate },
     );
   });
 
@@ -260,17 +273,17 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     requireAdmin(principal);
     if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
   };
-  app.get('/v1/admin/storage-scan', async (request) => {
+  serveRoute(app, routes.storageScan, async (request) => {
     await requireService(request);
     return files.scan();
   });
-  app.post('/v1/admin/storage-scan/repair', async (request) => {
+  serveRoute(app, routes.storageRepair, async (request) => {
     await requireService(request);
     return files.repairScan();
   });
 
   // ---- metadata, links, listing --------------------------------------------------------------
-  app.get('/v1/file-meta/*', async (request) =>
+  serveRoute(app, routes.fileMeta, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
       authorizeFileRead(await ctx.principal(request), path, documents);
@@ -278,19 +291,18 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     }),
   );
 
-  app.get('/v1/download-url/*', async (request) =>
+  serveRoute(app, routes.downloadUrl, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
       authorizeFileRead(await ctx.principal(request), path, documents);
-      const encoded = path.split('/').map(encodeURIComponent).join('/');
-      return { url: `/v1/files/${encoded}?token=${encodeURIComponent(files.token(path))}` };
+      return { url: routes.download.path(path, files.token(path)) };
     }),
   );
 
-  app.get('/v1/list', async (request) =>
+  serveRoute(app, routes.list, async (request) =>
     storage(async () => {
       const principal = await ctx.principal(request);
-      const { prefix } = parse(z.object({ prefix: z.string().optional() }), request.query, 'listing');
+      const { prefix } = parseRequest(routes.list, 'query', request.query);
       const folder = prefix ?? '';
       authorizeFileRead(principal, folder.replace(/\/+$/, ''), documents);
       const hide = isAdmin(principal) ? undefined : (p: string): boolean => isHiddenModelPath(p, documents);

@@ -3,6 +3,7 @@
  * (`{ error: { code, message } }`), so the HTTP client can rebuild an `AppError` with the same code.
  */
 import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
+import type { ErrorBody } from '@shared/wire/routes.js';
 
 const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.Unauthenticated]: 401,
@@ -30,10 +31,8 @@ export function httpStatusFor(code: ErrorCode): number {
   return statusByCode[code] ?? 400;
 }
 
-/** The JSON error body `{ error: { code, message } }` sent for every failed `/v1` request. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string };
-}
+/** The JSON error body `{ error: { code, message } }` sent for every failed API request (`@shared/wire/routes.ts`). */
+export type { ErrorBody };
 
 /**
  * Builds the JSON error body of an error.

@@ -14,7 +14,8 @@ import Fastify from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { FastifyRequest } from 'fastify';
-import { registerApi } from './api.js';
+import { registerApi, serveRoute } from './api.js';
+import { isApiPath, routes } from '@shared/wire/routes.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
 import { openDatabase } from './db.js';
 import { DocumentStore } from './documents.js';
@@ -37,7 +38,7 @@ export interface ServerOptions {
   /** Built portal to serve (index.html fallback for client routes); null/undefined serves none. */
   portalDir?: string | null;
   /**
-   * External viewer base URL returned by `GET /v1/config`; default env `CATALOG_VIEWER_URL`; none
+   * External viewer base URL returned by `routes.config` (`GET /v1/config`); default env `CATALOG_VIEWER_URL`; none
    * (null): the portal's built-in viewer answers the links.
    */
   viewerUrl?: string | null;
@@ -178,13 +179,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (portalDir && (request.method === 'GET' || request.method === 'HEAD') && path !== '/v1' && !path.startsWith('/v1/')) {
+    if (portalDir && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(path)) {
       return reply.sendFile('index.html', portalDir);
     }
     return reply.code(404).send({ error: { code: 'not-found', message: `No route ${request.method} ${path}` } });
   });
 
-  app.get('/v1/config', async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl }));
+  serveRoute(app, routes.config, async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl }));
 
   const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
   registerApi(app, ctx);

@@ -3,6 +3,7 @@
  * which routes decide the caller before the body is read, and the portal's Content-Security-Policy.
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
+import { API_PREFIX, isApiPath, isFilePath, PUBLIC_ROUTES } from '@shared/wire/routes.js';
 
 /** Deepest nesting of a JSON request body (document data itself may nest 20 levels, `shared/field-path.ts`). */
 export const MAX_BODY_DEPTH = 32;
@@ -24,19 +25,19 @@ export function checkBodyShape(body: unknown): void {
 }
 
 /** Routes that need no caller (sign-in, token refresh, sign-out, config): they never resolve one early. */
-const NO_EARLY_AUTH = ['/v1/auth/sign-in', '/v1/auth/refresh', '/v1/auth/sign-out', '/v1/config'];
+const NO_EARLY_AUTH = PUBLIC_ROUTES.map((route) => route.pattern);
 
 /**
  * True when a request has its `Authorization` header checked in the `onRequest` hook, before the
- * body is read: every `/v1` route but those of {@link NO_EARLY_AUTH} and token downloads
- * (`GET`/`HEAD /v1/files/…`, which carry their token in the URL).
+ * body is read: every API route but those of {@link NO_EARLY_AUTH} and token downloads
+ * (`GET`/`HEAD` of `routes.download`, which carry their token in the URL).
  * @param method the HTTP method
  * @param url the request URL (path and query)
  */
 export function isEarlyAuthPath(method: string, url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  if (!path.startsWith('/v1/') || NO_EARLY_AUTH.includes(path)) return false;
-  return !((method === 'GET' || method === 'HEAD') && path.startsWith('/v1/files/'));
+  if (!isApiPath(path) || path === API_PREFIX || NO_EARLY_AUTH.includes(path)) return false;
+  return !((method === 'GET' || method === 'HEAD') && isFilePath(path));
 }
 
 /**

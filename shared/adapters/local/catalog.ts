@@ -9,14 +9,13 @@ import { createParser } from 'eventsource-parser';
 import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '../../ports/catalog.js';
 import type { Unsubscribe } from '../../ports/identity.js';
 import type { CollectionName, CollectionTypes } from '../../types.js';
-import { errorFromResponse } from './http.js';
+import { errorFromResponse, routePath } from './http.js';
+import { changeEventSchema, LIVE_EVENTS, routes } from '../../wire/routes.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
 
 const RECONNECT_START_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
-
-const docPath = (collection: string, id: string): string => `/v1/docs/${encodeURIComponent(collection)}/${encodeURIComponent(id)}`;
 
 interface Subscription {
   collection: CollectionName;
@@ -57,40 +56,40 @@ export class LocalCatalog implements CatalogPort {
   }
 
   async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
-    const result = await this.identity.authed<{ doc: WithId<CollectionTypes[C]> | null }>('GET', docPath(collection, id));
-    return result.doc;
+    const result = await this.identity.call(routes.getDoc, [collection, id]);
+    return result.doc as unknown as WithId<CollectionTypes[C]> | null;
   }
 
   async query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]> {
-    const result = await this.identity.authed<{ docs: WithId<CollectionTypes[C]>[] }>('POST', `/v1/query/${collection}`, { json: { query: query ?? null } });
-    return result.docs;
+    const result = await this.identity.call(routes.query, [collection], { json: { query: query ?? null } });
+    return result.docs as unknown as WithId<CollectionTypes[C]>[];
   }
 
   async count(collection: CollectionName, query?: Query): Promise<number> {
-    const result = await this.identity.authed<{ count: number }>('POST', `/v1/count/${collection}`, { json: { query: query ?? null } });
+    const result = await this.identity.call(routes.count, [collection], { json: { query: query ?? null }, check: true });
     return result.count;
   }
 
   async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {
-    const result = await this.identity.authed<{ id: string }>('POST', `/v1/docs/${collection}`, { json: { data } });
+    const result = await this.identity.call(routes.addDoc, [collection], { json: { data }, check: true });
     return result.id;
   }
 
   async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
-    await this.identity.authed('PUT', docPath(collection, id), { json: { data, merge: options?.merge ?? false } });
+    await this.identity.call(routes.setDoc, [collection, id], { json: { data, merge: options?.merge ?? false } });
   }
 
   async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
-    await this.identity.authed('PATCH', docPath(collection, id), { json: { data } });
+    await this.identity.call(routes.updateDoc, [collection, id], { json: { data } });
   }
 
   async delete(collection: CollectionName, id: string): Promise<void> {
-    await this.identity.authed('DELETE', docPath(collection, id));
+    await this.identity.call(routes.deleteDoc, [collection, id]);
   }
 
   async batch(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
-    await this.identity.authed('POST', '/v1/batch', { json: { ops } });
+    await this.identity.call(routes.batch, [], { json: { ops } });
   }
 
   subscribe<C extends CollectionName>(
@@ -172,7 +171,7 @@ export class LocalCatalog implements CatalogPort {
         if (this.stream === controller) this.stream = null;
         return;
       }
-      const response = await this.transport.fetchFn(`${this.transport.baseUrl}/v1/events`, {
+      const response = await this.transport.fetchFn(`${this.transport.baseUrl}${routePath(routes.events, [])}`, {
         headers: { authorization, accept: 'text/event-stream' },
         signal: controller.signal,
         cache: 'no-store',
@@ -180,16 +179,18 @@ export class LocalCatalog implements CatalogPort {
       if (!response.ok || !response.body) throw errorFromResponse(response.status, await response.text(), 'data');
       const parser = createParser({
         onEvent: (event) => {
-          if (event.event === 'ready') {
+          if (event.event === LIVE_EVENTS.ready) {
             this.reconnectDelay = RECONNECT_START_MS;
             this.rerun(null); // catch up on changes missed while disconnected
-          } else if (event.event === 'change') {
+          } else if (event.event === LIVE_EVENTS.change) {
+            let collections: string[] | null = null;
             try {
-              const { collections } = JSON.parse(event.data) as { collections: string[] };
-              this.rerun(collections);
+              const parsed = changeEventSchema.safeParse(JSON.parse(event.data));
+              if (parsed.success) collections = parsed.data.collections;
             } catch {
-              this.rerun(null);
+              // not JSON: re-run every subscription
             }
+            this.rerun(collections);
           }
         },
       });

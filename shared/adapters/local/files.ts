@@ -9,7 +9,8 @@ import type * as Tus from 'tus-js-client';
 import { usesResumableUpload } from '../../constants.js';
 import { AppError, ErrorCode } from '../../errors.js';
 import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
-import { encodePath, errorFromResponse, networkError } from './http.js';
+import { errorFromResponse, networkError } from './http.js';
+import { routes, UPLOADS_PATH } from '../../wire/routes.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
 import { checkUploadTarget, checkUploadTargets } from '../../paths.js';
@@ -106,11 +107,12 @@ export class LocalFiles implements FileStorePort {
     const small = await smallBody(source);
     if (small !== null) {
       options.onProgress?.({ bytesTransferred: 0, totalBytes: size });
-      const result = await this.identity.authed<{ file: StoredFile }>('PUT', `/v1/files/${encodePath(path)}`, {
+      const result = await this.identity.call(routes.putFile, [path], {
         raw: small,
         headers: { 'content-type': 'application/octet-stream', ...(contentType ? { 'x-catalog-content-type': contentType } : {}) },
         signal: options.signal,
         flavour: 'storage',
+        check: true,
       });
       options.onProgress?.({ bytesTransferred: size, totalBytes: size });
       return result.file;
@@ -140,7 +142,7 @@ export class LocalFiles implements FileStorePort {
   }
 
   /**
-   * Stores small files in one multipart request (`POST /v1/file-batch`): a `manifest` field
+   * Stores small files in one multipart request (`routes.fileBatch`): a `manifest` field
    * (JSON: each file's path, size and content type) and then one `file` part per file, in the
    * same order. The server stores all of them or none. Blobs (a browser `File`, a Node file-backed
    * Blob) are sent as they are; a native stream is read into memory first (each at most 256 KB).
@@ -164,7 +166,7 @@ export class LocalFiles implements FileStorePort {
     form.append('manifest', JSON.stringify(manifest));
     parts.forEach((blob, i) => form.append('file', blob, manifest[i].path.slice(manifest[i].path.lastIndexOf('/') + 1)));
     options.onProgress?.({ bytesTransferred: 0, totalBytes: total });
-    const result = await this.identity.authed<{ files: StoredFile[] }>('POST', '/v1/file-batch', { raw: form, signal: options.signal, flavour: 'storage' });
+    const result = await this.identity.call(routes.fileBatch, [], { raw: form, signal: options.signal, flavour: 'storage', check: true });
     options.onProgress?.({ bytesTransferred: total, totalBytes: total });
     return result.files;
   }
@@ -185,7 +187,7 @@ export class LocalFiles implements FileStorePort {
         else resolve();
       };
       const uploadOptions: Tus.UploadOptions = {
-        endpoint: `${this.transport.baseUrl}/v1/uploads`,
+        endpoint: `${this.transport.baseUrl}${UPLOADS_PATH}`,
         metadata,
         uploadSize: size,
         chunkSize: CHUNK_SIZE,
@@ -228,20 +230,20 @@ export class LocalFiles implements FileStorePort {
   }
 
   async list(folder: string): Promise<FolderListing> {
-    return this.identity.authed<FolderListing>('GET', `/v1/list?prefix=${encodeURIComponent(folder)}`, { flavour: 'storage' });
+    return this.identity.call(routes.list, [folder], { flavour: 'storage' });
   }
 
   async getMetadata(path: string): Promise<StoredFile> {
-    const result = await this.identity.authed<{ file: StoredFile }>('GET', `/v1/file-meta/${encodePath(path)}`, { flavour: 'storage' });
+    const result = await this.identity.call(routes.fileMeta, [path], { flavour: 'storage', check: true });
     return result.file;
   }
 
   async delete(path: string): Promise<void> {
-    await this.identity.authed('DELETE', `/v1/files/${encodePath(path)}`, { flavour: 'storage' });
+    await this.identity.call(routes.deleteFile, [path], { flavour: 'storage' });
   }
 
   async getDownloadUrl(path: string): Promise<string> {
-    const result = await this.identity.authed<{ url: string }>('GET', `/v1/download-url/${encodePath(path)}`, { flavour: 'storage' });
+    const result = await this.identity.call(routes.downloadUrl, [path], { flavour: 'storage', check: true });
     return new URL(result.url, `${this.transport.baseUrl}/`).toString();
   }
 }

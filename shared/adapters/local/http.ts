@@ -4,6 +4,16 @@
  * statuses back to {@link AppError} codes.
  */
 import { AppError, ErrorCode, isErrorCode } from '../../errors.js';
+import type { BodyOf, ErrorBody, ReplyOf, RouteSpec } from '../../wire/routes.js';
+
+/**
+ * The path a route's builder makes of its arguments.
+ * @param route the route of the table
+ * @param args the builder's arguments
+ */
+export function routePath<R extends RouteSpec>(route: R, args: PathArgs<R>): string {
+  return (route.path as (...a: unknown[]) => string)(...(args as unknown[]));
+}
 
 /** Which family of codes a failed request maps to. */
 export type ErrorFlavour = 'auth' | 'data' | 'storage';
@@ -18,7 +28,8 @@ export function errorFromResponse(status: number, bodyText: string, flavour: Err
   let code: unknown;
   let message = `HTTP ${status}`;
   try {
-    const parsed = JSON.parse(bodyText) as { error?: { code?: unknown; message?: unknown } };
+    // Any JSON: a proxy's or an older server's body may be partial.
+    const parsed = JSON.parse(bodyText) as { error?: Partial<Record<keyof ErrorBody['error'], unknown>> };
     code = parsed.error?.code;
     if (typeof parsed.error?.message === 'string') message = parsed.error.message;
   } catch {
@@ -63,11 +74,35 @@ export interface RequestOptions {
   flavour?: ErrorFlavour;
 }
 
+/** Options of a request to one route of the table (`shared/wire/routes.ts`): its JSON body typed by the route's body schema. */
+export interface RouteRequestOptions<R extends RouteSpec> extends Omit<RequestOptions, 'json'> {
+  json?: BodyOf<R>;
+  /**
+   * Check the reply against the route's reply schema (for small replies: tokens, one file's
+   * metadata, a link); a reply of another shape is an `internal` error. Off for document lists,
+   * listings and the live stream, which are read as they come.
+   */
+  check?: boolean;
+}
+
+/** The arguments of a route's path builder. */
+export type PathArgs<R extends RouteSpec> = Parameters<R['path']>;
+
 /**
- * Encodes a storage path for a URL, segment by segment (`models/a b/x.ply` → `models/a%20b/x.ply`).
+ * Checks a reply against its route's reply schema.
+ * @param route the route of the table
+ * @param value the parsed JSON reply
+ * @returns `value` as it came (unknown keys kept), typed by the reply schema
+ * @throws AppError `internal` when the reply has another shape
  */
-export function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
+export function checkReply<R extends RouteSpec>(route: R, value: unknown): ReplyOf<R> {
+  if (route.reply) {
+    const result = route.reply.safeParse(value);
+    if (!result.success) {
+      throw new AppError(ErrorCode.Internal, `Unexpected reply from ${route.method} ${route.pattern}: ${result.error.issues[0]?.message ?? 'malformed'}`);
+    }
+  }
+  return value as ReplyOf<R>;
 }
 
 /** Sends JSON requests to one server. */
@@ -80,6 +115,20 @@ export class Transport {
     readonly baseUrl: string,
     readonly fetchFn: typeof fetch,
   ) {}
+
+  /**
+   * Sends a request to one route of the table (`shared/wire/routes.ts`) and parses the JSON answer.
+   * @param route the route: its method, and the path its builder makes of `args`
+   * @param args the path builder's arguments (collection and id, storage path…)
+   * @param options body, headers, signal, error flavour; `check` validates the reply's shape
+   * @returns the reply, typed by the route's reply schema
+   * @throws as {@link request}, and AppError `internal` for a reply that fails `check`
+   */
+  async call<R extends RouteSpec>(route: R, args: PathArgs<R>, options: RouteRequestOptions<R> = {}): Promise<ReplyOf<R>> {
+    const { check, ...rest } = options;
+    const reply = await this.request<unknown>(route.method, routePath(route, args), rest);
+    return check ? checkReply(route, reply) : (reply as ReplyOf<R>);
+  }
 
   /**
    * Sends a request and parses the JSON answer.

@@ -6,7 +6,8 @@
  */
 import { ErrorCode, isAppError } from '../../errors.js';
 import type { AuthUser, IdentityPort, Unsubscribe } from '../../ports/identity.js';
-import type { Transport } from './http.js';
+import type { PathArgs, RouteRequestOptions, Transport } from './http.js';
+import { routes, type ReplyOf, type RouteSpec, type TokenGrant } from '../../wire/routes.js';
 
 /** Session persistence (the portal passes `window.localStorage`). */
 export interface SessionStorage {
@@ -21,13 +22,6 @@ interface Session {
   /** Expiry of idToken, ms since the epoch. */
   expiresAt: number;
   user: { uid: string; email: string | null };
-}
-
-interface TokenGrant {
-  idToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  user: { uid: string; email: string };
 }
 
 /** Refresh this long before expiry (SPEC.md §7: about 5 minutes). */
@@ -147,7 +141,7 @@ export class LocalIdentity implements IdentityPort {
       const session = this.session;
       if (!session) return;
       try {
-        const grant = await this.transport.request<TokenGrant>('POST', '/v1/auth/refresh', { json: { refreshToken: session.refreshToken }, flavour: 'auth' });
+        const grant = await this.transport.call(routes.refresh, [], { json: { refreshToken: session.refreshToken }, flavour: 'auth', check: true });
         if (this.session === session) this.accept(grant);
       } catch (error) {
         if (isAppError(error, ErrorCode.NetworkRequestFailed, ErrorCode.Network, ErrorCode.Internal, ErrorCode.Unavailable)) {
@@ -190,7 +184,7 @@ export class LocalIdentity implements IdentityPort {
 
   async signIn(email: string, password: string): Promise<AuthUser> {
     await this.ready;
-    const grant = await this.transport.request<TokenGrant>('POST', '/v1/auth/sign-in', { json: { email, password }, flavour: 'auth' });
+    const grant = await this.transport.call(routes.signIn, [], { json: { email, password }, flavour: 'auth', check: true });
     this.accept(grant);
     this.notify();
     return this.currentUser()!;
@@ -201,7 +195,7 @@ export class LocalIdentity implements IdentityPort {
     const session = this.session;
     this.clear();
     if (session) {
-      await this.transport.request('POST', '/v1/auth/sign-out', { json: { refreshToken: session.refreshToken }, flavour: 'auth' }).catch(() => undefined);
+      await this.transport.call(routes.signOut, [], { json: { refreshToken: session.refreshToken }, flavour: 'auth' }).catch(() => undefined);
     }
     this.notify();
   }
@@ -226,27 +220,31 @@ export class LocalIdentity implements IdentityPort {
   }
 
   async createAccount(email: string, password: string): Promise<AuthUser> {
-    const result = await this.authed<{ user: AuthUser }>('POST', '/v1/auth/accounts', { json: { email, password }, flavour: 'auth' });
+    const result = await this.call(routes.createAccount, [], { json: { email, password }, flavour: 'auth', check: true });
     return result.user;
   }
 
   async findAccountByEmail(email: string): Promise<AuthUser | null> {
-    const result = await this.authed<{ user: AuthUser | null }>('GET', `/v1/auth/accounts?email=${encodeURIComponent(email)}`, { flavour: 'auth' });
+    const result = await this.call(routes.findAccount, [email], { flavour: 'auth', check: true });
     return result.user ? { uid: result.user.uid, email: result.user.email } : null;
   }
 
   /**
-   * Sends an authorised request; when the server answers that the ID token expired, refreshes
-   * once and retries.
+   * Sends an authorised request to one route of the table (`shared/wire/routes.ts`); when the
+   * server answers that the ID token expired, refreshes once and retries.
+   * @param route the route
+   * @param args the arguments of the route's path builder
+   * @param options body, headers, signal, error flavour; `check` validates the reply's shape
+   * @returns the reply, typed by the route's reply schema
    */
-  async authed<T>(method: string, path: string, options: Parameters<Transport['request']>[2] = {}): Promise<T> {
+  async call<R extends RouteSpec>(route: R, args: PathArgs<R>, options: RouteRequestOptions<R> = {}): Promise<ReplyOf<R>> {
     const authorization = await this.authorization();
     try {
-      return await this.transport.request<T>(method, path, { ...options, authorization });
+      return await this.transport.call(route, args, { ...options, authorization });
     } catch (error) {
       if (!isAppError(error, ErrorCode.UserTokenExpired) || !this.session) throw error;
       const retried = await this.authorization(true);
-      return this.transport.request<T>(method, path, { ...options, authorization: retried });
+      return this.transport.call(route, args, { ...options, authorization: retried });
     }
   }
 
