@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 /** `@shared/…` is the repository's shared/ (as in tsconfig.json paths and the portal's Vite config). */
 const resolve = { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } };
 
-// Test projects: unit (shared/ pure rules), contract (ports against the embedded backend),
-// cli (execa end-to-end), portal (components in jsdom), e2e (headless Chromium).
+// Test projects: unit (pure functions of shared/ and cli/src/lib, default timeouts), contract (ports
+// against the embedded backend), cli (execa end-to-end), portal (components in jsdom), e2e (headless
+// Chromium). Their harnesses live in tests/support/.
 export default defineConfig({
   test: {
     projects: [

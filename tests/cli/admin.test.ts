@@ -6,20 +6,20 @@ import type { Backend } from '@shared/ports/index.js';
 import { matchCameraImage } from '@shared/camera-poses.js';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { Project } from '@shared/types.js';
-import { parseJson, runCli, serviceBackend, startTestServer, tempDir } from './helpers.js';
+import { parseJson, runCli } from '../support/cli.js';
+import { tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: EmbeddedServer;
 let backend: Backend;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  backend = serviceBackend(server);
-  env = { CATALOG_DATA_DIR: server.dataDir };
+  server = await startEmbeddedServer();
+  ({ service: backend, env } = server);
 });
 
 afterAll(async () => {
-  await backend?.close();
   await server?.stop();
 });
 

@@ -11,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '@shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { cliBin, freePort, midUpload, parseJson, repoRoot, runCli, samplePath, samplesPresent, serveInChild, serviceBackend, startTestServer, storedModelFiles, storedSha256, tempDir, writeBigModelFolder } from './helpers.js';
+import { createProjectWithCli, midUpload, parseJson, runCli, serveInChild, storedModelFiles, storedSha256, writeBigModelFolder, writeTree } from '../support/cli.js';
+import { freePort } from '../support/net.js';
+import { cliBin, repoRoot, samplePath, samplesPresent, tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: EmbeddedServer;
 let backend: Backend;
 let env: Record<string, string>;
 let projectId: string;
@@ -28,28 +31,16 @@ interface BatchResult {
   bytesResumed?: number;
 }
 
-
-function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
-
 const cameras = (name: string) =>
   JSON.stringify([{ id: 0, img_name: name, width: 10, height: 10, position: [0, 0, 1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], fx: 5, fy: 5 }]);
 
 beforeAll(async () => {
-  server = await startTestServer();
-  backend = serviceBackend(server);
-  env = { CATALOG_DATA_DIR: server.dataDir };
-  const created = await runCli(['projects', 'create', '--name', 'Bulk Tower', '--structure-id', 'BLK-001'], { env });
-  projectId = created.stdout.trim();
+  server = await startEmbeddedServer();
+  ({ service: backend, env } = server);
+  projectId = await createProjectWithCli('Bulk Tower', 'BLK-001', { env });
 });
 
 afterAll(async () => {
-  await backend?.close();
   await server?.stop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -216,8 +207,7 @@ describe('resume after a lost server', () => {
     const lostEnv = { CATALOG_DATA_DIR: dataDir };
     const serve = () => serveInChild(port, dataDir);
     let server = (await serve()).child;
-    const project = await runCli(['projects', 'create', '--name', 'Lost Server Tower', '--structure-id', 'LST-001'], { env: lostEnv });
-    const lostProject = project.stdout.trim();
+    const lostProject = await createProjectWithCli('Lost Server Tower', 'LST-001', { env: lostEnv });
     const batchDir = join(work, 'lost-campaign');
     const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId: 'LOST-1', name: 'Lost server model' });
 

@@ -11,19 +11,11 @@ import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { Command } from 'commander';
-import { doctorCommand } from '../../cli/src/commands/doctor.js';
-import { exportCommand, importCommand } from '../../cli/src/commands/export.js';
-import { filesCommand } from '../../cli/src/commands/files.js';
-import { modelsCommand } from '../../cli/src/commands/models.js';
-import { projectsCommand } from '../../cli/src/commands/projects.js';
-import { seedCommand } from '../../cli/src/commands/seed.js';
-import { serveCommand } from '../../cli/src/commands/serve.js';
-import { usersCommand } from '../../cli/src/commands/users.js';
-import { validateCommand } from '../../cli/src/commands/validate.js';
-import { parseJson, runCli, serviceBackend, startTestServer, tempDir } from './helpers.js';
+import { parseJson, runCli } from '../support/cli.js';
+import { tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: EmbeddedServer;
 let backend: Backend;
 let env: Record<string, string>;
 const work = tempDir('admin');
@@ -45,38 +37,13 @@ async function fails(args: string[], opts: { json?: boolean } = {}) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  backend = serviceBackend(server);
-  env = { CATALOG_DATA_DIR: server.dataDir };
+  server = await startEmbeddedServer();
+  ({ service: backend, env } = server);
 });
 
 afterAll(async () => {
-  await backend?.close();
   await server?.stop();
   rmSync(work, { recursive: true, force: true });
-});
-
-describe('help', () => {
-  it('every command shows an example in its --help', () => {
-    const missing: string[] = [];
-    const walk = (cmd: Command, path: string[]) => {
-      for (const sub of cmd.commands) {
-        const name = [...path, sub.name()];
-        if (sub.commands.length > 0) walk(sub, name);
-        else {
-          let help = '';
-          sub.configureOutput({ writeOut: (s) => (help += s), writeErr: (s) => (help += s) });
-          sub.outputHelp();
-          if (!/Examples?:\n\s+\$ catalog /.test(help)) missing.push(name.join(' '));
-        }
-      }
-    };
-    const all = [usersCommand, projectsCommand, modelsCommand, filesCommand, validateCommand, seedCommand, serveCommand, exportCommand, importCommand, doctorCommand];
-    const root = new Command('catalog');
-    for (const c of all) root.addCommand(c);
-    walk(root, []);
-    expect(missing).toEqual([]);
-  });
 });
 
 describe('users, projects, models, files', () => {
@@ -249,8 +216,8 @@ describe('seed → export → import', () => {
   }
 
   it('gives an identical catalog in a fresh data folder', { timeout: 90_000 }, async () => {
-    const source = await startTestServer();
-    const target = await startTestServer();
+    const source = await startEmbeddedServer();
+    const target = await startEmbeddedServer();
     try {
       const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);

@@ -9,7 +9,9 @@ import type { ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { cliBin, freePort, parseJson, repoRoot, runCli, serveInChild, storedModelFiles, tempDir } from './helpers.js';
+import { createProjectWithCli, parseJson, runCli, serveInChild, storedModelFiles } from '../support/cli.js';
+import { freePort } from '../support/net.js';
+import { cliBin, repoRoot, tempDir } from '../support/paths.js';
 
 /** Files on disk under `dir` (recursive), as paths relative to it. */
 function filesOnDisk(dir: string): string[] {
@@ -33,7 +35,7 @@ describe('a server killed in the middle of `models delete`', () => {
     const serve = () => serveInChild(port, dataDir);
     try {
       server = (await serve()).child;
-      const project = (await runCli(['projects', 'create', '--name', 'Kill Tower', '--structure-id', 'KIL-001'], { env })).stdout.trim();
+      const project = await createProjectWithCli('Kill Tower', 'KIL-001', { env });
       const folder = join(work, 'model');
       mkdirSync(join(folder, 'images'), { recursive: true });
       writeFileSync(join(folder, 'scan.ply'), makeSplatPly({ count: 50, seed: 7 }));

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliBin, repoRoot, tempDir } from './helpers.js';
+import { cliBin, repoRoot, tempDir } from '../support/paths.js';
 
 const dataDir = tempDir('serve');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

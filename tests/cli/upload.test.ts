@@ -1,45 +1,38 @@
 // `catalog validate` and `catalog models upload`, end to end against a fresh embedded server:
 // the real 3DGS sample uploads with its files and sizes; bad camera metadata, an HTML page named
 // .glb and a Git LFS pointer are refused before anything is written.
-import { cpSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model } from '@shared/types.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { parseJson, runCli, samplePath, samplesPresent, serviceBackend, startTestServer, storedModelFiles, tempDir } from './helpers.js';
+import { createProjectWithCli, parseJson, runCli, storedModelFiles, writeTree } from '../support/cli.js';
+import { samplePath, samplesPresent, tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
+let server: EmbeddedServer;
 let backend: Backend;
 let env: Record<string, string>;
 let projectId: string;
 const work = tempDir('folders');
 const hasSamples = samplesPresent();
 
-
 /** A flat folder with a small generated splat and the given extra files. */
 function folderWith(name: string, files: Record<string, string | Uint8Array>): string {
-  const dir = join(work, name);
-  mkdirSync(dir, { recursive: true });
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), content);
-  }
-  return dir;
+  return writeTree(join(work, name), files);
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  backend = serviceBackend(server);
-  env = { CATALOG_DATA_DIR: server.dataDir };
-  const created = await runCli(['projects', 'create', '--name', 'Upload Test Tower', '--structure-id', 'UPL-001'], { env });
-  projectId = created.stdout.trim();
+  server = await startEmbeddedServer();
+  ({ service: backend, env } = server);
+  projectId = await createProjectWithCli('Upload Test Tower', 'UPL-001', { env });
 });
 
 afterAll(async () => {
-  await backend?.close();
   await server?.stop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('catalog validate', () => {

@@ -9,34 +9,30 @@
  * Needs portal/dist (npm test builds it), /usr/bin/chromium and ../shared/samples; skips with a
  * printed reason otherwise.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
-import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { portalDist, samplePath, samplesDir, tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { projectHasModels } from '@shared/messages.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
-import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
-const SAMPLES = resolve(ROOT, '../shared/samples');
-const SPLAT = join(SAMPLES, 'splat/model.splat');
-const GLB = join(SAMPLES, 'glb/Duck.glb');
-const BOX = join(SAMPLES, 'glb/Box.glb');
+const SPLAT = samplePath('splat/model.splat');
+const GLB = samplePath('glb/Duck.glb');
+const BOX = samplePath('glb/Box.glb');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
 
-const skipReason = browserSkipReason() ?? (![SPLAT, GLB, BOX].every((file) => existsSync(file)) ? `samples missing under ${SAMPLES}` : null);
+const skipReason = browserSkipReason() ?? (![SPLAT, GLB, BOX].every((file) => existsSync(file)) ? `samples missing under ${samplesDir}` : null);
 if (skipReason !== null) console.warn(`[e2e] admin browser test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () => {
-  let dataDir: string;
   let work: string;
-  let server: RunningServer;
+  let server: EmbeddedServer;
   let service: Backend;
   let browser: Browser;
   let page: Page;
@@ -45,12 +41,9 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
   const browserErrors: string[] = [];
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-admin-'));
-    work = mkdtempSync(join(tmpdir(), 'catalog-e2e-admin-files-'));
-    server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
-    const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
-    service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
-    await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+    work = tempDir('e2e-admin-files');
+    server = await startEmbeddedServer({ prefix: 'e2e-admin', portalDir: portalDist, seed: true });
+    service = server.service;
     browser = await launchChromium();
     const context = await offlineContext(browser);
     page = await context.newPage();
@@ -63,9 +56,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    await service?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 

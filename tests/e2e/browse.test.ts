@@ -12,8 +12,9 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, startSeededServer, submitSignIn } from './harness.js';
-import type { SeededServer } from './harness.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { portalDist } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { sortModelsByPublicId, sortProjectsByStructureId } from '@shared/order.js';
 import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '@shared/projects.js';
@@ -35,7 +36,7 @@ const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] browse test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', () => {
-  let seeded: SeededServer;
+  let seeded: EmbeddedServer;
   let server: RunningServer;
   let service: Backend;
   let browser: Browser;
@@ -45,7 +46,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    seeded = await startSeededServer('catalog-browse-');
+    seeded = await startEmbeddedServer({ prefix: 'browse', portalDir: portalDist, seed: true });
     ({ server, service } = seeded);
     projects = sortProjectsByStructureId((await service.catalog.query('projects')) as Project[]);
     models = (await service.catalog.query('models')) as Model[];
@@ -78,6 +79,24 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     await page.getByTestId('role-badge').filter({ hasText: role }).waitFor();
   }
 
+  /**
+   * A test on a fresh page of a fresh context, signed in first when `as` names an account and the
+   * role its badge shows; the context is closed when the body succeeds (left open on a failure,
+   * for the screenshot).
+   */
+  function pageTest(
+    name: string,
+    as: [{ email: string; password: string }, 'USER' | 'ADMIN'] | null,
+    body: (opened: { context: BrowserContext; page: Page }) => Promise<void>,
+  ): void {
+    it(name, async () => {
+      const opened = await newPage();
+      if (as) await signIn(opened.page, ...as);
+      await body(opened);
+      await opened.context.close();
+    }, TEST_TIMEOUT_MS);
+  }
+
   const shot = (page: Page, name: string) => page.screenshot({ path: join(RESULTS, `browse-${name}.png`), fullPage: true });
   const counts = () => {
     const map = new Map<string, number>();
@@ -85,8 +104,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     return map;
   };
 
-  it('signed out: landing and sign-in render, every shell route goes to /login', async () => {
-    const { context, page } = await newPage();
+  pageTest('signed out: landing and sign-in render, every shell route goes to /login', null, async ({ page }) => {
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     await page.goto(`${server.url}/`);
@@ -122,12 +140,9 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
       await page.goto(`${server.url}${route}`);
       await page.waitForURL(`${server.url}/login`);
     }
-    await context.close();
-  }, TEST_TIMEOUT_MS);
+  });
 
-  it('user: catalog home, project list, project detail and model list without admin parts or hidden models', async () => {
-    const { context, page } = await newPage();
-    await signIn(page, USER, 'USER');
+  pageTest('user: catalog home, project list, project detail and model list without admin parts or hidden models', [USER, 'USER'], async ({ page }) => {
     const c = counts();
 
     await page.goto(`${server.url}/catalog`);
@@ -178,12 +193,9 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
 
     await page.goto(`${server.url}/admin/users`);
     await page.waitForURL(`${server.url}/projects`);
-    await context.close();
-  }, TEST_TIMEOUT_MS);
+  });
 
-  it('user: the key-less project map shows markers, popups, stats and the Current Location toggle', async () => {
-    const { context, page } = await newPage();
-    await signIn(page, USER, 'USER');
+  pageTest('user: the key-less project map shows markers, popups, stats and the Current Location toggle', [USER, 'USER'], async ({ context, page }) => {
     const c = counts();
     const located = projectsOnMap(projects);
     const stats = mapStats(projects, c);
@@ -224,12 +236,9 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     await shot(page, 'map-popup');
     await popup.getByRole('button', { name: 'View Project' }).click();
     await page.waitForURL(`${server.url}/projects/${tower.id}`);
-    await context.close();
-  }, TEST_TIMEOUT_MS);
+  });
 
-  it('admin: hidden models with the Hidden badge, the upload panel with §5/§8 messages, admin links', async () => {
-    const { context, page } = await newPage();
-    await signIn(page, ADMIN, 'ADMIN');
+  pageTest('admin: hidden models with the Hidden badge, the upload panel with §5/§8 messages, admin links', [ADMIN, 'ADMIN'], async ({ page }) => {
     await page.goto(`${server.url}/models`);
     await page.getByText(`${models.length} models found`).waitFor();
     const hidden = models.find((m) => m.visible === false);
@@ -267,7 +276,6 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     await page.goto(`${server.url}/projects`);
     await page.getByText('Quick Actions').waitFor();
     await page.getByRole('link', { name: 'Create Project' }).waitFor();
-    await context.close();
     expect(pageErrors).toEqual([]);
-  }, TEST_TIMEOUT_MS);
+  });
 });

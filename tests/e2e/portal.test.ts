@@ -6,15 +6,14 @@
  * Needs the built portal (`npm test` builds it first) and /usr/bin/chromium; skips with a printed
  * reason when either is missing.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
-import { execa } from 'execa';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, PORTAL_DIST, RESULTS, ROOT, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from './harness.js';
-import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { portalDist, repoRoot } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { formatBytes } from '@shared/format.js';
 import { viewerLink } from '@shared/links.js';
 import { sortModelsByPublicId } from '@shared/order.js';
@@ -22,9 +21,8 @@ import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
 import { addModel, createProject, registerUser } from '@shared/workflows/index.js';
-import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
-const SEED_COMMAND = join(ROOT, 'cli/src/commands/seed.ts');
+const SEED_COMMAND = join(repoRoot, 'cli/src/commands/seed.ts');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 
@@ -76,8 +74,7 @@ async function seedDirectly(service: Backend): Promise<void> {
 }
 
 describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
-  let dataDir: string;
-  let server: RunningServer;
+  let server: EmbeddedServer;
   let service: Backend;
   let browser: Browser;
   let context: BrowserContext;
@@ -87,13 +84,10 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
   const browserErrors: string[] = [];
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-'));
-    server = await startServer({ dataDir, port: 0, portalDir: PORTAL_DIST });
-    const key = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
-    service = createLocalBackend({ baseUrl: server.url, serviceKey: key });
-    if (existsSync(SEED_COMMAND)) {
-      await execa('node', [CLI, 'seed', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
-    } else {
+    const seed = existsSync(SEED_COMMAND);
+    server = await startEmbeddedServer({ prefix: 'e2e', portalDir: portalDist, seed });
+    service = server.service;
+    if (!seed) {
       console.warn('[e2e] `catalog seed` not found; seeding through the service backend');
       await seedDirectly(service);
     }
@@ -119,9 +113,7 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
   afterAll(async () => {
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
-    await service?.close().catch(() => undefined);
-    await server?.close().catch(() => undefined);
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await server?.stop();
   });
 
   beforeEach(screenshotOnFailure('failure', () => page));

@@ -11,18 +11,17 @@
  * software: tests wait for a rendered frame, they never assert on time (first-frame times are
  * printed for information).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../cli/src/server/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
-import { samplePath, samplesPresent } from '../cli/helpers.js';
-import { browserSkipReason, CHROMIUM, CLI, PORTAL_DIST, RESULTS, ROOT, screenshotOnFailure, startSeededServer, submitSignIn } from './harness.js';
-import type { SeededServer } from './harness.js';
+import { browserSkipReason, launchChromium, offlineContext, RESULTS, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { createProjectWithCli, runCli } from '../support/cli.js';
+import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e viewer] skipping: ${skipReason}`);
@@ -36,21 +35,8 @@ const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
 /** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
 const RENDER_TIMEOUT_MS = 60_000;
 
-/**
- * Headless Chromium with WebGL in software (SwiftShader), without the harness's --disable-gpu
- * (DESIGN.md §5).
- */
-async function launchWebGLChromium(): Promise<Browser> {
-  mkdirSync(RESULTS, { recursive: true });
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-}
-
 describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () => {
-  let seeded: SeededServer;
+  let seeded: EmbeddedServer;
   let dataDir: string;
   let server: RunningServer;
   let service: Backend;
@@ -63,16 +49,18 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   let current: Page | null = null;
   beforeEach(screenshotOnFailure('viewer-failure', () => current));
 
-  const cli = (args: string[]) => execa('node', [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url } });
+  /** How the CLI reaches the seeded server: its data folder (service key) and URL. */
+  const cliEnv = () => ({ CATALOG_DATA_DIR: dataDir, CATALOG_URL: server.url });
 
   beforeAll(async () => {
-    seeded = await startSeededServer('catalog-viewer-');
+    seeded = await startEmbeddedServer({ prefix: 'viewer', portalDir: portalDist, seed: true });
     ({ server, dataDir, service } = seeded);
     const [found] = await service.catalog.query('projects', { where: [['structure_id', '==', 'TWR-001']] });
     if (!found) throw new Error('the seed has no TWR-001');
     tower = found as Project;
     models = (await service.catalog.query('models')) as Model[];
-    browser = await launchWebGLChromium();
+    // WebGL in software (SwiftShader) instead of the other browser tests' --disable-gpu (DESIGN.md §5)
+    browser = await launchChromium({ webgl: true });
   }, 120_000);
 
   afterAll(async () => {
@@ -84,8 +72,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const context = await offlineContext(browser, { width: 1200, height: 800 });
     context.on('page', (page) => watch(page));
     return context;
   }
@@ -105,6 +92,21 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await submitSignIn(page, server.url, email, password);
     await page.waitForURL(`${server.url}/projects`);
     return { context, page };
+  }
+
+  /** Signs in as `who` and opens the page of project `projectId`; returns the card of its model `publicId` there. */
+  async function modelCard(who: readonly [string, string], projectId: string, publicId: string): Promise<{ context: BrowserContext; card: Locator }> {
+    const { context, page } = await signedIn(who);
+    await page.goto(`${server.url}/projects/${projectId}`);
+    return { context, card: page.getByTestId('project-model').filter({ hasText: publicId }) };
+  }
+
+  /** Clicks `trigger`, which opens a new tab (the viewer); that tab is screenshotted on a failure from now on. */
+  async function openTab(context: BrowserContext, trigger: Locator): Promise<{ tab: Page; started: number }> {
+    const started = Date.now();
+    const [tab] = await Promise.all([context.waitForEvent('page'), trigger.click()]);
+    current = tab;
+    return { tab, started };
   }
 
   /** Waits until no viewport of the page is loading and every ready one has drawn a frame; returns their states. */
@@ -192,7 +194,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
 
   /** Uploads one file as a new model with the CLI (a folder holding only it); returns the model record. */
   async function upload(projectId: string, publicId: string, source: string, as: string): Promise<Model> {
-    const folder = mkdtempSync(join(tmpdir(), 'viewer-upload-'));
+    const folder = tempDir('viewer-upload');
     try {
       copyFileSync(source, join(folder, as));
       return await uploadFolder(projectId, publicId, folder);
@@ -203,7 +205,8 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
 
   /** Uploads a model folder with the CLI (its layout read as the CLI reads it); returns the model record. */
   async function uploadFolder(projectId: string, publicId: string, folder: string): Promise<Model> {
-    const result = await execa('node', [CLI, 'models', 'upload', folder, '--project', projectId, '--public-id', publicId, '--name', publicId, '--json', '--data-dir', dataDir], { cwd: ROOT, env: { CATALOG_URL: server.url }, reject: false });
+    const args = ['models', 'upload', folder, '--project', projectId, '--public-id', publicId, '--name', publicId, '--json'];
+    const result = await runCli(args, { env: cliEnv() });
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     return (JSON.parse(result.stdout) as { result: { model: Model } }).result.model;
   }
@@ -250,14 +253,10 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it("a hybrid opens from project detail's 'View Model': splat/mesh toggles, keyboard orbit, the up-axis flip kept in the URL", async () => {
-    const { context, page } = await signedIn(USER);
-    await page.goto(`${server.url}/projects/${tower.id}`);
-    const card = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2024-05' });
+    const { context, card } = await modelCard(USER, tower.id, 'TWR-001-2024-05');
     const view = card.getByRole('link', { name: 'View Model' });
     await expect.poll(() => view.getAttribute('href')).toBe(`${server.url}/viewer/?id=TWR-001-2024-05`);
-    const started = Date.now();
-    const [single] = await Promise.all([context.waitForEvent('page'), view.click()]);
-    current = single;
+    const { tab: single, started } = await openTab(context, view);
     await expectRendered(single, 'hybrid', started);
     const viewport = single.getByTestId('viewport');
     expect(await single.getByTestId('splat-count').textContent()).toMatch(/^[1-9][\d,]*$/);
@@ -298,14 +297,10 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it("compare mode from the 'Compare' button: both viewports render, linked and unlinked cameras, the swipe slider", async () => {
-    const { context, page } = await signedIn(USER);
-    await page.goto(`${server.url}/projects/${tower.id}`);
-    const card = page.getByTestId('project-model').filter({ hasText: 'TWR-001-2025-06' });
+    const { context, card } = await modelCard(USER, tower.id, 'TWR-001-2025-06');
     const compare = card.getByRole('button', { name: 'Compare' });
     await expect.poll(() => compare.isEnabled()).toBe(true);
-    const started = Date.now();
-    const [compared] = await Promise.all([context.waitForEvent('page'), compare.click()]);
-    current = compared;
+    const { tab: compared, started } = await openTab(context, compare);
     expect(compared.url()).toContain('/viewer/?compareMode=true&id=TWR-001-2025-06&referenceId=TWR-001-2024-05');
     await expectRendered(compared, 'compare', started);
     const [model, reference] = await compared.getByTestId('viewport').all();
@@ -372,7 +367,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it('a deleted file and unreadable GLB and splat files show an error panel naming the file, not a blank canvas', async () => {
-    const projectId = (await cli(['projects', 'create', '--name', 'Broken Files', '--structure-id', 'BRK-001'])).stdout.trim();
+    const projectId = await createProjectWithCli('Broken Files', 'BRK-001', { env: cliEnv() });
     const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04')!;
     const towerModel = models.find((m) => m.publicId === 'TWR-001-2025-06')!;
     const deleted = await upload(projectId, 'BRK-DELETED', storedFile(bridge.files.glbPath!), 'model.glb');
@@ -400,10 +395,10 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it('ships the Draco decoder with the build: the viewer chunk names same-origin assets, served by the portal', async () => {
-    const assets = readdirSync(join(PORTAL_DIST, 'assets'));
+    const assets = readdirSync(join(portalDist, 'assets'));
     const chunk = assets.find((name) => /^viewer-.*\.js$/.test(name));
     expect(chunk).toBeDefined();
-    const code = readFileSync(join(PORTAL_DIST, 'assets', chunk!), 'utf8');
+    const code = readFileSync(join(portalDist, 'assets', chunk!), 'utf8');
     expect(code).not.toMatch(/gstatic\.com|unpkg\.com|jsdelivr/);
     const decoders = assets.filter((name) => /^draco_(wasm_wrapper|decoder)-.*\.(js|wasm)$/.test(name) && code.includes(name));
     expect(decoders.some((name) => name.endsWith('.wasm'))).toBe(true);
@@ -411,16 +406,13 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it.skipIf(!hasSamples)("the 3DGS sample's camera poses: clicking a camera frustum shows its photo", { timeout: 240_000 }, async () => {
-    const project = (await cli(['projects', 'create', '--name', 'Konstruct Atrium', '--structure-id', 'SMP-CAM'])).stdout.trim();
+    const project = await createProjectWithCli('Konstruct Atrium', 'SMP-CAM', { env: cliEnv() });
     // The training output folder as it is: point_cloud/iteration_7000/point_cloud.ply, cameras.json
     // (304 cameras, img_name frame_0000N.jpg) and the render script's ground-truth photos images/0000N.png.
     const model = await uploadFolder(project, 'SMP-CAMS', samplePath('3dgs-konstruct'));
     expect(model.files.images).toHaveLength(5);
-    const { context, page } = await signedIn(USER);
-    await page.goto(`${server.url}/projects/${project}`);
-    const view = page.getByTestId('project-model').filter({ hasText: 'SMP-CAMS' }).getByRole('link', { name: 'View Model' });
-    const [viewer] = await Promise.all([context.waitForEvent('page'), view.click()]);
-    current = viewer;
+    const { context, card } = await modelCard(USER, project, 'SMP-CAMS');
+    const { tab: viewer } = await openTab(context, card.getByRole('link', { name: 'View Model' }));
     await expectRendered(viewer, 'cameras');
     const viewport = viewer.getByTestId('viewport');
     const panel = viewer.getByRole('complementary', { name: 'Cameras of SMP-CAMS' });
@@ -456,7 +448,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   it.skipIf(!hasSamples)('renders the real samples: the 3DGS training PLY, a .splat and Duck.glb', { timeout: 240_000 }, async () => {
-    const project = (await cli(['projects', 'create', '--name', 'Samples', '--structure-id', 'SMP-001'])).stdout.trim();
+    const project = await createProjectWithCli('Samples', 'SMP-001', { env: cliEnv() });
     await upload(project, 'SMP-3DGS', samplePath('3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply'), 'point_cloud.ply');
     await upload(project, 'SMP-SPLAT', samplePath('splat/model.splat'), 'model.splat');
     await upload(project, 'SMP-DUCK', samplePath('glb/Duck.glb'), 'Duck.glb');

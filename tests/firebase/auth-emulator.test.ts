@@ -11,12 +11,12 @@ import { AppError } from '@shared/errors.js';
 import { registrationErrorMessage, signInErrorMessage } from '@shared/messages.js';
 import type { AuthUser, Backend } from '@shared/ports/index.js';
 import { resolveRole } from '@shared/workflows/resolve-role.js';
-import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
-import type { FirestoreEmulatorHandle } from './emulators.js';
+import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
+import type { FirestoreEmulatorHandle } from '../support/emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 if (skipReason) console.info(`[firebase] skipping the Auth emulator tests: ${skipReason}`);
-import type { AuthEmulatorHandle } from './emulators.js';
+import type { AuthEmulatorHandle } from '../support/emulators.js';
 
 let auth: AuthEmulatorHandle;
 let firestore: FirestoreEmulatorHandle;

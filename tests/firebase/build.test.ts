@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPortal } from '../e2e/harness.js';
+import { buildPortal } from '../support/browser.js';
 
 const dirs: string[] = [];
 

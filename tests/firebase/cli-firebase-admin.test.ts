@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { Backend } from '@shared/ports/index.js';
-import { parseJson, runCli, tempDir } from '../cli/helpers.js';
-import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
-import type { FirestoreEmulatorHandle } from './emulators.js';
+import { parseJson, runCli } from '../support/cli.js';
+import { tempDir } from '../support/paths.js';
+import { firebaseToolsUnavailable, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
+import type { FirestoreEmulatorHandle } from '../support/emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 if (skipReason) console.info(`[firebase] skipping the Auth emulator tests: ${skipReason}`);
-import type { AuthEmulatorHandle } from './emulators.js';
+import type { AuthEmulatorHandle } from '../support/emulators.js';
 
 let firestore: FirestoreEmulatorHandle;
 let auth: AuthEmulatorHandle;

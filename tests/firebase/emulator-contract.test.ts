@@ -15,7 +15,7 @@ import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { describeBackendContract } from '../contract/suite.js';
 import type { ContractSetup } from '../contract/suite.js';
-import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
+import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
 const projectId = process.env.GCLOUD_PROJECT || 'demo-catalog';

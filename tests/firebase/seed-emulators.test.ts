@@ -14,10 +14,12 @@ import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admi
 import { NO_FILE_STORAGE_MESSAGE } from '../../cli/src/lib/seed.js';
 import type { SeedResult } from '../../cli/src/lib/seed.js';
 import type { Backend } from '@shared/ports/index.js';
-import { parseJson, runCli, tempDir } from '../cli/helpers.js';
-import { CHROMIUM, buildPortal, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../e2e/harness.js';
-import { firebaseToolsUnavailable, freePort, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from './emulators.js';
-import type { AuthEmulatorHandle, FirestoreEmulatorHandle } from './emulators.js';
+import { parseJson, runCli } from '../support/cli.js';
+import { tempDir } from '../support/paths.js';
+import { CHROMIUM, buildPortal, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
+import { freePort } from '../support/net.js';
+import type { AuthEmulatorHandle, FirestoreEmulatorHandle } from '../support/emulators.js';
 
 // Its own project id: under `firebase emulators:exec` (CI) the Firestore emulator is shared with
 // the other test files, and data is kept per project.

@@ -15,8 +15,8 @@ import { setLogLevel } from 'firebase/firestore';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
-import { startFirestoreEmulator } from '../firebase/emulators.js';
-import type { FirestoreEmulatorHandle } from '../firebase/emulators.js';
+import { startFirestoreEmulator } from '../support/emulators.js';
+import type { FirestoreEmulatorHandle } from '../support/emulators.js';
 
 const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
 const storageSkipReason = storageHost

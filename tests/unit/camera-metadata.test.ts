@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import { validateCameraMetadataFiles } from '@shared/validation/camera.js';
+import { samplePath } from '../support/paths.js';
 
-const samplePath = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/samples/3dgs-konstruct/cameras.json');
-const hasSample = existsSync(samplePath);
+const camerasFile = samplePath('3dgs-konstruct/cameras.json');
+const hasSample = existsSync(camerasFile);
 
 function camera(n: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -32,7 +31,7 @@ const errorOf = (text: string) => {
 
 describe('parseCameraMetadata with the real cameras.json (304 cameras)', () => {
   it.skipIf(!hasSample)('accepts it, keeping extra keys (fx, fy)', () => {
-    const result = parseCameraMetadata(readFileSync(samplePath, 'utf8'));
+    const result = parseCameraMetadata(readFileSync(camerasFile, 'utf8'));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.cameras).toHaveLength(304);
@@ -48,7 +47,7 @@ describe('parseCameraMetadata with the real cameras.json (304 cameras)', () => {
   });
 
   it.skipIf(!hasSample)('reports the broken cameras of a damaged copy by their 1-based number', () => {
-    const cameras = JSON.parse(readFileSync(samplePath, 'utf8')) as Record<string, unknown>[];
+    const cameras = JSON.parse(readFileSync(camerasFile, 'utf8')) as Record<string, unknown>[];
     cameras[0]!.id = '0';
     cameras[99]!.position = [1, 2];
     delete cameras[303]!.rotation;
@@ -58,7 +57,7 @@ describe('parseCameraMetadata with the real cameras.json (304 cameras)', () => {
   });
 
   it.skipIf(!hasSample)('refuses the real file cut short', () => {
-    const text = readFileSync(samplePath, 'utf8');
+    const text = readFileSync(camerasFile, 'utf8');
     expect(errorOf(text.slice(0, 5000))).toBe('Invalid JSON file');
   });
 });

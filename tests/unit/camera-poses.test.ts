@@ -2,8 +2,7 @@
 // origin), three.js agreeing on the convention, frustums, depths, photo matching, and the real
 // 3DGS cameras.json of ../shared/samples (skipped with a printed reason when absent).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { Group, Object3D, PerspectiveCamera, Quaternion, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import {
@@ -35,8 +34,9 @@ import type { CameraLike, Mat3, Quat, Vec3 } from '@shared/camera-poses.js';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import { isAppError } from '@shared/errors.js';
 import type { CameraMetadataEntry } from '@shared/types.js';
+import { samplePath } from '../support/paths.js';
 
-const SAMPLE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/samples/3dgs-konstruct');
+const SAMPLE = samplePath('3dgs-konstruct');
 const hasSample = existsSync(resolve(SAMPLE, 'cameras.json')) && existsSync(resolve(SAMPLE, 'point_cloud/iteration_7000/point_cloud.ply'));
 if (!hasSample) console.warn(`[camera-poses] ${SAMPLE} is absent: the real-sample checks are skipped (see ../shared/samples/SOURCES.md)`);
 

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatCount, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '@shared/format.js';
+import { samplesDir } from '../support/paths.js';
 
 describe('formatDate (§3: Mon D, YYYY in UTC)', () => {
   it('formats ISO strings in UTC', () => {
@@ -109,14 +109,13 @@ describe('formatBytes (§3: Bytes, KB, MB, GB, TB, base 1024)', () => {
     expect(formatBytes(1234567, 3)).toBe('1.177 MB');
   });
 
-  const samples = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/samples');
-  it.skipIf(!existsSync(samples)).each([
+  it.skipIf(!existsSync(samplesDir)).each([
     ['3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply', '2.15 MB'],
     ['splat/model.splat', '711.38 KB'],
     ['glb/Duck.glb', '117.66 KB'],
     ['glb/Box.glb', '1.63 KB'],
   ])('formats the size of the real sample %s as %s', (file, text) => {
-    expect(formatBytes(statSync(resolve(samples, file)).size)).toBe(text);
+    expect(formatBytes(statSync(resolve(samplesDir, file)).size)).toBe(text);
   });
 });
 

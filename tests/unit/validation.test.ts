@@ -11,6 +11,7 @@ import {
 import type { ModelType } from '@shared/types.js';
 
 const fail = (message: string) => ({ ok: false, message });
+const passes = <T>(value: T) => ({ ok: true, value });
 
 describe('validateSignIn (§5 Sign-in)', () => {
   it('requires both fields', () => {
@@ -24,10 +25,9 @@ describe('validateSignIn (§5 Sign-in)', () => {
   });
 
   it('trims the email and keeps the password as typed', () => {
-    expect(validateSignIn({ email: '  inspector@lab.org ', password: ' pw ' })).toEqual({
-      ok: true,
-      value: { email: 'inspector@lab.org', password: ' pw ' },
-    });
+    expect(validateSignIn({ email: '  inspector@lab.org ', password: ' pw ' })).toEqual(
+      passes({ email: 'inspector@lab.org', password: ' pw ' }),
+    );
   });
 });
 
@@ -44,10 +44,9 @@ describe('validateListUpload (§5 Upload from the model list screen)', () => {
   });
 
   it('passes with one file and both fields (no uniqueness or pattern check)', () => {
-    expect(validateListUpload({ publicId: ' T 1 ', name: ' Tower ', hasSplat: false, hasGlb: true })).toEqual({
-      ok: true,
-      value: { publicId: 'T 1', name: 'Tower' },
-    });
+    expect(validateListUpload({ publicId: ' T 1 ', name: ' Tower ', hasSplat: false, hasGlb: true })).toEqual(
+      passes({ publicId: 'T 1', name: 'Tower' }),
+    );
   });
 });
 
@@ -105,18 +104,15 @@ describe('validateEditModel (§5 Edit model)', () => {
   });
 
   it('normalises the values', () => {
-    expect(validateEditModel({ name: ' Spring ', publicId: ' TWR_001-a ', captureDate: '2025-06-01' })).toEqual({
-      ok: true,
-      value: { name: 'Spring', publicId: 'TWR_001-a', captureDate: '2025-06-01' },
-    });
-    expect(validateEditModel({ name: 'n', publicId: 'p', captureDate: '' })).toEqual({
-      ok: true,
-      value: { name: 'n', publicId: 'p', captureDate: null },
-    });
-    expect(validateEditModel({ name: 'n', publicId: 'p', captureDate: '2025-06-01T12:00:00Z' })).toEqual({
-      ok: true,
-      value: { name: 'n', publicId: 'p', captureDate: '2025-06-01T12:00:00.000Z' },
-    });
+    expect(validateEditModel({ name: ' Spring ', publicId: ' TWR_001-a ', captureDate: '2025-06-01' })).toEqual(
+      passes({ name: 'Spring', publicId: 'TWR_001-a', captureDate: '2025-06-01' }),
+    );
+    expect(validateEditModel({ name: 'n', publicId: 'p', captureDate: '' })).toEqual(
+      passes({ name: 'n', publicId: 'p', captureDate: null }),
+    );
+    expect(validateEditModel({ name: 'n', publicId: 'p', captureDate: '2025-06-01T12:00:00Z' })).toEqual(
+      passes({ name: 'n', publicId: 'p', captureDate: '2025-06-01T12:00:00.000Z' }),
+    );
   });
 });
 
@@ -174,10 +170,8 @@ describe('validateProjectForm (§5 Project form)', () => {
       },
     });
     const empty = validateProjectForm({ name: 'P' });
-    expect(empty).toEqual({
-      ok: true,
-      value: { name: 'P', structure_id: '', description: '', slug: 'p', location: { lat: null, lng: null, address: null, mapUrl: null } },
-    });
+    const noLocation = { lat: null, lng: null, address: null, mapUrl: null };
+    expect(empty).toEqual(passes({ name: 'P', structure_id: '', description: '', slug: 'p', location: noLocation }));
   });
 
   it('round-trips a stored project through the edit form', () => {
@@ -219,10 +213,9 @@ describe('validateRegisterUser (§5 Register user)', () => {
   });
 
   it('trims the email', () => {
-    expect(validateRegisterUser({ email: ' new@lab.org ', password: 'secret1' })).toEqual({
-      ok: true,
-      value: { email: 'new@lab.org', password: 'secret1' },
-    });
+    expect(validateRegisterUser({ email: ' new@lab.org ', password: 'secret1' })).toEqual(
+      passes({ email: 'new@lab.org', password: 'secret1' }),
+    );
   });
 });
 

@@ -25,6 +25,9 @@ import { setupLocalBackend } from '../contract/local-backend.js';
 
 const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
 
+/** An upload source as the workflows take it: `content` as a Blob, named `name`. */
+const upload = (name: string, content: BlobPart) => ({ source: new Blob([content]), name });
+
 async function rejection(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -50,10 +53,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       name: 'Survey A',
       modelType: 'hybrid',
       setAsReference: true,
-      files: {
-        splat: { source: new Blob([new Uint8Array(64)]), name: 'scan.splat' },
-        glb: { source: new Blob([new Uint8Array(40)]), name: 'mesh.glb' },
-      },
+      files: { splat: upload('scan.splat', new Uint8Array(64)), glb: upload('mesh.glb', new Uint8Array(40)) },
     });
     modelId = model.id;
   }, 60_000);
@@ -67,15 +67,15 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       modelId,
       'images',
       [
-        { source: new Blob(['one']), name: 'one.jpg' },
-        { source: new Blob(['two']), name: 'two.jpg' },
+        upload('one.jpg', 'one'),
+        upload('two.jpg', 'two'),
       ],
       { onStage: (s) => stages.push(s) },
     );
     expect(result).toEqual({ count: 2, folder: 'images' });
     expect(stages).toEqual(['preparing', 'uploading', 'processing', 'completed']);
-    await uploadAdditionalFiles(admin, modelId, 'thumbnails', [{ source: new Blob(['t']), name: 'thumb.jpg' }]);
-    await uploadAdditionalFiles(admin, modelId, 'assets', [{ source: new Blob(['a']), name: 'notes.txt' }]);
+    await uploadAdditionalFiles(admin, modelId, 'thumbnails', [upload('thumb.jpg', 't')]);
+    await uploadAdditionalFiles(admin, modelId, 'assets', [upload('notes.txt', 'a')]);
     expect(await uploadCameraMetadata(admin, modelId, [{ name: 'cams.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]) }])).toEqual({ cameras: 2 });
 
     const progress: Array<[number, number]> = [];
@@ -141,7 +141,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       name: 'Leftover survey',
       modelType: 'mesh',
       setAsReference: false,
-      files: { glb: { source: new Blob([new Uint8Array(40)]), name: 'mesh.glb' }, images: [{ source: new Blob(['i']), name: 'a.jpg' }] },
+      files: { glb: upload('mesh.glb', new Uint8Array(40)), images: [upload('a.jpg', 'i')] },
     });
     const stuck = model.files.glbPath as string;
     // the file store refuses to delete the GLB (as a storage outage would)

@@ -1,42 +1,13 @@
-// Helpers of the CLI tests: where the samples are, running `node cli/bin/catalog.js` with execa,
-// and a fresh embedded server on a free port with a temporary data folder.
+// The CLI harness: running `node cli/bin/catalog.js` with execa, reading its --json output,
+// `catalog serve` as a child process, model folders on disk, and what the CLI stored.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
-import { startServer } from '../../cli/src/server/index.js';
-import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { listFilesDeep } from '@shared/workflows/util.js';
-
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const cliBin = join(repoRoot, 'cli/bin/catalog.js');
-/** `../shared/samples` beside the repository (never copied into the project). */
-export const samplesDir = resolve(repoRoot, '..', 'shared', 'samples');
-
-let warned = false;
-/** True when the real samples are present; prints the reason once when they are not. */
-export function samplesPresent(): boolean {
-  const present = existsSync(join(samplesDir, 'SOURCES.md'));
-  if (!present && !warned) {
-    warned = true;
-    console.warn(`[cli tests] skipping sample-based tests: ${samplesDir} is absent`);
-  }
-  return present;
-}
-
-/** Absolute path of a sample file or folder. */
-export function samplePath(relative: string): string {
-  return join(samplesDir, relative);
-}
-
-/** A temporary folder removed by the returned cleanup. */
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `catalog-${prefix}-`));
-}
+import { cliBin, repoRoot } from './paths.js';
 
 /** The test process's environment without the CLI's own variables (tests set them explicitly). */
 function cleanEnv(): Record<string, string> {
@@ -47,8 +18,26 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-/** Runs the CLI; never throws on a non-zero exit. */
-export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeout?: number } = {}) {
+/** What a CLI run gave: its exit code and its whole stdout and stderr. */
+export interface CliResult {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runCli}: extra environment variables, working folder (default the repository), timeout in ms. */
+export interface CliOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  timeout?: number;
+}
+
+/**
+ * Runs the CLI (`node cli/bin/catalog.js ...args`) in the repository with the test's environment
+ * minus every `CATALOG_*` variable, plus `options.env`; never throws on a non-zero exit.
+ * @param options.timeout milliseconds before the run is killed (default 60 s)
+ */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const result = await execa('node', [cliBin, ...args], {
     reject: false,
     cwd: options.cwd ?? repoRoot,
@@ -60,29 +49,39 @@ export async function runCli(args: string[], options: { env?: Record<string, str
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+/**
+ * {@link runCli} for a run that must succeed.
+ * @throws Error naming the arguments, with the exit code, stdout and stderr, when the exit code is not 0
+ */
+export async function runCliOk(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const result = await runCli(args, options);
+  if (result.exitCode !== 0) throw new Error(`catalog ${args.join(' ')} failed (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/**
+ * Creates a project with `catalog projects create --name <name> --structure-id <structureId>`,
+ * which must succeed.
+ * @returns the new project's id (what the command prints without --json)
+ * @throws Error with the CLI's output when it fails
+ */
+export async function createProjectWithCli(name: string, structureId: string, options: CliOptions = {}): Promise<string> {
+  return (await runCliOk(['projects', 'create', '--name', name, '--structure-id', structureId], options)).stdout.trim();
+}
+
 /** Parses the single JSON document a `--json` run prints on stdout. */
 export function parseJson<T = unknown>(stdout: string): { status: 'ok'; result: T } | { status: 'error'; error: { code: string; message: string } } {
   return JSON.parse(stdout);
 }
 
-/** A fresh embedded server on port 0 with a temporary data folder. */
-export async function startTestServer() {
-  const dataDir = tempDir('data');
-  const server = await startServer({ dataDir, port: 0 });
-  return {
-    ...server,
-    dataDir,
-    async stop() {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A service backend on a test server, to read back what the CLI wrote. */
-export function serviceBackend(server: { url: string; serviceKeyPath: string }) {
-  const key = JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string };
-  return createLocalBackend({ baseUrl: server.url, serviceKey: key.key });
+/** Writes `files` (relative path → content) under `root`, creating `root` and its subfolders; returns `root`. */
+export function writeTree(root: string, files: Record<string, string | Uint8Array>): string {
+  mkdirSync(root, { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
 }
 
 /** Every stored file path under `models/`, sorted. */
@@ -140,16 +139,15 @@ export function midUpload(stderr: NodeJS.ReadableStream | null | undefined): Pro
   });
 }
 
-/** A TCP port that was free on 127.0.0.1 a moment ago (one helper for every test harness). */
-export { freePort } from '../firebase/emulators.js';
-
 /**
  * Starts `catalog serve` as a child process (so a test can SIGKILL it) and waits for its first
  * output line. Resolves with `{ child }`: an execa subprocess is itself a promise, and returning
  * it would await its exit. Stop it with `child.kill(...)` then `await child`.
+ * @param port the port to serve on (0: any free one)
  */
 export async function serveInChild(port: number, dataDir: string): Promise<{ child: ResultPromise }> {
-  const child = execa('node', [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'], { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
+  const args = [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'];
+  const child = execa('node', args, { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
   await new Promise<void>((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);
     child.stdout?.once('data', () => {

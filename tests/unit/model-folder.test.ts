@@ -5,23 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { checkModelFileHead, checkedKindOf, isLfsPointer, readPlyHeader } from '@shared/file-checks.js';
 import { planModelFolder } from '@shared/model-folder.js';
 import { makeSplatPly, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
-import { samplePath, samplesPresent } from './helpers.js';
+import { samplePath, samplesPresent } from '../support/paths.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+/** A folder listing in planModelFolder's shape, from `{ path: size }` in listing order. */
+const listing = (files: Record<string, number>) => Object.entries(files).map(([path, size]) => ({ path, size }));
 
 describe('planModelFolder', () => {
   it('reads a flat folder and infers hybrid from a splat and a GLB', () => {
-    const plan = planModelFolder([
-      { path: 'scan.ply', size: 1000 },
-      { path: 'tower.glb', size: 200 },
-      { path: 'cameras.json', size: 50 },
-      { path: 'images/a.jpg', size: 10 },
-      { path: 'images/b.png', size: 10 },
-      { path: 'images_thumbnails/t.jpg', size: 5 },
-      { path: 'assets/report.pdf', size: 7 },
-      { path: 'notes.txt', size: 3 },
-      { path: '.DS_Store', size: 3 },
-    ]);
+    const plan = planModelFolder(
+      listing({
+        ...{ 'scan.ply': 1000, 'tower.glb': 200, 'cameras.json': 50, 'images/a.jpg': 10, 'images/b.png': 10 },
+        ...{ 'images_thumbnails/t.jpg': 5, 'assets/report.pdf': 7, 'notes.txt': 3, '.DS_Store': 3 },
+      }),
+    );
     expect(plan.problems).toEqual([]);
     expect(plan.layout).toBe('flat');
     expect(plan.modelType).toBe('hybrid');
@@ -44,15 +41,13 @@ describe('planModelFolder', () => {
   });
 
   it('takes the highest iteration of a 3DGS training output', () => {
-    const plan = planModelFolder([
-      { path: 'point_cloud/iteration_7000/point_cloud.ply', size: 70 },
-      { path: 'point_cloud/iteration_30000/point_cloud.ply', size: 300 },
-      { path: 'point_cloud/iteration_900/point_cloud.ply', size: 9 },
-      { path: 'input.ply', size: 5 },
-      { path: 'cameras.json', size: 4 },
-      { path: 'cfg_args', size: 1 },
-      { path: 'images/00001.png', size: 2 },
-    ]);
+    const cloud = (iteration: number) => `point_cloud/iteration_${iteration}/point_cloud.ply`;
+    const plan = planModelFolder(
+      listing({
+        ...{ [cloud(7000)]: 70, [cloud(30000)]: 300, [cloud(900)]: 9 },
+        ...{ 'input.ply': 5, 'cameras.json': 4, cfg_args: 1, 'images/00001.png': 2 },
+      }),
+    );
     expect(plan.problems).toEqual([]);
     expect(plan.layout).toBe('3dgs');
     expect(plan.splat?.path).toBe('point_cloud/iteration_30000/point_cloud.ply');
@@ -64,22 +59,14 @@ describe('planModelFolder', () => {
   });
 
   it('uses input/ photos of a 3DGS output when there is no images/', () => {
-    const plan = planModelFolder([
-      { path: 'point_cloud/iteration_10/point_cloud.ply', size: 70 },
-      { path: 'input/0001.jpg', size: 2 },
-    ]);
+    const plan = planModelFolder(listing({ 'point_cloud/iteration_10/point_cloud.ply': 70, 'input/0001.jpg': 2 }));
     expect(plan.images.map((f) => f.path)).toEqual(['input/0001.jpg']);
   });
 
   it('reports two splats, two GLBs and two camera files as problems', () => {
-    const plan = planModelFolder([
-      { path: 'a.ply', size: 1 },
-      { path: 'b.splat', size: 32 },
-      { path: 'a.glb', size: 1 },
-      { path: 'b.glb', size: 1 },
-      { path: 'cameras.json', size: 1 },
-      { path: 'camera-metadata.json', size: 1 },
-    ]);
+    const plan = planModelFolder(
+      listing({ 'a.ply': 1, 'b.splat': 32, 'a.glb': 1, 'b.glb': 1, 'cameras.json': 1, 'camera-metadata.json': 1 }),
+    );
     expect(plan.problems.map((p) => p.code)).toEqual(['ambiguous-splat', 'ambiguous-glb', 'ambiguous-camera-metadata']);
     expect(plan.problems[0].message).toContain('a.ply, b.splat');
     expect(plan.problems[2].message).toContain('Only one JSON file can be uploaded for camera metadata');
@@ -91,10 +78,7 @@ describe('planModelFolder', () => {
   });
 
   it('checks a given type against the files (SPEC §5) and keeps only the files it uses', () => {
-    const files = [
-      { path: 'a.ply', size: 1 },
-      { path: 'a.glb', size: 1 },
-    ];
+    const files = listing({ 'a.ply': 1, 'a.glb': 1 });
     const mesh = planModelFolder(files, { modelType: 'mesh' });
     expect(mesh.problems).toEqual([]);
     expect(mesh.splat).toBeNull();

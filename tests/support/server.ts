@@ -1,0 +1,55 @@
+// One way to start an embedded backend for a test (the CLI, browser and workflow tests all use
+// it): `startServer` on a free port in a fresh data folder, its service key read back, a service
+// backend signed in with it, and optionally the demo catalog of `catalog seed`.
+import { readFileSync, rmSync } from 'node:fs';
+import { startServer, type RunningServer } from '../../cli/src/server/index.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { Backend } from '@shared/ports/index.js';
+import { runCliOk } from './cli.js';
+import { tempDir } from './paths.js';
+
+/** A started embedded backend, its data folder and a service backend on it. */
+export interface EmbeddedServer {
+  /** The running server (`url`, `port`, `serviceKeyPath`, `close()`). */
+  server: RunningServer;
+  /** Base URL, e.g. `http://127.0.0.1:40123` (the same as `server.url`). */
+  url: string;
+  /** The temporary data folder (removed by `stop()`). */
+  dataDir: string;
+  /** The service key the server wrote to `<dataDir>/service-key.json`. */
+  serviceKey: string;
+  /** A backend signed in with the service key (reads hidden models too). */
+  service: Backend;
+  /** The environment with which the CLI reaches this server: `{ CATALOG_DATA_DIR: dataDir }`. */
+  env: Record<string, string>;
+  /** Closes the service backend and the server, then removes the data folder; never throws. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts an embedded backend on a free port in a fresh temporary data folder.
+ * @param options.prefix name of the data folder, `catalog-<prefix>-XXXXXX` (default 'data')
+ * @param options.portalDir a built portal to serve (default none)
+ * @param options.seed when true, runs `catalog seed` against it (the demo catalog `npm start` shows)
+ * @throws Error with the CLI's output when seeding fails
+ */
+export async function startEmbeddedServer(options: { prefix?: string; portalDir?: string | null; seed?: boolean } = {}): Promise<EmbeddedServer> {
+  const dataDir = tempDir(options.prefix ?? 'data');
+  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null });
+  const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
+  const service = createLocalBackend({ baseUrl: server.url, serviceKey });
+  const stop = async (): Promise<void> => {
+    await service.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (options.seed) {
+    try {
+      await runCliOk(['seed', '--data-dir', dataDir], { env: { CATALOG_URL: server.url }, timeout: 120_000 });
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+  return { server, url: server.url, dataDir, serviceKey, service, env: { CATALOG_DATA_DIR: dataDir }, stop };
+}
