@@ -3,6 +3,7 @@
  * data hook is built from (one-shot promise, live subscription).
  */
 import { useEffect, useState } from 'react';
+import { useLatest } from '../hooks/use-latest.js';
 
 export type Resource<T> =
   | { status: 'loading'; data: undefined; error: undefined }
@@ -25,18 +26,19 @@ export function failure<T>(error: unknown): Resource<T> {
  */
 export function usePromise<T>(key: string | null, load: () => Promise<T>): Resource<T> {
   const [state, setState] = useState<{ key: string | null; value: Resource<T> }>({ key, value: loading });
+  // `load` is keyed by `key` on purpose: callers pass inline closures.
+  const latestLoad = useLatest(load);
   useEffect(() => {
     if (key === null) return;
     let active = true;
-    load().then(
+    latestLoad.current().then(
       (data) => active && setState({ key, value: success(data) }),
       (error: unknown) => active && setState({ key, value: failure(error) }),
     );
     return () => {
       active = false;
     };
-    // `load` is keyed by `key` on purpose: callers pass inline closures.
-  }, [key]);
+  }, [key, latestLoad]);
   return state.key === key ? state.value : loading;
 }
 
@@ -49,10 +51,12 @@ export function useSubscription<T>(
   subscribe: (onNext: (value: T) => void, onError: (error: Error) => void) => () => void,
 ): Resource<T> {
   const [state, setState] = useState<{ key: string | null; value: Resource<T> }>({ key, value: loading });
+  // Keyed by `key` like `usePromise`: callers pass inline closures.
+  const latestSubscribe = useLatest(subscribe);
   useEffect(() => {
     if (key === null) return;
     let active = true;
-    const unsubscribe = subscribe(
+    const unsubscribe = latestSubscribe.current(
       (value) => active && setState({ key, value: success(value) }),
       (error) => active && setState({ key, value: failure(error) }),
     );
@@ -60,6 +64,6 @@ export function useSubscription<T>(
       active = false;
       unsubscribe();
     };
-  }, [key]);
+  }, [key, latestSubscribe]);
   return state.key === key ? state.value : loading;
 }

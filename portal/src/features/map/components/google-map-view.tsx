@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
 import { pollUntil } from '../lib/poll.js';
+import { useLatest } from '../../../hooks/use-latest.js';
 import type { MapRendererProps } from './map-types.js';
 import { ProjectPopup } from './project-popup.js';
 
@@ -52,19 +53,24 @@ export default function GoogleMapView({ apiKey, onUnavailable, projects, modelCo
     return () => controller.abort();
   }, [isLoaded, onUnavailable]);
 
+  // Keyed by the places: a new snapshot of the same places does not re-fit.
   const pointsKey = projects.map((p) => `${p.location.lat},${p.location.lng}`).join(';');
+  const latestProjects = useLatest(projects);
   useEffect(() => {
-    if (!map || projects.length === 0) return;
+    const located = latestProjects.current;
+    if (!map || located.length === 0) return;
     const bounds = new google.maps.LatLngBounds();
-    for (const p of projects) bounds.extend({ lat: p.location.lat, lng: p.location.lng });
+    for (const p of located) bounds.extend({ lat: p.location.lat, lng: p.location.lng });
     map.fitBounds(bounds);
-  }, [map, pointsKey, refit]);
+  }, [map, latestProjects, pointsKey, refit]);
 
+  const lat = currentLocation?.lat;
+  const lng = currentLocation?.lng;
   useEffect(() => {
-    if (!map || !currentLocation) return;
-    map.panTo(currentLocation);
+    if (!map || lat === undefined || lng === undefined) return;
+    map.panTo({ lat, lng });
     map.setZoom(MAP_USER_LOCATION_ZOOM);
-  }, [map, currentLocation?.lat, currentLocation?.lng]);
+  }, [map, lat, lng]);
 
   if (!ready) return <div className="keyless-map" style={{ height: 500 }} aria-busy="true" />;
   const selectedProject = projects.find((p) => p.id === selected) ?? null;

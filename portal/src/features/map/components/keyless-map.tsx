@@ -10,6 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
 import { MAX_ZOOM, MIN_ZOOM, fitView, graticuleStep, toScreen, unproject, project as toWorld, type MapView } from '../lib/viewport.js';
+import { useLatest } from '../../../hooks/use-latest.js';
 import type { MapRendererProps } from './map-types.js';
 import { ProjectPopup } from './project-popup.js';
 
@@ -44,15 +45,18 @@ export function KeylessMap({ projects, modelCount, currentLocation, refit, onVie
   const [view, setView] = useState<MapView>(() => fitView(points, width, HEIGHT));
   const [selected, setSelected] = useState<string | null>(null);
 
-  // Fit to the projects on arrival, when they change, when the width changes and on re-fit.
+  // Fit to the projects on arrival, when they change, when the width changes and on re-fit
+  // (the points are keyed by pointsKey: a new snapshot of the same places does not re-fit).
+  const latestPoints = useLatest(points);
   useEffect(() => {
-    setView(fitView(points, width, HEIGHT));
-    // points are keyed by pointsKey
-  }, [pointsKey, width, refit]);
+    setView(fitView(latestPoints.current, width, HEIGHT));
+  }, [latestPoints, pointsKey, width, refit]);
   // Location on: centre on the user at the §9 zoom.
+  const lat = currentLocation?.lat;
+  const lng = currentLocation?.lng;
   useEffect(() => {
-    if (currentLocation) setView({ center: currentLocation, zoom: MAP_USER_LOCATION_ZOOM });
-  }, [currentLocation?.lat, currentLocation?.lng]);
+    if (lat !== undefined && lng !== undefined) setView({ center: { lat, lng }, zoom: MAP_USER_LOCATION_ZOOM });
+  }, [lat, lng]);
 
   const step = graticuleStep(view.zoom);
   // The viewport's north-west and south-east corners bound the graticule lines.

@@ -13,6 +13,8 @@ import { success, usePromise, type Resource } from '../../../lib/resource.js';
  * file gets a fresh link on the next visit.
  */
 export interface DownloadUrlCache {
+  /** The files port the links come from (a new cache for a new backend). */
+  files: unknown;
   pending: Map<string, Promise<string>>;
   resolved: Map<string, string>;
 }
@@ -20,7 +22,7 @@ export interface DownloadUrlCache {
 /** A {@link DownloadUrlCache} for the calling screen (a new one when the backend changes). */
 export function useDownloadUrlCache(): DownloadUrlCache {
   const { files } = useBackend();
-  return useMemo(() => ({ pending: new Map(), resolved: new Map() }), [files]);
+  return useMemo(() => ({ files, pending: new Map(), resolved: new Map() }), [files]);
 }
 
 export function useDownloadUrl(path: string | null | undefined, cache?: DownloadUrlCache): Resource<string> {

@@ -11,6 +11,7 @@ import type { Group } from 'three';
 import { formatBytes, formatDate } from '@shared/format.js';
 import { CompareMessages } from '@shared/messages.js';
 import type { Model } from '@shared/types.js';
+import { useLatest } from '../../../hooks/use-latest.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { hasCameraMetadata, useViewerCameras } from '../api/camera-poses.js';
 import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';
@@ -119,15 +120,18 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
     if (upAxis !== null) setUpChoice(upAxis);
   }, [upAxis]);
 
+  // The callbacks the effects below call: the latest ones, whenever they run.
+  const callbacks = useLatest({ onEngine, onModel, onReady });
+
   // The canvas and its engine, created here rather than rendered by React, so that a remount
-  // (StrictMode, a new model) never reuses a canvas whose WebGL context was released.
+  // (StrictMode, a new model) never reuses a canvas whose WebGL context was released. Its
+  // aria-label is set by the effect after this one.
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
     const canvas = document.createElement('canvas');
     canvas.className = 'viewport-canvas';
     canvas.tabIndex = 0;
-    canvas.setAttribute('aria-label', `3D view of ${publicId}`);
     host.appendChild(canvas);
     canvasRef.current = canvas;
     let engine: ViewerEngine;
@@ -152,18 +156,19 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
     canvas.addEventListener('keydown', onKeyDown);
     const observer = new ResizeObserver(() => engine.resize());
     observer.observe(host);
-    onEngine?.(engine);
+    const { onEngine: report } = callbacks.current;
+    report?.(engine);
     return () => {
       observer.disconnect();
       canvas.removeEventListener('keydown', onKeyDown);
-      onEngine?.(null);
+      report?.(null);
       engineRef.current = null;
       canvasRef.current = null;
       engine.dispose();
       canvas.remove();
     };
-    // One engine per mount: the props read here are read once on purpose.
-  }, []);
+    // One engine per mount.
+  }, [callbacks]);
 
   useEffect(() => {
     canvasRef.current?.setAttribute(
@@ -214,7 +219,7 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
       try {
         found = await findViewerModel(catalog, publicId);
         if (!active) return;
-        onModel?.(found);
+        callbacks.current.onModel?.(found);
         if (found === null) return setPhase({ kind: 'not-found' });
         const toLoad = viewerFiles(found.model);
         if (toLoad.length === 0) return setPhase({ kind: 'no-files', found });
@@ -234,7 +239,7 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
           engine.fit(true);
         }
         setPhase({ kind: 'ready', found });
-        onReady?.();
+        callbacks.current.onReady?.();
       } catch (error) {
         if (!active) return;
         console.error(`Viewer (${publicId}): finding the model failed`, error);
@@ -246,8 +251,8 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
       active = false;
       controller.abort();
     };
-    // catalog/files are stable per backend; the callbacks are read once per model on purpose.
-  }, [catalog, files, publicId]);
+    // catalog/files are stable per backend: one load per model.
+  }, [catalog, files, publicId, callbacks]);
 
   // The up axis after the first load: turn the file, frame it again (it moved), new home view.
   const ready = phase.kind === 'ready';
