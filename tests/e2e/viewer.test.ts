@@ -35,6 +35,12 @@ const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
 /** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
 const RENDER_TIMEOUT_MS = 60_000;
 
+/** What each test page gets from an init script (see newContext). */
+interface CanvasReader {
+  /** RGBA bytes of the `w`×`h` rectangle at (`x`, `y`) of `canvas`, in canvas pixels. */
+  canvasPixels(canvas: HTMLCanvasElement, x: number, y: number, w: number, h: number): Uint8ClampedArray;
+}
+
 describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () => {
   let seeded: EmbeddedServer;
   let dataDir: string;
@@ -74,6 +80,18 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   async function newContext(): Promise<BrowserContext> {
     const context = await offlineContext(browser, { width: 1200, height: 800 });
     context.on('page', (page) => watch(page));
+    // In every page, for centre() and pixelsOf(): a rectangle of a WebGL canvas's pixels, read
+    // back through a 2D copy (the WebGL canvas keeps its drawing buffer).
+    await context.addInitScript(() => {
+      (window as unknown as CanvasReader).canvasPixels = (canvas, x, y, w, h) => {
+        const copy = document.createElement('canvas');
+        copy.width = canvas.width;
+        copy.height = canvas.height;
+        const context = copy.getContext('2d')!;
+        context.drawImage(canvas, 0, 0);
+        return context.getImageData(x, y, w, h).data;
+      };
+    });
     return context;
   }
 
@@ -129,16 +147,11 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
    */
   async function centre(viewport: Locator): Promise<{ coverage: number; grey: number[] }> {
     return viewport.locator('canvas').evaluate((canvas: HTMLCanvasElement, background: readonly number[]) => {
-      const copy = document.createElement('canvas');
-      copy.width = canvas.width;
-      copy.height = canvas.height;
-      const context = copy.getContext('2d')!;
-      context.drawImage(canvas, 0, 0);
       const x = Math.floor(canvas.width * 0.3);
       const y = Math.floor(canvas.height * 0.3);
       const w = Math.floor(canvas.width * 0.4);
       const h = Math.floor(canvas.height * 0.4);
-      const { data } = context.getImageData(x, y, w, h);
+      const data = (window as unknown as CanvasReader).canvasPixels(canvas, x, y, w, h);
       let differing = 0;
       const cells = 24;
       const grey = new Array<number>(cells * cells).fill(0);
@@ -217,12 +230,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
    */
   async function pixelsOf(viewport: Locator, rgb: readonly [number, number, number]): Promise<{ x: number; y: number }[]> {
     return viewport.locator('canvas').evaluate((canvas: HTMLCanvasElement, colour: readonly number[]) => {
-      const copy = document.createElement('canvas');
-      copy.width = canvas.width;
-      copy.height = canvas.height;
-      const context = copy.getContext('2d')!;
-      context.drawImage(canvas, 0, 0);
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      const data = (window as unknown as CanvasReader).canvasPixels(canvas, 0, 0, canvas.width, canvas.height);
       const rect = canvas.getBoundingClientRect();
       const scale = rect.width / canvas.width;
       const found: { x: number; y: number }[] = [];
