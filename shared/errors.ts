@@ -95,10 +95,13 @@ export function isErrorCode(code: unknown): code is ErrorCode {
  * that is not an AppError. The caught error is kept as `cause`.
  * @param error anything caught
  * @param message the operation's message (a spec message, e.g. 'Failed to update reference model.')
+ * @param context more context of the operation (e.g. the path it was at), added to the caught error's
  * @returns a new AppError with `message`
  */
-export function rewrap(error: unknown, message: string): AppError {
+export function rewrap(error: unknown, message: string, context?: ErrorContext): AppError {
+  const kept = error instanceof AppError ? error.context : {};
+  const merged = context ? { ...kept, ...context } : kept;
   return error instanceof AppError
-    ? new AppError(error.code, message, { cause: error, context: error.context })
-    : new AppError(ErrorCode.Internal, message, { cause: error });
+    ? new AppError(error.code, message, { cause: error, context: merged })
+    : new AppError(ErrorCode.Internal, message, { cause: error, ...(context ? { context: merged } : {}) });
 }

@@ -8,7 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand, importCommand } from './commands/export.js';
 import { filesCommand } from './commands/files.js';
-import { modelsCommand } from './commands/models.js';
+import { modelsCommand } from './commands/models/index.js';
 import { projectsCommand } from './commands/projects.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';

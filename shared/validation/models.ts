@@ -13,6 +13,16 @@ import type { ValidationResult } from './result.js';
 /** Letters, numbers, hyphens and underscores (§5 Edit model). */
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * The message for a Public ID another model of the same project already has (the CLI's, which
+ * knows a model by its Public ID within its project; SPEC.md has no message for it).
+ * @param publicId the Public ID, trimmed
+ * @returns e.g. 'Public ID TWR-001-2025 is already used in this project'
+ */
+export function publicIdInUse(publicId: string): string {
+  return `Public ID ${publicId} is already used in this project`;
+}
+
 export interface ListUploadInput {
   publicId: string;
   name: string;

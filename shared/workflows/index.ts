@@ -1,6 +1,6 @@
 /** Workflows over the ports (DESIGN.md §2): each multi-record change of the spec, once. */
 export { resolveRole } from './resolve-role.js';
-export { addModel, deleteModel, referencedPaths, ADD_MODEL_STAGES } from './models.js';
+export { addModel, assertPublicIdFree, deleteModel, referencedPaths, ADD_MODEL_STAGES } from './models.js';
 export type { AddModelFile, AddModelHooks, AddModelInput, AddModelResult, AddModelStage, FileStatus } from './models.js';
 export { setReferenceModel } from './reference.js';
 export { setModelVisibility } from './visibility.js';

@@ -4,7 +4,8 @@ import type { WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { UploadProgress, UploadSource } from '../ports/files.js';
 import { ProjectMessages, ValidationMessages } from '../messages.js';
-import { validateAddModel } from '../validation/models.js';
+import { publicIdInUse, validateAddModel } from '../validation/models.js';
+import type { CatalogPort } from '../ports/catalog.js';
 import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { confirmTypedName } from '../validation/confirm.js';
@@ -62,6 +63,13 @@ export interface AddModelHooks {
   confirmReplaceReference?: () => Promise<boolean>;
   /** Aborting cancels uploads; uploaded files are removed and nothing is recorded. */
   signal?: AbortSignal;
+  /**
+   * Refuse a Public ID another model of the project already has ({@link assertPublicIdFree}),
+   * checked in the preparing stage, before anything is uploaded. Off by default: SPEC.md §5 says
+   * the model-list upload has no uniqueness check, and the add-model form checks only that the
+   * fields are filled in. The CLI, which knows a model by its Public ID within its project, turns it on.
+   */
+  uniquePublicId?: boolean;
   /** uid written as `owner_uid`. */
   ownerUid?: string | null;
   /** Model uuid to use (default: a new random UUID). */
@@ -132,6 +140,7 @@ export async function addModel(
   if (project === null) {
     throw new AppError(ErrorCode.NotFound, ProjectMessages.notFound, { context: { projectId: input.projectId } });
   }
+  if (hooks.uniquePublicId) await assertPublicIdFree(catalog, { projectId: input.projectId, publicId: input.publicId.trim() });
   const uuid = hooks.uuid ?? globalThis.crypto.randomUUID();
   const plan = hooks.recordOnly ? [] : planUploads(uuid, input);
   for (const item of plan) hooks.onFile?.(item.key, 'waiting');
@@ -180,6 +189,26 @@ export async function addModel(
     }
   }
   return { model: await readBack(backend, uuid), referenceUpdated, bytesUploaded };
+}
+
+/**
+ * The Public ID rule of a project's models: no two models of one project share a Public ID (the
+ * CLI finds a model by its Public ID within its project, and bulk uploads skip a Public ID the
+ * project already has). Its format is checked by the forms' validators (`shared/validation/models.ts`).
+ * @param catalog the catalog port
+ * @param target.projectId the project the model is (or goes) in
+ * @param target.publicId the Public ID, trimmed
+ * @param target.exceptModelId the model being edited (its own Public ID is no clash)
+ * @throws AppError `already-exists` ('Public ID … is already used in this project', context `{publicId, modelId}`)
+ */
+export async function assertPublicIdFree(
+  catalog: Pick<CatalogPort, 'query'>,
+  target: { projectId: string; publicId: string; exceptModelId?: string },
+): Promise<void> {
+  const { projectId, publicId, exceptModelId } = target;
+  const found = await catalog.query('models', { where: [['projectId', '==', projectId], ['publicId', '==', publicId]], limit: 2 });
+  const clash = found.find((model) => model.id !== exceptModelId);
+  if (clash) throw new AppError(ErrorCode.AlreadyExists, publicIdInUse(publicId), { context: { publicId, modelId: clash.id } });
 }
 
 /**

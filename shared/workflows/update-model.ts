@@ -2,6 +2,8 @@ import type { CatalogPort } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { EditModelInput } from '../validation/models.js';
 import { validateEditModel } from '../validation/models.js';
+import { AppError, ErrorCode } from '../errors.js';
+import { assertPublicIdFree } from './models.js';
 import { unwrap } from './util.js';
 
 /**
@@ -12,17 +14,28 @@ import { unwrap } from './util.js';
  * @param catalog the catalog port (admin)
  * @param modelId the model's id
  * @param input name, publicId, captureDate ('YYYY-MM-DD', another date text, or empty for none)
+ * @param options.uniquePublicId refuse a new Public ID another model of the project has
+ *   ({@link assertPublicIdFree}; the CLI's rule, off for the Edit Model form, whose §5 rules have none)
  * @returns the values written (trimmed, date normalised)
  * @throws AppError `invalid-argument` ('Model name is required', 'Public ID is required', 'Public
  *   ID can only contain letters, numbers, hyphens, and underscores', 'Please enter a valid
- *   date'), `not-found`, `permission-denied`
+ *   date'), `already-exists` ('Public ID … is already used in this project', with `uniquePublicId`),
+ *   `not-found`, `permission-denied`
  */
 export async function updateModel(
   catalog: CatalogPort,
   modelId: string,
   input: EditModelInput,
+  options: { uniquePublicId?: boolean } = {},
 ): Promise<{ name: string; publicId: string; captureDate: string | null }> {
   const value = unwrap(validateEditModel(input));
+  if (options.uniquePublicId) {
+    const model = await catalog.get('models', modelId);
+    if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+    if (value.publicId !== model.publicId && model.projectId) {
+      await assertPublicIdFree(catalog, { projectId: model.projectId, publicId: value.publicId, exceptModelId: modelId });
+    }
+  }
   await catalog.update('models', modelId, {
     name: value.name,
     publicId: value.publicId,

@@ -6,43 +6,44 @@
 import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
+import { backendOptionsShape } from '../lib/backend.js';
 import { embeddedStorageScanApi } from '../lib/catalog-io.js';
-import { backendFor } from '../lib/command-backend.js';
 import { describeReport, diagnose, problemCount, repair } from '../lib/doctor.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { leafCommand } from '../lib/command.js';
 import { askConfirm } from '../lib/prompts.js';
 
 const schema = z.object({ fix: z.boolean().default(false), ...backendOptionsShape });
 
 /** `catalog doctor [--fix]` */
-export const doctorCommand = addCommonOptions(
-  addBackendOptions(new Command('doctor').description('check records against stored files; --fix repairs (asks first)').option('--fix', 'repair what was found (after a confirmation)')),
-).addHelpText('after', '\nExit code 1 when problems remain.\n\nExamples:\n  $ catalog doctor\n  $ catalog doctor --fix --yes\n');
-
-defineAction(doctorCommand, schema, async (input, ctx) => {
-  const { backend, baseUrl, serviceKey } = await backendFor(input, ctx);
-  const scan = serviceKey ? embeddedStorageScanApi(baseUrl, serviceKey) : undefined;
-  const report = await diagnose(backend, scan);
-  const count = problemCount(report);
-  if (count === 0) return { result: { report, problems: 0, fixed: 0 }, text: describeReport(report), summary: 'No problems found.' };
-  if (!input.fix) {
+export const doctorCommand = leafCommand({
+  command: new Command('doctor').description('check records against stored files; --fix repairs (asks first)').option('--fix', 'repair what was found (after a confirmation)'),
+  backend: true,
+  schema,
+  help: '\nExit code 1 when problems remain.\n\nExamples:\n  $ catalog doctor\n  $ catalog doctor --fix --yes\n',
+  run: async (input, ctx, open) => {
+    const { backend, baseUrl, serviceKey } = await open();
+    const scan = serviceKey ? embeddedStorageScanApi(baseUrl, serviceKey) : undefined;
+    const report = await diagnose(backend, scan);
+    const count = problemCount(report);
+    if (count === 0) return { result: { report, problems: 0, fixed: 0 }, text: describeReport(report), summary: 'No problems found.' };
+    if (!input.fix) {
+      return {
+        result: { report, problems: count, fixed: 0 },
+        text: describeReport(report),
+        failure: { code: ErrorCode.FailedPrecondition, message: `${count} problem(s) found; run \`catalog doctor --fix\` to repair them.` },
+      };
+    }
+    if (!ctx.json) ctx.log(describeReport(report));
+    const yes = await askConfirm(ctx, { message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`, flag: '--yes' });
+    if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing repaired.');
+    const fixed = await repair(backend, report, scan);
+    const after = await diagnose(backend, scan);
+    const left = problemCount(after);
     return {
-      result: { report, problems: count, fixed: 0 },
-      text: describeReport(report),
-      failure: { code: ErrorCode.FailedPrecondition, message: `${count} problem(s) found; run \`catalog doctor --fix\` to repair them.` },
+      result: { report, problems: count, fixed, remaining: after },
+      text: describeReport(after),
+      summary: `Repaired ${fixed} problem(s); ${left} left.`,
+      ...(left > 0 ? { failure: { code: ErrorCode.FailedPrecondition, message: `${left} problem(s) cannot be repaired automatically.` } } : {}),
     };
-  }
-  if (!ctx.json) ctx.log(describeReport(report));
-  const yes = await askConfirm(ctx, { message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`, flag: '--yes' });
-  if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing repaired.');
-  const fixed = await repair(backend, report, scan);
-  const after = await diagnose(backend, scan);
-  const left = problemCount(after);
-  return {
-    result: { report, problems: count, fixed, remaining: after },
-    text: describeReport(after),
-    summary: `Repaired ${fixed} problem(s); ${left} left.`,
-    ...(left > 0 ? { failure: { code: ErrorCode.FailedPrecondition, message: `${left} problem(s) cannot be repaired automatically.` } } : {}),
-  };
+  },
 });

@@ -12,10 +12,10 @@ import type { Project } from '@shared/types.js';
 import { validateProjectForm } from '@shared/validation/project-form.js';
 import { createProject, deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
 import { formatCount } from '@shared/format.js';
-import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
-import { backendFor } from '../lib/command-backend.js';
+import { backendOptionsShape } from '../lib/backend.js';
 import { findModel, findProject, typedName } from '../lib/lookup.js';
-import { addCommonOptions, defineAction, formatTable } from '../lib/output.js';
+import { examplesHelp, leafCommand } from '../lib/command.js';
+import { formatTable } from '../lib/output.js';
 
 const createSchema = z.object({
   name: z.string().default(''),
@@ -30,41 +30,38 @@ const createSchema = z.object({
 });
 
 /** `catalog projects create --name … --structure-id … [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
-export const createCommand = addCommonOptions(
-  addBackendOptions(
-    new Command('create')
-      .description('create a project (a structure such as a tower)')
-      .option('--name <name>', 'project name (required)')
-      .option('--structure-id <id>', 'structure ID, e.g. TWR-001 (required)')
-      .option('--description <text>', 'description')
-      .option('--slug <slug>', 'URL slug (default: generated from the name)')
-      .option('--address <address>', 'location address')
-      .option('--map-url <url>', 'map link URL')
-      .option('--lat <degrees>', 'latitude in decimal degrees')
-      .option('--lng <degrees>', 'longitude in decimal degrees'),
-  ),
-).addHelpText(
-  'after',
-  '\nExample:\n  $ catalog projects create --name "North Ridge Telecom Tower" --structure-id TWR-001 --lat 43.4723 --lng -80.5449\n',
-);
-
-defineAction(createCommand, createSchema, async (input, ctx) => {
-  const form = {
-    name: input.name,
-    structure_id: input.structureId,
-    description: input.description,
-    slug: input.slug,
-    address: input.address,
-    mapUrl: input.mapUrl,
-    lat: input.lat,
-    lng: input.lng,
-  };
-  const checked = validateProjectForm(form);
-  if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
-  const { backend } = await backendFor(input, ctx);
-  const id = await createProject(backend.catalog, form);
-  const project = await backend.catalog.get('projects', id);
-  return { result: project ?? { id }, text: id, summary: `${ProjectMessages.created} ${input.name.trim()} (${id})` };
+export const createCommand = leafCommand({
+  command: new Command('create')
+    .description('create a project (a structure such as a tower)')
+    .option('--name <name>', 'project name (required)')
+    .option('--structure-id <id>', 'structure ID, e.g. TWR-001 (required)')
+    .option('--description <text>', 'description')
+    .option('--slug <slug>', 'URL slug (default: generated from the name)')
+    .option('--address <address>', 'location address')
+    .option('--map-url <url>', 'map link URL')
+    .option('--lat <degrees>', 'latitude in decimal degrees')
+    .option('--lng <degrees>', 'longitude in decimal degrees'),
+  backend: true,
+  schema: createSchema,
+  help: examplesHelp(['catalog projects create --name "North Ridge Telecom Tower" --structure-id TWR-001 --lat 43.4723 --lng -80.5449']),
+  run: async (input, _ctx, open) => {
+    const form = {
+      name: input.name,
+      structure_id: input.structureId,
+      description: input.description,
+      slug: input.slug,
+      address: input.address,
+      mapUrl: input.mapUrl,
+      lat: input.lat,
+      lng: input.lng,
+    };
+    const checked = validateProjectForm(form);
+    if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
+    const { backend } = await open();
+    const id = await createProject(backend.catalog, form);
+    const project = await backend.catalog.get('projects', id);
+    return { result: project ?? { id }, text: id, summary: `${ProjectMessages.created} ${input.name.trim()} (${id})` };
+  },
 });
 
 const listSchema = z.object({ ...backendOptionsShape });
@@ -73,41 +70,45 @@ const listSchema = z.object({ ...backendOptionsShape });
 export type ListedProject = Project & { modelCount: number };
 
 /** `catalog projects list` */
-export const listCommand = addCommonOptions(
-  addBackendOptions(new Command('list').description('list projects, sorted by structure ID, with their model counts')),
-).addHelpText('after', '\nExample:\n  $ catalog projects list --json\n');
-
-defineAction(listCommand, listSchema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const projects = sortProjectsByStructureId(await backend.catalog.query('projects'));
-  const models = await backend.catalog.query('models');
-  const counts = countModelsByProject(models);
-  const listed: ListedProject[] = projects.map((p) => ({ ...p, modelCount: counts.get(p.id) ?? 0 }));
-  const rows = listed.map((p) => {
-    const loc = p.location && typeof p.location.lat === 'number' && typeof p.location.lng === 'number' ? `${p.location.lat}, ${p.location.lng}` : '-';
-    const badge = projectBadge(p.modelCount) ?? '';
-    return [p.structure_id || '-', p.name, String(p.modelCount), p.reference_model_id ? 'yes' : 'no', loc, badge, p.id];
-  });
-  return {
-    result: listed,
-    text: listed.length === 0 ? 'No Projects Yet' : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
-    summary: formatCount(listed.length, 'project'),
-  };
+export const listCommand = leafCommand({
+  command: new Command('list').description('list projects, sorted by structure ID, with their model counts'),
+  backend: true,
+  schema: listSchema,
+  help: examplesHelp(['catalog projects list --json']),
+  run: async (_input, _ctx, open) => {
+    const { backend } = await open();
+    const projects = sortProjectsByStructureId(await backend.catalog.query('projects'));
+    const models = await backend.catalog.query('models');
+    const counts = countModelsByProject(models);
+    const listed: ListedProject[] = projects.map((p) => ({ ...p, modelCount: counts.get(p.id) ?? 0 }));
+    const rows = listed.map((p) => {
+      const loc = p.location && typeof p.location.lat === 'number' && typeof p.location.lng === 'number' ? `${p.location.lat}, ${p.location.lng}` : '-';
+      const badge = projectBadge(p.modelCount) ?? '';
+      return [p.structure_id || '-', p.name, String(p.modelCount), p.reference_model_id ? 'yes' : 'no', loc, badge, p.id];
+    });
+    return {
+      result: listed,
+      text: listed.length === 0 ? 'No Projects Yet' : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
+      summary: formatCount(listed.length, 'project'),
+    };
+  },
 });
 
 const refSchema = z.object({ project: z.string().min(1), ...backendOptionsShape });
 
 /** `catalog projects show <project>` */
-export const showCommand = addCommonOptions(
-  addBackendOptions(new Command('show').description('show a project with its models').argument('<project>', 'project id, structure ID or slug')),
-).addHelpText('after', '\nExample:\n  $ catalog projects show TWR-001\n');
-
-defineAction(showCommand, refSchema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const project = await findProject(backend, input.project);
-  const models = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
-  models.sort((a, b) => a.publicId.localeCompare(b.publicId));
-  return { result: { ...project, models }, summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models` };
+export const showCommand = leafCommand({
+  command: new Command('show').description('show a project with its models').argument('<project>', 'project id, structure ID or slug'),
+  backend: true,
+  schema: refSchema,
+  help: examplesHelp(['catalog projects show TWR-001']),
+  run: async (input, _ctx, open) => {
+    const { backend } = await open();
+    const project = await findProject(backend, input.project);
+    const models = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
+    models.sort((a, b) => a.publicId.localeCompare(b.publicId));
+    return { result: { ...project, models }, summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models` };
+  },
 });
 
 const updateSchema = z.object({
@@ -124,85 +125,85 @@ const updateSchema = z.object({
 });
 
 /** `catalog projects update <project> [--name] [--structure-id] [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
-export const updateCommand = addCommonOptions(
-  addBackendOptions(
-    new Command('update')
-      .description('edit a project; fields not given keep their value ("" clears an optional one)')
-      .argument('<project>', 'project id, structure ID or slug')
-      .option('--name <name>', 'project name')
-      .option('--structure-id <id>', 'structure ID')
-      .option('--description <text>', 'description')
-      .option('--slug <slug>', 'URL slug ("" regenerates it from the name)')
-      .option('--address <address>', 'location address')
-      .option('--map-url <url>', 'map link URL')
-      .option('--lat <degrees>', 'latitude in decimal degrees')
-      .option('--lng <degrees>', 'longitude in decimal degrees'),
-  ),
-).addHelpText('after', '\nExample:\n  $ catalog projects update TWR-001 --description "Lattice tower, 42 m" --lat 43.47 --lng -80.54\n');
-
-defineAction(updateCommand, updateSchema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const project = await findProject(backend, input.project);
-  const num = (v: number | null | undefined) => (typeof v === 'number' ? String(v) : '');
-  const form = {
-    name: input.name ?? project.name,
-    structure_id: input.structureId ?? project.structure_id ?? '',
-    description: input.description ?? project.description ?? '',
-    slug: input.slug ?? project.slug ?? '',
-    address: input.address ?? project.location?.address ?? '',
-    mapUrl: input.mapUrl ?? project.location?.mapUrl ?? '',
-    lat: input.lat ?? num(project.location?.lat),
-    lng: input.lng ?? num(project.location?.lng),
-  };
-  await updateProject(backend.catalog, project.id, form);
-  return { result: await backend.catalog.get('projects', project.id), text: project.id, summary: ProjectMessages.updated };
+export const updateCommand = leafCommand({
+  command: new Command('update')
+    .description('edit a project; fields not given keep their value ("" clears an optional one)')
+    .argument('<project>', 'project id, structure ID or slug')
+    .option('--name <name>', 'project name')
+    .option('--structure-id <id>', 'structure ID')
+    .option('--description <text>', 'description')
+    .option('--slug <slug>', 'URL slug ("" regenerates it from the name)')
+    .option('--address <address>', 'location address')
+    .option('--map-url <url>', 'map link URL')
+    .option('--lat <degrees>', 'latitude in decimal degrees')
+    .option('--lng <degrees>', 'longitude in decimal degrees'),
+  backend: true,
+  schema: updateSchema,
+  help: examplesHelp(['catalog projects update TWR-001 --description "Lattice tower, 42 m" --lat 43.47 --lng -80.54']),
+  run: async (input, _ctx, open) => {
+    const { backend } = await open();
+    const project = await findProject(backend, input.project);
+    const num = (v: number | null | undefined) => (typeof v === 'number' ? String(v) : '');
+    const form = {
+      name: input.name ?? project.name,
+      structure_id: input.structureId ?? project.structure_id ?? '',
+      description: input.description ?? project.description ?? '',
+      slug: input.slug ?? project.slug ?? '',
+      address: input.address ?? project.location?.address ?? '',
+      mapUrl: input.mapUrl ?? project.location?.mapUrl ?? '',
+      lat: input.lat ?? num(project.location?.lat),
+      lng: input.lng ?? num(project.location?.lng),
+    };
+    await updateProject(backend.catalog, project.id, form);
+    return { result: await backend.catalog.get('projects', project.id), text: project.id, summary: ProjectMessages.updated };
+  },
 });
 
 const deleteSchema = z.object({ project: z.string().min(1), confirm: z.string().optional(), ...backendOptionsShape });
 
 /** `catalog projects delete <project> [--confirm "<name>"]` */
-export const deleteCommand = addCommonOptions(
-  addBackendOptions(
-    new Command('delete')
-      .description('delete a project without models (type its name to confirm)')
-      .argument('<project>', 'project id, structure ID or slug')
-      .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)'),
-  ),
-).addHelpText('after', '\nExample:\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n');
-
-defineAction(deleteCommand, deleteSchema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const project = await findProject(backend, input.project);
-  const count = await backend.catalog.count('models', { where: [['projectId', '==', project.id]] });
-  if (count > 0) throw new AppError(ErrorCode.FailedPrecondition, projectHasModels(count), { context: { projectId: project.id, count } });
-  const typed = await typedName(ctx, project.name, input.confirm);
-  const name = await deleteProject(backend.catalog, project.id, typed);
-  return { result: { id: project.id, name }, text: project.id, summary: projectDeleted(name) };
+export const deleteCommand = leafCommand({
+  command: new Command('delete')
+    .description('delete a project without models (type its name to confirm)')
+    .argument('<project>', 'project id, structure ID or slug')
+    .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)'),
+  backend: true,
+  schema: deleteSchema,
+  help: examplesHelp(['catalog projects delete MST-003 --confirm "Harbour Light Mast"']),
+  run: async (input, ctx, open) => {
+    const { backend } = await open();
+    const project = await findProject(backend, input.project);
+    const count = await backend.catalog.count('models', { where: [['projectId', '==', project.id]] });
+    if (count > 0) throw new AppError(ErrorCode.FailedPrecondition, projectHasModels(count), { context: { projectId: project.id, count } });
+    const typed = await typedName(ctx, project.name, input.confirm);
+    const name = await deleteProject(backend.catalog, project.id, typed);
+    return { result: { id: project.id, name }, text: project.id, summary: projectDeleted(name) };
+  },
 });
 
 const referenceSchema = z.object({ project: z.string().min(1), model: z.string().min(1), ...backendOptionsShape });
 
 /** `catalog projects set-reference <project> <model>` */
-export const setReferenceCommand = addCommonOptions(
-  addBackendOptions(
-    new Command('set-reference')
-      .description("set a project's reference model")
-      .argument('<project>', 'project id, structure ID or slug')
-      .argument('<model>', 'model id or public ID (a model of that project)'),
-  ),
-).addHelpText('after', '\nExample:\n  $ catalog projects set-reference TWR-001 TWR-001-2025-06\n');
-
-defineAction(setReferenceCommand, referenceSchema, async (input, ctx) => {
-  const { backend } = await backendFor(input, ctx);
-  const project = await findProject(backend, input.project);
-  const model = await findModel(backend, input.model, project.id);
-  try {
-    await setReferenceModel(backend.catalog, project.id, model.id);
-  } catch (error) {
-    if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument)) throw error;
-    throw rewrap(error, ProjectMessages.referenceUpdateFailed);
-  }
-  return { result: { projectId: project.id, modelId: model.id }, text: model.id, summary: ProjectMessages.referenceUpdated };
+export const setReferenceCommand = leafCommand({
+  command: new Command('set-reference')
+    .description("set a project's reference model")
+    .argument('<project>', 'project id, structure ID or slug')
+    .argument('<model>', 'model id or public ID (a model of that project)'),
+  backend: true,
+  schema: referenceSchema,
+  help: examplesHelp(['catalog projects set-reference TWR-001 TWR-001-2025-06']),
+  run: async (input, _ctx, open) => {
+    const { backend } = await open();
+    const project = await findProject(backend, input.project);
+    const model = await findModel(backend, input.model, project.id);
+    try {
+      await setReferenceModel(backend.catalog, project.id, model.id);
+    } catch (error) {
+      if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument)) throw error;
+      throw rewrap(error, ProjectMessages.referenceUpdateFailed);
+    }
+    return { result: { projectId: project.id, modelId: model.id }, text: model.id, summary: ProjectMessages.referenceUpdated };
+  },
 });
 
 /** `catalog projects …` */

@@ -3,38 +3,39 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { addBackendOptions, backendOptionsShape } from '../lib/backend.js';
-import { backendFor } from '../lib/command-backend.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { backendOptionsShape } from '../lib/backend.js';
+import { leafCommand } from '../lib/command.js';
 import { createProgress } from '../lib/progress.js';
 
 const schema = z.object({ ...backendOptionsShape });
 
 /** `catalog seed [--data-dir] [--url]` */
-export const seedCommand = addCommonOptions(
-  addBackendOptions(new Command('seed').description('seed demo accounts, projects and models (creates only what is missing)')),
-).addHelpText('after', '\nExample:\n  $ catalog serve &\n  $ catalog seed\n  (then sign in as admin@demo.lab / demo-admin-1 or user@demo.lab / demo-user-1)\n');
-
-defineAction(seedCommand, schema, async (input, ctx) => {
-  const { backend, actorUid, baseUrl } = await backendFor(input, ctx);
-  // loaded here: the demo data generator pulls in @gltf-transform/core
-  const { seedDemoData } = await import('../lib/seed.js');
-  const result = await seedDemoData(backend, {
-    actorUid,
-    // per-file lines only on a terminal (spinner): the demo files are tiny
-    ...(process.stderr.isTTY ? { progress: (label: string) => createProgress({ label }) } : {}),
-    log: ctx.log,
-  });
-  const lines = [
-    ...result.items.map((i) => `${i.created ? 'created ' : 'exists  '} ${i.kind.padEnd(7)} ${i.key.padEnd(18)} ${i.id}`),
-    '',
-    'Sign-ins:',
-    ...result.accounts.map((a) => `  ${a.role.padEnd(5)} ${a.email} / ${a.password}`),
-    ...(result.filesSkipped ? ['', result.filesSkipped] : []),
-  ];
-  return {
-    result,
-    text: lines.join('\n'),
-    summary: result.created === 0 ? `Demo data already present at ${baseUrl}: nothing created.` : `Seeded ${result.created} records at ${baseUrl}.`,
-  };
+export const seedCommand = leafCommand({
+  command: new Command('seed').description('seed demo accounts, projects and models (creates only what is missing)'),
+  backend: true,
+  schema,
+  help: '\nExample:\n  $ catalog serve &\n  $ catalog seed\n  (then sign in as admin@demo.lab / demo-admin-1 or user@demo.lab / demo-user-1)\n',
+  run: async (_input, ctx, open) => {
+    const { backend, actorUid, baseUrl } = await open();
+    // loaded here: the demo data generator pulls in @gltf-transform/core
+    const { seedDemoData } = await import('../lib/seed.js');
+    const result = await seedDemoData(backend, {
+      actorUid,
+      // per-file lines only on a terminal (spinner): the demo files are tiny
+      ...(process.stderr.isTTY ? { progress: (label: string) => createProgress({ label }) } : {}),
+      log: ctx.log,
+    });
+    const lines = [
+      ...result.items.map((i) => `${i.created ? 'created ' : 'exists  '} ${i.kind.padEnd(7)} ${i.key.padEnd(18)} ${i.id}`),
+      '',
+      'Sign-ins:',
+      ...result.accounts.map((a) => `  ${a.role.padEnd(5)} ${a.email} / ${a.password}`),
+      ...(result.filesSkipped ? ['', result.filesSkipped] : []),
+    ];
+    return {
+      result,
+      text: lines.join('\n'),
+      summary: result.created === 0 ? `Demo data already present at ${baseUrl}: nothing created.` : `Seeded ${result.created} records at ${baseUrl}.`,
+    };
+  },
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { defaultPort, resolveDataDir } from '../lib/backend.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
+import { examplesHelp, leafCommand } from '../lib/command.js';
 import { packageRoot } from '../lib/package-root.js';
 
 /** The package's built portal (`portal/dist`), when it exists. */
@@ -37,39 +37,40 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /** `catalog serve [--port] [--host] [--data-dir] [--viewer-url] [--no-portal]` */
-export const serveCommand = addCommonOptions(
-  new Command('serve')
+export const serveCommand = leafCommand({
+  command: new Command('serve')
     .description('run the embedded catalog server (SQLite + files on disk) and serve the portal')
     .option('-p, --port <port>', 'port to listen on; 0 picks a free port (env CATALOG_PORT, default 8787)')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--data-dir <dir>', 'data folder (env CATALOG_DATA_DIR, default .catalog-data)')
     .option('--viewer-url <url>', 'external 3D viewer URL given to the portal (env CATALOG_VIEWER_URL)')
     .option('--no-portal', 'serve only the API, not the built portal'),
-).addHelpText('after', '\nExample:\n  $ catalog serve --port 8787 --data-dir ./.catalog-data\n');
-
-defineAction(serveCommand, schema, async (input, ctx) => {
-  const dataDir = resolveDataDir(input.dataDir);
-  const portalDir = input.portal ? builtPortalDir() : null;
-  const stopped = untilSignal();
-  // loaded here so that other commands do not pay for the server's dependencies
-  const { startServer } = await import('../server/index.js');
-  const server = await startServer({
-    dataDir,
-    port: input.port ?? defaultPort(),
-    ...(input.host ? { host: input.host } : {}),
-    portalDir,
-    ...(input.viewerUrl ?? process.env.CATALOG_VIEWER_URL ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
-  });
-  const keepAlive = stopped.then(async (signal) => {
-    ctx.log(`Received ${signal}, stopping…`);
-    await server.close();
-    ctx.log('Catalog server stopped.');
-  });
-  if (input.portal && portalDir === null) ctx.log('No built portal found (run `npm run build`): serving the API only.');
-  return {
-    result: { url: server.url, port: server.port, dataDir, serviceKeyPath: server.serviceKeyPath, portalDir },
-    text: server.url,
-    summary: `Catalog server running at ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.`,
-    keepAlive,
-  };
+  schema,
+  help: examplesHelp(['catalog serve --port 8787 --data-dir ./.catalog-data']),
+  run: async (input, ctx) => {
+    const dataDir = resolveDataDir(input.dataDir);
+    const portalDir = input.portal ? builtPortalDir() : null;
+    const stopped = untilSignal();
+    // loaded here so that other commands do not pay for the server's dependencies
+    const { startServer } = await import('../server/index.js');
+    const server = await startServer({
+      dataDir,
+      port: input.port ?? defaultPort(),
+      ...(input.host ? { host: input.host } : {}),
+      portalDir,
+      ...(input.viewerUrl ?? process.env.CATALOG_VIEWER_URL ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
+    });
+    const keepAlive = stopped.then(async (signal) => {
+      ctx.log(`Received ${signal}, stopping…`);
+      await server.close();
+      ctx.log('Catalog server stopped.');
+    });
+    if (input.portal && portalDir === null) ctx.log('No built portal found (run `npm run build`): serving the API only.');
+    return {
+      result: { url: server.url, port: server.port, dataDir, serviceKeyPath: server.serviceKeyPath, portalDir },
+      text: server.url,
+      summary: `Catalog server running at ${server.url} (data in ${dataDir}). Press Ctrl+C to stop.`,
+      keepAlive,
+    };
+  },
 });

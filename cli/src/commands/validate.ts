@@ -4,8 +4,8 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
+import { examplesHelp, leafCommand } from '../lib/command.js';
 import { assertNoProblems, describeInspection, inspectModelFolder, inspectionSummary } from '../lib/folder.js';
-import { addCommonOptions, defineAction } from '../lib/output.js';
 
 const schema = z.object({
   folder: z.string().min(1),
@@ -13,22 +13,23 @@ const schema = z.object({
 });
 
 /** `catalog validate <folder> [--type hybrid|splat|mesh]` */
-export const validateCommand = addCommonOptions(
-  new Command('validate')
+export const validateCommand = leafCommand({
+  command: new Command('validate')
     .description('check a model folder (splat, GLB, camera metadata, images) without uploading anything')
     .argument('<folder>', 'model folder: flat, or a 3DGS training output')
     .option('--type <type>', 'model type to check for: hybrid, splat or mesh (default: inferred)'),
-).addHelpText('after', '\nExample:\n  $ catalog validate ./output/my-scan --type splat\n');
-
-defineAction(validateCommand, schema, async (input, ctx) => {
-  const inspection = await inspectModelFolder(input.folder, { modelType: input.type ?? null });
-  if (inspection.problems.length > 0) {
-    if (!ctx.json) ctx.log(describeInspection(inspection, { problems: false }));
-    assertNoProblems(inspection);
-  }
-  return {
-    result: inspectionSummary(inspection),
-    text: describeInspection(inspection),
-    summary: `${input.folder} is ready to upload.`,
-  };
+  schema,
+  help: examplesHelp(['catalog validate ./output/my-scan --type splat']),
+  run: async (input, ctx) => {
+    const inspection = await inspectModelFolder(input.folder, { modelType: input.type ?? null });
+    if (inspection.problems.length > 0) {
+      if (!ctx.json) ctx.log(describeInspection(inspection, { problems: false }));
+      assertNoProblems(inspection);
+    }
+    return {
+      result: inspectionSummary(inspection),
+      text: describeInspection(inspection),
+      summary: `${input.folder} is ready to upload.`,
+    };
+  },
 });

@@ -223,6 +223,8 @@ export async function runBatch(
               },
               {
                 uuid: stableModelUuid(plan.project.id, item.entry.publicId),
+                // a Public ID the project already has (a model added since the plan) is refused, not added twice
+                uniquePublicId: true,
                 ownerUid: options.ownerUid,
                 signal: options.signal,
                 confirmReplaceReference: async () => options.replaceReference,

@@ -2,10 +2,13 @@
  * Finding records from what an admin types (an id, a structure ID, a public ID), and the typed
  * name confirmation of deletes (SPEC.md §5 "Delete project" / "Delete model").
  */
+import { Command } from 'commander';
+import { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { ProjectMessages, projectDeletePrompt } from '@shared/messages.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
+import { backendOptionsShape } from './backend.js';
 import type { CommandContext } from './output.js';
 import { askText } from './prompts.js';
 
@@ -53,6 +56,33 @@ export async function findModel(backend: Pick<Backend, 'catalog'>, ref: string, 
     }
   }
   throw new AppError(ErrorCode.NotFound, `Model ${key} not found`, { context: { model: key } });
+}
+
+/**
+ * A command about one model: `<name> <model> [--project <id>]` ({@link findModelRef} finds it).
+ * Further arguments and options are added by the caller.
+ * @param name the command's name
+ * @param description its description
+ * @param projectHelp the help of `--project`
+ * @returns the commander command
+ */
+export function modelRefCommand(name: string, description: string, projectHelp = 'project of the public ID'): Command {
+  return new Command(name).description(description).argument('<model>', 'model id, or public ID').option('--project <id>', projectHelp);
+}
+
+/** Zod shape of `<model> [--project <id>]` and the backend options, to spread into a command's schema. */
+export const modelRefShape = { model: z.string().min(1), project: z.string().optional(), ...backendOptionsShape };
+
+/**
+ * A model as a command's `<model> [--project <id>]` names it: by id, else by Public ID, within the
+ * project when `--project` is given ({@link findProject}, {@link findModel}).
+ * @param backend the opened backend (admin: hidden models included)
+ * @param ref the `<model>` argument
+ * @param project the `--project` value (id, structure ID or slug), if given
+ * @throws AppError `not-found` (project or model), `invalid-argument` (a Public ID in several projects)
+ */
+export async function findModelRef(backend: Pick<Backend, 'catalog'>, ref: string, project?: string): Promise<Model> {
+  return findModel(backend, ref, project ? (await findProject(backend, project)).id : undefined);
 }
 
 /**

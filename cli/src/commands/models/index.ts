@@ -1,0 +1,38 @@
+/**
+ * `catalog models …`: upload one model folder or a whole batch (resumable, idempotent), list,
+ * show, update, hide/unhide and delete models (SPEC.md §2 Add model / Edit model, §4 stages,
+ * "Reference model on add" and "Model visibility", §5 add/edit/delete rules and messages). One
+ * file per subcommand; this one only registers them.
+ */
+import { Command } from 'commander';
+import { examplesHelp } from '../../lib/command.js';
+import { deleteCommand } from './delete.js';
+import { listCommand } from './list.js';
+import { showCommand } from './show.js';
+import { updateCommand } from './update.js';
+import { uploadManyCommand } from './upload-many.js';
+import { uploadCommand } from './upload.js';
+import { hideCommand, unhideCommand } from './visibility.js';
+
+export { REPLACE_REFERENCE_QUESTION } from './common.js';
+export { deleteCommand, hideCommand, listCommand, showCommand, unhideCommand, updateCommand, uploadCommand, uploadManyCommand };
+
+/** `catalog models …` */
+export const modelsCommand = new Command('models')
+  .description('upload, list, show, edit, hide/unhide and delete models')
+  .addCommand(uploadCommand)
+  .addCommand(uploadManyCommand)
+  .addCommand(listCommand)
+  .addCommand(showCommand)
+  .addCommand(updateCommand)
+  .addCommand(hideCommand)
+  .addCommand(unhideCommand)
+  .addCommand(deleteCommand)
+  .addHelpText(
+    'after',
+    examplesHelp([
+      'catalog models upload ./scan --project <projectId> --public-id TWR-001-2025 --name "2025 survey"',
+      'catalog models upload-many ./campaign --project TWR-001 --dry-run',
+      'catalog models list --project TWR-001',
+    ]),
+  );
