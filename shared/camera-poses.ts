@@ -49,9 +49,10 @@
 import { AppError, ErrorCode } from './errors.js';
 import { fileNameOf } from './paths.js';
 import type { CameraMetadataEntry } from './types.js';
+import { add, cross, dot, length as norm, scale, sub, type Vec3 } from './vec3.js';
 
-/** A 3-vector `[x, y, z]`. */
-export type Vec3 = [number, number, number];
+/** A 3-vector `[x, y, z]` (`shared/vec3.ts`). */
+export type { Vec3 };
 /** A unit quaternion `[x, y, z, w]` (three.js `Quaternion.fromArray` order). */
 export type Quat = [number, number, number, number];
 /** A 3×3 matrix, row-major: an array of three rows (as `rotation` in §3). */
@@ -83,12 +84,6 @@ export const ROTATION_TOLERANCE = 1e-2;
 const invalid = (message: string, context: Record<string, unknown> = {}): AppError => new AppError(ErrorCode.InvalidArgument, message, { context });
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
-const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const norm = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
 const column = (m: Mat3, j: number): Vec3 => [m[0][j], m[1][j], m[2][j]];
 
 function checkedPosition(entry: Pick<CameraLike, 'position'>): Vec3 {

@@ -25,7 +25,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { cameraAxes, cameraIntrinsics, lookAtRotation, makeProjector, quaternionFromMatrix } from '@shared/camera-poses.js';
-import type { CameraLike, ImagePoint, Mat3, Vec3 } from '@shared/camera-poses.js';
+import type { CameraLike, ImagePoint, Mat3 } from '@shared/camera-poses.js';
+import { add, cross, dot, length as len, normalize as unit, scale as mul, sub, type Vec3 } from '@shared/vec3.js';
 import type { CameraMetadataEntry } from '@shared/types.js';
 
 /** Property names of a 3DGS splat PLY vertex, in file order (62 float32 values). */
@@ -54,13 +55,6 @@ const logit = (p: number) => Math.log(p / (1 - p));
 
 type RGB = [number, number, number];
 
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const mul = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
-const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const len = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
-const unit = (a: Vec3): Vec3 => mul(a, 1 / (len(a) || 1));
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
 /**
