@@ -3,6 +3,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
 
 /** Import specifiers that reach into a top-level folder, relatively (`../portal/…`) or by name. */
 const into = (folder) => `^(\\.{1,2}/)+(\\.\\./)*${folder}/|^${folder}/`;
@@ -10,8 +12,36 @@ const into = (folder) => `^(\\.{1,2}/)+(\\.\\./)*${folder}/|^${folder}/`;
 /** A relative climb into the repository's shared/: written `@shared/…` instead (tsconfig.json paths). */
 const viaAlias = { regex: '^(\\.{1,2}/)+shared/', message: "Import shared/ as '@shared/…', not by a relative path." };
 
+/**
+ * The portal's features (bulletproof-react's layout, DESIGN.md §4): they stand side by side and never import each
+ * other or app/; what two share moves down (components/, hooks/, lib/, config/), what combines them moves up
+ * (app/routes). Relative specifiers only: a climb out of a feature that names another feature (`../../models/…`,
+ * `../../../features/models/…`) or app/. The names are never a folder of src/ or inside a feature, so the
+ * specifier alone tells where it lands.
+ */
+const features = readdirSync(new URL('./portal/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const otherFeature = (own) => ({
+  regex: `^(\\.{1,2}/)+(features/)?(${features.filter((name) => name !== own).join('|')})(/|$)`,
+  message: `features/${own} must not import another feature: move what they share to components/, hooks/ or lib/, or compose them in app/routes (DESIGN.md §4).`,
+});
+const intoApp = { regex: '^(\\.{1,2}/)+app(/|$)', message: 'Features and the shared portal layers must not import app/ (DESIGN.md §4).' };
+/** components/, hooks/, lib/ and config/ sit below the features: they import neither features/ nor app/. */
+const intoFeatures = { regex: '^(\\.{1,2}/)+features(/|$)', message: 'Shared portal code must not import a feature (DESIGN.md §4).' };
+
 const nodeModules = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'stream', 'child_process', 'url', 'better-sqlite3'];
 const firebase = ['firebase', 'firebase/*', 'firebase-admin', 'firebase-admin/*', '@firebase/*'];
+
+/** The portal's patterns (no cli/, no Firebase SDK outside adapters, shared/ by its alias) and the given extra ones. */
+function portalPatterns(...extra) {
+  return [
+    { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
+    { group: firebase, message: 'Firebase SDK imports live only in the adapters; screens call ports (DESIGN.md §3).' },
+    viaAlias,
+    ...extra,
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'portal/dist/**', '**/dist/**', '.catalog-data/**', 'coverage/**', 'test-results/**'] },
@@ -45,18 +75,25 @@ export default tseslint.config(
   {
     // portal/ and cli/ never import each other; Firebase SDK imports live only in adapters (DESIGN.md §3).
     files: ['portal/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
-            { group: firebase, message: 'Firebase SDK imports live only in the adapters; screens call ports (DESIGN.md §3).' },
-            viaAlias,
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns() }] },
+  },
+  {
+    // The shared layers under the features (DESIGN.md §4).
+    files: ['portal/src/{components,hooks,lib,config}/**/*.{ts,tsx}'],
+    // Test helpers and tests may render the app's providers.
+    ignores: ['portal/src/components/testing/**', 'portal/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns(intoFeatures, intoApp) }] },
+  },
+  // One block a feature: no other feature, no app/ (DESIGN.md §4).
+  ...features.map((name) => ({
+    files: [`portal/src/features/${name}/**/*.{ts,tsx}`],
+    rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns(otherFeature(name), intoApp) }] },
+  })),
+  {
+    // React's rules of hooks and effect dependencies (the plugin's classic recommended pair; its React Compiler checks are not on).
+    files: ['portal/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['cli/**/*.ts'],
@@ -77,7 +114,10 @@ export default tseslint.config(
     // The Firebase adapters (a later issue) may import the SDK; they keep the portal/cli direction.
     files: ['portal/src/**/adapters/**/*.{ts,tsx}', 'portal/src/**/backend/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias, intoFeatures, intoApp] },
+      ],
     },
   },
   {

@@ -41,4 +41,38 @@ describe('import boundaries (DESIGN.md §3)', () => {
       expect(await ruleIdsFor(probe, `import { slugify } from '${relative}';\nexport const x = slugify;\n`)).toContain('no-restricted-imports');
     }
   });
+
+  it('refuses cross-feature imports in the portal and accepts imports inside a feature (DESIGN.md §4)', async () => {
+    const probe = 'portal/src/features/catalog/components/boundary-probe.tsx';
+    const imports = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
+    for (const other of ['../../models/api/use-models.js', '../../../features/projects/api/use-projects.js', '../../admin/admin.css']) {
+      expect(await ruleIdsFor(probe, imports(other)), other).toContain('no-restricted-imports');
+    }
+    for (const own of ['./catalog-home.js', '../catalog.css', '../../catalog/components/catalog-home.js', '../../../components/ui/banner.js', '../../../lib/resource.js']) {
+      expect(await ruleIdsFor(probe, imports(own)), own).toEqual([]);
+    }
+  });
+
+  it('refuses app/ imports in features and feature imports in the shared portal layers; app/routes composes features', async () => {
+    const imports = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
+    expect(await ruleIdsFor('portal/src/features/models/components/boundary-probe.tsx', imports('../../../app/routes/app/models.js'))).toContain('no-restricted-imports');
+    for (const probe of ['portal/src/components/ui/boundary-probe.tsx', 'portal/src/hooks/boundary-probe.ts', 'portal/src/lib/boundary-probe.ts']) {
+      expect(await ruleIdsFor(probe, imports('../../features/auth/api/sign-in.js')), probe).toContain('no-restricted-imports');
+    }
+    const route = "import { useModels } from '../../../features/models/api/use-models.js';\nimport { useProjects } from '../../../features/projects/api/use-projects.js';\nexport const x = [useModels, useProjects];\n";
+    expect(await ruleIdsFor('portal/src/app/routes/app/boundary-probe.tsx', route)).toEqual([]);
+  });
+
+  it("applies React's rules of hooks and effect dependencies to the portal", async () => {
+    const code =
+      "import { useEffect, useState } from 'react';\n" +
+      'export function Probe({ on, id }: { on: boolean; id: string }) {\n' +
+      '  if (on) useState(0);\n' +
+      '  useEffect(() => console.log(id), []);\n' +
+      '  return null;\n' +
+      '}\n';
+    const ids = await ruleIdsFor('portal/src/features/catalog/components/boundary-probe.tsx', code);
+    expect(ids).toContain('react-hooks/rules-of-hooks');
+    expect(ids).toContain('react-hooks/exhaustive-deps');
+  });
 });

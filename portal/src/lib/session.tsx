@@ -3,7 +3,7 @@
  * resolved with the shared `resolveRole` workflow whenever the identity signs in (including
  * a session restored from storage).
  */
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { resolveRole } from '@shared/workflows/resolve-role.js';
 import type { AuthUser } from '@shared/ports/index.js';
 import type { Role } from '@shared/types.js';
@@ -58,4 +58,13 @@ export function useSession(): Session {
 export function useRole(): Role | null {
   const session = useSession();
   return session.status === 'success' ? (session.data?.role ?? null) : null;
+}
+
+/**
+ * Signs out through the identity port (SPEC.md §4 Session); the shell's 'Sign Out' and the §4
+ * sign-out after registering a user both end the session this way.
+ */
+export function useSignOut(): () => Promise<void> {
+  const { identity } = useBackend();
+  return useCallback(() => identity.signOut(), [identity]);
 }

@@ -3,17 +3,23 @@
  * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu. /admin
  * and /admin/ redirect (replacing history) to /admin/projects. Admin-only: the router's guard.
  */
-import { Link, NavLink, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Link, NavLink, Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '@shared/constants.js';
 import { paths } from '../../../config/paths.js';
+import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
 import {
-  AdminAddModelPage,
+  AdminAddModelFrame,
   CreateProjectPage,
   EditProjectPage,
   UserManagementPage,
 } from '../../../features/admin/components/admin-pages.js';
 import { ModelManagement } from '../../../features/admin/components/model-management.js';
 import { ProjectManagement } from '../../../features/admin/components/project-management.js';
+import { useModels } from '../../../features/models/api/use-models.js';
+import { useProject } from '../../../features/projects/api/use-project.js';
+import { useProjectModels } from '../../../features/projects/api/use-project-models.js';
+import { useProjectWithModels } from '../../../features/projects/api/use-project-with-models.js';
+import { useProjects } from '../../../features/projects/api/use-projects.js';
 import '../../../features/admin/admin.css';
 
 const TABS = [
@@ -33,6 +39,47 @@ export function activeTab(pathname: string): string | undefined {
   if (path.startsWith(`${paths.admin.projects.getHref()}/`)) return paths.admin.projectManagement.getHref();
   if (path.startsWith('/admin/models/')) return paths.admin.modelManagement.getHref();
   return TABS.find((tab) => path === tab.href || path.startsWith(`${tab.href}/`))?.href;
+}
+
+// The admin screens on the other features' data (the admin feature imports none of them).
+
+/** /admin/projects/{projectId}: the project (read again when its models' reference changes) and its live models. */
+function EditProject() {
+  const { projectId = '' } = useParams();
+  const { project, models } = useProjectWithModels(projectId);
+  return <EditProjectPage project={project} models={models} />;
+}
+
+/** /admin/project-management: the live projects and the selected one's models; `?projectId=` selects. */
+function ManageProjects() {
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('projectId');
+  const projects = useProjects();
+  const models = useProjectModels(selectedId ?? undefined);
+  return (
+    <ProjectManagement
+      projects={projects}
+      models={models}
+      selectedId={selectedId}
+      onSelect={(id) => setParams(id ? { projectId: id } : {}, { replace: true })}
+    />
+  );
+}
+
+/** /admin/model-management: the live models (an admin sees hidden ones too). */
+function ManageModels() {
+  return <ModelManagement models={useModels()} />;
+}
+
+/** /admin/models/add/{projectId}: the add-model form in the admin frame; done: back to Project Management. */
+function AddModel() {
+  const { projectId = '' } = useParams();
+  const project = useProject(projectId);
+  return (
+    <AdminAddModelFrame projectId={projectId}>
+      <AddModelPage project={project} doneHref={paths.admin.projectManagement.getHref(projectId)} />
+    </AdminAddModelFrame>
+  );
 }
 
 export default function AdminRoute() {
@@ -59,11 +106,11 @@ export default function AdminRoute() {
         <Routes>
           <Route index element={<Navigate to={paths.admin.projects.getHref()} replace />} />
           <Route path="projects" element={<CreateProjectPage />} />
-          <Route path="projects/:projectId" element={<EditProjectPage />} />
-          <Route path="project-management" element={<ProjectManagement />} />
-          <Route path="model-management" element={<ModelManagement />} />
+          <Route path="projects/:projectId" element={<EditProject />} />
+          <Route path="project-management" element={<ManageProjects />} />
+          <Route path="model-management" element={<ManageModels />} />
           <Route path="users" element={<UserManagementPage />} />
-          <Route path="models/add/:projectId" element={<AdminAddModelPage />} />
+          <Route path="models/add/:projectId" element={<AddModel />} />
           <Route path="*" element={<Navigate to={paths.admin.projects.getHref()} replace />} />
         </Routes>
       </div>

@@ -1,19 +1,21 @@
 /** /projects/{projectId}/add-model (SPEC.md §2 Add model): admin only (the router's guard). */
 import { Link, useParams } from 'react-router-dom';
-import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
 import { paths } from '../../../config/paths.js';
+import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
+import { useProject } from '../../../features/projects/api/use-project.js';
 
 export default function AddModelRoute() {
   const { projectId = '' } = useParams();
+  const project = useProject(projectId);
   return (
     <div className="page">
-      <AddModelPage projectId={projectId} doneHref={paths.project.getHref(projectId)}>
-        {(project) => (
+      <AddModelPage project={project} doneHref={paths.project.getHref(projectId)}>
+        {(current) => (
           <>
             <nav className="breadcrumb" aria-label="Breadcrumb">
               <Link to={paths.projects.getHref()}>Projects</Link>
               <span aria-hidden="true"> &gt; </span>
-              <Link to={paths.project.getHref(project.id)}>{project.name}</Link>
+              <Link to={paths.project.getHref(current.id)}>{current.name}</Link>
               <span aria-hidden="true"> &gt; </span>
               <span>Add Model</span>
             </nav>

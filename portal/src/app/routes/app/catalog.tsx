@@ -1,18 +1,22 @@
-/** /catalog (SPEC.md §2 Catalog home): see `features/catalog`. */
-import { EmptyState } from '../../../components/ui/empty-state.js';
+/** /catalog (SPEC.md §2 Catalog home): see `features/catalog`, on the live projects and models. */
+import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { CatalogHome } from '../../../features/catalog/components/catalog-home.js';
-import { useRole } from '../../../lib/session.js';
+import { useModels } from '../../../features/models/api/use-models.js';
+import { useProjects } from '../../../features/projects/api/use-projects.js';
+
+function Catalog() {
+  return <CatalogHome projects={useProjects()} models={useModels()} />;
+}
 
 export default function CatalogRoute() {
-  const role = useRole();
-  if (role === null) return <EmptyState title="Login Required" text="Please sign in to access the catalog." />;
   return (
-    <div className="page">
-      <header className="hero">
-        <h1 className="page-title">Infrastructure Inspection Catalog</h1>
-        <p className="muted">Inspection projects and their 3D models, over time.</p>
-      </header>
-      <CatalogHome />
-    </div>
+    <SignedInPage
+      signedOut={{ text: 'Please sign in to access the catalog.' }}
+      hero
+      title="Infrastructure Inspection Catalog"
+      subtitle="Inspection projects and their 3D models, over time."
+    >
+      <Catalog />
+    </SignedInPage>
   );
 }

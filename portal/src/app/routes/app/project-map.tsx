@@ -1,20 +1,17 @@
-/** /projects/map (SPEC.md §2 Project map): see `features/map`. */
-import { EmptyState } from '../../../components/ui/empty-state.js';
+/** /projects/map (SPEC.md §2 Project map): see `features/map`, on the live projects and models. */
+import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { ProjectMap } from '../../../features/map/components/project-map.js';
-import { useRole } from '../../../lib/session.js';
+import { useModels } from '../../../features/models/api/use-models.js';
+import { useProjects } from '../../../features/projects/api/use-projects.js';
+
+function LiveProjectMap() {
+  return <ProjectMap projects={useProjects()} models={useModels()} />;
+}
 
 export default function ProjectMapRoute() {
-  const role = useRole();
-  if (role === null) return <EmptyState title="Login Required" text="Please sign in to access projects." />;
   return (
-    <div className="page">
-      <header className="page-header">
-        <div>
-          <h1 className="page-title">Project Map</h1>
-          <p className="muted">Inspection projects by location</p>
-        </div>
-      </header>
-      <ProjectMap />
-    </div>
+    <SignedInPage signedOut={{ text: 'Please sign in to access projects.' }} title="Project Map" subtitle="Inspection projects by location">
+      <LiveProjectMap />
+    </SignedInPage>
   );
 }

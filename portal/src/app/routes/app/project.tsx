@@ -1,17 +1,20 @@
 /** /projects/{projectId} (SPEC.md §2 Project detail). */
 import { useParams } from 'react-router-dom';
+import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { ProjectDetail } from '../../../features/projects/components/project-detail.js';
-import { useRole } from '../../../lib/session.js';
 
 export default function ProjectRoute() {
   const { projectId } = useParams();
-  const role = useRole();
-  if (role === null) return <EmptyState title="Authentication Required" text="Please log in to view project details." />;
-  if (!projectId) return <EmptyState title="Project Not Found" text="The requested project could not be found." />;
   return (
-    <div className="page">
-      <ProjectDetail key={projectId} projectId={projectId} isAdmin={role === 'admin'} />
-    </div>
+    <SignedInPage signedOut={{ title: 'Authentication Required', text: 'Please log in to view project details.' }}>
+      {(role) =>
+        projectId ? (
+          <ProjectDetail key={projectId} projectId={projectId} isAdmin={role === 'admin'} />
+        ) : (
+          <EmptyState title="Project Not Found" text="The requested project could not be found." />
+        )
+      }
+    </SignedInPage>
   );
 }

@@ -1,20 +1,16 @@
-/** /projects (SPEC.md §2 Project list). */
+/** /projects (SPEC.md §2 Project list): see `features/projects`; thumbnails and counts from the live models. */
+import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
+import { useModels } from '../../../features/models/api/use-models.js';
 import { ProjectList } from '../../../features/projects/components/project-list.js';
-import { useRole } from '../../../lib/session.js';
-import { EmptyState } from '../../../components/ui/empty-state.js';
+
+function Projects({ isAdmin }: { isAdmin: boolean }) {
+  return <ProjectList isAdmin={isAdmin} models={useModels()} />;
+}
 
 export default function ProjectsRoute() {
-  const role = useRole();
-  if (role === null) return <EmptyState title="Login Required" text="Please sign in to access projects." />;
   return (
-    <div className="page">
-      <header className="page-header">
-        <div>
-          <h1 className="page-title">Projects</h1>
-          <p className="muted">Inspection projects sorted by structure ID</p>
-        </div>
-      </header>
-      <ProjectList isAdmin={role === 'admin'} />
-    </div>
+    <SignedInPage signedOut={{ text: 'Please sign in to access projects.' }} title="Projects" subtitle="Inspection projects sorted by structure ID">
+      {(role) => <Projects isAdmin={role === 'admin'} />}
+    </SignedInPage>
   );
 }

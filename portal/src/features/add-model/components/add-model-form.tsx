@@ -11,9 +11,11 @@ import { referenceCheckboxState } from '@shared/projects.js';
 import type { ModelType, Project } from '@shared/types.js';
 import { validateAddModel } from '@shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
-import { detailOf } from '../../admin/api/admin-data.js';
-import { Banner, Field, type BannerMessage } from '../../admin/components/form-parts.js';
-import { UploadProgressPanel, type FileProgress } from '../../admin/components/upload-progress.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { Field } from '../../../components/ui/field.js';
+import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
+import { useAction } from '../../../hooks/use-action.js';
+import { detailOf } from '../../../lib/error-detail.js';
 
 export interface AddModelFormProps {
   project: Project;
@@ -40,50 +42,52 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   const [glb, setGlb] = useState<File | null>(null);
   const [stage, setStage] = useState<AddModelStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
-  const [message, setMessage] = useState<BannerMessage | null>(null);
-  const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
+  const upload = useAction(
+    async () => {
+      setFiles(new Map());
+      abort.current = new AbortController();
+      try {
+        await send(abort.current.signal);
+      } finally {
+        abort.current = null;
+      }
+      setTimeout(onDone, doneDelayMs);
+    },
+    { success: () => ModelMessages.addModelSucceeded, failure: (error) => addModelUploadError(detailOf(error)) },
+  );
+  const succeeded = upload.status === 'success';
+  // Stays busy after a success: onDone follows.
+  const busy = upload.busy || succeeded;
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateAddModel({ publicId, name, modelType, hasSplat: splat !== null, hasGlb: glb !== null });
-    if (!check.ok) {
-      setMessage({ kind: 'error', text: check.message });
-      return;
-    }
-    setMessage(null);
-    setBusy(true);
-    setFiles(new Map());
-    abort.current = new AbortController();
-    try {
-      await onUpload(
-        {
-          projectId: project.id,
-          publicId,
-          name,
-          modelType,
-          captureDate: captureDate === '' ? null : captureDate,
-          setAsReference: asReference,
-          files: {
-            ...(splat ? { splat: { source: splat, name: splat.name } } : {}),
-            ...(glb ? { glb: { source: glb, name: glb.name } } : {}),
-          },
+    if (!check.ok) upload.fail(check.message);
+    else void upload.run();
+  }
+
+  function send(signal: AbortSignal) {
+    return onUpload(
+      {
+        projectId: project.id,
+        publicId,
+        name,
+        modelType,
+        captureDate: captureDate === '' ? null : captureDate,
+        setAsReference: asReference,
+        files: {
+          ...(splat ? { splat: { source: splat, name: splat.name } } : {}),
+          ...(glb ? { glb: { source: glb, name: glb.name } } : {}),
         },
-        {
-          signal: abort.current.signal,
-          onStage: setStage,
-          onFile: (key, status, progress) => setFiles((current) => new Map(current).set(key, { status, progress })),
-          confirmReplaceReference: confirmReplace,
-        },
-      );
-      setMessage({ kind: 'success', text: ModelMessages.addModelSucceeded });
-      setTimeout(onDone, doneDelayMs);
-    } catch (error) {
-      setMessage({ kind: 'error', text: addModelUploadError(detailOf(error)) });
-      setBusy(false);
-    } finally {
-      abort.current = null;
-    }
+      },
+      {
+        signal,
+        onStage: setStage,
+        onFile: (key, status, progress) => setFiles((current) => new Map(current).set(key, { status, progress })),
+        confirmReplaceReference: confirmReplace,
+      },
+    );
   }
 
   function cancel() {
@@ -93,7 +97,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
 
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate>
-      <Banner banner={message} />
+      <Banner banner={upload.message} />
       <div className="form-grid">
         <Field label="Public ID">
           <input type="text" value={publicId} onChange={(e) => setPublicId(e.target.value)} />
@@ -127,13 +131,13 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
           <input type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} />
         </Field>
       </div>
-      <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={message?.kind === 'success'} />
+      <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={succeeded} />
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={cancel}>
           Cancel
         </button>
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy && message?.kind !== 'success' ? 'Uploading...' : 'Upload Model'}
+          {upload.busy ? 'Uploading...' : 'Upload Model'}
         </button>
       </div>
     </form>

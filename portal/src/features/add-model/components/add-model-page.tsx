@@ -1,24 +1,29 @@
 /**
  * The add-model page body shared by /projects/{projectId}/add-model and
- * /admin/models/add/{projectId} (SPEC.md §2): loads the project ('Project not found!' alert and
- * redirect to /projects when it does not exist), then the form wired to the shared `addModel`
- * workflow with the §4 replace-reference prompt.
+ * /admin/models/add/{projectId} (SPEC.md §2): waits for the project the route loads ('Project not
+ * found!' alert and redirect to /projects when it does not exist), then the form wired to the
+ * shared `addModel` workflow with the §4 replace-reference prompt.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ProjectMessages } from '@shared/messages.js';
 import type { Project } from '@shared/types.js';
-import { addModel } from '@shared/workflows/index.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { useProject } from '../../projects/api/use-project.js';
+import type { Resource } from '../../../lib/resource.js';
+import { useAddModel } from '../api/add-model.js';
 import { AddModelForm } from './add-model-form.js';
 
-export function AddModelPage({ projectId, doneHref, children }: { projectId: string; doneHref: string; children?: (project: Project) => ReactNode }) {
-  const backend = useBackend();
+export interface AddModelPageProps {
+  /** The project to add to (null: it does not exist). */
+  project: Resource<Project | null>;
+  doneHref: string;
+  children?: (project: Project) => ReactNode;
+}
+
+export function AddModelPage({ project, doneHref, children }: AddModelPageProps) {
+  const addModel = useAddModel();
   const navigate = useNavigate();
-  const project = useProject(projectId);
   const missing = project.status === 'error' || (project.status === 'success' && project.data === null);
 
   const alerted = useRef(false);
@@ -36,9 +41,7 @@ export function AddModelPage({ projectId, doneHref, children }: { projectId: str
       {children?.(current)}
       <AddModelForm
         project={current}
-        onUpload={(input, hooks) =>
-          addModel(backend, input, { ...hooks, ownerUid: backend.identity.currentUser()?.uid ?? null })
-        }
+        onUpload={addModel}
         confirmReplace={async () => window.confirm(ProjectMessages.replaceReferenceQuestion)}
         onCancel={() => navigate(paths.project.getHref(current.id))}
         onDone={() => navigate(doneHref)}

@@ -13,8 +13,10 @@ import {
   type AdditionalUploadHooks,
   type AdditionalUploadStage,
 } from '@shared/workflows/index.js';
-import { Banner, Field, type BannerMessage } from './form-parts.js';
-import { UploadProgressPanel, type FileProgress } from './upload-progress.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { Field } from '../../../components/ui/field.js';
+import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
+import { useAction } from '../../../hooks/use-action.js';
 
 const KINDS: Array<{ kind: AdditionalFileKind; label: string; accept?: string }> = [
   { kind: 'images', label: 'Images', accept: 'image/*' },
@@ -47,8 +49,6 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
   const [chosen, setChosen] = useState<File[]>([]);
   const [stage, setStage] = useState<AdditionalUploadStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
-  const [message, setMessage] = useState<BannerMessage | null>(null);
-  const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -58,44 +58,55 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
     onFile: (name, status, progress) => setFiles((current) => new Map(current).set(name, { status, progress })),
   };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setMessage(null);
-    setFiles(new Map());
-    setBusy(true);
-    try {
-      if (kind === 'cameraMetadata') {
-        const texts = await Promise.all(chosen.map(async (file) => ({ name: file.name, text: await readFileText(file) })));
-        const { cameras } = await onUploadCameraMetadata(texts, hooks);
-        setMessage({ kind: 'success', text: cameraMetadataUploaded(cameras) });
-      } else {
-        const { count, folder } = await onUploadFiles(kind, chosen, hooks);
-        setMessage({ kind: 'success', text: filesUploaded(count, folder) });
-      }
-      setChosen([]);
-      if (input.current) input.current.value = '';
-      onUploaded?.();
-      timer.current = setTimeout(() => {
-        setStage(null);
-        setFiles(new Map());
-      }, resetMs);
-    } catch (error) {
-      setStage(null);
-      if (isAppError(error, ErrorCode.InvalidArgument)) setMessage({ kind: 'error', text: error.message });
-      else {
-        console.error(error);
-        setMessage({ kind: 'error', text: ModelMessages.uploadFilesFailed });
-      }
-    } finally {
-      setBusy(false);
+  /** Uploads the chosen files; resolves to the success text. */
+  async function send(): Promise<string> {
+    if (kind === 'cameraMetadata') {
+      const texts = await Promise.all(chosen.map(async (file) => ({ name: file.name, text: await readFileText(file) })));
+      const { cameras } = await onUploadCameraMetadata(texts, hooks);
+      return cameraMetadataUploaded(cameras);
     }
+    const { count, folder } = await onUploadFiles(kind, chosen, hooks);
+    return filesUploaded(count, folder);
+  }
+
+  const upload = useAction(
+    async () => {
+      setFiles(new Map());
+      try {
+        const text = await send();
+        setChosen([]);
+        if (input.current) input.current.value = '';
+        onUploaded?.();
+        timer.current = setTimeout(() => {
+          setStage(null);
+          setFiles(new Map());
+        }, resetMs);
+        return text;
+      } catch (error) {
+        setStage(null);
+        throw error;
+      }
+    },
+    {
+      success: (text) => text,
+      failure: (error) => {
+        if (isAppError(error, ErrorCode.InvalidArgument)) return error.message;
+        console.error(error);
+        return ModelMessages.uploadFilesFailed;
+      },
+    },
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void upload.run();
   }
 
   const current = KINDS.find((k) => k.kind === kind);
   return (
     <form className="panel" aria-label="Upload Additional Files" onSubmit={submit} noValidate>
       <h3 className="panel-title">Upload Additional Files</h3>
-      <Banner banner={message} />
+      <Banner banner={upload.message} />
       <div className="sort-buttons" role="radiogroup" aria-label="File type">
         {KINDS.map((k) => (
           <label key={k.kind} className="radio">
@@ -123,8 +134,8 @@ export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, on
       </Field>
       <UploadProgressPanel stages={ADDITIONAL_UPLOAD_STAGES} current={stage} files={files} done={stage === 'completed'} />
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={busy || chosen.length === 0}>
-          {busy ? 'Uploading...' : 'Upload Files'}
+        <button type="submit" className="button button-primary" disabled={upload.busy || chosen.length === 0}>
+          {upload.busy ? 'Uploading...' : 'Upload Files'}
         </button>
       </div>
     </form>

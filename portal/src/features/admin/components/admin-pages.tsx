@@ -1,50 +1,44 @@
 /**
- * The admin sub-pages wired to the backend (SPEC.md §2 Admin dashboard sub-routes): Create
- * Project, Edit Project (with its models), Add Model to Project and User Management.
+ * The admin sub-pages (SPEC.md §2 Admin dashboard sub-routes): Create Project, Edit Project (with
+ * its models), the frame of Add Model to Project and User Management. What they need from other
+ * features (the project, its models, the add-model form) the app's admin route hands in.
  */
-import { Link, useNavigate, useParams } from 'react-router-dom';
-import { registerUser, grantAdmin, createProject, updateProject, setReferenceModel } from '@shared/workflows/index.js';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { ProjectMessages } from '@shared/messages.js';
+import type { Model, Project } from '@shared/types.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { useSubscription } from '../../../lib/resource.js';
-import type { Project } from '@shared/types.js';
-import { ProjectMessages } from '@shared/messages.js';
-import { useSignOut } from '../../auth/api/sign-in.js';
-import { AddModelPage } from '../../add-model/components/add-model-page.js';
-import { useProjectModels } from '../../projects/api/use-project-models.js';
+import type { Resource } from '../../../lib/resource.js';
+import { useSignOut } from '../../../lib/session.js';
+import { useCreateProject } from '../api/create-project.js';
+import { useGrantAdmin } from '../api/grant-admin.js';
+import { useRegisterUser } from '../api/register-user.js';
+import { useSetReferenceModel } from '../api/set-reference-model.js';
+import { useUpdateProject } from '../api/update-project.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement } from './user-management.js';
 
 /** /admin/projects: the create-project form; after creation, /admin/projects/{newId}. */
 export function CreateProjectPage() {
-  const { catalog } = useBackend();
+  const createProject = useCreateProject();
   const navigate = useNavigate();
   return (
     <ProjectForm
       onSubmit={async (input) => {
-        const id = await createProject(catalog, input);
+        const id = await createProject(input);
         navigate(paths.admin.editProject.getHref(id));
       }}
     />
   );
 }
 
-function useLiveProject(projectId: string) {
-  const { catalog } = useBackend();
-  return useSubscription<Project | null>(`admin-project:${projectId}`, (onNext, onError) =>
-    catalog.subscribe('projects', undefined, (docs) => onNext(docs.find((p) => p.id === projectId) ?? null), onError),
-  );
-}
-
 /** /admin/projects/{projectId}: Edit Project with Project Details and Project Models. */
-export function EditProjectPage() {
-  const { projectId = '' } = useParams();
-  const { catalog } = useBackend();
+export function EditProjectPage({ project, models }: { project: Resource<Project | null>; models: Resource<Model[]> }) {
   const navigate = useNavigate();
-  const project = useLiveProject(projectId);
-  const models = useProjectModels(projectId);
+  const updateProject = useUpdateProject();
+  const setReferenceModel = useSetReferenceModel();
   if (project.status === 'loading') return <LoadingState label="Loading project..." />;
   if (project.status === 'error' || project.data === null) {
     return <p className="alert alert-error">{ProjectMessages.notFoundSentence}</p>;
@@ -64,7 +58,7 @@ export function EditProjectPage() {
           <ProjectForm
             key={current.id}
             project={current}
-            onSubmit={(input) => updateProject(catalog, current.id, input)}
+            onSubmit={(input) => updateProject(current.id, input)}
             onCancel={() => navigate(paths.admin.projects.getHref())}
           />
         </section>
@@ -72,7 +66,7 @@ export function EditProjectPage() {
           <ReferencePicker
             project={current}
             models={models.status === 'success' ? models.data : []}
-            onSetReference={(modelId) => setReferenceModel(catalog, current.id, modelId)}
+            onSetReference={(modelId) => setReferenceModel(current.id, modelId)}
           />
         </section>
       </div>
@@ -80,9 +74,8 @@ export function EditProjectPage() {
   );
 }
 
-/** /admin/models/add/{projectId}: 'Add Model to Project'. */
-export function AdminAddModelPage() {
-  const { projectId = '' } = useParams();
+/** /admin/models/add/{projectId}: the 'Add Model to Project' header around the add-model form (`children`). */
+export function AdminAddModelFrame({ projectId, children }: { projectId: string; children: ReactNode }) {
   return (
     <div>
       <div className="page-header">
@@ -94,20 +87,21 @@ export function AdminAddModelPage() {
           Back
         </Link>
       </div>
-      <AddModelPage projectId={projectId} doneHref={paths.admin.projectManagement.getHref(projectId)} />
+      {children}
     </div>
   );
 }
 
 /** /admin/users. */
 export function UserManagementPage() {
-  const backend = useBackend();
   const navigate = useNavigate();
   const signOut = useSignOut();
+  const registerUser = useRegisterUser();
+  const grantAdmin = useGrantAdmin();
   return (
     <UserManagement
-      onRegister={(input) => registerUser(backend, input, backend.identity.currentUser()?.uid ?? null)}
-      onGrant={(uid) => grantAdmin(backend.catalog, uid)}
+      onRegister={registerUser}
+      onGrant={grantAdmin}
       onSignOut={() =>
         void signOut().then(
           () => navigate(paths.login.getHref(), { replace: true }),

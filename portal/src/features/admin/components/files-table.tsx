@@ -12,7 +12,8 @@ import { fileNameOf, isMainModelFile } from '@shared/paths.js';
 import { searchFileEntries } from '@shared/search.js';
 import type { FileEntry } from '@shared/types.js';
 import { deletableFiles } from '@shared/workflows/model-files.js';
-import { Banner, type BannerMessage } from './form-parts.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { useAction } from '../../../hooks/use-action.js';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
 export function pageButtons(current: number, totalPages: number, max: number = FILES_TABLE_MAX_PAGE_BUTTONS): number[] {
@@ -42,59 +43,48 @@ export interface FilesTableProps {
 export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTableProps) {
   const [term, setTerm] = useState('');
   const [page, setPage] = useState(1);
-  const [message, setMessage] = useState<BannerMessage | null>(null);
-  const [busy, setBusy] = useState(false);
   const filtered = useMemo(() => searchFileEntries(entries, term), [entries, term]);
   const totalPages = Math.max(1, Math.ceil(filtered.length / FILES_TABLE_PAGE_SIZE));
   const currentPage = Math.min(page, totalPages);
   const rows = filtered.slice((currentPage - 1) * FILES_TABLE_PAGE_SIZE, currentPage * FILES_TABLE_PAGE_SIZE);
 
-  async function remove(entry: FileEntry) {
-    if (isMainModelFile(entry.type)) {
-      setMessage({ kind: 'error', text: ValidationMessages.cannotDeleteMainFiles });
-      return;
-    }
-    if (!confirm(`Are you sure you want to delete ${fileNameOf(entry.path)}?`)) return;
-    setBusy(true);
-    try {
-      await onDelete(entry.path);
-      setMessage({ kind: 'success', text: ModelMessages.fileDeleted });
-    } catch (error) {
-      console.error(error);
-      setMessage({ kind: 'error', text: ModelMessages.deleteFileFailed });
-    } finally {
-      setBusy(false);
-    }
+  // One action for both deletes: they share the banner and the busy state. Resolves to the number deleted.
+  const deletion = useAction(
+    async (path: string | null) => {
+      if (path === null) return onDeleteAll();
+      await onDelete(path);
+      return 1;
+    },
+    {
+      success: (deleted, path) => (path === null ? filesDeleted(deleted) : ModelMessages.fileDeleted),
+      failure: (error, path) => {
+        console.error(error);
+        return path === null ? ModelMessages.deleteAllFailed : ModelMessages.deleteFileFailed;
+      },
+    },
+  );
+  const busy = deletion.busy;
+
+  function remove(entry: FileEntry) {
+    if (isMainModelFile(entry.type)) deletion.fail(ValidationMessages.cannotDeleteMainFiles);
+    else if (confirm(`Are you sure you want to delete ${fileNameOf(entry.path)}?`)) void deletion.run(entry.path);
   }
 
-  async function removeAll() {
+  function removeAll() {
     const count = deletableFiles(entries).length;
-    if (count === 0) {
-      setMessage({ kind: 'error', text: ModelMessages.noFilesToDelete });
-      return;
-    }
-    if (!confirm(confirmDeleteAllFiles(count))) return;
-    setBusy(true);
-    try {
-      const deleted = await onDeleteAll();
-      setMessage({ kind: 'success', text: filesDeleted(deleted) });
-    } catch (error) {
-      console.error(error);
-      setMessage({ kind: 'error', text: ModelMessages.deleteAllFailed });
-    } finally {
-      setBusy(false);
-    }
+    if (count === 0) deletion.fail(ModelMessages.noFilesToDelete);
+    else if (confirm(confirmDeleteAllFiles(count))) void deletion.run(null);
   }
 
   return (
     <section className="panel" aria-label="Current Files">
       <div className="panel-head">
         <h3 className="panel-title">Current Files ({entries.length})</h3>
-        <button type="button" className="button button-danger button-small" disabled={busy} onClick={() => void removeAll()}>
+        <button type="button" className="button button-danger button-small" disabled={busy} onClick={removeAll}>
           Delete All Files
         </button>
       </div>
-      <Banner banner={message} />
+      <Banner banner={deletion.message} />
       {showsFileSearch(entries.length) ? (
         <input
           type="search"
@@ -125,7 +115,7 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
               <td>{TYPE_LABELS[entry.type]}</td>
               <td>{entry.size === undefined ? '—' : formatBytes(entry.size)}</td>
               <td>
-                <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Delete ${fileNameOf(entry.path)}`} onClick={() => void remove(entry)}>
+                <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Delete ${fileNameOf(entry.path)}`} onClick={() => remove(entry)}>
                   Delete
                 </button>
               </td>

@@ -4,55 +4,56 @@
  * list sortable by ID (default), Name, Latest; model info with Edit Model and Delete Model; the
  * additional-files panel and the current files table.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { formatBytes, formatDate, formatDateTimeLocal } from '@shared/format.js';
 import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
-import { sortModelsBy, type ListSort } from '@shared/order.js';
+import { sortModelsBy } from '@shared/order.js';
 import { searchModels } from '@shared/search.js';
-import type { FileEntry, Model } from '@shared/types.js';
+import type { Model } from '@shared/types.js';
 import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
-import {
-  deleteAllModelFiles,
-  deleteModel,
-  deleteModelFile,
-  listModelFiles,
-  updateModel,
-  uploadAdditionalFiles,
-  uploadCameraMetadata,
-} from '@shared/workflows/index.js';
+import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
+import { Field } from '../../../components/ui/field.js';
+import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { useModels } from '../../models/api/use-models.js';
-import { detailOf } from '../api/admin-data.js';
+import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
+import { useAction } from '../../../hooks/use-action.js';
+import { detailOf } from '../../../lib/error-detail.js';
+import type { Resource } from '../../../lib/resource.js';
+import { useDeleteModel } from '../api/delete-model.js';
+import { useDeleteModelFiles } from '../api/delete-model-files.js';
+import { useModelFiles } from '../api/list-model-files.js';
+import { useUpdateModel } from '../api/update-model.js';
+import { useUploadAdditionalFiles } from '../api/upload-additional-files.js';
 import { AdditionalFilesPanel } from './additional-files-panel.js';
 import { FilesTable } from './files-table.js';
-import { Banner, Field, TypedNameConfirm, type BannerMessage } from './form-parts.js';
-import { PickList } from './pick-list.js';
+import { ManagementLayout } from './management-layout.js';
 
 /** The Edit Model form (§5 rules through `validateEditModel`). */
 export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave: (input: EditModelInput) => Promise<void>; onClose: () => void }) {
   const [values, setValues] = useState<EditModelInput>({ name: model.name, publicId: model.publicId, captureDate: model.metadata?.captureDate?.slice(0, 10) ?? '' });
-  const [error, setError] = useState<string | null>(null);
-  async function submit(event: FormEvent) {
+  const save = useAction(
+    async (input: EditModelInput) => {
+      await onSave(input);
+      onClose();
+    },
+    {
+      failure: (e) => {
+        console.error(e);
+        return ModelMessages.updateModelFailed;
+      },
+    },
+  );
+  function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateEditModel(values);
-    if (!check.ok) {
-      setError(check.message);
-      return;
-    }
-    try {
-      await onSave(values);
-      onClose();
-    } catch (e) {
-      console.error(e);
-      setError(ModelMessages.updateModelFailed);
-    }
+    if (!check.ok) save.fail(check.message);
+    else void save.run(values);
   }
   return (
     <form className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
-      <Banner banner={error === null ? null : { kind: 'error', text: error }} />
+      <Banner banner={save.message} />
       <div className="form-grid">
         <Field label="Model Name">
           <input type="text" value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
@@ -121,49 +122,23 @@ function ModelInfo({ model }: { model: Model }) {
   );
 }
 
-/** /admin/model-management. */
-export function ModelManagement() {
-  const backend = useBackend();
+const NO_MODELS: Model[] = [];
+
+/** /admin/model-management on the live model list (the app's route hands it in); `?modelId=` preselects. */
+export function ModelManagement({ models }: { models: Resource<Model[]> }) {
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('modelId');
-  const models = useModels();
-  const [term, setTerm] = useState('');
-  const [sort, setSort] = useState<ListSort>('id');
+  const pick = usePickList(models.status === 'success' ? models.data : NO_MODELS, searchModels, sortModelsBy);
   const [mode, setMode] = useState<'view' | 'edit' | 'delete'>('view');
   const [banner, setBanner] = useState<BannerMessage | null>(null);
-  const [files, setFiles] = useState<{ status: 'loading' | 'ready' | 'error'; entries: FileEntry[]; loaded: number; total: number }>({
-    status: 'loading',
-    entries: [],
-    loaded: 0,
-    total: 0,
-  });
-  const [revision, setRevision] = useState(0);
+  const { files, reload } = useModelFiles(selectedId);
+  const updateModel = useUpdateModel();
+  const deleteModel = useDeleteModel();
+  const deleteFiles = useDeleteModelFiles();
+  const upload = useUploadAdditionalFiles();
 
-  const list = useMemo(() => (models.status === 'success' ? sortModelsBy(searchModels(models.data, term), sort) : []), [models, term, sort]);
   const selected = models.status === 'success' ? (models.data.find((m) => m.id === selectedId) ?? null) : null;
 
-  const loadedFor = useRef<string | null>(null);
-  useEffect(() => {
-    if (selectedId === null) return;
-    let active = true;
-    // A new selection shows the loading progress; a reload of the same model keeps the table.
-    if (loadedFor.current !== selectedId) setFiles({ status: 'loading', entries: [], loaded: 0, total: 0 });
-    loadedFor.current = selectedId;
-    listModelFiles(backend, selectedId, (loaded, total) => {
-      if (active) setFiles((f) => ({ ...f, loaded, total }));
-    }).then(
-      (entries) => active && setFiles({ status: 'ready', entries, loaded: entries.length, total: entries.length }),
-      (error: unknown) => {
-        console.error(error);
-        if (active) setFiles({ status: 'error', entries: [], loaded: 0, total: 0 });
-      },
-    );
-    return () => {
-      active = false;
-    };
-  }, [backend, selectedId, revision]);
-
-  const reload = useCallback(() => setRevision((r) => r + 1), []);
   function select(id: string | null) {
     setMode('view');
     setParams(id ? { modelId: id } : {}, { replace: true });
@@ -173,99 +148,90 @@ export function ModelManagement() {
   if (models.status === 'error') return <p className="alert alert-error">{ModelMessages.loadModelsFailed}</p>;
 
   return (
-    <div className="model-management">
-      <h2 className="panel-title">Model Management{selected ? ` - ${selected.name}` : ''}</h2>
-      <Banner banner={banner} />
-      <div className="grid-4">
+    <ManagementLayout
+      className="model-management"
+      title={`Model Management${selected ? ` - ${selected.name}` : ''}`}
+      banner={banner}
+      pickList={
         <PickList
+          {...pick}
           noun="models"
-          term={term}
-          onTerm={setTerm}
-          sort={sort}
-          onSort={setSort}
-          items={list}
           selectedId={selectedId}
           onSelect={select}
           title={(model) => model.publicId}
           subtitle={(model) => model.name}
         />
-        <div className="span-3">
-          {selected === null ? (
-            <div className="panel state">
-              <h3 className="state-title">No Model Selected</h3>
-              <p className="state-text">Please select a model from the list to view and manage its files.</p>
+      }
+      emptyTitle="No Model Selected"
+      emptyText="Please select a model from the list to view and manage its files."
+    >
+      {selected === null ? null : (
+        <>
+          <section className="panel" aria-label="Model Information">
+            <div className="panel-head">
+              <h3 className="panel-title">Model Information</h3>
+              <div className="actions">
+                <button type="button" className="button button-secondary" onClick={() => setMode(mode === 'edit' ? 'view' : 'edit')}>
+                  Edit Model
+                </button>
+                <button type="button" className="button button-danger" onClick={() => setMode('delete')}>
+                  Delete Model
+                </button>
+              </div>
             </div>
-          ) : (
-            <>
-              <section className="panel" aria-label="Model Information">
-                <div className="panel-head">
-                  <h3 className="panel-title">Model Information</h3>
-                  <div className="actions">
-                    <button type="button" className="button button-secondary" onClick={() => setMode(mode === 'edit' ? 'view' : 'edit')}>
-                      Edit Model
-                    </button>
-                    <button type="button" className="button button-danger" onClick={() => setMode('delete')}>
-                      Delete Model
-                    </button>
-                  </div>
-                </div>
-                {mode === 'edit' ? (
-                  <EditModelForm
-                    key={selected.id}
-                    model={selected}
-                    onClose={() => setMode('view')}
-                    onSave={async (input) => {
-                      await updateModel(backend.catalog, selected.id, input);
-                      setBanner({ kind: 'success', text: ModelMessages.modelUpdated });
-                    }}
-                  />
-                ) : (
-                  <ModelInfo model={selected} />
-                )}
-                {mode === 'delete' ? (
-                  <DeleteModelBox
-                    key={`delete-${selected.id}`}
-                    model={selected}
-                    onClose={() => setMode('view')}
-                    onDelete={async (typed) => {
-                      const result = await deleteModel(backend, selected.id, typed);
-                                          setBanner({ kind: 'success', text: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) });
-                      select(null);
-                    }}
-                  />
-                ) : null}
-              </section>
-              <AdditionalFilesPanel
-                onUploadFiles={(kind, chosen, hooks) =>
-                  uploadAdditionalFiles(backend, selected.id, kind, chosen.map((file) => ({ source: file, name: file.name })), hooks)
-                }
-                onUploadCameraMetadata={(chosen, hooks) => uploadCameraMetadata(backend, selected.id, chosen, hooks)}
-                onUploaded={reload}
+            {mode === 'edit' ? (
+              <EditModelForm
+                key={selected.id}
+                model={selected}
+                onClose={() => setMode('view')}
+                onSave={async (input) => {
+                  await updateModel(selected.id, input);
+                  setBanner({ kind: 'success', text: ModelMessages.modelUpdated });
+                }}
               />
-              {files.status === 'loading' ? (
-                <LoadingState label={`Loading files... (${files.loaded}/${files.total})`} />
-              ) : files.status === 'error' ? (
-                <p className="alert alert-error">{ModelMessages.loadFilesFailed}</p>
-              ) : (
-                <FilesTable
-                  key={selected.id}
-                  entries={files.entries}
-                  confirm={(question) => window.confirm(question)}
-                  onDelete={async (path) => {
-                    await deleteModelFile(backend, selected.id, path);
-                    reload();
-                  }}
-                  onDeleteAll={async () => {
-                    const n = await deleteAllModelFiles(backend, selected.id);
-                    reload();
-                    return n;
-                  }}
-                />
-              )}
-            </>
+            ) : (
+              <ModelInfo model={selected} />
+            )}
+            {mode === 'delete' ? (
+              <DeleteModelBox
+                key={`delete-${selected.id}`}
+                model={selected}
+                onClose={() => setMode('view')}
+                onDelete={async (typed) => {
+                  const result = await deleteModel(selected.id, typed);
+                  setBanner({ kind: 'success', text: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) });
+                  select(null);
+                }}
+              />
+            ) : null}
+          </section>
+          <AdditionalFilesPanel
+            onUploadFiles={(kind, chosen, hooks) => upload.files(selected.id, kind, chosen, hooks)}
+            onUploadCameraMetadata={(chosen, hooks) => upload.cameraMetadata(selected.id, chosen, hooks)}
+            onUploaded={reload}
+          />
+          {files.status === 'loading' ? (
+            <LoadingState label={`Loading files... (${files.loaded}/${files.total})`} />
+          ) : files.status === 'error' ? (
+            <p className="alert alert-error">{ModelMessages.loadFilesFailed}</p>
+          ) : (
+            <FilesTable
+              key={selected.id}
+              entries={files.entries}
+              confirm={(question) => window.confirm(question)}
+              onDelete={async (path) => {
+                await deleteFiles.deleteOne(selected.id, path);
+                reload();
+              }}
+              onDeleteAll={async () => {
+                const n = await deleteFiles.deleteAll(selected.id);
+                reload();
+                return n;
+              }}
+            />
           )}
-        </div>
-      </div>
-    </div>
+        </>
+      )}
+    </ManagementLayout>
   );
 }

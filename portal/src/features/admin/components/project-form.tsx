@@ -8,8 +8,10 @@ import { ProjectMessages, saveProjectFailed } from '@shared/messages.js';
 import { slugify } from '@shared/slug.js';
 import type { Project } from '@shared/types.js';
 import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '@shared/validation/project-form.js';
-import { detailOf } from '../api/admin-data.js';
-import { Banner, Field, type BannerMessage } from './form-parts.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { Field } from '../../../components/ui/field.js';
+import { useAction } from '../../../hooks/use-action.js';
+import { detailOf } from '../../../lib/error-detail.js';
 
 export interface ProjectFormProps {
   /** The project being edited; absent to create. */
@@ -38,8 +40,10 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
   const editing = project !== undefined && project !== null;
   const [values, setValues] = useState(() => projectFormInputOf(project));
   const [slugTouched, setSlugTouched] = useState(() => (project?.slug ?? '') !== '');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<BannerMessage | null>(null);
+  const save = useAction(onSubmit, {
+    success: () => successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created),
+    failure: (error) => failureText(detailOf(error)),
+  });
 
   function change(key: keyof ProjectFormInput, value: string) {
     setValues((current) => {
@@ -50,29 +54,17 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
     if (key === 'slug') setSlugTouched(value !== '');
   }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const result = validateProjectForm(values);
-    if (!result.ok) {
-      setMessage({ kind: 'error', text: result.message });
-      return;
-    }
-    setBusy(true);
-    setMessage(null);
-    try {
-      await onSubmit(values);
-      setMessage({ kind: 'success', text: successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created) });
-    } catch (error) {
-      setMessage({ kind: 'error', text: failureText(detailOf(error)) });
-    } finally {
-      setBusy(false);
-    }
+    if (!result.ok) save.fail(result.message);
+    else void save.run(values);
   }
 
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate>
       <h2 className="panel-title">{editing ? 'Edit Project' : 'Create Project'}</h2>
-      <Banner banner={message} />
+      <Banner banner={save.message} />
       <div className="form-grid">
         {FIELDS.map((field) => (
           <Field key={field.key} label={field.label} wide={field.multiline}>
@@ -96,8 +88,8 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
             Cancel
           </button>
         ) : null}
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving...' : editing ? 'Save Changes' : 'Create Project'}
+        <button type="submit" className="button button-primary" disabled={save.busy}>
+          {save.busy ? 'Saving...' : editing ? 'Save Changes' : 'Create Project'}
         </button>
       </div>
     </form>

@@ -4,8 +4,7 @@
  * (ID, Name, Latest; default structure id), 1+3 grid, Project Information read view, edit
  * toggle, delete flow with its banners, and the reference-model picker.
  */
-import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useState } from 'react';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
 import { projectMapLink } from '@shared/links.js';
@@ -17,19 +16,21 @@ import {
   projectDeletePrompt,
   projectDeleted,
 } from '@shared/messages.js';
-import { sortProjectsBy, type ListSort } from '@shared/order.js';
+import { sortProjectsBy } from '@shared/order.js';
 import { hasReferenceModel } from '@shared/projects.js';
 import { searchProjectsForManagement } from '@shared/search.js';
 import type { Model, Project } from '@shared/types.js';
 import type { ProjectFormInput } from '@shared/validation/project-form.js';
-import { deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
+import type { BannerMessage } from '../../../components/ui/banner.js';
+import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { useProjectModels } from '../../projects/api/use-project-models.js';
-import { useProjects } from '../../projects/api/use-projects.js';
-import { detailOf } from '../api/admin-data.js';
-import { Banner, TypedNameConfirm, type BannerMessage } from './form-parts.js';
-import { PickList } from './pick-list.js';
+import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
+import { detailOf } from '../../../lib/error-detail.js';
+import type { Resource } from '../../../lib/resource.js';
+import { useDeleteProject } from '../api/delete-project.js';
+import { useSetReferenceModel } from '../api/set-reference-model.js';
+import { useUpdateProject } from '../api/update-project.js';
+import { ManagementLayout } from './management-layout.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 
@@ -94,12 +95,10 @@ export interface ProjectPanelProps {
 
 /** The panel itself, driven by props (the container below wires it to the backend). */
 export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate, onDelete, onSetReference }: ProjectPanelProps) {
-  const [term, setTerm] = useState('');
-  const [sort, setSort] = useState<ListSort>('id');
+  const pick = usePickList(projects, searchProjectsForManagement, sortProjectsBy);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [banner, setBanner] = useState<BannerMessage | null>(null);
-  const list = useMemo(() => sortProjectsBy(searchProjectsForManagement(projects, term), sort), [projects, term, sort]);
   const selected = projects.find((p) => p.id === selectedId) ?? null;
 
   function select(projectId: string | null) {
@@ -125,17 +124,14 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
   }
 
   return (
-    <div className="project-management">
-      <h2 className="panel-title">Project Management{selected ? ` - ${selected.name}` : ''}</h2>
-      <Banner banner={banner} />
-      <div className="grid-4">
+    <ManagementLayout
+      className="project-management"
+      title={`Project Management${selected ? ` - ${selected.name}` : ''}`}
+      banner={banner}
+      pickList={
         <PickList
+          {...pick}
           noun="projects"
-          term={term}
-          onTerm={setTerm}
-          sort={sort}
-          onSort={setSort}
-          items={list}
           selectedId={selectedId}
           onSelect={select}
           title={(project) => project.name}
@@ -151,86 +147,93 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
             </>
           )}
         />
-        <div className="span-3">
-          {selected === null ? (
-            <div className="panel state">
-              <h3 className="state-title">No Project Selected</h3>
-              <p className="state-text">Please select a project from the list to view and manage its details.</p>
+      }
+      emptyTitle="No Project Selected"
+      emptyText="Please select a project from the list to view and manage its details."
+    >
+      {selected === null ? null : (
+        <>
+          <section className="panel" aria-label="Project Information">
+            <div className="panel-head">
+              <h3 className="panel-title">Project Information</h3>
+              <div className="actions">
+                <button type="button" className="button button-secondary" onClick={() => setEditing((v) => !v)}>
+                  {editing ? 'Cancel' : 'Edit Project'}
+                </button>
+                <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
+                  Delete Project
+                </button>
+              </div>
             </div>
+            {editing ? (
+              <ProjectForm
+                key={selected.id}
+                project={selected}
+                successText={ProjectMessages.infoUpdated}
+                failureText={() => ProjectMessages.infoUpdateFailed}
+                onSubmit={async (input) => {
+                  await onUpdate(selected.id, input);
+                  setEditing(false);
+                  setBanner({ kind: 'success', text: ProjectMessages.infoUpdated });
+                }}
+              />
+            ) : (
+              <ProjectInformation project={selected} />
+            )}
+          </section>
+          {deleting ? (
+            <TypedNameConfirm
+              key={`delete-${selected.id}`}
+              title="Delete Project"
+              showTitle
+              warning={ValidationMessages.projectDeleteWarning}
+              prompt={projectDeletePrompt(selected.name)}
+              placeholder={ValidationMessages.projectDeletePlaceholder}
+              expectedName={selected.name}
+              mismatchText={ValidationMessages.projectNameMismatch}
+              confirmLabel="Delete Permanently"
+              requireMatch
+              onCancel={() => setDeleting(false)}
+              onConfirm={(typed) => void confirmDelete(selected, typed)}
+            />
           ) : (
-            <>
-              <section className="panel" aria-label="Project Information">
-                <div className="panel-head">
-                  <h3 className="panel-title">Project Information</h3>
-                  <div className="actions">
-                    <button type="button" className="button button-secondary" onClick={() => setEditing((v) => !v)}>
-                      {editing ? 'Cancel' : 'Edit Project'}
-                    </button>
-                    <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
-                      Delete Project
-                    </button>
-                  </div>
-                </div>
-                {editing ? (
-                  <ProjectForm
-                    key={selected.id}
-                    project={selected}
-                    successText={ProjectMessages.infoUpdated}
-                    failureText={() => ProjectMessages.infoUpdateFailed}
-                    onSubmit={async (input) => {
-                      await onUpdate(selected.id, input);
-                      setEditing(false);
-                      setBanner({ kind: 'success', text: ProjectMessages.infoUpdated });
-                    }}
-                  />
-                ) : (
-                  <ProjectInformation project={selected} />
-                )}
-              </section>
-              {deleting ? (
-                <TypedNameConfirm
-                  key={`delete-${selected.id}`}
-                  title="Delete Project"
-                  showTitle
-                  warning={ValidationMessages.projectDeleteWarning}
-                  prompt={projectDeletePrompt(selected.name)}
-                  placeholder={ValidationMessages.projectDeletePlaceholder}
-                  expectedName={selected.name}
-                  mismatchText={ValidationMessages.projectNameMismatch}
-                  confirmLabel="Delete Permanently"
-                  requireMatch
-                  onCancel={() => setDeleting(false)}
-                  onConfirm={(typed) => void confirmDelete(selected, typed)}
-                />
-              ) : (
-                <ReferencePicker project={selected} models={models} onSetReference={(modelId) => onSetReference(selected.id, modelId)} />
-              )}
-            </>
+            <ReferencePicker project={selected} models={models} onSetReference={(modelId) => onSetReference(selected.id, modelId)} />
           )}
-        </div>
-      </div>
-    </div>
+        </>
+      )}
+    </ManagementLayout>
   );
 }
 
-/** /admin/project-management: the panel on the live project list; `?projectId=` preselects. */
-export function ProjectManagement() {
-  const backend = useBackend();
-  const [params, setParams] = useSearchParams();
-  const selectedId = params.get('projectId');
-  const projects = useProjects();
-  const models = useProjectModels(selectedId ?? undefined);
+/**
+ * /admin/project-management: the panel on the live project list and the selected project's live
+ * models (the app's route hands both in, with the `?projectId=` selection).
+ */
+export function ProjectManagement({
+  projects,
+  models,
+  selectedId,
+  onSelect,
+}: {
+  projects: Resource<Project[]>;
+  models: Resource<Model[]>;
+  selectedId: string | null;
+  onSelect: (projectId: string | null) => void;
+}) {
+  const updateProject = useUpdateProject();
+  const deleteProject = useDeleteProject();
+  const setReferenceModel = useSetReferenceModel();
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   return (
     <ProjectPanel
       projects={projects.data}
       selectedId={selectedId}
-      onSelect={(id) => setParams(id ? { projectId: id } : {}, { replace: true })}
+      onSelect={onSelect}
       models={models.status === 'success' ? models.data : []}
-      onUpdate={(id, input) => updateProject(backend.catalog, id, input)}
-      onDelete={(id, typed) => deleteProject(backend.catalog, id, typed)}
-      onSetReference={(projectId, modelId) => setReferenceModel(backend.catalog, projectId, modelId)}
+      onUpdate={updateProject}
+      onDelete={deleteProject}
+      onSetReference={setReferenceModel}
     />
   );
 }

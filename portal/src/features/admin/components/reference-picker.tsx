@@ -3,7 +3,6 @@
  * "Reference picker"): one row per model with 'Set as Reference' on the others; the swap runs
  * in the shared `setReferenceModel` workflow (one atomic batch).
  */
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ProjectMessages } from '@shared/messages.js';
 import { sortModelsBy } from '@shared/order.js';
@@ -11,7 +10,8 @@ import { formatDate } from '@shared/format.js';
 import { modelTypeLabel } from '@shared/model-type.js';
 import type { Model, Project } from '@shared/types.js';
 import { paths } from '../../../config/paths.js';
-import { Banner, type BannerMessage } from './form-parts.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { useAction } from '../../../hooks/use-action.js';
 
 export function ReferencePicker({
   project,
@@ -22,22 +22,15 @@ export function ReferencePicker({
   models: readonly Model[];
   onSetReference: (modelId: string) => Promise<void>;
 }) {
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<BannerMessage | null>(null);
-
-  async function choose(modelId: string) {
-    setBusy(modelId);
-    setMessage(null);
-    try {
-      await onSetReference(modelId);
-      setMessage({ kind: 'success', text: ProjectMessages.referenceUpdated });
-    } catch (error) {
+  const choose = useAction(onSetReference, {
+    success: () => ProjectMessages.referenceUpdated,
+    failure: (error) => {
       console.error(error);
-      setMessage({ kind: 'error', text: ProjectMessages.referenceUpdateFailed });
-    } finally {
-      setBusy(null);
-    }
-  }
+      return ProjectMessages.referenceUpdateFailed;
+    },
+  });
+  /** The model being set as the reference, while that runs. */
+  const busy = choose.busy ? (choose.args?.[0] ?? null) : null;
 
   const referenceId = project.reference_model_id ?? null;
   return (
@@ -48,7 +41,7 @@ export function ReferencePicker({
           Add Model
         </Link>
       </div>
-      <Banner banner={message} />
+      <Banner banner={choose.message} />
       {models.length === 0 ? (
         <p className="muted">No models in this project yet.</p>
       ) : (
@@ -81,7 +74,7 @@ export function ReferencePicker({
                         type="button"
                         className="button button-secondary button-small"
                         disabled={busy !== null}
-                        onClick={() => void choose(model.id)}
+                        onClick={() => void choose.run(model.id)}
                       >
                         {busy === model.id ? 'Updating...' : 'Set as Reference'}
                       </button>

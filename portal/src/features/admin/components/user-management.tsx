@@ -10,8 +10,10 @@ import { isAppError, ErrorCode } from '@shared/errors.js';
 import { adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
 import type { Role } from '@shared/types.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
-import { detailOf } from '../api/admin-data.js';
-import { Banner, Field, type BannerMessage } from './form-parts.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { Field } from '../../../components/ui/field.js';
+import { useAction } from '../../../hooks/use-action.js';
+import { detailOf } from '../../../lib/error-detail.js';
 
 export function RegisterUserForm({
   onRegister,
@@ -26,37 +28,32 @@ export function RegisterUserForm({
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('user');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<BannerMessage | null>(null);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const check = validateRegisterUser({ email, password });
-    if (!check.ok) {
-      setMessage({ kind: 'error', text: check.message });
-      return;
-    }
-    setBusy(true);
-    setMessage(null);
-    try {
-      await onRegister({ email, password, role });
-      setMessage({
-        kind: 'success',
-        text: `User ${email.trim().toLowerCase()} has been registered as ${role}. You will be signed out in 2 seconds; please sign in again.`,
-      });
+  const register = useAction(
+    async (input: { email: string; password: string; role: Role }) => {
+      await onRegister(input);
       // Not cleared on unmount: leaving the page does not cancel the §4 sign-out.
       setTimeout(onSignOut, signOutDelayMs);
-    } catch (error) {
-      const text = isAppError(error, ErrorCode.AlreadyExists, ErrorCode.InvalidArgument) ? error.message : registrationErrorMessage(error);
-      setMessage({ kind: 'error', text });
-      setBusy(false);
-    }
+    },
+    {
+      success: (_, input) =>
+        `User ${input.email.trim().toLowerCase()} has been registered as ${input.role}. You will be signed out in 2 seconds; please sign in again.`,
+      failure: (error) => (isAppError(error, ErrorCode.AlreadyExists, ErrorCode.InvalidArgument) ? error.message : registrationErrorMessage(error)),
+    },
+  );
+  // Stays busy after a success: the sign-out follows.
+  const busy = register.busy || register.status === 'success';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const check = validateRegisterUser({ email, password });
+    if (!check.ok) register.fail(check.message);
+    else void register.run({ email, password, role });
   }
 
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Register User">
       <h3 className="panel-title">Register User</h3>
-      <Banner banner={message} />
+      <Banner banner={register.message} />
       <div className="form-grid">
         <Field label="Email">
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -83,32 +80,22 @@ export function RegisterUserForm({
 export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [uid, setUid] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<BannerMessage | null>(null);
+  const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
+    success: (_, target) => adminGranted(target.email ?? target.uid),
+    failure: (error) => adminGrantFailed(detailOf(error)),
+  });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateSetAdmin({ email, uid });
-    if (!check.ok) {
-      setMessage({ kind: 'error', text: check.message });
-      return;
-    }
-    setBusy(true);
-    setMessage(null);
-    try {
-      await onGrant(check.value.uid);
-      setMessage({ kind: 'success', text: adminGranted(check.value.email ?? check.value.uid) });
-    } catch (error) {
-      setMessage({ kind: 'error', text: adminGrantFailed(detailOf(error)) });
-    } finally {
-      setBusy(false);
-    }
+    if (!check.ok) grant.fail(check.message);
+    else void grant.run(check.value);
   }
 
   return (
     <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Manage Roles">
       <h3 className="panel-title">Grant Admin Role</h3>
-      <Banner banner={message} />
+      <Banner banner={grant.message} />
       <div className="form-grid">
         <Field label="User Email">
           <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -118,8 +105,8 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
         </Field>
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving...' : 'Set as Admin'}
+        <button type="submit" className="button button-primary" disabled={grant.busy}>
+          {grant.busy ? 'Saving...' : 'Set as Admin'}
         </button>
       </div>
     </form>

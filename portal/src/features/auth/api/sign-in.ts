@@ -1,4 +1,4 @@
-/** Sign-in and sign-out through the identity port (SPEC.md §2 Sign-in, §7 identity service). */
+/** Sign-in through the identity port (SPEC.md §2 Sign-in, §7 identity service); sign-out is the session's (`lib/session`). */
 import { useCallback } from 'react';
 import type { AuthUser } from '@shared/ports/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
@@ -6,9 +6,4 @@ import { useBackend } from '../../../lib/backend-context.js';
 export function useSignIn(): (email: string, password: string) => Promise<AuthUser> {
   const { identity } = useBackend();
   return useCallback((email, password) => identity.signIn(email, password), [identity]);
-}
-
-export function useSignOut(): () => Promise<void> {
-  const { identity } = useBackend();
-  return useCallback(() => identity.signOut(), [identity]);
 }

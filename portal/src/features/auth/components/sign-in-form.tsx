@@ -6,6 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { signInErrorMessage } from '@shared/messages.js';
 import { validateSignIn } from '@shared/validation/sign-in.js';
+import { Banner } from '../../../components/ui/banner.js';
+import { useAction } from '../../../hooks/use-action.js';
 
 export interface SignInFormProps {
   onSignIn: (email: string, password: string) => Promise<unknown>;
@@ -15,26 +17,20 @@ export interface SignInFormProps {
 export function SignInForm({ onSignIn, onSuccess }: SignInFormProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setError(null);
-    const checked = validateSignIn({ email, password });
-    if (!checked.ok) {
-      setError(checked.message);
-      return;
-    }
-    setSubmitting(true);
-    try {
-      await onSignIn(checked.value.email, checked.value.password);
-      setSubmitting(false);
+  const signIn = useAction(
+    async (checkedEmail: string, checkedPassword: string) => {
+      await onSignIn(checkedEmail, checkedPassword);
       onSuccess?.();
-    } catch (caught) {
-      setSubmitting(false);
-      setError(signInErrorMessage(caught));
-    }
+    },
+    { failure: signInErrorMessage },
+  );
+  const submitting = signIn.busy;
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = validateSignIn({ email, password });
+    if (!checked.ok) signIn.fail(checked.message);
+    else void signIn.run(checked.value.email, checked.value.password);
   }
 
   return (
@@ -65,11 +61,7 @@ export function SignInForm({ onSignIn, onSuccess }: SignInFormProps) {
           disabled={submitting}
         />
       </div>
-      {error ? (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <Banner banner={signIn.message} />
       <button type="submit" className="button button-primary button-block" disabled={submitting}>
         {submitting ? 'Signing in...' : 'Sign In'}
       </button>

@@ -3,19 +3,18 @@
  * counts, a search box (§5: case-insensitive substring of structure_id, name, description),
  * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
  * Every card links to /projects/{id}. `CatalogHomeView` is the pure view; `CatalogHome` feeds it
- * the live projects and models.
+ * the live projects and models the app's route hands in.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { countModelsByProject, catalogStats, featuredProjects, modelCountOf, truncateDescription } from '@shared/projects.js';
 import { searchProjects } from '@shared/search.js';
-import type { Project } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
+import { ProjectCountBadge, modelCountText } from '../../../components/ui/project-count-badge.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { useModels } from '../../models/api/use-models.js';
-import { useProjects } from '../../projects/api/use-projects.js';
-import { ProjectCountBadge, modelCountText } from '../../projects/components/project-badge.js';
+import type { Resource } from '../../../lib/resource.js';
 import '../catalog.css';
 
 function CatalogProjectCard({ project, modelCount }: { project: Project; modelCount: number }) {
@@ -106,9 +105,7 @@ export function CatalogHomeView({ projects, counts }: CatalogHomeViewProps) {
   );
 }
 
-export function CatalogHome() {
-  const projects = useProjects();
-  const models = useModels();
+export function CatalogHome({ projects, models }: { projects: Resource<Project[]>; models: Resource<Model[]> }) {
   const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') console.error(projects.error);

@@ -9,13 +9,12 @@
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { countModelsByProject, mapStats, modelCountOf, projectsOnMap } from '@shared/projects.js';
-import type { Project } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import type { Resource } from '../../../lib/resource.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
-import { useModels } from '../../models/api/use-models.js';
-import { useProjects } from '../../projects/api/use-projects.js';
 import { useCurrentLocation } from '../hooks/use-current-location.js';
 import { CURRENT_LOCATION_MARKER, MARKER_HEX } from '../lib/marker-style.js';
 import { KeylessMap } from './keyless-map.js';
@@ -124,9 +123,8 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
   );
 }
 
-export function ProjectMap() {
-  const projects = useProjects();
-  const models = useModels();
+/** The screen on the live projects and models the app's route hands in. */
+export function ProjectMap({ projects, models }: { projects: Resource<Project[]>; models: Resource<Model[]> }) {
   const config = useRuntimeConfig();
   const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
   if (projects.status === 'loading' || config.status === 'loading') return <LoadingState label="Loading projects..." />;

@@ -1,5 +1,5 @@
 /** A project marker's popup (SPEC.md §2 Project map): name, ID, badge, model count, address and 'View Project'. */
-import { ProjectCountBadge, modelCountText } from '../../projects/components/project-badge.js';
+import { ProjectCountBadge, modelCountText } from '../../../components/ui/project-count-badge.js';
 import type { LocatedProject } from './map-types.js';
 
 export function ProjectPopup({ project, modelCount, onView }: { project: LocatedProject; modelCount: number; onView: () => void }) {

@@ -3,20 +3,19 @@
  * caller may see, ordered by publicId, in a react-window v2 virtualised `List` 600px high with
  * 120px rows (§9).
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '@shared/constants.js';
 import { ModelMessages } from '@shared/messages.js';
 import { visibleModelsFor } from '@shared/roles.js';
-import type { Model } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import { useSetModelVisibility } from '../api/set-visibility.js';
-import { thumbnailPathOf, useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../api/use-download-url.js';
+import { thumbnailPathOf, useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
 import { useModels } from '../api/use-models.js';
 import { useUploadModel } from '../api/upload-model.js';
-import { useProjects } from '../../projects/api/use-projects.js';
 import { UploadPanel } from './upload-panel.js';
 import '../models.css';
 import { ModelRowView } from './model-row.js';
@@ -49,14 +48,14 @@ function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, on
   );
 }
 
-/** The admin upload panel fed with the live project list. */
-function AdminUploadPanel() {
-  const projects = useProjects();
+/** The admin upload panel on the project list (the app's route feeds it the live projects). */
+export function AdminUploadPanel({ projects }: { projects: Project[] }) {
   const upload = useUploadModel();
-  return <UploadPanel projects={projects.status === 'success' ? projects.data : []} onUpload={upload} />;
+  return <UploadPanel projects={projects} onUpload={upload} />;
 }
 
-export function ModelList({ isAdmin }: { isAdmin: boolean }) {
+/** The list; `uploadPanel` (admins: an `AdminUploadPanel` on the live projects) shows above it. */
+export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; uploadPanel?: ReactNode }) {
   const models = useModels();
   const viewerUrl = useViewerUrl();
   const setVisibility = useSetModelVisibility();
@@ -87,7 +86,7 @@ export function ModelList({ isAdmin }: { isAdmin: boolean }) {
           To delete models or manage their files, use the Admin panel (Model Management).
         </p>
       ) : null}
-      {isAdmin ? <AdminUploadPanel /> : null}
+      {isAdmin ? uploadPanel : null}
       {error ? (
         <p className="alert alert-error" role="alert">
           {error}

@@ -9,7 +9,9 @@ import { ErrorCode, isAppError } from '@shared/errors.js';
 import { ModelMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
+import { Banner } from '../../../components/ui/banner.js';
 import { Spinner } from '../../../components/ui/spinner.js';
+import { useAction } from '../../../hooks/use-action.js';
 import type { ListUploadForm } from '../api/upload-model.js';
 
 export interface UploadPanelProps {
@@ -24,35 +26,34 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
   const [name, setName] = useState('');
   const [splat, setSplat] = useState<File | null>(null);
   const [glb, setGlb] = useState<File | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const splatInput = useRef<HTMLInputElement>(null);
   const glbInput = useRef<HTMLInputElement>(null);
   const chosenProject = projectId || projects[0]?.id || '';
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setResult(null);
-    setBusy(true);
-    try {
-      await onUpload({ projectId: chosenProject, publicId, name, splat, glb });
-      setResult({ ok: true, message: ModelMessages.listUploadSucceeded });
+  const upload = useAction(
+    async (form: ListUploadForm) => {
+      await onUpload(form);
       setPublicId('');
       setName('');
       setSplat(null);
       setGlb(null);
       if (splatInput.current) splatInput.current.value = '';
       if (glbInput.current) glbInput.current.value = '';
-    } catch (caught) {
-      if (isAppError(caught) && caught.code === ErrorCode.InvalidArgument) {
-        setResult({ ok: false, message: caught.message });
-      } else {
+    },
+    {
+      success: () => ModelMessages.listUploadSucceeded,
+      failure: (caught) => {
+        if (isAppError(caught) && caught.code === ErrorCode.InvalidArgument) return caught.message;
         console.error(caught);
-        setResult({ ok: false, message: ModelMessages.listUploadFailed });
-      }
-    } finally {
-      setBusy(false);
-    }
+        return ModelMessages.listUploadFailed;
+      },
+    },
+  );
+  const busy = upload.busy;
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void upload.run({ projectId: chosenProject, publicId, name, splat, glb });
   }
 
   return (
@@ -87,11 +88,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
           <label htmlFor="upload-glb">GLB file (.glb)</label>
           <input id="upload-glb" ref={glbInput} type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} disabled={busy} />
         </div>
-        {result ? (
-          <p className={`alert ${result.ok ? 'alert-success' : 'alert-error'}`} role={result.ok ? 'status' : 'alert'}>
-            {result.message}
-          </p>
-        ) : null}
+        <Banner banner={upload.message} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? <Spinner size="sm" label="Uploading..." /> : 'Upload'}
         </button>

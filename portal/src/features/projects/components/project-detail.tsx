@@ -15,9 +15,8 @@ import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import type { Resource } from '../../../lib/resource.js';
-import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../models/api/use-download-url.js';
-import { useProject } from '../api/use-project.js';
-import { useProjectModels } from '../api/use-project-models.js';
+import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
+import { useProjectWithModels } from '../api/use-project-with-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
 
 
@@ -123,9 +122,7 @@ function ProjectModelCardWithLink({ links, ...props }: Omit<Parameters<typeof Pr
 }
 
 export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
-  const models = useProjectModels(projectId);
-  const revision = models.status === 'success' ? models.data.map((m) => `${m.id}${m.isReference ? '*' : ''}`).join(',') : '';
-  const project = useProject(projectId, revision);
+  const { project, models } = useProjectWithModels(projectId);
 
   if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
   if (project.status === 'error' || project.data === null) {

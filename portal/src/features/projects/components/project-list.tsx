@@ -11,8 +11,8 @@ import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { useDownloadUrl, thumbnailPathOf } from '../../models/api/use-download-url.js';
-import { useModels } from '../../models/api/use-models.js';
+import { useDownloadUrl, thumbnailPathOf } from '../../../hooks/use-download-url.js';
+import type { Resource } from '../../../lib/resource.js';
 import { useProjects } from '../api/use-projects.js';
 import { ProjectCard } from './project-card.js';
 import '../projects.css';
@@ -109,9 +109,9 @@ export function ProjectListView({ projects, models, isAdmin }: { projects: Proje
   );
 }
 
-export function ProjectList({ isAdmin }: { isAdmin: boolean }) {
+/** The list on the live projects, with the live models (for thumbnails and counts) the app's route hands in. */
+export function ProjectList({ isAdmin, models }: { isAdmin: boolean; models: Resource<Model[]> }) {
   const projects = useProjects();
-  const models = useModels();
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') {
     console.error(projects.error);

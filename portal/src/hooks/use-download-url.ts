@@ -3,8 +3,8 @@
  * A failure is only logged (§8 silent handling): the caller keeps showing 'Preparing...'.
  */
 import { useMemo } from 'react';
-import { useBackend } from '../../../lib/backend-context.js';
-import { success, usePromise, type Resource } from '../../../lib/resource.js';
+import { useBackend } from '../lib/backend-context.js';
+import { success, usePromise, type Resource } from '../lib/resource.js';
 
 /**
  * Links one screen has asked for, by path: a path is resolved once per screen, however many

@@ -3,9 +3,9 @@
  * processing → finalizing; additional-file stages preparing → uploading → processing →
  * completed) with the per-file status: waiting, uploading with percent, completed, error.
  */
-import '../admin.css';
 import type { UploadProgress } from '@shared/ports/index.js';
 import type { FileStatus } from '@shared/workflows/index.js';
+import './forms.css';
 
 export interface FileProgress {
   status: FileStatus;

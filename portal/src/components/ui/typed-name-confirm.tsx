@@ -1,36 +1,13 @@
 /**
- * Small parts the admin and add-model forms share: the result banner, a labelled form field and
- * the typed-name delete confirmation (SPEC.md §4 "Project delete flow", §5 "Delete model" and
- * "Delete project").
+ * The typed-name delete confirmation (SPEC.md §4 "Project delete flow", §5 "Delete model" and
+ * "Delete project"): the typed text must equal the name (trimmed) before the delete runs.
  */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { confirmTypedName } from '@shared/validation/confirm.js';
-
-/** A success (green) or error (red) result message. */
-export interface BannerMessage {
-  kind: 'success' | 'error';
-  text: string;
-}
-
-/** The result banner: an alert for errors, a status for successes, nothing without a message. */
-export function Banner({ banner }: { banner: BannerMessage | null }) {
-  if (!banner) return null;
-  return (
-    <p className={`alert alert-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
-      {banner.text}
-    </p>
-  );
-}
-
-/** A label wrapping its control, with the label text above it; `wide` spans the form grid. */
-export function Field({ label, wide = false, children }: { label: ReactNode; wide?: boolean; children: ReactNode }) {
-  return (
-    <label className={`field${wide ? ' field-wide' : ''}`}>
-      <span className="field-label">{label}</span>
-      {children}
-    </label>
-  );
-}
+import { Banner } from './banner.js';
+import { Field } from './field.js';
+import { useAction } from '../../hooks/use-action.js';
+import './forms.css';
 
 export interface TypedNameConfirmProps {
   /** The dialog's accessible name (and heading, with `showTitle`). */
@@ -68,21 +45,13 @@ export function TypedNameConfirm({
   onCancel,
 }: TypedNameConfirmProps) {
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const remove = useAction(onConfirm, { failure: failureText });
+  // Stays busy after a success: the box goes away.
+  const busy = remove.busy || remove.status === 'success';
 
-  async function confirm() {
-    if (!confirmTypedName(typed, expectedName)) {
-      setError(mismatchText);
-      return;
-    }
-    setBusy(true);
-    try {
-      await onConfirm(typed);
-    } catch (e) {
-      setError(failureText(e));
-      setBusy(false);
-    }
+  function confirm() {
+    if (!confirmTypedName(typed, expectedName)) remove.fail(mismatchText);
+    else void remove.run(typed);
   }
 
   return (
@@ -92,7 +61,7 @@ export function TypedNameConfirm({
       <Field label={prompt}>
         <input type="text" value={typed} placeholder={placeholder} onChange={(e) => setTyped(e.target.value)} />
       </Field>
-      <Banner banner={error === null ? null : { kind: 'error', text: error }} />
+      <Banner banner={remove.message} />
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
@@ -101,7 +70,7 @@ export function TypedNameConfirm({
           type="button"
           className="button button-danger"
           disabled={busy || (requireMatch && !confirmTypedName(typed, expectedName))}
-          onClick={() => void confirm()}
+          onClick={confirm}
         >
           {confirmLabel}
         </button>

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '@shared/types.js';
-import ModelsRoute from '../../../app/routes/app/models.js';
+import ModelsRoute from './models.js';
 import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
 
 afterEach(cleanup);

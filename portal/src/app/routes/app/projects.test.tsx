@@ -3,8 +3,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
 import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
-import { ProjectListView } from './project-list.js';
-import ProjectsRoute from '../../../app/routes/app/projects.js';
+import { ProjectListView } from '../../../features/projects/components/project-list.js';
+import ProjectsRoute from './projects.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@
  * for exactly 1, none for 0) and the model-count line, as the catalog cards and map popups show them.
  */
 import { PROJECT_BADGE_LABELS, projectBadge } from '@shared/projects.js';
-import { Badge } from '../../../components/ui/badge.js';
+import { Badge } from './badge.js';
 
 export function ProjectCountBadge({ modelCount }: { modelCount: number }) {
   const badge = projectBadge(modelCount);

@@ -3,11 +3,36 @@
  * project and model management screens (SPEC.md §2 Project management panel, Model management
  * screen).
  */
-import type { ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { ListSort } from '@shared/order.js';
+import './forms.css';
 
 /** Labels of the list sort buttons, in their order. */
 export const SORT_LABELS: Record<ListSort, string> = { id: 'ID', name: 'Name', latest: 'Latest' };
+
+/** The search and sort state of a pick list and the items it shows, to spread into `<PickList>`. */
+export interface PickListState<T> {
+  term: string;
+  onTerm: (term: string) => void;
+  sort: ListSort;
+  onSort: (sort: ListSort) => void;
+  items: readonly T[];
+}
+
+/**
+ * Search and sort state over `all` (sorted by ID first): `search(all, term)` filters, `sortBy(found, sort)`
+ * orders. Pass module-level functions (they key the memo).
+ */
+export function usePickList<T>(
+  all: readonly T[],
+  search: (items: readonly T[], term: string) => T[],
+  sortBy: (items: readonly T[], sort: ListSort) => T[],
+): PickListState<T> {
+  const [term, setTerm] = useState('');
+  const [sort, setSort] = useState<ListSort>('id');
+  const items = useMemo(() => sortBy(search(all, term), sort), [all, search, sortBy, term, sort]);
+  return { term, onTerm: setTerm, sort, onSort: setSort, items };
+}
 
 interface PickListProps<T extends { id: string }> {
   /** What the list holds, lower case plural ('projects', 'models'): names the search box and groups. */

@@ -1,9 +1,9 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import LoginRoute from '../../../app/routes/login.js';
-import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
-import { SignInForm } from './sign-in-form.js';
+import LoginRoute from './login.js';
+import { createStubBackend, StubApp } from '../../components/testing/stub-backend.js';
+import { SignInForm } from '../../features/auth/components/sign-in-form.js';
 
 afterEach(cleanup);
 

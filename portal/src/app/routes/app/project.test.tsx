@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
-import ProjectRoute from '../../../app/routes/app/project.js';
+import ProjectRoute from './project.js';
 import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
 
 afterEach(cleanup);

@@ -1,0 +1,13 @@
+/** A labelled form field: the label wraps its control, with the label text above it. */
+import type { ReactNode } from 'react';
+import './forms.css';
+
+/** A label wrapping its control, with the label text above it; `wide` spans the form grid. */
+export function Field({ label, wide = false, children }: { label: ReactNode; wide?: boolean; children: ReactNode }) {
+  return (
+    <label className={`field${wide ? ' field-wide' : ''}`}>
+      <span className="field-label">{label}</span>
+      {children}
+    </label>
+  );
+}

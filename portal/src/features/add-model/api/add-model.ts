@@ -1,0 +1,15 @@
+/**
+ * Add a model to a project (SPEC.md §4 "Add-model upload stages" and "Reference model on add", §5
+ * "Add model") through the shared `addModel` workflow, owned by the signed-in admin.
+ */
+import { useCallback } from 'react';
+import { addModel, type AddModelHooks, type AddModelInput } from '@shared/workflows/index.js';
+import { useBackend } from '../../../lib/backend-context.js';
+
+export function useAddModel(): (input: AddModelInput, hooks: AddModelHooks) => Promise<unknown> {
+  const backend = useBackend();
+  return useCallback(
+    (input, hooks) => addModel(backend, input, { ...hooks, ownerUid: backend.identity.currentUser()?.uid ?? null }),
+    [backend],
+  );
+}

@@ -1,0 +1,12 @@
+/**
+ * Delete a project (SPEC.md §4 "Project delete flow", §5 "Delete project"): the typed name must
+ * match and the project must have no models (the shared workflow's guards); resolves to its name.
+ */
+import { useCallback } from 'react';
+import { deleteProject } from '@shared/workflows/index.js';
+import { useBackend } from '../../../lib/backend-context.js';
+
+export function useDeleteProject(): (projectId: string, typedName: string) => Promise<string> {
+  const { catalog } = useBackend();
+  return useCallback((projectId, typedName) => deleteProject(catalog, projectId, typedName), [catalog]);
+}

@@ -1,0 +1,10 @@
+/** Save a project's details (SPEC.md §5 Project form rules) through the shared workflow. */
+import { useCallback } from 'react';
+import type { ProjectFormInput } from '@shared/validation/project-form.js';
+import { updateProject } from '@shared/workflows/index.js';
+import { useBackend } from '../../../lib/backend-context.js';
+
+export function useUpdateProject(): (projectId: string, input: ProjectFormInput) => Promise<void> {
+  const { catalog } = useBackend();
+  return useCallback((projectId, input) => updateProject(catalog, projectId, input), [catalog]);
+}

@@ -1,0 +1,39 @@
+/**
+ * The frame of the project and model management screens (SPEC.md §2 Project management panel,
+ * Model management screen): the title, the screen's banner, the 1+3 grid with the pick list on
+ * the left and, on the right, the selection's panels or the 'No … Selected' state.
+ */
+import type { ReactNode } from 'react';
+import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
+
+export interface ManagementLayoutProps {
+  className: string;
+  title: string;
+  banner: BannerMessage | null;
+  /** The left column (a PickList). */
+  pickList: ReactNode;
+  /** The right column's panels; null when nothing is selected (the empty state shows). */
+  children: ReactNode;
+  emptyTitle: string;
+  emptyText: string;
+}
+
+export function ManagementLayout({ className, title, banner, pickList, children, emptyTitle, emptyText }: ManagementLayoutProps) {
+  return (
+    <div className={className}>
+      <h2 className="panel-title">{title}</h2>
+      <Banner banner={banner} />
+      <div className="grid-4">
+        {pickList}
+        <div className="span-3">
+          {children ?? (
+            <div className="panel state">
+              <h3 className="state-title">{emptyTitle}</h3>
+              <p className="state-text">{emptyText}</p>
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+/** The detail of a caught error for the spec's '…: {detail}' messages (SPEC.md §8). */
+
+/** The message of an error for '…: {detail}' texts. */
+export function detailOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
