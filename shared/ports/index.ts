@@ -28,8 +28,8 @@ export interface BackendCapabilities {
 }
 
 export interface Backend {
-  /** Short name for logs: 'local' or 'firebase'. */
-  readonly kind: 'local' | 'firebase';
+  /** Short name for logs: 'local', 'firebase', or 'memory' (the in-memory backend of tests, `shared/adapters/memory`). */
+  readonly kind: 'local' | 'firebase' | 'memory';
   readonly identity: IdentityPort;
   readonly catalog: CatalogPort;
   readonly files: FileStorePort;

@@ -14,8 +14,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
-import { startLocalServer } from './local-backend.js';
-import type { LocalServerHandle } from './local-backend.js';
+import { startLocalServer } from '../support/local-backend.js';
+import type { LocalServerHandle } from '../support/local-backend.js';
 
 let handle: LocalServerHandle;
 const tokens = new Map<AccessPrincipal, string>();

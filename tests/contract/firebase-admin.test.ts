@@ -5,10 +5,10 @@
 // bypasses security rules (the rules run in tests/rules and tests/firebase/emulator-contract);
 // identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts.
 // Assertions: this file only binds a backend to the shared contract; every test and its
-// expect() calls live in tests/contract/suite.ts (describeBackendContract).
+// expect() calls live in tests/contract/suite/ (describeBackendContract).
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import { firebaseToolsUnavailable, startFirestoreEmulator, startStorageEmulatorWithoutRules } from '../firebase/emulators.js';
-import { describeBackendContract } from './suite.js';
+import { describeBackendContract } from './suite/index.js';
 
 describeBackendContract(
   'firebase-admin (Firestore emulator, Storage emulator without rules)',

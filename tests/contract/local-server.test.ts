@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../cli/src/server/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { Backend } from '@shared/ports/index.js';
-import { startLocalServer } from './local-backend.js';
-import type { LocalServerHandle } from './local-backend.js';
+import { startLocalServer } from '../support/local-backend.js';
+import type { LocalServerHandle } from '../support/local-backend.js';
 
 /** tus-js-client's Node URL storage (exported by its Node build, missing from its typings). */
 const FileUrlStorage = (tus as unknown as { FileUrlStorage: new (file: string) => tus.UrlStorage }).FileUrlStorage;

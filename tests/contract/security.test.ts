@@ -16,8 +16,8 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { listFilesDeep } from '@shared/workflows/util.js';
-import { startLocalServer } from './local-backend.js';
-import type { LocalServerHandle } from './local-backend.js';
+import { startLocalServer } from '../support/local-backend.js';
+import type { LocalServerHandle } from '../support/local-backend.js';
 
 type Caller = 'anon' | 'user' | 'admin' | 'service' | { token: string };
 

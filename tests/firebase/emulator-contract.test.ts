@@ -6,15 +6,15 @@
 // those cases skip with that reason unless FIREBASE_STORAGE_EMULATOR_HOST is set
 // (`firebase emulators:exec` in .github/workflows/firebase.yml).
 // Assertions: this file only binds a backend to the shared contract; every test and its
-// expect() calls live in tests/contract/suite.ts (describeBackendContract).
+// expect() calls live in tests/contract/suite/ (describeBackendContract).
 import { describe, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { AdminIdentity } from '../../cli/src/adapters/firebase-admin/index.js';
 import { createFirebaseBackend } from '../../portal/src/lib/backend/firebase/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
-import { describeBackendContract } from '../contract/suite.js';
-import type { ContractSetup } from '../contract/suite.js';
+import { describeBackendContract } from '../contract/suite/index.js';
+import type { ContractSetup } from '../contract/suite/index.js';
 import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
 
 const skipReason = firebaseToolsUnavailable();

@@ -20,8 +20,8 @@ import {
   uploadAdditionalFiles,
   uploadCameraMetadata,
 } from '@shared/workflows/index.js';
-import type { ContractSetup } from '../contract/suite.js';
-import { setupLocalBackend } from '../contract/local-backend.js';
+import type { ContractSetup } from '../contract/suite/index.js';
+import { setupLocalBackend } from '../support/local-backend.js';
 
 const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
 

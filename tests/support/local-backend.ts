@@ -10,7 +10,7 @@ import { startServer } from '../../cli/src/server/index.js';
 import type { RunningServer } from '../../cli/src/server/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
-import type { ContractSetup } from './suite.js';
+import type { ContractSetup } from '../contract/suite/index.js';
 
 /** A started server plus its service key and data folder (for server-specific tests). */
 export interface LocalServerHandle {

@@ -1,0 +1,272 @@
+/**
+ * Catalog port of the in-memory backend (SPEC.md §7 document database): the embedded backend's
+ * document API without HTTP. Requests are checked with the same wire schemas
+ * (`shared/wire/catalog.ts`) and field-path rule, writes go through the same role table
+ * (`./rules.ts`) and commit atomically, and live subscriptions re-run their query when a write
+ * (by any client of the store) changes their collection or this client's session changes,
+ * calling `onNext` only when the result changed.
+ */
+import type { z } from 'zod';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { validateWriteOp } from '@shared/field-path.js';
+import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
+import type { Unsubscribe } from '@shared/ports/identity.js';
+import type { CollectionName, CollectionTypes } from '@shared/types.js';
+import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
+import type { Json, MemoryDoc } from './documents.js';
+import { applyFieldUpdates, deepMerge, resolveSentinels, runQuery, wireCopy } from './documents.js';
+import type { MemorySession } from './identity.js';
+import type { MemoryPrincipal, PendingChange } from './rules.js';
+import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireSignedIn } from './rules.js';
+import type { MemoryStore } from './store.js';
+import { randomId } from './store.js';
+
+/**
+ * Parses a request part with a wire schema, as the embedded server does.
+ * @throws AppError `invalid-argument` ("Invalid <what>: <path> <message>")
+ */
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const detail = issue ? `${issue.path.join('.') || '(root)'} ${issue.message}` : 'malformed';
+    throw new AppError(ErrorCode.InvalidArgument, `Invalid ${what}: ${detail}`);
+  }
+  return result.data;
+}
+
+/** A query as the server reads it from the wire (orderBy directions default to 'asc'). */
+function parseQuery(query: Query | undefined): Query {
+  const raw = parse(querySchema.nullable().optional(), wireCopy(query) ?? null, 'query');
+  if (!raw) return {};
+  return {
+    where: raw.where,
+    orderBy: raw.orderBy?.map(([field, direction]) => [field, direction ?? 'asc'] as [string, 'asc' | 'desc']),
+    limit: raw.limit,
+  };
+}
+
+const withId = (doc: MemoryDoc): Record<string, unknown> => ({ ...wireCopy(doc.data), id: doc.id });
+
+interface Subscription {
+  collection: CollectionName;
+  query: Query | undefined;
+  onNext: (docs: never[]) => void;
+  onError?: (error: Error) => void;
+  last: string | null;
+  closed: boolean;
+  running: boolean;
+  again: boolean;
+}
+
+/** CatalogPort of the in-memory backend. */
+export class MemoryCatalog implements CatalogPort {
+  private readonly subs = new Set<Subscription>();
+  private readonly stopStore: Unsubscribe;
+  private readonly stopSession: Unsubscribe;
+
+  /**
+   * @param store the shared state
+   * @param session this client's session (who calls)
+   */
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly session: MemorySession,
+  ) {
+    this.stopStore = store.onChange((collections) => this.rerun(collections));
+    this.stopSession = session.onChange(() => this.rerun(null));
+  }
+
+  async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
+    await this.store.tick();
+    const principal = this.session.principal();
+    parse(collectionSchema, collection, 'collection');
+    parse(docIdSchema, id, 'document id');
+    const data = this.store.readDocument(collection, id);
+    const doc = filterGet(principal, collection, id, data ? { id, data } : null);
+    return (doc ? withId(doc) : null) as WithId<CollectionTypes[C]> | null;
+  }
+
+  async query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]> {
+    await this.store.tick();
+    return this.runQuery(collection, query) as unknown as WithId<CollectionTypes[C]>[];
+  }
+
+  private runQuery(collection: CollectionName, query: Query | undefined): Record<string, unknown>[] {
+    const principal = this.session.principal();
+    requireSignedIn(principal);
+    parse(collectionSchema, collection, 'collection');
+    const parsed = parseQuery(query);
+    return runQuery(this.store.documents(collection), parsed, readScope(principal, collection)).map(withId);
+  }
+
+  async count(collection: CollectionName, query?: Query): Promise<number> {
+    await this.store.tick();
+    return this.runQuery(collection, query).length;
+  }
+
+  async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {
+    await this.store.tick();
+    const principal = this.session.principal();
+    parse(collectionSchema, collection, 'collection');
+    preAuthorizeWrite(principal, { op: 'create', collection, id: undefined });
+    const id = randomId(20);
+    this.commit(principal, [{ op: 'create', collection, id, data: data as Record<string, unknown> }]);
+    return id;
+  }
+
+  async set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): Promise<void> {
+    await this.store.tick();
+    this.single({ op: 'set', collection, id, data: data as Record<string, unknown>, merge: options?.merge ?? false });
+  }
+
+  async update(collection: CollectionName, id: string, data: UpdateData): Promise<void> {
+    await this.store.tick();
+    this.single({ op: 'update', collection, id, data });
+  }
+
+  async delete(collection: CollectionName, id: string): Promise<void> {
+    await this.store.tick();
+    this.single({ op: 'delete', collection, id });
+  }
+
+  /** One write of the document routes: decided by its target first, then committed. */
+  private single(op: WriteOp): void {
+    const principal = this.session.principal();
+    parse(collectionSchema, op.collection, 'collection');
+    parse(docIdSchema, op.id, 'document id');
+    preAuthorizeWrite(principal, op);
+    this.commit(principal, [parse(writeOpSchema, wireCopy(op), 'request') as WriteOp]);
+  }
+
+  async batch(ops: WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    await this.store.tick();
+    const principal = this.session.principal();
+    requireSignedIn(principal);
+    const parsed = ops.map((op, i) => parse(writeOpSchema, wireCopy(op), `batch op ${i}`) as WriteOp);
+    this.commit(principal, parsed);
+  }
+
+  /**
+   * Commits writes atomically, as the embedded backend's `DocumentStore.commit`: every op is
+   * decided by its target, the data checked by the shared rule, then each write is computed on
+   * the state the earlier ops left (one server timestamp for the commit) and authorised with its
+   * before and after; only when all pass is anything stored.
+   * @throws AppError `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
+   */
+  private commit(principal: MemoryPrincipal, ops: WriteOp[]): void {
+    for (const op of ops) preAuthorizeWrite(principal, op);
+    const copies = ops.map((op) => wireCopy(op));
+    for (const op of copies) validateWriteOp(op);
+    const now = this.store.now();
+    const pending = new Map<string, Json | null>();
+    const key = (collection: CollectionName, id: string): string => `${collection}/${id}`;
+    const current = (collection: CollectionName, id: string): Json | null => {
+      const k = key(collection, id);
+      return pending.has(k) ? pending.get(k)! : this.store.readDocument(collection, id);
+    };
+    const changes: Array<{ collection: CollectionName; id: string; after: Json | null }> = [];
+    for (const op of copies) {
+      const before = current(op.collection, op.id);
+      const context = { collection: op.collection, id: op.id };
+      let after: Json | null;
+      switch (op.op) {
+        case 'create':
+          if (before) throw new AppError(ErrorCode.AlreadyExists, `Document ${op.collection}/${op.id} already exists`, { context });
+          after = resolveSentinels(op.data, now) as Json;
+          break;
+        case 'set': {
+          const data = resolveSentinels(op.data, now) as Json;
+          after = op.merge ? deepMerge(before ?? {}, data) : data;
+          break;
+        }
+        case 'update':
+          if (!before) throw new AppError(ErrorCode.NotFound, `Document ${op.collection}/${op.id} not found`, { context });
+          after = applyFieldUpdates(before, op.data, now);
+          break;
+        case 'delete':
+          after = null;
+          break;
+      }
+      const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
+      authorizeWrite(principal, change, current);
+      checkDocumentContent(change);
+      pending.set(key(op.collection, op.id), after);
+      changes.push({ collection: op.collection, id: op.id, after });
+    }
+    this.store.apply(changes);
+  }
+
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
+    onError?: (error: Error) => void,
+  ): Unsubscribe {
+    const sub: Subscription = {
+      collection,
+      query,
+      onNext: onNext as (docs: never[]) => void,
+      onError,
+      last: null,
+      closed: false,
+      running: false,
+      again: false,
+    };
+    this.subs.add(sub);
+    void this.run(sub);
+    return () => this.drop(sub);
+  }
+
+  private drop(sub: Subscription): void {
+    sub.closed = true;
+    this.subs.delete(sub);
+  }
+
+  /** Re-runs a subscription's query (coalescing overlapping runs); calls onNext when the result changed. */
+  private async run(sub: Subscription): Promise<void> {
+    if (sub.running) {
+      sub.again = true;
+      return;
+    }
+    sub.running = true;
+    try {
+      do {
+        sub.again = false;
+        const docs = await this.query(sub.collection, sub.query);
+        if (sub.closed) return;
+        const key = JSON.stringify(docs);
+        if (key !== sub.last) {
+          sub.last = key;
+          sub.onNext(docs as never[]);
+        }
+      } while (sub.again && !sub.closed);
+    } catch (error) {
+      // As Firestore listeners (and the embedded backend's client): an error ends the subscription.
+      if (!sub.closed) {
+        this.drop(sub);
+        sub.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    } finally {
+      sub.running = false;
+    }
+  }
+
+  private rerun(collections: readonly CollectionName[] | null): void {
+    for (const sub of [...this.subs]) if (!collections || collections.includes(sub.collection)) void this.run(sub);
+  }
+
+  /** Ends every subscription and stops listening to the store. */
+  close(): void {
+    this.stopStore();
+    this.stopSession();
+    for (const sub of [...this.subs]) sub.closed = true;
+    this.subs.clear();
+  }
+}
