@@ -11,3 +11,24 @@ export function Field({ label, wide = false, children }: { label: ReactNode; wid
     </label>
   );
 }
+
+/** A text-like input in a {@link Field}: `onChange` gets the new value. */
+export function TextField({
+  label,
+  value,
+  onChange,
+  type = 'text',
+  placeholder,
+}: {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'password' | 'date';
+  placeholder?: string;
+}) {
+  return (
+    <Field label={label}>
+      <input type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </Field>
+  );
+}

@@ -12,7 +12,7 @@ import type { ModelType, Project } from '@shared/types.js';
 import { validateAddModel } from '@shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
 import { Banner } from '../../../components/ui/banner.js';
-import { Field } from '../../../components/ui/field.js';
+import { Field, TextField } from '../../../components/ui/field.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
@@ -99,15 +99,9 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
     <form className="panel admin-form" onSubmit={submit} noValidate>
       <Banner banner={upload.message} />
       <div className="form-grid">
-        <Field label="Public ID">
-          <input type="text" value={publicId} onChange={(e) => setPublicId(e.target.value)} />
-        </Field>
-        <Field label="Model Name">
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} />
-        </Field>
-        <Field label="Capture Date">
-          <input type="date" value={captureDate} onChange={(e) => setCaptureDate(e.target.value)} />
-        </Field>
+        <TextField label="Public ID" value={publicId} onChange={setPublicId} />
+        <TextField label="Model Name" value={name} onChange={setName} />
+        <TextField label="Capture Date" type="date" value={captureDate} onChange={setCaptureDate} />
       </div>
       <fieldset className="field-set">
         <legend className="field-label">Model Type</legend>

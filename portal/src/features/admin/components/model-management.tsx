@@ -14,7 +14,7 @@ import { searchModels } from '@shared/search.js';
 import type { Model } from '@shared/types.js';
 import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
 import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
-import { Field } from '../../../components/ui/field.js';
+import { TextField } from '../../../components/ui/field.js';
 import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
@@ -55,15 +55,14 @@ export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave
     <form className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
       <Banner banner={save.message} />
       <div className="form-grid">
-        <Field label="Model Name">
-          <input type="text" value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
-        </Field>
-        <Field label="Public ID">
-          <input type="text" value={values.publicId} onChange={(e) => setValues({ ...values, publicId: e.target.value })} />
-        </Field>
-        <Field label="Capture Date">
-          <input type="text" placeholder="YYYY-MM-DD" value={values.captureDate ?? ''} onChange={(e) => setValues({ ...values, captureDate: e.target.value })} />
-        </Field>
+        <TextField label="Model Name" value={values.name} onChange={(name) => setValues({ ...values, name })} />
+        <TextField label="Public ID" value={values.publicId} onChange={(publicId) => setValues({ ...values, publicId })} />
+        <TextField
+          label="Capture Date"
+          placeholder="YYYY-MM-DD"
+          value={values.captureDate ?? ''}
+          onChange={(captureDate) => setValues({ ...values, captureDate })}
+        />
       </div>
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onClose}>

@@ -71,12 +71,7 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
             {field.multiline ? (
               <textarea rows={3} value={values[field.key]} onChange={(e) => change(field.key, e.target.value)} />
             ) : (
-              <input
-                type="text"
-                value={values[field.key]}
-                placeholder={field.placeholder}
-                onChange={(e) => change(field.key, e.target.value)}
-              />
+              <input type="text" value={values[field.key]} placeholder={field.placeholder} onChange={(e) => change(field.key, e.target.value)} />
             )}
           </Field>
         ))}

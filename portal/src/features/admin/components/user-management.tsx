@@ -11,7 +11,7 @@ import { adminGrantFailed, adminGranted, registrationErrorMessage } from '@share
 import type { Role } from '@shared/types.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
 import { Banner } from '../../../components/ui/banner.js';
-import { Field } from '../../../components/ui/field.js';
+import { Field, TextField } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
 
@@ -55,12 +55,8 @@ export function RegisterUserForm({
       <h3 className="panel-title">Register User</h3>
       <Banner banner={register.message} />
       <div className="form-grid">
-        <Field label="Email">
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </Field>
-        <Field label="Password">
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} />
-        </Field>
+        <TextField label="Email" type="email" value={email} onChange={setEmail} />
+        <TextField label="Password" type="password" value={password} onChange={setPassword} />
         <Field label="Role">
           <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
             <option value="user">User</option>
@@ -97,12 +93,8 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
       <h3 className="panel-title">Grant Admin Role</h3>
       <Banner banner={grant.message} />
       <div className="form-grid">
-        <Field label="User Email">
-          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        </Field>
-        <Field label="User ID (UID)">
-          <input type="text" value={uid} onChange={(e) => setUid(e.target.value)} />
-        </Field>
+        <TextField label="User Email" type="email" value={email} onChange={setEmail} />
+        <TextField label="User ID (UID)" value={uid} onChange={setUid} />
       </div>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={grant.busy}>
