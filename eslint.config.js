@@ -24,7 +24,9 @@ const features = readdirSync(new URL('./portal/src/features/', import.meta.url),
   .map((entry) => entry.name);
 const otherFeature = (own) => ({
   regex: `^(\\.{1,2}/)+(features/)?(${features.filter((name) => name !== own).join('|')})(/|$)`,
-  message: `features/${own} must not import another feature: move what they share to components/, hooks/ or lib/, or compose them in app/routes (DESIGN.md §4).`,
+  message:
+    `features/${own} must not import another feature: move what they share to components/, hooks/ or lib/, ` +
+    'or compose them in app/routes (DESIGN.md §4).',
 });
 const intoApp = { regex: '^(\\.{1,2}/)+app(/|$)', message: 'Features and the shared portal layers must not import app/ (DESIGN.md §4).' };
 /** components/, hooks/, lib/ and config/ sit below the features: they import neither features/ nor app/. */
@@ -116,7 +118,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias, intoFeatures, intoApp] },
+        {
+          patterns: [
+            { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
+            viaAlias,
+            intoFeatures,
+            intoApp,
+          ],
+        },
       ],
     },
   },

@@ -9,7 +9,11 @@ function Projects({ isAdmin }: { isAdmin: boolean }) {
 
 export default function ProjectsRoute() {
   return (
-    <SignedInPage signedOut={{ text: 'Please sign in to access projects.' }} title="Projects" subtitle="Inspection projects sorted by structure ID">
+    <SignedInPage
+      signedOut={{ text: 'Please sign in to access projects.' }}
+      title="Projects"
+      subtitle="Inspection projects sorted by structure ID"
+    >
       {(role) => <Projects isAdmin={role === 'admin'} />}
     </SignedInPage>
   );

@@ -3,18 +3,27 @@
  * §4 stages, §5 camera metadata checks) through the shared workflows.
  */
 import { useCallback, useMemo } from 'react';
-import { uploadAdditionalFiles, uploadCameraMetadata, type AdditionalFileKind, type AdditionalUploadHooks } from '@shared/workflows/index.js';
+import {
+  uploadAdditionalFiles,
+  uploadCameraMetadata,
+  type AdditionalFileKind,
+  type AdditionalUploadHooks,
+} from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
 
+type FileKind = Exclude<AdditionalFileKind, 'cameraMetadata'>;
+
 export interface UploadAdditionalFiles {
-  files: (modelId: string, kind: Exclude<AdditionalFileKind, 'cameraMetadata'>, chosen: File[], hooks: AdditionalUploadHooks) => Promise<{ count: number; folder: string }>;
-  cameraMetadata: (modelId: string, chosen: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) => Promise<{ cameras: number }>;
+  files: (modelId: string, kind: FileKind, chosen: File[], hooks: AdditionalUploadHooks) => Promise<{ count: number; folder: string }>;
+  cameraMetadata: (modelId: string, chosen: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) =>
+    Promise<{ cameras: number }>;
 }
 
 export function useUploadAdditionalFiles(): UploadAdditionalFiles {
   const backend = useBackend();
   const files = useCallback<UploadAdditionalFiles['files']>(
-    (modelId, kind, chosen, hooks) => uploadAdditionalFiles(backend, modelId, kind, chosen.map((file) => ({ source: file, name: file.name })), hooks),
+    (modelId, kind, chosen, hooks) =>
+      uploadAdditionalFiles(backend, modelId, kind, chosen.map((file) => ({ source: file, name: file.name })), hooks),
     [backend],
   );
   const cameraMetadata = useCallback<UploadAdditionalFiles['cameraMetadata']>(
