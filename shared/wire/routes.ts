@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
+import { CONFIG_PATH, runtimeConfigSchema } from './config.js';
 import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from './catalog.js';
 
 /** Prefix of every route of the embedded backend's API. */
@@ -115,13 +116,7 @@ const folderListingSchema = z.object({ items: z.array(storedFileSchema), prefixe
 /** The path parameter of file routes: the storage path after the route's prefix. */
 const wildcardParamsSchema = z.object({ '*': z.string() });
 
-/** Runtime configuration the portal reads (`GET /v1/config`); each value a string or null. */
-export const runtimeConfigSchema = z.object({
-  viewerUrl: z.string().nullish(),
-  mapsApiKey: z.string().nullish(),
-  splatViewerUrl: z.string().nullish(),
-  dualViewerUrl: z.string().nullish(),
-});
+export { runtimeConfigSchema };
 
 /** Data of a `change` event on the live stream: which collections changed. */
 export const changeEventSchema = z.object({ collections: z.array(z.string()) });
@@ -349,7 +344,7 @@ export const routes = {
     reply: z.object({ removedFiles: z.number(), removedRows: z.number() }),
   }),
   // public runtime configuration of the portal
-  config: route({ name: 'config', method: 'GET', pattern: '/v1/config', path: () => '/v1/config', reply: runtimeConfigSchema }),
+  config: route({ name: 'config', method: 'GET', pattern: CONFIG_PATH, path: () => CONFIG_PATH, reply: runtimeConfigSchema }),
 } as const;
 
 /**

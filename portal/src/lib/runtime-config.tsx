@@ -7,7 +7,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { resolveViewerBase } from '@shared/links.js';
-import { routes } from '@shared/wire/routes.js';
+import { CONFIG_PATH } from '@shared/wire/config.js';
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {
@@ -25,8 +25,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * @throws Error when the request fails
  */
 export async function loadRuntimeConfig(origin: string, fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
-  const response = await fetchImpl(new URL(routes.config.path(), origin));
-  if (!response.ok) throw new Error(`GET ${routes.config.path()} failed with HTTP ${response.status}`);
+  const response = await fetchImpl(new URL(CONFIG_PATH, origin));
+  if (!response.ok) throw new Error(`GET ${CONFIG_PATH} failed with HTTP ${response.status}`);
   const body = (await response.json()) as Record<string, unknown>;
   return {
     viewerUrl: resolveViewerBase(text(body.viewerUrl), origin),

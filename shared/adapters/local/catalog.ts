@@ -9,6 +9,7 @@ import { createParser } from 'eventsource-parser';
 import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '../../ports/catalog.js';
 import type { Unsubscribe } from '../../ports/identity.js';
 import type { CollectionName, CollectionTypes } from '../../types.js';
+import type { DocsListener, ErrorListener } from '../common.js';
 import { errorFromResponse, routePath } from './http.js';
 import { changeEventSchema, LIVE_EVENTS, routes } from '../../wire/routes.js';
 import type { Transport } from './http.js';
@@ -92,12 +93,7 @@ export class LocalCatalog implements CatalogPort {
     await this.identity.call(routes.batch, [], { json: { ops } });
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
-    onError?: (error: Error) => void,
-  ): Unsubscribe {
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
     const sub: Subscription = { collection, query, onNext: onNext as (docs: never[]) => void, onError, last: null, closed: false, running: false, again: false };
     this.subs.add(sub);
     if (!this.stream) this.startStream();

@@ -4,6 +4,7 @@
  * and in Node 20 (the CLI, tests).
  */
 import type { Backend, BackendCapabilities } from '../../ports/index.js';
+import { assembleBackend } from '../common.js';
 import { LocalCatalog } from './catalog.js';
 import { LocalFiles } from './files.js';
 import { Transport } from './http.js';
@@ -41,15 +42,8 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   const catalog = new LocalCatalog(transport, identity);
   const files = new LocalFiles(transport, identity, options.uploadUrlStorage, options.uploadFileReader);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true, fileStorage: true };
-  return {
-    kind: 'local',
-    identity,
-    catalog,
-    files,
-    capabilities,
-    async close() {
-      catalog.close();
-      identity.close();
-    },
-  };
+  return assembleBackend('local', { identity, catalog, files }, capabilities, async () => {
+    catalog.close();
+    identity.close();
+  });
 }

@@ -7,6 +7,7 @@ import type { DocumentSnapshot, Firestore, QueryDocumentSnapshot } from 'firebas
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
+import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
 import { firestoreError } from './errors.js';
 
@@ -100,12 +101,7 @@ export class AdminCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
-    onError?: (error: Error) => void,
-  ): Unsubscribe {
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
     const q = buildAdminQuery(this.db.collection(collection), query);
     const stop = q.onSnapshot(
       (snapshot) => onNext(snapshot.docs.map((doc) => withId<CollectionTypes[C]>(doc))),

@@ -4,61 +4,32 @@
  */
 import { FieldValue } from 'firebase-admin/firestore';
 import type { Query as AdminQuery, CollectionReference } from 'firebase-admin/firestore';
-import { AppError, ErrorCode } from '@shared/errors.js';
-import { validateDocumentData, validateFieldPath, validateUpdateData } from '@shared/field-path.js';
-import { isServerTimestamp } from '@shared/ports/index.js';
+import { checkQuery, fromFirestoreData, toFirestoreData, type TimestampLike } from '@shared/adapters/common.js';
+import { validateFieldPath } from '@shared/field-path.js';
 import type { Query } from '@shared/ports/index.js';
 
 /**
- * Checks write data by the shared rule (`shared/field-path.ts`: no `__proto__`, `constructor` or
- * `prototype` key or path segment, nesting bounded), then replaces SERVER_TIMESTAMP sentinels (at
- * any depth of plain objects) by Firestore's server-time transform; arrays and other values are kept.
+ * Write data for the Admin SDK ({@link toFirestoreData}: the shared data rule, SERVER_TIMESTAMP
+ * sentinels as `FieldValue.serverTimestamp()`).
  * @param data write data of a port call
  * @param kind 'update' when the keys are field paths (`update`, a batch's update op)
- * @returns data for the Admin SDK
  * @throws AppError `invalid-argument`
  */
 export function toFirestore(data: Record<string, unknown>, kind: 'document' | 'update' = 'document'): Record<string, unknown> {
-  if (kind === 'update') validateUpdateData(data);
-  else validateDocumentData(data);
-  return convertValues(data);
+  return toFirestoreData(data, kind, () => FieldValue.serverTimestamp());
 }
 
-function convertValues(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) out[key] = toValue(value);
-  return out;
-}
-
-function toValue(value: unknown): unknown {
-  if (isServerTimestamp(value)) return FieldValue.serverTimestamp();
-  if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
-    return convertValues(value as Record<string, unknown>);
-  }
-  return value;
-}
+/** A Timestamp, also of another copy of @google-cloud/firestore (so no instanceof). */
+const isTimestamp = (value: unknown): value is TimestampLike =>
+  value !== null && typeof value === 'object' && typeof (value as { toDate?: unknown }).toDate === 'function';
 
 /**
  * Converts document data read from Firestore: Timestamps become ISO strings (the ports' time
- * format), recursively through maps and arrays.
+ * format), recursively through maps and arrays ({@link fromFirestoreData}).
  * @param data `snapshot.data()`
  */
 export function fromFirestore(data: Record<string, unknown>): Record<string, unknown> {
-  return fromValue(data) as Record<string, unknown>;
-}
-
-function fromValue(value: unknown): unknown {
-  // Timestamps, also of another copy of @google-cloud/firestore (so no instanceof)
-  if (value !== null && typeof value === 'object' && typeof (value as { toDate?: unknown }).toDate === 'function') {
-    return ((value as { toDate: () => Date }).toDate()).toISOString();
-  }
-  if (Array.isArray(value)) return value.map(fromValue);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = fromValue(inner);
-    return out;
-  }
-  return value;
+  return fromFirestoreData(data, isTimestamp) as Record<string, unknown>;
 }
 
 /** Checks a field path of a filter or ordering (the shared rule). @throws AppError `invalid-argument` */
@@ -71,12 +42,9 @@ export const checkFieldPath = (field: string): string => validateFieldPath(field
  * @throws AppError `invalid-argument` (field path, limit below 1)
  */
 export function buildAdminQuery(ref: CollectionReference, query: Query | undefined): AdminQuery {
+  const checked = checkQuery(query);
   let q: AdminQuery = ref;
-  for (const [field, op, value] of query?.where ?? []) q = q.where(checkFieldPath(field), op, value);
-  for (const [field, direction] of query?.orderBy ?? []) q = q.orderBy(checkFieldPath(field), direction ?? 'asc');
-  if (query?.limit !== undefined) {
-    if (!Number.isInteger(query.limit) || query.limit < 1) throw new AppError(ErrorCode.InvalidArgument, `Invalid limit ${query.limit}`);
-    q = q.limit(query.limit);
-  }
-  return q;
+  for (const [field, op, value] of checked.where) q = q.where(field, op, value);
+  for (const [field, direction] of checked.orderBy) q = q.orderBy(field, direction);
+  return checked.limit === undefined ? q : q.limit(checked.limit);
 }

@@ -12,6 +12,7 @@ import { getFirestore } from 'firebase-admin/firestore';
 import { getStorage } from 'firebase-admin/storage';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
+import { assembleBackend } from '@shared/adapters/common.js';
 import { AdminCatalog } from './catalog.js';
 import { AdminFiles } from './files.js';
 import { AdminIdentity } from './identity.js';
@@ -87,16 +88,9 @@ export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): 
   // it the Admin SDK would send them to Google's real Cloud Storage.
   const fileStorage = !emulated || Boolean(process.env.FIREBASE_STORAGE_EMULATOR_HOST || process.env.STORAGE_EMULATOR_HOST);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: false, fileStorage };
-  return {
-    kind: 'firebase',
-    identity,
-    catalog,
-    files,
-    capabilities,
-    async close() {
-      catalog.close();
-      await db.terminate().catch(() => undefined);
-      await deleteApp(app).catch(() => undefined);
-    },
-  };
+  return assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
+    catalog.close();
+    await db.terminate().catch(() => undefined);
+    await deleteApp(app).catch(() => undefined);
+  });
 }

@@ -23,6 +23,7 @@ import type { DocumentSnapshot, Firestore } from 'firebase/firestore';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { AuthUser, CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
 import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
+import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 import { mapFirestoreError } from './errors.js';
 
@@ -180,12 +181,7 @@ export class FirebaseCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
-    onError?: (error: Error) => void,
-  ): Unsubscribe {
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
     let stop: Unsubscribe | null = null;
     let closed = false;
     void this.onlyVisible(collection)

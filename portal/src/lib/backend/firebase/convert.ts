@@ -6,45 +6,24 @@
  */
 import { Timestamp, limit as limitTo, orderBy, serverTimestamp, where } from 'firebase/firestore';
 import type { QueryConstraint } from 'firebase/firestore';
-import { AppError, ErrorCode } from '@shared/errors.js';
-import { validateDocumentData, validateFieldPath, validateUpdateData } from '@shared/field-path.js';
-import { isServerTimestamp } from '@shared/ports/index.js';
+import { checkQuery, fromFirestoreData, toFirestoreData } from '@shared/adapters/common.js';
 import type { Query } from '@shared/ports/index.js';
 
 /**
- * Checks write data by the shared rule (`shared/field-path.ts`: no `__proto__`, `constructor` or
- * `prototype` key or path segment, nesting bounded), then replaces SERVER_TIMESTAMP sentinels in
- * plain objects (any depth) by `serverTimestamp()`.
+ * Write data for the web SDK ({@link toFirestoreData}: the shared data rule, SERVER_TIMESTAMP
+ * sentinels as `serverTimestamp()`).
  * @param kind 'update' when the keys are field paths (`updateDoc`, a batch's update op)
  * @throws AppError `invalid-argument`
  */
 export function toFirestore(data: Record<string, unknown>, kind: 'document' | 'update' = 'document'): Record<string, unknown> {
-  if (kind === 'update') validateUpdateData(data);
-  else validateDocumentData(data);
-  return convertValues(data);
+  return toFirestoreData(data, kind, serverTimestamp);
 }
 
-function convertValues(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) {
-    if (isServerTimestamp(value)) out[key] = serverTimestamp();
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
-      out[key] = convertValues(value as Record<string, unknown>);
-    } else out[key] = value;
-  }
-  return out;
-}
+const isTimestamp = (value: unknown): value is Timestamp => value instanceof Timestamp;
 
-/** Converts read data: Timestamps (any depth, arrays included) become ISO strings. */
+/** Converts read data: Timestamps (any depth, arrays included) become ISO strings ({@link fromFirestoreData}). */
 export function fromFirestore(value: unknown): unknown {
-  if (value instanceof Timestamp) return value.toDate().toISOString();
-  if (Array.isArray(value)) return value.map(fromFirestore);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = fromFirestore(inner);
-    return out;
-  }
-  return value;
+  return fromFirestoreData(value, isTimestamp);
 }
 
 /**
@@ -55,21 +34,18 @@ export function fromFirestore(value: unknown): unknown {
  * @throws AppError `invalid-argument` for a field path that is not dotted identifiers, or a limit below 1
  */
 export function buildConstraints(query: Query | undefined, onlyVisible = false): QueryConstraint[] | null {
-  const check = (field: string): string => validateFieldPath(field);
+  const checked = checkQuery(query);
   const constraints: QueryConstraint[] = [];
   if (onlyVisible) constraints.push(where('visible', '==', true));
-  for (const [field, op, value] of query?.where ?? []) {
+  for (const [field, op, value] of checked.where) {
     // For a non-admin, visible == true is already there; any other filter on visible matches nothing.
     if (onlyVisible && field === 'visible') {
       if (op === '==' && value === true) continue;
       return null;
     }
-    constraints.push(where(check(field), op, value));
+    constraints.push(where(field, op, value));
   }
-  for (const [field, direction] of query?.orderBy ?? []) constraints.push(orderBy(check(field), direction ?? 'asc'));
-  if (query?.limit !== undefined) {
-    if (!Number.isInteger(query.limit) || query.limit < 1) throw new AppError(ErrorCode.InvalidArgument, `Invalid limit ${query.limit}`);
-    constraints.push(limitTo(query.limit));
-  }
+  for (const [field, direction] of checked.orderBy) constraints.push(orderBy(field, direction));
+  if (checked.limit !== undefined) constraints.push(limitTo(checked.limit));
   return constraints;
 }

@@ -10,6 +10,7 @@ import { browserLocalPersistence, connectAuthEmulator, getAuth, inMemoryPersiste
 import { connectFirestoreEmulator, getFirestore, terminate } from 'firebase/firestore';
 import { connectStorageEmulator, getStorage } from 'firebase/storage';
 import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
+import { assembleBackend } from '@shared/adapters/common.js';
 import { FirebaseCatalog } from './catalog.js';
 import { FirebaseFiles } from './files.js';
 import { FirebaseIdentity } from './identity.js';
@@ -71,15 +72,8 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
   const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false, fileStorage: true };
-  return {
-    kind: 'firebase',
-    identity,
-    catalog,
-    files,
-    capabilities,
-    async close() {
-      await terminate(db).catch(() => undefined);
-      await deleteApp(app).catch(() => undefined);
-    },
-  };
+  return assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
+    await terminate(db).catch(() => undefined);
+    await deleteApp(app).catch(() => undefined);
+  });
 }
