@@ -68,7 +68,26 @@ function normalizeFolder(folder: string): string {
   return `${checkStoragePath(folder.replace(/\/+$/, ''))}/`;
 }
 
-const isBlob = (source: unknown): source is Blob => typeof Blob !== 'undefined' && source instanceof Blob;
+/**
+ * True for a Blob (a browser `File`, a Node Blob, jsdom's Blob): anything with `size`, `type` and
+ * `slice` and no platform `input`, so a Blob of another realm (jsdom's in Node) counts too.
+ */
+function isBlob(source: unknown): source is Blob {
+  if (typeof source !== 'object' || source === null || 'input' in source) return false;
+  const blob = source as Partial<Blob>;
+  return typeof blob.size === 'number' && typeof blob.slice === 'function' && typeof blob.type === 'string';
+}
+
+/** The bytes of a Blob: `arrayBuffer()`, or a FileReader where Blobs lack it (jsdom). */
+function blobBytes(blob: Blob): Promise<Uint8Array> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error('Could not read the file'));
+    reader.readAsArrayBuffer(blob);
+  });
+}
 
 /** Destroys a platform source's input (an `fs.ReadStream`), as the port promises the store consumes it. */
 function destroyInput(source: UploadSource): void {
@@ -79,7 +98,7 @@ function destroyInput(source: UploadSource): void {
 async function* chunksOf(source: UploadSource): AsyncGenerator<Uint8Array> {
   if (isBlob(source)) {
     for (let offset = 0; offset < source.size; offset += PROGRESS_CHUNK_BYTES) {
-      yield new Uint8Array(await source.slice(offset, offset + PROGRESS_CHUNK_BYTES).arrayBuffer());
+      yield await blobBytes(source.slice(offset, offset + PROGRESS_CHUNK_BYTES));
     }
     return;
   }
