@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 // The in-memory backend in the portal's test environment (jsdom), as the portal's component tests
 // use it: a store seeded with documents and accounts, clients signed in synchronously with a role
-// (createMemoryBackendAs), live updates after writes to the store, uploads of Blobs and download
-// links the page can fetch (data: URLs). The full contract runs in Node (memory.test.ts).
+// (createMemoryBackendAs), live updates after writes to the store, uploads of Blobs, download
+// links the page can fetch (data: URLs, or the links a test asks for), and a paused store (loading
+// states). The full contract runs in Node (memory.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend, createMemoryBackendAs, createMemoryStore } from '@shared/adapters/memory/index.js';
 
@@ -56,5 +57,25 @@ describe('in-memory backend under jsdom', () => {
     expect(await (await fetch(url)).text()).toBe('[{"id":1}]');
     expect(await admin.files.list(`models/${uuid}/`)).toMatchObject({ items: [{ path: `models/${uuid}/camera-metadata.json` }], prefixes: [`models/${uuid}/images/`] });
     expect((await admin.files.getMetadata(`models/${uuid}/images/seeded.jpg`)).contentType).toBe('image/jpeg');
+  });
+
+  it('holds calls while paused (a loading state) and makes the links a test asks for', async () => {
+    const user = createMemoryBackendAs('user', {
+      documents: { projects: [{ id: 'p1', name: 'Tower', structure_id: 'T-1' }] },
+      files: { 'models/m1/images_thumbnails/t.png': { data: new Uint8Array([1, 2, 3]) } },
+      downloadUrl: (file) => `http://files.test/${file.path}`,
+    });
+    const resume = user.store.pause();
+    let loaded: string[] | null = null;
+    const stop = user.catalog.subscribe('projects', undefined, (docs) => {
+      loaded = docs.map((d) => d.name);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(loaded).toBeNull();
+    resume();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(loaded).toEqual(['Tower']);
+    stop();
+    expect(await user.files.getDownloadUrl('models/m1/images_thumbnails/t.png')).toBe('http://files.test/models/m1/images_thumbnails/t.png');
   });
 });

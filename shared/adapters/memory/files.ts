@@ -26,7 +26,7 @@ import type {
 import type { MemorySession } from './identity.js';
 import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from './rules.js';
 import type { DocumentLookup } from './rules.js';
-import type { MemoryStore } from './store.js';
+import type { MemoryFile, MemoryStore } from './store.js';
 import { toStoredFile } from './store.js';
 
 /** Bytes acknowledged per progress report of an upload (1 MiB). */
@@ -139,16 +139,6 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   for (const part of parts) {
     out.set(part, offset);
     offset += part.byteLength;
-  }
-  return out;
-}
-
-/** Base64 of bytes (btoa over binary text, in blocks so no argument list grows too long). */
-function base64(bytes: Uint8Array): string {
-  const block = 0x8000 * 3;
-  let out = '';
-  for (let offset = 0; offset < bytes.byteLength; offset += block) {
-    out += globalThis.btoa(String.fromCharCode(...bytes.subarray(offset, offset + block)));
   }
   return out;
 }
@@ -294,19 +284,17 @@ export class MemoryFiles implements FileStorePort {
   }
 
   /**
-   * A `data:` URL with the file's content type and bytes: it works in any tab or `fetch` without
-   * credentials, carries no token and stays valid after the file changes (see the module comment).
+   * By default a `data:` URL with the file's content type and bytes: it works in any tab or
+   * `fetch` without credentials, carries no token and stays valid after the file changes (see the
+   * module comment); the store's `downloadUrl` option may make another.
    */
   async getDownloadUrl(path: string): Promise<string> {
     await this.store.tick();
-    return storage(() => {
-      const file = this.readable(path);
-      return `data:${file.contentType.replace(/\s+/g, '')};base64,${base64(file.bytes)}`;
-    });
+    return storage(() => this.store.downloadUrl(this.readable(path)));
   }
 
   /** The stored file at `path`, when the caller may read it. */
-  private readable(path: string): { path: string; bytes: Uint8Array; contentType: string; updated: string } {
+  private readable(path: string): MemoryFile {
     checkStoragePath(path);
     authorizeFileRead(this.session.principal(), path, this.lookup);
     const file = this.store.file(path);

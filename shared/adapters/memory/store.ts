@@ -68,6 +68,12 @@ export interface MemoryStoreOptions extends MemorySeed {
    * tests see loading states; default 0 (calls still resolve asynchronously, after a microtask).
    */
   latencyMs?: number;
+  /**
+   * The download link of a stored file (`getDownloadUrl`); default a `data:` URL with its content
+   * type and bytes. Tests that compare links can give a readable one, e.g.
+   * `(file) => \`http://files.test/${file.path}\``.
+   */
+  downloadUrl?: (file: MemoryFile) => string;
 }
 
 /** A stored file: metadata and bytes. */
@@ -130,11 +136,16 @@ export class MemoryStore {
   private readonly clock: () => Date;
   /** Milliseconds every client call waits first (see {@link MemoryStoreOptions.latencyMs}). */
   readonly latencyMs: number;
+  /** The download link of a stored file (see {@link MemoryStoreOptions.downloadUrl}). */
+  readonly downloadUrl: (file: MemoryFile) => string;
+  /** While paused: resolves when the store is resumed (see {@link pause}). */
+  private paused: Promise<void> | null = null;
 
   /** @param options seed, clock and latency (see {@link MemoryStoreOptions}) */
   constructor(options: MemoryStoreOptions = {}) {
     this.clock = options.clock ?? (() => new Date());
     this.latencyMs = options.latencyMs ?? 0;
+    this.downloadUrl = options.downloadUrl ?? dataUrl;
     this.seed(options);
   }
 
@@ -143,10 +154,29 @@ export class MemoryStore {
     return this.clock().toISOString();
   }
 
-  /** Waits as a call to the backend does: {@link latencyMs}, or one microtask. */
+  /** Waits as a call to the backend does: while {@link pause}d, then {@link latencyMs}, or one microtask. */
   async tick(): Promise<void> {
+    while (this.paused) await this.paused;
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     else await Promise.resolve();
+  }
+
+  /**
+   * Holds every client call (reads, writes, live subscriptions' queries, uploads) until the
+   * returned function is called, so a test can see a screen's loading state, then let it load.
+   * Writes through the store's own methods (seeding) are not held.
+   * @returns resumes the held calls (calling it again does nothing)
+   */
+  pause(): () => void {
+    if (this.paused) return () => undefined;
+    let resume = (): void => undefined;
+    this.paused = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    return () => {
+      this.paused = null;
+      resume();
+    };
   }
 
   /**
@@ -333,6 +363,21 @@ export class MemoryStore {
   removeFile(path: string): boolean {
     return this.fileMap.delete(path);
   }
+}
+
+/** Base64 of bytes (btoa over binary text, in blocks so no argument list grows too long). */
+function base64(bytes: Uint8Array): string {
+  const block = 0x8000 * 3;
+  let out = '';
+  for (let offset = 0; offset < bytes.byteLength; offset += block) {
+    out += globalThis.btoa(String.fromCharCode(...bytes.subarray(offset, offset + block)));
+  }
+  return out;
+}
+
+/** The default download link: a `data:` URL with the file's content type and bytes. */
+function dataUrl(file: MemoryFile): string {
+  return `data:${file.contentType.replace(/\s+/g, '')};base64,${base64(file.bytes)}`;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
