@@ -34,7 +34,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * @returns a new object for the SDK
  * @throws AppError `invalid-argument` (the shared rule's message)
  */
-export function toFirestoreData(data: Record<string, unknown>, kind: 'document' | 'update', serverTimestamp: () => unknown): Record<string, unknown> {
+export function toFirestoreData(
+  data: Record<string, unknown>,
+  kind: 'document' | 'update',
+  serverTimestamp: () => unknown,
+): Record<string, unknown> {
   if (kind === 'update') validateUpdateData(data);
   else validateDocumentData(data);
   const convert = (values: Record<string, unknown>): Record<string, unknown> => {
@@ -87,10 +91,14 @@ export interface CheckedQuery {
  * @throws AppError `invalid-argument` (a field path that is not dotted identifiers, `Invalid limit …`)
  */
 export function checkQuery(query: Query | undefined): CheckedQuery {
-  const where = (query?.where ?? []).map(([field, op, value]): CheckedQuery['where'][number] => [validateFieldPath(field), op, value]);
-  const orderBy = (query?.orderBy ?? []).map(([field, direction]): CheckedQuery['orderBy'][number] => [validateFieldPath(field), direction ?? 'asc']);
+  type Where = CheckedQuery['where'][number];
+  type OrderBy = CheckedQuery['orderBy'][number];
+  const where = (query?.where ?? []).map(([field, op, value]): Where => [validateFieldPath(field), op, value]);
+  const orderBy = (query?.orderBy ?? []).map(([field, direction]): OrderBy => [validateFieldPath(field), direction ?? 'asc']);
   const limit = query?.limit;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new AppError(ErrorCode.InvalidArgument, `Invalid limit ${limit}`);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+    throw new AppError(ErrorCode.InvalidArgument, `Invalid limit ${limit}`);
+  }
   return { where, orderBy, limit };
 }
 

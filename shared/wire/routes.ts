@@ -110,6 +110,23 @@ export const storedFileSchema = z.object({
   updated: z.string().nullish(),
 });
 
+/**
+ * One entry of a file batch's `manifest` part (`routes.fileBatch`, multipart/form-data: the
+ * `manifest` field, JSON, then one `file` part per entry in the same order); the server adds its
+ * size limits.
+ */
+export const fileBatchEntrySchema = z.object({
+  path: z.string(),
+  size: z.number().int().min(0),
+  contentType: z.string().max(200).optional(),
+});
+
+/** One entry of a file batch's manifest. */
+export type FileBatchEntry = z.infer<typeof fileBatchEntrySchema>;
+
+/** Names of a file batch's multipart parts. */
+export const FILE_BATCH_PARTS = { manifest: 'manifest', file: 'file' } as const;
+
 /** One folder level (`FolderListing` of `shared/ports/files.ts`). */
 const folderListingSchema = z.object({ items: z.array(storedFileSchema), prefixes: z.array(z.string()) });
 
@@ -134,7 +151,14 @@ export interface ErrorBody {
 /** Every route of the embedded backend's API. */
 export const routes = {
   // identity (SPEC.md §7 "Identity service")
-  signIn: route({ name: 'sign-in', method: 'POST', pattern: '/v1/auth/sign-in', path: () => '/v1/auth/sign-in', body: credentialsSchema, reply: tokenGrantSchema }),
+  signIn: route({
+    name: 'sign-in',
+    method: 'POST',
+    pattern: '/v1/auth/sign-in',
+    path: () => '/v1/auth/sign-in',
+    body: credentialsSchema,
+    reply: tokenGrantSchema,
+  }),
   refresh: route({
     name: 'refresh',
     method: 'POST',

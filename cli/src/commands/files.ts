@@ -38,7 +38,10 @@ export const addCommand = leafCommand({
     .option('--kind <kind>', 'images, thumbnails, assets or cameras (required)'),
   backend: true,
   schema: addSchema,
-  help: examplesHelp(['catalog files add TWR-001-2025-06 ./photos/*.jpg --kind images', 'catalog files add TWR-001-2025-06 ./cameras.json --kind cameras']),
+  help: examplesHelp([
+    'catalog files add TWR-001-2025-06 ./photos/*.jpg --kind images',
+    'catalog files add TWR-001-2025-06 ./cameras.json --kind cameras',
+  ]),
   run: async (input, ctx, open) => {
     const paths = input.files.map((f) => resolve(f));
     const sizes: number[] = [];

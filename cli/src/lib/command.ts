@@ -27,7 +27,11 @@ export function examplesHelp(examples: readonly string[], before = ''): string {
 }
 
 /** An action of a leaf command; `open` opens the backend (once) for backend commands. */
-export type LeafAction<S extends z.ZodType> = (input: z.infer<S>, ctx: CommandContext, open: () => Promise<OpenedBackend>) => Promise<ActionResult>;
+export type LeafAction<S extends z.ZodType> = (
+  input: z.infer<S>,
+  ctx: CommandContext,
+  open: () => Promise<OpenedBackend>,
+) => Promise<ActionResult>;
 
 /** What {@link leafCommand} builds a command from. */
 export interface LeafCommandSpec<S extends z.ZodType> {

@@ -17,7 +17,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type { StoredFile } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
-import { routes, UPLOADS_PATH } from '@shared/wire/routes.js';
+import { FILE_BATCH_PARTS, fileBatchEntrySchema, routes, UPLOADS_PATH } from '@shared/wire/routes.js';
 import { validateModelFilePath } from '@shared/paths.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
@@ -86,7 +86,7 @@ function tusFailure(error: unknown): { status_code: number; body: string } {
 const BATCH_MANIFEST_LIMIT = 64 * 1024;
 
 const batchManifestSchema = z
-  .array(z.object({ path: z.string(), size: z.number().int().min(0).max(SIMPLE_UPLOAD_LIMIT), contentType: z.string().max(200).optional() }))
+  .array(fileBatchEntrySchema.extend({ size: fileBatchEntrySchema.shape.size.max(SIMPLE_UPLOAD_LIMIT) }))
   .min(1)
   .max(UPLOAD_BATCH_MAX_FILES)
   .refine((entries) => entries.reduce((sum, entry) => sum + entry.size, 0) <= UPLOAD_BATCH_MAX_BYTES, { message: `more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all` });
@@ -108,7 +108,7 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
-        if (part.fieldname !== 'manifest' || manifest !== null) throw bad(`unexpected field '${part.fieldname}'`);
+        if (part.fieldname !== FILE_BATCH_PARTS.manifest || manifest !== null) throw bad(`unexpected field '${part.fieldname}'`);
         let raw: unknown;
         try {
           raw = JSON.parse(String(part.value));

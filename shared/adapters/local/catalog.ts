@@ -93,7 +93,12 @@ export class LocalCatalog implements CatalogPort {
     await this.identity.call(routes.batch, [], { json: { ops } });
   }
 
-  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: DocsListener<C>,
+    onError?: ErrorListener,
+  ): Unsubscribe {
     const sub: Subscription = { collection, query, onNext: onNext as (docs: never[]) => void, onError, last: null, closed: false, running: false, again: false };
     this.subs.add(sub);
     if (!this.stream) this.startStream();

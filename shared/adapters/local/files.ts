@@ -10,7 +10,7 @@ import { usesResumableUpload } from '../../constants.js';
 import { AppError, ErrorCode } from '../../errors.js';
 import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
 import { errorFromResponse, networkError } from './http.js';
-import { routes, UPLOADS_PATH } from '../../wire/routes.js';
+import { FILE_BATCH_PARTS, routes, UPLOADS_PATH, type FileBatchEntry } from '../../wire/routes.js';
 import type { Transport } from './http.js';
 import type { LocalIdentity } from './identity.js';
 import { checkUploadTarget, checkUploadTargets } from '../../paths.js';
@@ -151,7 +151,7 @@ export class LocalFiles implements FileStorePort {
     checkUploadTargets(items);
     if (options.signal?.aborted) throw canceled();
     const form = new FormData();
-    const manifest: Array<{ path: string; size: number; contentType?: string }> = [];
+    const manifest: FileBatchEntry[] = [];
     const parts: Blob[] = [];
     let total = 0;
     for (const item of items) {
@@ -163,8 +163,11 @@ export class LocalFiles implements FileStorePort {
       parts.push(blob);
       total += blob.size;
     }
-    form.append('manifest', JSON.stringify(manifest));
-    parts.forEach((blob, i) => form.append('file', blob, manifest[i].path.slice(manifest[i].path.lastIndexOf('/') + 1)));
+    form.append(FILE_BATCH_PARTS.manifest, JSON.stringify(manifest));
+    parts.forEach((blob, i) => {
+      const path = manifest[i].path;
+      form.append(FILE_BATCH_PARTS.file, blob, path.slice(path.lastIndexOf('/') + 1));
+    });
     options.onProgress?.({ bytesTransferred: 0, totalBytes: total });
     const result = await this.identity.call(routes.fileBatch, [], { raw: form, signal: options.signal, flavour: 'storage', check: true });
     options.onProgress?.({ bytesTransferred: total, totalBytes: total });

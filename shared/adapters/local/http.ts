@@ -99,7 +99,8 @@ export function checkReply<R extends RouteSpec>(route: R, value: unknown): Reply
   if (route.reply) {
     const result = route.reply.safeParse(value);
     if (!result.success) {
-      throw new AppError(ErrorCode.Internal, `Unexpected reply from ${route.method} ${route.pattern}: ${result.error.issues[0]?.message ?? 'malformed'}`);
+      const issue = result.error.issues[0];
+      throw new AppError(ErrorCode.Internal, `Unexpected reply from ${route.method} ${route.pattern}: ${issue?.message ?? 'malformed'}`);
     }
   }
   return value as ReplyOf<R>;

@@ -141,7 +141,8 @@ export class LocalIdentity implements IdentityPort {
       const session = this.session;
       if (!session) return;
       try {
-        const grant = await this.transport.call(routes.refresh, [], { json: { refreshToken: session.refreshToken }, flavour: 'auth', check: true });
+        const json = { refreshToken: session.refreshToken };
+        const grant = await this.transport.call(routes.refresh, [], { json, flavour: 'auth', check: true });
         if (this.session === session) this.accept(grant);
       } catch (error) {
         if (isAppError(error, ErrorCode.NetworkRequestFailed, ErrorCode.Network, ErrorCode.Internal, ErrorCode.Unavailable)) {
@@ -195,7 +196,8 @@ export class LocalIdentity implements IdentityPort {
     const session = this.session;
     this.clear();
     if (session) {
-      await this.transport.call(routes.signOut, [], { json: { refreshToken: session.refreshToken }, flavour: 'auth' }).catch(() => undefined);
+      const json = { refreshToken: session.refreshToken };
+      await this.transport.call(routes.signOut, [], { json, flavour: 'auth' }).catch(() => undefined);
     }
     this.notify();
   }

@@ -101,7 +101,12 @@ export class AdminCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: DocsListener<C>,
+    onError?: ErrorListener,
+  ): Unsubscribe {
     const q = buildAdminQuery(this.db.collection(collection), query);
     const stop = q.onSnapshot(
       (snapshot) => onNext(snapshot.docs.map((doc) => withId<CollectionTypes[C]>(doc))),

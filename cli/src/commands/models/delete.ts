@@ -14,7 +14,10 @@ const schema = z.object({ ...modelRefShape, confirm: z.string().optional() });
 
 /** `catalog models delete <model> [--confirm "<name>"]` */
 export const deleteCommand = leafCommand({
-  command: modelRefCommand('delete', 'delete a model, its record and all its files (type its name to confirm)').option('--confirm <name>', 'the model name, typed to confirm (required without a terminal)'),
+  command: modelRefCommand('delete', 'delete a model, its record and all its files (type its name to confirm)').option(
+    '--confirm <name>',
+    'the model name, typed to confirm (required without a terminal)',
+  ),
   backend: true,
   schema,
   help: examplesHelp(['catalog models delete TWR-001-2025-06 --project TWR-001 --confirm "June 2025 survey"']),

@@ -181,7 +181,12 @@ export class FirebaseCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener): Unsubscribe {
+  subscribe<C extends CollectionName>(
+    collection: C,
+    query: Query | undefined,
+    onNext: DocsListener<C>,
+    onError?: ErrorListener,
+  ): Unsubscribe {
     let stop: Unsubscribe | null = null;
     let closed = false;
     void this.onlyVisible(collection)
