@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode, rewrap } from '@shared/errors.js';
 import { ProjectMessages, projectDeleted, projectHasModels } from '@shared/messages.js';
-import { sortProjectsByStructureId } from '@shared/order.js';
+import { sortModelsByPublicId, sortProjectsByStructureId } from '@shared/order.js';
 import { countModelsByProject, projectBadge } from '@shared/projects.js';
 import type { Project } from '@shared/types.js';
 import { validateProjectForm } from '@shared/validation/project-form.js';
@@ -105,8 +105,8 @@ export const showCommand = leafCommand({
   run: async (input, _ctx, open) => {
     const { backend } = await open();
     const project = await findProject(backend, input.project);
-    const models = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
-    models.sort((a, b) => a.publicId.localeCompare(b.publicId));
+    // by publicId as everywhere else (shared/order.ts: the document database's order)
+    const models = sortModelsByPublicId(await backend.catalog.query('models', { where: [['projectId', '==', project.id]] }));
     return { result: { ...project, models }, summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models` };
   },
 });
