@@ -93,12 +93,8 @@ export class LocalCatalog implements CatalogPort {
     await this.identity.call(routes.batch, [], { json: { ops } });
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: DocsListener<C>,
-    onError?: ErrorListener,
-  ): Unsubscribe {
+  // CatalogPort.subscribe (the return type, an Unsubscribe, is checked by `implements`)
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener) {
     const sub: Subscription = { collection, query, onNext: onNext as (docs: never[]) => void, onError, last: null, closed: false, running: false, again: false };
     this.subs.add(sub);
     if (!this.stream) this.startStream();

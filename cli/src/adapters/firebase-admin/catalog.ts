@@ -101,12 +101,8 @@ export class AdminCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: DocsListener<C>,
-    onError?: ErrorListener,
-  ): Unsubscribe {
+  // CatalogPort.subscribe (the return type, an Unsubscribe, is checked by `implements`)
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener) {
     const q = buildAdminQuery(this.db.collection(collection), query);
     const stop = q.onSnapshot(
       (snapshot) => onNext(snapshot.docs.map((doc) => withId<CollectionTypes[C]>(doc))),

@@ -181,12 +181,8 @@ export class FirebaseCatalog implements CatalogPort {
     }
   }
 
-  subscribe<C extends CollectionName>(
-    collection: C,
-    query: Query | undefined,
-    onNext: DocsListener<C>,
-    onError?: ErrorListener,
-  ): Unsubscribe {
+  // CatalogPort.subscribe (the return type, an Unsubscribe, is checked by `implements`)
+  subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener) {
     let stop: Unsubscribe | null = null;
     let closed = false;
     void this.onlyVisible(collection)
