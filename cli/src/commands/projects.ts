@@ -13,7 +13,7 @@ import { validateProjectForm } from '@shared/validation/project-form.js';
 import { createProject, deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
 import { formatCount } from '@shared/format.js';
 import { backendOptionsShape } from '../lib/backend.js';
-import { findModel, findProject, typedName } from '../lib/lookup.js';
+import { findModel, findProject, projectRefCommand, projectRefShape, typedName } from '../lib/lookup.js';
 import { examplesHelp, leafCommand } from '../lib/command.js';
 import { formatTable } from '../lib/output.js';
 
@@ -94,11 +94,11 @@ export const listCommand = leafCommand({
   },
 });
 
-const refSchema = z.object({ project: z.string().min(1), ...backendOptionsShape });
+const refSchema = z.object(projectRefShape);
 
 /** `catalog projects show <project>` */
 export const showCommand = leafCommand({
-  command: new Command('show').description('show a project with its models').argument('<project>', 'project id, structure ID or slug'),
+  command: projectRefCommand('show', 'show a project with its models'),
   backend: true,
   schema: refSchema,
   help: examplesHelp(['catalog projects show TWR-001']),
@@ -112,7 +112,7 @@ export const showCommand = leafCommand({
 });
 
 const updateSchema = z.object({
-  project: z.string().min(1),
+  ...projectRefShape,
   name: z.string().optional(),
   structureId: z.string().optional(),
   description: z.string().optional(),
@@ -121,14 +121,11 @@ const updateSchema = z.object({
   mapUrl: z.string().optional(),
   lat: z.string().optional(),
   lng: z.string().optional(),
-  ...backendOptionsShape,
 });
 
 /** `catalog projects update <project> [--name] [--structure-id] [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
 export const updateCommand = leafCommand({
-  command: new Command('update')
-    .description('edit a project; fields not given keep their value ("" clears an optional one)')
-    .argument('<project>', 'project id, structure ID or slug')
+  command: projectRefCommand('update', 'edit a project; fields not given keep their value ("" clears an optional one)')
     .option('--name <name>', 'project name')
     .option('--structure-id <id>', 'structure ID')
     .option('--description <text>', 'description')
@@ -159,14 +156,14 @@ export const updateCommand = leafCommand({
   },
 });
 
-const deleteSchema = z.object({ project: z.string().min(1), confirm: z.string().optional(), ...backendOptionsShape });
+const deleteSchema = z.object({ ...projectRefShape, confirm: z.string().optional() });
 
 /** `catalog projects delete <project> [--confirm "<name>"]` */
 export const deleteCommand = leafCommand({
-  command: new Command('delete')
-    .description('delete a project without models (type its name to confirm)')
-    .argument('<project>', 'project id, structure ID or slug')
-    .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)'),
+  command: projectRefCommand('delete', 'delete a project without models (type its name to confirm)').option(
+    '--confirm <name>',
+    'the project name, typed to confirm (required without a terminal)',
+  ),
   backend: true,
   schema: deleteSchema,
   help: examplesHelp(['catalog projects delete MST-003 --confirm "Harbour Light Mast"']),
@@ -181,14 +178,11 @@ export const deleteCommand = leafCommand({
   },
 });
 
-const referenceSchema = z.object({ project: z.string().min(1), model: z.string().min(1), ...backendOptionsShape });
+const referenceSchema = z.object({ ...projectRefShape, model: z.string().min(1) });
 
 /** `catalog projects set-reference <project> <model>` */
 export const setReferenceCommand = leafCommand({
-  command: new Command('set-reference')
-    .description("set a project's reference model")
-    .argument('<project>', 'project id, structure ID or slug')
-    .argument('<model>', 'model id or public ID (a model of that project)'),
+  command: projectRefCommand('set-reference', "set a project's reference model").argument('<model>', 'model id or public ID (a model of that project)'),
   backend: true,
   schema: referenceSchema,
   help: examplesHelp(['catalog projects set-reference TWR-001 TWR-001-2025-06']),

@@ -70,6 +70,20 @@ export function modelRefCommand(name: string, description: string, projectHelp =
   return new Command(name).description(description).argument('<model>', 'model id, or public ID').option('--project <id>', projectHelp);
 }
 
+/**
+ * A command about one project: `<name> <project>` ({@link findProject} finds it). Further
+ * arguments and options are added by the caller.
+ * @param name the command's name
+ * @param description its description
+ * @returns the commander command
+ */
+export function projectRefCommand(name: string, description: string): Command {
+  return new Command(name).description(description).argument('<project>', 'project id, structure ID or slug');
+}
+
+/** Zod shape of `<project>` and the backend options, to spread into a command's schema. */
+export const projectRefShape = { project: z.string().min(1), ...backendOptionsShape };
+
 /** Zod shape of `<model> [--project <id>]` and the backend options, to spread into a command's schema. */
 export const modelRefShape = { model: z.string().min(1), project: z.string().optional(), ...backendOptionsShape };
 
