@@ -29,18 +29,29 @@ const createSchema = z.object({
   ...backendOptionsShape,
 });
 
-/** `catalog projects create --name … --structure-id … [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
-export const createCommand = leafCommand({
-  command: new Command('create')
-    .description('create a project (a structure such as a tower)')
-    .option('--name <name>', 'project name (required)')
-    .option('--structure-id <id>', 'structure ID, e.g. TWR-001 (required)')
+/**
+ * Adds the project form's fields (SPEC.md §2 Project form) as options: `--name`, `--structure-id`,
+ * `--description`, `--slug`, `--address`, `--map-url`, `--lat`, `--lng`.
+ * @param cmd the command
+ * @param mode 'create' (name and structure ID required, slug generated when empty) or 'update' (each field optional)
+ * @returns the same command
+ */
+function withProjectFields(cmd: Command, mode: 'create' | 'update'): Command {
+  const create = mode === 'create';
+  return cmd
+    .option('--name <name>', create ? 'project name (required)' : 'project name')
+    .option('--structure-id <id>', create ? 'structure ID, e.g. TWR-001 (required)' : 'structure ID')
     .option('--description <text>', 'description')
-    .option('--slug <slug>', 'URL slug (default: generated from the name)')
+    .option('--slug <slug>', create ? 'URL slug (default: generated from the name)' : 'URL slug ("" regenerates it from the name)')
     .option('--address <address>', 'location address')
     .option('--map-url <url>', 'map link URL')
     .option('--lat <degrees>', 'latitude in decimal degrees')
-    .option('--lng <degrees>', 'longitude in decimal degrees'),
+    .option('--lng <degrees>', 'longitude in decimal degrees');
+}
+
+/** `catalog projects create --name … --structure-id … [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
+export const createCommand = leafCommand({
+  command: withProjectFields(new Command('create').description('create a project (a structure such as a tower)'), 'create'),
   backend: true,
   schema: createSchema,
   help: examplesHelp(['catalog projects create --name "North Ridge Telecom Tower" --structure-id TWR-001 --lat 43.4723 --lng -80.5449']),
@@ -125,15 +136,10 @@ const updateSchema = z.object({
 
 /** `catalog projects update <project> [--name] [--structure-id] [--description] [--slug] [--address] [--map-url] [--lat] [--lng]` */
 export const updateCommand = leafCommand({
-  command: projectRefCommand('update', 'edit a project; fields not given keep their value ("" clears an optional one)')
-    .option('--name <name>', 'project name')
-    .option('--structure-id <id>', 'structure ID')
-    .option('--description <text>', 'description')
-    .option('--slug <slug>', 'URL slug ("" regenerates it from the name)')
-    .option('--address <address>', 'location address')
-    .option('--map-url <url>', 'map link URL')
-    .option('--lat <degrees>', 'latitude in decimal degrees')
-    .option('--lng <degrees>', 'longitude in decimal degrees'),
+  command: withProjectFields(
+    projectRefCommand('update', 'edit a project; fields not given keep their value ("" clears an optional one)'),
+    'update',
+  ),
   backend: true,
   schema: updateSchema,
   help: examplesHelp(['catalog projects update TWR-001 --description "Lattice tower, 42 m" --lat 43.47 --lng -80.54']),
@@ -182,7 +188,10 @@ const referenceSchema = z.object({ ...projectRefShape, model: z.string().min(1) 
 
 /** `catalog projects set-reference <project> <model>` */
 export const setReferenceCommand = leafCommand({
-  command: projectRefCommand('set-reference', "set a project's reference model").argument('<model>', 'model id or public ID (a model of that project)'),
+  command: projectRefCommand('set-reference', "set a project's reference model").argument(
+    '<model>',
+    'model id or public ID (a model of that project)',
+  ),
   backend: true,
   schema: referenceSchema,
   help: examplesHelp(['catalog projects set-reference TWR-001 TWR-001-2025-06']),
