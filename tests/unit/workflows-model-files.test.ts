@@ -1,6 +1,6 @@
 /**
- * The model-files and update-model workflows against a real embedded backend (startServer +
- * createLocalBackend, signed in as an admin): listing with progress, additional uploads, camera
+ * The model-files and update-model workflows on the in-memory backend (`setupMemoryBackend`,
+ * which passes the same contract suite as the embedded one; signed in as an admin): listing with progress, additional uploads, camera
  * metadata checks (nothing written on bad input), per-file delete refusing main files, delete-all
  * keeping the main files, and the edit-model rules.
  */
@@ -21,7 +21,7 @@ import {
   uploadCameraMetadata,
 } from '@shared/workflows/index.js';
 import type { ContractSetup } from '../contract/suite/index.js';
-import { setupLocalBackend } from '../support/local-backend.js';
+import { setupMemoryBackend } from '../support/memory-backend.js';
 
 const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
 
@@ -44,7 +44,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
   let modelId: string;
 
   beforeAll(async () => {
-    setup = await setupLocalBackend();
+    setup = await setupMemoryBackend();
     admin = setup.admin;
     const projectId = await createProject(admin.catalog, { name: 'Files Tower', structure_id: 'FT-1' });
     const { model } = await addModel(admin, {
@@ -56,7 +56,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       files: { splat: upload('scan.splat', new Uint8Array(64)), glb: upload('mesh.glb', new Uint8Array(40)) },
     });
     modelId = model.id;
-  }, 60_000);
+  });
 
   afterAll(async () => setup?.teardown());
 
