@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import LoginRoute from './login.js';
-import { createStubBackend, StubApp } from '../../components/testing/stub-backend.js';
+import { createTestBackend, MemoryApp } from '../../components/testing/memory-app.js';
 import { SignInForm } from '../../features/auth/components/sign-in-form.js';
 
 afterEach(cleanup);
@@ -10,9 +10,9 @@ afterEach(cleanup);
 describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
   it('shows every string of the page', async () => {
     render(
-      <StubApp stub={createStubBackend(null)} path="/login" pattern="/login">
+      <MemoryApp backend={createTestBackend(null).backend} path="/login" pattern="/login">
         <LoginRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByRole('heading', { name: 'Tower Models Catalog' })).toBeTruthy();
     expect(screen.getByText('3D model inspection platform')).toBeTruthy();
@@ -28,9 +28,9 @@ describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
 
   it('sends a signed-in visitor with a role to /projects', async () => {
     render(
-      <StubApp stub={createStubBackend('user')} path="/login" pattern="/login">
+      <MemoryApp backend={createTestBackend('user').backend} path="/login" pattern="/login">
         <LoginRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByText('elsewhere')).toBeTruthy();
   });

@@ -3,15 +3,15 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppProvider } from '../../app/provider.js';
 import { NavigationHistoryProvider } from '../../lib/navigation.js';
-import { createStubBackend } from '../testing/stub-backend.js';
+import { createTestBackend } from '../testing/memory-app.js';
 import { AppShell, RequireAdmin } from './app-shell.js';
 
 afterEach(cleanup);
 
 function renderShell(role: 'user' | 'admin' | null, path: string) {
-  const stub = createStubBackend(role);
+  const test = createTestBackend(role);
   return render(
-    <AppProvider backend={stub.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
+    <AppProvider backend={test.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
       <MemoryRouter initialEntries={[path]}>
         <NavigationHistoryProvider>
           <Routes>

@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '@shared/types.js';
 import ModelsRoute from './models.js';
-import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 
 afterEach(cleanup);
 
@@ -12,33 +12,34 @@ const models: Model[] = [
   { id: 'a', uuid: 'a', publicId: 'A-1', name: 'First', files: { splatPath: 'models/a/model.ply', thumbnails: ['models/a/images_thumbnails/t.png'] } },
 ];
 
-function renderModels(stub: StubBackend) {
+function renderModels(test: TestBackend) {
   return render(
-    <StubApp stub={stub} path="/models" pattern="/models">
+    <MemoryApp backend={test.backend} path="/models" pattern="/models">
       <ModelsRoute />
-    </StubApp>,
+    </MemoryApp>,
   );
 }
 
 describe('/models (SPEC.md §2 Model list, §6)', () => {
   it("shows 'Login Required / Please sign in to access the model catalog.' without a role", async () => {
-    renderModels(createStubBackend(null));
+    renderModels(createTestBackend(null));
     expect(await screen.findByText('Login Required')).toBeTruthy();
     expect(screen.getByText('Please sign in to access the model catalog.')).toBeTruthy();
   });
 
   it("shows 'Loading models...', then the empty state", async () => {
-    const stub = createStubBackend('user', { models: null });
-    renderModels(stub);
+    const test = createTestBackend('user');
+    const release = test.hold('models');
+    renderModels(test);
     expect(await screen.findByText('Loading models...')).toBeTruthy();
-    stub.setDocs('models', []);
+    release();
     expect(await screen.findByText('No Models Available')).toBeTruthy();
     expect(screen.getByText('There are no 3D models in the catalog yet.')).toBeTruthy();
     expect(screen.getByText('0 models found')).toBeTruthy();
   });
 
   it('never shows hidden models, the banner, the upload panel or Hide/Show to a user', async () => {
-    renderModels(createStubBackend('user', { models }));
+    renderModels(createTestBackend('user', { models }));
     expect(await screen.findByRole('heading', { name: 'Infrastructure Inspection 3D Models' })).toBeTruthy();
     expect(await screen.findByText('2 models found')).toBeTruthy();
     expect(screen.queryByText('A-9')).toBeNull();
@@ -48,7 +49,7 @@ describe('/models (SPEC.md §2 Model list, §6)', () => {
   });
 
   it('shows admins every model by publicId, hidden ones badged, with the banner and the upload panel', async () => {
-    renderModels(createStubBackend('admin', { models }));
+    renderModels(createTestBackend('admin', { models }));
     expect(await screen.findByText('3 models found')).toBeTruthy();
     expect(screen.getAllByTestId('model-row').map((r) => r.querySelector('.badge.mono')?.textContent)).toEqual(['A-1', 'A-9', 'B-2']);
     expect(screen.getByText('Hidden')).toBeTruthy();

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
 import ProjectRoute from './project.js';
-import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 
 afterEach(cleanup);
 
@@ -23,32 +23,33 @@ const models: Model[] = [
   { id: 'early', uuid: 'early', publicId: 'TWR-A', name: 'Early', projectId: 'p1', files: { glbPath: 'models/early/model.glb' }, metadata: { captureDate: '2024-05-01' } },
 ];
 
-function renderProject(stub: StubBackend, id: string) {
+function renderProject(test: TestBackend, id: string) {
   return render(
-    <StubApp stub={stub} path={`/projects/${id}`} pattern="/projects/:projectId">
+    <MemoryApp backend={test.backend} path={`/projects/${id}`} pattern="/projects/:projectId">
       <ProjectRoute />
-    </StubApp>,
+    </MemoryApp>,
   );
 }
 
 describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
   it("shows 'Authentication Required / Please log in to view project details.' when signed out", async () => {
-    renderProject(createStubBackend(null), 'p1');
+    renderProject(createTestBackend(null), 'p1');
     expect(await screen.findByText('Authentication Required')).toBeTruthy();
     expect(screen.getByText('Please log in to view project details.')).toBeTruthy();
   });
 
   it("shows 'Loading project details...' then 'Project Not Found'", async () => {
-    const stub = createStubBackend('user', { projects: [located], models: null });
-    renderProject(stub, 'missing');
+    const test = createTestBackend('user', { projects: [located] });
+    const release = test.hold('models');
+    renderProject(test, 'missing');
     expect(await screen.findByText('Loading project details...')).toBeTruthy();
-    stub.setDocs('models', []);
+    release();
     expect(await screen.findByText('Project Not Found')).toBeTruthy();
     expect(screen.getByText('The requested project could not be found.')).toBeTruthy();
   });
 
   it('shows the fields, the location with map link and 200px zoom-14 embed, and the sorted models', async () => {
-    renderProject(createStubBackend('user', { projects: [located], models }), 'p1');
+    renderProject(createTestBackend('user', { projects: [located], models }), 'p1');
     expect(await screen.findByRole('heading', { name: 'North Ridge Tower', level: 1 })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).querySelector('a')?.getAttribute('href')).toBe('/projects');
     expect(screen.getByText('TWR-001')).toBeTruthy();
@@ -76,16 +77,16 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
   it("keeps Compare disabled and says 'Unable to load reference model information.' when the reference link fails", async () => {
     const original = console.error;
     console.error = () => undefined;
-    const stub = createStubBackend('user', { projects: [located], models });
-    stub.failingLinks.add('models/ref/model.ply');
-    renderProject(stub, 'p1');
+    const test = createTestBackend('user', { projects: [located], models });
+    test.failingLinks.add('models/ref/model.ply');
+    renderProject(test, 'p1');
     expect((await screen.findAllByText('Unable to load reference model information.')).length).toBe(2);
     expect(screen.getAllByRole('button', { name: 'Compare' }).every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
     console.error = original;
   });
 
   it("gives admins Project Management, Add Reference Model (no models) and no-location text", async () => {
-    renderProject(createStubBackend('admin', { projects: [bare], models: [] }), 'p2');
+    renderProject(createTestBackend('admin', { projects: [bare], models: [] }), 'p2');
     expect(await screen.findByRole('heading', { name: 'Bare Mast', level: 1 })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Project Management' }).getAttribute('href')).toBe('/admin/project-management?projectId=p2');
     expect(screen.getByRole('link', { name: 'Add Reference Model' }).getAttribute('href')).toBe('/projects/p2/add-model');

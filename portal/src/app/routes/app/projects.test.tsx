@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
-import { createStubBackend, StubApp } from '../../../components/testing/stub-backend.js';
+import { createTestBackend, MemoryApp, modelFiles } from '../../../components/testing/memory-app.js';
 import { ProjectListView } from '../../../features/projects/components/project-list.js';
 import ProjectsRoute from './projects.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
@@ -20,7 +20,7 @@ const models: Model[] = [
 
 function renderView(list: Project[], isAdmin: boolean) {
   return render(
-    <BackendProvider backend={createStubBackend('user').backend}>
+    <BackendProvider backend={createTestBackend('user', { files: modelFiles(models) }).backend}>
       <MemoryRouter>
         <ProjectListView projects={list} models={models} isAdmin={isAdmin} />
       </MemoryRouter>
@@ -55,46 +55,49 @@ describe('ProjectListView (SPEC.md §2 Project list)', () => {
 
 describe('/projects route states (SPEC.md §2, §6)', () => {
   it("shows 'Login Required / Please sign in to access projects.' without a role", async () => {
-    const stub = createStubBackend(null);
+    const test = createTestBackend(null);
     render(
-      <StubApp stub={stub} path="/projects" pattern="/projects">
+      <MemoryApp backend={test.backend} path="/projects" pattern="/projects">
         <ProjectsRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByText('Login Required')).toBeTruthy();
     expect(screen.getByText('Please sign in to access projects.')).toBeTruthy();
   });
 
   it('loads, then shows the live list sorted by structure_id with the reference thumbnail', async () => {
-    const stub = createStubBackend('user', { projects: null, models });
+    const test = createTestBackend('user', { models });
+    const release = test.hold('projects');
     render(
-      <StubApp stub={stub} path="/projects" pattern="/projects">
+      <MemoryApp backend={test.backend} path="/projects" pattern="/projects">
         <ProjectsRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByText('Loading projects...')).toBeTruthy();
-    stub.setDocs('projects', [...projects].reverse());
+    for (const { id, ...data } of [...projects].reverse()) test.store.writeDocument('projects', id, data);
+    release();
     await screen.findAllByTestId('project-card');
     expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Bridge', 'Tower']);
     expect(await screen.findByRole('img', { name: 'Bridge' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Bridge' }).getAttribute('src')).toBe('http://files.test/models/m1/images_thumbnails/t.png');
     expect(screen.getByText('No thumbnail')).toBeTruthy();
-    stub.setDocs('projects', [...projects, { id: 'a', name: 'Antenna', structure_id: 'ANT-009', description: '', slug: 'a' }]);
+    test.store.writeDocument('projects', 'a', { name: 'Antenna', structure_id: 'ANT-009', description: '', slug: 'a' });
     await screen.findByRole('heading', { name: 'Antenna' });
     expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Antenna', 'Bridge', 'Tower']);
   });
 
   it("shows 'Failed to load projects list.' when the live list fails", async () => {
-    const stub = createStubBackend('user', { projects: null });
+    const test = createTestBackend('user');
+    test.hold('projects');
     render(
-      <StubApp stub={stub} path="/projects" pattern="/projects">
+      <MemoryApp backend={test.backend} path="/projects" pattern="/projects">
         <ProjectsRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     await screen.findByText('Loading projects...');
     const original = console.error;
     console.error = () => undefined;
-    stub.fail('projects', new Error('down'));
+    test.fail('projects', new Error('down'));
     expect(await screen.findByText('Failed to load projects list.')).toBeTruthy();
     console.error = original;
   });

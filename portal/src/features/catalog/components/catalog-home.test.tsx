@@ -79,23 +79,26 @@ describe('CatalogHomeView (SPEC.md §2 Catalog home, §9)', () => {
 
 describe('/catalog route states (SPEC.md §2, §6)', () => {
   it("shows 'Login Required' without a role, and 'Loading projects...' before the live list", async () => {
-    const { createStubBackend, StubApp } = await import('../../../components/testing/stub-backend.js');
+    const { createTestBackend, MemoryApp } = await import('../../../components/testing/memory-app.js');
     const { default: CatalogRoute } = await import('../../../app/routes/app/catalog.js');
     const { unmount } = render(
-      <StubApp stub={createStubBackend(null)} path="/catalog" pattern="/catalog">
+      <MemoryApp backend={createTestBackend(null).backend} path="/catalog" pattern="/catalog">
         <CatalogRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByText('Login Required')).toBeTruthy();
     unmount();
-    const stub = createStubBackend('user', { projects: null, models: [] });
+    const test = createTestBackend('user');
+    const release = test.hold('projects');
     render(
-      <StubApp stub={stub} path="/catalog" pattern="/catalog">
+      <MemoryApp backend={test.backend} path="/catalog" pattern="/catalog">
         <CatalogRoute />
-      </StubApp>,
+      </MemoryApp>,
     );
     expect(await screen.findByText('Loading projects...')).toBeTruthy();
-    stub.setDocs('projects', [project(1)]);
+    const { id, ...data } = project(1);
+    test.store.writeDocument('projects', id, data);
+    release();
     expect(await screen.findByRole('heading', { name: 'Tower 1' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Infrastructure Inspection Catalog', level: 1 })).toBeTruthy();
   });

@@ -1,12 +1,12 @@
 /**
- * The viewer page's states in jsdom, with the stub backend and a stand-in for the WebGL engine
+ * The viewer page's states in jsdom, on the in-memory backend and with a stand-in for the WebGL engine
  * (jsdom has no WebGL; the real rendering is tested in tests/e2e/viewer.test.ts).
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from 'react-router-dom';
 import type { Model, Project } from '@shared/types.js';
-import { createStubBackend, StubApp, type StubBackend } from '../../../components/testing/stub-backend.js';
+import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { paths } from '../../../config/paths.js';
 import { ViewerPage } from './viewer-page.js';
 import type { ViewportOverlay } from './model-viewport.js';
@@ -176,12 +176,12 @@ function LocationProbe() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
-function renderViewer(stub: StubBackend, url: string, overlays?: ViewportOverlay) {
+function renderViewer(test: TestBackend, url: string, overlays?: ViewportOverlay) {
   return render(
-    <StubApp stub={stub} path={url} pattern={paths.viewer.path}>
+    <MemoryApp backend={test.backend} path={url} pattern={paths.viewer.path}>
       <ViewerPage overlays={overlays} />
       <LocationProbe />
-    </StubApp>,
+    </MemoryApp>,
   );
 }
 
@@ -189,7 +189,7 @@ const viewports = () => screen.getAllByTestId('viewport');
 
 describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
   it("shows a spinner while the session loads, then 'Login Required' with a sign-in link when signed out", async () => {
-    renderViewer(createStubBackend(null), '/viewer?id=TWR-1');
+    renderViewer(createTestBackend(null), '/viewer?id=TWR-1');
     expect(screen.getByText('Loading...')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Login Required' })).toBeTruthy();
     expect(screen.getByText('Please sign in to view 3D models.')).toBeTruthy();
@@ -198,25 +198,25 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
   });
 
   it('answers /viewer/ with a trailing slash too', async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
   });
 
   it("says 'Model Not Found' for an unknown publicId and for a hidden model (user); an admin sees the hidden one", async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=NOPE-9');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=NOPE-9');
     expect(await screen.findByRole('heading', { name: 'Model Not Found' })).toBeTruthy();
     expect(screen.getByText('No model with public ID NOPE-9.')).toBeTruthy();
     expect(viewports()[0]!.dataset.state).toBe('error');
     cleanup();
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=DRAFT-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=DRAFT-1');
     expect(await screen.findByText('No model with public ID DRAFT-1.')).toBeTruthy();
     cleanup();
-    renderViewer(createStubBackend('admin', { projects: [project], models }), '/viewer?id=DRAFT-1');
+    renderViewer(createTestBackend('admin', { projects: [project], models }), '/viewer?id=DRAFT-1');
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
   });
 
   it('says so when a model has no 3D file', async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=EMPTY-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=EMPTY-1');
     expect(await screen.findByText('This model has no 3D file.')).toBeTruthy();
     expect(viewports()[0]!.dataset.state).toBe('error');
   });
@@ -236,7 +236,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
       });
       return new Response(body, { headers: { 'content-length': '100' } });
     };
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
     expect(await screen.findByText('50 Bytes of 100 Bytes (50%)')).toBeTruthy();
     expect(screen.getByRole('progressbar', { name: 'Downloading model.ply' }).getAttribute('value')).toBe('50');
     expect(viewports()[0]!.dataset.state).toBe('loading');
@@ -250,25 +250,25 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
 
   it('names the file and the reason when a download link fails or a file is unreadable', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const stub = createStubBackend('user', { projects: [project], models });
-    stub.failingLinks.add('models/m3/model.glb');
-    renderViewer(stub, '/viewer?id=BRG-1');
+    const test = createTestBackend('user', { projects: [project], models });
+    test.failingLinks.add('models/m3/model.glb');
+    renderViewer(test, '/viewer?id=BRG-1');
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Could not load model.glb: no link for models/m3/model.glb')).toBeTruthy();
     expect(viewports()[0]!.dataset.state).toBe('error');
     cleanup();
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=BAD-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=BAD-1');
     expect(await screen.findByText('Could not load model.ply: not a readable splat file (Unsupported PLY format: ascii)')).toBeTruthy();
     cleanup();
     respond = (url) => (url.endsWith('.glb') ? new Response('gone', { status: 404 }) : bytesResponse(url));
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
     // A hybrid whose GLB is missing still shows its splat, with the error beside it.
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
     expect(screen.getByRole('alert').textContent).toBe('Could not load model.glb: the file is missing (HTTP 404)');
   });
 
   it("defaults 'Flip up axis' on for a splat (kept in the URL when switched) and off for a GLB", async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer/?id=TWR-2');
     const flip = await screen.findByRole('button', { name: 'Flip up axis' });
     expect(flip.getAttribute('aria-pressed')).toBe('true');
     expect(engines[0]!.flips).toEqual([['splat', true]]);
@@ -278,14 +278,14 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(engines[0]!.flips.at(-1)).toEqual(['splat', false]);
     expect(window.localStorage.getItem('catalog.viewer.up.TWR-2')).toBe('y-up');
     cleanup();
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=BRG-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=BRG-1');
     expect((await screen.findByRole('button', { name: 'Flip up axis' })).getAttribute('aria-pressed')).toBe('false');
     expect(engines.at(-1)!.flips).toEqual([['mesh', false]]);
     expect(screen.queryByRole('button', { name: 'Splat' })).toBeNull();
   });
 
   it('toggles the splat and the mesh of a hybrid', async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
     const splat = await screen.findByRole('button', { name: 'Splat' });
     expect(splat.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(splat);
@@ -299,21 +299,21 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
   });
 
   it('compare mode: two labelled viewports; a missing reference model says so in its own viewport', async () => {
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer/?compareMode=true&id=TWR-2&referenceId=TWR-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer/?compareMode=true&id=TWR-2&referenceId=TWR-1');
     await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'ready']));
     expect(viewports().map((v) => v.querySelector('.viewport-label')?.textContent)).toEqual(['TWR-2Jun 2, 2025', 'TWR-1May 14, 2024']);
     expect(screen.getByRole('button', { name: 'Link cameras' }).getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(screen.getByRole('button', { name: 'Swipe' }));
     expect(screen.getByRole('slider', { name: /Swipe between/ })).toBeTruthy();
     cleanup();
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?compareMode=true&id=TWR-2&referenceId=DRAFT-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?compareMode=true&id=TWR-2&referenceId=DRAFT-1');
     await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'error']));
     expect(within(viewports()[1]!).getByText('Unable to load reference model information.')).toBeTruthy();
   });
 
   it('camera poses: frustums in the splat frame, a list, clicking one selects it and shows its photo or says there is none', async () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
     const engine = engines[0]!;
     expect(engine.cameras).toEqual([{ part: 'splat', count: 3, withPhoto: 2 }]);
@@ -353,7 +353,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
 
   it('camera poses: a malformed camera-metadata file is named, and the model still shows', async () => {
     respond = (url) => (url.endsWith('camera-metadata.json') ? new Response('[{"id": "x"}]') : bytesResponse(url));
-    renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not load the camera metadata: JSON format error: Camera 1: /);
     expect(screen.getByRole('button', { name: 'Cameras' })).toHaveProperty('disabled', true);
@@ -362,7 +362,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
   it('hands overlays the splat frame once the model is ready, and disposes the engine on unmount', async () => {
     const removed = vi.fn();
     const overlay = vi.fn<ViewportOverlay>(() => removed);
-    const view = renderViewer(createStubBackend('user', { projects: [project], models }), '/viewer?id=TWR-2', overlay);
+    const view = renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-2', overlay);
     await waitFor(() => expect(overlay).toHaveBeenCalledTimes(1));
     expect(overlay.mock.calls[0]![0].splatFrame).toEqual({ name: 'splat frame' });
     expect(overlay.mock.calls[0]![0].model.publicId).toBe('TWR-2');
