@@ -7,7 +7,7 @@
 // Assertions: this file only binds a backend to the shared contract; every test and its
 // expect() calls live in tests/contract/suite/ (describeBackendContract).
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
-import { firebaseToolsUnavailable, startFirestoreEmulator, startStorageEmulatorWithoutRules } from '../firebase/emulators.js';
+import { firebaseToolsUnavailable, startFirestoreEmulator, startStorageEmulatorWithoutRules } from '../support/emulators.js';
 import { describeBackendContract } from './suite/index.js';
 
 describeBackendContract(

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { doctorCommand } from '../../cli/src/commands/doctor.js';
 import { exportCommand, importCommand } from '../../cli/src/commands/export.js';
 import { filesCommand } from '../../cli/src/commands/files.js';
-import { modelsCommand } from '../../cli/src/commands/models.js';
+import { modelsCommand } from '../../cli/src/commands/models/index.js';
 import { projectsCommand } from '../../cli/src/commands/projects.js';
 import { seedCommand } from '../../cli/src/commands/seed.js';
 import { serveCommand } from '../../cli/src/commands/serve.js';

@@ -1,7 +1,7 @@
 /**
  * The JSON routes of the embedded backend (the table of `@shared/wire/routes.ts`): identity,
  * account export/import, documents, queries, batches and live updates. Every route resolves the
- * caller and applies the role table of `rules.ts`; request parts are parsed with the table's
+ * caller and applies the role table of `@shared/rules/document-rules.ts`; request parts are parsed with the table's
  * schemas, and each handler's answer is typed by the route's reply schema.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
@@ -13,8 +13,16 @@ import { docIdSchema, type querySchema } from '@shared/wire/catalog.js';
 import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
 import type { DocumentStore, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
-import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireAdmin, requireSignedIn } from './rules.js';
-import type { Principal } from './rules.js';
+import {
+  authorizeWrite,
+  checkDocumentContent,
+  filterGet,
+  preAuthorizeWrite,
+  readScope,
+  requireAdmin,
+  requireSignedIn,
+} from '@shared/rules/document-rules.js';
+import type { Principal } from '@shared/rules/document-rules.js';
 import { randomId } from './db.js';
 
 /** What the route modules share. */
@@ -110,7 +118,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   const commit = (principal: Principal, ops: WriteOp[]): void => {
     for (const op of ops) preAuthorizeWrite(principal, op);
     documents.commit(ops, (change) => {
-      authorizeWrite(principal, change, documents);
+      authorizeWrite(principal, change, documents.lookup);
       checkDocumentContent(change);
     });
   };

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
+import { normalizeEmail, normalizeEmailOrNull } from '@shared/email.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import type { exportedAccountSchema, TokenGrant } from '@shared/wire/routes.js';
 import { randomId } from './db.js';
@@ -45,19 +46,6 @@ interface AccountRow {
 
 /** An account as `catalog export` writes it (accounts.json) and `catalog import` reads it (`@shared/wire/routes.ts`). */
 export type ExportedAccount = z.infer<typeof exportedAccountSchema>;
-
-const emailSchema = z.email();
-
-/**
- * Normalises and validates an email address.
- * @returns the trimmed, lower-cased address
- * @throws AppError `auth/invalid-email`
- */
-export function normalizeEmail(email: unknown): string {
-  const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
-  if (!emailSchema.safeParse(value).success) throw new AppError(ErrorCode.InvalidEmail, 'Invalid email format', { context: { email: value } });
-  return value;
-}
 
 async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
@@ -215,12 +203,8 @@ export class IdentityService {
    * @returns the account, or null when none has that email (an invalid email also gives null)
    */
   findByEmail(emailInput: unknown): Account | null {
-    let email: string;
-    try {
-      email = normalizeEmail(emailInput);
-    } catch {
-      return null;
-    }
+    const email = normalizeEmailOrNull(emailInput);
+    if (email === null) return null;
     const row = this.byEmail(email);
     return row ? { uid: row.uid, email: row.email, disabled: row.disabled === 1 } : null;
   }

@@ -4,10 +4,11 @@
  * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
  * json_type, field paths validated, values bound), server timestamps and atomic batches.
  */
-import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
-import { isServerTimestamp } from '@shared/ports/catalog.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
+import { applyWrite } from '@shared/documents/merge.js';
+import type { Json } from '@shared/documents/merge.js';
+import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/document-rules.js';
 import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -18,72 +19,7 @@ export interface StoredDoc {
   data: Record<string, unknown>;
 }
 
-/** Restrictions the role table adds to a read (see `rules.ts`). */
-export interface ReadScope {
-  /** Leave out models with `visible === false`. */
-  hideHidden?: boolean;
-  /** Only the document with this id may be returned. */
-  onlyId?: string;
-}
-
-/** One write about to be applied, shown to the authorisation check with the state before and after. */
-export interface PendingChange {
-  op: WriteOp['op'];
-  collection: CollectionName;
-  id: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-type Json = Record<string, unknown>;
-
-function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Replaces every SERVER_TIMESTAMP sentinel (at any depth) with `now`. */
-function resolveSentinels(value: unknown, now: string): unknown {
-  if (isServerTimestamp(value)) return now;
-  if (Array.isArray(value)) return value.map((item) => resolveSentinels(item, now));
-  if (isPlainObject(value)) {
-    const out: Json = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = resolveSentinels(item, now);
-    return out;
-  }
-  return value;
-}
-
-/** Firestore `set(…, {merge: true})`: nested maps merge, everything else replaces. */
-function deepMerge(base: Json, patch: Json): Json {
-  const out: Json = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    const current = Object.hasOwn(out, key) ? out[key] : undefined;
-    out[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
-  }
-  return out;
-}
-
-/**
- * Applies `{ 'a.b': value }` field-path updates to a copy of `doc`. Paths are checked by the
- * shared rule (no `__proto__`, `constructor` or `prototype` segment) and walked through own
- * properties only, so an update can never reach a prototype.
- */
-function applyFieldUpdates(doc: Json, updates: Json, now: string): Json {
-  const out = structuredClone(doc);
-  for (const [path, raw] of Object.entries(updates)) {
-    validateFieldPath(path);
-    const value = resolveSentinels(raw, now);
-    const parts = path.split('.');
-    let target: Json = out;
-    for (const part of parts.slice(0, -1)) {
-      const next = Object.hasOwn(target, part) ? target[part] : undefined;
-      if (!isPlainObject(next)) target[part] = {};
-      target = target[part] as Json;
-    }
-    target[parts[parts.length - 1]!] = value;
-  }
-  return out;
-}
+export type { PendingChange, ReadScope };
 
 const jsonPath = (field: string): string => `$.${field}`;
 
@@ -138,6 +74,9 @@ export class DocumentStore {
     this.remove = db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?');
   }
 
+  /** Reads one document's data (null when it does not exist): what the role table looks documents up with. */
+  readonly lookup: DocumentLookup = (collection, id) => this.get(collection, id)?.data ?? null;
+
   /**
    * Reads one document.
    * @returns the document, or null when it does not exist
@@ -170,7 +109,7 @@ export class DocumentStore {
    * @param scope restrictions from the role table
    * @throws AppError `invalid-argument` for an invalid field path
    */
-  query(collection: CollectionName, query: Query, scope: ReadScope = {}): StoredDoc[] {
+  query(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): StoredDoc[] {
     const params: unknown[] = [];
     let sql = `SELECT id, data FROM documents WHERE ${this.where(collection, query, scope, params)}`;
     const order: string[] = [];
@@ -190,7 +129,7 @@ export class DocumentStore {
   }
 
   /** Counts what {@link query} would return (limit applies). */
-  count(collection: CollectionName, query: Query, scope: ReadScope = {}): number {
+  count(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): number {
     const params: unknown[] = [];
     const inner = `SELECT 1 FROM documents WHERE ${this.where(collection, query, scope, params)}${query.limit !== undefined ? ' LIMIT ?' : ''}`;
     if (query.limit !== undefined) params.push(query.limit);
@@ -213,25 +152,7 @@ export class DocumentStore {
     const run = this.db.transaction(() => {
       for (const op of ops) {
         const before = this.get(op.collection, op.id)?.data ?? null;
-        let after: Json | null;
-        switch (op.op) {
-          case 'create':
-            if (before) throw new AppError(ErrorCode.AlreadyExists, `Document ${op.collection}/${op.id} already exists`, { context: { collection: op.collection, id: op.id } });
-            after = resolveSentinels(op.data, now) as Json;
-            break;
-          case 'set': {
-            const data = resolveSentinels(op.data, now) as Json;
-            after = op.merge ? deepMerge(before ?? {}, data) : data;
-            break;
-          }
-          case 'update':
-            if (!before) throw new AppError(ErrorCode.NotFound, `Document ${op.collection}/${op.id} not found`, { context: { collection: op.collection, id: op.id } });
-            after = applyFieldUpdates(before, op.data, now);
-            break;
-          case 'delete':
-            after = null;
-            break;
-        }
+        const after = applyWrite(op, before, now);
         const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
         authorize(change);
         if (after) {

@@ -8,6 +8,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { MAX_FILE_NAME_BYTES } from '@shared/paths.js';
 import type { FolderListing, StoredFile } from '@shared/ports/files.js';
@@ -53,26 +54,6 @@ export function normalizeFolder(folder: unknown): string {
   if (typeof folder !== 'string') throw new AppError(ErrorCode.InvalidArgument, 'Invalid folder');
   const trimmed = folder.replace(/\/+$/, '');
   return `${validateStoragePath(trimmed)}/`;
-}
-
-const contentTypes: Record<string, string> = {
-  ply: 'application/octet-stream',
-  splat: 'application/octet-stream',
-  glb: 'model/gltf-binary',
-  gltf: 'model/gltf+json',
-  json: 'application/json',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  txt: 'text/plain',
-};
-
-/** Guesses a content type from a path's extension (application/octet-stream when unknown). */
-export function guessContentType(path: string): string {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-  return contentTypes[ext] ?? 'application/octet-stream';
 }
 
 interface FileRow {

@@ -21,9 +21,9 @@ import { FILE_BATCH_PARTS, fileBatchEntrySchema, routes, UPLOADS_PATH } from '@s
 import { validateModelFilePath } from '@shared/paths.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
-import { errorResponse, toStorageError } from './http-errors.js';
-import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin } from './rules.js';
-import type { Principal } from './rules.js';
+import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from '@shared/rules/document-rules.js';
+import type { Principal } from '@shared/rules/document-rules.js';
+import { errorResponse } from './http-errors.js';
 
 /** Largest body of a one-shot upload in bytes (the resumable threshold of SPEC.md §9 is 256 KB; some slack). */
 export const SIMPLE_UPLOAD_LIMIT = 1024 * 1024;
@@ -286,7 +286,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   serveRoute(app, routes.fileMeta, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
-      authorizeFileRead(await ctx.principal(request), path, documents);
+      authorizeFileRead(await ctx.principal(request), path, documents.lookup);
       return { file: files.metadata(path) };
     }),
   );
@@ -294,7 +294,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   serveRoute(app, routes.downloadUrl, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
-      authorizeFileRead(await ctx.principal(request), path, documents);
+      authorizeFileRead(await ctx.principal(request), path, documents.lookup);
       return { url: routes.download.path(path, files.token(path)) };
     }),
   );
@@ -304,8 +304,8 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       const principal = await ctx.principal(request);
       const { prefix } = parseRequest(routes.list, 'query', request.query);
       const folder = prefix ?? '';
-      authorizeFileRead(principal, folder.replace(/\/+$/, ''), documents);
-      const hide = isAdmin(principal) ? undefined : (p: string): boolean => isHiddenModelPath(p, documents);
+      authorizeFileRead(principal, folder.replace(/\/+$/, ''), documents.lookup);
+      const hide = isAdmin(principal) ? undefined : (p: string): boolean => isHiddenModelPath(p, documents.lookup);
       return files.list(folder, hide);
     }),
   );

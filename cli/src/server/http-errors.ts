@@ -52,20 +52,3 @@ export function errorResponse(error: unknown): { status: number; body: ErrorBody
   }
   return { status: 500, body: { error: { code: ErrorCode.Internal, message: 'Internal server error' } } };
 }
-
-/**
- * Converts access errors to their storage flavour (SPEC.md §8: storage 401/403 codes) for the
- * file routes: `unauthenticated` → `storage/unauthenticated`, `permission-denied` →
- * `storage/unauthorized`, `not-found` → `storage/object-not-found`; other errors are returned unchanged.
- */
-export function toStorageError(error: unknown): unknown {
-  if (!(error instanceof AppError)) return error;
-  const mapped: Partial<Record<ErrorCode, ErrorCode>> = {
-    [ErrorCode.Unauthenticated]: ErrorCode.StorageUnauthenticated,
-    [ErrorCode.UserTokenExpired]: ErrorCode.StorageUnauthenticated,
-    [ErrorCode.PermissionDenied]: ErrorCode.StorageUnauthorized,
-    [ErrorCode.NotFound]: ErrorCode.ObjectNotFound,
-  };
-  const code = mapped[error.code];
-  return code ? new AppError(code, error.message, { cause: error, context: error.context }) : error;
-}

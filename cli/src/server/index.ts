@@ -25,7 +25,7 @@ import { registerFileRoutes } from './files-api.js';
 import { errorResponse } from './http-errors.js';
 import { checkBodyShape, contentSecurityPolicy, isEarlyAuthPath } from './limits.js';
 import { resolvePrincipal } from './rules.js';
-import type { Principal } from './rules.js';
+import type { Principal } from '@shared/rules/document-rules.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {

@@ -6,32 +6,25 @@
  * Authorization header), with keep-alives from the server and reconnects with back-off.
  */
 import { createParser } from 'eventsource-parser';
-import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '../../ports/catalog.js';
-import type { Unsubscribe } from '../../ports/identity.js';
-import type { CollectionName, CollectionTypes } from '../../types.js';
-import type { DocsListener, ErrorListener } from '../common.js';
+import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
+import type { Unsubscribe } from '@shared/ports/identity.js';
+import type { CollectionName, CollectionTypes } from '@shared/types.js';
+import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { errorFromResponse, routePath } from './http.js';
-import { changeEventSchema, LIVE_EVENTS, routes } from '../../wire/routes.js';
+import { changeEventSchema, LIVE_EVENTS, routes } from '@shared/wire/routes.js';
 import type { Transport } from './http.js';
+import { LiveQueries } from '@shared/adapters/live-queries.js';
 import type { LocalIdentity } from './identity.js';
 
 const RECONNECT_START_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
 
-interface Subscription {
-  collection: CollectionName;
-  query: Query | undefined;
-  onNext: (docs: never[]) => void;
-  onError?: (error: Error) => void;
-  last: string | null;
-  closed: boolean;
-  running: boolean;
-  again: boolean;
-}
-
 /** CatalogPort of the local adapter. */
 export class LocalCatalog implements CatalogPort {
-  private readonly subs = new Set<Subscription>();
+  private readonly live = new LiveQueries(
+    (collection, query) => this.query(collection, query),
+    () => this.stopStream(),
+  );
   private stream: AbortController | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private reconnectDelay = RECONNECT_START_MS;
@@ -52,7 +45,7 @@ export class LocalCatalog implements CatalogPort {
         this.authSeen = true;
         return;
       }
-      if (this.subs.size > 0) this.restartStream();
+      if (this.live.size > 0) this.restartStream();
     });
   }
 
@@ -95,50 +88,10 @@ export class LocalCatalog implements CatalogPort {
 
   // CatalogPort.subscribe (the return type, an Unsubscribe, is checked by `implements`)
   subscribe<C extends CollectionName>(collection: C, query: Query | undefined, onNext: DocsListener<C>, onError?: ErrorListener) {
-    const sub: Subscription = { collection, query, onNext: onNext as (docs: never[]) => void, onError, last: null, closed: false, running: false, again: false };
-    this.subs.add(sub);
+    const sub = this.live.add(collection, query, onNext as (docs: never[]) => void, onError);
     if (!this.stream) this.startStream();
-    void this.run(sub);
-    return () => this.drop(sub);
-  }
-
-  private drop(sub: Subscription): void {
-    sub.closed = true;
-    this.subs.delete(sub);
-    if (this.subs.size === 0) this.stopStream();
-  }
-
-  /** Re-runs a subscription's query (coalescing overlapping runs); calls onNext when the result changed. */
-  private async run(sub: Subscription): Promise<void> {
-    if (sub.running) {
-      sub.again = true;
-      return;
-    }
-    sub.running = true;
-    try {
-      do {
-        sub.again = false;
-        const docs = await this.query(sub.collection, sub.query);
-        if (sub.closed) return;
-        const key = JSON.stringify(docs);
-        if (key !== sub.last) {
-          sub.last = key;
-          sub.onNext(docs as never[]);
-        }
-      } while (sub.again && !sub.closed);
-    } catch (error) {
-      // As Firestore listeners: an error ends the subscription.
-      if (!sub.closed) {
-        this.drop(sub);
-        sub.onError?.(error instanceof Error ? error : new Error(String(error)));
-      }
-    } finally {
-      sub.running = false;
-    }
-  }
-
-  private rerun(collections: readonly string[] | null): void {
-    for (const sub of [...this.subs]) if (!collections || collections.includes(sub.collection)) void this.run(sub);
+    void this.live.run(sub);
+    return () => this.live.drop(sub);
   }
 
   private startStream(): void {
@@ -178,7 +131,7 @@ export class LocalCatalog implements CatalogPort {
         onEvent: (event) => {
           if (event.event === LIVE_EVENTS.ready) {
             this.reconnectDelay = RECONNECT_START_MS;
-            this.rerun(null); // catch up on changes missed while disconnected
+            this.live.rerun(null); // catch up on changes missed while disconnected
           } else if (event.event === LIVE_EVENTS.change) {
             let collections: string[] | null = null;
             try {
@@ -187,7 +140,7 @@ export class LocalCatalog implements CatalogPort {
             } catch {
               // not JSON: re-run every subscription
             }
-            this.rerun(collections);
+            this.live.rerun(collections);
           }
         },
       });
@@ -200,20 +153,19 @@ export class LocalCatalog implements CatalogPort {
     } catch {
       // connection failed or dropped: reconnect below
     }
-    if (controller.signal.aborted || this.stream !== controller || this.subs.size === 0) return;
+    if (controller.signal.aborted || this.stream !== controller || this.live.size === 0) return;
     const delay = this.reconnectDelay;
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      if (this.stream === controller && this.subs.size > 0) this.startStream();
+      if (this.stream === controller && this.live.size > 0) this.startStream();
     }, delay);
   }
 
   /** Ends every subscription and the live stream. */
   close(): void {
     this.stopAuthWatch();
-    for (const sub of [...this.subs]) sub.closed = true;
-    this.subs.clear();
+    this.live.closeAll();
     this.stopStream();
   }
 }

@@ -2,7 +2,7 @@
  * Catalog port of the in-memory backend (SPEC.md §7 document database): the embedded backend's
  * document API without HTTP. Requests are checked with the same wire schemas
  * (`shared/wire/catalog.ts`) and field-path rule, writes go through the same role table
- * (`./rules.ts`) and commit atomically, and live subscriptions re-run their query when a write
+ * (`shared/rules/document-rules.ts`) and commit atomically, and live subscriptions re-run their query when a write
  * (by any client of the store) changes their collection or this client's session changes,
  * calling `onNext` only when the result changed.
  */
@@ -13,11 +13,13 @@ import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from 
 import type { Unsubscribe } from '@shared/ports/identity.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
+import { applyWrite } from '@shared/documents/merge.js';
+import type { Principal, PendingChange } from '@shared/rules/document-rules.js';
+import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireSignedIn } from '@shared/rules/document-rules.js';
 import type { Json, MemoryDoc } from './documents.js';
-import { applyFieldUpdates, deepMerge, resolveSentinels, runQuery, wireCopy } from './documents.js';
+import { runQuery, wireCopy } from './documents.js';
+import { LiveQueries } from '@shared/adapters/live-queries.js';
 import type { MemorySession } from './identity.js';
-import type { MemoryPrincipal, PendingChange } from './rules.js';
-import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireSignedIn } from './rules.js';
 import type { MemoryStore } from './store.js';
 import { randomId } from './store.js';
 
@@ -48,20 +50,9 @@ function parseQuery(query: Query | undefined): Query {
 
 const withId = (doc: MemoryDoc): Record<string, unknown> => ({ ...wireCopy(doc.data), id: doc.id });
 
-interface Subscription {
-  collection: CollectionName;
-  query: Query | undefined;
-  onNext: (docs: never[]) => void;
-  onError?: (error: Error) => void;
-  last: string | null;
-  closed: boolean;
-  running: boolean;
-  again: boolean;
-}
-
 /** CatalogPort of the in-memory backend. */
 export class MemoryCatalog implements CatalogPort {
-  private readonly subs = new Set<Subscription>();
+  private readonly live = new LiveQueries((collection, query) => this.query(collection, query));
   private readonly stopStore: Unsubscribe;
   private readonly stopSession: Unsubscribe;
 
@@ -73,8 +64,8 @@ export class MemoryCatalog implements CatalogPort {
     private readonly store: MemoryStore,
     private readonly session: MemorySession,
   ) {
-    this.stopStore = store.onChange((collections) => this.rerun(collections));
-    this.stopSession = session.onChange(() => this.rerun(null));
+    this.stopStore = store.onChange((collections) => this.live.rerun(collections));
+    this.stopSession = session.onChange(() => this.live.rerun(null));
   }
 
   async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
@@ -160,7 +151,7 @@ export class MemoryCatalog implements CatalogPort {
    * before and after; only when all pass is anything stored.
    * @throws AppError `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
    */
-  private commit(principal: MemoryPrincipal, ops: WriteOp[]): void {
+  private commit(principal: Principal, ops: WriteOp[]): void {
     for (const op of ops) preAuthorizeWrite(principal, op);
     const copies = ops.map((op) => wireCopy(op));
     for (const op of copies) validateWriteOp(op);
@@ -174,26 +165,7 @@ export class MemoryCatalog implements CatalogPort {
     const changes: Array<{ collection: CollectionName; id: string; after: Json | null }> = [];
     for (const op of copies) {
       const before = current(op.collection, op.id);
-      const context = { collection: op.collection, id: op.id };
-      let after: Json | null;
-      switch (op.op) {
-        case 'create':
-          if (before) throw new AppError(ErrorCode.AlreadyExists, `Document ${op.collection}/${op.id} already exists`, { context });
-          after = resolveSentinels(op.data, now) as Json;
-          break;
-        case 'set': {
-          const data = resolveSentinels(op.data, now) as Json;
-          after = op.merge ? deepMerge(before ?? {}, data) : data;
-          break;
-        }
-        case 'update':
-          if (!before) throw new AppError(ErrorCode.NotFound, `Document ${op.collection}/${op.id} not found`, { context });
-          after = applyFieldUpdates(before, op.data, now);
-          break;
-        case 'delete':
-          after = null;
-          break;
-      }
+      const after = applyWrite(op, before, now);
       const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
       authorizeWrite(principal, change, current);
       checkDocumentContent(change);
@@ -209,64 +181,15 @@ export class MemoryCatalog implements CatalogPort {
     onNext: (docs: WithId<CollectionTypes[C]>[]) => void,
     onError?: (error: Error) => void,
   ): Unsubscribe {
-    const sub: Subscription = {
-      collection,
-      query,
-      onNext: onNext as (docs: never[]) => void,
-      onError,
-      last: null,
-      closed: false,
-      running: false,
-      again: false,
-    };
-    this.subs.add(sub);
-    void this.run(sub);
-    return () => this.drop(sub);
-  }
-
-  private drop(sub: Subscription): void {
-    sub.closed = true;
-    this.subs.delete(sub);
-  }
-
-  /** Re-runs a subscription's query (coalescing overlapping runs); calls onNext when the result changed. */
-  private async run(sub: Subscription): Promise<void> {
-    if (sub.running) {
-      sub.again = true;
-      return;
-    }
-    sub.running = true;
-    try {
-      do {
-        sub.again = false;
-        const docs = await this.query(sub.collection, sub.query);
-        if (sub.closed) return;
-        const key = JSON.stringify(docs);
-        if (key !== sub.last) {
-          sub.last = key;
-          sub.onNext(docs as never[]);
-        }
-      } while (sub.again && !sub.closed);
-    } catch (error) {
-      // As Firestore listeners (and the embedded backend's client): an error ends the subscription.
-      if (!sub.closed) {
-        this.drop(sub);
-        sub.onError?.(error instanceof Error ? error : new Error(String(error)));
-      }
-    } finally {
-      sub.running = false;
-    }
-  }
-
-  private rerun(collections: readonly CollectionName[] | null): void {
-    for (const sub of [...this.subs]) if (!collections || collections.includes(sub.collection)) void this.run(sub);
+    const sub = this.live.add(collection, query, onNext as (docs: never[]) => void, onError);
+    void this.live.run(sub);
+    return () => this.live.drop(sub);
   }
 
   /** Ends every subscription and stops listening to the store. */
   close(): void {
     this.stopStore();
     this.stopSession();
-    for (const sub of [...this.subs]) sub.closed = true;
-    this.subs.clear();
+    this.live.closeAll();
   }
 }

@@ -1,36 +1,24 @@
 /**
- * Document semantics of the in-memory backend, as the embedded backend has them
- * (`cli/src/server/documents.ts`, SPEC.md §3 documents, §7 document database): server-time
- * sentinels, `set` with merge, dotted-path updates, and the query subset of
+ * Document queries of the in-memory backend, as the embedded backend has them
+ * (`cli/src/server/documents.ts`, SPEC.md §3 documents, §7 document database; the write
+ * semantics — sentinels, merge, dotted-path updates — are `shared/documents/merge.ts`): the query subset of
  * `shared/ports/catalog.ts` (== / != filters on dotted field paths, orderBy, limit) evaluated over
  * plain objects in the order SQLite's `json_extract` gives the embedded backend. Field paths are
  * checked by the shared rule (`shared/field-path.ts`). Pure TypeScript.
  */
-import { validateFieldPath, validateQueryFields } from '@shared/field-path.js';
+import { isPlainObject } from '@shared/documents/merge.js';
+import type { Json } from '@shared/documents/merge.js';
+import { validateQueryFields } from '@shared/field-path.js';
 import { compareCodeUnits } from '@shared/order.js';
-import { isServerTimestamp } from '@shared/ports/catalog.js';
 import type { FilterValue, Query, WhereClause } from '@shared/ports/catalog.js';
+import type { ReadScope } from '@shared/rules/document-rules.js';
 
-/** A document's data: a JSON object. */
-export type Json = Record<string, unknown>;
+export type { Json };
 
 /** A stored document: its id and data. */
 export interface MemoryDoc {
   id: string;
   data: Json;
-}
-
-/** Restrictions the role table adds to a read (as the embedded backend's `ReadScope`). */
-export interface ReadScope {
-  /** Leave out models with `visible === false`. */
-  hideHidden: boolean;
-  /** Only the document with this id may be returned. */
-  onlyId: string | undefined;
-}
-
-/** True for a plain JSON object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -42,62 +30,6 @@ export function isPlainObject(value: unknown): value is Json {
  */
 export function wireCopy<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}
-
-/**
- * Replaces every SERVER_TIMESTAMP sentinel (at any depth) with `now` and drops undefined fields.
- * @param value document data or a field value
- * @param now the commit's ISO timestamp
- * @returns a new value
- */
-export function resolveSentinels(value: unknown, now: string): unknown {
-  if (isServerTimestamp(value)) return now;
-  if (Array.isArray(value)) return value.map((item) => resolveSentinels(item, now));
-  if (isPlainObject(value)) {
-    const out: Json = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = resolveSentinels(item, now);
-    return out;
-  }
-  return value;
-}
-
-/**
- * Firestore `set(…, {merge: true})`: nested maps merge, everything else replaces.
- * @returns a new object; neither argument is changed
- */
-export function deepMerge(base: Json, patch: Json): Json {
-  const out: Json = { ...base };
-  for (const [key, value] of Object.entries(patch)) {
-    const current = Object.hasOwn(out, key) ? out[key] : undefined;
-    out[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : value;
-  }
-  return out;
-}
-
-/**
- * Applies `{ 'a.b': value }` field-path updates to a copy of `doc` (missing or non-object
- * intermediate fields become maps; walked through own properties only).
- * @param doc the document before
- * @param updates field paths to values (sentinels allowed)
- * @param now the commit's ISO timestamp
- * @returns the document after
- * @throws AppError `invalid-argument` for an invalid field path
- */
-export function applyFieldUpdates(doc: Json, updates: Json, now: string): Json {
-  const out = wireCopy(doc);
-  for (const [path, raw] of Object.entries(updates)) {
-    validateFieldPath(path);
-    const value = resolveSentinels(raw, now);
-    const parts = path.split('.');
-    let target: Json = out;
-    for (const part of parts.slice(0, -1)) {
-      const next = Object.hasOwn(target, part) ? target[part] : undefined;
-      if (!isPlainObject(next)) target[part] = {};
-      target = target[part] as Json;
-    }
-    target[parts[parts.length - 1]!] = value;
-  }
-  return out;
 }
 
 /**

@@ -24,8 +24,8 @@ import type {
   UploadSource,
 } from '@shared/ports/files.js';
 import type { MemorySession } from './identity.js';
-import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from './rules.js';
-import type { DocumentLookup } from './rules.js';
+import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from '@shared/rules/document-rules.js';
+import type { DocumentLookup } from '@shared/rules/document-rules.js';
 import type { MemoryFile, MemoryStore } from './store.js';
 import { toStoredFile } from './store.js';
 

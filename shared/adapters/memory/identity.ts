@@ -8,10 +8,10 @@
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { AuthUser, IdentityPort, Unsubscribe } from '@shared/ports/identity.js';
-import type { MemoryPrincipal } from './rules.js';
-import { requireAdmin } from './rules.js';
+import type { Principal } from '@shared/rules/document-rules.js';
+import { requireAdmin } from '@shared/rules/document-rules.js';
 import type { MemoryStore } from './store.js';
-import { normalizeEmail } from './store.js';
+import { normalizeEmail } from '@shared/email.js';
 
 /** The service principal's identity (as the embedded backend's service key reports it). */
 export const MEMORY_SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
@@ -55,7 +55,7 @@ export class MemorySession {
    * Who makes the next call, with the role of their `users/{uid}` record.
    * @throws AppError `unauthenticated` when the signed-in account was deleted or disabled
    */
-  principal(): MemoryPrincipal {
+  principal(): Principal {
     if (this.uid === null) return this.service ? { kind: 'service' } : { kind: 'anon' };
     const account = this.store.account(this.uid);
     if (!account || account.disabled) throw new AppError(ErrorCode.Unauthenticated, 'The account does not exist or is disabled');

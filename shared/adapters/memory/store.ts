@@ -7,7 +7,6 @@
  * reading them back, without the role table (the equivalent of writing to the server's database
  * directly). Passwords are kept as given: this backend is for tests only.
  */
-import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateDocumentData } from '@shared/field-path.js';
@@ -17,7 +16,10 @@ import type { CollectionName, Role } from '@shared/types.js';
 import { compareCodeUnits } from '@shared/order.js';
 import { collectionSchema } from '@shared/wire/catalog.js';
 import type { Json, MemoryDoc } from './documents.js';
-import { resolveSentinels, wireCopy } from './documents.js';
+import { wireCopy } from './documents.js';
+import { resolveSentinels } from '@shared/documents/merge.js';
+import { guessContentType } from '@shared/content-type.js';
+import { normalizeEmail, normalizeEmailOrNull } from '@shared/email.js';
 
 /** An account of the in-memory identity service. */
 export interface MemoryAccount {
@@ -99,21 +101,6 @@ export function randomId(length: number): string {
     }
   }
   return out;
-}
-
-const emailSchema = z.email();
-
-/**
- * Normalises and validates an email address (as the embedded backend's identity service).
- * @returns the trimmed, lower-cased address
- * @throws AppError `auth/invalid-email`
- */
-export function normalizeEmail(email: unknown): string {
-  const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
-  if (!emailSchema.safeParse(value).success) {
-    throw new AppError(ErrorCode.InvalidEmail, 'Invalid email format', { context: { email: value } });
-  }
-  return value;
 }
 
 /** The metadata of a stored file, as the file-store port returns it. */
@@ -300,12 +287,8 @@ export class MemoryStore {
 
   /** The account with this email (normalised; an invalid email gives null), or null. */
   accountByEmail(emailInput: unknown): MemoryAccount | null {
-    let email: string;
-    try {
-      email = normalizeEmail(emailInput);
-    } catch {
-      return null;
-    }
+    const email = normalizeEmailOrNull(emailInput);
+    if (email === null) return null;
     for (const account of this.accountsByUid.values()) if (account.email === email) return { ...account };
     return null;
   }
@@ -378,26 +361,6 @@ function base64(bytes: Uint8Array): string {
 /** The default download link: a `data:` URL with the file's content type and bytes. */
 function dataUrl(file: MemoryFile): string {
   return `data:${file.contentType.replace(/\s+/g, '')};base64,${base64(file.bytes)}`;
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  ply: 'application/octet-stream',
-  splat: 'application/octet-stream',
-  glb: 'model/gltf-binary',
-  gltf: 'model/gltf+json',
-  json: 'application/json',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  txt: 'text/plain',
-};
-
-/** A content type from a path's extension, as the embedded backend guesses it (application/octet-stream when unknown). */
-export function guessContentType(path: string): string {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-  return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * The role table of SPEC.md §6 for the in-memory backend, decided exactly as the embedded backend
- * decides it (`cli/src/server/rules.ts`): every decision is asked of `shared/roles.ts` (`can()`,
- * `decideRole()`), the table `shared/access-table.ts` states as rows.
+ * The role table of SPEC.md §6 as the backends we run ourselves enforce it on every call — the
+ * embedded backend (`cli/src/server/`) and the in-memory one (`shared/adapters/memory/`) both
+ * import these decisions, so they are written once. Every decision is asked of `shared/roles.ts`
+ * (`can()`, `decideRole()`), the table `shared/access-table.ts` states as rows.
  * - projects need Browse, models OpenModels, hidden models SeeHiddenModels (a hidden model is
  *   withheld from others, never refused by name);
  * - `users` and `admins` need ManageUsers; without it a caller reads only their own
@@ -11,7 +12,8 @@
  *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
  *   own role;
  * - the §5 map-URL rule holds for every writer.
- * The service principal acts as 'admin'. Pure TypeScript.
+ * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
+ * the documents are read through a {@link DocumentLookup}, whatever stores them.
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { FormMessages } from '@shared/messages.js';
@@ -19,10 +21,20 @@ import type { WriteOp } from '@shared/ports/catalog.js';
 import { Capability, can, decideRole } from '@shared/roles.js';
 import type { CollectionName, Role } from '@shared/types.js';
 import { isHttpUrl } from '@shared/validation/project-form.js';
-import type { Json, MemoryDoc, ReadScope } from './documents.js';
+
+/** A document's data: a JSON object. */
+type Json = Record<string, unknown>;
 
 /** Who makes a call: signed out, the service principal, or a signed-in account with its record's role. */
-export type MemoryPrincipal = { kind: 'anon' } | { kind: 'service' } | { kind: 'user'; uid: string; email: string; role: Role | null };
+export type Principal = { kind: 'anon' } | { kind: 'service' } | { kind: 'user'; uid: string; email: string; role: Role | null };
+
+/** Restrictions the role table adds to a read (every field set, so nothing inherited changes a scope). */
+export interface ReadScope {
+  /** Leave out models with `visible === false`. */
+  hideHidden: boolean;
+  /** Only the document with this id may be returned. */
+  onlyId: string | undefined;
+}
 
 /** One write about to be applied, with the document before and after (null: absent). */
 export interface PendingChange {
@@ -40,13 +52,13 @@ export type DocumentLookup = (collection: CollectionName, id: string) => Json | 
  * The role a principal acts with in the §6 table: 'admin' for the service principal, the
  * record's role for a signed-in account, null when signed out or without a record.
  */
-export function roleOf(principal: MemoryPrincipal): Role | null {
+export function roleOf(principal: Principal): Role | null {
   if (principal.kind === 'service') return 'admin';
   return principal.kind === 'user' ? principal.role : null;
 }
 
 /** True when the principal may manage the catalog (§6 ManageCatalog: the service principal and admins). */
-export function isAdmin(principal: MemoryPrincipal): boolean {
+export function isAdmin(principal: Principal): boolean {
   return can(roleOf(principal), Capability.ManageCatalog);
 }
 
@@ -58,12 +70,12 @@ function writeCapability(collection: CollectionName): Capability {
 const denied = (what: string): AppError => new AppError(ErrorCode.PermissionDenied, `Missing permission: ${what}`);
 
 /** Refuses signed-out callers. @throws AppError `unauthenticated` */
-export function requireSignedIn(principal: MemoryPrincipal): asserts principal is Exclude<MemoryPrincipal, { kind: 'anon' }> {
+export function requireSignedIn(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anon' }> {
   if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
 }
 
 /** Requires an admin or the service principal. @throws AppError `unauthenticated` / `permission-denied` */
-export function requireAdmin(principal: MemoryPrincipal): void {
+export function requireAdmin(principal: Principal): void {
   requireSignedIn(principal);
   if (!isAdmin(principal)) throw denied('admin role required');
 }
@@ -73,7 +85,7 @@ export function requireAdmin(principal: MemoryPrincipal): void {
  * @returns the restriction to apply to queries and gets
  * @throws AppError `unauthenticated` (signed out) / `permission-denied` (no role)
  */
-export function readScope(principal: MemoryPrincipal, collection: CollectionName): ReadScope {
+export function readScope(principal: Principal, collection: CollectionName): ReadScope {
   requireSignedIn(principal);
   const role = roleOf(principal);
   if (collection === 'users' || collection === 'admins') {
@@ -88,10 +100,11 @@ export function readScope(principal: MemoryPrincipal, collection: CollectionName
 
 /**
  * Filters a single-document read.
+ * @param doc the stored document (any shape with its `data`), or null when missing
  * @returns the document, or null when it is missing or a hidden model the caller may not see
  * @throws AppError `unauthenticated` / `permission-denied`
  */
-export function filterGet(principal: MemoryPrincipal, collection: CollectionName, id: string, doc: MemoryDoc | null): MemoryDoc | null {
+export function filterGet<D extends { data: Json }>(principal: Principal, collection: CollectionName, id: string, doc: D | null): D | null {
   const scope = readScope(principal, collection);
   if (scope.onlyId !== undefined && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
   if (doc && scope.hideHidden && doc.data.visible === false) return null;
@@ -106,7 +119,7 @@ export function filterGet(principal: MemoryPrincipal, collection: CollectionName
  * @throws AppError `unauthenticated` / `permission-denied`
  */
 export function preAuthorizeWrite(
-  principal: MemoryPrincipal,
+  principal: Principal,
   target: { op: WriteOp['op']; collection: CollectionName; id: string | undefined },
 ): void {
   requireSignedIn(principal);
@@ -123,7 +136,7 @@ export function preAuthorizeWrite(
  * @param lookup reads the `admins` allowlist
  * @throws AppError `unauthenticated` / `permission-denied`
  */
-export function authorizeWrite(principal: MemoryPrincipal, change: PendingChange, lookup: DocumentLookup): void {
+export function authorizeWrite(principal: Principal, change: PendingChange, lookup: DocumentLookup): void {
   requireSignedIn(principal);
   if (can(roleOf(principal), writeCapability(change.collection))) return;
   if (principal.kind !== 'user') throw denied('write');
@@ -173,7 +186,7 @@ export function isHiddenModelPath(path: string, lookup: DocumentLookup): boolean
  * role; a non-admin may not read the files of a hidden model.
  * @throws AppError `unauthenticated` / `permission-denied` (callers map them to storage codes)
  */
-export function authorizeFileRead(principal: MemoryPrincipal, path: string, lookup: DocumentLookup): void {
+export function authorizeFileRead(principal: Principal, path: string, lookup: DocumentLookup): void {
   requireSignedIn(principal);
   const role = roleOf(principal);
   if (!can(role, Capability.OpenModels)) throw denied('read files (no role)');
@@ -181,14 +194,17 @@ export function authorizeFileRead(principal: MemoryPrincipal, path: string, look
 }
 
 /**
- * Access errors in their storage flavour (SPEC.md §8): `unauthenticated` →
- * `storage/unauthenticated`, `permission-denied` → `storage/unauthorized`, `not-found` →
+ * Access errors in their storage flavour (SPEC.md §8), for the file operations: `unauthenticated`
+ * and `auth/user-token-expired` → `storage/unauthenticated`, `permission-denied` → `storage/unauthorized`, `not-found` →
  * `storage/object-not-found`; anything else unchanged.
+ * @param error what a file operation threw
+ * @returns a new AppError with the storage code (the original as its cause), or `error` itself
  */
 export function toStorageError(error: unknown): unknown {
   if (!(error instanceof AppError)) return error;
   const mapped: Partial<Record<ErrorCode, ErrorCode>> = {
     [ErrorCode.Unauthenticated]: ErrorCode.StorageUnauthenticated,
+    [ErrorCode.UserTokenExpired]: ErrorCode.StorageUnauthenticated,
     [ErrorCode.PermissionDenied]: ErrorCode.StorageUnauthorized,
     [ErrorCode.NotFound]: ErrorCode.ObjectNotFound,
   };
