@@ -15,7 +15,9 @@ const emailSchema = z.email();
  */
 export function normalizeEmail(email: unknown): string {
   const value = typeof email === 'string' ? email.trim().toLowerCase() : '';
-  if (!emailSchema.safeParse(value).success) throw new AppError(ErrorCode.InvalidEmail, 'Invalid email format', { context: { email: value } });
+  if (!emailSchema.safeParse(value).success) {
+    throw new AppError(ErrorCode.InvalidEmail, 'Invalid email format', { context: { email: value } });
+  }
   return value;
 }
 

@@ -12,14 +12,11 @@ import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/doc
 import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
 
-
 /** A stored document: its id and data (JSON object). */
 export interface StoredDoc {
   id: string;
   data: Record<string, unknown>;
 }
-
-export type { PendingChange, ReadScope };
 
 const jsonPath = (field: string): string => `$.${field}`;
 
