@@ -11,10 +11,10 @@ import { describe, it } from 'vitest';
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import type { AdminIdentity } from '../../cli/src/adapters/firebase-admin/index.js';
 import { createFirebaseBackend } from '../../portal/src/lib/backend/firebase/index.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { describeBackendContract } from '../contract/suite/index.js';
 import type { ContractSetup } from '../contract/suite/index.js';
+import { contractClients, createContractAccounts } from '../support/contract-clients.js';
 import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
 
 const skipReason = firebaseToolsUnavailable();
@@ -41,29 +41,14 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
       persistSession: false,
       appName: `contract-${name}-${Date.now()}`,
     });
-  const accounts = { admin: ['admin@contract.test', 'admin-pass-1'], user: ['user@contract.test', 'user-pass-1'] } as const;
-  for (const [role, [email, password]] of Object.entries(accounts)) {
-    const existing = await service.identity.findAccountByEmail!(email);
-    const account = existing ?? (await service.identity.createAccount(email, password));
-    await service.catalog.set('users', account.uid, { uid: account.uid, email, role: role as 'admin' | 'user', created_at: SERVER_TIMESTAMP, created_by: 'contract' });
-  }
-  const admin = web('admin');
-  await admin.identity.signIn(...accounts.admin);
-  const user = web('user');
-  await user.identity.signIn(...accounts.user);
-  const anon = web('anon');
-  return {
-    admin,
-    user,
-    anon,
-    service,
+  await createContractAccounts(service);
+  return contractClients(web, service, {
     async disableAccount(email) {
       const account = await service.identity.findAccountByEmail!(email);
       if (!account) throw new Error(`no account ${email}`);
       await (service.identity as AdminIdentity).setDisabled(account.uid, true);
     },
-    async teardown() {
-      await Promise.all([admin, user, anon, service].map((backend) => backend.close()));
+    async stop() {
       await firestore.stop();
       await auth?.stop();
       for (const [name, value] of [['FIRESTORE_EMULATOR_HOST', previous.firestore], ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth]] as const) {
@@ -71,7 +56,7 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
         else process.env[name] = value;
       }
     },
-  };
+  });
 }
 
 if (skipReason) {

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { startServer } from '../../cli/src/server/index.js';
 import type { RunningServer } from '../../cli/src/server/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { ContractSetup } from '../contract/suite/index.js';
+import { contractClients, createContractAccounts } from './contract-clients.js';
 
 /** A started server plus its service key and data folder (for server-specific tests). */
 export interface LocalServerHandle {
@@ -35,21 +35,8 @@ export async function setupLocalBackend(): Promise<ContractSetup> {
   const { server, dataDir, serviceKey } = await startLocalServer();
   const baseUrl = server.url;
   const service = createLocalBackend({ baseUrl, serviceKey });
-  const accounts = { admin: ['admin@contract.test', 'admin-pass-1'], user: ['user@contract.test', 'user-pass-1'] } as const;
-  for (const [role, [email, password]] of Object.entries(accounts)) {
-    const account = await service.identity.createAccount(email, password);
-    await service.catalog.set('users', account.uid, { uid: account.uid, email, role: role as 'admin' | 'user', created_at: SERVER_TIMESTAMP, created_by: 'contract' });
-  }
-  const admin = createLocalBackend({ baseUrl });
-  await admin.identity.signIn(...accounts.admin);
-  const user = createLocalBackend({ baseUrl });
-  await user.identity.signIn(...accounts.user);
-  const anon = createLocalBackend({ baseUrl });
-  return {
-    admin,
-    user,
-    anon,
-    service,
+  await createContractAccounts(service);
+  return contractClients(() => createLocalBackend({ baseUrl }), service, {
     async disableAccount(email) {
       const account = await service.identity.findAccountByEmail!(email);
       if (!account) throw new Error(`no account ${email}`);
@@ -60,10 +47,9 @@ export async function setupLocalBackend(): Promise<ContractSetup> {
       });
       if (!response.ok) throw new Error(`disable failed: ${response.status} ${await response.text()}`);
     },
-    async teardown() {
-      await Promise.all([admin, user, anon, service].map((backend) => backend.close()));
+    async stop() {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
-  };
+  });
 }
