@@ -132,7 +132,10 @@ export default tseslint.config(
   {
     files: ['cli/src/**/adapters/**/*.ts', 'cli/src/**/backend/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] },
+      ],
     },
   },
   {

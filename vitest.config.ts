@@ -11,15 +11,40 @@ export default defineConfig({
   test: {
     projects: [
       { resolve, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
-      { resolve, test: { name: 'contract', include: ['tests/contract/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } },
-      { resolve, test: { name: 'cli', include: ['tests/cli/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 } },
+      {
+        resolve,
+        test: { name: 'contract', include: ['tests/contract/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        resolve,
+        test: { name: 'cli', include: ['tests/cli/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 },
+      },
       // Firebase: the Auth emulator (in-process), rules tests and emulator runs (skip without Java 21).
-      { resolve, test: { name: 'firebase', include: ['tests/firebase/**/*.test.ts', 'tests/rules/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 90_000 } },
+      {
+        resolve,
+        test: {
+          name: 'firebase',
+          include: ['tests/firebase/**/*.test.ts', 'tests/rules/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
       {
         extends: './portal/vite.config.ts',
         test: { name: 'portal', include: ['portal/src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
       },
-      { resolve, test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
+      {
+        resolve,
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -35,7 +35,9 @@ function buildFolder() {
   const model = join(batch, 'tower');
   mkdirSync(join(model, 'images'), { recursive: true });
   const size = SPLAT_MB * MB;
-  const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 62)}\nproperty float x\nend_header\n`);
+  const header = Buffer.from(
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 62)}\nproperty float x\nend_header\n`,
+  );
   const fd = openSync(join(model, 'point_cloud.ply'), 'w');
   writeSync(fd, header);
   const block = Buffer.alloc(8 * MB);
@@ -106,7 +108,10 @@ function runCli(args, { killAtPercent } = {}) {
         if (hit) {
           killAtPercent = undefined;
           // the node process is the child of /usr/bin/time
-          const pid = execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n')[0];
+          const pid = execFileSync('pgrep', ['-P', String(child.pid)])
+            .toString()
+            .trim()
+            .split('\n')[0];
           process.kill(Number(pid), 'SIGKILL');
         }
       }
@@ -133,7 +138,10 @@ async function main() {
   const total = buildFolder();
   log(`Built ${fmt(total)}: ${SPLAT_MB} MiB splat + ${PHOTOS} photos of ${PHOTO_KB} KiB`);
 
-  const server = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--no-portal', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--no-portal', '--json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     server.stdout.on('data', (c) => {

@@ -39,11 +39,28 @@ const median = (values) => {
 
 /** A 3DGS PLY of `count` Gaussians with SH degree 0 (x,y,z, f_dc_0..2, opacity, scale_0..2, rot_0..3), y-down like training output. */
 function syntheticPly(count) {
-  const props = ['x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2', 'opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3'];
-  const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${props.map((p) => `property float ${p}\n`).join('')}end_header\n`);
+  const props = [
+    'x',
+    'y',
+    'z',
+    'f_dc_0',
+    'f_dc_1',
+    'f_dc_2',
+    'opacity',
+    'scale_0',
+    'scale_1',
+    'scale_2',
+    'rot_0',
+    'rot_1',
+    'rot_2',
+    'rot_3',
+  ];
+  const header = Buffer.from(
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${props.map((p) => `property float ${p}\n`).join('')}end_header\n`,
+  );
   const body = Buffer.alloc(count * props.length * 4);
   let seed = 1;
-  const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296);
+  const rand = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296;
   for (let i = 0; i < count; i += 1) {
     // a lattice mast 30 units tall: points on four legs and bracing, some scatter
     const h = rand() * 30;
@@ -106,7 +123,16 @@ renderer.setAnimationLoop(() => {
 `,
   );
   const out = join(work, 'bare.js');
-  await build({ entryPoints: [entry], bundle: true, format: 'esm', outfile: out, minify: true, logLevel: 'silent', absWorkingDir: root, nodePaths: [join(root, 'node_modules')] });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    outfile: out,
+    minify: true,
+    logLevel: 'silent',
+    absWorkingDir: root,
+    nodePaths: [join(root, 'node_modules')],
+  });
   return readFileSync(out, 'utf8');
 }
 
@@ -122,15 +148,26 @@ async function centreCoverage(decoder, png) {
     context.drawImage(image, 0, 0);
     const { width, height } = canvas;
     const corners = [];
-    for (const [x0, y0] of [[0, 0], [width - 8, 0], [0, height - 8], [width - 8, height - 8]]) {
+    for (const [x0, y0] of [
+      [0, 0],
+      [width - 8, 0],
+      [0, height - 8],
+      [width - 8, height - 8],
+    ]) {
       const { data } = context.getImageData(x0, y0, 8, 8);
       for (let i = 0; i < data.length; i += 4) corners.push([data[i], data[i + 1], data[i + 2]]);
     }
     const channel = (k) => corners.map((c) => c[k]).sort((a, b) => a - b)[corners.length >> 1];
     const bg = [channel(0), channel(1), channel(2)];
-    const { data } = context.getImageData(Math.floor(width * 0.3), Math.floor(height * 0.3), Math.floor(width * 0.4), Math.floor(height * 0.4));
+    const { data } = context.getImageData(
+      Math.floor(width * 0.3),
+      Math.floor(height * 0.3),
+      Math.floor(width * 0.4),
+      Math.floor(height * 0.4),
+    );
     let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) > 30) n += 1;
+    for (let i = 0; i < data.length; i += 4)
+      if (Math.abs(data[i] - bg[0]) + Math.abs(data[i + 1] - bg[1]) + Math.abs(data[i + 2] - bg[2]) > 30) n += 1;
     return n / (data.length / 4);
   }, png.toString('base64'));
 }
@@ -148,7 +185,9 @@ function supersplatViewer() {
       return null;
     }
   }
-  const version = JSON.parse(readFileSync(join(prefix, 'node_modules', '@playcanvas', 'supersplat-viewer', 'package.json'), 'utf8')).version;
+  const version = JSON.parse(
+    readFileSync(join(prefix, 'node_modules', '@playcanvas', 'supersplat-viewer', 'package.json'), 'utf8'),
+  ).version;
   return { site, version };
 }
 
@@ -165,7 +204,10 @@ async function main() {
       });
     });
     const env = { ...process.env, CATALOG_DATA_DIR: dataDir };
-    const run = (args) => execFileSync('node', [cli, ...args], { env, cwd: root }).toString().trim();
+    const run = (args) =>
+      execFileSync('node', [cli, ...args], { env, cwd: root })
+        .toString()
+        .trim();
     const project = run(['projects', 'create', '--name', 'Viewer bench', '--structure-id', 'BENCH-V']);
     const scenes = [];
     const upload = (publicId, file, name) => {
@@ -188,7 +230,14 @@ async function main() {
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--use-angle=swiftshader',
+        '--enable-unsafe-swiftshader',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     // Every page records the time of each animation frame (the same measure everywhere).
@@ -201,18 +250,31 @@ async function main() {
       requestAnimationFrame(tick);
     });
     // The bare page and the peer's static site, served on the same origin so they may fetch the download links.
-    await context.route(`${base}/bench/bare.html*`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><style>html,body{margin:0;height:100%}canvas{width:100%;height:100%;display:block}</style><canvas></canvas><script type="module" src="/bench/bare.js"></script>' }));
+    await context.route(`${base}/bench/bare.html*`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><style>html,body{margin:0;height:100%}canvas{width:100%;height:100%;display:block}</style><canvas></canvas><script type="module" src="/bench/bare.js"></script>',
+      }),
+    );
     await context.route(`${base}/bench/bare.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: bare }));
     let settingsJson = null;
     if (peer) {
-      const { defaultSettings } = await import(pathToFileURL(join(root, 'tools/bench-peer/node_modules/@playcanvas/supersplat-viewer/dist/settings.js')).href);
+      const { defaultSettings } = await import(
+        pathToFileURL(join(root, 'tools/bench-peer/node_modules/@playcanvas/supersplat-viewer/dist/settings.js')).href
+      );
       settingsJson = JSON.stringify(defaultSettings('object'));
       await context.route(`${base}/bench/ssv/**`, (route) => {
         const name = new URL(route.request().url()).pathname.slice('/bench/ssv/'.length) || 'index.html';
         if (name === 'settings.json') return route.fulfill({ contentType: 'application/json', body: settingsJson });
         const file = join(peer.site, name);
         if (!file.startsWith(peer.site) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-        const type = name.endsWith('.html') ? 'text/html' : name.endsWith('.js') ? 'text/javascript' : name.endsWith('.css') ? 'text/css' : 'application/octet-stream';
+        const type = name.endsWith('.html')
+          ? 'text/html'
+          : name.endsWith('.js')
+            ? 'text/javascript'
+            : name.endsWith('.css')
+              ? 'text/css'
+              : 'application/octet-stream';
         return route.fulfill({ contentType: type, body: readFileSync(file) });
       });
     }
@@ -244,7 +306,11 @@ async function main() {
         const isReady = ready === null || (await page.evaluate(ready).catch(() => false));
         // A screenshot waits for a frame: seconds each in software with a million splats.
         const shows = async () => (await centreCoverage(decoder, await page.screenshot({ timeout: 120_000 }))) > 0.01;
-        if (frames > 1 && isReady && (empty || (await shows().catch((error) => (log(`screenshot: ${error.message.split('\n')[0]}`), false))))) {
+        if (
+          frames > 1 &&
+          isReady &&
+          (empty || (await shows().catch((error) => (log(`screenshot: ${error.message.split('\n')[0]}`), false))))
+        ) {
           first = Date.now() - started;
           break;
         }
@@ -292,12 +358,34 @@ async function main() {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     for (const scene of scenes) {
       const viewerReady = () => document.querySelector('[data-testid=viewport]')?.dataset.state === 'ready';
-      rows.push([scene.publicId, 'catalog viewer', await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitByDrag, ready: viewerReady })]);
+      rows.push([
+        scene.publicId,
+        'catalog viewer',
+        await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitByDrag, ready: viewerReady }),
+      ]);
       // the same download link the viewer uses, asked for with the service key
-      const query = await (await fetch(`${base}/v1/query/models`, { method: 'POST', headers, body: JSON.stringify({ query: { where: [['publicId', '==', scene.publicId]] } }) })).json();
+      const query = await (
+        await fetch(`${base}/v1/query/models`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query: { where: [['publicId', '==', scene.publicId]] } }),
+        })
+      ).json();
       const url = (await (await fetch(`${base}/v1/download-url/${query.docs[0].files.splatPath}`, { headers })).json()).url;
-      if (peer) rows.push([scene.publicId, `SuperSplat viewer ${peer.version}`, await measure(`${base}/bench/ssv/index.html?webgl&noui&settings=${encodeURIComponent(`${base}/bench/ssv/settings.json`)}&content=${encodeURIComponent(url)}`, { orbit: orbitByDrag })]);
-      rows.push([scene.publicId, 'bare three+Spark', await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare })]);
+      if (peer)
+        rows.push([
+          scene.publicId,
+          `SuperSplat viewer ${peer.version}`,
+          await measure(
+            `${base}/bench/ssv/index.html?webgl&noui&settings=${encodeURIComponent(`${base}/bench/ssv/settings.json`)}&content=${encodeURIComponent(url)}`,
+            { orbit: orbitByDrag },
+          ),
+        ]);
+      rows.push([
+        scene.publicId,
+        'bare three+Spark',
+        await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare }),
+      ]);
     }
 
     const baseline = rows[0][2];
@@ -305,7 +393,9 @@ async function main() {
     console.log(`\nViewer benchmark (headless Chromium, SwiftShader software WebGL, ${new Date().toISOString()})`);
     console.log(`${pad('scene', 24)}${pad('page', 28)}${pad('first frame', 22)}${pad('downloaded', 14)}orbit frame time`);
     for (const [scene, pageName, r] of rows) {
-      const first = Number.isFinite(r.first) ? `${(r.first / 1000).toFixed(2)} s (${(r.first / baseline.first).toFixed(1)}×)` : 'none in 180 s';
+      const first = Number.isFinite(r.first)
+        ? `${(r.first / 1000).toFixed(2)} s (${(r.first / baseline.first).toFixed(1)}×)`
+        : 'none in 180 s';
       const frame = Number.isFinite(r.frame) ? `${r.frame.toFixed(0)} ms (${(r.frame / baseline.frame).toFixed(1)}×)` : 'n/a';
       console.log(`${pad(scene, 24)}${pad(pageName, 28)}${pad(first, 22)}${pad(`${(r.bytes / 1024 / 1024).toFixed(2)} MiB`, 14)}${frame}`);
     }

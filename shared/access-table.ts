@@ -79,8 +79,16 @@ const OTHER_ALLOWLISTED = 'chief@access.test';
  * (no `visible` field: counts as visible, §3).
  */
 export const ACCESS_FIXTURE: readonly AccessDoc[] = [
-  { collection: 'users', id: ACCESS_IDENTITIES.user.uid, data: { uid: ACCESS_IDENTITIES.user.uid, email: ACCESS_IDENTITIES.user.email, role: 'user' } },
-  { collection: 'users', id: ACCESS_IDENTITIES.admin.uid, data: { uid: ACCESS_IDENTITIES.admin.uid, email: ACCESS_IDENTITIES.admin.email, role: 'admin' } },
+  {
+    collection: 'users',
+    id: ACCESS_IDENTITIES.user.uid,
+    data: { uid: ACCESS_IDENTITIES.user.uid, email: ACCESS_IDENTITIES.user.email, role: 'user' },
+  },
+  {
+    collection: 'users',
+    id: ACCESS_IDENTITIES.admin.uid,
+    data: { uid: ACCESS_IDENTITIES.admin.uid, email: ACCESS_IDENTITIES.admin.email, role: 'admin' },
+  },
   { collection: 'admins', id: ACCESS_IDENTITIES.allowlisted.email, data: { email: ACCESS_IDENTITIES.allowlisted.email } },
   { collection: 'admins', id: OTHER_ALLOWLISTED, data: { email: OTHER_ALLOWLISTED } },
   { collection: 'projects', id: 'p1', data: { name: 'Tower', structure_id: 'TWR-001' } },
@@ -165,12 +173,21 @@ function mayWriteOwnRole(s: Subject, role: Role): boolean {
   if (!signedIn(s)) return false;
   if (can(s.role, Capability.ManageUsers)) return true;
   if (s.identity.record !== null) return s.identity.record === role;
-  return role === 'user' || decideRole({ existingRole: null, email: s.identity.email, emailInAdmins: inAllowlist(s.identity.email) }).role === role;
+  return (
+    role === 'user' ||
+    decideRole({ existingRole: null, email: s.identity.email, emailInAdmins: inAllowlist(s.identity.email) }).role === role
+  );
 }
 
 const CASES: readonly CaseTemplate[] = [
   // ---- projects: Browse to read, ManageCatalog to write; §5 map URL for every writer ----------
-  { collection: 'projects', case: 'a project', why: '§6 Browse', request: () => ({ op: 'get', collection: 'projects', id: 'p1' }), allow: (s) => can(s.role, Capability.Browse) },
+  {
+    collection: 'projects',
+    case: 'a project',
+    why: '§6 Browse',
+    request: () => ({ op: 'get', collection: 'projects', id: 'p1' }),
+    allow: (s) => can(s.role, Capability.Browse),
+  },
   {
     collection: 'projects',
     case: 'all projects, by name',
@@ -189,7 +206,11 @@ const CASES: readonly CaseTemplate[] = [
     collection: 'projects',
     case: 'a new project with an https map URL',
     why: '§6 Create projects; §5 Map URL',
-    request: () => ({ op: 'create', collection: 'projects', data: { name: 'Linked', location: { lat: 1, lng: 2, mapUrl: 'https://maps.example/x' } } }),
+    request: () => ({
+      op: 'create',
+      collection: 'projects',
+      data: { name: 'Linked', location: { lat: 1, lng: 2, mapUrl: 'https://maps.example/x' } },
+    }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
   {
@@ -213,10 +234,22 @@ const CASES: readonly CaseTemplate[] = [
     request: () => ({ op: 'update', collection: 'projects', id: 'p1', data: { 'location.mapUrl': ' JaVaScRiPt:alert(1)' } }),
     allow: () => false,
   },
-  { collection: 'projects', case: 'a project', why: '§6 Delete projects', request: () => ({ op: 'delete', collection: 'projects', id: 'p1' }), allow: (s) => can(s.role, Capability.ManageCatalog) },
+  {
+    collection: 'projects',
+    case: 'a project',
+    why: '§6 Delete projects',
+    request: () => ({ op: 'delete', collection: 'projects', id: 'p1' }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
 
   // ---- models: OpenModels to read, SeeHiddenModels for hidden ones, admin writes --------------
-  { collection: 'models', case: 'a visible model', why: '§6 Open models', request: () => ({ op: 'get', collection: 'models', id: 'shown' }), allow: (s) => can(s.role, Capability.OpenModels) },
+  {
+    collection: 'models',
+    case: 'a visible model',
+    why: '§6 Open models',
+    request: () => ({ op: 'get', collection: 'models', id: 'shown' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
   {
     collection: 'models',
     case: "a model without 'visible' (counts as visible)",
@@ -256,14 +289,24 @@ const CASES: readonly CaseTemplate[] = [
     collection: 'models',
     case: 'a new model',
     why: '§6 Upload models',
-    request: () => ({ op: 'create', collection: 'models', id: 'new', data: { uuid: 'new', publicId: 'N-1', name: 'New', projectId: 'p1', visible: true } }),
+    request: () => ({
+      op: 'create',
+      collection: 'models',
+      id: 'new',
+      data: { uuid: 'new', publicId: 'N-1', name: 'New', projectId: 'p1', visible: true },
+    }),
     allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
   },
   {
     collection: 'models',
     case: 'hide a model',
     why: '§6 Hide or show models',
-    request: () => ({ op: 'update', collection: 'models', id: 'shown', data: { visible: false, last_updated: '2025-01-01T00:00:00.000Z' } }),
+    request: () => ({
+      op: 'update',
+      collection: 'models',
+      id: 'shown',
+      data: { visible: false, last_updated: '2025-01-01T00:00:00.000Z' },
+    }),
     allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
   },
   {
@@ -280,13 +323,19 @@ const CASES: readonly CaseTemplate[] = [
     request: () => ({ op: 'update', collection: 'models', id: 'shown', data: { name: 'Renamed' } }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
-  { collection: 'models', case: 'a model', why: '§6 Delete models', request: () => ({ op: 'delete', collection: 'models', id: 'shown' }), allow: (s) => can(s.role, Capability.ManageCatalog) },
+  {
+    collection: 'models',
+    case: 'a model',
+    why: '§6 Delete models',
+    request: () => ({ op: 'delete', collection: 'models', id: 'shown' }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
 
   // ---- users: own record (§4), everything else ManageUsers ------------------------------------
   {
     collection: 'users',
     case: 'own record (read at sign-in, also before it exists)',
-    why: '§4 Role resolution; §6 roles are read from the user\'s record',
+    why: "§4 Role resolution; §6 roles are read from the user's record",
     applies: signedIn,
     request: (s) => ({ op: 'get', collection: 'users', id: own(s).uid }),
     allow: signedIn,
@@ -324,16 +373,26 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own record with someone else's email",
-    why: '§4 the record is the signed-in identity\'s; §6 Register users',
+    why: "§4 the record is the signed-in identity's; §6 Register users",
     applies: signedIn,
-    request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: 'someone@access.test', role: 'user' } }),
+    request: (s) => ({
+      op: 'create',
+      collection: 'users',
+      id: own(s).uid,
+      data: { uid: own(s).uid, email: 'someone@access.test', role: 'user' },
+    }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'users',
     case: 'register a new user',
     why: '§6 Register users with role user or admin',
-    request: () => ({ op: 'create', collection: 'users', id: 'access-new', data: { uid: 'access-new', email: 'new@access.test', role: 'user' } }),
+    request: () => ({
+      op: 'create',
+      collection: 'users',
+      id: 'access-new',
+      data: { uid: 'access-new', email: 'new@access.test', role: 'user' },
+    }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
@@ -399,12 +458,23 @@ const CASES: readonly CaseTemplate[] = [
     request: () => ({ op: 'get', collection: 'admins', id: OTHER_ALLOWLISTED }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
-  { collection: 'admins', case: 'the allowlist', why: '§6 Promote to admin', request: () => ({ op: 'list', collection: 'admins', query: {} }), allow: (s) => can(s.role, Capability.ManageUsers) },
+  {
+    collection: 'admins',
+    case: 'the allowlist',
+    why: '§6 Promote to admin',
+    request: () => ({ op: 'list', collection: 'admins', query: {} }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
   {
     collection: 'admins',
     case: 'add own email to the allowlist',
     why: '§6 Promote to admin (admins only)',
-    request: (s) => ({ op: 'create', collection: 'admins', id: own(s).email === ACCESS_IDENTITIES.allowlisted.email ? 'added@access.test' : own(s).email, data: { email: own(s).email } }),
+    request: (s) => ({
+      op: 'create',
+      collection: 'admins',
+      id: own(s).email === ACCESS_IDENTITIES.allowlisted.email ? 'added@access.test' : own(s).email,
+      data: { email: own(s).email },
+    }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
@@ -423,8 +493,20 @@ const CASES: readonly CaseTemplate[] = [
   },
 
   // ---- any collection the spec does not name: closed ------------------------------------------
-  { collection: 'unnamed', case: 'a document', why: '§3 names four collections; anything else is closed', request: () => ({ op: 'get', collection: 'unnamed', id: 'x' }), allow: () => false },
-  { collection: 'unnamed', case: 'all documents', why: '§3 names four collections; anything else is closed', request: () => ({ op: 'list', collection: 'unnamed', query: {} }), allow: () => false },
+  {
+    collection: 'unnamed',
+    case: 'a document',
+    why: '§3 names four collections; anything else is closed',
+    request: () => ({ op: 'get', collection: 'unnamed', id: 'x' }),
+    allow: () => false,
+  },
+  {
+    collection: 'unnamed',
+    case: 'all documents',
+    why: '§3 names four collections; anything else is closed',
+    request: () => ({ op: 'list', collection: 'unnamed', query: {} }),
+    allow: () => false,
+  },
   {
     collection: 'unnamed',
     case: 'a new document',
@@ -449,7 +531,13 @@ export function buildAccessTable(): AccessRow[] {
     for (const principal of ACCESS_PRINCIPALS) {
       const subject = subjectOf(principal);
       if (template.applies && !template.applies(subject)) continue;
-      rows.push({ principal, case: template.case, request: template.request(subject), expect: template.allow(subject) ? 'allow' : 'deny', why: template.why });
+      rows.push({
+        principal,
+        case: template.case,
+        request: template.request(subject),
+        expect: template.allow(subject) ? 'allow' : 'deny',
+        why: template.why,
+      });
     }
   }
   return rows;

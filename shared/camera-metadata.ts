@@ -46,8 +46,7 @@ export const cameraProblem = (n: number, problem: string): string => `Camera ${n
 
 /** Result of {@link parseCameraMetadata}: the cameras (as `value` and `cameras`), or the one message. */
 export type CameraMetadataResult =
-  | { ok: true; value: CameraMetadataEntry[]; cameras: CameraMetadataEntry[] }
-  | { ok: false; message: string };
+  { ok: true; value: CameraMetadataEntry[]; cameras: CameraMetadataEntry[] } | { ok: false; message: string };
 
 /**
  * The problems of one camera, each without the 'Camera N:' prefix, in {@link CAMERA_FIELDS} order.

@@ -81,14 +81,16 @@ export const DEFAULT_FOV_Y = Math.PI / 3;
 /** Tolerance on `rotation^T · rotation = I` (largest element error) beyond which a rotation is refused. */
 export const ROTATION_TOLERANCE = 1e-2;
 
-const invalid = (message: string, context: Record<string, unknown> = {}): AppError => new AppError(ErrorCode.InvalidArgument, message, { context });
+const invalid = (message: string, context: Record<string, unknown> = {}): AppError =>
+  new AppError(ErrorCode.InvalidArgument, message, { context });
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const column = (m: Mat3, j: number): Vec3 => [m[0][j], m[1][j], m[2][j]];
 
 function checkedPosition(entry: Pick<CameraLike, 'position'>): Vec3 {
   const p = entry.position;
-  if (!Array.isArray(p) || p.length !== 3 || !p.every(isFiniteNumber)) throw invalid('camera position must be 3 finite numbers', { position: p });
+  if (!Array.isArray(p) || p.length !== 3 || !p.every(isFiniteNumber))
+    throw invalid('camera position must be 3 finite numbers', { position: p });
   return [p[0], p[1], p[2]];
 }
 
@@ -109,10 +111,13 @@ export function cameraAxes(entry: Pick<CameraLike, 'rotation'>): { right: Vec3; 
   }
   const cols = [column(m, 0), column(m, 1), column(m, 2)];
   let worst = 0;
-  for (let i = 0; i < 3; i += 1) for (let j = 0; j < 3; j += 1) worst = Math.max(worst, Math.abs(dot(cols[i]!, cols[j]!) - (i === j ? 1 : 0)));
+  for (let i = 0; i < 3; i += 1)
+    for (let j = 0; j < 3; j += 1) worst = Math.max(worst, Math.abs(dot(cols[i]!, cols[j]!) - (i === j ? 1 : 0)));
   const det = dot(cols[0]!, cross(cols[1]!, cols[2]!));
   if (worst > ROTATION_TOLERANCE || det < 0) {
-    throw invalid(`camera rotation is not a rotation matrix (orthonormality error ${worst.toFixed(4)}, determinant ${det.toFixed(4)})`, { rotation: m });
+    throw invalid(`camera rotation is not a rotation matrix (orthonormality error ${worst.toFixed(4)}, determinant ${det.toFixed(4)})`, {
+      rotation: m,
+    });
   }
   const forward = scale(cols[2]!, 1 / norm(cols[2]!));
   const rightRaw = sub(cols[0]!, scale(forward, dot(cols[0]!, forward)));
@@ -259,7 +264,19 @@ export function cameraIntrinsics(entry: Pick<CameraLike, 'width' | 'height' | 'f
   const fy = gy ?? gx ?? fallback;
   const fovX = 2 * Math.atan(width / 2 / fx);
   const fovY = 2 * Math.atan(height / 2 / fy);
-  return { width, height, fx, fy, cx: width / 2, cy: height / 2, fovX, fovY, fovYDegrees: (fovY * 180) / Math.PI, aspect: width / height, fromEntry: gx !== null || gy !== null };
+  return {
+    width,
+    height,
+    fx,
+    fy,
+    cx: width / 2,
+    cy: height / 2,
+    fovX,
+    fovY,
+    fovYDegrees: (fovY * 180) / Math.PI,
+    aspect: width / height,
+    fromEntry: gx !== null || gy !== null,
+  };
 }
 
 /** What a three.js `PerspectiveCamera` needs to look through a photo's camera ({@link cameraView}). */
@@ -502,7 +519,9 @@ export function camerasFocus(entries: readonly Pick<CameraLike, 'position' | 'ro
     }
   }
   const det3 = (m: number[][]) =>
-    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) - m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) + m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+    m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+    m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
   const d = det3(a);
   const trace = a[0]![0]! + a[1]![1]! + a[2]![2]!;
   if (entries.length === 0 || !(Math.abs(d) > 1e-9 * Math.max(trace, 1) ** 3)) return null;
@@ -622,7 +641,10 @@ export function matchCameraImages<T extends Pick<CameraMetadataEntry, 'img_name'
  * @returns `[{entry, pixel, distance}]`, `pixel` from {@link projectPoint}, `distance` from the
  *   camera centre in world units; entries that are malformed are skipped
  */
-export function camerasSeeing<T extends CameraLike>(entries: readonly T[], point: Vec3): { entry: T; pixel: ImagePoint; distance: number }[] {
+export function camerasSeeing<T extends CameraLike>(
+  entries: readonly T[],
+  point: Vec3,
+): { entry: T; pixel: ImagePoint; distance: number }[] {
   const out: { entry: T; pixel: ImagePoint; distance: number }[] = [];
   for (const entry of entries) {
     let pixel: ImagePoint | null;

@@ -59,8 +59,10 @@ export interface ExportManifest {
  */
 export function checkExportManifest(value: unknown): ExportManifest {
   const m = value as Partial<ExportManifest> | null;
-  if (typeof m !== 'object' || m === null || m.format !== EXPORT_FORMAT) throw new Error(`${EXPORT_MANIFEST} is not a catalog export (format "${EXPORT_FORMAT}")`);
-  if (m.version !== EXPORT_VERSION) throw new Error(`${EXPORT_MANIFEST} has version ${String(m.version)}; this CLI reads version ${EXPORT_VERSION}`);
+  if (typeof m !== 'object' || m === null || m.format !== EXPORT_FORMAT)
+    throw new Error(`${EXPORT_MANIFEST} is not a catalog export (format "${EXPORT_FORMAT}")`);
+  if (m.version !== EXPORT_VERSION)
+    throw new Error(`${EXPORT_MANIFEST} has version ${String(m.version)}; this CLI reads version ${EXPORT_VERSION}`);
   if (!Array.isArray(m.files)) throw new Error(`${EXPORT_MANIFEST} has no file list`);
   for (const f of m.files) {
     if (typeof f?.path !== 'string' || !f.path.startsWith('models/') || f.path.split('/').includes('..') || typeof f.size !== 'number') {

@@ -25,7 +25,8 @@ export const MAX_DOCUMENT_DEPTH = 20;
 /** Names that would reach an object's prototype when used as a key. */
 export const FORBIDDEN_FIELD_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-const invalid = (message: string, context: Record<string, unknown>): AppError => new AppError(ErrorCode.InvalidArgument, message, { context });
+const invalid = (message: string, context: Record<string, unknown>): AppError =>
+  new AppError(ErrorCode.InvalidArgument, message, { context });
 
 /**
  * Checks one field path of a filter, an ordering or an update.
@@ -37,10 +38,13 @@ const invalid = (message: string, context: Record<string, unknown>): AppError =>
 export function validateFieldPath(path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw invalid('Invalid field path: empty', { path });
   const shown = path.length > 60 ? `${path.slice(0, 60)}…` : path;
-  if (path.length > MAX_FIELD_PATH_LENGTH) throw invalid(`Invalid field path '${shown}': longer than ${MAX_FIELD_PATH_LENGTH} characters`, { path: shown });
-  if (!FIELD_PATH_PATTERN.test(path)) throw invalid(`Invalid field path '${shown}': use dotted names of letters, digits and '_'`, { path: shown });
+  if (path.length > MAX_FIELD_PATH_LENGTH)
+    throw invalid(`Invalid field path '${shown}': longer than ${MAX_FIELD_PATH_LENGTH} characters`, { path: shown });
+  if (!FIELD_PATH_PATTERN.test(path))
+    throw invalid(`Invalid field path '${shown}': use dotted names of letters, digits and '_'`, { path: shown });
   const forbidden = path.split('.').find((segment) => FORBIDDEN_FIELD_NAMES.has(segment));
-  if (forbidden !== undefined) throw invalid(`Invalid field path '${shown}': '${forbidden}' is not allowed as a field name`, { path: shown });
+  if (forbidden !== undefined)
+    throw invalid(`Invalid field path '${shown}': '${forbidden}' is not allowed as a field name`, { path: shown });
   return path;
 }
 
@@ -65,7 +69,8 @@ export function validateDocumentData(data: unknown, startDepth = 1, at = ''): vo
       continue;
     }
     for (const key of Object.keys(value)) {
-      if (FORBIDDEN_FIELD_NAMES.has(key)) throw invalid(`Invalid field name '${key}'${where ? ` in '${where}'` : ''}: not allowed`, { at: where, key });
+      if (FORBIDDEN_FIELD_NAMES.has(key))
+        throw invalid(`Invalid field name '${key}'${where ? ` in '${where}'` : ''}: not allowed`, { at: where, key });
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, at: where ? `${where}.${key}` : key });
     }
   }

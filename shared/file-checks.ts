@@ -73,7 +73,10 @@ export function readPlyHeader(head: Uint8Array): PlyHeaderInfo | null {
   const text = ascii(head);
   const end = text.indexOf('end_header');
   if (end === -1) return null;
-  const lines = text.slice(0, end).split(/\r?\n/).map((l) => l.trim());
+  const lines = text
+    .slice(0, end)
+    .split(/\r?\n/)
+    .map((l) => l.trim());
   let format = '';
   let vertexCount = -1;
   let inVertex = false;

@@ -43,12 +43,12 @@ export function isExternalToolCard(card: Pick<ToolCard, 'url'>): boolean {
 }
 
 /** How a card's link opens (§2: external cards in a new tab, internal ones navigate in-app). */
-export type ToolCardLink =
-  | { external: true; href: string; target: '_blank'; rel: 'noopener noreferrer' }
-  | { external: false; to: string };
+export type ToolCardLink = { external: true; href: string; target: '_blank'; rel: 'noopener noreferrer' } | { external: false; to: string };
 
 /** The link of a card: external URLs open in a new tab, app routes ('/catalog') navigate in-app. */
 export function toolCardLink(card: Pick<ToolCard, 'url'>): ToolCardLink {
   const url = card.url.trim();
-  return isExternalToolCard(card) ? { external: true, href: url, target: '_blank', rel: 'noopener noreferrer' } : { external: false, to: url };
+  return isExternalToolCard(card)
+    ? { external: true, href: url, target: '_blank', rel: 'noopener noreferrer' }
+    : { external: false, to: url };
 }

@@ -64,7 +64,8 @@ export function normaliseManifestFolder(folder: string): string {
 export function toManifestEntry(raw: Record<string, unknown>, where: string, folderFallback?: string): ManifestEntry {
   const folder = normaliseManifestFolder(text(raw.folder) || folderFallback || '');
   if (folder === '') throw bad(where, 'the folder is missing');
-  if (folder.startsWith('/') || folder.split('/').includes('..')) throw bad(where, `the folder must be inside the batch directory: ${folder}`);
+  if (folder.startsWith('/') || folder.split('/').includes('..'))
+    throw bad(where, `the folder must be inside the batch directory: ${folder}`);
   const typeText = text(raw.type ?? raw.modelType).toLowerCase();
   if (typeText !== '' && !isModelType(typeText)) throw bad(where, `type must be hybrid, splat or mesh (got "${typeText}")`);
   const refRaw = raw.reference ?? raw.isReference;

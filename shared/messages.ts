@@ -141,7 +141,9 @@ export const modelDeleted = (name: string): string => `Model "${name}" has been 
  * (the spec has none) for the files that could not be removed.
  */
 export const modelDeletedWithLeftovers = (name: string, filesLeft: number): string =>
-  filesLeft > 0 ? `${modelDeleted(name)} ${filesLeft} of its files could not be deleted; \`catalog doctor --fix\` removes them.` : modelDeleted(name);
+  filesLeft > 0
+    ? `${modelDeleted(name)} ${filesLeft} of its files could not be deleted; \`catalog doctor --fix\` removes them.`
+    : modelDeleted(name);
 
 /** §8 Project messages. */
 export const ProjectMessages = {

@@ -198,7 +198,8 @@ export function planModelFolder(files: readonly FolderFile[], options: { modelTy
     if (modelType === null && visible.length > 0) {
       problems.push({
         code: 'no-model-file',
-        message: 'No model file found: the folder needs a splat (.ply or .splat, or point_cloud/iteration_<N>/point_cloud.ply) or a GLB (.glb).',
+        message:
+          'No model file found: the folder needs a splat (.ply or .splat, or point_cloud/iteration_<N>/point_cloud.ply) or a GLB (.glb).',
       });
     }
   } else {

@@ -63,7 +63,12 @@ export const MAX_FILE_NAME_BYTES = 255;
  * @throws AppError `invalid-argument` saying what is wrong
  */
 export function checkFileName(name: string): string {
-  const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)}: ${reason}`, { context: { name: name.slice(0, 300) } });
+  const bad = (reason: string): AppError =>
+    new AppError(
+      ErrorCode.InvalidArgument,
+      `Invalid file name ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)}: ${reason}`,
+      { context: { name: name.slice(0, 300) } },
+    );
   if (name === '' || name === '.' || name === '..') throw bad('empty');
   const bytes = new TextEncoder().encode(name).length;
   if (bytes > MAX_FILE_NAME_BYTES) throw bad(`too long (${bytes} bytes; at most ${MAX_FILE_NAME_BYTES})`);
@@ -88,7 +93,12 @@ export function isModelUuid(value: string): boolean {
 }
 
 /** The files directly in a model folder (§3): the main model files and the camera metadata. */
-const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([`${MODEL_FILE_BASE_NAME}.ply`, `${MODEL_FILE_BASE_NAME}.splat`, `${MODEL_FILE_BASE_NAME}.glb`, CAMERA_METADATA_FILE_NAME]);
+const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
+  `${MODEL_FILE_BASE_NAME}.ply`,
+  `${MODEL_FILE_BASE_NAME}.splat`,
+  `${MODEL_FILE_BASE_NAME}.glb`,
+  CAMERA_METADATA_FILE_NAME,
+]);
 
 /**
  * The one rule for a path a file may be stored at (SPEC.md §3 storage paths), enforced by the
@@ -108,7 +118,8 @@ export function validateModelFilePath(path: unknown): string {
   if (parts[0] !== MODELS_ROOT || parts.length < 3) throw bad(`files are stored only under ${MODELS_ROOT}/{uuid}/`);
   if (!isModelUuid(parts[1]!)) throw bad(`'${parts[1]!.slice(0, 60)}' is not a model uuid`);
   if (parts.length === 3) {
-    if (!MODEL_FOLDER_FILES.has(parts[2]!)) throw bad(`a model folder holds only ${[...MODEL_FOLDER_FILES].join(', ')} and the folders ${MODEL_SUBFOLDERS.join(', ')}`);
+    if (!MODEL_FOLDER_FILES.has(parts[2]!))
+      throw bad(`a model folder holds only ${[...MODEL_FOLDER_FILES].join(', ')} and the folders ${MODEL_SUBFOLDERS.join(', ')}`);
     return path;
   }
   if (parts.length !== 4 || !(MODEL_SUBFOLDERS as readonly string[]).includes(parts[2]!)) {
@@ -128,7 +139,8 @@ export function isSafeModelUuid(uuid: string): boolean {
 }
 
 function requireUuid(uuid: string): string {
-  if (!isSafeModelUuid(uuid)) throw new AppError(ErrorCode.InvalidArgument, `Invalid model uuid: ${JSON.stringify(uuid)}`, { context: { uuid } });
+  if (!isSafeModelUuid(uuid))
+    throw new AppError(ErrorCode.InvalidArgument, `Invalid model uuid: ${JSON.stringify(uuid)}`, { context: { uuid } });
   return uuid;
 }
 
@@ -147,9 +159,7 @@ export function modelSubfolderPath(uuid: string, subfolder: ModelSubfolder): str
  * @returns 'ply' or 'splat', or null for anything else
  */
 export function splatExtensionOf(fileNameOrExt: string): SplatExtension | null {
-  const ext = (fileNameOrExt.includes('.') ? fileNameOrExt.slice(fileNameOrExt.lastIndexOf('.') + 1) : fileNameOrExt)
-    .trim()
-    .toLowerCase();
+  const ext = (fileNameOrExt.includes('.') ? fileNameOrExt.slice(fileNameOrExt.lastIndexOf('.') + 1) : fileNameOrExt).trim().toLowerCase();
   return ext === 'ply' || ext === 'splat' ? ext : null;
 }
 
@@ -285,7 +295,8 @@ export function checkUploadTargets(uploads: ReadonlyArray<{ path: string; source
     for (const upload of uploads) validateModelFilePath(upload.path);
   } catch (error) {
     for (const { source } of uploads) {
-      if (!(typeof Blob !== 'undefined' && source instanceof Blob)) (source as { input?: { destroy?: () => void } | null }).input?.destroy?.();
+      if (!(typeof Blob !== 'undefined' && source instanceof Blob))
+        (source as { input?: { destroy?: () => void } | null }).input?.destroy?.();
     }
     throw error;
   }

@@ -34,7 +34,11 @@ export type ModelCounts = ReadonlyMap<string, number> | Readonly<Record<string, 
 /** The number of models of `projectId` in `counts` (0 when unknown). */
 export function modelCountOf(counts: ModelCounts, projectId: string): number {
   const n =
-    typeof counts === 'function' ? counts(projectId) : counts instanceof Map ? counts.get(projectId) : (counts as Record<string, number>)[projectId];
+    typeof counts === 'function'
+      ? counts(projectId)
+      : counts instanceof Map
+        ? counts.get(projectId)
+        : (counts as Record<string, number>)[projectId];
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
@@ -89,7 +93,10 @@ export function featuredProjects<T extends { id: string }>(projects: readonly T[
 }
 
 /** Catalog home counts (§2): Total Projects and Multi-Temporal Projects. */
-export function catalogStats(projects: readonly { id: string }[], counts: ModelCounts): { totalProjects: number; multiTemporalProjects: number } {
+export function catalogStats(
+  projects: readonly { id: string }[],
+  counts: ModelCounts,
+): { totalProjects: number; multiTemporalProjects: number } {
   return {
     totalProjects: projects.length,
     multiTemporalProjects: projects.filter((p) => isMultiTemporal(modelCountOf(counts, p.id))).length,

@@ -36,10 +36,7 @@ export function searchProjects<T extends CatalogSearchable>(projects: readonly T
 type ManagementSearchable = Pick<ProjectData, 'structure_id' | 'name' | 'slug'>;
 
 /** §2 project-management list search: name, structure id or slug contains the term. */
-export function searchProjectsForManagement<T extends ManagementSearchable>(
-  projects: readonly T[],
-  term: string | null | undefined,
-): T[] {
+export function searchProjectsForManagement<T extends ManagementSearchable>(projects: readonly T[], term: string | null | undefined): T[] {
   return projects.filter((p) => matchesAny([p.name, p.structure_id, p.slug], term));
 }
 

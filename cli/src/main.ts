@@ -23,7 +23,9 @@ import { packageVersion } from './lib/package-root.js';
  */
 export function buildProgram(): Command {
   const program = new Command('catalog')
-    .description('Catalog and admin toolkit for 3D infrastructure-inspection models: run the embedded server, seed demo data, manage users, projects and models.')
+    .description(
+      'Catalog and admin toolkit for 3D infrastructure-inspection models: run the embedded server, seed demo data, manage users, projects and models.',
+    )
     .version(packageVersion())
     .addCommand(serveCommand)
     .addCommand(seedCommand)
@@ -61,7 +63,9 @@ export async function main(argv: string[] = process.argv): Promise<never> {
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      const helpOrVersion = ['commander.helpDisplayed', 'commander.help', 'commander.version', 'commander.executeSubCommandAsync'].includes(error.code);
+      const helpOrVersion = ['commander.helpDisplayed', 'commander.help', 'commander.version', 'commander.executeSubCommandAsync'].includes(
+        error.code,
+      );
       if (helpOrVersion) process.exit(error.exitCode);
       if (json) printOutcome(true, { ok: false, error });
       process.exit(ExitCode.expected);

@@ -97,9 +97,7 @@ export function normaliseCaptureDate(value: string | null | undefined): string |
  * capture date parses when given ('Please enter a valid date'; '2025-02-30' does not).
  * @returns name and publicId trimmed, captureDate normalised (see {@link normaliseCaptureDate})
  */
-export function validateEditModel(
-  input: EditModelInput,
-): ValidationResult<{ name: string; publicId: string; captureDate: string | null }> {
+export function validateEditModel(input: EditModelInput): ValidationResult<{ name: string; publicId: string; captureDate: string | null }> {
   const name = trimmed(input.name);
   if (name === '') return invalid(ValidationMessages.modelNameRequired);
   const publicId = trimmed(input.publicId);

@@ -33,7 +33,10 @@ export const docIdSchema = z
   .string()
   .min(1)
   .max(1500)
-  .refine((id) => !id.includes('/') && id !== '.' && id !== '..' && !hasControlCharacter(id) && !/^__.*__$/.test(id), 'Invalid document id');
+  .refine(
+    (id) => !id.includes('/') && id !== '.' && id !== '..' && !hasControlCharacter(id) && !/^__.*__$/.test(id),
+    'Invalid document id',
+  );
 
 const filterValueSchema = z.union([z.string(), z.number().finite(), z.boolean(), z.null()]);
 const directionSchema = z.enum(['asc', 'desc']);
@@ -41,8 +44,14 @@ const directionSchema = z.enum(['asc', 'desc']);
 /** Wire schema of a `Query` (`shared/ports/catalog.ts`). */
 export const querySchema = z
   .object({
-    where: z.array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema])).max(20).optional(),
-    orderBy: z.array(z.tuple([fieldPathSchema, directionSchema.nullable().optional()])).max(8).optional(),
+    where: z
+      .array(z.tuple([fieldPathSchema, z.enum(['==', '!=']), filterValueSchema]))
+      .max(20)
+      .optional(),
+    orderBy: z
+      .array(z.tuple([fieldPathSchema, directionSchema.nullable().optional()]))
+      .max(8)
+      .optional(),
     limit: z.number().int().min(1).max(100_000).optional(),
   })
   .strict();

@@ -40,7 +40,10 @@ export type AdditionalUploadStage = (typeof ADDITIONAL_UPLOAD_STAGES)[number];
 export type AdditionalFileKind = 'images' | 'thumbnails' | 'assets' | 'cameraMetadata';
 
 /** Storage folder of each list kind, and the record list it is written to. */
-const KIND_FOLDERS: Record<Exclude<AdditionalFileKind, 'cameraMetadata'>, { folder: ModelSubfolder; list: 'images' | 'thumbnails' | 'assets' }> = {
+const KIND_FOLDERS: Record<
+  Exclude<AdditionalFileKind, 'cameraMetadata'>,
+  { folder: ModelSubfolder; list: 'images' | 'thumbnails' | 'assets' }
+> = {
   images: { folder: 'images', list: 'images' },
   thumbnails: { folder: 'images_thumbnails', list: 'thumbnails' },
   assets: { folder: 'assets', list: 'assets' },

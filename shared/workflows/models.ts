@@ -150,7 +150,11 @@ export async function addModel(
   const sizes = new Map<string, number>();
   let bytesUploaded = 0;
   try {
-    const stored = await uploadFiles(files, plan, uploaded, { concurrency: hooks.fileConcurrency, signal: hooks.signal, onFile: hooks.onFile });
+    const stored = await uploadFiles(files, plan, uploaded, {
+      concurrency: hooks.fileConcurrency,
+      signal: hooks.signal,
+      onFile: hooks.onFile,
+    });
     for (const [key, file] of stored) {
       sizes.set(key, file.size);
       bytesUploaded += file.size;
@@ -206,7 +210,13 @@ export async function assertPublicIdFree(
   target: { projectId: string; publicId: string; exceptModelId?: string },
 ): Promise<void> {
   const { projectId, publicId, exceptModelId } = target;
-  const found = await catalog.query('models', { where: [['projectId', '==', projectId], ['publicId', '==', publicId]], limit: 2 });
+  const found = await catalog.query('models', {
+    where: [
+      ['projectId', '==', projectId],
+      ['publicId', '==', publicId],
+    ],
+    limit: 2,
+  });
   const clash = found.find((model) => model.id !== exceptModelId);
   if (clash) throw new AppError(ErrorCode.AlreadyExists, publicIdInUse(publicId), { context: { publicId, modelId: clash.id } });
 }
@@ -336,7 +346,6 @@ async function readBack(backend: Pick<Backend, 'catalog'>, uuid: string): Promis
   return model;
 }
 
-
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AppError(ErrorCode.Canceled, 'Upload canceled');
 }
@@ -355,4 +364,3 @@ function guessContentType(name: string): string | undefined {
   };
   return types[ext];
 }
-

@@ -23,7 +23,12 @@ export async function setReferenceModel(catalog: CatalogPort, projectId: string,
       context: { projectId, modelId },
     });
   }
-  const current = await catalog.query('models', { where: [['projectId', '==', projectId], ['isReference', '==', true]] });
+  const current = await catalog.query('models', {
+    where: [
+      ['projectId', '==', projectId],
+      ['isReference', '==', true],
+    ],
+  });
   const ops: WriteOp[] = current
     .filter((m) => m.id !== modelId)
     .map((m) => ({ op: 'update', collection: 'models', id: m.id, data: { isReference: false, last_updated: SERVER_TIMESTAMP } }));

@@ -112,7 +112,11 @@ export async function uploadFiles(
   files: FileStorePort,
   plan: readonly FileUpload[],
   uploaded: string[],
-  options: { concurrency?: number; signal?: AbortSignal; onFile?: (key: string, status: FileStatus, progress?: UploadProgress) => void } = {},
+  options: {
+    concurrency?: number;
+    signal?: AbortSignal;
+    onFile?: (key: string, status: FileStatus, progress?: UploadProgress) => void;
+  } = {},
 ): Promise<Map<string, StoredFile>> {
   const stop = new AbortController();
   const onAbort = (): void => stop.abort(options.signal?.reason);
@@ -160,7 +164,9 @@ export async function uploadFiles(
   try {
     // A batch waits for its turn before it takes one of the `concurrency` slots, so that waiting
     // batches never hold up the large files behind them.
-    await Promise.all(uploadUnits(files, plan).map((unit) => (unit.batch ? batchLimit(() => limit(() => send(unit))) : limit(() => send(unit)))));
+    await Promise.all(
+      uploadUnits(files, plan).map((unit) => (unit.batch ? batchLimit(() => limit(() => send(unit))) : limit(() => send(unit)))),
+    );
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -68,12 +68,21 @@ describe('catalog seed', () => {
     if (!cameras.ok) throw new Error(cameras.message);
     expect(cameras.cameras).toHaveLength(20);
     expect(reference?.files.images).toHaveLength(20);
-    for (const path of reference?.files.images ?? []) expect(path).toMatch(new RegExp(`^models/${reference?.uuid}/images/frame_\\d{5}\\.png$`));
+    for (const path of reference?.files.images ?? [])
+      expect(path).toMatch(new RegExp(`^models/${reference?.uuid}/images/frame_\\d{5}\\.png$`));
     expect(cameras.cameras.map((c) => matchCameraImage(c.img_name, reference?.files.images ?? [])).filter(Boolean)).toHaveLength(20);
     const june = models.find((m) => m.publicId === 'TWR-001-2025-06');
-    expect([june?.modelType, june?.files.images?.length, june?.files.cameraMetadata]).toEqual(['splat', 12, `models/${june?.uuid}/camera-metadata.json`]);
+    expect([june?.modelType, june?.files.images?.length, june?.files.cameraMetadata]).toEqual([
+      'splat',
+      12,
+      `models/${june?.uuid}/camera-metadata.json`,
+    ]);
     const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04');
-    expect([bridge?.modelType, bridge?.files.glbPath, bridge?.files.splatPath ?? null]).toEqual(['mesh', `models/${bridge?.uuid}/model.glb`, null]);
+    expect([bridge?.modelType, bridge?.files.glbPath, bridge?.files.splatPath ?? null]).toEqual([
+      'mesh',
+      `models/${bridge?.uuid}/model.glb`,
+      null,
+    ]);
   });
 
   it('seeded sign-ins work; the user does not see the hidden model', async () => {
@@ -111,7 +120,10 @@ describe('catalog users', () => {
 
     const again = await runCli(['users', 'register', 'inspector@lab.test', '--password', 'secret-1', '--json'], { env });
     expect(again.exitCode).toBe(1);
-    expect(parseJson(again.stdout)).toEqual({ status: 'error', error: { code: 'already-exists', message: 'This email is already registered.' } });
+    expect(parseJson(again.stdout)).toEqual({
+      status: 'error',
+      error: { code: 'already-exists', message: 'This email is already registered.' },
+    });
 
     const promote = await runCli(['users', 'promote', 'inspector@lab.test'], { env });
     expect(promote.exitCode, promote.stderr).toBe(0);
@@ -145,7 +157,21 @@ describe('catalog users', () => {
 describe('catalog projects', () => {
   it('creates a project and lists it sorted by structure ID with counts', async () => {
     const created = await runCli(
-      ['projects', 'create', '--name', 'Old Mill Chimney', '--structure-id', 'CHM-010', '--lat', '43.5', '--lng', '-80.3', '--address', 'Mill St', '--json'],
+      [
+        'projects',
+        'create',
+        '--name',
+        'Old Mill Chimney',
+        '--structure-id',
+        'CHM-010',
+        '--lat',
+        '43.5',
+        '--lng',
+        '-80.3',
+        '--address',
+        'Mill St',
+        '--json',
+      ],
       { env },
     );
     expect(created.exitCode, created.stderr).toBe(0);
@@ -176,7 +202,10 @@ describe('catalog projects', () => {
     const before = (await backend.catalog.query('projects')).length;
     const noName = await runCli(['projects', 'create', '--name', '  ', '--structure-id', 'X-1', '--json'], { env });
     expect(noName.exitCode).toBe(1);
-    expect(parseJson(noName.stdout)).toMatchObject({ status: 'error', error: { code: 'invalid-argument', message: 'Project name cannot be empty' } });
+    expect(parseJson(noName.stdout)).toMatchObject({
+      status: 'error',
+      error: { code: 'invalid-argument', message: 'Project name cannot be empty' },
+    });
     const badLat = await runCli(['projects', 'create', '--name', 'A', '--structure-id', 'X-1', '--lat', 'north'], { env });
     expect(badLat.exitCode).toBe(1);
     const noStructure = await runCli(['projects', 'create', '--name', 'A', '--json'], { env });
@@ -202,9 +231,15 @@ describe('conventions', () => {
     const empty = tempDir('nokey');
     const noKey = await runCli(['projects', 'list', '--data-dir', empty, '--json']);
     expect(noKey.exitCode).toBe(1);
-    expect(parseJson(noKey.stdout)).toMatchObject({ status: 'error', error: { code: 'unauthenticated', message: expect.stringContaining('catalog serve') } });
+    expect(parseJson(noKey.stdout)).toMatchObject({
+      status: 'error',
+      error: { code: 'unauthenticated', message: expect.stringContaining('catalog serve') },
+    });
     const down = await runCli(['projects', 'list', '--url', 'http://127.0.0.1:9', '--json'], { env });
     expect(down.exitCode).toBe(1);
-    expect(parseJson(down.stdout)).toMatchObject({ status: 'error', error: { code: 'unavailable', message: expect.stringContaining('is `catalog serve` running?') } });
+    expect(parseJson(down.stdout)).toMatchObject({
+      status: 'error',
+      error: { code: 'unavailable', message: expect.stringContaining('is `catalog serve` running?') },
+    });
   });
 });

@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '@shared/ports/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { createProjectWithCli, midUpload, parseJson, runCli, serveInChild, storedModelFiles, storedSha256, writeBigModelFolder, writeTree } from '../support/cli.js';
+import {
+  createProjectWithCli,
+  midUpload,
+  parseJson,
+  runCli,
+  serveInChild,
+  storedModelFiles,
+  storedSha256,
+  writeBigModelFolder,
+  writeTree,
+} from '../support/cli.js';
 import { freePort } from '../support/net.js';
 import { cliBin, repoRoot, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -32,7 +42,22 @@ interface BatchResult {
 }
 
 const cameras = (name: string) =>
-  JSON.stringify([{ id: 0, img_name: name, width: 10, height: 10, position: [0, 0, 1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], fx: 5, fy: 5 }]);
+  JSON.stringify([
+    {
+      id: 0,
+      img_name: name,
+      width: 10,
+      height: 10,
+      position: [0, 0, 1],
+      rotation: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      fx: 5,
+      fy: 5,
+    },
+  ]);
 
 beforeAll(async () => {
   server = await startEmbeddedServer();
@@ -166,82 +191,96 @@ describe('catalog models upload-many', () => {
 
 describe('resume after an interrupted upload', () => {
   // SIGKILL: the process dies at once; SIGINT: what Ctrl-C sends in a terminal.
-  it.each(['SIGKILL', 'SIGINT'] as const)('a CLI stopped by %s in the middle of a large file completes on the next run: one record, same sha256', { timeout: 120_000 }, async (signal) => {
-    const publicId = `BIG-${signal}`;
-    const batchDir = join(work, `big-campaign-${signal}`);
-    const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId, name: `Big one ${signal}` });
+  it.each(['SIGKILL', 'SIGINT'] as const)(
+    'a CLI stopped by %s in the middle of a large file completes on the next run: one record, same sha256',
+    { timeout: 120_000 },
+    async (signal) => {
+      const publicId = `BIG-${signal}`;
+      const batchDir = join(work, `big-campaign-${signal}`);
+      const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId, name: `Big one ${signal}` });
 
-    const child = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', projectId], {
-      cwd: repoRoot,
-      env: { CATALOG_DATA_DIR: server.dataDir, PATH: process.env.PATH ?? '' },
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    await midUpload(child.stderr);
-    child.kill(signal);
-    const killed = await child;
-    expect(killed.signal).toBe(signal);
-    expect(await backend.catalog.query('models', { where: [['publicId', '==', publicId]] })).toHaveLength(0);
+      const child = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', projectId], {
+        cwd: repoRoot,
+        env: { CATALOG_DATA_DIR: server.dataDir, PATH: process.env.PATH ?? '' },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      await midUpload(child.stderr);
+      child.kill(signal);
+      const killed = await child;
+      expect(killed.signal).toBe(signal);
+      expect(await backend.catalog.query('models', { where: [['publicId', '==', publicId]] })).toHaveLength(0);
 
-    const res = await runCli(['models', 'upload-many', batchDir, '--project', projectId, '--json'], { env, timeout: 90_000 });
-    expect(res.exitCode, res.stdout + res.stderr).toBe(0);
-    const out = parseJson<BatchResult>(res.stdout);
-    if (out.status !== 'ok') throw new Error(res.stdout);
-    expect(out.result.counts.created).toBe(1);
-    expect(out.result.bytesResumed).toBeGreaterThan(total / 5);
-    expect(out.result.bytesSent).toBeLessThan(total - total / 5);
-    expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
-
-    const models = await backend.catalog.query('models', { where: [['publicId', '==', publicId]] });
-    expect(models).toHaveLength(1);
-    expect(await storedSha256(backend, models[0].files.splatPath as string)).toBe(digest);
-  });
-});
-
-describe('resume after a lost server', () => {
-  it('a server stopped in the middle of a large file: the model fails with no record; after a restart the next run resumes, one record, same bytes', { timeout: 150_000 }, async () => {
-    // the same port after the restart: the upload URLs the CLI keeps name it
-    const port = await freePort();
-    const dataDir = join(work, 'lost-server-data');
-    const lostEnv = { CATALOG_DATA_DIR: dataDir };
-    const serve = () => serveInChild(port, dataDir);
-    let server = (await serve()).child;
-    const lostProject = await createProjectWithCli('Lost Server Tower', 'LST-001', { env: lostEnv });
-    const batchDir = join(work, 'lost-campaign');
-    const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId: 'LOST-1', name: 'Lost server model' });
-
-    const upload = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', lostProject, '--json'], {
-      cwd: repoRoot,
-      env: { ...lostEnv, PATH: process.env.PATH ?? '' },
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
-    await midUpload(upload.stderr);
-    server.kill('SIGKILL');
-    await server;
-    const failed = await upload;
-    expect(failed.exitCode, failed.stdout).toBe(1);
-
-    server = (await serve()).child;
-    const lost = createLocalBackend({ baseUrl: `http://127.0.0.1:${port}`, serviceKey: (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key });
-    try {
-      expect(await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] })).toHaveLength(0);
-      const res = await runCli(['models', 'upload-many', batchDir, '--project', lostProject, '--json'], { env: lostEnv, timeout: 90_000 });
+      const res = await runCli(['models', 'upload-many', batchDir, '--project', projectId, '--json'], { env, timeout: 90_000 });
       expect(res.exitCode, res.stdout + res.stderr).toBe(0);
       const out = parseJson<BatchResult>(res.stdout);
       if (out.status !== 'ok') throw new Error(res.stdout);
       expect(out.result.counts.created).toBe(1);
       expect(out.result.bytesResumed).toBeGreaterThan(total / 5);
+      expect(out.result.bytesSent).toBeLessThan(total - total / 5);
       expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
-      const models = await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] });
+
+      const models = await backend.catalog.query('models', { where: [['publicId', '==', publicId]] });
       expect(models).toHaveLength(1);
-      expect(await storedSha256(lost, models[0].files.splatPath as string)).toBe(digest);
-    } finally {
-      await lost.close();
-      server.kill('SIGTERM');
+      expect(await storedSha256(backend, models[0].files.splatPath as string)).toBe(digest);
+    },
+  );
+});
+
+describe('resume after a lost server', () => {
+  it(
+    'a server stopped in the middle of a large file: the model fails with no record; after a restart the next run resumes, one record, same bytes',
+    { timeout: 150_000 },
+    async () => {
+      // the same port after the restart: the upload URLs the CLI keeps name it
+      const port = await freePort();
+      const dataDir = join(work, 'lost-server-data');
+      const lostEnv = { CATALOG_DATA_DIR: dataDir };
+      const serve = () => serveInChild(port, dataDir);
+      let server = (await serve()).child;
+      const lostProject = await createProjectWithCli('Lost Server Tower', 'LST-001', { env: lostEnv });
+      const batchDir = join(work, 'lost-campaign');
+      const { digest, total } = writeBigModelFolder(join(batchDir, 'big'), 160, { publicId: 'LOST-1', name: 'Lost server model' });
+
+      const upload = execa('node', [cliBin, 'models', 'upload-many', batchDir, '--project', lostProject, '--json'], {
+        cwd: repoRoot,
+        env: { ...lostEnv, PATH: process.env.PATH ?? '' },
+        extendEnv: false,
+        reject: false,
+        stdin: 'ignore',
+      });
+      await midUpload(upload.stderr);
+      server.kill('SIGKILL');
       await server;
-    }
-  });
+      const failed = await upload;
+      expect(failed.exitCode, failed.stdout).toBe(1);
+
+      server = (await serve()).child;
+      const lost = createLocalBackend({
+        baseUrl: `http://127.0.0.1:${port}`,
+        serviceKey: (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key,
+      });
+      try {
+        expect(await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] })).toHaveLength(0);
+        const res = await runCli(['models', 'upload-many', batchDir, '--project', lostProject, '--json'], {
+          env: lostEnv,
+          timeout: 90_000,
+        });
+        expect(res.exitCode, res.stdout + res.stderr).toBe(0);
+        const out = parseJson<BatchResult>(res.stdout);
+        if (out.status !== 'ok') throw new Error(res.stdout);
+        expect(out.result.counts.created).toBe(1);
+        expect(out.result.bytesResumed).toBeGreaterThan(total / 5);
+        expect((out.result.bytesSent ?? 0) + (out.result.bytesResumed ?? 0)).toBe(total);
+        const models = await lost.catalog.query('models', { where: [['publicId', '==', 'LOST-1']] });
+        expect(models).toHaveLength(1);
+        expect(await storedSha256(lost, models[0].files.splatPath as string)).toBe(digest);
+      } finally {
+        await lost.close();
+        server.kill('SIGTERM');
+        await server;
+      }
+    },
+  );
 });

@@ -58,7 +58,17 @@ describe('users, projects, models, files', () => {
     const { mkdirSync, copyFileSync } = await import('node:fs');
     mkdirSync(folder, { recursive: true });
     copyFileSync(join(work, 'scan.ply'), join(folder, 'scan.ply'));
-    const up = await ok<{ model: Model }>(['models', 'upload', folder, '--project', 'ADM-001', '--public-id', 'ADM-001-M1', '--name', 'First survey']);
+    const up = await ok<{ model: Model }>([
+      'models',
+      'upload',
+      folder,
+      '--project',
+      'ADM-001',
+      '--public-id',
+      'ADM-001-M1',
+      '--name',
+      'First survey',
+    ]);
     model = up.model;
   });
 
@@ -74,7 +84,17 @@ describe('users, projects, models, files', () => {
     const shown = await ok<Project & { models: Model[] }>(['projects', 'show', 'ADM-001']);
     expect(shown.id).toBe(projectId);
     expect(shown.models.map((m) => m.publicId)).toEqual(['ADM-001-M1']);
-    const updated = await ok<Project>(['projects', 'update', projectId, '--description', 'Lattice tower', '--lat', '43.5', '--lng', '-80.5']);
+    const updated = await ok<Project>([
+      'projects',
+      'update',
+      projectId,
+      '--description',
+      'Lattice tower',
+      '--lat',
+      '43.5',
+      '--lng',
+      '-80.5',
+    ]);
     expect(updated.description).toBe('Lattice tower');
     expect(updated.location?.lat).toBe(43.5);
     expect(updated.name).toBe('Admin Tower');
@@ -88,7 +108,9 @@ describe('users, projects, models, files', () => {
     expect((await fails(['projects', 'delete', 'ADM-001', '--confirm', 'Admin Tower'])).message).toBe(
       'Cannot delete this project because it has 1 associated models. Please delete these models first.',
     );
-    expect((await fails(['projects', 'delete', 'ADM-002', '--confirm', 'Empty'])).message).toBe("Project name doesn't match. Deletion canceled.");
+    expect((await fails(['projects', 'delete', 'ADM-002', '--confirm', 'Empty'])).message).toBe(
+      "Project name doesn't match. Deletion canceled.",
+    );
     const noTty = await fails(['projects', 'delete', 'ADM-002'], { json: false });
     expect(noTty.message).toContain('--confirm');
     expect(await backend.catalog.count('projects')).toBe(2);
@@ -121,12 +143,33 @@ describe('users, projects, models, files', () => {
     writeFileSync(photo, new Uint8Array(400 * 1024).fill(3));
     await ok(['files', 'add', model.id, photo, '--kind', 'images']);
     const cams = join(work, 'cameras.json');
-    writeFileSync(cams, JSON.stringify([{ id: 0, img_name: 'IMG_0001.jpg', width: 10, height: 10, position: [0, 0, 1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], fx: 5, fy: 5 }]));
+    writeFileSync(
+      cams,
+      JSON.stringify([
+        {
+          id: 0,
+          img_name: 'IMG_0001.jpg',
+          width: 10,
+          height: 10,
+          position: [0, 0, 1],
+          rotation: [
+            [1, 0, 0],
+            [0, 1, 0],
+            [0, 0, 1],
+          ],
+          fx: 5,
+          fy: 5,
+        },
+      ]),
+    );
     const added = await runCli(['files', 'add', model.id, cams, '--kind', 'cameras'], { env });
     expect(added.exitCode, added.stderr).toBe(0);
     expect(added.stderr).toContain('Camera metadata uploaded successfully. 1 camera position information saved.');
     const badCams = join(work, 'bad-cameras.json');
-    writeFileSync(badCams, JSON.stringify([{ id: 'x', img_name: 'a.jpg', position: [0, 0], rotation: [[1, 0, 0]], width: 10, height: 10 }]));
+    writeFileSync(
+      badCams,
+      JSON.stringify([{ id: 'x', img_name: 'a.jpg', position: [0, 0], rotation: [[1, 0, 0]], width: 10, height: 10 }]),
+    );
     const before = JSON.stringify(await backend.catalog.get('models', model.id));
     expect((await fails(['files', 'add', model.id, badCams, '--kind', 'cameras'])).message).toMatch(/^JSON format error: Camera 1:/);
     expect(JSON.stringify(await backend.catalog.get('models', model.id))).toBe(before);
@@ -136,7 +179,9 @@ describe('users, projects, models, files', () => {
     const record = await backend.catalog.get('models', model.id);
     expect(record?.files.images).toEqual([`models/${model.uuid}/images/IMG_0001.jpg`]);
 
-    expect((await fails(['files', 'delete', model.id, 'model.ply', '--yes'])).message).toBe('Cannot delete main model files. Delete the entire model instead.');
+    expect((await fails(['files', 'delete', model.id, 'model.ply', '--yes'])).message).toBe(
+      'Cannot delete main model files. Delete the entire model instead.',
+    );
     expect((await fails(['files', 'delete', model.id, 'images/IMG_0001.jpg'], { json: false })).message).toContain('--yes');
     await ok(['files', 'delete', model.id, 'images/IMG_0001.jpg', '--yes']);
     expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
@@ -157,19 +202,45 @@ describe('users, projects, models, files', () => {
 
 describe('doctor', () => {
   it('finds each kind of problem, --fix asks first, then repairs', async () => {
-    const projectId = await createProject(backend.catalog, { name: 'Doctor Tower', structure_id: 'DOC-001', description: '', slug: '', address: '', mapUrl: '', lat: '', lng: '' });
+    const projectId = await createProject(backend.catalog, {
+      name: 'Doctor Tower',
+      structure_id: 'DOC-001',
+      description: '',
+      slug: '',
+      address: '',
+      mapUrl: '',
+      lat: '',
+      lng: '',
+    });
     const dir = join(work, 'doc-scan');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'images'), { recursive: true });
     writeFileSync(join(dir, 'scan.ply'), makeSplatPly({ count: 10, seed: 4 }));
     writeFileSync(join(dir, 'images', 'a.jpg'), new Uint8Array(1000).fill(1));
-    const { model } = await ok<{ model: Model }>(['models', 'upload', dir, '--project', projectId, '--public-id', 'DOC-M1', '--name', 'Doc model']);
+    const { model } = await ok<{ model: Model }>([
+      'models',
+      'upload',
+      dir,
+      '--project',
+      projectId,
+      '--public-id',
+      'DOC-M1',
+      '--name',
+      'Doc model',
+    ]);
     await backend.files.delete(model.files.images?.[0] as string);
     const orphan = randomUUID();
     await backend.files.upload(`models/${orphan}/model.ply`, new Blob([new Uint8Array(10)]));
     await backend.catalog.set('models', 'ghost', { uuid: 'ghost', publicId: 'GHOST', name: 'Ghost', projectId: 'gone', files: {} });
     // a record from before `visible` was written on create
-    await backend.catalog.set('models', 'old', { uuid: 'old', publicId: 'DOC-OLD', name: 'Old model', projectId, modelType: 'splat', files: { splatPath: model.files.splatPath } });
+    await backend.catalog.set('models', 'old', {
+      uuid: 'old',
+      publicId: 'DOC-OLD',
+      name: 'Old model',
+      projectId,
+      modelType: 'splat',
+      files: { splatPath: model.files.splatPath },
+    });
     await backend.catalog.update('projects', projectId, { reference_model_id: 'missing-model' });
 
     const res = await runCli(['doctor', '--json'], { env });
@@ -258,7 +329,10 @@ describe('seed → export → import', () => {
 
       const notExport = await runCli(['import', work, '--data-dir', target.dataDir, '--json']);
       expect(notExport.exitCode).toBe(1);
-      expect(parseJson(notExport.stdout)).toMatchObject({ status: 'error', error: { message: expect.stringContaining('is not a readable catalog export') } });
+      expect(parseJson(notExport.stdout)).toMatchObject({
+        status: 'error',
+        error: { message: expect.stringContaining('is not a readable catalog export') },
+      });
     } finally {
       await source.stop();
       await target.stop();

@@ -73,7 +73,21 @@ describe('catalog validate', () => {
 describe('catalog models upload', () => {
   it.skipIf(!hasSamples)('uploads the 3DGS sample; the record has the spec paths and real sizes', async () => {
     const res = await runCli(
-      ['models', 'upload', samplePath('3dgs-konstruct'), '--project', projectId, '--public-id', 'UPL-001-KONSTRUCT', '--name', 'KonStruct scan', '--capture-date', '2025-03-01', '--reference', '--json'],
+      [
+        'models',
+        'upload',
+        samplePath('3dgs-konstruct'),
+        '--project',
+        projectId,
+        '--public-id',
+        'UPL-001-KONSTRUCT',
+        '--name',
+        'KonStruct scan',
+        '--capture-date',
+        '2025-03-01',
+        '--reference',
+        '--json',
+      ],
       { env },
     );
     expect(res.exitCode, res.stderr).toBe(0);
@@ -87,7 +101,13 @@ describe('catalog models upload', () => {
     if (model === null) return;
     const uuid = model.uuid;
     const plyBytes = statSync(samplePath('3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply')).size;
-    expect(model).toMatchObject({ publicId: 'UPL-001-KONSTRUCT', name: 'KonStruct scan', projectId, modelType: 'splat', isReference: true });
+    expect(model).toMatchObject({
+      publicId: 'UPL-001-KONSTRUCT',
+      name: 'KonStruct scan',
+      projectId,
+      modelType: 'splat',
+      isReference: true,
+    });
     expect(model.metadata).toMatchObject({ captureDate: '2025-03-01', displayOrder: 0, annotationsCount: 0 });
     expect(model.files.splatPath).toBe(`models/${uuid}/model.ply`);
     expect(model.files.splatSize).toBe(plyBytes);
@@ -97,26 +117,37 @@ describe('catalog models upload', () => {
       ['00000.png', '00001.png', '00002.png', '00100.png', '00150.png'].map((n) => `models/${uuid}/images/${n}`),
     );
     expect((await backend.files.getMetadata(`models/${uuid}/model.ply`)).size).toBe(plyBytes);
-    expect((await backend.files.getMetadata(`models/${uuid}/images/00000.png`)).size).toBe(statSync(samplePath('3dgs-konstruct/images/00000.png')).size);
+    expect((await backend.files.getMetadata(`models/${uuid}/images/00000.png`)).size).toBe(
+      statSync(samplePath('3dgs-konstruct/images/00000.png')).size,
+    );
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(model.id);
   });
 
   it('asks before replacing a reference: no terminal → error naming --yes; --yes replaces it', async () => {
     const dir = folderWith('small', { 'scan.ply': makeSplatPly({ count: 20 }) });
-    const first = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-A', '--name', 'A', '--reference', '--yes', '--json'], { env });
+    const first = await runCli(
+      ['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-A', '--name', 'A', '--reference', '--yes', '--json'],
+      { env },
+    );
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
     const firstId = (parseJson<{ model: Model }>(first.stdout) as { result: { model: Model } }).result.model.id;
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(firstId);
 
     const filesBefore = await storedModelFiles(backend);
-    const asked = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference'], { env });
+    const asked = await runCli(
+      ['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference'],
+      { env },
+    );
     expect(asked.exitCode).toBe(1);
     expect(asked.stderr).toContain('This project already has a reference model. Do you want to replace it?');
     expect(asked.stderr).toContain('--yes');
     expect(await backend.catalog.query('models', { where: [['publicId', '==', 'UPL-001-B']] })).toHaveLength(0);
     expect(await storedModelFiles(backend)).toEqual(filesBefore);
 
-    const yes = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference', '--yes', '--json'], { env });
+    const yes = await runCli(
+      ['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-001-B', '--name', 'B', '--reference', '--yes', '--json'],
+      { env },
+    );
     expect(yes.exitCode, yes.stdout).toBe(0);
     const out = parseJson<{ model: Model; referenceUpdated: boolean }>(yes.stdout);
     if (out.status !== 'ok') throw new Error(yes.stdout);
@@ -131,7 +162,10 @@ describe('catalog models upload', () => {
     expect(expected.ok).toBe(false);
     const dir = folderWith('bad-cameras', { 'scan.ply': makeSplatPly({ count: 20 }), 'cameras.json': badCameras });
     const filesBefore = await storedModelFiles(backend);
-    const res = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-BAD-CAM', '--name', 'Bad cameras', '--json'], { env });
+    const res = await runCli(
+      ['models', 'upload', dir, '--project', projectId, '--public-id', 'UPL-BAD-CAM', '--name', 'Bad cameras', '--json'],
+      { env },
+    );
     expect(res.exitCode).toBe(1);
     const out = parseJson(res.stdout);
     if (out.status !== 'error') throw new Error(res.stdout);
@@ -139,7 +173,10 @@ describe('catalog models upload', () => {
     expect(out.error.message).toMatch(/^JSON format error: Camera 1:/);
 
     const notJson = folderWith('not-json-cameras', { 'scan.ply': makeSplatPly({ count: 20 }), 'cameras.json': '{oops' });
-    const res2 = await runCli(['models', 'upload', notJson, '--project', projectId, '--public-id', 'UPL-BAD-CAM', '--name', 'Bad cameras'], { env });
+    const res2 = await runCli(
+      ['models', 'upload', notJson, '--project', projectId, '--public-id', 'UPL-BAD-CAM', '--name', 'Bad cameras'],
+      { env },
+    );
     expect(res2.exitCode).toBe(1);
     expect(res2.stderr).toContain('Invalid JSON file');
 
@@ -156,9 +193,15 @@ describe('catalog models upload', () => {
     cpSync(samplePath('bad/lfs-pointer-point_cloud.ply'), join(lfs, 'point_cloud.ply'));
     const filesBefore = await storedModelFiles(backend);
 
-    const r1 = await runCli(['models', 'upload', html, '--project', projectId, '--public-id', 'UPL-BAD-GLB', '--name', 'Bad GLB', '--json'], { env });
+    const r1 = await runCli(
+      ['models', 'upload', html, '--project', projectId, '--public-id', 'UPL-BAD-GLB', '--name', 'Bad GLB', '--json'],
+      { env },
+    );
     expect(r1.exitCode).toBe(1);
-    expect(parseJson(r1.stdout)).toMatchObject({ status: 'error', error: { message: expect.stringContaining("does not start with 'glTF'") } });
+    expect(parseJson(r1.stdout)).toMatchObject({
+      status: 'error',
+      error: { message: expect.stringContaining("does not start with 'glTF'") },
+    });
     const r2 = await runCli(['models', 'upload', lfs, '--project', projectId, '--public-id', 'UPL-BAD-LFS', '--name', 'Bad PLY'], { env });
     expect(r2.exitCode).toBe(1);
     expect(r2.stderr).toContain('is a Git LFS pointer');
@@ -172,11 +215,17 @@ describe('catalog models upload', () => {
     const dir = folderWith('small2', { 'scan.ply': makeSplatPly({ count: 20 }) });
     const noId = await runCli(['models', 'upload', dir, '--project', projectId, '--name', 'X', '--json'], { env });
     expect(noId.exitCode).toBe(1);
-    expect(parseJson(noId.stdout)).toMatchObject({ status: 'error', error: { message: expect.stringContaining('Please enter Public ID and Model Name.') } });
+    expect(parseJson(noId.stdout)).toMatchObject({
+      status: 'error',
+      error: { message: expect.stringContaining('Please enter Public ID and Model Name.') },
+    });
     const noProject = await runCli(['models', 'upload', dir, '--project', 'nope', '--public-id', 'X', '--name', 'X', '--json'], { env });
     expect(noProject.exitCode).toBe(1);
     expect(parseJson(noProject.stdout)).toMatchObject({ status: 'error', error: { code: 'not-found', message: 'Project not found' } });
-    const badDate = await runCli(['models', 'upload', dir, '--project', projectId, '--public-id', 'X', '--name', 'X', '--capture-date', 'someday', '--json'], { env });
+    const badDate = await runCli(
+      ['models', 'upload', dir, '--project', projectId, '--public-id', 'X', '--name', 'X', '--capture-date', 'someday', '--json'],
+      { env },
+    );
     expect(parseJson(badDate.stdout)).toMatchObject({ status: 'error', error: { message: 'Please enter a valid date' } });
   });
 });

@@ -29,7 +29,10 @@ interface Reply {
 async function call(method: string, path: string, bearer: string | undefined, body?: unknown): Promise<Reply> {
   const response = await fetch(`${handle.server.url}${path}`, {
     method,
-    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -45,9 +48,13 @@ function send(request: AccessRequest, bearer: string | undefined): Promise<Reply
     case 'list':
       return call('POST', `/v1/query/${request.collection}`, bearer, { query: request.query });
     case 'create':
-      return request.id === undefined ? call('POST', `/v1/docs/${request.collection}`, bearer, { data: request.data }) : call('PUT', at(request.id), bearer, { data: request.data });
+      return request.id === undefined
+        ? call('POST', `/v1/docs/${request.collection}`, bearer, { data: request.data })
+        : call('PUT', at(request.id), bearer, { data: request.data });
     case 'update':
-      return request.merge ? call('PUT', at(request.id), bearer, { data: request.data, merge: true }) : call('PATCH', at(request.id), bearer, { data: request.data });
+      return request.merge
+        ? call('PUT', at(request.id), bearer, { data: request.data, merge: true })
+        : call('PATCH', at(request.id), bearer, { data: request.data });
     case 'delete':
       return call('DELETE', at(request.id), bearer);
   }
@@ -73,7 +80,9 @@ beforeAll(async () => {
   const created = await call('POST', '/v1/auth/accounts', handle.serviceKey, { email: 'hash-source@access.test', password: PASSWORD });
   expect(created.status).toBe(200);
   const exported = await call('GET', '/v1/admin/accounts', handle.serviceKey);
-  const hash = (exported.body as { accounts: { email: string; password_hash: string }[] }).accounts.find((a) => a.email === 'hash-source@access.test')!.password_hash;
+  const hash = (exported.body as { accounts: { email: string; password_hash: string }[] }).accounts.find(
+    (a) => a.email === 'hash-source@access.test',
+  )!.password_hash;
   const identities = Object.entries(ACCESS_IDENTITIES) as [AccessPrincipal, (typeof ACCESS_IDENTITIES)[keyof typeof ACCESS_IDENTITIES]][];
   const imported = await call('POST', '/v1/admin/accounts', handle.serviceKey, {
     accounts: identities.map(([, identity]) => ({ uid: identity.uid, email: identity.email, password_hash: hash, disabled: false })),

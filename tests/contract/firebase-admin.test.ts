@@ -28,7 +28,10 @@ describeBackendContract(
         await backend.close();
         await firestore.stop();
         await storage.stop();
-        for (const [name, value] of [['FIRESTORE_EMULATOR_HOST', previous.firestore], ['FIREBASE_STORAGE_EMULATOR_HOST', previous.storage]] as const) {
+        for (const [name, value] of [
+          ['FIRESTORE_EMULATOR_HOST', previous.firestore],
+          ['FIREBASE_STORAGE_EMULATOR_HOST', previous.storage],
+        ] as const) {
           if (value === undefined) delete process.env[name];
           else process.env[name] = value;
         }
@@ -38,11 +41,13 @@ describeBackendContract(
   {
     skipAll: firebaseToolsUnavailable(),
     skip: {
-      roles: 'the Admin SDK acts as the service principal and bypasses security rules; the rules are tested in tests/rules and tests/firebase/emulator-contract',
+      roles:
+        'the Admin SDK acts as the service principal and bypasses security rules; the rules are tested in tests/rules and tests/firebase/emulator-contract',
       selfRegistration: 'needs security rules and a signed-in end user; tested in tests/rules',
-      identity: 'password sign-in is not an Admin SDK call; identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts',
+      identity:
+        'password sign-in is not an Admin SDK call; identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts',
       downloadLinks:
-        "the Storage emulator runs here without its rules runtime (a Java program it cannot download or run), and it refuses every Firebase-API request (download links) without a ruleset; runs in the CI workflow",
+        'the Storage emulator runs here without its rules runtime (a Java program it cannot download or run), and it refuses every Firebase-API request (download links) without a ruleset; runs in the CI workflow',
     },
   },
 );

@@ -17,7 +17,12 @@ import type { LocalServerHandle } from '../support/local-backend.js';
 /** tus-js-client's Node URL storage (exported by its Node build, missing from its typings). */
 const FileUrlStorage = (tus as unknown as { FileUrlStorage: new (file: string) => tus.UrlStorage }).FileUrlStorage;
 
-function memoryStorage(): { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void; data: Map<string, string> } {
+function memoryStorage(): {
+  getItem(k: string): string | null;
+  setItem(k: string, v: string): void;
+  removeItem(k: string): void;
+  data: Map<string, string>;
+} {
   const data = new Map<string, string>();
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
 }
@@ -73,7 +78,13 @@ describe('embedded backend (catalog serve)', () => {
     const put = (path: string): Promise<{ status: number; body: string }> =>
       new Promise((resolve, reject) => {
         const request = httpRequest(
-          { host: '127.0.0.1', port: handle.server.port, path: `/v1/files/${path}`, method: 'PUT', headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/octet-stream' } },
+          {
+            host: '127.0.0.1',
+            port: handle.server.port,
+            path: `/v1/files/${path}`,
+            method: 'PUT',
+            headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/octet-stream' },
+          },
           (response) => {
             let body = '';
             response.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -83,12 +94,20 @@ describe('embedded backend (catalog serve)', () => {
         request.on('error', reject);
         request.end('x');
       });
-    for (const path of ['models/../../escape.txt', 'models/%2e%2e/%2e%2e/escape.txt', 'models/a%2F..%2F..%2Fescape.txt', 'models//double.txt', 'models/a%5C..%5Cb.txt']) {
+    for (const path of [
+      'models/../../escape.txt',
+      'models/%2e%2e/%2e%2e/escape.txt',
+      'models/a%2F..%2F..%2Fescape.txt',
+      'models//double.txt',
+      'models/a%5C..%5Cb.txt',
+    ]) {
       const response = await put(path);
       expect(response.status, path).toBe(400);
       expect((JSON.parse(response.body) as { error: { code: string } }).error.code).toBe('invalid-argument');
     }
-    await expect(service.files.upload('../outside.ply', new Blob([new Uint8Array(300 * 1024)]))).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(service.files.upload('../outside.ply', new Blob([new Uint8Array(300 * 1024)]))).rejects.toMatchObject({
+      code: 'invalid-argument',
+    });
     await expect(service.files.upload('/abs/x.ply', new Blob([new Uint8Array(10)]))).rejects.toMatchObject({ code: 'invalid-argument' });
     expect(readdirSync(handle.dataDir)).not.toContain('outside.ply');
   });
@@ -97,7 +116,10 @@ describe('embedded backend (catalog serve)', () => {
     const post = async (form: FormData | string): Promise<{ status: number; code: string; message: string }> => {
       const response = await fetch(`${handle.server.url}/v1/file-batch`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${handle.serviceKey}`, ...(typeof form === 'string' ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${handle.serviceKey}`,
+          ...(typeof form === 'string' ? { 'content-type': 'application/json' } : {}),
+        },
         body: form,
       });
       const body = (await response.json()) as { error: { code: string; message: string } };
@@ -119,15 +141,59 @@ describe('embedded backend (catalog serve)', () => {
       ['no manifest', filesOnly, /manifest must come before/],
       ['manifest not JSON', form('{oops', [[ten, 'a.jpg']]), /not JSON/],
       ['manifest after the files', form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg']], true), /manifest must come before/],
-      ['size differs from the manifest', form([{ path: `${bad}/a.jpg`, size: 11 }], [[ten, 'a.jpg']]), /has 10 bytes, the manifest says 11/],
-      ['more files than listed', form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg'], [ten, 'b.jpg']]), /more files than the manifest lists/],
-      ['fewer files than listed', form([{ path: `${bad}/a.jpg`, size: 10 }, { path: `${bad}/b.jpg`, size: 10 }], [[ten, 'a.jpg']]), /2 files listed, 1 sent/],
-      ['a path twice', form([{ path: `${bad}/a.jpg`, size: 10 }, { path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg'], [ten, 'a.jpg']]), /listed twice/],
-      ['a file over 1 MiB', form([{ path: `${bad}/big.jpg`, size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]), /Invalid file batch/],
+      [
+        'size differs from the manifest',
+        form([{ path: `${bad}/a.jpg`, size: 11 }], [[ten, 'a.jpg']]),
+        /has 10 bytes, the manifest says 11/,
+      ],
+      [
+        'more files than listed',
+        form(
+          [{ path: `${bad}/a.jpg`, size: 10 }],
+          [
+            [ten, 'a.jpg'],
+            [ten, 'b.jpg'],
+          ],
+        ),
+        /more files than the manifest lists/,
+      ],
+      [
+        'fewer files than listed',
+        form(
+          [
+            { path: `${bad}/a.jpg`, size: 10 },
+            { path: `${bad}/b.jpg`, size: 10 },
+          ],
+          [[ten, 'a.jpg']],
+        ),
+        /2 files listed, 1 sent/,
+      ],
+      [
+        'a path twice',
+        form(
+          [
+            { path: `${bad}/a.jpg`, size: 10 },
+            { path: `${bad}/a.jpg`, size: 10 },
+          ],
+          [
+            [ten, 'a.jpg'],
+            [ten, 'a.jpg'],
+          ],
+        ),
+        /listed twice/,
+      ],
+      [
+        'a file over 1 MiB',
+        form([{ path: `${bad}/big.jpg`, size: 1024 * 1024 }], [[new Uint8Array(1024 * 1024 + 1), 'big.jpg']]),
+        /Invalid file batch/,
+      ],
       ['an unsafe path', form([{ path: 'models/../bad.jpg', size: 10 }], [[ten, 'bad.jpg']]), /Invalid storage path/],
       [
         'more than UPLOAD_BATCH_MAX_BYTES in all',
-        form(Array.from({ length: 5 }, (_, i) => ({ path: `${bad}/${i}.jpg`, size: 1024 * 1024 })), []),
+        form(
+          Array.from({ length: 5 }, (_, i) => ({ path: `${bad}/${i}.jpg`, size: 1024 * 1024 })),
+          [],
+        ),
         /more than 4194304 bytes in all/,
       ],
     ];
@@ -140,7 +206,10 @@ describe('embedded backend (catalog serve)', () => {
     expect(await service.files.list(`${bad}/`)).toEqual({ items: [], prefixes: [] });
     expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
     // without credentials
-    const anonymous = await fetch(`${handle.server.url}/v1/file-batch`, { method: 'POST', body: form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg']]) });
+    const anonymous = await fetch(`${handle.server.url}/v1/file-batch`, {
+      method: 'POST',
+      body: form([{ path: `${bad}/a.jpg`, size: 10 }], [[ten, 'a.jpg']]),
+    });
     expect(anonymous.status).toBe(401);
     await anonymous.arrayBuffer();
     expect(await service.files.list(`${bad}/`)).toEqual({ items: [], prefixes: [] });
@@ -183,7 +252,11 @@ describe('embedded backend (catalog serve)', () => {
 
   it('passes a tus URL storage through for cross-process resume and cleans it after success', async () => {
     const urlFile = join(handle.dataDir, 'client-uploads.json');
-    const resumable = createLocalBackend({ baseUrl: handle.server.url, serviceKey: handle.serviceKey, uploadUrlStorage: new FileUrlStorage(urlFile) });
+    const resumable = createLocalBackend({
+      baseUrl: handle.server.url,
+      serviceKey: handle.serviceKey,
+      uploadUrlStorage: new FileUrlStorage(urlFile),
+    });
     const stored = await resumable.files.upload(`models/${randomUUID()}/model.ply`, new Blob([new Uint8Array(512 * 1024)]));
     expect(stored.size).toBe(512 * 1024);
     // tus-js-client removes the entry right after success without awaiting it: poll briefly.

@@ -22,7 +22,10 @@ const store = createMemoryStore({
 });
 const service = createMemoryBackend({ store, service: true });
 const clients = new Map<AccessPrincipal, MemoryBackend>(
-  (Object.keys(ACCESS_IDENTITIES) as Exclude<AccessPrincipal, 'signed-out'>[]).map((p) => [p, createMemoryBackend({ store, signedInAs: ACCESS_IDENTITIES[p].uid })]),
+  (Object.keys(ACCESS_IDENTITIES) as Exclude<AccessPrincipal, 'signed-out'>[]).map((p) => [
+    p,
+    createMemoryBackend({ store, signedInAs: ACCESS_IDENTITIES[p].uid }),
+  ]),
 );
 clients.set('signed-out', createMemoryBackend({ store }));
 
@@ -40,9 +43,20 @@ async function send(request: AccessRequest, backend: MemoryBackend): Promise<Out
       case 'list':
         return { ok: true, value: await catalog.query(collection, request.query) };
       case 'create':
-        return { ok: true, value: request.id === undefined ? await catalog.add(collection, request.data as never) : await catalog.set(collection, request.id, request.data as never) };
+        return {
+          ok: true,
+          value:
+            request.id === undefined
+              ? await catalog.add(collection, request.data as never)
+              : await catalog.set(collection, request.id, request.data as never),
+        };
       case 'update':
-        return { ok: true, value: request.merge ? await catalog.set(collection, request.id, request.data as never, { merge: true }) : await catalog.update(collection, request.id, request.data) };
+        return {
+          ok: true,
+          value: request.merge
+            ? await catalog.set(collection, request.id, request.data as never, { merge: true })
+            : await catalog.update(collection, request.id, request.data),
+        };
       case 'delete':
         return { ok: true, value: await catalog.delete(collection, request.id) };
     }
@@ -79,7 +93,8 @@ describe('in-memory backend: the access table of shared/access-table.ts', () => 
         if (read) expect(complete, `${detail}; the service principal reads ${JSON.stringify(full)}`).toBe(true);
         return;
       }
-      if (row.principal === 'signed-out' && request.collection !== 'unnamed') expect(outcome.ok ? null : outcome.error.code, detail).toBe('unauthenticated');
+      if (row.principal === 'signed-out' && request.collection !== 'unnamed')
+        expect(outcome.ok ? null : outcome.error.code, detail).toBe('unauthenticated');
       const refused = !outcome.ok && ['unauthenticated', 'permission-denied', 'invalid-argument'].includes(outcome.error.code);
       const withheld = read && outcome.ok && !complete;
       expect(refused || withheld, `a denial must be refused${read ? ' or withheld' : ''}: ${detail}`).toBe(true);

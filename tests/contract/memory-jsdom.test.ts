@@ -14,7 +14,10 @@ describe('in-memory backend under jsdom', () => {
     const store = createMemoryStore({
       documents: {
         projects: [{ id: 'p1', name: 'Tower', structure_id: 'T-1' }],
-        models: { shown: { uuid: 'shown', publicId: 'S', name: 'Shown', projectId: 'p1', visible: true }, hidden: { uuid: 'hidden', publicId: 'H', name: 'Hidden', projectId: 'p1', visible: false } },
+        models: {
+          shown: { uuid: 'shown', publicId: 'S', name: 'Shown', projectId: 'p1', visible: true },
+          hidden: { uuid: 'hidden', publicId: 'H', name: 'Hidden', projectId: 'p1', visible: false },
+        },
       },
     });
     const admin = createMemoryBackendAs('admin', { store });
@@ -55,7 +58,10 @@ describe('in-memory backend under jsdom', () => {
     const url = await admin.files.getDownloadUrl(`models/${uuid}/camera-metadata.json`);
     expect(url.startsWith('data:application/json;base64,')).toBe(true);
     expect(await (await fetch(url)).text()).toBe('[{"id":1}]');
-    expect(await admin.files.list(`models/${uuid}/`)).toMatchObject({ items: [{ path: `models/${uuid}/camera-metadata.json` }], prefixes: [`models/${uuid}/images/`] });
+    expect(await admin.files.list(`models/${uuid}/`)).toMatchObject({
+      items: [{ path: `models/${uuid}/camera-metadata.json` }],
+      prefixes: [`models/${uuid}/images/`],
+    });
     expect((await admin.files.getMetadata(`models/${uuid}/images/seeded.jpg`)).contentType).toBe('image/jpeg');
   });
 
@@ -76,6 +82,8 @@ describe('in-memory backend under jsdom', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(loaded).toEqual(['Tower']);
     stop();
-    expect(await user.files.getDownloadUrl('models/m1/images_thumbnails/t.png')).toBe('http://files.test/models/m1/images_thumbnails/t.png');
+    expect(await user.files.getDownloadUrl('models/m1/images_thumbnails/t.png')).toBe(
+      'http://files.test/models/m1/images_thumbnails/t.png',
+    );
   });
 });

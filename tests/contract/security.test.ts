@@ -41,10 +41,25 @@ let handle: LocalServerHandle;
 let service: Backend;
 let url: string;
 const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
-const ids = { userUid: '', adminUid: '', project: 'proj-security', model: randomUUID(), hidden: randomUUID(), disabledToken: '', expiredToken: '', forgedToken: '', noneToken: '', refreshToken: '' };
+const ids = {
+  userUid: '',
+  adminUid: '',
+  project: 'proj-security',
+  model: randomUUID(),
+  hidden: randomUUID(),
+  disabledToken: '',
+  expiredToken: '',
+  forgedToken: '',
+  noneToken: '',
+  refreshToken: '',
+};
 
 async function signInToken(email: string, password: string): Promise<{ idToken: string; refreshToken: string; uid: string }> {
-  const response = await fetch(`${url}/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${url}/v1/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   const body = (await response.json()) as { idToken: string; refreshToken: string; user: { uid: string } };
   return { idToken: body.idToken, refreshToken: body.refreshToken, uid: body.user.uid };
 }
@@ -59,7 +74,9 @@ function authHeader(caller: Caller): Record<string, string> {
 /** Everything a hostile request could change: documents, file rows, files on disk, Object.prototype. */
 async function snapshot(): Promise<string> {
   const collections = await Promise.all((['projects', 'models', 'users', 'admins'] as const).map((c) => service.catalog.query(c)));
-  const rows = await Promise.all((await listFilesDeep(service.files, 'models/')).sort().map(async (p) => `${p}:${(await service.files.getMetadata(p)).size}`));
+  const rows = await Promise.all(
+    (await listFilesDeep(service.files, 'models/')).sort().map(async (p) => `${p}:${(await service.files.getMetadata(p)).size}`),
+  );
   const root = join(handle.dataDir, 'storage');
   const disk = readdirSync(root, { recursive: true, withFileTypes: true })
     .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
@@ -84,67 +101,345 @@ function hostileCases(): HostileCase[] {
     'upload-length': '10',
     ...(path === null ? {} : { 'upload-metadata': `path ${Buffer.from(path).toString('base64')}` }),
   });
-  const batchForm = (path: string): (() => FormData) => () => {
-    const form = new FormData();
-    form.append('manifest', JSON.stringify([{ path, size: 3 }]));
-    form.append('file', new Blob(['abc']), 'a.jpg');
-    return form;
-  };
+  const batchForm =
+    (path: string): (() => FormData) =>
+    () => {
+      const form = new FormData();
+      form.append('manifest', JSON.stringify([{ path, size: 3 }]));
+      form.append('file', new Blob(['abc']), 'a.jpg');
+      return form;
+    };
   const cases: HostileCase[] = [
     // ---- authentication ------------------------------------------------------------------
     { name: 'forged HS256 token', as: { token: 'forged' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
     { name: "alg 'none' token", as: { token: 'none' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
     { name: 'expired token', as: { token: 'expired' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /expired/ },
-    { name: 'token of a disabled account', as: { token: 'disabled' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /disabled/ },
-    { name: 'refresh token used as a bearer', as: { token: 'refresh' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
-    { name: 'Basic instead of Bearer', as: 'anon', headers: { authorization: 'Basic YWRtaW46YWRtaW4=' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Malformed Authorization/ },
-    { name: 'empty Bearer', as: 'anon', headers: { authorization: 'Bearer ' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Malformed Authorization/ },
-    { name: 'service key with one character changed', as: { token: 'service-typo' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
-    { name: 'forged token on a write: refused before the body is read', as: { token: 'forged' }, method: 'PATCH', path: '/v1/docs/projects/proj-security', raw: '{"data":', status: 401, message: /Invalid ID token/ },
-    { name: 'forged token on a one-shot upload', as: { token: 'forged' }, method: 'PUT', path: `/v1/files/${m}/images/x.jpg`, raw: 'abc', status: 401, message: /Invalid ID token/ },
-    { name: 'expired token on a file batch', as: { token: 'expired' }, method: 'POST', path: '/v1/file-batch', raw: batchForm(`${m}/images/x.jpg`), status: 401, message: /expired/ },
+    {
+      name: 'token of a disabled account',
+      as: { token: 'disabled' },
+      method: 'GET',
+      path: '/v1/auth/me',
+      status: 401,
+      message: /disabled/,
+    },
+    {
+      name: 'refresh token used as a bearer',
+      as: { token: 'refresh' },
+      method: 'GET',
+      path: '/v1/auth/me',
+      status: 401,
+      message: /Invalid ID token/,
+    },
+    {
+      name: 'Basic instead of Bearer',
+      as: 'anon',
+      headers: { authorization: 'Basic YWRtaW46YWRtaW4=' },
+      method: 'GET',
+      path: '/v1/auth/me',
+      status: 401,
+      message: /Malformed Authorization/,
+    },
+    {
+      name: 'empty Bearer',
+      as: 'anon',
+      headers: { authorization: 'Bearer ' },
+      method: 'GET',
+      path: '/v1/auth/me',
+      status: 401,
+      message: /Malformed Authorization/,
+    },
+    {
+      name: 'service key with one character changed',
+      as: { token: 'service-typo' },
+      method: 'GET',
+      path: '/v1/auth/me',
+      status: 401,
+      message: /Invalid ID token/,
+    },
+    {
+      name: 'forged token on a write: refused before the body is read',
+      as: { token: 'forged' },
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      raw: '{"data":',
+      status: 401,
+      message: /Invalid ID token/,
+    },
+    {
+      name: 'forged token on a one-shot upload',
+      as: { token: 'forged' },
+      method: 'PUT',
+      path: `/v1/files/${m}/images/x.jpg`,
+      raw: 'abc',
+      status: 401,
+      message: /Invalid ID token/,
+    },
+    {
+      name: 'expired token on a file batch',
+      as: { token: 'expired' },
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm(`${m}/images/x.jpg`),
+      status: 401,
+      message: /expired/,
+    },
     // ---- signed out ------------------------------------------------------------------------
-    { name: 'signed out: create a project', as: 'anon', method: 'POST', path: '/v1/docs/projects', body: { data: { name: 'x' } }, status: 401, message: /Sign in first/ },
-    { name: 'signed out: update a project', as: 'anon', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { name: 'x' } }, status: 401, message: /Sign in first/ },
-    { name: 'signed out: __proto__ update of an existing document', as: 'anon', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { '__proto__.onlyId': 'zzz' } }, status: 401, message: /Sign in first/ },
-    { name: 'signed out: 1,100-level body', as: 'anon', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { x: deep(1100) } }, status: 401, message: /Sign in first/ },
-    { name: 'signed out: batch', as: 'anon', method: 'POST', path: '/v1/batch', body: { ops: [{ op: 'delete', collection: 'projects', id: 'proj-security' }] }, status: 401, message: /Sign in first/ },
+    {
+      name: 'signed out: create a project',
+      as: 'anon',
+      method: 'POST',
+      path: '/v1/docs/projects',
+      body: { data: { name: 'x' } },
+      status: 401,
+      message: /Sign in first/,
+    },
+    {
+      name: 'signed out: update a project',
+      as: 'anon',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { name: 'x' } },
+      status: 401,
+      message: /Sign in first/,
+    },
+    {
+      name: 'signed out: __proto__ update of an existing document',
+      as: 'anon',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { '__proto__.onlyId': 'zzz' } },
+      status: 401,
+      message: /Sign in first/,
+    },
+    {
+      name: 'signed out: 1,100-level body',
+      as: 'anon',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { x: deep(1100) } },
+      status: 401,
+      message: /Sign in first/,
+    },
+    {
+      name: 'signed out: batch',
+      as: 'anon',
+      method: 'POST',
+      path: '/v1/batch',
+      body: { ops: [{ op: 'delete', collection: 'projects', id: 'proj-security' }] },
+      status: 401,
+      message: /Sign in first/,
+    },
     { name: 'signed out: query', as: 'anon', method: 'POST', path: '/v1/query/models', body: {}, status: 401, message: /Sign in first/ },
     { name: 'signed out: live stream', as: 'anon', method: 'GET', path: '/v1/events', status: 401, message: /Sign in first/ },
     { name: 'signed out: download link', as: 'anon', method: 'GET', path: `/v1/download-url/${m}/model.glb`, status: 401 },
     { name: 'signed out: listing', as: 'anon', method: 'GET', path: '/v1/list?prefix=models/', status: 401 },
-    { name: 'signed out: file batch', as: 'anon', method: 'POST', path: '/v1/file-batch', raw: batchForm(`${m}/images/x.jpg`), status: 401 },
+    {
+      name: 'signed out: file batch',
+      as: 'anon',
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm(`${m}/images/x.jpg`),
+      status: 401,
+    },
     { name: 'signed out: one-shot upload', as: 'anon', method: 'PUT', path: `/v1/files/${m}/images/x.jpg`, raw: 'abc', status: 401 },
     { name: 'signed out: tus create', as: 'anon', method: 'POST', path: '/v1/uploads', headers: tusCreate(`${m}/model.ply`), status: 401 },
-    { name: 'signed out: download without a token', as: 'anon', method: 'GET', path: `/v1/files/${m}/model.glb`, status: 401, message: /token is required/ },
-    { name: 'signed out: download with a guessed token', as: 'anon', method: 'GET', path: `/v1/files/${m}/model.glb?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`, status: 403, message: /Invalid download token/ },
+    {
+      name: 'signed out: download without a token',
+      as: 'anon',
+      method: 'GET',
+      path: `/v1/files/${m}/model.glb`,
+      status: 401,
+      message: /token is required/,
+    },
+    {
+      name: 'signed out: download with a guessed token',
+      as: 'anon',
+      method: 'GET',
+      path: `/v1/files/${m}/model.glb?token=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+      status: 403,
+      message: /Invalid download token/,
+    },
     // ---- a user's writes ------------------------------------------------------------------
-    { name: 'user: create a project', as: 'user', method: 'POST', path: '/v1/docs/projects', body: { data: { name: 'x' } }, status: 403, message: /Missing permission/ },
-    { name: 'user: replace a project', as: 'user', method: 'PUT', path: '/v1/docs/projects/proj-security', body: { data: { name: 'x' } }, status: 403, message: /Missing permission/ },
-    { name: 'user: update a project', as: 'user', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { name: 'x' } }, status: 403, message: /Missing permission/ },
-    { name: 'user: delete a project', as: 'user', method: 'DELETE', path: '/v1/docs/projects/proj-security', status: 403, message: /Missing permission/ },
-    { name: 'user: unhide a model', as: 'user', method: 'PATCH', path: () => `/v1/docs/models/${ids.hidden}`, body: { data: { visible: true } }, status: 403, message: /Missing permission/ },
-    { name: 'user: delete a model', as: 'user', method: 'DELETE', path: () => `/v1/docs/models/${ids.model}`, status: 403, message: /Missing permission/ },
-    { name: 'user: add themselves to admins', as: 'user', method: 'PUT', path: '/v1/docs/admins/user@security.test', body: { data: {} }, status: 403, message: /Missing permission/ },
-    { name: "user: write another user's record", as: 'user', method: 'PUT', path: () => `/v1/docs/users/${ids.adminUid}`, body: { data: { role: 'user' } }, status: 403, message: /Missing permission/ },
-    { name: 'user: own record role admin (update)', as: 'user', method: 'PATCH', path: own, body: { data: { role: 'admin' } }, status: 403, message: /change own role/ },
-    { name: 'user: own record role admin (replace)', as: 'user', method: 'PUT', path: own, body: { data: { uid: 'x', role: 'admin' } }, status: 403, message: /Missing permission/ },
-    { name: 'user: own record emptied (role dropped)', as: 'user', method: 'PUT', path: own, body: { data: {} }, status: 403, message: /change own role/ },
-    { name: 'user: own record merged role admin', as: 'user', method: 'PUT', path: own, body: { data: { role: 'admin' }, merge: true }, status: 403, message: /change own role/ },
+    {
+      name: 'user: create a project',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/docs/projects',
+      body: { data: { name: 'x' } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: replace a project',
+      as: 'user',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { name: 'x' } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: update a project',
+      as: 'user',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { name: 'x' } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: delete a project',
+      as: 'user',
+      method: 'DELETE',
+      path: '/v1/docs/projects/proj-security',
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: unhide a model',
+      as: 'user',
+      method: 'PATCH',
+      path: () => `/v1/docs/models/${ids.hidden}`,
+      body: { data: { visible: true } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: delete a model',
+      as: 'user',
+      method: 'DELETE',
+      path: () => `/v1/docs/models/${ids.model}`,
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: add themselves to admins',
+      as: 'user',
+      method: 'PUT',
+      path: '/v1/docs/admins/user@security.test',
+      body: { data: {} },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: "user: write another user's record",
+      as: 'user',
+      method: 'PUT',
+      path: () => `/v1/docs/users/${ids.adminUid}`,
+      body: { data: { role: 'user' } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: own record role admin (update)',
+      as: 'user',
+      method: 'PATCH',
+      path: own,
+      body: { data: { role: 'admin' } },
+      status: 403,
+      message: /change own role/,
+    },
+    {
+      name: 'user: own record role admin (replace)',
+      as: 'user',
+      method: 'PUT',
+      path: own,
+      body: { data: { uid: 'x', role: 'admin' } },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: own record emptied (role dropped)',
+      as: 'user',
+      method: 'PUT',
+      path: own,
+      body: { data: {} },
+      status: 403,
+      message: /change own role/,
+    },
+    {
+      name: 'user: own record merged role admin',
+      as: 'user',
+      method: 'PUT',
+      path: own,
+      body: { data: { role: 'admin' }, merge: true },
+      status: 403,
+      message: /change own role/,
+    },
     { name: 'user: delete own record', as: 'user', method: 'DELETE', path: own, status: 403, message: /delete own user record/ },
-    { name: 'user: batch touching a project', as: 'user', method: 'POST', path: '/v1/batch', body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { name: 'x' } }] }, status: 403, message: /Missing permission/ },
-    { name: 'user: batch raising own role', as: 'user', method: 'POST', path: '/v1/batch', body: () => ({ ops: [{ op: 'update', collection: 'users', id: ids.userUid, data: { role: 'admin' } }] }), status: 403, message: /change own role/ },
-    { name: 'user: create an account', as: 'user', method: 'POST', path: '/v1/auth/accounts', body: { email: 'new@security.test', password: 'secret-1' }, status: 403, message: /admin role required/ },
-    { name: 'user: look up an account', as: 'user', method: 'GET', path: '/v1/auth/accounts?email=admin@security.test', status: 403, message: /admin role required/ },
-    { name: 'user: disable an account', as: 'user', method: 'PATCH', path: () => `/v1/auth/accounts/${ids.adminUid}`, body: { disabled: true }, status: 403, message: /admin role required/ },
+    {
+      name: 'user: batch touching a project',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/batch',
+      body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { name: 'x' } }] },
+      status: 403,
+      message: /Missing permission/,
+    },
+    {
+      name: 'user: batch raising own role',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/batch',
+      body: () => ({ ops: [{ op: 'update', collection: 'users', id: ids.userUid, data: { role: 'admin' } }] }),
+      status: 403,
+      message: /change own role/,
+    },
+    {
+      name: 'user: create an account',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/auth/accounts',
+      body: { email: 'new@security.test', password: 'secret-1' },
+      status: 403,
+      message: /admin role required/,
+    },
+    {
+      name: 'user: look up an account',
+      as: 'user',
+      method: 'GET',
+      path: '/v1/auth/accounts?email=admin@security.test',
+      status: 403,
+      message: /admin role required/,
+    },
+    {
+      name: 'user: disable an account',
+      as: 'user',
+      method: 'PATCH',
+      path: () => `/v1/auth/accounts/${ids.adminUid}`,
+      body: { disabled: true },
+      status: 403,
+      message: /admin role required/,
+    },
     { name: 'user: export accounts', as: 'user', method: 'GET', path: '/v1/admin/accounts', status: 403 },
-    { name: 'admin: export accounts (service key only)', as: 'admin', method: 'GET', path: '/v1/admin/accounts', status: 403, message: /service key required/ },
+    {
+      name: 'admin: export accounts (service key only)',
+      as: 'admin',
+      method: 'GET',
+      path: '/v1/admin/accounts',
+      status: 403,
+      message: /service key required/,
+    },
     { name: 'user: one-shot upload', as: 'user', method: 'PUT', path: `/v1/files/${m}/images/x.jpg`, raw: 'abc', status: 403 },
     { name: 'user: delete a file', as: 'user', method: 'DELETE', path: `/v1/files/${m}/model.glb`, status: 403 },
     { name: 'user: tus create', as: 'user', method: 'POST', path: '/v1/uploads', headers: tusCreate(`${m}/model.ply`), status: 403 },
     { name: 'user: file batch', as: 'user', method: 'POST', path: '/v1/file-batch', raw: batchForm(`${m}/images/x.jpg`), status: 403 },
-    { name: 'user: link to a hidden model file', as: 'user', method: 'GET', path: () => `/v1/download-url/models/${ids.hidden}/model.glb`, status: 403, message: /hidden model/ },
-    { name: 'user: metadata of a hidden model file', as: 'user', method: 'GET', path: () => `/v1/file-meta/models/${ids.hidden}/model.glb`, status: 403, message: /hidden model/ },
+    {
+      name: 'user: link to a hidden model file',
+      as: 'user',
+      method: 'GET',
+      path: () => `/v1/download-url/models/${ids.hidden}/model.glb`,
+      status: 403,
+      message: /hidden model/,
+    },
+    {
+      name: 'user: metadata of a hidden model file',
+      as: 'user',
+      method: 'GET',
+      path: () => `/v1/file-meta/models/${ids.hidden}/model.glb`,
+      status: 403,
+      message: /hidden model/,
+    },
     {
       name: 'user: a hidden model by id reads as missing',
       as: 'user',
@@ -163,66 +458,541 @@ function hostileCases(): HostileCase[] {
       check: (reply) => expect(JSON.parse(reply.text)).toEqual({ docs: [] }),
     },
     // ---- field paths and keys -------------------------------------------------------------
-    { name: 'user: own record __proto__.role', as: 'user', method: 'PATCH', path: own, body: { data: { '__proto__.role': 'user' } }, status: 400, message: /'__proto__' is not allowed/ },
-    { name: 'user: own record constructor.prototype.role', as: 'user', method: 'PATCH', path: own, body: { data: { 'constructor.prototype.role': 'admin' } }, status: 400, message: /'constructor' is not allowed/ },
-    { name: 'user: own record prototype segment', as: 'user', method: 'PATCH', path: own, body: { data: { 'a.prototype.b': 1 } }, status: 400, message: /'prototype' is not allowed/ },
-    { name: 'admin: __proto__.onlyId on a project', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { '__proto__.onlyId': 'zzz' } }, status: 400, message: /'__proto__' is not allowed/ },
-    { name: 'admin: __proto__ alone', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', raw: '{"data":{"__proto__":{"hideHidden":true}}}', status: 400, message: /'__proto__' or 'constructor.prototype' key is not allowed/ },
-    { name: 'admin: constructor key in set data', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', raw: '{"data":{"constructor":{"prototype":{"x":1}}}}', status: 400, message: /'__proto__' or 'constructor.prototype' key is not allowed/ },
-    { name: 'admin: nested constructor key', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', body: { data: { location: { constructor: 'x' } } }, status: 400, message: /'constructor' in 'location'/ },
-    { name: 'admin: nested prototype key in merge', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-security', body: { data: { location: { prototype: { lat: 1 } } }, merge: true }, status: 400, message: /'prototype'/ },
-    { name: 'admin: batch update __proto__ path', as: 'admin', method: 'POST', path: '/v1/batch', body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { '__proto__.polluted': true } }] }, status: 400, message: /'__proto__'/ },
-    { name: 'admin: batch set with a prototype key, after a valid op', as: 'admin', method: 'POST', path: '/v1/batch', body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { name: 'changed' } }, { op: 'set', collection: 'projects', id: 'proj-evil', data: { a: { prototype: 1 } } }] }, status: 400, message: /'prototype'/ },
-    { name: 'admin: field path with a space', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { 'a b': 1 } }, status: 400, message: /Invalid field path/ },
-    { name: 'admin: field path starting with a digit', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { '1a': 1 } }, status: 400, message: /Invalid field path/ },
-    { name: 'admin: empty field path segment', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { 'a..b': 1 } }, status: 400, message: /Invalid field path/ },
-    { name: 'admin: 400-character field path', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { ['a'.repeat(400)]: 1 } }, status: 400, message: /longer than 300/ },
-    { name: 'user: query filter on __proto__', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { where: [['__proto__', '==', 1]] } }, status: 400, message: /'__proto__' is not allowed/ },
-    { name: 'user: query ordered by constructor', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { orderBy: [['constructor']] } }, status: 400, message: /'constructor' is not allowed/ },
-    { name: 'user: query filter with SQL in the path', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { where: [["name') OR 1=1 --", '==', 1]] } }, status: 400, message: /Invalid field path/ },
-    { name: 'user: count with a prototype path', as: 'user', method: 'POST', path: '/v1/count/models', body: { query: { where: [['files.prototype', '==', 1]] } }, status: 400, message: /'prototype'/ },
+    {
+      name: 'user: own record __proto__.role',
+      as: 'user',
+      method: 'PATCH',
+      path: own,
+      body: { data: { '__proto__.role': 'user' } },
+      status: 400,
+      message: /'__proto__' is not allowed/,
+    },
+    {
+      name: 'user: own record constructor.prototype.role',
+      as: 'user',
+      method: 'PATCH',
+      path: own,
+      body: { data: { 'constructor.prototype.role': 'admin' } },
+      status: 400,
+      message: /'constructor' is not allowed/,
+    },
+    {
+      name: 'user: own record prototype segment',
+      as: 'user',
+      method: 'PATCH',
+      path: own,
+      body: { data: { 'a.prototype.b': 1 } },
+      status: 400,
+      message: /'prototype' is not allowed/,
+    },
+    {
+      name: 'admin: __proto__.onlyId on a project',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { '__proto__.onlyId': 'zzz' } },
+      status: 400,
+      message: /'__proto__' is not allowed/,
+    },
+    {
+      name: 'admin: __proto__ alone',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      raw: '{"data":{"__proto__":{"hideHidden":true}}}',
+      status: 400,
+      message: /'__proto__' or 'constructor.prototype' key is not allowed/,
+    },
+    {
+      name: 'admin: constructor key in set data',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      raw: '{"data":{"constructor":{"prototype":{"x":1}}}}',
+      status: 400,
+      message: /'__proto__' or 'constructor.prototype' key is not allowed/,
+    },
+    {
+      name: 'admin: nested constructor key',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      body: { data: { location: { constructor: 'x' } } },
+      status: 400,
+      message: /'constructor' in 'location'/,
+    },
+    {
+      name: 'admin: nested prototype key in merge',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { location: { prototype: { lat: 1 } } }, merge: true },
+      status: 400,
+      message: /'prototype'/,
+    },
+    {
+      name: 'admin: batch update __proto__ path',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/batch',
+      body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { '__proto__.polluted': true } }] },
+      status: 400,
+      message: /'__proto__'/,
+    },
+    {
+      name: 'admin: batch set with a prototype key, after a valid op',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/batch',
+      body: {
+        ops: [
+          { op: 'update', collection: 'projects', id: 'proj-security', data: { name: 'changed' } },
+          { op: 'set', collection: 'projects', id: 'proj-evil', data: { a: { prototype: 1 } } },
+        ],
+      },
+      status: 400,
+      message: /'prototype'/,
+    },
+    {
+      name: 'admin: field path with a space',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { 'a b': 1 } },
+      status: 400,
+      message: /Invalid field path/,
+    },
+    {
+      name: 'admin: field path starting with a digit',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { '1a': 1 } },
+      status: 400,
+      message: /Invalid field path/,
+    },
+    {
+      name: 'admin: empty field path segment',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { 'a..b': 1 } },
+      status: 400,
+      message: /Invalid field path/,
+    },
+    {
+      name: 'admin: 400-character field path',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { ['a'.repeat(400)]: 1 } },
+      status: 400,
+      message: /longer than 300/,
+    },
+    {
+      name: 'user: query filter on __proto__',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { where: [['__proto__', '==', 1]] } },
+      status: 400,
+      message: /'__proto__' is not allowed/,
+    },
+    {
+      name: 'user: query ordered by constructor',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { orderBy: [['constructor']] } },
+      status: 400,
+      message: /'constructor' is not allowed/,
+    },
+    {
+      name: 'user: query filter with SQL in the path',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { where: [["name') OR 1=1 --", '==', 1]] } },
+      status: 400,
+      message: /Invalid field path/,
+    },
+    {
+      name: 'user: count with a prototype path',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/count/models',
+      body: { query: { where: [['files.prototype', '==', 1]] } },
+      status: 400,
+      message: /'prototype'/,
+    },
     // ---- bodies -----------------------------------------------------------------------------
-    { name: 'admin: 1,100-level body', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { x: deep(1100) } }, status: 400, message: /nests deeper than 32 levels/ },
-    { name: 'user: 1,100-level body on own record', as: 'user', method: 'PATCH', path: own, body: { data: { x: deep(1100) } }, status: 400, message: /nests deeper than 32 levels/ },
-    { name: 'admin: 25-level document data', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', body: { data: { x: deep(25) } }, status: 400, message: /Document data nests deeper than 20 levels/ },
-    { name: 'admin: 25-level update value', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { 'a.b.c': deep(20) } }, status: 400, message: /Document data nests deeper than 20 levels/ },
-    { name: 'admin: 1,100-level array in a batch', as: 'admin', method: 'POST', path: '/v1/batch', raw: `{"ops":[{"op":"set","collection":"projects","id":"p","data":{"x":${'['.repeat(1100)}${']'.repeat(1100)}}}]}`, status: 400, message: /nests deeper/ },
-    { name: 'admin: malformed JSON', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', raw: '{"data": {', status: 400, message: /Invalid JSON body: not valid JSON/ },
-    { name: 'admin: data is an array', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', body: { data: [1, 2] }, status: 400, message: /Invalid document/ },
-    { name: 'admin: body over 1 MiB', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', body: { data: { x: 'y'.repeat(1024 * 1024 + 10) } }, status: 413 },
-    { name: 'user: query limit 0', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { limit: 0 } }, status: 400, message: /Invalid query/ },
-    { name: 'user: query limit 10^9', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { limit: 1e9 } }, status: 400, message: /Invalid query/ },
-    { name: 'user: query with 21 filters', as: 'user', method: 'POST', path: '/v1/query/projects', body: { query: { where: Array.from({ length: 21 }, () => ['name', '==', 'x']) } }, status: 400, message: /Invalid query/ },
-    { name: 'admin: unknown collection', as: 'admin', method: 'PUT', path: '/v1/docs/secrets/x', body: { data: {} }, status: 400, message: /Invalid collection/ },
-    { name: "admin: document id '..' (the URL resolves it away: no route)", as: 'admin', method: 'PUT', path: '/v1/docs/projects/%2E%2E', body: { data: {} }, status: 404, message: /No route/ },
-    { name: 'admin: document id with an encoded slash', as: 'admin', method: 'PUT', path: '/v1/docs/projects/a%2Fb', body: { data: {} }, status: 400, message: /Invalid document id/ },
-    { name: "admin: document id '__x__'", as: 'admin', method: 'PUT', path: '/v1/docs/projects/__x__', body: { data: {} }, status: 400, message: /Invalid document id/ },
-    { name: 'admin: 1,600-character document id', as: 'admin', method: 'PUT', path: `/v1/docs/projects/${'d'.repeat(1600)}`, body: { data: {} }, status: 400, message: /Invalid document/ },
-    { name: 'admin: javascript: map URL', as: 'admin', method: 'PUT', path: '/v1/docs/projects/proj-evil', body: { data: { name: 'x', location: { mapUrl: 'javascript:alert(1)' } } }, status: 400, message: /Map URL must be a valid URL/ },
-    { name: 'admin: mixed-case javascript: map URL by update', as: 'admin', method: 'PATCH', path: '/v1/docs/projects/proj-security', body: { data: { 'location.mapUrl': ' JaVaScRiPt:alert(1)' } }, status: 400, message: /Map URL must be a valid URL/ },
-    { name: 'admin: data: map URL in a batch', as: 'admin', method: 'POST', path: '/v1/batch', body: { ops: [{ op: 'update', collection: 'projects', id: 'proj-security', data: { location: { mapUrl: 'data:text/html,<script>alert(1)</script>' } } }] }, status: 400, message: /Map URL must be a valid URL/ },
-    { name: 'sign-in with an object for email', as: 'anon', method: 'POST', path: '/v1/auth/sign-in', body: { email: { $ne: '' }, password: 'x' }, status: 400, message: /Invalid email/ },
+    {
+      name: 'admin: 1,100-level body',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { x: deep(1100) } },
+      status: 400,
+      message: /nests deeper than 32 levels/,
+    },
+    {
+      name: 'user: 1,100-level body on own record',
+      as: 'user',
+      method: 'PATCH',
+      path: own,
+      body: { data: { x: deep(1100) } },
+      status: 400,
+      message: /nests deeper than 32 levels/,
+    },
+    {
+      name: 'admin: 25-level document data',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      body: { data: { x: deep(25) } },
+      status: 400,
+      message: /Document data nests deeper than 20 levels/,
+    },
+    {
+      name: 'admin: 25-level update value',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { 'a.b.c': deep(20) } },
+      status: 400,
+      message: /Document data nests deeper than 20 levels/,
+    },
+    {
+      name: 'admin: 1,100-level array in a batch',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/batch',
+      raw: `{"ops":[{"op":"set","collection":"projects","id":"p","data":{"x":${'['.repeat(1100)}${']'.repeat(1100)}}}]}`,
+      status: 400,
+      message: /nests deeper/,
+    },
+    {
+      name: 'admin: malformed JSON',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      raw: '{"data": {',
+      status: 400,
+      message: /Invalid JSON body: not valid JSON/,
+    },
+    {
+      name: 'admin: data is an array',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      body: { data: [1, 2] },
+      status: 400,
+      message: /Invalid document/,
+    },
+    {
+      name: 'admin: body over 1 MiB',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      body: { data: { x: 'y'.repeat(1024 * 1024 + 10) } },
+      status: 413,
+    },
+    {
+      name: 'user: query limit 0',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { limit: 0 } },
+      status: 400,
+      message: /Invalid query/,
+    },
+    {
+      name: 'user: query limit 10^9',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { limit: 1e9 } },
+      status: 400,
+      message: /Invalid query/,
+    },
+    {
+      name: 'user: query with 21 filters',
+      as: 'user',
+      method: 'POST',
+      path: '/v1/query/projects',
+      body: { query: { where: Array.from({ length: 21 }, () => ['name', '==', 'x']) } },
+      status: 400,
+      message: /Invalid query/,
+    },
+    {
+      name: 'admin: unknown collection',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/secrets/x',
+      body: { data: {} },
+      status: 400,
+      message: /Invalid collection/,
+    },
+    {
+      name: "admin: document id '..' (the URL resolves it away: no route)",
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/%2E%2E',
+      body: { data: {} },
+      status: 404,
+      message: /No route/,
+    },
+    {
+      name: 'admin: document id with an encoded slash',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/a%2Fb',
+      body: { data: {} },
+      status: 400,
+      message: /Invalid document id/,
+    },
+    {
+      name: "admin: document id '__x__'",
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/__x__',
+      body: { data: {} },
+      status: 400,
+      message: /Invalid document id/,
+    },
+    {
+      name: 'admin: 1,600-character document id',
+      as: 'admin',
+      method: 'PUT',
+      path: `/v1/docs/projects/${'d'.repeat(1600)}`,
+      body: { data: {} },
+      status: 400,
+      message: /Invalid document/,
+    },
+    {
+      name: 'admin: javascript: map URL',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/projects/proj-evil',
+      body: { data: { name: 'x', location: { mapUrl: 'javascript:alert(1)' } } },
+      status: 400,
+      message: /Map URL must be a valid URL/,
+    },
+    {
+      name: 'admin: mixed-case javascript: map URL by update',
+      as: 'admin',
+      method: 'PATCH',
+      path: '/v1/docs/projects/proj-security',
+      body: { data: { 'location.mapUrl': ' JaVaScRiPt:alert(1)' } },
+      status: 400,
+      message: /Map URL must be a valid URL/,
+    },
+    {
+      name: 'admin: data: map URL in a batch',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/batch',
+      body: {
+        ops: [
+          {
+            op: 'update',
+            collection: 'projects',
+            id: 'proj-security',
+            data: { location: { mapUrl: 'data:text/html,<script>alert(1)</script>' } },
+          },
+        ],
+      },
+      status: 400,
+      message: /Map URL must be a valid URL/,
+    },
+    {
+      name: 'sign-in with an object for email',
+      as: 'anon',
+      method: 'POST',
+      path: '/v1/auth/sign-in',
+      body: { email: { $ne: '' }, password: 'x' },
+      status: 400,
+      message: /Invalid email/,
+    },
     // ---- storage paths ------------------------------------------------------------------------
-    { name: 'one-shot upload to index.html', as: 'service', method: 'PUT', path: '/v1/files/index.html', raw: '<script>', status: 400, message: /files are stored only under models\/\{uuid\}/ },
-    { name: 'one-shot upload to projects/abc/evil.txt', as: 'service', method: 'PUT', path: '/v1/files/projects/abc/evil.txt', raw: 'x', status: 400, message: /only under models/ },
-    { name: 'one-shot upload to models/evil.txt', as: 'service', method: 'PUT', path: '/v1/files/models/evil.txt', raw: 'x', status: 400, message: /only under models/ },
-    { name: 'one-shot upload to models/not-a-uuid/x', as: 'service', method: 'PUT', path: '/v1/files/models/not-a-uuid/x', raw: 'x', status: 400, message: /'not-a-uuid' is not a model uuid/ },
-    { name: "one-shot upload to a literal 'models/%2e%2e/' folder", as: 'service', method: 'PUT', path: '/v1/files/models/%252e%252e/model.glb', raw: 'x', status: 400, message: /is not a model uuid/ },
-    { name: 'one-shot upload to models/{uuid}/evil.txt', as: 'service', method: 'PUT', path: `/v1/files/${m}/evil.txt`, raw: 'x', status: 400, message: /a model folder holds only/ },
-    { name: 'one-shot upload to models/{uuid}/other/x.jpg', as: 'service', method: 'PUT', path: `/v1/files/${m}/other/x.jpg`, raw: 'x', status: 400, message: /go directly into images\// },
-    { name: 'one-shot upload into a sub-folder of images/', as: 'service', method: 'PUT', path: `/v1/files/${m}/images/sub/x.jpg`, raw: 'x', status: 400, message: /go directly into/ },
-    { name: 'one-shot upload with an encoded ../', as: 'service', method: 'PUT', path: `/v1/files/${m}/images/..%2F..%2Fx.jpg`, raw: 'x', status: 400 },
-    { name: 'one-shot upload with a control character', as: 'service', method: 'PUT', path: `/v1/files/${m}/images/a%01b.jpg`, raw: 'x', status: 400, message: /control character|forbidden character/ },
-    { name: 'one-shot upload with a 1,000-character file name', as: 'service', method: 'PUT', path: `/v1/files/${m}/images/${longName}.jpg`, raw: 'x', status: 400, message: /longer than 255 bytes|too long/ },
-    { name: 'metadata of a 1,000-character file name', as: 'service', method: 'GET', path: `/v1/file-meta/${m}/images/${longName}.jpg`, status: 400, message: /too long|longer than 255 bytes/ },
-    { name: 'one-shot upload to Model.GLB (not the spec name)', as: 'service', method: 'PUT', path: `/v1/files/${m}/Model.GLB`, raw: 'x', status: 400, message: /a model folder holds only/ },
-    { name: 'tus create for index.html', as: 'service', method: 'POST', path: '/v1/uploads', headers: tusCreate('index.html'), status: 400, message: /only under models/ },
-    { name: 'tus create for models/not-a-uuid/model.ply', as: 'service', method: 'POST', path: '/v1/uploads', headers: tusCreate('models/not-a-uuid/model.ply'), status: 400, message: /not a model uuid/ },
-    { name: 'tus create without a path', as: 'service', method: 'POST', path: '/v1/uploads', headers: tusCreate(null), status: 400, message: /empty/ },
-    { name: 'tus create for a 1,000-character name', as: 'service', method: 'POST', path: '/v1/uploads', headers: tusCreate(`${m}/assets/${longName}`), status: 400, message: /too long/ },
-    { name: 'file batch to index.html', as: 'service', method: 'POST', path: '/v1/file-batch', raw: batchForm('index.html'), status: 400, message: /only under models/ },
-    { name: 'file batch to models/{uuid}/evil.txt', as: 'service', method: 'POST', path: '/v1/file-batch', raw: batchForm(`${m}/evil.txt`), status: 400, message: /a model folder holds only/ },
-    { name: 'file batch to models/not-a-uuid/images/a.jpg', as: 'service', method: 'POST', path: '/v1/file-batch', raw: batchForm('models/not-a-uuid/images/a.jpg'), status: 400, message: /not a model uuid/ },
+    {
+      name: 'one-shot upload to index.html',
+      as: 'service',
+      method: 'PUT',
+      path: '/v1/files/index.html',
+      raw: '<script>',
+      status: 400,
+      message: /files are stored only under models\/\{uuid\}/,
+    },
+    {
+      name: 'one-shot upload to projects/abc/evil.txt',
+      as: 'service',
+      method: 'PUT',
+      path: '/v1/files/projects/abc/evil.txt',
+      raw: 'x',
+      status: 400,
+      message: /only under models/,
+    },
+    {
+      name: 'one-shot upload to models/evil.txt',
+      as: 'service',
+      method: 'PUT',
+      path: '/v1/files/models/evil.txt',
+      raw: 'x',
+      status: 400,
+      message: /only under models/,
+    },
+    {
+      name: 'one-shot upload to models/not-a-uuid/x',
+      as: 'service',
+      method: 'PUT',
+      path: '/v1/files/models/not-a-uuid/x',
+      raw: 'x',
+      status: 400,
+      message: /'not-a-uuid' is not a model uuid/,
+    },
+    {
+      name: "one-shot upload to a literal 'models/%2e%2e/' folder",
+      as: 'service',
+      method: 'PUT',
+      path: '/v1/files/models/%252e%252e/model.glb',
+      raw: 'x',
+      status: 400,
+      message: /is not a model uuid/,
+    },
+    {
+      name: 'one-shot upload to models/{uuid}/evil.txt',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/evil.txt`,
+      raw: 'x',
+      status: 400,
+      message: /a model folder holds only/,
+    },
+    {
+      name: 'one-shot upload to models/{uuid}/other/x.jpg',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/other/x.jpg`,
+      raw: 'x',
+      status: 400,
+      message: /go directly into images\//,
+    },
+    {
+      name: 'one-shot upload into a sub-folder of images/',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/images/sub/x.jpg`,
+      raw: 'x',
+      status: 400,
+      message: /go directly into/,
+    },
+    {
+      name: 'one-shot upload with an encoded ../',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/images/..%2F..%2Fx.jpg`,
+      raw: 'x',
+      status: 400,
+    },
+    {
+      name: 'one-shot upload with a control character',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/images/a%01b.jpg`,
+      raw: 'x',
+      status: 400,
+      message: /control character|forbidden character/,
+    },
+    {
+      name: 'one-shot upload with a 1,000-character file name',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/images/${longName}.jpg`,
+      raw: 'x',
+      status: 400,
+      message: /longer than 255 bytes|too long/,
+    },
+    {
+      name: 'metadata of a 1,000-character file name',
+      as: 'service',
+      method: 'GET',
+      path: `/v1/file-meta/${m}/images/${longName}.jpg`,
+      status: 400,
+      message: /too long|longer than 255 bytes/,
+    },
+    {
+      name: 'one-shot upload to Model.GLB (not the spec name)',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${m}/Model.GLB`,
+      raw: 'x',
+      status: 400,
+      message: /a model folder holds only/,
+    },
+    {
+      name: 'tus create for index.html',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/uploads',
+      headers: tusCreate('index.html'),
+      status: 400,
+      message: /only under models/,
+    },
+    {
+      name: 'tus create for models/not-a-uuid/model.ply',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/uploads',
+      headers: tusCreate('models/not-a-uuid/model.ply'),
+      status: 400,
+      message: /not a model uuid/,
+    },
+    {
+      name: 'tus create without a path',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/uploads',
+      headers: tusCreate(null),
+      status: 400,
+      message: /empty/,
+    },
+    {
+      name: 'tus create for a 1,000-character name',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/uploads',
+      headers: tusCreate(`${m}/assets/${longName}`),
+      status: 400,
+      message: /too long/,
+    },
+    {
+      name: 'file batch to index.html',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm('index.html'),
+      status: 400,
+      message: /only under models/,
+    },
+    {
+      name: 'file batch to models/{uuid}/evil.txt',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm(`${m}/evil.txt`),
+      status: 400,
+      message: /a model folder holds only/,
+    },
+    {
+      name: 'file batch to models/not-a-uuid/images/a.jpg',
+      as: 'service',
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm('models/not-a-uuid/images/a.jpg'),
+      status: 400,
+      message: /not a model uuid/,
+    },
     // ---- origins and headers ------------------------------------------------------------------
     {
       name: 'tus preflight from a foreign origin gets no CORS grant',
@@ -300,7 +1070,14 @@ function postFrom(localAddress: string, path: string, body: unknown): Promise<{ 
   return new Promise((resolve, reject) => {
     const target = new URL(path, url);
     const request = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json' },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -313,7 +1090,10 @@ function postFrom(localAddress: string, path: string, body: unknown): Promise<{ 
 }
 
 async function send(c: HostileCase): Promise<{ status: number; headers: Headers; text: string }> {
-  const headers: Record<string, string> = { ...authHeader(c.as === 'anon' || typeof c.as === 'string' ? c.as : resolveToken(c.as)), ...c.headers };
+  const headers: Record<string, string> = {
+    ...authHeader(c.as === 'anon' || typeof c.as === 'string' ? c.as : resolveToken(c.as)),
+    ...c.headers,
+  };
   let body: string | FormData | undefined;
   if (c.raw !== undefined) body = typeof c.raw === 'function' ? c.raw() : c.raw;
   else if (c.body !== undefined) body = JSON.stringify(typeof c.body === 'function' ? (c.body as () => unknown)() : c.body);
@@ -341,12 +1121,22 @@ beforeAll(async () => {
   handle = await startLocalServer({ portalDir });
   url = handle.server.url;
   service = createLocalBackend({ baseUrl: url, serviceKey: handle.serviceKey });
-  const accounts = { admin: ['admin@security.test', 'admin-pass-1'], user: ['user@security.test', 'user-pass-1'], gone: ['gone@security.test', 'gone-pass-1'] } as const;
+  const accounts = {
+    admin: ['admin@security.test', 'admin-pass-1'],
+    user: ['user@security.test', 'user-pass-1'],
+    gone: ['gone@security.test', 'gone-pass-1'],
+  } as const;
   const uids: Record<string, string> = {};
   for (const [role, [email, password]] of Object.entries(accounts)) {
     const account = await service.identity.createAccount(email, password);
     uids[role] = account.uid;
-    await service.catalog.set('users', account.uid, { uid: account.uid, email, role: role === 'admin' ? 'admin' : 'user', created_at: SERVER_TIMESTAMP, created_by: 'security' });
+    await service.catalog.set('users', account.uid, {
+      uid: account.uid,
+      email,
+      role: role === 'admin' ? 'admin' : 'user',
+      created_at: SERVER_TIMESTAMP,
+      created_by: 'security',
+    });
   }
   ids.userUid = uids.user!;
   ids.adminUid = uids.admin!;
@@ -355,17 +1145,55 @@ beforeAll(async () => {
   ids.refreshToken = user.refreshToken;
   tokens.admin = (await signInToken(...accounts.admin)).idToken;
   ids.disabledToken = (await signInToken(...accounts.gone)).idToken;
-  await fetch(`${url}/v1/auth/accounts/${uids.gone}`, { method: 'PATCH', headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ disabled: true }) });
+  await fetch(`${url}/v1/auth/accounts/${uids.gone}`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ disabled: true }),
+  });
   const secret = new TextEncoder().encode(readFileSync(join(handle.dataDir, 'auth-secret'), 'utf8').trim());
   const now = Math.floor(Date.now() / 1000);
-  ids.expiredToken = await new SignJWT({ email: 'user@security.test' }).setProtectedHeader({ alg: 'HS256' }).setSubject(ids.userUid).setIssuer('catalog-local').setAudience('catalog-local').setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(secret);
-  ids.forgedToken = await new SignJWT({ email: 'admin@security.test' }).setProtectedHeader({ alg: 'HS256' }).setSubject(ids.adminUid).setIssuer('catalog-local').setAudience('catalog-local').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
+  ids.expiredToken = await new SignJWT({ email: 'user@security.test' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(ids.userUid)
+    .setIssuer('catalog-local')
+    .setAudience('catalog-local')
+    .setIssuedAt(now - 7200)
+    .setExpirationTime(now - 3600)
+    .sign(secret);
+  ids.forgedToken = await new SignJWT({ email: 'admin@security.test' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(ids.adminUid)
+    .setIssuer('catalog-local')
+    .setAudience('catalog-local')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
   const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
   ids.noneToken = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: ids.adminUid, email: 'admin@security.test', iss: 'catalog-local', aud: 'catalog-local', exp: now + 3600 })}.`;
 
-  await service.catalog.set('projects', ids.project, { name: 'Security tower', structure_id: 'SEC-1', description: '', slug: 'security-tower', location: { lat: 1, lng: 2, address: null, mapUrl: 'https://maps.example/x' } });
-  await service.catalog.set('models', ids.model, { uuid: ids.model, publicId: 'SEC-M', name: 'visible', projectId: ids.project, visible: true, files: { glbPath: `models/${ids.model}/model.glb` } });
-  await service.catalog.set('models', ids.hidden, { uuid: ids.hidden, publicId: 'SEC-H', name: 'hidden', projectId: ids.project, visible: false, files: { glbPath: `models/${ids.hidden}/model.glb` } });
+  await service.catalog.set('projects', ids.project, {
+    name: 'Security tower',
+    structure_id: 'SEC-1',
+    description: '',
+    slug: 'security-tower',
+    location: { lat: 1, lng: 2, address: null, mapUrl: 'https://maps.example/x' },
+  });
+  await service.catalog.set('models', ids.model, {
+    uuid: ids.model,
+    publicId: 'SEC-M',
+    name: 'visible',
+    projectId: ids.project,
+    visible: true,
+    files: { glbPath: `models/${ids.model}/model.glb` },
+  });
+  await service.catalog.set('models', ids.hidden, {
+    uuid: ids.hidden,
+    publicId: 'SEC-H',
+    name: 'hidden',
+    projectId: ids.project,
+    visible: false,
+    files: { glbPath: `models/${ids.hidden}/model.glb` },
+  });
   await service.files.upload(`models/${ids.model}/model.glb`, new Blob([glbBody]));
   await service.files.upload(`models/${ids.hidden}/model.glb`, new Blob([glbBody]));
   downloadToken = new URL(await service.files.getDownloadUrl(`models/${ids.model}/model.glb`)).searchParams.get('token')!;
@@ -406,13 +1234,21 @@ describe('embedded backend under hostile requests', () => {
 describe('multi-step attacks', () => {
   it('a user cannot become admin through __proto__ updates (the issue-12 sequence)', async () => {
     const call = (method: string, body: unknown) =>
-      fetch(`${url}/v1/docs/users/${ids.userUid}`, { method, headers: { ...authHeader('user'), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${url}/v1/docs/users/${ids.userUid}`, {
+        method,
+        headers: { ...authHeader('user'), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await call('PATCH', { data: { '__proto__.role': 'user' } })).status).toBe(400);
     expect((await call('PUT', { data: {} })).status).toBe(403);
     expect((await call('PATCH', { data: { '__proto__.role': 'admin' } })).status).toBe(400);
     const me = (await (await fetch(`${url}/v1/auth/me`, { headers: authHeader('user') })).json()) as { role: string };
     expect(me.role).toBe('user');
-    const create = await fetch(`${url}/v1/docs/projects`, { method: 'POST', headers: { ...authHeader('user'), 'content-type': 'application/json' }, body: JSON.stringify({ data: { name: 'x' } }) });
+    const create = await fetch(`${url}/v1/docs/projects`, {
+      method: 'POST',
+      headers: { ...authHeader('user'), 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { name: 'x' } }),
+    });
     expect(create.status).toBe(403);
     // queries still see everything they should (no scope inherited from Object.prototype)
     expect((await service.catalog.query('projects')).map((p) => p.id)).toContain(ids.project);
@@ -422,7 +1258,11 @@ describe('multi-step attacks', () => {
     const email = `guess-${randomUUID().slice(0, 8)}@security.test`;
     await service.identity.createAccount(email, 'right-password');
     const attempts = Array.from({ length: 40 }, (_, i) =>
-      fetch(`${url}/v1/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: i === 37 ? 'right-password' : `wrong-${i}` }) }).then(async (r) => ({
+      fetch(`${url}/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: i === 37 ? 'right-password' : `wrong-${i}` }),
+      }).then(async (r) => ({
         status: r.status,
         retryAfter: r.headers.get('retry-after'),
         body: (await r.json()) as { error?: { code: string }; idToken?: string },
@@ -443,7 +1283,14 @@ describe('multi-step attacks', () => {
   it('a download link stops working when its model is hidden or deleted; admins get a fresh one', async () => {
     const uuid = randomUUID();
     const path = `models/${uuid}/model.glb`;
-    await service.catalog.set('models', uuid, { uuid, publicId: 'SEC-L', name: 'link', projectId: ids.project, visible: true, files: { glbPath: path } });
+    await service.catalog.set('models', uuid, {
+      uuid,
+      publicId: 'SEC-L',
+      name: 'link',
+      projectId: ids.project,
+      visible: true,
+      files: { glbPath: path },
+    });
     await service.files.upload(path, new Blob([glbBody]));
     const userBackend = createLocalBackend({ baseUrl: url });
     await userBackend.identity.signIn('user@security.test', 'user-pass-1');

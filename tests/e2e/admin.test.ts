@@ -25,9 +25,21 @@ const GLB = samplePath('glb/Duck.glb');
 const BOX = samplePath('glb/Box.glb');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
-const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
+const CAMERA = {
+  id: 1,
+  img_name: 'a.jpg',
+  position: [0, 0, 0],
+  rotation: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  width: 10,
+  height: 10,
+};
 
-const skipReason = browserSkipReason() ?? (![SPLAT, GLB, BOX].every((file) => existsSync(file)) ? `samples missing under ${samplesDir}` : null);
+const skipReason =
+  browserSkipReason() ?? (![SPLAT, GLB, BOX].every((file) => existsSync(file)) ? `samples missing under ${samplesDir}` : null);
 if (skipReason !== null) console.warn(`[e2e] admin browser test skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () => {
@@ -174,7 +186,10 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     writeFileSync(join(work, 'broken.json'), JSON.stringify([CAMERA, { ...CAMERA, img_name: 7 }]));
     await panel.getByLabel('Files').setInputFiles(join(work, 'broken.json'));
     await panel.getByRole('button', { name: 'Upload Files' }).click();
-    await panel.getByRole('alert').filter({ hasText: /^JSON format error: Camera 2: / }).waitFor();
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: /^JSON format error: Camera 2: / })
+      .waitFor();
     await panel.getByLabel('Files').setInputFiles(join(work, 'cameras.json'));
     await panel.getByRole('button', { name: 'Upload Files' }).click();
     await panel.getByText('Camera metadata uploaded successfully. 2 camera position information saved.').waitFor();
@@ -217,7 +232,10 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     expect(await content().getByRole('region', { name: 'Project Models' }).count()).toBe(0);
     await box.getByPlaceholder('Type project name here...').fill('  E2E Steel Bridge ');
     await confirm.click();
-    await content().getByRole('alert').filter({ hasText: projectHasModels(2) }).waitFor();
+    await content()
+      .getByRole('alert')
+      .filter({ hasText: projectHasModels(2) })
+      .waitFor();
     await shot('project-delete-refused');
 
     // Delete both models (typed name; record, reference and files go together), then the project.
@@ -282,7 +300,13 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await page.context().clearCookies();
     await page.evaluate(() => window.localStorage.clear());
     await signIn(USER.email, USER.password);
-    for (const path of ['/admin', '/admin/users', '/admin/model-management', `/projects/${project.id}/add-model`, `/admin/models/add/${project.id}`]) {
+    for (const path of [
+      '/admin',
+      '/admin/users',
+      '/admin/model-management',
+      `/projects/${project.id}/add-model`,
+      `/admin/models/add/${project.id}`,
+    ]) {
       await page.goto(`${server.url}${path}`);
       await page.waitForURL(`${server.url}/projects`);
     }

@@ -193,7 +193,10 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
   });
 
   it('lists the models ordered by publicId in the virtualised model list', async () => {
-    await page.getByRole('link', { name: /Model List/ }).first().click();
+    await page
+      .getByRole('link', { name: /Model List/ })
+      .first()
+      .click();
     await page.waitForURL(`${server.url}/models`);
     await page.getByRole('heading', { name: 'Infrastructure Inspection 3D Models' }).waitFor();
     const all = ((await service.catalog.query('models')) as Model[]).filter((m) => m.visible !== false);
@@ -201,7 +204,11 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     await page.getByText('TWR-001-LIVE').waitFor();
     const shown = await page.getByTestId('model-row').locator('.badge.mono').allTextContents();
     expect(shown.length).toBeGreaterThan(0);
-    expect(shown).toEqual(sortModelsByPublicId(all).map((m) => m.publicId).slice(0, shown.length));
+    expect(shown).toEqual(
+      sortModelsByPublicId(all)
+        .map((m) => m.publicId)
+        .slice(0, shown.length),
+    );
     await page.screenshot({ path: join(RESULTS, 'portal-model-list.png') });
   });
 

@@ -72,7 +72,10 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
     await seeded?.stop();
-    if (firstFrames.length > 0) console.info(`[e2e viewer] first frame showing the model, from navigation (software WebGL, for information):\n  ${firstFrames.join('\n  ')}`);
+    if (firstFrames.length > 0)
+      console.info(
+        `[e2e viewer] first frame showing the model, from navigation (software WebGL, for information):\n  ${firstFrames.join('\n  ')}`,
+      );
     expect(cspViolations).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
@@ -113,7 +116,11 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   }
 
   /** Signs in as `who` and opens the page of project `projectId`; returns the card of its model `publicId` there. */
-  async function modelCard(who: readonly [string, string], projectId: string, publicId: string): Promise<{ context: BrowserContext; card: Locator }> {
+  async function modelCard(
+    who: readonly [string, string],
+    projectId: string,
+    publicId: string,
+  ): Promise<{ context: BrowserContext; card: Locator }> {
     const { context, page } = await signedIn(who);
     await page.goto(`${server.url}/projects/${projectId}`);
     return { context, card: page.getByTestId('project-model').filter({ hasText: publicId }) };
@@ -132,7 +139,10 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await page.waitForFunction(
       () => {
         const viewports = [...document.querySelectorAll<HTMLElement>('[data-testid=viewport]')];
-        return viewports.length > 0 && viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0));
+        return (
+          viewports.length > 0 &&
+          viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0))
+        );
       },
       null,
       { timeout: RENDER_TIMEOUT_MS },
@@ -162,7 +172,8 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
         const b = data[i + 2]!;
         if (Math.abs(r - background[0]!) + Math.abs(g - background[1]!) + Math.abs(b - background[2]!) > 30) differing += 1;
         const p = i / 4;
-        const cell = Math.min(cells - 1, Math.floor(((p % w) / w) * cells)) + Math.min(cells - 1, Math.floor((Math.floor(p / w) / h) * cells)) * cells;
+        const cell =
+          Math.min(cells - 1, Math.floor(((p % w) / w) * cells)) + Math.min(cells - 1, Math.floor((Math.floor(p / w) / h) * cells)) * cells;
         grey[cell] += (r + g + b) / 3;
         counts[cell] += 1;
       }
@@ -178,10 +189,19 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   /** Waits for every viewport to be ready with pixels of a model in its centre; saves a screenshot. */
   async function expectRendered(page: Page, name: string, started?: number): Promise<void> {
     const states = await settled(page);
-    expect(states.every((s) => s === 'ready'), `viewport states ${states.join(', ')}`).toBe(true);
+    expect(
+      states.every((s) => s === 'ready'),
+      `viewport states ${states.join(', ')}`,
+    ).toBe(true);
     // Spark draws the sorted splats a few frames after loading (seconds in software): wait for pixels.
     for (const viewport of await page.getByTestId('viewport').all()) {
-      await expect.poll(async () => (await centre(viewport)).coverage, { timeout: RENDER_TIMEOUT_MS, interval: 250, message: `${name}: the centre of the canvas stays empty` }).toBeGreaterThan(0.01);
+      await expect
+        .poll(async () => (await centre(viewport)).coverage, {
+          timeout: RENDER_TIMEOUT_MS,
+          interval: 250,
+          message: `${name}: the centre of the canvas stays empty`,
+        })
+        .toBeGreaterThan(0.01);
     }
     if (started !== undefined) firstFrames.push(`${name}: ${Date.now() - started} ms`);
     await page.screenshot({ path: join(RESULTS, `viewer-${name}.png`) });
@@ -279,7 +299,12 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const before = await centre(viewport);
     await single.keyboard.press('ArrowLeft');
     await single.keyboard.press('ArrowLeft');
-    await expect.poll(async () => changed(before.grey, (await centre(viewport)).grey), { timeout: RENDER_TIMEOUT_MS, message: 'arrow keys do not orbit' }).toBeGreaterThan(0.05);
+    await expect
+      .poll(async () => changed(before.grey, (await centre(viewport)).grey), {
+        timeout: RENDER_TIMEOUT_MS,
+        message: 'arrow keys do not orbit',
+      })
+      .toBeGreaterThan(0.05);
 
     // Its drone cameras: clicking a frustum opens that camera's photo (rendered from that pose by the seed).
     const amber = await pixelsOf(viewport, [0xff, 0xc2, 0x33]);
@@ -289,7 +314,11 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const selected = single.getByTestId('camera-selected');
     await selected.waitFor();
     expect(await selected.getByRole('heading').textContent()).toMatch(/^frame_000\d\d\.png — camera \d+ of 20$/);
-    await expect.poll(() => selected.getByTestId('camera-photo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => selected.getByTestId('camera-photo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), {
+        timeout: 30_000,
+      })
+      .toBe(true);
     await single.getByRole('button', { name: 'Reset view' }).click();
 
     // 'Flip up axis': on for a splat; off writes up=y-up into the URL, which a reload keeps.
@@ -320,7 +349,12 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     expect(await compared.getByRole('button', { name: 'Link cameras' }).getAttribute('aria-pressed')).toBe('true');
     let before = await centre(reference!);
     await drag(compared, model!.locator('canvas'), 160);
-    await expect.poll(async () => changed(before.grey, (await centre(reference!)).grey), { timeout: RENDER_TIMEOUT_MS, message: 'the reference camera does not follow' }).toBeGreaterThan(0.05);
+    await expect
+      .poll(async () => changed(before.grey, (await centre(reference!)).grey), {
+        timeout: RENDER_TIMEOUT_MS,
+        message: 'the reference camera does not follow',
+      })
+      .toBeGreaterThan(0.05);
 
     // Unlinked: the reference model stays where it is.
     await compared.getByRole('button', { name: 'Link cameras' }).click();
@@ -328,7 +362,9 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     before = await centre(reference!);
     const modelBefore = await centre(model!);
     await drag(compared, model!.locator('canvas'), -160);
-    await expect.poll(async () => changed(modelBefore.grey, (await centre(model!)).grey), { timeout: RENDER_TIMEOUT_MS }).toBeGreaterThan(0.05);
+    await expect
+      .poll(async () => changed(modelBefore.grey, (await centre(model!)).grey), { timeout: RENDER_TIMEOUT_MS })
+      .toBeGreaterThan(0.05);
     await compared.waitForTimeout(1000);
     expect(changed(before.grey, (await centre(reference!)).grey)).toBeLessThan(0.02);
 
@@ -430,7 +466,12 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     // Frame the cameras too, then click a pixel of a frustum drawn in the with-a-photo colour.
     await panel.getByRole('button', { name: 'Show all cameras' }).click();
     let amber: { x: number; y: number }[] = [];
-    await expect.poll(async () => (amber = await pixelsOf(viewport, [0xff, 0xc2, 0x33])).length, { timeout: RENDER_TIMEOUT_MS, message: 'no camera frustum with a photo is drawn' }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (amber = await pixelsOf(viewport, [0xff, 0xc2, 0x33])).length, {
+        timeout: RENDER_TIMEOUT_MS,
+        message: 'no camera frustum with a photo is drawn',
+      })
+      .toBeGreaterThan(0);
     await viewer.screenshot({ path: join(RESULTS, 'viewer-cameras-all.png') });
     const target = amber[Math.floor(amber.length / 2)]!;
     await viewer.mouse.click(target.x, target.y);
@@ -438,11 +479,18 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     // The camera is selected: its photo in the side panel, its frustum highlighted, the view at its pose.
     const selected = panel.getByTestId('camera-selected');
     await selected.waitFor();
-    expect(await selected.getByRole('heading').textContent()).toMatch(/^frame_00(001|002|003|101|151)\.jpg — camera (1|2|3|101|151) of 304$/);
+    expect(await selected.getByRole('heading').textContent()).toMatch(
+      /^frame_00(001|002|003|101|151)\.jpg — camera (1|2|3|101|151) of 304$/,
+    );
     const photo = selected.getByTestId('camera-photo');
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 30_000 }).toBe(531);
     expect(await photo.getAttribute('alt')).toMatch(/^Photo 00(000|001|002|100|150)\.png taken from camera frame_00\d{3}\.jpg$/);
-    await expect.poll(async () => (await pixelsOf(viewport, [0xff, 0x4d, 0x2e])).length, { timeout: RENDER_TIMEOUT_MS, message: 'the selected frustum is not highlighted' }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await pixelsOf(viewport, [0xff, 0x4d, 0x2e])).length, {
+        timeout: RENDER_TIMEOUT_MS,
+        message: 'the selected frustum is not highlighted',
+      })
+      .toBeGreaterThan(0);
     await viewer.waitForTimeout(1500);
     await viewer.screenshot({ path: join(RESULTS, 'viewer-camera-photo.png') });
 

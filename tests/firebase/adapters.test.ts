@@ -4,9 +4,23 @@
 import { Timestamp as AdminTimestamp, FieldValue } from 'firebase-admin/firestore';
 import { Timestamp } from 'firebase/firestore';
 import { describe, expect, it } from 'vitest';
-import { authError, buildAdminQuery, firestoreError, fromFirestore as fromAdmin, storageError, toFirestore as toAdmin } from '../../cli/src/adapters/firebase-admin/index.js';
+import {
+  authError,
+  buildAdminQuery,
+  firestoreError,
+  fromFirestore as fromAdmin,
+  storageError,
+  toFirestore as toAdmin,
+} from '../../cli/src/adapters/firebase-admin/index.js';
 import { usesFirebase } from '../../cli/src/lib/backend.js';
-import { buildConstraints, fromFirestore, mapAuthError, mapFirestoreError, mapStorageError, toFirestore } from '../../portal/src/lib/backend/firebase/index.js';
+import {
+  buildConstraints,
+  fromFirestore,
+  mapAuthError,
+  mapFirestoreError,
+  mapStorageError,
+  toFirestore,
+} from '../../portal/src/lib/backend/firebase/index.js';
 import { AppError } from '@shared/errors.js';
 import { registrationErrorMessage, signInErrorMessage } from '@shared/messages.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
@@ -23,7 +37,11 @@ function thrown(fn: () => unknown): AppError {
 
 describe('portal adapter: query building', () => {
   it('keeps where, orderBy and limit in order; adds visible == true first for non-admins', () => {
-    const query = { where: [['projectId', '==', 'p1']] as [string, '==', string][], orderBy: [['publicId', 'asc']] as [string, 'asc'][], limit: 5 };
+    const query = {
+      where: [['projectId', '==', 'p1']] as [string, '==', string][],
+      orderBy: [['publicId', 'asc']] as [string, 'asc'][],
+      limit: 5,
+    };
     expect(buildConstraints(query)?.map((c) => c.type)).toEqual(['where', 'orderBy', 'limit']);
     expect(buildConstraints(query, true)?.map((c) => c.type)).toEqual(['where', 'where', 'orderBy', 'limit']);
   });

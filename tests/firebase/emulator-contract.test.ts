@@ -51,7 +51,10 @@ async function setupFirebaseEmulators(): Promise<ContractSetup> {
     async stop() {
       await firestore.stop();
       await auth?.stop();
-      for (const [name, value] of [['FIRESTORE_EMULATOR_HOST', previous.firestore], ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth]] as const) {
+      for (const [name, value] of [
+        ['FIRESTORE_EMULATOR_HOST', previous.firestore],
+        ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -71,11 +74,13 @@ if (skipReason) {
       ...(storageHost
         ? {}
         : {
-            files: 'the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); file storage runs in .github/workflows/firebase.yml',
+            files:
+              'the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); file storage runs in .github/workflows/firebase.yml',
             downloadLinks: 'no Storage emulator here (see files)',
           }),
       nodeStreams: 'the portal adapter uploads browser Blobs; Node streams belong to the CLI adapter',
-      restrictedSignUp: 'Firebase Auth lets any client create an account (a project setting); roles come only from users/{uid}, which the rules guard',
+      restrictedSignUp:
+        'Firebase Auth lets any client create an account (a project setting); roles come only from users/{uid}, which the rules guard',
     },
   });
 }

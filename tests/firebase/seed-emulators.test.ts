@@ -24,7 +24,8 @@ import type { AuthEmulatorHandle, FirestoreEmulatorHandle } from '../support/emu
 // Its own project id: under `firebase emulators:exec` (CI) the Firestore emulator is shared with
 // the other test files, and data is kept per project.
 const projectId = 'demo-seed';
-const skipReason = firebaseToolsUnavailable() ?? (existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing; run \`apt-get install -y chromium\``);
+const skipReason =
+  firebaseToolsUnavailable() ?? (existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing; run \`apt-get install -y chromium\``);
 if (skipReason) console.info(`[firebase seed] skipping: ${skipReason}`);
 
 let firestore: FirestoreEmulatorHandle | undefined;
@@ -63,7 +64,10 @@ afterAll(async () => {
   await admin?.close();
   await firestore?.stop();
   await auth?.stop();
-  for (const [name, value] of [['FIRESTORE_EMULATOR_HOST', previous.firestore], ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth]] as const) {
+  for (const [name, value] of [
+    ['FIRESTORE_EMULATOR_HOST', previous.firestore],
+    ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -131,7 +135,8 @@ describe.skipIf(skipReason !== null)('catalog seed against the Firebase emulator
     await submitSignIn(page, url, 'user@demo.lab', 'demo-user-1');
     await page.waitForURL(`${url}/projects`);
     await page.getByTestId('role-badge').filter({ hasText: 'USER' }).waitFor();
-    for (const name of ['North Ridge Telecom Tower', 'Grand River Footbridge', 'Harbour Light Mast']) await page.getByText(name).first().waitFor();
+    for (const name of ['North Ridge Telecom Tower', 'Grand River Footbridge', 'Harbour Light Mast'])
+      await page.getByText(name).first().waitFor();
     console.info(`[firebase seed] portal build, sign-in and project list took ${Date.now() - started} ms`);
   });
 });

@@ -4,7 +4,7 @@
 // list, create, update, delete, decided by shared/roles.ts `can()`); the embedded server runs the
 // same rows (tests/contract/access-table.test.ts), so the two backends cannot drift. It runs on
 // Google's Firestore emulator, started here from the machine image's jar
-// (tests/firebase/emulators.ts; a missing jar or Java fails with the package to install).
+// (tests/support/emulators.ts; a missing jar or Java fails with the package to install).
 // storage.rules needs the Storage emulator, whose rules runtime is downloaded from Google at start
 // and cannot run here: its cases run only where FIREBASE_STORAGE_EMULATOR_HOST is set
 // (`firebase emulators:exec` in .github/workflows/firebase.yml) and skip with that reason otherwise.
@@ -21,7 +21,7 @@ import type { FirestoreEmulatorHandle } from '../support/emulators.js';
 const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
 const storageSkipReason = storageHost
   ? null
-  : "the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); storage.rules runs in .github/workflows/firebase.yml";
+  : 'the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); storage.rules runs in .github/workflows/firebase.yml';
 // Every denial is expected here: keep the SDK's per-denial warnings out of the output.
 setLogLevel('error');
 if (storageSkipReason) console.info(`[rules] skipping the storage.rules cases: ${storageSkipReason}`);
@@ -46,9 +46,13 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
       return query.get();
     }
     case 'create':
-      return request.id === undefined ? db.collection(request.collection).add(request.data) : db.doc(`${request.collection}/${request.id}`).set(request.data);
+      return request.id === undefined
+        ? db.collection(request.collection).add(request.data)
+        : db.doc(`${request.collection}/${request.id}`).set(request.data);
     case 'update':
-      return request.merge ? db.doc(`${request.collection}/${request.id}`).set(request.data, { merge: true }) : db.doc(`${request.collection}/${request.id}`).update(request.data);
+      return request.merge
+        ? db.doc(`${request.collection}/${request.id}`).set(request.data, { merge: true })
+        : db.doc(`${request.collection}/${request.id}`).update(request.data);
     case 'delete':
       return db.doc(`${request.collection}/${request.id}`).delete();
   }
@@ -94,7 +98,9 @@ describe('security rules: the §6 role table', () => {
   }
 
   const contextOf = (principal: AccessPrincipal): RulesTestContext =>
-    principal === 'signed-out' ? env.unauthenticatedContext() : env.authenticatedContext(ACCESS_IDENTITIES[principal].uid, { email: ACCESS_IDENTITIES[principal].email });
+    principal === 'signed-out'
+      ? env.unauthenticatedContext()
+      : env.authenticatedContext(ACCESS_IDENTITIES[principal].uid, { email: ACCESS_IDENTITIES[principal].email });
   const anon = (): RulesTestContext => contextOf('signed-out');
   const noRole = (): RulesTestContext => contextOf('no-role');
   const user = (): RulesTestContext => contextOf('user');
@@ -135,10 +141,22 @@ describe('security rules: the §6 role table', () => {
     });
     it('only an admin uploads, replaces or deletes files', async () => {
       for (const ctx of [anon(), noRole(), user()]) {
-        await assertFails(ctx.storage().ref('models/shown/images/a.jpg').put(bytes).then((snapshot) => snapshot));
+        await assertFails(
+          ctx
+            .storage()
+            .ref('models/shown/images/a.jpg')
+            .put(bytes)
+            .then((snapshot) => snapshot),
+        );
         await assertFails(ctx.storage().ref('models/shown/model.glb').delete());
       }
-      await assertSucceeds(admin().storage().ref('models/shown/images/a.jpg').put(bytes).then((snapshot) => snapshot));
+      await assertSucceeds(
+        admin()
+          .storage()
+          .ref('models/shown/images/a.jpg')
+          .put(bytes)
+          .then((snapshot) => snapshot),
+      );
       await assertSucceeds(admin().storage().ref('models/shown/images/a.jpg').delete());
     });
   });

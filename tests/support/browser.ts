@@ -78,8 +78,24 @@ export async function buildPortal(viteEnv: Record<string, string>): Promise<stri
   const outDir = mkdtempSync(join(tmpdir(), 'portal-build-'));
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith('VITE')) env[key] = value;
-  const args = ['node_modules/vite/bin/vite.js', 'build', '--config', 'portal/vite.config.ts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'];
-  const result = await execa('node', args, { cwd: repoRoot, env: { ...env, ...viteEnv }, extendEnv: false, reject: false, timeout: 120_000 });
+  const args = [
+    'node_modules/vite/bin/vite.js',
+    'build',
+    '--config',
+    'portal/vite.config.ts',
+    '--outDir',
+    outDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'error',
+  ];
+  const result = await execa('node', args, {
+    cwd: repoRoot,
+    env: { ...env, ...viteEnv },
+    extendEnv: false,
+    reject: false,
+    timeout: 120_000,
+  });
   if (result.exitCode !== 0) throw new Error(`the portal build failed (exit ${result.exitCode}):\n${String(result.stderr)}`);
   return outDir;
 }

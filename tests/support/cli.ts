@@ -55,7 +55,8 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
  */
 export async function runCliOk(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const result = await runCli(args, options);
-  if (result.exitCode !== 0) throw new Error(`catalog ${args.join(' ')} failed (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`catalog ${args.join(' ')} failed (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
@@ -70,7 +71,9 @@ export async function createProjectWithCli(name: string, structureId: string, op
 }
 
 /** Parses the single JSON document a `--json` run prints on stdout. */
-export function parseJson<T = unknown>(stdout: string): { status: 'ok'; result: T } | { status: 'error'; error: { code: string; message: string } } {
+export function parseJson<T = unknown>(
+  stdout: string,
+): { status: 'ok'; result: T } | { status: 'error'; error: { code: string; message: string } } {
   return JSON.parse(stdout);
 }
 
@@ -94,10 +97,16 @@ export async function storedModelFiles(backend: Backend): Promise<string[]> {
  * `megabytes` MiB of patterned bytes) and a `model.json` with `publicId` and `name`.
  * @returns the splat's sha256 (hex) and size in bytes
  */
-export function writeBigModelFolder(dir: string, megabytes: number, model: { publicId: string; name: string }): { digest: string; total: number } {
+export function writeBigModelFolder(
+  dir: string,
+  megabytes: number,
+  model: { publicId: string; name: string },
+): { digest: string; total: number } {
   mkdirSync(dir, { recursive: true });
   const size = megabytes * 1024 * 1024;
-  const header = Buffer.from(`ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`);
+  const header = Buffer.from(
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${Math.floor(size / 32)}\nproperty float x\nend_header\n`,
+  );
   const hash = createHash('sha256');
   const fd = openSync(join(dir, 'big.ply'), 'w');
   writeSync(fd, header);

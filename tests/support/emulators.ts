@@ -110,7 +110,13 @@ export async function startStorageEmulatorWithoutRules(options: { projectId?: st
   const { StorageEmulator } = toolsRequire('firebase-tools/lib/emulator/storage/index.js') as {
     StorageEmulator: new (args: Record<string, unknown>) => StorageEmulatorLike;
   };
-  const emulator = new StorageEmulator({ host: '127.0.0.1', port, projectId: options.projectId ?? 'demo-catalog', auto_download: false, rules: [] });
+  const emulator = new StorageEmulator({
+    host: '127.0.0.1',
+    port,
+    projectId: options.projectId ?? 'demo-catalog',
+    auto_download: false,
+    rules: [],
+  });
   const noop = async (): Promise<void> => undefined;
   emulator._rulesRuntime.start = noop;
   emulator._rulesRuntime.stop = noop;
@@ -157,16 +163,34 @@ export async function startFirestoreEmulator(options: { timeoutMs?: number } = {
     );
   }
   const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (java.error) throw new Error('The Firestore emulator needs Java 11 or later (e.g. the Debian package openjdk-17-jre-headless): no `java` on the PATH.');
+  if (java.error)
+    throw new Error(
+      'The Firestore emulator needs Java 11 or later (e.g. the Debian package openjdk-17-jre-headless): no `java` on the PATH.',
+    );
   const port = await freePort();
-  const child = spawn('java', ['-cp', FIRESTORE_EMULATOR_JAR, 'com.google.cloud.datastore.emulator.firestore.CloudFirestore', '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'java',
+    [
+      '-cp',
+      FIRESTORE_EMULATOR_JAR,
+      'com.google.cloud.datastore.emulator.firestore.CloudFirestore',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const timeoutMs = options.timeoutMs ?? 60_000;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the Firestore emulator did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`the Firestore emulator did not start within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      );
       const onData = (chunk: Buffer): void => {
         output += chunk.toString();
         if (output.includes('Dev App Server is now running')) {

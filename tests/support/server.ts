@@ -33,7 +33,9 @@ export interface EmbeddedServer {
  * @param options.seed when true, runs `catalog seed` against it (the demo catalog `npm start` shows)
  * @throws Error with the CLI's output when seeding fails
  */
-export async function startEmbeddedServer(options: { prefix?: string; portalDir?: string | null; seed?: boolean } = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(
+  options: { prefix?: string; portalDir?: string | null; seed?: boolean } = {},
+): Promise<EmbeddedServer> {
   const dataDir = tempDir(options.prefix ?? 'data');
   const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null });
   const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;

@@ -12,7 +12,10 @@ describe('the access table (SPEC.md §6)', () => {
     for (const principal of ACCESS_PRINCIPALS) {
       for (const collection of ['users', 'admins', 'projects', 'models'] as const) {
         for (const op of OPS) {
-          expect(ACCESS_TABLE.some((r) => r.principal === principal && r.request.collection === collection && r.request.op === op), `${principal} ${op} ${collection}`).toBe(true);
+          expect(
+            ACCESS_TABLE.some((r) => r.principal === principal && r.request.collection === collection && r.request.op === op),
+            `${principal} ${op} ${collection}`,
+          ).toBe(true);
         }
       }
     }

@@ -28,8 +28,14 @@ describe('import boundaries (DESIGN.md §3)', () => {
   });
 
   it('refuses imports between portal/ and cli/', async () => {
-    const fromPortal = await ruleIdsFor('portal/src/boundary-probe.ts', "import { startServer } from '../../cli/src/server/index.js';\nexport const x = startServer;\n");
-    const fromCli = await ruleIdsFor('cli/src/boundary-probe.ts', "import { paths } from '../../portal/src/config/paths.js';\nexport const x = paths;\n");
+    const fromPortal = await ruleIdsFor(
+      'portal/src/boundary-probe.ts',
+      "import { startServer } from '../../cli/src/server/index.js';\nexport const x = startServer;\n",
+    );
+    const fromCli = await ruleIdsFor(
+      'cli/src/boundary-probe.ts',
+      "import { paths } from '../../portal/src/config/paths.js';\nexport const x = paths;\n",
+    );
     expect(fromPortal).toContain('no-restricted-imports');
     expect(fromCli).toContain('no-restricted-imports');
   });
@@ -38,7 +44,9 @@ describe('import boundaries (DESIGN.md §3)', () => {
     for (const probe of ['cli/src/boundary-probe.ts', 'portal/src/features/boundary-probe.tsx', 'tests/unit/boundary-probe.ts']) {
       expect(await ruleIdsFor(probe, "import { slugify } from '@shared/slug.js';\nexport const x = slugify;\n")).toEqual([]);
       const relative = probe.startsWith('portal') ? '../../../shared/slug.js' : '../../shared/slug.js';
-      expect(await ruleIdsFor(probe, `import { slugify } from '${relative}';\nexport const x = slugify;\n`)).toContain('no-restricted-imports');
+      expect(await ruleIdsFor(probe, `import { slugify } from '${relative}';\nexport const x = slugify;\n`)).toContain(
+        'no-restricted-imports',
+      );
     }
   });
 
@@ -59,7 +67,11 @@ describe('import boundaries (DESIGN.md §3)', () => {
     const featureProbe = 'portal/src/features/models/components/boundary-probe.tsx';
     const fromFeature = await ruleIdsFor(featureProbe, imports('../../../app/routes/app/models.js'));
     expect(fromFeature).toContain('no-restricted-imports');
-    const sharedProbes = ['portal/src/components/ui/boundary-probe.tsx', 'portal/src/hooks/boundary-probe.ts', 'portal/src/lib/boundary-probe.ts'];
+    const sharedProbes = [
+      'portal/src/components/ui/boundary-probe.tsx',
+      'portal/src/hooks/boundary-probe.ts',
+      'portal/src/lib/boundary-probe.ts',
+    ];
     for (const probe of sharedProbes) {
       expect(await ruleIdsFor(probe, imports('../../features/auth/api/sign-in.js')), probe).toContain('no-restricted-imports');
     }

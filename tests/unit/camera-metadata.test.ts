@@ -85,11 +85,22 @@ describe('parseCameraMetadata (§5 messages)', () => {
     const cameras = [
       first,
       camera(2, { id: 'two', img_name: 7 }),
-      camera(3, { rotation: [[1, 0, 0], [0, 1, 0]] }),
+      camera(3, {
+        rotation: [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      }),
       camera(4, { width: '1062', height: null }),
       'not a camera',
       camera(6, { position: [1, 2, 'z'] }),
-      camera(7, { rotation: [[1, 0, 0], [0, 1, 0], [0, 0]] }),
+      camera(7, {
+        rotation: [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0],
+        ],
+      }),
     ];
     expect(errorOf(JSON.stringify(cameras))).toBe(
       'JSON format error: ' +

@@ -124,10 +124,26 @@ describe('cameraPose (3DGS camera-to-world, OpenCV axes → three.js, looking do
 
   it('refuses malformed and non-rotation matrices with invalid-argument; tolerates rounding', () => {
     const bad: unknown[] = [
-      [[1, 0], [0, 1, 0], [0, 0, 1]],
-      [[2, 0, 0], [0, 1, 0], [0, 0, 1]],
-      [[-1, 0, 0], [0, 1, 0], [0, 0, 1]], // a reflection
-      [[Number.NaN, 0, 0], [0, 1, 0], [0, 0, 1]],
+      [
+        [1, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [
+        [2, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ], // a reflection
+      [
+        [Number.NaN, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
     ];
     for (const rotation of bad) {
       let caught: unknown;
@@ -159,7 +175,11 @@ describe('cameraPose (3DGS camera-to-world, OpenCV axes → three.js, looking do
       const n = Math.hypot(...q) * (q[3] < 0 ? -1 : 1);
       const back = quaternionFromMatrix(matrixFromQuaternion(q));
       if (q[3] === 0) close(matrixFromQuaternion(back).flat(), matrixFromQuaternion(q).flat());
-      else close(back, q.map((v) => v / n));
+      else
+        close(
+          back,
+          q.map((v) => v / n),
+        );
     }
   });
 });
@@ -179,7 +199,11 @@ describe('rotatePose / rotatePoint (the viewer turns y-down splats 180° about x
     close(scene.position, child.getWorldPosition(new Vector3()).toArray(), 12);
     const world = child.getWorldQuaternion(new Quaternion()).toArray();
     const sign = world[3]! < 0 ? -1 : 1;
-    close(scene.quaternion, world.map((v) => v * sign), 12);
+    close(
+      scene.quaternion,
+      world.map((v) => v * sign),
+      12,
+    );
     expect(scene.position).toEqual([3, 2, -4]);
     // in the turned scene the camera is upright: its up has a positive y
     expect(objectAxes(scene).up[1]).toBeGreaterThan(0.9);
@@ -197,7 +221,14 @@ describe('rotatePose / rotatePoint (the viewer turns y-down splats 180° about x
 
 describe('intrinsics, projection and frustums', () => {
   it('uses fx/fy, one for both, or a 60° vertical field of view', () => {
-    expect(cameraIntrinsics({ width: 200, height: 100, fx: 100, fy: 50 })).toMatchObject({ fx: 100, fy: 50, cx: 100, cy: 50, aspect: 2, fromEntry: true });
+    expect(cameraIntrinsics({ width: 200, height: 100, fx: 100, fy: 50 })).toMatchObject({
+      fx: 100,
+      fy: 50,
+      cx: 100,
+      cy: 50,
+      aspect: 2,
+      fromEntry: true,
+    });
     expect(cameraIntrinsics({ width: 200, height: 100, fy: 80 })).toMatchObject({ fx: 80, fy: 80 });
     const d = cameraIntrinsics({ width: 200, height: 100, fx: 'x', fy: -1 });
     expect(d.fromEntry).toBe(false);
@@ -238,7 +269,10 @@ describe('intrinsics, projection and frustums', () => {
   it('suggestedFrustumDepth: half the neighbour spacing, capped by the ring size, a fallback otherwise', () => {
     const line = Array.from({ length: 10 }, (_, i) => ({ position: [i, 0, 0] as Vec3 }));
     expect(suggestedFrustumDepth(line)).toBeCloseTo(0.5, 12);
-    const ring = (n: number, r: number) => Array.from({ length: n }, (_, i) => ({ position: [r * Math.cos((2 * Math.PI * i) / n), 0, r * Math.sin((2 * Math.PI * i) / n)] as Vec3 }));
+    const ring = (n: number, r: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        position: [r * Math.cos((2 * Math.PI * i) / n), 0, r * Math.sin((2 * Math.PI * i) / n)] as Vec3,
+      }));
     expect(suggestedFrustumDepth(ring(20, 10))).toBeCloseTo(0.5 * 2 * 10 * Math.sin(Math.PI / 20), 9);
     expect(suggestedFrustumDepth(ring(4, 10))).toBeCloseTo(2.5, 9); // capped at a quarter of the radius
     expect(suggestedFrustumDepth([{ position: [1, 1, 1] }])).toBe(1);
@@ -263,7 +297,13 @@ describe('intrinsics, projection and frustums', () => {
 });
 
 describe('matchCameraImage (img_name with or without extension, SOURCES.md)', () => {
-  const paths = ['models/u/images/frame_00001.png', 'models/u/images/frame_00002.JPG', 'models/u/images/frame_00003.jpg', 'models/u/images/frame_00003.png', 'models/u/images/IMG.0004.jpeg'];
+  const paths = [
+    'models/u/images/frame_00001.png',
+    'models/u/images/frame_00002.JPG',
+    'models/u/images/frame_00003.jpg',
+    'models/u/images/frame_00003.png',
+    'models/u/images/IMG.0004.jpeg',
+  ];
   it.each([
     ['frame_00001.png', 'models/u/images/frame_00001.png'],
     ['frame_00001', 'models/u/images/frame_00001.png'],
@@ -320,7 +360,15 @@ function readPlyCentres(bytes: Buffer): Vec3[] {
   const stride = props.length * 4;
   const [ix, iy, iz] = ['x', 'y', 'z'].map((p) => props.indexOf(p) * 4);
   const base = end + 'end_header\n'.length;
-  return Array.from({ length: count }, (_, i) => [bytes.readFloatLE(base + i * stride + ix!), bytes.readFloatLE(base + i * stride + iy!), bytes.readFloatLE(base + i * stride + iz!)] as Vec3);
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      [
+        bytes.readFloatLE(base + i * stride + ix!),
+        bytes.readFloatLE(base + i * stride + iy!),
+        bytes.readFloatLE(base + i * stride + iz!),
+      ] as Vec3,
+  );
 }
 
 describe('the real 3DGS output (../shared/samples/3dgs-konstruct)', () => {
@@ -359,16 +407,21 @@ describe('the real 3DGS output (../shared/samples/3dgs-konstruct)', () => {
     expect(camerasSeeing(cameras, focus!).length / cameras.length).toBeGreaterThan(0.95);
   });
 
-  it.skipIf(!hasSample)('against the splat of the same folder (a different scene, SOURCES.md): most cameras do not see its median (printed)', () => {
-    // SOURCES.md: "The splat and the cameras are of different scenes". The check the viewer would
-    // want — cameras look at the median of the splat centres — cannot hold here; the same check
-    // on generated data, where it must hold, is in tests/cli/demo-data.test.ts.
-    const cameras = JSON.parse(readFileSync(resolve(SAMPLE, 'cameras.json'), 'utf8')) as CameraMetadataEntry[];
-    const centres = readPlyCentres(readFileSync(resolve(SAMPLE, 'point_cloud/iteration_7000/point_cloud.ply')));
-    expect(centres).toHaveLength(9080);
-    const med = [0, 1, 2].map((k) => centres.map((c) => c[k]!).sort((a, b) => a - b)[centres.length >> 1]!) as Vec3;
-    const seeing = camerasSeeing(cameras, med).length;
-    console.info(`[camera-poses] sample splat median ${med.map((v) => v.toFixed(1)).join(', ')}: in the image of ${seeing} of ${cameras.length} cameras (different scenes, SOURCES.md)`);
-    expect(seeing).toBeLessThan(cameras.length / 2);
-  });
+  it.skipIf(!hasSample)(
+    'against the splat of the same folder (a different scene, SOURCES.md): most cameras do not see its median (printed)',
+    () => {
+      // SOURCES.md: "The splat and the cameras are of different scenes". The check the viewer would
+      // want — cameras look at the median of the splat centres — cannot hold here; the same check
+      // on generated data, where it must hold, is in tests/cli/demo-data.test.ts.
+      const cameras = JSON.parse(readFileSync(resolve(SAMPLE, 'cameras.json'), 'utf8')) as CameraMetadataEntry[];
+      const centres = readPlyCentres(readFileSync(resolve(SAMPLE, 'point_cloud/iteration_7000/point_cloud.ply')));
+      expect(centres).toHaveLength(9080);
+      const med = [0, 1, 2].map((k) => centres.map((c) => c[k]!).sort((a, b) => a - b)[centres.length >> 1]!) as Vec3;
+      const seeing = camerasSeeing(cameras, med).length;
+      console.info(
+        `[camera-poses] sample splat median ${med.map((v) => v.toFixed(1)).join(', ')}: in the image of ${seeing} of ${cameras.length} cameras (different scenes, SOURCES.md)`,
+      );
+      expect(seeing).toBeLessThan(cameras.length / 2);
+    },
+  );
 });

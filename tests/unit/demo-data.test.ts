@@ -19,7 +19,20 @@ import {
   toYDown,
 } from '../../cli/src/lib/demo-data.js';
 import type { DemoModel } from '../../cli/src/lib/demo-data.js';
-import { Y_DOWN_TO_Y_UP, cameraAxes, cameraIntrinsics, cameraPose, camerasSeeing, lineSegments, cameraFrustum, matchCameraImage, matrixFromQuaternion, projectPoint, rotatePose, suggestedFrustumDepth } from '@shared/camera-poses.js';
+import {
+  Y_DOWN_TO_Y_UP,
+  cameraAxes,
+  cameraIntrinsics,
+  cameraPose,
+  camerasSeeing,
+  lineSegments,
+  cameraFrustum,
+  matchCameraImage,
+  matrixFromQuaternion,
+  projectPoint,
+  rotatePose,
+  suggestedFrustumDepth,
+} from '@shared/camera-poses.js';
 import type { Vec3 } from '@shared/camera-poses.js';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import { checkFileName } from '@shared/paths.js';
@@ -47,7 +60,8 @@ function readSplat(bytes: Uint8Array): { centres: Vec3[]; rotations: number[][];
 }
 
 /** Byte-for-byte equality (faster than a deep toEqual on large arrays). */
-const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const same = (a: Uint8Array, b: Uint8Array) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 const percentile = (values: number[], p: number) => {
   const s = [...values].sort((a, b) => a - b);
@@ -85,7 +99,8 @@ function decodePng(bytes: Uint8Array): { width: number; height: number; rgb: Uin
       const b = y > 0 ? rgb[(y - 1) * stride + i]! : 0;
       const c = y > 0 && i >= 3 ? rgb[(y - 1) * stride + i - 3]! : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
       const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
       rgb[y * stride + i] = (x + predictor) & 0xff;
     }
@@ -94,7 +109,15 @@ function decodePng(bytes: Uint8Array): { width: number; height: number; rgb: Uin
 }
 
 /** The JSON chunk of a GLB, after checking the 12-byte header and chunk layout (glTF 2.0 §4.4). */
-function glbJson(bytes: Uint8Array): Record<string, unknown> & { accessors: Record<string, unknown>[]; meshes: { primitives: { attributes: Record<string, number>; indices: number; material: number }[] }[]; materials: { pbrMetallicRoughness: { baseColorFactor: number[] } }[]; bufferViews: { byteOffset?: number; byteLength: number }[]; buffers: { byteLength: number }[]; asset: { version: string }; scene: number } {
+function glbJson(bytes: Uint8Array): Record<string, unknown> & {
+  accessors: Record<string, unknown>[];
+  meshes: { primitives: { attributes: Record<string, number>; indices: number; material: number }[] }[];
+  materials: { pbrMetallicRoughness: { baseColorFactor: number[] } }[];
+  bufferViews: { byteOffset?: number; byteLength: number }[];
+  buffers: { byteLength: number }[];
+  asset: { version: string };
+  scene: number;
+} {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('glTF');
   expect(view.getUint32(4, true)).toBe(2);
@@ -118,7 +141,12 @@ async function checkGlb(bytes: Uint8Array): Promise<{ triangles: number; materia
   for (const view of json.bufferViews) expect((view.byteOffset ?? 0) % 4).toBe(0);
   for (const mesh of json.meshes) {
     for (const primitive of mesh.primitives) {
-      const position = json.accessors[primitive.attributes.POSITION!] as { min?: number[]; max?: number[]; componentType: number; type: string };
+      const position = json.accessors[primitive.attributes.POSITION!] as {
+        min?: number[];
+        max?: number[];
+        componentType: number;
+        type: string;
+      };
       // POSITION accessors must carry min and max (glTF 2.0 §3.7.2.1)
       expect(position.min).toHaveLength(3);
       expect(position.max).toHaveLength(3);
@@ -152,7 +180,11 @@ async function checkGlb(bytes: Uint8Array): Promise<{ triangles: number; materia
       }
       // counter-clockwise from outside: the face normal agrees with the stored vertex normals
       for (let t = 0; t < indices.length; t += 3) {
-        const [a, b, c] = [indices[t]!, indices[t + 1]!, indices[t + 2]!].map((i) => [positions[i * 3]!, positions[i * 3 + 1]!, positions[i * 3 + 2]!]);
+        const [a, b, c] = [indices[t]!, indices[t + 1]!, indices[t + 2]!].map((i) => [
+          positions[i * 3]!,
+          positions[i * 3 + 1]!,
+          positions[i * 3 + 2]!,
+        ]);
         const u = [b![0]! - a![0]!, b![1]! - a![1]!, b![2]! - a![2]!];
         const w = [c![0]! - a![0]!, c![1]! - a![1]!, c![2]! - a![2]!];
         const n = [u[1]! * w[2]! - u[2]! * w[1]!, u[2]! * w[0]! - u[0]! * w[2]!, u[0]! * w[1]! - u[1]! * w[0]!];
@@ -183,7 +215,12 @@ describe('the demo tower splat (makeSplatPly)', () => {
 
   it('is y-down like real 3DGS output, and turned 180° about x it lies inside the tower GLB', async () => {
     const { centres } = readSplat(makeSplatPly());
-    expect(percentile(centres.map((c) => c[1]), 0.5)).toBeLessThan(-5);
+    expect(
+      percentile(
+        centres.map((c) => c[1]),
+        0.5,
+      ),
+    ).toBeLessThan(-5);
     const turned = centres.map(toYDown);
     const glb = await checkGlb(await makeTowerGlb());
     for (let k = 0; k < 3; k += 1) {
@@ -220,7 +257,12 @@ describe('the demo camera metadata and photos', () => {
     expect(parsed.ok).toBe(true);
     expect(cameras).toHaveLength(20);
     const { centres } = readSplat(makeSplatPly());
-    const median = [0, 1, 2].map((k) => percentile(centres.map((c) => c[k]!), 0.5)) as Vec3;
+    const median = [0, 1, 2].map((k) =>
+      percentile(
+        centres.map((c) => c[k]!),
+        0.5,
+      ),
+    ) as Vec3;
     // the check the real sample cannot pass (tests/unit/camera-poses.test.ts), on data where it
     // must: most cameras have the splat's median in view (the upper ones photograph the antennas)
     expect(camerasSeeing(cameras, median).length / cameras.length).toBeGreaterThan(0.5);
@@ -229,7 +271,9 @@ describe('the demo camera metadata and photos', () => {
       const { forward } = cameraAxes(camera);
       const horizontal = Math.hypot(forward[0], forward[2]);
       const t = -((camera.position[0] - median[0]) * forward[0] + (camera.position[2] - median[2]) * forward[2]) / horizontal ** 2;
-      expect(Math.hypot(camera.position[0] + t * forward[0] - median[0], camera.position[2] + t * forward[2] - median[2])).toBeLessThan(0.1);
+      expect(Math.hypot(camera.position[0] + t * forward[0] - median[0], camera.position[2] + t * forward[2] - median[2])).toBeLessThan(
+        0.1,
+      );
       expect(t).toBeGreaterThan(0);
       const seen = centres.filter((c) => projectPoint(camera, c)?.inside).length;
       expect(seen / centres.length).toBeGreaterThan(0.2);
@@ -261,27 +305,37 @@ describe('the demo camera metadata and photos', () => {
       const background = renderView({ up: [0, -1, 0] }, camera);
       const differs = (x: number, y: number) => {
         const i = (y * photo.width + x) * 3;
-        return Math.abs(photo.rgb[i]! - background[i]!) + Math.abs(photo.rgb[i + 1]! - background[i + 1]!) + Math.abs(photo.rgb[i + 2]! - background[i + 2]!) > 30;
+        return (
+          Math.abs(photo.rgb[i]! - background[i]!) +
+            Math.abs(photo.rgb[i + 1]! - background[i + 1]!) +
+            Math.abs(photo.rgb[i + 2]! - background[i + 2]!) >
+          30
+        );
       };
       // where the splat centres land, the photo shows something other than sky and grass …
-      const landed = centres.map((c) => projectPoint(camera, c)).filter((p) => p?.inside && p.x >= 1 && p.y >= 1 && p.x < photo.width - 1 && p.y < photo.height - 1);
+      const landed = centres
+        .map((c) => projectPoint(camera, c))
+        .filter((p) => p?.inside && p.x >= 1 && p.y >= 1 && p.x < photo.width - 1 && p.y < photo.height - 1);
       const hits = landed.filter((p) => differs(Math.floor(p!.x), Math.floor(p!.y))).length;
       expect(hits / landed.length, camera.img_name).toBeGreaterThan(0.8);
       // … and nearly everything it shows is near a projected centre (a mirrored or shifted view fails)
       const near = new Uint8Array(photo.width * photo.height);
       for (const p of landed) {
-        for (let dy = -3; dy <= 3; dy += 1) for (let dx = -3; dx <= 3; dx += 1) {
-          const x = Math.floor(p!.x) + dx;
-          const y = Math.floor(p!.y) + dy;
-          if (x >= 0 && y >= 0 && x < photo.width && y < photo.height) near[y * photo.width + x] = 1;
-        }
+        for (let dy = -3; dy <= 3; dy += 1)
+          for (let dx = -3; dx <= 3; dx += 1) {
+            const x = Math.floor(p!.x) + dx;
+            const y = Math.floor(p!.y) + dy;
+            if (x >= 0 && y >= 0 && x < photo.width && y < photo.height) near[y * photo.width + x] = 1;
+          }
       }
       let shown = 0;
       let explained = 0;
-      for (let y = 0; y < photo.height; y += 1) for (let x = 0; x < photo.width; x += 1) if (differs(x, y)) {
-        shown += 1;
-        explained += near[y * photo.width + x]!;
-      }
+      for (let y = 0; y < photo.height; y += 1)
+        for (let x = 0; x < photo.width; x += 1)
+          if (differs(x, y)) {
+            shown += 1;
+            explained += near[y * photo.width + x]!;
+          }
       expect(shown / (photo.width * photo.height), camera.img_name).toBeGreaterThan(0.01);
       expect(explained / shown, camera.img_name).toBeGreaterThan(0.9);
     }
@@ -312,7 +366,11 @@ describe('makeDemoModelFiles', () => {
     }
     const bridge = model('BRG-002-2025-04');
     const [a, b] = [await makeDemoModelFiles(bridge), await makeDemoModelFiles(bridge)];
-    expect(same(a.glb!.bytes, b.glb!.bytes) && same(a.images[0]!.bytes, b.images[0]!.bytes) && same(a.thumbnails[0]!.bytes, b.thumbnails[0]!.bytes)).toBe(true);
+    expect(
+      same(a.glb!.bytes, b.glb!.bytes) &&
+        same(a.images[0]!.bytes, b.images[0]!.bytes) &&
+        same(a.thumbnails[0]!.bytes, b.thumbnails[0]!.bytes),
+    ).toBe(true);
     expect(a.images).toHaveLength(1);
   });
 

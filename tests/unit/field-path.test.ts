@@ -3,7 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toFirestore as toAdminFirestore } from '../../cli/src/adapters/firebase-admin/convert.js';
-import { MAX_DOCUMENT_DEPTH, validateDocumentData, validateFieldPath, validateQueryFields, validateUpdateData, validateWriteOp } from '@shared/field-path.js';
+import {
+  MAX_DOCUMENT_DEPTH,
+  validateDocumentData,
+  validateFieldPath,
+  validateQueryFields,
+  validateUpdateData,
+  validateWriteOp,
+} from '@shared/field-path.js';
 import { checkFileName, checkUploadTarget, isModelUuid, validateModelFilePath } from '@shared/paths.js';
 import { toFirestore as toWebFirestore } from '../../portal/src/lib/backend/firebase/convert.js';
 
@@ -56,7 +63,9 @@ describe('document data', () => {
   });
   it('checks batch ops by kind', () => {
     expect(() => validateWriteOp({ op: 'update', collection: 'users', id: 'u', data: { 'constructor.x': 1 } })).toThrow(/'constructor'/);
-    expect(() => validateWriteOp({ op: 'set', collection: 'users', id: 'u', data: { a: { __proto__x: 1, prototype: 2 } } })).toThrow(/'prototype'/);
+    expect(() => validateWriteOp({ op: 'set', collection: 'users', id: 'u', data: { a: { __proto__x: 1, prototype: 2 } } })).toThrow(
+      /'prototype'/,
+    );
     expect(() => validateWriteOp({ op: 'delete', collection: 'users', id: 'u' })).not.toThrow();
   });
   it('both Firebase adapters refuse the same writes before the SDK sees them', () => {
@@ -72,7 +81,15 @@ describe('document data', () => {
 
 describe('stored paths (SPEC.md §3 layout)', () => {
   const uuid = randomUUID();
-  it.each([`models/${uuid}/model.ply`, `models/${uuid}/model.splat`, `models/${uuid}/model.glb`, `models/${uuid}/camera-metadata.json`, `models/${uuid}/images/IMG 0001.JPG`, `models/${uuid}/images_thumbnails/t.png`, `models/${uuid}/assets/report.pdf`])('accepts %s', (path) => {
+  it.each([
+    `models/${uuid}/model.ply`,
+    `models/${uuid}/model.splat`,
+    `models/${uuid}/model.glb`,
+    `models/${uuid}/camera-metadata.json`,
+    `models/${uuid}/images/IMG 0001.JPG`,
+    `models/${uuid}/images_thumbnails/t.png`,
+    `models/${uuid}/assets/report.pdf`,
+  ])('accepts %s', (path) => {
     expect(validateModelFilePath(path)).toBe(path);
   });
   it.each([

@@ -59,7 +59,13 @@ describe('formatDate (§3: Mon D, YYYY in UTC)', () => {
   it('formatDateTimeLocal shares the empty/invalid/error texts and formats valid dates locally', () => {
     expect(formatDateTimeLocal(null)).toBe('N/A');
     expect(formatDateTimeLocal('garbage')).toBe('Invalid date');
-    expect(formatDateTimeLocal({ toDate: () => { throw new Error('x'); } })).toBe('Format error');
+    expect(
+      formatDateTimeLocal({
+        toDate: () => {
+          throw new Error('x');
+        },
+      }),
+    ).toBe('Format error');
     expect(formatDateTimeLocal('2025-06-01T12:00:00Z', 'en-US', { timeZone: 'UTC' })).toBe('6/1/2025, 12:00:00 PM');
   });
 });
@@ -68,7 +74,13 @@ describe('toDate and parseDateOnly', () => {
   it('never throws and returns null for empty or invalid input', () => {
     expect(toDate(null)).toBeNull();
     expect(toDate('x')).toBeNull();
-    expect(toDate({ toDate: () => { throw new Error('x'); } })).toBeNull();
+    expect(
+      toDate({
+        toDate: () => {
+          throw new Error('x');
+        },
+      }),
+    ).toBeNull();
     expect(toDate('2025-06-01')?.toISOString()).toBe('2025-06-01T00:00:00.000Z');
   });
 

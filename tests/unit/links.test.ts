@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_VIEWER_DEMO, compareLink, resolveViewerBase, mapsEmbedLink, mapsSearchLink, projectMapLink, viewerLink, viewingFilePath } from '@shared/links.js';
+import {
+  BUILT_IN_VIEWER_DEMO,
+  compareLink,
+  resolveViewerBase,
+  mapsEmbedLink,
+  mapsSearchLink,
+  projectMapLink,
+  viewerLink,
+  viewingFilePath,
+} from '@shared/links.js';
 
 describe('viewer links (§7)', () => {
   it('builds {viewer}/?id={publicId}', () => {

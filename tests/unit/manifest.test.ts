@@ -24,7 +24,9 @@ describe('parseManifest', () => {
 
   it('refuses bad input naming where it is', () => {
     expect(() => parseManifest('publicId\nA', 'csv', 'm.csv')).toThrow('m.csv: the header line must name a "folder" column');
-    expect(() => parseManifest('folder,type\na,cube', 'csv', 'm.csv')).toThrow('m.csv line 2: type must be hybrid, splat or mesh (got "cube")');
+    expect(() => parseManifest('folder,type\na,cube', 'csv', 'm.csv')).toThrow(
+      'm.csv line 2: type must be hybrid, splat or mesh (got "cube")',
+    );
     expect(() => parseManifest('folder,reference\na,maybe', 'csv', 'm.csv')).toThrow('reference must be true or false');
     expect(() => parseManifest('folder\n../up', 'csv', 'm.csv')).toThrow('inside the batch directory');
     expect(() => parseManifest('folder\na\na/', 'csv', 'm.csv')).toThrow('the folder a is listed twice');
@@ -50,7 +52,14 @@ describe('formatEta and checkExportManifest', () => {
   });
 
   it('accepts a version-1 export manifest and refuses others', () => {
-    const good = { format: 'inspection-catalog-export', version: 1, exportedAt: '', source: '', counts: {}, files: [{ path: 'models/u/model.ply', size: 3 }] };
+    const good = {
+      format: 'inspection-catalog-export',
+      version: 1,
+      exportedAt: '',
+      source: '',
+      counts: {},
+      files: [{ path: 'models/u/model.ply', size: 3 }],
+    };
     expect(checkExportManifest(good)).toEqual(good);
     expect(() => checkExportManifest({ ...good, version: 2 })).toThrow('version 2');
     expect(() => checkExportManifest({ ...good, files: [{ path: 'models/../etc/passwd', size: 1 }] })).toThrow('bad file');

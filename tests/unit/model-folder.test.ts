@@ -35,7 +35,10 @@ describe('planModelFolder', () => {
 
   it('infers splat and mesh, and accepts camera-metadata.json', () => {
     expect(planModelFolder([{ path: 'model.splat', size: 64 }]).modelType).toBe('splat');
-    const mesh = planModelFolder([{ path: 'a.glb', size: 64 }, { path: 'camera-metadata.json', size: 3 }]);
+    const mesh = planModelFolder([
+      { path: 'a.glb', size: 64 },
+      { path: 'camera-metadata.json', size: 3 },
+    ]);
     expect(mesh.modelType).toBe('mesh');
     expect(mesh.cameraMetadata?.path).toBe('camera-metadata.json');
   });

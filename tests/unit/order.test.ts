@@ -86,7 +86,11 @@ describe('models by publicId ascending (§7, §9)', () => {
 
 describe('created_at descending (§7)', () => {
   it('puts the newest first and missing dates last', () => {
-    const list = [model('old', { created_at: '2020-01-01T00:00:00Z' }), model('none'), model('new', { created_at: '2025-01-01T00:00:00Z' })];
+    const list = [
+      model('old', { created_at: '2020-01-01T00:00:00Z' }),
+      model('none'),
+      model('new', { created_at: '2025-01-01T00:00:00Z' }),
+    ];
     expect(ids(sortByCreatedAtDesc(list))).toEqual(['new', 'old', 'none']);
   });
 });

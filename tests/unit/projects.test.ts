@@ -46,7 +46,15 @@ describe('Featured Projects and catalog counts (§2, §9)', () => {
 
   it('takes at most 4, in order, from projects with 2 or more models', () => {
     expect(featuredProjects(projects, counts).map((p) => p.id)).toEqual(['a', 'c', 'e', 'f']);
-    expect(featuredProjects(projects, new Map([['b', 1], ['d', 2]])).map((p) => p.id)).toEqual(['d']);
+    expect(
+      featuredProjects(
+        projects,
+        new Map([
+          ['b', 1],
+          ['d', 2],
+        ]),
+      ).map((p) => p.id),
+    ).toEqual(['d']);
     expect(featuredProjects(projects, () => 0)).toEqual([]);
   });
 

@@ -69,7 +69,16 @@ describe('routeAccess (§2, §6, §8 Access)', () => {
   });
 
   it('sends a visitor without a role to /login from any shell route', () => {
-    for (const path of ['/catalog', '/models', '/projects', '/projects/map', '/projects/p1', '/projects/p1/add-model', '/admin', '/admin/users']) {
+    for (const path of [
+      '/catalog',
+      '/models',
+      '/projects',
+      '/projects/map',
+      '/projects/p1',
+      '/projects/p1/add-model',
+      '/admin',
+      '/admin/users',
+    ]) {
       expect(routeAccess(null, path)).toEqual({ allow: false, redirectTo: '/login' });
     }
   });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  matchesProjectSearch,
-  searchFileEntries,
-  searchModels,
-  searchProjects,
-  searchProjectsForManagement,
-} from '@shared/search.js';
+import { matchesProjectSearch, searchFileEntries, searchModels, searchProjects, searchProjectsForManagement } from '@shared/search.js';
 import type { Project } from '@shared/types.js';
 
 const projects: Project[] = [

@@ -60,7 +60,11 @@ function scriptedStore() {
 }
 
 const plan = (n: number): FileUpload[] =>
-  Array.from({ length: n }, (_, i) => ({ key: `images/${i}.jpg`, path: `models/u/images/${i}.jpg`, source: new Blob([new Uint8Array(i + 1)]) }));
+  Array.from({ length: n }, (_, i) => ({
+    key: `images/${i}.jpg`,
+    path: `models/u/images/${i}.jpg`,
+    source: new Blob([new Uint8Array(i + 1)]),
+  }));
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -78,7 +82,11 @@ describe('uploadFiles', () => {
     }
     const stored = await run;
     expect(maxActive()).toBe(2);
-    expect([...stored.keys()].sort()).toEqual(plan(5).map((p) => p.key).sort());
+    expect([...stored.keys()].sort()).toEqual(
+      plan(5)
+        .map((p) => p.key)
+        .sort(),
+    );
     expect(stored.get('images/4.jpg')?.size).toBe(5);
     expect(uploaded).toHaveLength(5);
     expect(statuses.filter((s) => s.endsWith(':completed'))).toHaveLength(5);
@@ -152,8 +160,16 @@ describe('uploadFiles with a store that takes batches', () => {
     };
     return { store, calls, maxBatchesActive: () => maxBatchesActive };
   }
-  const small = (i: number, size = 100 * 1024): FileUpload => ({ key: `images/${i}.jpg`, path: `models/u/images/${i}.jpg`, source: new Blob([new Uint8Array(size)]) });
-  const big: FileUpload = { key: 'splat', path: 'models/u/model.ply', source: new Blob([new Uint8Array(RESUMABLE_UPLOAD_THRESHOLD_BYTES + 1)]) };
+  const small = (i: number, size = 100 * 1024): FileUpload => ({
+    key: `images/${i}.jpg`,
+    path: `models/u/images/${i}.jpg`,
+    source: new Blob([new Uint8Array(size)]),
+  });
+  const big: FileUpload = {
+    key: 'splat',
+    path: 'models/u/model.ply',
+    source: new Blob([new Uint8Array(RESUMABLE_UPLOAD_THRESHOLD_BYTES + 1)]),
+  };
 
   it('sends large files alone and small ones in batches of at most UPLOAD_BATCH_MAX_BYTES / UPLOAD_BATCH_MAX_FILES, at most UPLOAD_BATCHES_IN_FLIGHT batches in flight', async () => {
     const { store, calls, maxBatchesActive } = batchingStore();
@@ -162,7 +178,10 @@ describe('uploadFiles with a store that takes batches', () => {
     const tiny = Array.from({ length: 100 }, (_, i) => ({ ...small(1000 + i, 10), key: `assets/${i}`, path: `models/u/assets/${i}` }));
     const statuses = new Map<string, string>();
     const uploaded: string[] = [];
-    const run = uploadFiles(store, [big, ...photos, ...tiny], uploaded, { concurrency: 4, onFile: (key, status) => statuses.set(key, status) });
+    const run = uploadFiles(store, [big, ...photos, ...tiny], uploaded, {
+      concurrency: 4,
+      onFile: (key, status) => statuses.set(key, status),
+    });
     const settle = async (): Promise<void> => {
       for (let i = 0; i < 20; i++) await tick();
     };

@@ -3,11 +3,7 @@ import { validateSignIn } from '@shared/validation/sign-in.js';
 import { validateAddModel, validateEditModel, validateListUpload } from '@shared/validation/models.js';
 import { parseCoordinate, projectFormInputOf, validateProjectForm } from '@shared/validation/project-form.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
-import {
-  confirmTypedName,
-  validateModelDeleteConfirmation,
-  validateProjectDeleteConfirmation,
-} from '@shared/validation/confirm.js';
+import { confirmTypedName, validateModelDeleteConfirmation, validateProjectDeleteConfirmation } from '@shared/validation/confirm.js';
 import type { ModelType } from '@shared/types.js';
 
 const fail = (message: string) => ({ ok: false, message });
@@ -39,8 +35,12 @@ describe('validateListUpload (§5 Upload from the model list screen)', () => {
   });
 
   it("then publicId and name: 'Please enter publicId and name.'", () => {
-    expect(validateListUpload({ publicId: ' ', name: 'Tower', hasSplat: true, hasGlb: false })).toEqual(fail('Please enter publicId and name.'));
-    expect(validateListUpload({ publicId: 'T-1', name: '', hasSplat: false, hasGlb: true })).toEqual(fail('Please enter publicId and name.'));
+    expect(validateListUpload({ publicId: ' ', name: 'Tower', hasSplat: true, hasGlb: false })).toEqual(
+      fail('Please enter publicId and name.'),
+    );
+    expect(validateListUpload({ publicId: 'T-1', name: '', hasSplat: false, hasGlb: true })).toEqual(
+      fail('Please enter publicId and name.'),
+    );
   });
 
   it('passes with one file and both fields (no uniqueness or pattern check)', () => {
@@ -93,7 +93,9 @@ describe('validateEditModel (§5 Edit model)', () => {
 
   it("'Public ID can only contain letters, numbers, hyphens, and underscores'", () => {
     for (const publicId of ['TWR 001', 'TWR/001', 'twr.001', 'tour-é']) {
-      expect(validateEditModel({ name: 'n', publicId })).toEqual(fail('Public ID can only contain letters, numbers, hyphens, and underscores'));
+      expect(validateEditModel({ name: 'n', publicId })).toEqual(
+        fail('Public ID can only contain letters, numbers, hyphens, and underscores'),
+      );
     }
   });
 

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_PREFIX, encodePath, isApiPath, isFilePath, PUBLIC_ROUTES, routes, UPLOADS_PATH, type RouteSpec } from '@shared/wire/routes.js';
 
 /** A route pattern (`/v1/docs/:collection/:id`, `/v1/files/*`) as a regex over request paths (no query string). */
-const patternRegex = (pattern: string): RegExp =>
-  new RegExp(`^${pattern.replace(/:[a-zA-Z]+/g, '[^/]+').replace(/\*$/, '.+')}$`);
+const patternRegex = (pattern: string): RegExp => new RegExp(`^${pattern.replace(/:[a-zA-Z]+/g, '[^/]+').replace(/\*$/, '.+')}$`);
 
 const samples: Record<keyof typeof routes, unknown[]> = {
   signIn: [],
@@ -67,7 +66,12 @@ describe('the route table of the embedded backend (shared/wire/routes.ts)', () =
     expect(isFilePath('/v1/files/models/u/x.ply')).toBe(true);
     expect(isFilePath('/v1/file-meta/models/u/x.ply')).toBe(false);
     expect(UPLOADS_PATH.startsWith(`${API_PREFIX}/`)).toBe(true);
-    expect(PUBLIC_ROUTES.map((route) => route.pattern).sort()).toEqual(['/v1/auth/refresh', '/v1/auth/sign-in', '/v1/auth/sign-out', '/v1/config']);
+    expect(PUBLIC_ROUTES.map((route) => route.pattern).sort()).toEqual([
+      '/v1/auth/refresh',
+      '/v1/auth/sign-in',
+      '/v1/auth/sign-out',
+      '/v1/config',
+    ]);
   });
 
   it('reply schemas accept what the server sends and refuse other shapes', () => {

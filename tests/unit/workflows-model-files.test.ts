@@ -23,7 +23,18 @@ import {
 import type { ContractSetup } from '../contract/suite/index.js';
 import { setupMemoryBackend } from '../support/memory-backend.js';
 
-const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 10, height: 10 };
+const CAMERA = {
+  id: 1,
+  img_name: 'a.jpg',
+  position: [0, 0, 0],
+  rotation: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  width: 10,
+  height: 10,
+};
 
 /** An upload source as the workflows take it: `content` as a Blob, named `name`. */
 const upload = (name: string, content: BlobPart) => ({ source: new Blob([content]), name });
@@ -62,21 +73,16 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
 
   it('uploads images, thumbnails, assets and camera metadata through the four stages and lists them with progress', async () => {
     const stages: string[] = [];
-    const result = await uploadAdditionalFiles(
-      admin,
-      modelId,
-      'images',
-      [
-        upload('one.jpg', 'one'),
-        upload('two.jpg', 'two'),
-      ],
-      { onStage: (s) => stages.push(s) },
-    );
+    const result = await uploadAdditionalFiles(admin, modelId, 'images', [upload('one.jpg', 'one'), upload('two.jpg', 'two')], {
+      onStage: (s) => stages.push(s),
+    });
     expect(result).toEqual({ count: 2, folder: 'images' });
     expect(stages).toEqual(['preparing', 'uploading', 'processing', 'completed']);
     await uploadAdditionalFiles(admin, modelId, 'thumbnails', [upload('thumb.jpg', 't')]);
     await uploadAdditionalFiles(admin, modelId, 'assets', [upload('notes.txt', 'a')]);
-    expect(await uploadCameraMetadata(admin, modelId, [{ name: 'cams.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]) }])).toEqual({ cameras: 2 });
+    expect(
+      await uploadCameraMetadata(admin, modelId, [{ name: 'cams.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]) }]),
+    ).toEqual({ cameras: 2 });
 
     const progress: Array<[number, number]> = [];
     const entries = await listModelFiles(admin, modelId, (loaded, total) => progress.push([loaded, total]));
@@ -91,7 +97,13 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
   it('refuses bad camera metadata with the §5 messages and writes nothing', async () => {
     const before = await admin.catalog.get('models', modelId);
     const cases: Array<[Array<{ name: string; text: string }>, string]> = [
-      [[{ name: 'a.json', text: '[]' }, { name: 'b.json', text: '[]' }], ValidationMessages.cameraOneFile],
+      [
+        [
+          { name: 'a.json', text: '[]' },
+          { name: 'b.json', text: '[]' },
+        ],
+        ValidationMessages.cameraOneFile,
+      ],
       [[{ name: 'a.txt', text: '[]' }], ValidationMessages.cameraJsonOnly],
       [[{ name: 'a.json', text: '{oops' }], ValidationMessages.cameraInvalidJson],
       [[{ name: 'a.json', text: '{}' }], ValidationMessages.cameraNotArray],
@@ -147,7 +159,11 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
     // the file store refuses to delete the GLB (as a storage outage would)
     const flaky: Backend = {
       ...admin,
-      files: { ...admin.files, list: (f) => admin.files.list(f), delete: (path) => (path === stuck ? Promise.reject(new Error('storage unavailable')) : admin.files.delete(path)) },
+      files: {
+        ...admin.files,
+        list: (f) => admin.files.list(f),
+        delete: (path) => (path === stuck ? Promise.reject(new Error('storage unavailable')) : admin.files.delete(path)),
+      },
     };
     const result = await deleteModel(flaky, model.id, '  Leftover survey ');
     expect(result).toEqual({ name: 'Leftover survey', filesDeleted: 1, filesNotDeleted: [stuck] });

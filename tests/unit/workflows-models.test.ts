@@ -23,7 +23,12 @@ function memoryCatalog(): CatalogPort & { docs: Map<string, Map<string, Doc>> } 
     return docs.get(name)!;
   };
   const stamp = (data: Record<string, unknown>): Record<string, unknown> =>
-    Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'object' && v !== null && '$serverTimestamp' in v ? '2026-01-01T00:00:00Z' : v]));
+    Object.fromEntries(
+      Object.entries(data).map(([k, v]) => [
+        k,
+        typeof v === 'object' && v !== null && '$serverTimestamp' in v ? '2026-01-01T00:00:00Z' : v,
+      ]),
+    );
   const update = (collection: string, id: string, data: Record<string, unknown>): void => {
     const doc = table(collection).get(id);
     if (!doc) throw new AppError(ErrorCode.NotFound, `${collection}/${id} not found`);
@@ -43,7 +48,9 @@ function memoryCatalog(): CatalogPort & { docs: Map<string, Map<string, Doc>> } 
     }
   };
   const run = (collection: string, query?: Query): Doc[] => {
-    const found = [...table(collection).values()].filter((doc) => (query?.where ?? []).every(([f, o, v]) => (doc[f] === v) === (o === '==')));
+    const found = [...table(collection).values()].filter((doc) =>
+      (query?.where ?? []).every(([f, o, v]) => (doc[f] === v) === (o === '==')),
+    );
     return structuredClone(found.slice(0, query?.limit ?? found.length));
   };
   const catalog = {
@@ -54,7 +61,8 @@ function memoryCatalog(): CatalogPort & { docs: Map<string, Map<string, Doc>> } 
     add: async () => {
       throw new Error('not used');
     },
-    set: async (collection: string, id: string, data: Record<string, unknown>) => apply({ op: 'set', collection: collection as never, id, data }),
+    set: async (collection: string, id: string, data: Record<string, unknown>) =>
+      apply({ op: 'set', collection: collection as never, id, data }),
     update: async (collection: string, id: string, data: Record<string, unknown>) => update(collection, id, data),
     delete: async (collection: string, id: string) => apply({ op: 'delete', collection: collection as never, id }),
     batch: async (ops: WriteOp[]) => ops.forEach(apply),
@@ -131,15 +139,19 @@ describe('addModel and the Public ID rule', () => {
 });
 
 describe('updateModel and the Public ID rule', () => {
-  it('with uniquePublicId: refuses another model\'s Public ID in the project, keeps its own, writes nothing on a clash', async () => {
+  it("with uniquePublicId: refuses another model's Public ID in the project, keeps its own, writes nothing on a clash", async () => {
     const { catalog, add, first } = await seeded();
     const { model: second } = await add('TWR-B');
     const error = await failure(updateModel(catalog, second.id, { name: 'Renamed', publicId: ' TWR-A ' }, { uniquePublicId: true }));
     expect(error.code).toBe(ErrorCode.AlreadyExists);
     expect(error.message).toBe(publicIdInUse('TWR-A'));
     expect((await catalog.get('models', second.id))?.name).toBe('Model TWR-B');
-    await expect(updateModel(catalog, first.id, { name: 'Same id', publicId: 'TWR-A' }, { uniquePublicId: true })).resolves.toMatchObject({ publicId: 'TWR-A' });
-    await expect(updateModel(catalog, second.id, { name: 'New id', publicId: 'TWR-C' }, { uniquePublicId: true })).resolves.toMatchObject({ publicId: 'TWR-C' });
+    await expect(updateModel(catalog, first.id, { name: 'Same id', publicId: 'TWR-A' }, { uniquePublicId: true })).resolves.toMatchObject({
+      publicId: 'TWR-A',
+    });
+    await expect(updateModel(catalog, second.id, { name: 'New id', publicId: 'TWR-C' }, { uniquePublicId: true })).resolves.toMatchObject({
+      publicId: 'TWR-C',
+    });
   });
 
   it('the format rule of the Edit form comes first (SPEC.md §5 messages); an unknown model is not-found', async () => {
@@ -147,8 +159,12 @@ describe('updateModel and the Public ID rule', () => {
     expect((await failure(updateModel(catalog, first.id, { name: 'N', publicId: 'bad id!' }, { uniquePublicId: true }))).message).toBe(
       ValidationMessages.publicIdPattern,
     );
-    expect((await failure(updateModel(catalog, first.id, { name: 'N', publicId: ' ' }, { uniquePublicId: true }))).message).toBe(ValidationMessages.publicIdRequired);
-    expect((await failure(updateModel(catalog, 'missing', { name: 'N', publicId: 'X' }, { uniquePublicId: true }))).code).toBe(ErrorCode.NotFound);
+    expect((await failure(updateModel(catalog, first.id, { name: 'N', publicId: ' ' }, { uniquePublicId: true }))).message).toBe(
+      ValidationMessages.publicIdRequired,
+    );
+    expect((await failure(updateModel(catalog, 'missing', { name: 'N', publicId: 'X' }, { uniquePublicId: true }))).code).toBe(
+      ErrorCode.NotFound,
+    );
   });
 
   it('without it (the Edit Model form) a clash is written as before', async () => {

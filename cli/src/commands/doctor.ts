@@ -16,7 +16,9 @@ const schema = z.object({ fix: z.boolean().default(false), ...backendOptionsShap
 
 /** `catalog doctor [--fix]` */
 export const doctorCommand = leafCommand({
-  command: new Command('doctor').description('check records against stored files; --fix repairs (asks first)').option('--fix', 'repair what was found (after a confirmation)'),
+  command: new Command('doctor')
+    .description('check records against stored files; --fix repairs (asks first)')
+    .option('--fix', 'repair what was found (after a confirmation)'),
   backend: true,
   schema,
   help: '\nExit code 1 when problems remain.\n\nExamples:\n  $ catalog doctor\n  $ catalog doctor --fix --yes\n',
@@ -34,7 +36,10 @@ export const doctorCommand = leafCommand({
       };
     }
     if (!ctx.json) ctx.log(describeReport(report));
-    const yes = await askConfirm(ctx, { message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`, flag: '--yes' });
+    const yes = await askConfirm(ctx, {
+      message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`,
+      flag: '--yes',
+    });
     if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing repaired.');
     const fixed = await repair(backend, report, scan);
     const after = await diagnose(backend, scan);
@@ -43,7 +48,9 @@ export const doctorCommand = leafCommand({
       result: { report, problems: count, fixed, remaining: after },
       text: describeReport(after),
       summary: `Repaired ${fixed} problem(s); ${left} left.`,
-      ...(left > 0 ? { failure: { code: ErrorCode.FailedPrecondition, message: `${left} problem(s) cannot be repaired automatically.` } } : {}),
+      ...(left > 0
+        ? { failure: { code: ErrorCode.FailedPrecondition, message: `${left} problem(s) cannot be repaired automatically.` } }
+        : {}),
     };
   },
 });

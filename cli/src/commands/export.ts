@@ -22,23 +22,32 @@ const schema = z.object({ dir: z.string().min(1), ...backendOptionsShape });
 
 /** `catalog export <dir>` */
 export const exportCommand = leafCommand({
-  command: new Command('export').description('export the whole catalog (documents and files) into a new folder').argument('<dir>', 'target folder (new or empty)'),
+  command: new Command('export')
+    .description('export the whole catalog (documents and files) into a new folder')
+    .argument('<dir>', 'target folder (new or empty)'),
   backend: true,
   schema,
   help: `${LAYOUT_HELP}\nExample:\n  $ catalog export ./catalog-backup-2025-06 --data-dir ./.catalog-data\n`,
   run: async (input, _ctx, open) => {
     const { backend, baseUrl, serviceKey } = await open();
     const dir = resolve(input.dir);
-    const manifest = await exportCatalog(backend, dir, { source: baseUrl, ...(serviceKey ? { accounts: embeddedAccountsApi(baseUrl, serviceKey) } : {}) });
+    const manifest = await exportCatalog(backend, dir, {
+      source: baseUrl,
+      ...(serviceKey ? { accounts: embeddedAccountsApi(baseUrl, serviceKey) } : {}),
+    });
     const bytes = manifest.files.reduce((n, f) => n + f.size, 0);
-    const counts = Object.entries(manifest.counts).map(([k, v]) => `${v} ${k}`).join(', ');
+    const counts = Object.entries(manifest.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ');
     return { result: { dir, counts: manifest.counts, bytes }, text: dir, summary: `Exported ${counts} (${formatBytes(bytes)}) to ${dir}.` };
   },
 });
 
 /** `catalog import <dir>` */
 export const importCommand = leafCommand({
-  command: new Command('import').description('import a catalog export (documents keep their ids; files already stored are not sent again)').argument('<dir>', 'folder written by `catalog export`'),
+  command: new Command('import')
+    .description('import a catalog export (documents keep their ids; files already stored are not sent again)')
+    .argument('<dir>', 'folder written by `catalog export`'),
   backend: true,
   schema,
   help: `${LAYOUT_HELP}\nExample:\n  $ catalog import ./catalog-backup-2025-06 --data-dir ./new-data\n`,
@@ -46,7 +55,9 @@ export const importCommand = leafCommand({
     const { backend, baseUrl, serviceKey } = await open();
     const dir = resolve(input.dir);
     const result = await importCatalog(backend, dir, { ...(serviceKey ? { accounts: embeddedAccountsApi(baseUrl, serviceKey) } : {}) });
-    const counts = Object.entries(result.counts).map(([k, v]) => `${v} ${k}`).join(', ');
+    const counts = Object.entries(result.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ');
     return { result: { dir, ...result }, text: dir, summary: `Imported ${counts} from ${dir} (sent ${formatBytes(result.bytesSent)}).` };
   },
 });

@@ -131,7 +131,8 @@ export const deleteCommand = leafCommand({
     const paths = input.paths.map((p) => (p.startsWith(`${folder}/`) ? p : `${folder}/${p.replace(/^\/+/, '')}`));
     for (const path of paths) {
       const type = fileEntryType(path);
-      if (isMainModelFile(type)) throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.cannotDeleteMainFiles, { context: { path } });
+      if (isMainModelFile(type))
+        throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.cannotDeleteMainFiles, { context: { path } });
       if (type === null) throw new AppError(ErrorCode.InvalidArgument, `Not a file of this model: ${path}`, { context: { path } });
     }
     const yes = await askConfirm(ctx, { message: `Delete ${paths.length} file(s) of ${model.publicId}?`, flag: '--yes' });
@@ -144,7 +145,11 @@ export const deleteCommand = leafCommand({
         throw rewrap(error, ModelMessages.deleteFileFailed, { path });
       }
     }
-    return { result: { id: model.id, deleted: paths }, text: paths.join('\n'), summary: paths.length === 1 ? ModelMessages.fileDeleted : filesDeleted(paths.length) };
+    return {
+      result: { id: model.id, deleted: paths },
+      text: paths.join('\n'),
+      summary: paths.length === 1 ? ModelMessages.fileDeleted : filesDeleted(paths.length),
+    };
   },
 });
 
@@ -154,4 +159,7 @@ export const filesCommand = new Command('files')
   .addCommand(addCommand)
   .addCommand(listCommand)
   .addCommand(deleteCommand)
-  .addHelpText('after', '\nExamples:\n  $ catalog files add TWR-001-2025-06 ./photos/*.jpg --kind images\n  $ catalog files list TWR-001-2025-06\n');
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ catalog files add TWR-001-2025-06 ./photos/*.jpg --kind images\n  $ catalog files list TWR-001-2025-06\n',
+  );

@@ -93,13 +93,19 @@ export const listCommand = leafCommand({
     const counts = countModelsByProject(models);
     const listed: ListedProject[] = projects.map((p) => ({ ...p, modelCount: counts.get(p.id) ?? 0 }));
     const rows = listed.map((p) => {
-      const loc = p.location && typeof p.location.lat === 'number' && typeof p.location.lng === 'number' ? `${p.location.lat}, ${p.location.lng}` : '-';
+      const loc =
+        p.location && typeof p.location.lat === 'number' && typeof p.location.lng === 'number'
+          ? `${p.location.lat}, ${p.location.lng}`
+          : '-';
       const badge = projectBadge(p.modelCount) ?? '';
       return [p.structure_id || '-', p.name, String(p.modelCount), p.reference_model_id ? 'yes' : 'no', loc, badge, p.id];
     });
     return {
       result: listed,
-      text: listed.length === 0 ? 'No Projects Yet' : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
+      text:
+        listed.length === 0
+          ? 'No Projects Yet'
+          : formatTable(['STRUCTURE ID', 'NAME', 'MODELS', 'REFERENCE', 'LOCATION', 'BADGE', 'ID'], rows),
       summary: formatCount(listed.length, 'project'),
     };
   },
@@ -118,7 +124,10 @@ export const showCommand = leafCommand({
     const project = await findProject(backend, input.project);
     // by publicId as everywhere else (shared/order.ts: the document database's order)
     const models = sortModelsByPublicId(await backend.catalog.query('models', { where: [['projectId', '==', project.id]] }));
-    return { result: { ...project, models }, summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models` };
+    return {
+      result: { ...project, models },
+      summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models`,
+    };
   },
 });
 
@@ -218,4 +227,7 @@ export const projectsCommand = new Command('projects')
   .addCommand(updateCommand)
   .addCommand(deleteCommand)
   .addCommand(setReferenceCommand)
-  .addHelpText('after', '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n');
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n',
+  );

@@ -35,7 +35,10 @@ export const seedCommand = leafCommand({
     return {
       result,
       text: lines.join('\n'),
-      summary: result.created === 0 ? `Demo data already present at ${baseUrl}: nothing created.` : `Seeded ${result.created} records at ${baseUrl}.`,
+      summary:
+        result.created === 0
+          ? `Demo data already present at ${baseUrl}: nothing created.`
+          : `Seeded ${result.created} records at ${baseUrl}.`,
     };
   },
 });

@@ -58,7 +58,7 @@ export const serveCommand = leafCommand({
       port: input.port ?? defaultPort(),
       ...(input.host ? { host: input.host } : {}),
       portalDir,
-      ...(input.viewerUrl ?? process.env.CATALOG_VIEWER_URL ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
+      ...((input.viewerUrl ?? process.env.CATALOG_VIEWER_URL) ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
     });
     const keepAlive = stopped.then(async (signal) => {
       ctx.log(`Received ${signal}, stopping…`);

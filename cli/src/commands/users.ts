@@ -31,7 +31,8 @@ export const registerCommand = leafCommand({
   schema: registerSchema,
   help: examplesHelp(['catalog users register inspector@lab.example --password s3cret-pass --role user']),
   run: async (input, ctx, open) => {
-    const password = input.password ?? (await askText(ctx, { message: 'Password (at least 6 characters):', flag: '--password', secret: true }));
+    const password =
+      input.password ?? (await askText(ctx, { message: 'Password (at least 6 characters):', flag: '--password', secret: true }));
     const { backend, actorUid } = await open();
     try {
       const record = await registerUser(backend, { email: input.email, password, role: input.role }, actorUid);
@@ -70,7 +71,8 @@ export const promoteCommand = leafCommand({
         throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.setAdminEmailOnly);
       }
       const account = await backend.identity.findAccountByEmail(who.toLowerCase());
-      if (account === null) throw new AppError(ErrorCode.NotFound, adminGrantFailed(`no account with email ${who}`), { context: { email: who } });
+      if (account === null)
+        throw new AppError(ErrorCode.NotFound, adminGrantFailed(`no account with email ${who}`), { context: { email: who } });
       uid = account.uid;
       email = account.email;
     }
@@ -95,7 +97,9 @@ const listSchema = z.object({ role: z.enum(['user', 'admin']).optional(), ...bac
 
 /** `catalog users list [--role user|admin]` */
 export const listCommand = leafCommand({
-  command: new Command('list').description('list user records (email, role, uid)').option('--role <role>', 'only users with this role: user or admin'),
+  command: new Command('list')
+    .description('list user records (email, role, uid)')
+    .option('--role <role>', 'only users with this role: user or admin'),
   backend: true,
   schema: listSchema,
   help: examplesHelp(['catalog users list --role admin --json']),
@@ -118,4 +122,7 @@ export const usersCommand = new Command('users')
   .addCommand(registerCommand)
   .addCommand(promoteCommand)
   .addCommand(listCommand)
-  .addHelpText('after', '\nExamples:\n  $ catalog users register inspector@lab.example --password s3cret-pass\n  $ catalog users promote inspector@lab.example\n');
+  .addHelpText(
+    'after',
+    '\nExamples:\n  $ catalog users register inspector@lab.example --password s3cret-pass\n  $ catalog users promote inspector@lab.example\n',
+  );

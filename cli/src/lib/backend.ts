@@ -94,9 +94,13 @@ export async function readServiceKey(dataDir: string): Promise<{ key: ServiceKey
   }
   const result = serviceKeyFileSchema.safeParse(parsed);
   if (!result.success) {
-    throw new AppError(ErrorCode.Unauthenticated, `${path} is not a catalog service key (expected {"type":"catalog-service-key","key":…}).`, {
-      context: { path },
-    });
+    throw new AppError(
+      ErrorCode.Unauthenticated,
+      `${path} is not a catalog service key (expected {"type":"catalog-service-key","key":…}).`,
+      {
+        context: { path },
+      },
+    );
   }
   return { key: result.data, path };
 }
@@ -197,8 +201,15 @@ export async function openBackend(options: BackendOptions = {}): Promise<OpenedB
   const baseUrl = (options.url || process.env.CATALOG_URL || key.url || `http://127.0.0.1:${defaultPort()}`).replace(/\/+$/, '');
   await checkServer(baseUrl);
   const FileUrlStorage = (tus as unknown as { FileUrlStorage: FileUrlStorageCtor }).FileUrlStorage;
-  const urlStorage = existsSync(dataDir) ? serialisedUrlStorage(new FileUrlStorage(join(dataDir, '.upload-urls.json')) as UrlStorageLike) : undefined;
-  const backend = createLocalBackend({ baseUrl, serviceKey: key.key, uploadUrlStorage: urlStorage, uploadFileReader: largeBlockFileReader() });
+  const urlStorage = existsSync(dataDir)
+    ? serialisedUrlStorage(new FileUrlStorage(join(dataDir, '.upload-urls.json')) as UrlStorageLike)
+    : undefined;
+  const backend = createLocalBackend({
+    baseUrl,
+    serviceKey: key.key,
+    uploadUrlStorage: urlStorage,
+    uploadFileReader: largeBlockFileReader(),
+  });
   const actorUid = backend.identity.currentUser()?.uid ?? 'service';
   return { backend, baseUrl, dataDir, actorUid, serviceKey: key.key, ...(urlStorage ? { idle: urlStorage.idle } : {}) };
 }
@@ -211,7 +222,12 @@ export async function openBackend(options: BackendOptions = {}): Promise<OpenedB
  */
 export function usesFirebase(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.CATALOG_BACKEND === 'local') return false;
-  return Boolean(env.GOOGLE_APPLICATION_CREDENTIALS || env.FIRESTORE_EMULATOR_HOST || env.FIREBASE_AUTH_EMULATOR_HOST || env.FIREBASE_STORAGE_EMULATOR_HOST);
+  return Boolean(
+    env.GOOGLE_APPLICATION_CREDENTIALS ||
+    env.FIRESTORE_EMULATOR_HOST ||
+    env.FIREBASE_AUTH_EMULATOR_HOST ||
+    env.FIREBASE_STORAGE_EMULATOR_HOST,
+  );
 }
 
 /**

@@ -33,7 +33,12 @@ export interface BatchProgress extends BatchObserver {
  * @param options.stream where to write (default stderr)
  * @param options.tty force the terminal mode on/off (default: the stream is a TTY)
  */
-export function createBatchProgress(options: { totalBytes: number; totalModels: number; stream?: NodeJS.WriteStream; tty?: boolean }): BatchProgress {
+export function createBatchProgress(options: {
+  totalBytes: number;
+  totalModels: number;
+  stream?: NodeJS.WriteStream;
+  tty?: boolean;
+}): BatchProgress {
   const stream = options.stream ?? process.stderr;
   const tty = options.tty ?? (stream.isTTY === true && !process.env.CI);
   const started = Date.now();
@@ -69,7 +74,9 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
 
   return {
     onModelStart(item: BatchItem) {
-      print(`[${item.entry.publicId}] uploading ${formatCount(item.fileCount, 'file')} (${formatBytes(item.totalBytes)}) from ${item.entry.folder}`);
+      print(
+        `[${item.entry.publicId}] uploading ${formatCount(item.fileCount, 'file')} (${formatBytes(item.totalBytes)}) from ${item.entry.folder}`,
+      );
     },
     onModelDone(item: BatchItem) {
       doneModels++;
@@ -87,7 +94,14 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
       const label = `${item.entry.publicId} ${key}`;
       if (tty) {
         if (status === 'uploading') {
-          if (current?.label !== label) current = { label, sent: progress.bytesTransferred, total: progress.totalBytes, since: Date.now(), base: progress.bytesTransferred };
+          if (current?.label !== label)
+            current = {
+              label,
+              sent: progress.bytesTransferred,
+              total: progress.totalBytes,
+              since: Date.now(),
+              base: progress.bytesTransferred,
+            };
           else current.sent = progress.bytesTransferred;
         } else if (current?.label === label) current = null;
         return;
@@ -98,7 +112,9 @@ export function createBatchProgress(options: { totalBytes: number; totalModels: 
       if ((steps.get(id) ?? -1) >= step) return;
       steps.set(id, step);
       const rate = rateOf(sentBytes, started);
-      print(`[${item.entry.publicId}] ${key} ${formatBytes(progress.bytesTransferred)} / ${formatBytes(progress.totalBytes)} (${percent}%) ${formatBytes(rate)}/s`);
+      print(
+        `[${item.entry.publicId}] ${key} ${formatBytes(progress.bytesTransferred)} / ${formatBytes(progress.totalBytes)} (${percent}%) ${formatBytes(rate)}/s`,
+      );
     },
     stop() {
       if (timer) clearInterval(timer);

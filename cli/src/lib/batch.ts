@@ -43,7 +43,8 @@ export async function readBatch(dir: string, manifestPath?: string): Promise<{ e
   if (!existsSync(root)) throw new AppError(ErrorCode.NotFound, `Not a folder: ${dir}`, { context: { dir: root } });
   const explicit = manifestPath ? resolve(manifestPath) : DEFAULT_MANIFESTS.map((m) => join(root, m)).find((p) => existsSync(p));
   if (explicit) {
-    if (!existsSync(explicit)) throw new AppError(ErrorCode.NotFound, `Manifest not found: ${manifestPath}`, { context: { manifest: explicit } });
+    if (!existsSync(explicit))
+      throw new AppError(ErrorCode.NotFound, `Manifest not found: ${manifestPath}`, { context: { manifest: explicit } });
     const format = extname(explicit).toLowerCase() === '.csv' ? 'csv' : 'json';
     const entries = parseManifest(await readFile(explicit, 'utf8'), format, relative(process.cwd(), explicit) || explicit);
     return { entries, source: explicit };
@@ -58,9 +59,13 @@ export async function readBatch(dir: string, manifestPath?: string): Promise<{ e
       try {
         raw = JSON.parse(await readFile(join(folder, MODEL_JSON), 'utf8'));
       } catch (error) {
-        throw new AppError(ErrorCode.InvalidArgument, `${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+        throw new AppError(
+          ErrorCode.InvalidArgument,
+          `${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+        );
       }
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new AppError(ErrorCode.InvalidArgument, `${where}: expected an object`);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw new AppError(ErrorCode.InvalidArgument, `${where}: expected an object`);
       entries.push(toManifestEntry({ ...(raw as Record<string, unknown>), folder: rel || '.' }, where));
       return;
     }
@@ -119,7 +124,12 @@ export interface BatchPlan {
  * @param dir the batch directory
  * @param entries the batch's entries
  */
-export async function planBatch(backend: Pick<Backend, 'catalog'>, project: Project & { id: string }, dir: string, entries: ManifestEntry[]): Promise<BatchPlan> {
+export async function planBatch(
+  backend: Pick<Backend, 'catalog'>,
+  project: Project & { id: string },
+  dir: string,
+  entries: ManifestEntry[],
+): Promise<BatchPlan> {
   const existing = await backend.catalog.query('models', { where: [['projectId', '==', project.id]] });
   const byPublicId = new Map<string, Model>(existing.map((m) => [m.publicId.trim(), m]));
   const root = resolve(dir);
@@ -127,7 +137,16 @@ export async function planBatch(backend: Pick<Backend, 'catalog'>, project: Proj
   const items: BatchItem[] = [];
   for (const entry of entries) {
     const folder = resolve(root, entry.folder);
-    const item: BatchItem = { entry, folder, status: 'ready', problems: [], modelType: null, captureDate: null, totalBytes: 0, fileCount: 0 };
+    const item: BatchItem = {
+      entry,
+      folder,
+      status: 'ready',
+      problems: [],
+      modelType: null,
+      captureDate: null,
+      totalBytes: 0,
+      fileCount: 0,
+    };
     items.push(item);
     if (entry.publicId === '' || entry.name === '') item.problems.push(ValidationMessages.addModelIdAndNameRequired);
     const captureDate = normaliseCaptureDate(entry.captureDate);
@@ -152,7 +171,8 @@ export async function planBatch(backend: Pick<Backend, 'catalog'>, project: Proj
       item.modelType = inspection.plan.modelType;
       item.totalBytes = inspection.plan.totalBytes;
       const p = inspection.plan;
-      item.fileCount = [p.splat, p.glb, p.cameraMetadata].filter((f) => f !== null).length + p.images.length + p.thumbnails.length + p.assets.length;
+      item.fileCount =
+        [p.splat, p.glb, p.cameraMetadata].filter((f) => f !== null).length + p.images.length + p.thumbnails.length + p.assets.length;
       for (const problem of inspection.problems) item.problems.push(problem.message);
       if (inspection.problems.length === 0 && item.modelType === null) item.problems.push(ValidationMessages.addModelFilesMissing);
     } catch (error) {
@@ -162,7 +182,8 @@ export async function planBatch(backend: Pick<Backend, 'catalog'>, project: Proj
   }
   const references = items.filter((i) => i.entry.reference && i.status !== 'exists');
   if (references.length > 1) {
-    for (const r of references) r.problems.push(`Only one model of a batch can be the reference (${references.map((x) => x.entry.folder).join(', ')})`);
+    for (const r of references)
+      r.problems.push(`Only one model of a batch can be the reference (${references.map((x) => x.entry.folder).join(', ')})`);
     for (const r of references) r.status = 'invalid';
   }
   return { project, items };

@@ -43,12 +43,18 @@ export function embeddedAccountsApi(baseUrl: string, serviceKey: string): Accoun
     async read() {
       const response = await fetch(`${baseUrl}${routes.exportAccounts.path()}`, { method: routes.exportAccounts.method, headers });
       if (response.status === 404) return null;
-      if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account export refused: HTTP ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new AppError(ErrorCode.PermissionDenied, `Account export refused: HTTP ${response.status} ${await response.text()}`);
       return ((await response.json()) as ReplyOf<typeof routes.exportAccounts>).accounts;
     },
     async write(accounts) {
-      const response = await fetch(`${baseUrl}${routes.importAccounts.path()}`, { method: routes.importAccounts.method, headers, body: JSON.stringify({ accounts }) });
-      if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Account import refused: HTTP ${response.status} ${await response.text()}`);
+      const response = await fetch(`${baseUrl}${routes.importAccounts.path()}`, {
+        method: routes.importAccounts.method,
+        headers,
+        body: JSON.stringify({ accounts }),
+      });
+      if (!response.ok)
+        throw new AppError(ErrorCode.PermissionDenied, `Account import refused: HTTP ${response.status} ${await response.text()}`);
     },
   };
 }
@@ -72,7 +78,8 @@ export function embeddedStorageScanApi(baseUrl: string, serviceKey: string): Sto
   const headers = { authorization: `Bearer ${serviceKey}` };
   const call = async <R extends typeof routes.storageScan | typeof routes.storageRepair>(route: R): Promise<ReplyOf<R>> => {
     const response = await fetch(`${baseUrl}${route.path()}`, { method: route.method, headers });
-    if (!response.ok) throw new AppError(ErrorCode.PermissionDenied, `Storage scan refused: HTTP ${response.status} ${await response.text()}`);
+    if (!response.ok)
+      throw new AppError(ErrorCode.PermissionDenied, `Storage scan refused: HTTP ${response.status} ${await response.text()}`);
     return (await response.json()) as ReplyOf<R>;
   };
   return {
@@ -110,7 +117,8 @@ export async function exportCatalog(
   options: { source: string; log?: (line: string) => void; accounts?: AccountsApi },
 ): Promise<ExportManifest> {
   const existing = await readdir(dir).catch(() => [] as string[]);
-  if (existing.length > 0) throw new AppError(ErrorCode.AlreadyExists, `${dir} is not empty: export into a new folder`, { context: { dir } });
+  if (existing.length > 0)
+    throw new AppError(ErrorCode.AlreadyExists, `${dir} is not empty: export into a new folder`, { context: { dir } });
   await mkdir(join(dir, EXPORT_DOCUMENTS_DIR), { recursive: true });
   const counts: Record<string, number> = {};
   for (const collection of EXPORT_COLLECTIONS) {
@@ -132,7 +140,8 @@ export async function exportCatalog(
     const { path } = meta;
     const url = await backend.files.getDownloadUrl(path);
     const response = await fetch(url);
-    if (!response.ok || !response.body) throw new AppError(ErrorCode.Network, `Download of ${path} failed: HTTP ${response.status}`, { context: { path } });
+    if (!response.ok || !response.body)
+      throw new AppError(ErrorCode.Network, `Download of ${path} failed: HTTP ${response.status}`, { context: { path } });
     const target = join(dir, EXPORT_FILES_DIR, ...path.split('/'));
     await mkdir(dirname(target), { recursive: true });
     await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(target));
@@ -140,7 +149,14 @@ export async function exportCatalog(
     options.log?.(`exported ${path}`);
   }
   counts.files = files.length;
-  const manifest: ExportManifest = { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), source: options.source, counts, files };
+  const manifest: ExportManifest = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    source: options.source,
+    counts,
+    files,
+  };
   await writeFile(join(dir, EXPORT_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
@@ -174,22 +190,33 @@ export async function importCatalog(
     manifest = checkExportManifest(JSON.parse(await readFile(join(dir, EXPORT_MANIFEST), 'utf8')));
     for (const collection of EXPORT_COLLECTIONS) {
       const list = JSON.parse(await readFile(join(dir, EXPORT_DOCUMENTS_DIR, `${collection}.json`), 'utf8')) as unknown;
-      if (!Array.isArray(list) || list.some((d) => typeof d?.id !== 'string' || d.id === '')) throw new Error(`${collection}.json is not an array of documents with ids`);
+      if (!Array.isArray(list) || list.some((d) => typeof d?.id !== 'string' || d.id === ''))
+        throw new Error(`${collection}.json is not an array of documents with ids`);
       docs.set(collection, list);
     }
   } catch (error) {
-    throw new AppError(ErrorCode.InvalidArgument, `${dir} is not a readable catalog export: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new AppError(
+      ErrorCode.InvalidArgument,
+      `${dir} is not a readable catalog export: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   for (const file of manifest.files) {
     const info = await stat(join(dir, EXPORT_FILES_DIR, ...file.path.split('/'))).catch(() => null);
     if (info?.size !== file.size) {
-      throw new AppError(ErrorCode.InvalidArgument, `${file.path} is missing from the export or has another size: nothing was imported`, { context: { path: file.path } });
+      throw new AppError(ErrorCode.InvalidArgument, `${file.path} is missing from the export or has another size: nothing was imported`, {
+        context: { path: file.path },
+      });
     }
   }
   const { files, counters } = resumingFiles(backend.files);
   for (const file of manifest.files) {
     const local = join(dir, EXPORT_FILES_DIR, ...file.path.split('/'));
-    await files.upload(file.path, { size: file.size, input: createReadStream(local), name: file.path.split('/').pop() }, { contentType: file.contentType ?? undefined });
+    await files.upload(
+      file.path,
+      { size: file.size, input: createReadStream(local), name: file.path.split('/').pop() },
+      { contentType: file.contentType ?? undefined },
+    );
     options.log?.(`imported ${file.path}`);
   }
   const counts: Record<string, number> = { files: manifest.files.length };

@@ -31,9 +31,24 @@ import type { CameraMetadataEntry } from '@shared/types.js';
 
 /** Property names of a 3DGS splat PLY vertex, in file order (62 float32 values). */
 export const SPLAT_PLY_PROPERTIES: readonly string[] = [
-  'x', 'y', 'z', 'nx', 'ny', 'nz', 'f_dc_0', 'f_dc_1', 'f_dc_2',
+  'x',
+  'y',
+  'z',
+  'nx',
+  'ny',
+  'nz',
+  'f_dc_0',
+  'f_dc_1',
+  'f_dc_2',
   ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
-  'opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3',
+  'opacity',
+  'scale_0',
+  'scale_1',
+  'scale_2',
+  'rot_0',
+  'rot_1',
+  'rot_2',
+  'rot_3',
 ];
 
 /** A small deterministic pseudo-random generator (mulberry32), values in [0, 1). */
@@ -91,7 +106,13 @@ type Part =
   | { kind: 'beam'; a: Vec3; b: Vec3; w: number; t: number; side?: Vec3; material: MaterialName; role?: 'leg' | 'brace' | 'ground' }
   | { kind: 'disc'; centre: Vec3; normal: Vec3; radius: number; depth: number; material: MaterialName };
 
-const beam = (a: Vec3, b: Vec3, w: number, material: MaterialName, extra: { t?: number; side?: Vec3; role?: 'leg' | 'brace' | 'ground' } = {}): Part => ({
+const beam = (
+  a: Vec3,
+  b: Vec3,
+  w: number,
+  material: MaterialName,
+  extra: { t?: number; side?: Vec3; role?: 'leg' | 'brace' | 'ground' } = {},
+): Part => ({
   kind: 'beam',
   a,
   b,
@@ -104,11 +125,17 @@ const beam = (a: Vec3, b: Vec3, w: number, material: MaterialName, extra: { t?: 
 
 /** An axis-aligned box as a vertical beam. */
 const box = (min: Vec3, max: Vec3, material: MaterialName, role?: 'ground'): Part =>
-  beam([(min[0] + max[0]) / 2, min[1], (min[2] + max[2]) / 2], [(min[0] + max[0]) / 2, max[1], (min[2] + max[2]) / 2], max[0] - min[0], material, {
-    t: max[2] - min[2],
-    side: [1, 0, 0],
-    ...(role ? { role } : {}),
-  });
+  beam(
+    [(min[0] + max[0]) / 2, min[1], (min[2] + max[2]) / 2],
+    [(min[0] + max[0]) / 2, max[1], (min[2] + max[2]) / 2],
+    max[0] - min[0],
+    material,
+    {
+      t: max[2] - min[2],
+      side: [1, 0, 0],
+      ...(role ? { role } : {}),
+    },
+  );
 
 /** The axes of a beam: along (unit), side (unit, `w`), third (unit, `t`), and its length. */
 function beamFrame(p: Extract<Part, { kind: 'beam' }>): { d: Vec3; u: Vec3; v: Vec3; length: number } {
@@ -197,7 +224,9 @@ function towerParts(options: TowerOptions = {}): Part[] {
       const base = add(mul(out, ph + 0.25 * s), mul(tangent, offset));
       parts.push(beam([base[0], py + 0.2 * s, base[2]], [base[0], py + 3.0 * s, base[2]], 0.08 * s, 'steel'));
       const front = add(base, mul(out, 0.14 * s));
-      parts.push(beam([front[0], py + 0.6 * s, front[2]], [front[0], py + 2.7 * s, front[2]], 0.32 * s, 'antenna', { t: 0.12 * s, side: tangent }));
+      parts.push(
+        beam([front[0], py + 0.6 * s, front[2]], [front[0], py + 2.7 * s, front[2]], 0.32 * s, 'antenna', { t: 0.12 * s, side: tangent }),
+      );
     }
   }
   // two microwave dishes on the leg faces at 75 % of the height
@@ -250,7 +279,8 @@ function bridgeParts(options: BridgeOptions = {}): Part[] {
   // abutments and bearings
   for (const sign of [-1, 1]) {
     parts.push(box([sign > 0 ? L - 0.4 : -L - 2.2, 0, -2.6], [sign > 0 ? L + 2.2 : -L + 0.4, seat, 2.6], 'concrete', 'ground'));
-    for (const z of [-girderZ, girderZ]) parts.push(box([sign * (L - 0.1) - 0.25, seat, z - 0.25], [sign * (L - 0.1) + 0.25, seat + 0.08, z + 0.25], 'steel'));
+    for (const z of [-girderZ, girderZ])
+      parts.push(box([sign * (L - 0.1) - 0.25, seat, z - 0.25], [sign * (L - 0.1) + 0.25, seat + 0.08, z + 0.25], 'steel'));
   }
   // main girders: bottom flange, web, top flange
   const g0 = seat + 0.08;
@@ -265,7 +295,8 @@ function bridgeParts(options: BridgeOptions = {}): Part[] {
   for (const z of [-girderZ, girderZ]) iBeam([-L - 0.2, g0 + 0.02, z], [L + 0.2, g0 + 0.02, z], depth, 0.42, 0.025, 0.04, [0, 0, 1]);
   const top = g0 + depth;
   // cross girders every 2 m, hung between the main girders, flush with their top
-  for (let x = -L + 1; x <= L - 1 + 1e-9; x += 2) iBeam([x, top - 0.45 + 0.015, -girderZ + 0.02], [x, top - 0.45 + 0.015, girderZ - 0.02], 0.45, 0.2, 0.015, 0.03, [1, 0, 0]);
+  for (let x = -L + 1; x <= L - 1 + 1e-9; x += 2)
+    iBeam([x, top - 0.45 + 0.015, -girderZ + 0.02], [x, top - 0.45 + 0.015, girderZ - 0.02], 0.45, 0.2, 0.015, 0.03, [1, 0, 0]);
   // deck slab
   parts.push(box([-L - 0.2, top, -1.45], [L + 0.2, top + 0.2, 1.45], 'deck'));
   // Warren pony trusses with verticals and a handrail
@@ -326,7 +357,15 @@ const isThin = (p: Extract<Part, { kind: 'beam' }>) => Math.max(p.w, p.t) <= 0.3
 function partsToGaussians(
   parts: Part[],
   count: number,
-  options: { seed: number; palette: Record<MaterialName, RGB>; rust?: number; rustBelow?: number; joints?: number[]; jitter?: number; floaters?: number },
+  options: {
+    seed: number;
+    palette: Record<MaterialName, RGB>;
+    rust?: number;
+    rustBelow?: number;
+    joints?: number[];
+    jitter?: number;
+    floaters?: number;
+  },
 ): Gaussians {
   const rand = random(options.seed);
   const floaters = Math.min(count, Math.round(count * (options.floaters ?? 0)));
@@ -372,7 +411,10 @@ function partsToGaussians(
     g.sigma.set(sigma, n * 3);
     g.rotation.set([q[3], q[0], q[1], q[2]], n * 4);
     const shade = 0.93 + 0.12 * rand();
-    g.colour.set(colour.map((c) => clamp01(c * shade)), n * 3);
+    g.colour.set(
+      colour.map((c) => clamp01(c * shade)),
+      n * 3,
+    );
     g.opacity[n] = opacity;
     n += 1;
   };
@@ -399,7 +441,10 @@ function partsToGaussians(
         const r = part.radius * Math.sqrt((i + 0.5) / k);
         const a = i * 2.399963229728653;
         // a shallow dish: the rim sits back
-        const p = add(add(part.centre, add(mul(u, r * Math.cos(a)), mul(v, r * Math.sin(a)))), mul(nrm, part.depth * (0.5 - (r / part.radius) ** 2 * 0.6)));
+        const p = add(
+          add(part.centre, add(mul(u, r * Math.cos(a)), mul(v, r * Math.sin(a)))),
+          mul(nrm, part.depth * (0.5 - (r / part.radius) ** 2 * 0.6)),
+        );
         emit(p, [u, v, nrm], [sigma, sigma, 0.02], colourAt(part, p), 0.97);
       }
       return;
@@ -409,8 +454,17 @@ function partsToGaussians(
       const spacing = length / k;
       for (let i = 0; i < k; i += 1) {
         const along = (i + 0.5 + (rand() - 0.5) * 0.3 * jitter) * spacing;
-        const p = add(add(part.a, mul(d, along)), add(mul(u, (rand() - 0.5) * 0.15 * part.w * jitter), mul(v, (rand() - 0.5) * 0.15 * part.t * jitter)));
-        emit(p, [d, u, v], [Math.min(Math.max(0.6 * spacing, 0.3 * part.w), length / 2), 0.32 * part.w, 0.32 * part.t], colourAt(part, p), 0.95);
+        const p = add(
+          add(part.a, mul(d, along)),
+          add(mul(u, (rand() - 0.5) * 0.15 * part.w * jitter), mul(v, (rand() - 0.5) * 0.15 * part.t * jitter)),
+        );
+        emit(
+          p,
+          [d, u, v],
+          [Math.min(Math.max(0.6 * spacing, 0.3 * part.w), length / 2), 0.32 * part.w, 0.32 * part.t],
+          colourAt(part, p),
+          0.95,
+        );
       }
       return;
     }
@@ -436,7 +490,13 @@ function partsToGaussians(
         const su = (iu + 0.5 + (rand() - 0.5) * 0.6) / nu - 0.5;
         const sv = (iv + 0.5 + (rand() - 0.5) * 0.6) / nv - 0.5;
         const p = add(f.c, add(mul(f.u, su * f.du), mul(f.v, sv * f.dv)));
-        emit(p, [f.u, f.v, f.n], [Math.min(0.75 * (f.du / nu), f.du / 2), Math.min(0.75 * (f.dv / nv), f.dv / 2), 0.015], colourAt(part, p), 0.97);
+        emit(
+          p,
+          [f.u, f.v, f.n],
+          [Math.min(0.75 * (f.du / nu), f.du / 2), Math.min(0.75 * (f.dv / nv), f.dv / 2), 0.015],
+          colourAt(part, p),
+          0.97,
+        );
       }
     });
   });
@@ -445,7 +505,17 @@ function partsToGaussians(
     const p: Vec3 = [(rand() - 0.5) * 60, rand() * 50, (rand() - 0.5) * 60];
     const grey = 0.4 + 0.4 * rand();
     const s = 0.1 + rand() * 0.4;
-    emit(p, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [s, s * (0.5 + rand()), s], [grey, grey, grey * 0.95], 0.25);
+    emit(
+      p,
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+      [s, s * (0.5 + rand()), s],
+      [grey, grey, grey * 0.95],
+      0.25,
+    );
   }
   return g;
 }
@@ -499,7 +569,9 @@ function makeTowerSplat(options: SplatOptions = {}): Gaussians {
 /** Encodes Gaussians as a 3DGS PLY (binary_little_endian 1.0, 62 float properties; SH degree 0 only). */
 function encodeSplatPly(g: Gaussians): Uint8Array<ArrayBuffer> {
   const header =
-    `ply\nformat binary_little_endian 1.0\nelement vertex ${g.count}\n` + SPLAT_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('') + 'end_header\n';
+    `ply\nformat binary_little_endian 1.0\nelement vertex ${g.count}\n` +
+    SPLAT_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('') +
+    'end_header\n';
   const headerBytes = new TextEncoder().encode(header);
   const stride = SPLAT_PLY_PROPERTIES.length * 4;
   const out = new Uint8Array(headerBytes.length + g.count * stride);
@@ -562,7 +634,8 @@ function partsToMeshes(parts: Part[]): Map<MaterialName, { positions: number[]; 
     if (!m) meshes.set(part.material, (m = { positions: [], normals: [], indices: [] }));
     if (part.kind === 'beam') {
       const { d, u, v, length } = beamFrame(part);
-      const corner = (i: number, j: number, k: number): Vec3 => add(add(part.a, mul(d, i * length)), add(mul(u, (j - 0.5) * part.w), mul(v, (k - 0.5) * part.t)));
+      const corner = (i: number, j: number, k: number): Vec3 =>
+        add(add(part.a, mul(d, i * length)), add(mul(u, (j - 0.5) * part.w), mul(v, (k - 0.5) * part.t)));
       quad(m, [corner(1, 0, 0), corner(1, 1, 0), corner(1, 1, 1), corner(1, 0, 1)], d);
       quad(m, [corner(0, 0, 0), corner(0, 1, 0), corner(0, 1, 1), corner(0, 0, 1)], mul(d, -1));
       quad(m, [corner(0, 1, 0), corner(1, 1, 0), corner(1, 1, 1), corner(0, 1, 1)], u);
@@ -617,7 +690,9 @@ async function partsToGlb(parts: Part[], palette: Record<MaterialName, RGB>, nam
       .setMetallicFactor(0)
       .setRoughnessFactor(material === 'steel' ? 0.55 : 0.8);
     if (material === 'light') mat.setEmissiveFactor([r, g, b]);
-    mesh.addPrimitive(doc.createPrimitive().setAttribute('POSITION', position).setAttribute('NORMAL', normal).setIndices(index).setMaterial(mat));
+    mesh.addPrimitive(
+      doc.createPrimitive().setAttribute('POSITION', position).setAttribute('NORMAL', normal).setIndices(index).setMaterial(mat),
+    );
   }
   const node = doc.createNode(name).setMesh(mesh);
   doc.createScene('scene').addChild(node);
@@ -727,7 +802,14 @@ export function makeCameraMetadata(options: CameraOptions = {}): CameraMetadataE
 /** What {@link renderView} draws, all in the camera's world frame. */
 export interface RenderScene {
   /** Gaussians: centres, σ per local axis, rotation (w, x, y, z), sRGB colour, optional opacity in 0..1 (default 1). */
-  splats?: { count: number; position: Float32Array; sigma: Float32Array; rotation: Float32Array; colour: Float32Array; opacity?: Float32Array };
+  splats?: {
+    count: number;
+    position: Float32Array;
+    sigma: Float32Array;
+    rotation: Float32Array;
+    colour: Float32Array;
+    opacity?: Float32Array;
+  };
   /** Triangles: 9 numbers each, an sRGB colour (3 numbers) each; lit from `sun`. */
   triangles?: { positions: Float32Array; colours: Float32Array };
   /** The world's up direction (unit), e.g. [0, −1, 0] for a y-down splat. */
@@ -797,7 +879,10 @@ export function renderView(scene: RenderScene, camera: CameraLike): Uint8Array {
       const hy = eye[1] + dy * s;
       const hz = eye[2] + dz * s;
       const h = hx * ux + hy * uy + hz * uz;
-      const cell = (Math.floor((hx - h * ux) / 3) * 73856093) ^ (Math.floor((hy - h * uy) / 3) * 83492791) ^ (Math.floor((hz - h * uz) / 3) * 19349663);
+      const cell =
+        (Math.floor((hx - h * ux) / 3) * 73856093) ^
+        (Math.floor((hy - h * uy) / 3) * 83492791) ^
+        (Math.floor((hz - h * uz) / 3) * 19349663);
       const noise = ((cell >>> 0) % 1000) / 1000;
       const fog = 1 - Math.exp(-(s * dl) / 350);
       const g0 = 0.4 + 0.05 * noise;
@@ -841,7 +926,11 @@ export function renderView(scene: RenderScene, camera: CameraLike): Uint8Array {
   };
   if (tri) {
     for (let t = 0; t * 9 < tri.positions.length; t += 1) {
-      const v = [0, 1, 2].map((k): Vec3 => [tri.positions[t * 9 + k * 3]!, tri.positions[t * 9 + k * 3 + 1]!, tri.positions[t * 9 + k * 3 + 2]!]);
+      const v = [0, 1, 2].map((k): Vec3 => [
+        tri.positions[t * 9 + k * 3]!,
+        tri.positions[t * 9 + k * 3 + 1]!,
+        tri.positions[t * 9 + k * 3 + 2]!,
+      ]);
       const d = v.map((q) => dot(forward, sub(q, eye)));
       if (d.every((z) => z < near)) continue;
       // Sutherland–Hodgman against depth ≥ near
@@ -901,7 +990,17 @@ export function renderView(scene: RenderScene, camera: CameraLike): Uint8Array {
       }
       const det = cxx * cyy - cxy * cxy;
       if (!(det > 0)) continue;
-      items.push({ i, x: p.x * ss, y: p.y * ss, depth: p.depth, ixx: cyy / det, ixy: -cxy / det, iyy: cxx / det, ex: Math.sqrt(K * cxx), ey: Math.sqrt(K * cyy) });
+      items.push({
+        i,
+        x: p.x * ss,
+        y: p.y * ss,
+        depth: p.depth,
+        ixx: cyy / det,
+        ixy: -cxy / det,
+        iyy: cxx / det,
+        ex: Math.sqrt(K * cxx),
+        ey: Math.sqrt(K * cyy),
+      });
     }
     items.sort((a, b) => b.depth - a.depth || a.i - b.i);
     for (const it of items) {
@@ -946,7 +1045,11 @@ export function renderView(scene: RenderScene, camera: CameraLike): Uint8Array {
 }
 
 /** Triangles of a part list for {@link renderView} (colours from the palette). */
-function partsToTriangles(parts: Part[], palette: Record<MaterialName, RGB>, frame: (p: Vec3) => Vec3 = (p) => p): NonNullable<RenderScene['triangles']> {
+function partsToTriangles(
+  parts: Part[],
+  palette: Record<MaterialName, RGB>,
+  frame: (p: Vec3) => Vec3 = (p) => p,
+): NonNullable<RenderScene['triangles']> {
   const positions: number[] = [];
   const colours: number[] = [];
   for (const [material, m] of partsToMeshes(parts)) {
@@ -1102,7 +1205,11 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         reference: false,
         hidden: false,
         structure: 'tower',
-        files: { splat: true, glb: false, flight: { count: 12, layout: 'ring', radius: 38, heights: [20, 20], lookDown: -5, fovY: 60, extension: false, start: 5 } },
+        files: {
+          splat: true,
+          glb: false,
+          flight: { count: 12, layout: 'ring', radius: 38, heights: [20, 20], lookDown: -5, fovY: 60, extension: false, start: 5 },
+        },
         survey: { rust: 0.55, antennaPanels: 3, sectorTwist: 8 },
         seed: 12,
         tint: [0.82, 0.3, 0.18],
@@ -1198,16 +1305,32 @@ export async function makeDemoModelFiles(model: DemoModel): Promise<DemoModelFil
   } else {
     const parts = bridgeParts({ tint: model.tint });
     if (model.files.glb) files.glb = { name: 'model.glb', bytes: await makeBridgeGlb({ tint: model.tint }) };
-    const scene: RenderScene = { triangles: partsToTriangles(parts, { ...BASE_PALETTE, paint: model.tint }), up: [0, 1, 0], sun: unit([0.35, 0.8, 0.45]) };
+    const scene: RenderScene = {
+      triangles: partsToTriangles(parts, { ...BASE_PALETTE, paint: model.tint }),
+      up: [0, 1, 0],
+      sun: unit([0.35, 0.8, 0.45]),
+    };
     const views: [Vec3, Vec3][] = [
-      [[-4, 1.8, 5], [3, 3.6, -0.5]],
-      [[14, 7, 22], [0, 3.5, 0]],
+      [
+        [-4, 1.8, 5],
+        [3, 3.6, -0.5],
+      ],
+      [
+        [14, 7, 22],
+        [0, 3.5, 0],
+      ],
     ];
     for (let i = 0; i < (model.files.photos ?? 0); i += 1) {
       const [eye, target] = views[i % views.length]!;
-      files.images.push({ name: `girder_${String(i + 1).padStart(3, '0')}.png`, bytes: encodePng(W, H, renderView(scene, stillCamera(eye, target, [0, 1, 0], W, H, 60))) });
+      files.images.push({
+        name: `girder_${String(i + 1).padStart(3, '0')}.png`,
+        bytes: encodePng(W, H, renderView(scene, stillCamera(eye, target, [0, 1, 0], W, H, 60))),
+      });
     }
-    files.thumbnails.push({ name: 'thumbnail.png', bytes: encodePng(W, H, renderView(scene, stillCamera([24, 9, 30], [0, 3.5, 0], [0, 1, 0], W, H, 50))) });
+    files.thumbnails.push({
+      name: 'thumbnail.png',
+      bytes: encodePng(W, H, renderView(scene, stillCamera([24, 9, 30], [0, 3.5, 0], [0, 1, 0], W, H, 50))),
+    });
   }
   return files;
 }

@@ -69,7 +69,14 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
   const projectIds = new Set(projects.map((p) => p.id));
   const modelsById = new Map(models.map((m) => [m.id, m]));
   const owned = new Set<string>();
-  const report: DoctorReport = { recordsWithoutFiles: [], filesWithoutRecords: [], modelsWithoutProject: [], projectsWithMissingReference: [], modelsWithoutVisibility: [], storage };
+  const report: DoctorReport = {
+    recordsWithoutFiles: [],
+    filesWithoutRecords: [],
+    modelsWithoutProject: [],
+    projectsWithMissingReference: [],
+    modelsWithoutVisibility: [],
+    storage,
+  };
   for (const model of models) {
     const uuid = model.uuid || model.id;
     owned.add(uuid);
@@ -80,7 +87,12 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
       report.recordsWithoutFiles.push({ modelId: model.id, publicId: model.publicId, missing, main });
     }
     if (!model.projectId || !projectIds.has(model.projectId)) {
-      report.modelsWithoutProject.push({ modelId: model.id, publicId: model.publicId, projectId: model.projectId ?? null, files: byUuid.get(uuid) ?? [] });
+      report.modelsWithoutProject.push({
+        modelId: model.id,
+        publicId: model.publicId,
+        projectId: model.projectId ?? null,
+        files: byUuid.get(uuid) ?? [],
+      });
     }
   }
   for (const [uuid, files] of byUuid) if (!owned.has(uuid)) report.filesWithoutRecords.push({ uuid, files });
@@ -88,7 +100,8 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
     const ref = project.reference_model_id;
     if (!ref) continue;
     const model = modelsById.get(ref);
-    if (!model || model.projectId !== project.id) report.projectsWithMissingReference.push({ projectId: project.id, name: project.name, referenceModelId: ref });
+    if (!model || model.projectId !== project.id)
+      report.projectsWithMissingReference.push({ projectId: project.id, name: project.name, referenceModelId: ref });
   }
   return report;
 }
@@ -96,11 +109,18 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
 /** A human rendering of a report. */
 export function describeReport(report: DoctorReport): string {
   const lines: string[] = [];
-  for (const r of report.recordsWithoutFiles) lines.push(`record without files: model ${r.publicId} (${r.modelId}) is missing ${r.missing.join(', ')}${r.main ? ' (main file: re-upload or delete the model)' : ''}`);
-  for (const f of report.filesWithoutRecords) lines.push(`files without record: models/${f.uuid}/ holds ${f.files.length} file(s) no model owns`);
-  for (const m of report.modelsWithoutProject) lines.push(`model without project: ${m.publicId} (${m.modelId}) belongs to missing project ${m.projectId ?? '(none)'}`);
-  for (const p of report.projectsWithMissingReference) lines.push(`missing reference: project ${p.name} (${p.projectId}) points to missing model ${p.referenceModelId}`);
-  for (const m of report.modelsWithoutVisibility) lines.push(`no visibility: model ${m.publicId} (${m.modelId}) has no visible field (--fix writes visible: true)`);
+  for (const r of report.recordsWithoutFiles)
+    lines.push(
+      `record without files: model ${r.publicId} (${r.modelId}) is missing ${r.missing.join(', ')}${r.main ? ' (main file: re-upload or delete the model)' : ''}`,
+    );
+  for (const f of report.filesWithoutRecords)
+    lines.push(`files without record: models/${f.uuid}/ holds ${f.files.length} file(s) no model owns`);
+  for (const m of report.modelsWithoutProject)
+    lines.push(`model without project: ${m.publicId} (${m.modelId}) belongs to missing project ${m.projectId ?? '(none)'}`);
+  for (const p of report.projectsWithMissingReference)
+    lines.push(`missing reference: project ${p.name} (${p.projectId}) points to missing model ${p.referenceModelId}`);
+  for (const m of report.modelsWithoutVisibility)
+    lines.push(`no visibility: model ${m.publicId} (${m.modelId}) has no visible field (--fix writes visible: true)`);
   for (const path of report.storage.untracked) lines.push(`file on disk without a file record: ${path} (--fix removes it)`);
   for (const path of report.storage.missing) lines.push(`file record without bytes on disk: ${path} (--fix removes the record)`);
   return lines.length === 0 ? 'No problems found.' : lines.join('\n');
@@ -114,7 +134,11 @@ export function describeReport(report: DoctorReport): string {
  * missing their splat/GLB are left (reported).
  * @returns the number of repairs made
  */
-export async function repair(backend: Pick<Backend, 'catalog' | 'files'>, report: DoctorReport, storageScan?: StorageScanApi): Promise<number> {
+export async function repair(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  report: DoctorReport,
+  storageScan?: StorageScanApi,
+): Promise<number> {
   let fixed = 0;
   if (storageScan && report.storage.untracked.length + report.storage.missing.length > 0) {
     const removed = await storageScan.repair();

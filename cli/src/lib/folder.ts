@@ -238,7 +238,8 @@ export function describeInspection(inspection: FolderInspection, options: { prob
     ['assets', plan.assets],
   ];
   for (const [label, list] of groups) {
-    if (list.length > 0) lines.push(`${(label + ':').padEnd(9)}${formatCount(list.length, 'file')} (${formatBytes(list.reduce((n, f) => n + f.size, 0))})`);
+    if (list.length > 0)
+      lines.push(`${(label + ':').padEnd(9)}${formatCount(list.length, 'file')} (${formatBytes(list.reduce((n, f) => n + f.size, 0))})`);
   }
   lines.push(`Total:   ${formatBytes(plan.totalBytes)}`);
   if (plan.ignored.length > 0) {

@@ -50,9 +50,13 @@ export async function findModel(backend: Pick<Backend, 'catalog'>, ref: string, 
     const found = await backend.catalog.query('models', { where });
     if (found.length === 1) return found[0];
     if (found.length > 1) {
-      throw new AppError(ErrorCode.InvalidArgument, `Public ID ${key} is used in ${found.length} projects: pass --project or the model id`, {
-        context: { publicId: key, ids: found.map((m) => m.id) },
-      });
+      throw new AppError(
+        ErrorCode.InvalidArgument,
+        `Public ID ${key} is used in ${found.length} projects: pass --project or the model id`,
+        {
+          context: { publicId: key, ids: found.map((m) => m.id) },
+        },
+      );
     }
   }
   throw new AppError(ErrorCode.NotFound, `Model ${key} not found`, { context: { model: key } });

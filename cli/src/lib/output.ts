@@ -89,7 +89,10 @@ export function describeError(error: unknown, argNames: readonly string[] = []):
 }
 
 /** Prints a result or an error the one way the CLI does (see the module comment). */
-export function printOutcome(json: boolean, outcome: { ok: true; output: ActionResult } | { ok: false; error: unknown; argNames?: readonly string[] }): number {
+export function printOutcome(
+  json: boolean,
+  outcome: { ok: true; output: ActionResult } | { ok: false; error: unknown; argNames?: readonly string[] },
+): number {
   if (outcome.ok) {
     const { result, text, summary, failure } = outcome.output;
     if (failure) {
@@ -190,6 +193,10 @@ export function usageError(message: string, context: Record<string, unknown> = {
  */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const fmt = (r: readonly string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n');
 }

@@ -9,7 +9,15 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import type { BatchUploadItem, BatchUploadOptions, FileStorePort, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '@shared/ports/files.js';
+import type {
+  BatchUploadItem,
+  BatchUploadOptions,
+  FileStorePort,
+  NativeUploadSource,
+  StoredFile,
+  UploadOptions,
+  UploadSource,
+} from '@shared/ports/files.js';
 
 /**
  * The uuid of the model `publicId` of project `projectId`: a name-based UUID (SHA-256, version

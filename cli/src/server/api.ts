@@ -42,7 +42,10 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
   const result = schema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new AppError(ErrorCode.InvalidArgument, `Invalid ${what}: ${issue ? `${issue.path.join('.') || '(root)'} ${issue.message}` : 'malformed'}`);
+    throw new AppError(
+      ErrorCode.InvalidArgument,
+      `Invalid ${what}: ${issue ? `${issue.path.join('.') || '(root)'} ${issue.message}` : 'malformed'}`,
+    );
   }
   return result.data;
 }

@@ -18,7 +18,12 @@ import type { exportedAccountSchema, TokenGrant } from '@shared/wire/routes.js';
 import { randomId } from './db.js';
 import type { SqliteDatabase } from './db.js';
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 /** ID token lifetime in seconds (1 h, as Firebase ID tokens). */
 export const ID_TOKEN_TTL_SECONDS = 3600;
@@ -57,7 +62,12 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -138,7 +148,9 @@ export class SignInThrottle {
     if (!refused) return;
     if (!(refused.reason instanceof RateLimiterRes)) throw refused.reason;
     const seconds = Math.max(1, Math.ceil(refused.reason.msBeforeNext / 1000));
-    throw new AppError(ErrorCode.TooManyRequests, `Too many sign-in attempts; try again in ${seconds} s`, { context: { retryAfterSeconds: seconds } });
+    throw new AppError(ErrorCode.TooManyRequests, `Too many sign-in attempts; try again in ${seconds} s`, {
+      context: { retryAfterSeconds: seconds },
+    });
   }
 
   /** A successful sign-in: its points are given back and the address becomes known for the account. */
@@ -190,7 +202,9 @@ export class IdentityService {
     const hash = await hashPassword(password);
     const uid = randomId(28);
     try {
-      this.db.prepare('INSERT INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, 0, ?)').run(uid, email, hash, new Date().toISOString());
+      this.db
+        .prepare('INSERT INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, 0, ?)')
+        .run(uid, email, hash, new Date().toISOString());
     } catch (error) {
       if (this.byEmail(email)) throw new AppError(ErrorCode.EmailAlreadyInUse, 'Email already in use', { context: { email } });
       throw error;
@@ -227,7 +241,9 @@ export class IdentityService {
    * @throws AppError `auth/invalid-email` (nothing added)
    */
   importAccounts(accounts: readonly ExportedAccount[]): number {
-    const insert = this.db.prepare('INSERT OR IGNORE INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
     const now = new Date().toISOString();
     const run = this.db.transaction(() => {
       let added = 0;
@@ -281,7 +297,9 @@ export class IdentityService {
       .sign(this.secret);
     const refreshToken = randomBytes(32).toString('base64url');
     this.db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?').run(Date.now());
-    this.db.prepare('INSERT INTO refresh_tokens (token_hash, uid, expires_at) VALUES (?, ?, ?)').run(sha256(refreshToken), row.uid, Date.now() + REFRESH_TTL_MS);
+    this.db
+      .prepare('INSERT INTO refresh_tokens (token_hash, uid, expires_at) VALUES (?, ?, ?)')
+      .run(sha256(refreshToken), row.uid, Date.now() + REFRESH_TTL_MS);
     return { idToken, refreshToken, expiresIn: ID_TOKEN_TTL_SECONDS, user: { uid: row.uid, email: row.email } };
   }
 
@@ -290,9 +308,12 @@ export class IdentityService {
    * @throws AppError `auth/user-token-expired` (unknown, used or expired token), `auth/user-disabled`
    */
   async refresh(refreshToken: unknown): Promise<TokenGrant> {
-    if (typeof refreshToken !== 'string' || refreshToken.length === 0) throw new AppError(ErrorCode.UserTokenExpired, 'Invalid refresh token');
+    if (typeof refreshToken !== 'string' || refreshToken.length === 0)
+      throw new AppError(ErrorCode.UserTokenExpired, 'Invalid refresh token');
     const hash = sha256(refreshToken);
-    const token = this.db.prepare<[string], { uid: string; expires_at: number }>('SELECT uid, expires_at FROM refresh_tokens WHERE token_hash = ?').get(hash);
+    const token = this.db
+      .prepare<[string], { uid: string; expires_at: number }>('SELECT uid, expires_at FROM refresh_tokens WHERE token_hash = ?')
+      .get(hash);
     if (!token || token.expires_at < Date.now()) throw new AppError(ErrorCode.UserTokenExpired, 'The session has expired; sign in again');
     const row = this.byUid(token.uid);
     if (!row) throw new AppError(ErrorCode.UserTokenExpired, 'The session has expired; sign in again');

@@ -33,7 +33,8 @@ const MAX_PATH_LENGTH = 1024;
  * @throws AppError `invalid-argument`
  */
 export function validateStoragePath(path: unknown): string {
-  const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid storage path: ${reason}`, { context: { path } });
+  const bad = (reason: string): AppError =>
+    new AppError(ErrorCode.InvalidArgument, `Invalid storage path: ${reason}`, { context: { path } });
   if (typeof path !== 'string' || path.length === 0) throw bad('empty');
   if (path.length > MAX_PATH_LENGTH) throw bad('too long');
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw bad('absolute');
@@ -64,7 +65,12 @@ interface FileRow {
   token: string;
 }
 
-const toStoredFile = (row: FileRow): StoredFile => ({ path: row.path, size: row.size, contentType: row.content_type, updated: row.updated });
+const toStoredFile = (row: FileRow): StoredFile => ({
+  path: row.path,
+  size: row.size,
+  contentType: row.content_type,
+  updated: row.updated,
+});
 
 /** Files on disk plus their metadata rows. */
 export class FileStore {
@@ -153,7 +159,9 @@ export class FileStore {
    * @returns the stored files' metadata, in the order of `entries`
    * @throws AppError `invalid-argument` naming the first path that collides with a folder (or has a file in the way)
    */
-  async adoptMany(entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>): Promise<StoredFile[]> {
+  async adoptMany(
+    entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>,
+  ): Promise<StoredFile[]> {
     const targets = entries.map((entry) => this.diskPath(entry.path));
     const inTheWay = (path: string, cause?: unknown): AppError =>
       new AppError(ErrorCode.InvalidArgument, `A file or folder is in the way of ${path}`, { cause, context: { path } });
@@ -167,7 +175,14 @@ export class FileStore {
     try {
       const folders = new Map(targets.map((target, i) => [dirname(target), entries[i].path]));
       await Promise.all([...folders].map(([dir, path]) => at(path, mkdir(dir, { recursive: true }))));
-      const isFolder = await Promise.all(targets.map((target) => lstat(target).then((stats) => stats.isDirectory(), () => false)));
+      const isFolder = await Promise.all(
+        targets.map((target) =>
+          lstat(target).then(
+            (stats) => stats.isDirectory(),
+            () => false,
+          ),
+        ),
+      );
       const blocked = isFolder.indexOf(true);
       if (blocked >= 0) throw inTheWay(entries[blocked].path);
       await Promise.all(
@@ -223,7 +238,9 @@ export class FileStore {
       await Promise.all(temps.map((temp) => rm(temp, { force: true })));
       throw error;
     }
-    return this.adoptMany(entries.map((entry, i) => ({ path: entry.path, source: temps[i], size: entry.body.length, contentType: entry.contentType })));
+    return this.adoptMany(
+      entries.map((entry, i) => ({ path: entry.path, source: temps[i], size: entry.body.length, contentType: entry.contentType })),
+    );
   }
 
   /**
@@ -256,7 +273,9 @@ export class FileStore {
    * @returns how many tokens were replaced
    */
   rotateTokens(prefix: string): number {
-    const rows = this.db.prepare<[string, string], { path: string }>('SELECT path FROM files WHERE path >= ? AND path < ?').all(prefix, `${prefix}\u{10FFFF}`);
+    const rows = this.db
+      .prepare<[string, string], { path: string }>('SELECT path FROM files WHERE path >= ? AND path < ?')
+      .all(prefix, `${prefix}\u{10FFFF}`);
     const update = this.db.prepare<[string, string]>('UPDATE files SET token = ? WHERE path = ?');
     let rotated = 0;
     for (const { path } of rows) if (path.startsWith(prefix)) rotated += update.run(randomBytes(24).toString('base64url'), path).changes;
@@ -277,7 +296,12 @@ export class FileStore {
       const full = join(entry.parentPath, entry.name);
       onDisk.add(relative(this.root, full).split(sep).join('/'));
     }
-    const rows = new Set(this.db.prepare<[], { path: string }>('SELECT path FROM files').all().map((row) => row.path));
+    const rows = new Set(
+      this.db
+        .prepare<[], { path: string }>('SELECT path FROM files')
+        .all()
+        .map((row) => row.path),
+    );
     return {
       untracked: [...onDisk].filter((path) => !rows.has(path)).sort(),
       missing: [...rows].filter((path) => !onDisk.has(path)).sort(),

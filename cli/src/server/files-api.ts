@@ -89,7 +89,9 @@ const batchManifestSchema = z
   .array(fileBatchEntrySchema.extend({ size: fileBatchEntrySchema.shape.size.max(SIMPLE_UPLOAD_LIMIT) }))
   .min(1)
   .max(UPLOAD_BATCH_MAX_FILES)
-  .refine((entries) => entries.reduce((sum, entry) => sum + entry.size, 0) <= UPLOAD_BATCH_MAX_BYTES, { message: `more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all` });
+  .refine((entries) => entries.reduce((sum, entry) => sum + entry.size, 0) <= UPLOAD_BATCH_MAX_BYTES, {
+    message: `more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all`,
+  });
 
 /**
  * Reads a batch upload (`routes.fileBatch`, multipart/form-data): first a `manifest` field
@@ -245,7 +247,13 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
           .header('cache-control', 'private, max-age=0')
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "sandbox; default-src 'none'");
-        return reply.sendFile(path, files.root, { contentType: false, dotfiles: 'allow', index: false, cacheControl: false, acceptRanges: true });
+        return reply.sendFile(path, files.root, {
+          contentType: false,
+          dotfiles: 'allow',
+          index: false,
+          cacheControl: false,
+          acceptRanges: true,
+        });
       }),
     );
   });
@@ -253,7 +261,13 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   // ---- batch of small files (multipart) -------------------------------------------------------
   app.register(async (scope) => {
     await scope.register(fastifyMultipart, {
-      limits: { fields: 1, fieldSize: BATCH_MANIFEST_LIMIT, files: UPLOAD_BATCH_MAX_FILES, fileSize: SIMPLE_UPLOAD_LIMIT, parts: UPLOAD_BATCH_MAX_FILES + 1 },
+      limits: {
+        fields: 1,
+        fieldSize: BATCH_MANIFEST_LIMIT,
+        files: UPLOAD_BATCH_MAX_FILES,
+        fileSize: SIMPLE_UPLOAD_LIMIT,
+        parts: UPLOAD_BATCH_MAX_FILES + 1,
+      },
     });
     serveRoute(
       scope,

@@ -45,8 +45,11 @@ export function errorResponse(error: unknown): { status: number; body: ErrorBody
   }
   const fastifyError = error as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof fastifyError?.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    const code: ErrorCode =
-      isErrorCode(fastifyError.code) ? fastifyError.code : fastifyError.statusCode === 404 ? ErrorCode.NotFound : ErrorCode.InvalidArgument;
+    const code: ErrorCode = isErrorCode(fastifyError.code)
+      ? fastifyError.code
+      : fastifyError.statusCode === 404
+        ? ErrorCode.NotFound
+        : ErrorCode.InvalidArgument;
     const message = typeof fastifyError.message === 'string' ? fastifyError.message : 'Invalid request';
     return { status: fastifyError.statusCode === 413 ? 413 : httpStatusFor(code), body: { error: { code, message } } };
   }

@@ -102,7 +102,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     db,
     (collections) => events.publish(collections),
     (change) => {
-      if (change.collection === 'models' && change.before && change.before.visible !== false && (change.after === null || change.after.visible === false)) {
+      if (
+        change.collection === 'models' &&
+        change.before &&
+        change.before.visible !== false &&
+        (change.after === null || change.after.visible === false)
+      ) {
         const uuid = typeof change.before.uuid === 'string' && change.before.uuid !== '' ? change.before.uuid : change.id;
         files.rotateTokens(`models/${uuid}/`);
       }
@@ -123,12 +128,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   // maxParamLength: Firestore document ids may be 1500 bytes; longer ones get the id rule's 400, not a 414.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true, routerOptions: { maxParamLength: 2048 } });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    routerOptions: { maxParamLength: 2048 },
+  });
 
   // JSON bodies: secure-json-parse refuses `__proto__` and `constructor.prototype` keys, with a message saying so.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (typeof text !== 'string' || text.trim() === '') return done(new AppError(ErrorCode.InvalidArgument, 'Invalid JSON body: empty'), undefined);
+    if (typeof text !== 'string' || text.trim() === '')
+      return done(new AppError(ErrorCode.InvalidArgument, 'Invalid JSON body: empty'), undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {

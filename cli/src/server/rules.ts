@@ -41,4 +41,3 @@ export async function resolvePrincipal(
   const role = deps.documents.get('users', uid)?.data.role;
   return { kind: 'user', uid, email, role: role === 'admin' || role === 'user' ? role : null };
 }
-

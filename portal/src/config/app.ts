@@ -4,7 +4,6 @@ export const APP_TITLE = 'Tower Models Catalog';
 export const APP_SHORT_NAME = 'InspectAI';
 /** Landing page title. */
 export const PRODUCT_TITLE = 'Infrastructure Inspection Platform';
-export const PRODUCT_SUBTITLE =
-  'AI-Powered Vision & 3D Analysis Platform for Infrastructure Inspection and Monitoring';
+export const PRODUCT_SUBTITLE = 'AI-Powered Vision & 3D Analysis Platform for Infrastructure Inspection and Monitoring';
 export const SIGN_IN_SUBTITLE = '3D model inspection platform';
 export const TAGLINE = 'A platform for the future of infrastructure inspection.';

@@ -39,7 +39,10 @@ export const paths = {
     },
     users: { path: '/admin/users', getHref: () => '/admin/users' },
     editProject: { path: '/admin/projects/:projectId', getHref: (projectId: string) => `/admin/projects/${encodeURIComponent(projectId)}` },
-    addModel: { path: '/admin/models/add/:projectId', getHref: (projectId: string) => `/admin/models/add/${encodeURIComponent(projectId)}` },
+    addModel: {
+      path: '/admin/models/add/:projectId',
+      getHref: (projectId: string) => `/admin/models/add/${encodeURIComponent(projectId)}`,
+    },
   },
 } as const;
 

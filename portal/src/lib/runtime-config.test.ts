@@ -4,7 +4,15 @@ import { buildTimeConfig, loadRuntimeConfig } from './runtime-config.js';
 describe('runtime config', () => {
   it('a Firebase build carries its viewer URLs and Maps key (Hosting has no /v1/config)', () => {
     expect(
-      buildTimeConfig({ VITE_BACKEND: 'firebase', VITE_VIEWER_URL: 'https://viewer.lab.example/', VITE_MAPS_API_KEY: 'k-123', VITE_SPLAT_VIEWER_URL: 'https://splats.lab.example' }, 'https://catalog.web.app'),
+      buildTimeConfig(
+        {
+          VITE_BACKEND: 'firebase',
+          VITE_VIEWER_URL: 'https://viewer.lab.example/',
+          VITE_MAPS_API_KEY: 'k-123',
+          VITE_SPLAT_VIEWER_URL: 'https://splats.lab.example',
+        },
+        'https://catalog.web.app',
+      ),
     ).toEqual({
       viewerUrl: 'https://viewer.lab.example',
       mapsApiKey: 'k-123',
@@ -35,6 +43,8 @@ describe('runtime config', () => {
       toolViewerUrls: { splatViewer: null, dualViewer: null },
     });
     expect(requested).toEqual(['http://127.0.0.1:8787/v1/config']);
-    expect((await loadRuntimeConfig('http://127.0.0.1:8787', reply({ viewerUrl: null, mapsApiKey: null }))).viewerUrl).toBe('http://127.0.0.1:8787/viewer');
+    expect((await loadRuntimeConfig('http://127.0.0.1:8787', reply({ viewerUrl: null, mapsApiKey: null }))).viewerUrl).toBe(
+      'http://127.0.0.1:8787/viewer',
+    );
   });
 });

@@ -69,7 +69,12 @@ export class LocalCatalog implements CatalogPort {
     return result.id;
   }
 
-  async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
+  async set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): Promise<void> {
     await this.identity.call(routes.setDoc, [collection, id], { json: { data, merge: options?.merge ?? false } });
   }
 

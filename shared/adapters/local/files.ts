@@ -8,7 +8,16 @@
 import type * as Tus from 'tus-js-client';
 import { usesResumableUpload } from '../../constants.js';
 import { AppError, ErrorCode } from '../../errors.js';
-import type { BatchUploadItem, BatchUploadOptions, FileStorePort, FolderListing, NativeUploadSource, StoredFile, UploadOptions, UploadSource } from '../../ports/files.js';
+import type {
+  BatchUploadItem,
+  BatchUploadOptions,
+  FileStorePort,
+  FolderListing,
+  NativeUploadSource,
+  StoredFile,
+  UploadOptions,
+  UploadSource,
+} from '../../ports/files.js';
 import { errorFromResponse, networkError } from './http.js';
 import { FILE_BATCH_PARTS, routes, UPLOADS_PATH, type FileBatchEntry } from '../../wire/routes.js';
 import type { Transport } from './http.js';
@@ -45,7 +54,8 @@ interface NodeBufferCtor {
  * @returns the bytes, or null when the input is not async-iterable (it then goes through tus)
  */
 async function readSmallStream(input: unknown): Promise<Uint8Array | null> {
-  if (typeof input !== 'object' || input === null || typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return null;
+  if (typeof input !== 'object' || input === null || typeof (input as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function')
+    return null;
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of input as AsyncIterable<Uint8Array>) {
@@ -156,7 +166,10 @@ export class LocalFiles implements FileStorePort {
     let total = 0;
     for (const item of items) {
       const body = await smallBody(item.source);
-      if (body === null) throw new AppError(ErrorCode.InvalidArgument, `${item.path}: only files up to 256 KB go in a batch`, { context: { path: item.path } });
+      if (body === null)
+        throw new AppError(ErrorCode.InvalidArgument, `${item.path}: only files up to 256 KB go in a batch`, {
+          context: { path: item.path },
+        });
       const blob = body instanceof Blob ? body : new Blob([body as Uint8Array<ArrayBuffer>]);
       const contentType = item.contentType ?? (blob.type || undefined);
       manifest.push({ path: item.path, size: blob.size, ...(contentType ? { contentType } : {}) });
@@ -174,7 +187,15 @@ export class LocalFiles implements FileStorePort {
     return result.files;
   }
 
-  private tusUpload(tus: typeof Tus, path: string, input: unknown, size: number, contentType: string | undefined, name: string | undefined, options: UploadOptions): Promise<void> {
+  private tusUpload(
+    tus: typeof Tus,
+    path: string,
+    input: unknown,
+    size: number,
+    contentType: string | undefined,
+    name: string | undefined,
+    options: UploadOptions,
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const urlStorage = this.uploadUrlStorage as Tus.UrlStorage | undefined;
       const baseFingerprint = tus.defaultOptions.fingerprint;

@@ -15,7 +15,14 @@ import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Principal, PendingChange } from '@shared/rules/document-rules.js';
-import { authorizeWrite, checkDocumentContent, filterGet, preAuthorizeWrite, readScope, requireSignedIn } from '@shared/rules/document-rules.js';
+import {
+  authorizeWrite,
+  checkDocumentContent,
+  filterGet,
+  preAuthorizeWrite,
+  readScope,
+  requireSignedIn,
+} from '@shared/rules/document-rules.js';
 import type { Json, MemoryDoc } from './documents.js';
 import { runQuery, wireCopy } from './documents.js';
 import { LiveQueries } from '@shared/adapters/live-queries.js';

@@ -219,7 +219,9 @@ export class MemoryFiles implements FileStorePort {
       if (new Set(items.map((item) => item.path)).size !== items.length) throw bad('a path is listed twice');
       const big = items.find((item) => usesResumableUpload(item.source.size));
       if (big) {
-        throw new AppError(ErrorCode.InvalidArgument, `${big.path}: only files up to 256 KB go in a batch`, { context: { path: big.path } });
+        throw new AppError(ErrorCode.InvalidArgument, `${big.path}: only files up to 256 KB go in a batch`, {
+          context: { path: big.path },
+        });
       }
       const bytes = items.reduce((sum, item) => sum + item.source.size, 0);
       if (bytes > UPLOAD_BATCH_MAX_BYTES) throw bad(`more than ${UPLOAD_BATCH_MAX_BYTES} bytes in all`);

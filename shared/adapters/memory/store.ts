@@ -337,9 +337,7 @@ export class MemoryStore {
 
   /** Every stored file under `prefix` (all when empty), sorted by path. */
   filesUnder(prefix = ''): MemoryFile[] {
-    return [...this.fileMap.values()]
-      .filter((file) => file.path.startsWith(prefix))
-      .sort((a, b) => compareCodeUnits(a.path, b.path));
+    return [...this.fileMap.values()].filter((file) => file.path.startsWith(prefix)).sort((a, b) => compareCodeUnits(a.path, b.path));
   }
 
   /** Removes a stored file. @returns false when there was none */

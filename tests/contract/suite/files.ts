@@ -47,7 +47,8 @@ export function filesContract(ctx: ContractContext): void {
       expect(progress.length).toBeGreaterThan(0);
       expect(progress.every((p) => p.totalBytes === data.length)).toBe(true);
       expect(progress[progress.length - 1]!.bytesTransferred).toBe(data.length);
-      for (let i = 1; i < progress.length; i += 1) expect(progress[i]!.bytesTransferred).toBeGreaterThanOrEqual(progress[i - 1]!.bytesTransferred);
+      for (let i = 1; i < progress.length; i += 1)
+        expect(progress[i]!.bytesTransferred).toBeGreaterThanOrEqual(progress[i - 1]!.bytesTransferred);
       if (!skip.downloadLinks) {
         const url = await env.user.files.getDownloadUrl(`${folder}/model.ply`);
         const body = new Uint8Array(await (await fetch(url)).arrayBuffer());
@@ -61,7 +62,11 @@ export function filesContract(ctx: ContractContext): void {
       try {
         const file = join(dir, 'model.glb');
         writeFileSync(file, bytes(400 * 1024));
-        const stored = await env.admin.files.upload(`${folder}/model.glb`, { size: 400 * 1024, input: createReadStream(file), name: 'model.glb' });
+        const stored = await env.admin.files.upload(`${folder}/model.glb`, {
+          size: 400 * 1024,
+          input: createReadStream(file),
+          name: 'model.glb',
+        });
         expect(stored.size).toBe(400 * 1024);
         expect((await env.admin.files.getMetadata(`${folder}/model.glb`)).size).toBe(400 * 1024);
       } finally {
@@ -88,27 +93,30 @@ export function filesContract(ctx: ContractContext): void {
       await expectCode(env.admin.files.upload(path, new Blob([bytes(10)]), { signal: already.signal }), 'storage/canceled');
     });
 
-    it.skipIf(Boolean(skip.downloadLinks || skip.httpDownloadLinks))('download links need their token, work without other credentials and honour HTTP ranges', async () => {
-      const data = bytes(1000);
-      await env.admin.files.upload(`${folder}/images_thumbnails/t.png`, new Blob([data]), { contentType: 'image/png' });
-      const url = await env.user.files.getDownloadUrl(`${folder}/images_thumbnails/t.png`);
-      expect(url).toMatch(/^https?:\/\//);
-      const full = await fetch(url);
-      expect(full.status).toBe(200);
-      expect(new Uint8Array(await full.arrayBuffer())).toEqual(data);
-      const ranged = await fetch(url, { headers: { range: 'bytes=100-199' } });
-      expect(ranged.status).toBe(206);
-      expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(data.slice(100, 200));
-      const parsed = new URL(url);
-      parsed.search = '';
-      const withoutToken = await fetch(parsed);
-      expect([401, 403]).toContain(withoutToken.status);
-      await withoutToken.arrayBuffer();
-      parsed.searchParams.set('token', 'guessed-token-000000000000');
-      const guessed = await fetch(parsed);
-      expect([401, 403]).toContain(guessed.status);
-      await guessed.arrayBuffer();
-    });
+    it.skipIf(Boolean(skip.downloadLinks || skip.httpDownloadLinks))(
+      'download links need their token, work without other credentials and honour HTTP ranges',
+      async () => {
+        const data = bytes(1000);
+        await env.admin.files.upload(`${folder}/images_thumbnails/t.png`, new Blob([data]), { contentType: 'image/png' });
+        const url = await env.user.files.getDownloadUrl(`${folder}/images_thumbnails/t.png`);
+        expect(url).toMatch(/^https?:\/\//);
+        const full = await fetch(url);
+        expect(full.status).toBe(200);
+        expect(new Uint8Array(await full.arrayBuffer())).toEqual(data);
+        const ranged = await fetch(url, { headers: { range: 'bytes=100-199' } });
+        expect(ranged.status).toBe(206);
+        expect(new Uint8Array(await ranged.arrayBuffer())).toEqual(data.slice(100, 200));
+        const parsed = new URL(url);
+        parsed.search = '';
+        const withoutToken = await fetch(parsed);
+        expect([401, 403]).toContain(withoutToken.status);
+        await withoutToken.arrayBuffer();
+        parsed.searchParams.set('token', 'guessed-token-000000000000');
+        const guessed = await fetch(parsed);
+        expect([401, 403]).toContain(guessed.status);
+        await guessed.arrayBuffer();
+      },
+    );
 
     it('stores a batch of small files in one call, all or none (when the backend has uploadBatch)', async (context) => {
       const { uploadBatch } = env.admin.files;
@@ -147,12 +155,20 @@ export function filesContract(ctx: ContractContext): void {
       // users cannot write
       const userBatch = env.user.files.uploadBatch;
       if (userBatch && !skip.roles) {
-        await expectCode(userBatch.call(env.user.files, [{ path: `${batchFolder}/images/x.jpg`, source: new Blob([bytes(10)]) }]), 'storage/unauthorized');
+        await expectCode(
+          userBatch.call(env.user.files, [{ path: `${batchFolder}/images/x.jpg`, source: new Blob([bytes(10)]) }]),
+          'storage/unauthorized',
+        );
         expect(await env.admin.files.list(`${batchFolder}/images/`)).toEqual({ items: [], prefixes: [] });
       }
       const already = new AbortController();
       already.abort();
-      await expectCode(uploadBatch.call(env.admin.files, [{ path: `${batchFolder}/images/y.jpg`, source: new Blob([bytes(10)]) }], { signal: already.signal }), 'storage/canceled');
+      await expectCode(
+        uploadBatch.call(env.admin.files, [{ path: `${batchFolder}/images/y.jpg`, source: new Blob([bytes(10)]) }], {
+          signal: already.signal,
+        }),
+        'storage/canceled',
+      );
     });
 
     it('deletes files; missing files give object-not-found', async () => {

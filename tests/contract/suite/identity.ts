@@ -25,7 +25,11 @@ export function identityContract(ctx: ContractContext): void {
       const email = `signin-${tag}@example.com`;
       await env.service.identity.createAccount(email, 'right-password');
       await expectCode(env.anon.identity.signIn(email, 'wrong-password'), 'auth/wrong-password', 'auth/invalid-credential');
-      await expectCode(env.anon.identity.signIn(`nobody-${tag}@example.com`, 'whatever1'), 'auth/user-not-found', 'auth/invalid-credential');
+      await expectCode(
+        env.anon.identity.signIn(`nobody-${tag}@example.com`, 'whatever1'),
+        'auth/user-not-found',
+        'auth/invalid-credential',
+      );
       await expectCode(env.anon.identity.signIn('not-an-email', 'whatever1'), 'auth/invalid-email');
       expect(env.anon.identity.currentUser()).toBeNull();
     });

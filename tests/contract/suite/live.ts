@@ -46,8 +46,22 @@ export function liveContract(ctx: ContractContext): void {
       });
       try {
         await waitFor(() => calls >= 1, 'the first snapshot');
-        await env.admin.catalog.set('models', `${projectId}-hidden`, { uuid: `${projectId}-hidden`, publicId: 'H', name: 'hidden', projectId, visible: false, files: {} });
-        await env.admin.catalog.set('models', `${projectId}-shown`, { uuid: `${projectId}-shown`, publicId: 'S', name: 'shown', projectId, visible: true, files: {} });
+        await env.admin.catalog.set('models', `${projectId}-hidden`, {
+          uuid: `${projectId}-hidden`,
+          publicId: 'H',
+          name: 'hidden',
+          projectId,
+          visible: false,
+          files: {},
+        });
+        await env.admin.catalog.set('models', `${projectId}-shown`, {
+          uuid: `${projectId}-shown`,
+          publicId: 'S',
+          name: 'shown',
+          projectId,
+          visible: true,
+          files: {},
+        });
         await waitFor(() => seen.has(`${projectId}-shown`), 'the visible model');
         await env.admin.catalog.update('models', `${projectId}-shown`, { visible: false });
         await waitFor(() => calls >= 3, 'the model being hidden');

@@ -14,26 +14,97 @@ export function queriesContract(ctx: ContractContext): void {
     const group = `q-${tag}`;
     beforeAll(async () => {
       await env.admin.catalog.batch([
-        { op: 'create', collection: 'models', id: `${group}-a`, data: { uuid: `${group}-a`, publicId: 'B-2', name: 'a', projectId: group, visible: true, files: {}, metadata: { captureDate: '2024-05-01', displayOrder: 2 } } },
-        { op: 'create', collection: 'models', id: `${group}-b`, data: { uuid: `${group}-b`, publicId: 'A-1', name: 'b', projectId: group, isReference: true, files: {}, metadata: { captureDate: '2023-01-01', displayOrder: 1 } } },
-        { op: 'create', collection: 'models', id: `${group}-c`, data: { uuid: `${group}-c`, publicId: 'C-3', name: 'c', projectId: group, isReference: false, files: {}, metadata: { captureDate: '2025-09-09', displayOrder: 3 } } },
-        { op: 'create', collection: 'models', id: `${group}-other`, data: { uuid: `${group}-other`, publicId: 'A-0', name: 'other', projectId: `${group}-x`, files: {}, metadata: { captureDate: '2024-05-01', displayOrder: 0 } } },
+        {
+          op: 'create',
+          collection: 'models',
+          id: `${group}-a`,
+          data: {
+            uuid: `${group}-a`,
+            publicId: 'B-2',
+            name: 'a',
+            projectId: group,
+            visible: true,
+            files: {},
+            metadata: { captureDate: '2024-05-01', displayOrder: 2 },
+          },
+        },
+        {
+          op: 'create',
+          collection: 'models',
+          id: `${group}-b`,
+          data: {
+            uuid: `${group}-b`,
+            publicId: 'A-1',
+            name: 'b',
+            projectId: group,
+            isReference: true,
+            files: {},
+            metadata: { captureDate: '2023-01-01', displayOrder: 1 },
+          },
+        },
+        {
+          op: 'create',
+          collection: 'models',
+          id: `${group}-c`,
+          data: {
+            uuid: `${group}-c`,
+            publicId: 'C-3',
+            name: 'c',
+            projectId: group,
+            isReference: false,
+            files: {},
+            metadata: { captureDate: '2025-09-09', displayOrder: 3 },
+          },
+        },
+        {
+          op: 'create',
+          collection: 'models',
+          id: `${group}-other`,
+          data: {
+            uuid: `${group}-other`,
+            publicId: 'A-0',
+            name: 'other',
+            projectId: `${group}-x`,
+            files: {},
+            metadata: { captureDate: '2024-05-01', displayOrder: 0 },
+          },
+        },
       ]);
     });
 
     it.skipIf(Boolean(skip.nestedFieldQueries))('filters with == on a field and on a dotted path', async () => {
       const ofProject = await env.admin.catalog.query('models', { where: [['projectId', '==', group]] });
       expect(ofProject.map((m) => m.id).sort()).toEqual([`${group}-a`, `${group}-b`, `${group}-c`]);
-      const byDate = await env.admin.catalog.query('models', { where: [['metadata.captureDate', '==', '2024-05-01'], ['projectId', '==', group]] });
+      const byDate = await env.admin.catalog.query('models', {
+        where: [
+          ['metadata.captureDate', '==', '2024-05-01'],
+          ['projectId', '==', group],
+        ],
+      });
       expect(byDate.map((m) => m.id)).toEqual([`${group}-a`]);
-      const byNumber = await env.admin.catalog.query('models', { where: [['metadata.displayOrder', '==', 3], ['projectId', '==', group]] });
+      const byNumber = await env.admin.catalog.query('models', {
+        where: [
+          ['metadata.displayOrder', '==', 3],
+          ['projectId', '==', group],
+        ],
+      });
       expect(byNumber.map((m) => m.id)).toEqual([`${group}-c`]);
-      const byBoolean = await env.admin.catalog.query('models', { where: [['isReference', '==', true], ['projectId', '==', group]] });
+      const byBoolean = await env.admin.catalog.query('models', {
+        where: [
+          ['isReference', '==', true],
+          ['projectId', '==', group],
+        ],
+      });
       expect(byBoolean.map((m) => m.id)).toEqual([`${group}-b`]);
     });
 
     it('filters with != (documents missing the field do not match)', async () => {
-      const notReference = await env.admin.catalog.query('models', { where: [['projectId', '==', group], ['isReference', '!=', true]] });
+      const notReference = await env.admin.catalog.query('models', {
+        where: [
+          ['projectId', '==', group],
+          ['isReference', '!=', true],
+        ],
+      });
       expect(notReference.map((m) => m.id)).toEqual([`${group}-c`]);
     });
 

@@ -50,10 +50,24 @@ export function rolesContract(ctx: ContractContext): void {
 
     it('a user never receives a hidden model: not from get, query nor count', async () => {
       const projectId = `hidden-${tag}`;
-      await env.admin.catalog.set('models', `${projectId}-h`, { uuid: `${projectId}-h`, publicId: 'HID', name: 'h', projectId, visible: false, files: {} });
+      await env.admin.catalog.set('models', `${projectId}-h`, {
+        uuid: `${projectId}-h`,
+        publicId: 'HID',
+        name: 'h',
+        projectId,
+        visible: false,
+        files: {},
+      });
       // visible: true as every create writes it (Firebase queries of non-admins filter on it; a
       // legacy record without the field reads by id, see 'a model without visible' below)
-      await env.admin.catalog.set('models', `${projectId}-v`, { uuid: `${projectId}-v`, publicId: 'VIS', name: 'v', projectId, visible: true, files: {} });
+      await env.admin.catalog.set('models', `${projectId}-v`, {
+        uuid: `${projectId}-v`,
+        publicId: 'VIS',
+        name: 'v',
+        projectId,
+        visible: true,
+        files: {},
+      });
       expect(await env.user.catalog.get('models', `${projectId}-h`)).toBeNull();
       expect((await env.admin.catalog.get('models', `${projectId}-h`))?.visible).toBe(false);
       const where: [string, '==', string][] = [['projectId', '==', projectId]];
@@ -79,7 +93,8 @@ export function rolesContract(ctx: ContractContext): void {
         await expectCode(env.user.files.delete(path), 'storage/unauthorized');
         expect((await env.user.files.getMetadata(path)).size).toBe(100);
       }
-      if (!skip.restrictedSignUp) await expectCode(env.user.identity.createAccount(`new-${tag}@example.com`, 'secret-1'), 'permission-denied');
+      if (!skip.restrictedSignUp)
+        await expectCode(env.user.identity.createAccount(`new-${tag}@example.com`, 'secret-1'), 'permission-denied');
       if (env.user.identity.findAccountByEmail) {
         await expectCode(env.user.identity.findAccountByEmail(`new-${tag}@example.com`), 'permission-denied');
       }

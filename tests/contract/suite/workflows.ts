@@ -86,7 +86,12 @@ export function workflowsContract(ctx: ContractContext): void {
   /** The project's reference_model_id and the ids of its models with isReference true. */
   const referenceState = async (projectId: string): Promise<{ project: string | null | undefined; flagged: string[] }> => {
     const project = await env.admin.catalog.get('projects', projectId);
-    const flagged = await env.admin.catalog.query('models', { where: [['projectId', '==', projectId], ['isReference', '==', true]] });
+    const flagged = await env.admin.catalog.query('models', {
+      where: [
+        ['projectId', '==', projectId],
+        ['isReference', '==', true],
+      ],
+    });
     return { project: project?.reference_model_id, flagged: flagged.map((m) => m.id).sort() };
   };
 
@@ -170,25 +175,28 @@ export function workflowsContract(ctx: ContractContext): void {
         expect(await referenceState(projectId)).toEqual({ project: next.model.id, flagged: [next.model.id] });
       });
 
-      it.skipIf(Boolean(skip.roles))('hiding the reference model keeps it the reference; non-admins stop receiving it until shown', async () => {
-        const projectId = await newProject('ref-hide');
-        const ref = await newModel(env.admin, projectId, 'H-1', { setAsReference: true });
-        const plain = await newModel(env.admin, projectId, 'H-2');
-        const before = await env.admin.catalog.get('models', ref.model.id);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        await setModelVisibility(env.admin.catalog, ref.model.id, false, env.admin.files);
-        const hidden = await env.admin.catalog.get('models', ref.model.id);
-        expect(hidden?.visible).toBe(false);
-        expect(Date.parse(hidden!.last_updated!)).toBeGreaterThan(Date.parse(before!.last_updated!));
-        expect(await referenceState(projectId)).toEqual({ project: ref.model.id, flagged: [ref.model.id] });
-        expect(await env.user.catalog.get('models', ref.model.id)).toBeNull();
-        const where: [string, '==', string][] = [['projectId', '==', projectId]];
-        expect((await env.user.catalog.query('models', { where })).map((m) => m.id)).toEqual([plain.model.id]);
-        expect(await env.user.catalog.count('models', { where })).toBe(1);
-        await setModelVisibility(env.admin.catalog, ref.model.id, true, env.admin.files);
-        expect((await env.user.catalog.get('models', ref.model.id))?.isReference).toBe(true);
-        expect(await env.user.catalog.count('models', { where })).toBe(2);
-      });
+      it.skipIf(Boolean(skip.roles))(
+        'hiding the reference model keeps it the reference; non-admins stop receiving it until shown',
+        async () => {
+          const projectId = await newProject('ref-hide');
+          const ref = await newModel(env.admin, projectId, 'H-1', { setAsReference: true });
+          const plain = await newModel(env.admin, projectId, 'H-2');
+          const before = await env.admin.catalog.get('models', ref.model.id);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await setModelVisibility(env.admin.catalog, ref.model.id, false, env.admin.files);
+          const hidden = await env.admin.catalog.get('models', ref.model.id);
+          expect(hidden?.visible).toBe(false);
+          expect(Date.parse(hidden!.last_updated!)).toBeGreaterThan(Date.parse(before!.last_updated!));
+          expect(await referenceState(projectId)).toEqual({ project: ref.model.id, flagged: [ref.model.id] });
+          expect(await env.user.catalog.get('models', ref.model.id)).toBeNull();
+          const where: [string, '==', string][] = [['projectId', '==', projectId]];
+          expect((await env.user.catalog.query('models', { where })).map((m) => m.id)).toEqual([plain.model.id]);
+          expect(await env.user.catalog.count('models', { where })).toBe(1);
+          await setModelVisibility(env.admin.catalog, ref.model.id, true, env.admin.files);
+          expect((await env.user.catalog.get('models', ref.model.id))?.isReference).toBe(true);
+          expect(await env.user.catalog.count('models', { where })).toBe(2);
+        },
+      );
     });
 
     describe('delete guards', () => {
@@ -268,8 +276,16 @@ export function workflowsContract(ctx: ContractContext): void {
         await newModel(env.admin, other, 'U-1', {}, { uniquePublicId: true });
         const second = await newModel(env.admin, projectId, 'U-2', {}, { uniquePublicId: true });
         const unique = { uniquePublicId: true };
-        await expectCode(updateModel(env.admin.catalog, second.model.id, { name: 'Second', publicId: 'U-1', captureDate: '' }, unique), 'already-exists');
-        const kept = await updateModel(env.admin.catalog, first.model.id, { name: ' First ', publicId: 'U-1', captureDate: '2025-06-01' }, unique);
+        await expectCode(
+          updateModel(env.admin.catalog, second.model.id, { name: 'Second', publicId: 'U-1', captureDate: '' }, unique),
+          'already-exists',
+        );
+        const kept = await updateModel(
+          env.admin.catalog,
+          first.model.id,
+          { name: ' First ', publicId: 'U-1', captureDate: '2025-06-01' },
+          unique,
+        );
         expect(kept).toEqual({ name: 'First', publicId: 'U-1', captureDate: '2025-06-01' });
         const edited = await env.admin.catalog.get('models', first.model.id);
         expect(edited?.name).toBe('First');
@@ -331,13 +347,17 @@ export function workflowsContract(ctx: ContractContext): void {
         const controller = new AbortController();
         const files = { ...mainFiles(), images: [{ source: new Blob([bytes(5)]), name: 'a.jpg' }] };
         const error = await rejection(
-          addModel(env.admin, { projectId, publicId: 'X-1', name: 'Canceled', modelType: 'hybrid', setAsReference: true, files }, {
-            uuid,
-            signal: controller.signal,
-            onFile: (_key, status) => {
-              if (status === 'completed') controller.abort();
+          addModel(
+            env.admin,
+            { projectId, publicId: 'X-1', name: 'Canceled', modelType: 'hybrid', setAsReference: true, files },
+            {
+              uuid,
+              signal: controller.signal,
+              onFile: (_key, status) => {
+                if (status === 'completed') controller.abort();
+              },
             },
-          }),
+          ),
         );
         expect(error.code).toBe('storage/canceled');
         expect(await env.admin.catalog.get('models', uuid)).toBeNull();
@@ -363,7 +383,10 @@ export function workflowsContract(ctx: ContractContext): void {
         await env.service.identity.createAccount(plain, 'secret-1');
         await env.service.identity.createAccount(boss, 'secret-1');
         await env.admin.catalog.set('admins', boss, { email: boss });
-        for (const [email, role] of [[plain, 'user'], [boss, 'admin']] as const) {
+        for (const [email, role] of [
+          [plain, 'user'],
+          [boss, 'admin'],
+        ] as const) {
           const user = await env.anon.identity.signIn(email, 'secret-1');
           try {
             expect(await resolveRole(env.anon.catalog, user)).toBe(role);

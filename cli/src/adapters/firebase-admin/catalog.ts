@@ -61,9 +61,17 @@ export class AdminCatalog implements CatalogPort {
     }
   }
 
-  async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
+  async set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): Promise<void> {
     try {
-      await this.db.collection(collection).doc(id).set(toFirestore(data as Record<string, unknown>), { merge: options?.merge ?? false });
+      await this.db
+        .collection(collection)
+        .doc(id)
+        .set(toFirestore(data as Record<string, unknown>), { merge: options?.merge ?? false });
     } catch (error) {
       throw firestoreError(error, `set ${collection}/${id}`);
     }
@@ -124,5 +132,8 @@ export class AdminCatalog implements CatalogPort {
 
 /** Thrown by calls the service principal cannot make. */
 export function unsupported(what: string): AppError {
-  return new AppError(ErrorCode.FailedPrecondition, `${what} is not available with the firebase-admin adapter (it acts as the service account).`);
+  return new AppError(
+    ErrorCode.FailedPrecondition,
+    `${what} is not available with the firebase-admin adapter (it acts as the service account).`,
+  );
 }

@@ -76,7 +76,8 @@ function stringCode(code: string): ErrorCode {
  */
 export function authError(error: unknown, what: string): AppError {
   if (error instanceof AppError) return error;
-  const code = (error as { code?: unknown; errorInfo?: { code?: unknown } } | null)?.errorInfo?.code ?? (error as { code?: unknown } | null)?.code;
+  const code =
+    (error as { code?: unknown; errorInfo?: { code?: unknown } } | null)?.errorInfo?.code ?? (error as { code?: unknown } | null)?.code;
   const mapped = typeof code === 'string' ? (AUTH[code] ?? ErrorCode.Internal) : ErrorCode.Network;
   return new AppError(mapped, `${what}: ${describe(error)}`, { cause: error });
 }

@@ -90,7 +90,13 @@ export class AdminFiles implements FileStorePort {
     let pageToken: string | undefined;
     try {
       do {
-        const [files, next, response] = await this.bucket.getFiles({ prefix, delimiter: '/', autoPaginate: false, maxResults: 1000, pageToken });
+        const [files, next, response] = await this.bucket.getFiles({
+          prefix,
+          delimiter: '/',
+          autoPaginate: false,
+          maxResults: 1000,
+          pageToken,
+        });
         for (const file of files) if (file.name !== prefix) items.push(metadataOf(file));
         for (const p of (response as { prefixes?: string[] } | undefined)?.prefixes ?? []) prefixes.add(p);
         pageToken = (next as { pageToken?: string } | null)?.pageToken;

@@ -67,7 +67,10 @@ let appCounter = 0;
 export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): Backend {
   const projectId = options.projectId ?? resolveFirebaseProject();
   if (!projectId) {
-    throw new AppError(ErrorCode.Unauthenticated, 'No Firebase project id: set FIREBASE_PROJECT_ID, or GOOGLE_APPLICATION_CREDENTIALS to a service-account key file.');
+    throw new AppError(
+      ErrorCode.Unauthenticated,
+      'No Firebase project id: set FIREBASE_PROJECT_ID, or GOOGLE_APPLICATION_CREDENTIALS to a service-account key file.',
+    );
   }
   const storageBucket = options.storageBucket ?? process.env.FIREBASE_STORAGE_BUCKET ?? `${projectId}.appspot.com`;
   const emulated = !process.env.GOOGLE_APPLICATION_CREDENTIALS;

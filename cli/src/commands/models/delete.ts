@@ -43,4 +43,3 @@ export const deleteCommand = leafCommand({
     return { result: { id: model.id, ...result }, text: model.id, summary: modelDeletedWithLeftovers(result.name, 0) };
   },
 });
-

@@ -13,7 +13,9 @@ const schema = z.object({ project: z.string().optional(), ...backendOptionsShape
 
 /** `catalog models list [--project <id>]` */
 export const listCommand = leafCommand({
-  command: new Command('list').description('list models (hidden ones included), by project').option('--project <id>', 'only this project (id, structure ID or slug)'),
+  command: new Command('list')
+    .description('list models (hidden ones included), by project')
+    .option('--project <id>', 'only this project (id, structure ID or slug)'),
   backend: true,
   schema,
   help: examplesHelp(['catalog models list --project TWR-001 --json']),
@@ -35,7 +37,10 @@ export const listCommand = leafCommand({
     ]);
     return {
       result: models,
-      text: models.length === 0 ? 'No models' : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
+      text:
+        models.length === 0
+          ? 'No models'
+          : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
       summary: formatCount(models.length, 'model'),
     };
   },

@@ -22,7 +22,15 @@ function batchTable(items: BatchItem[]): string {
   return (
     formatTable(
       ['STATUS', 'PUBLIC ID', 'NAME', 'TYPE', 'FILES', 'SIZE', 'FOLDER'],
-      items.map((i) => [i.status, i.entry.publicId || '-', i.entry.name || '-', i.modelType ?? '-', String(i.fileCount), formatBytes(i.totalBytes), i.entry.folder]),
+      items.map((i) => [
+        i.status,
+        i.entry.publicId || '-',
+        i.entry.name || '-',
+        i.modelType ?? '-',
+        String(i.fileCount),
+        formatBytes(i.totalBytes),
+        i.entry.folder,
+      ]),
     ) +
     items
       .filter((i) => i.problems.length > 0)
@@ -79,10 +87,17 @@ export const uploadManyCommand = leafCommand({
       manifest: source,
       dryRun: input.dryRun,
       models: plan.items.map(batchItemSummary),
-      counts: { planned: count('ready'), exists: count('exists'), invalid: count('invalid'), created: count('created'), failed: count('failed') },
+      counts: {
+        planned: count('ready'),
+        exists: count('exists'),
+        invalid: count('invalid'),
+        created: count('created'),
+        failed: count('failed'),
+      },
       ...extra,
     });
-    if (!ctx.json) ctx.log(`Plan for ${project.name} (${entries.length} model folders, metadata from ${source}):\n${batchTable(plan.items)}`);
+    if (!ctx.json)
+      ctx.log(`Plan for ${project.name} (${entries.length} model folders, metadata from ${source}):\n${batchTable(plan.items)}`);
     const ready = plan.items.filter((i) => i.status === 'ready');
     const plannedBytes = ready.reduce((n, i) => n + i.totalBytes, 0);
     const problems = invalid.map((i) => `${i.entry.folder}: ${i.problems.join('; ')}`);
@@ -92,18 +107,28 @@ export const uploadManyCommand = leafCommand({
         text: '',
         summary: `Dry run: ${ready.length} to upload (${formatBytes(plannedBytes)}), ${count('exists')} already there, ${invalid.length} invalid. Nothing was uploaded.`,
         ...(invalid.length > 0
-          ? { failure: { code: ErrorCode.InvalidArgument, message: `${invalid.length} model folder(s) are invalid: ${problems.join(' | ')}` } }
+          ? {
+              failure: {
+                code: ErrorCode.InvalidArgument,
+                message: `${invalid.length} model folder(s) are invalid: ${problems.join(' | ')}`,
+              },
+            }
           : {}),
       };
     }
     if (invalid.length > 0 && !input.skipInvalid) {
-      throw new AppError(ErrorCode.InvalidArgument, `${problems.join('\n')}\nNothing was uploaded (fix these folders, or pass --skip-invalid).`, {
-        context: { invalid: invalid.map((i) => i.entry.folder) },
-      });
+      throw new AppError(
+        ErrorCode.InvalidArgument,
+        `${problems.join('\n')}\nNothing was uploaded (fix these folders, or pass --skip-invalid).`,
+        {
+          context: { invalid: invalid.map((i) => i.entry.folder) },
+        },
+      );
     }
     const reference = ready.find((i) => i.entry.reference);
     let replaceReference = false;
-    if (reference && project.reference_model_id) replaceReference = await askConfirm(ctx, { message: REPLACE_REFERENCE_QUESTION, flag: '--yes' });
+    if (reference && project.reference_model_id)
+      replaceReference = await askConfirm(ctx, { message: REPLACE_REFERENCE_QUESTION, flag: '--yes' });
 
     const started = Date.now();
     const progress = createBatchProgress({ totalBytes: plannedBytes, totalModels: ready.length });
@@ -126,7 +151,12 @@ export const uploadManyCommand = leafCommand({
       text: batchTable(plan.items),
       summary,
       ...(notUploaded > 0
-        ? { failure: { code: failed.length > 0 ? ErrorCode.Unavailable : ErrorCode.InvalidArgument, message: `${notUploaded} model(s) not uploaded. ${summary}` } }
+        ? {
+            failure: {
+              code: failed.length > 0 ? ErrorCode.Unavailable : ErrorCode.InvalidArgument,
+              message: `${notUploaded} model(s) not uploaded. ${summary}`,
+            },
+          }
         : {}),
     };
   },

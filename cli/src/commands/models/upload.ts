@@ -31,7 +31,9 @@ const schema = z.object({
 /** `catalog models upload <folder> --project <id> --public-id … --name … [--type] [--reference] [--capture-date]` */
 export const uploadCommand = leafCommand({
   command: new Command('upload')
-    .description('upload a model folder (flat or 3DGS training output) into a project; resumes an interrupted upload, skips a public ID the project already has')
+    .description(
+      'upload a model folder (flat or 3DGS training output) into a project; resumes an interrupted upload, skips a public ID the project already has',
+    )
     .argument('<folder>', 'model folder')
     .option('--project <id>', 'project id, structure ID or slug (required; see `catalog projects list`)')
     .option('--public-id <id>', 'public ID used in viewer links (required)')
@@ -49,7 +51,8 @@ export const uploadCommand = leafCommand({
       throw new AppError(ErrorCode.InvalidArgument, `${ValidationMessages.addModelIdAndNameRequired} (--public-id and --name)`);
     }
     // checked before the server is reached (planBatch checks it again with the folder)
-    if (normaliseCaptureDate(input.captureDate) === undefined) throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.invalidDate);
+    if (normaliseCaptureDate(input.captureDate) === undefined)
+      throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.invalidDate);
     const { backend, actorUid } = await open();
     const project = await findProject(backend, input.project);
     const entry = {
@@ -64,7 +67,9 @@ export const uploadCommand = leafCommand({
     const item = plan.items[0];
     if (item.status === 'invalid') {
       if (!ctx.json && item.inspection) ctx.log(describeInspection(item.inspection, { problems: false }));
-      throw new AppError(ErrorCode.InvalidArgument, item.problems.join('\n'), { context: { folder: item.folder, problems: item.problems } });
+      throw new AppError(ErrorCode.InvalidArgument, item.problems.join('\n'), {
+        context: { folder: item.folder, problems: item.problems },
+      });
     }
     if (item.status === 'exists') {
       return {

@@ -11,7 +11,10 @@ afterEach(cleanup);
 function renderShell(role: 'user' | 'admin' | null, path: string) {
   const test = createTestBackend(role);
   return render(
-    <AppProvider backend={test.backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
+    <AppProvider
+      backend={test.backend}
+      config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}
+    >
       <MemoryRouter initialEntries={[path]}>
         <NavigationHistoryProvider>
           <Routes>

@@ -8,7 +8,13 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Capability, can, routeAccess } from '@shared/roles.js';
 import { APP_TITLE } from '../../config/app.js';
 import { paths } from '../../config/paths.js';
-import { NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED, showsNavigation, shouldAutoCollapse, useNavigationHistory } from '../../lib/navigation.js';
+import {
+  NAV_WIDTH_COLLAPSED,
+  NAV_WIDTH_EXPANDED,
+  showsNavigation,
+  shouldAutoCollapse,
+  useNavigationHistory,
+} from '../../lib/navigation.js';
 import { useSession, useSignOut } from '../../lib/session.js';
 import { LoadingState } from '../ui/spinner.js';
 import { SideNav } from './side-nav.js';

@@ -25,7 +25,16 @@ function renderNav(props: Partial<SideNavProps>) {
 describe('SideNav (SPEC.md §2 Shell)', () => {
   it('lists the entries with descriptions and hides Admin and Create Project from users', () => {
     renderNav({});
-    for (const text of ['Catalog Home', 'Main catalog overview', 'Project Map', 'Geographic view', 'Project List', 'Table view', 'Model List', '3D model library']) {
+    for (const text of [
+      'Catalog Home',
+      'Main catalog overview',
+      'Project Map',
+      'Geographic view',
+      'Project List',
+      'Table view',
+      'Model List',
+      '3D model library',
+    ]) {
       expect(screen.getByText(text)).toBeTruthy();
     }
     expect(screen.queryByText('Admin')).toBeNull();

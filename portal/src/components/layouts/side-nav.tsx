@@ -97,7 +97,11 @@ export function SideNav({ collapsed, onToggle, email, role, roleLoading, onSignO
           <Spinner size="sm" label="Loading..." />
         ) : (
           <>
-            {!collapsed ? <div className="side-nav-email" title={email ?? ''}>{email}</div> : null}
+            {!collapsed ? (
+              <div className="side-nav-email" title={email ?? ''}>
+                {email}
+              </div>
+            ) : null}
             {role ? (
               <span className={`role-badge role-${roleBadge(role).color}`} data-testid="role-badge">
                 {roleBadge(role).label}

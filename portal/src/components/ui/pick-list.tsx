@@ -51,14 +51,37 @@ interface PickListProps<T extends { id: string }> {
 }
 
 /** The left column: search box, sort buttons and the list of items to pick from. */
-export function PickList<T extends { id: string }>({ noun, term, onTerm, sort, onSort, items, selectedId, onSelect, title, subtitle, actions }: PickListProps<T>) {
+export function PickList<T extends { id: string }>({
+  noun,
+  term,
+  onTerm,
+  sort,
+  onSort,
+  items,
+  selectedId,
+  onSelect,
+  title,
+  subtitle,
+  actions,
+}: PickListProps<T>) {
   const label = noun.charAt(0).toUpperCase() + noun.slice(1);
   return (
     <aside className="panel span-1" aria-label={label}>
-      <input type="search" placeholder={`Search ${noun}...`} aria-label={`Search ${noun}`} value={term} onChange={(e) => onTerm(e.target.value)} />
+      <input
+        type="search"
+        placeholder={`Search ${noun}...`}
+        aria-label={`Search ${noun}`}
+        value={term}
+        onChange={(e) => onTerm(e.target.value)}
+      />
       <div className="sort-buttons" role="group" aria-label={`Sort ${noun}`}>
         {(Object.keys(SORT_LABELS) as ListSort[]).map((key) => (
-          <button key={key} type="button" className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`} onClick={() => onSort(key)}>
+          <button
+            key={key}
+            type="button"
+            className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`}
+            onClick={() => onSort(key)}
+          >
             {SORT_LABELS[key]}
           </button>
         ))}

@@ -12,10 +12,16 @@ afterEach(cleanup);
 const unused = {} as Backend;
 
 function renderAt(entries: string[]) {
-  const router = createMemoryRouter([{ path: '/admin/*', element: <AdminRoute /> }, { path: '*', element: <p>elsewhere</p> }], {
-    initialEntries: entries,
-    initialIndex: entries.length - 1,
-  });
+  const router = createMemoryRouter(
+    [
+      { path: '/admin/*', element: <AdminRoute /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    {
+      initialEntries: entries,
+      initialIndex: entries.length - 1,
+    },
+  );
   render(
     <BackendProvider backend={unused}>
       <RouterProvider router={router} />
@@ -40,7 +46,9 @@ describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
     renderAt(['/admin/projects']);
     await screen.findByRole('heading', { name: 'Admin Dashboard' });
     expect(screen.getByText('Manage projects, models, and users across the platform')).toBeTruthy();
-    expect(screen.getByText('Administrator access granted. You have full control over projects, models, and user management.')).toBeTruthy();
+    expect(
+      screen.getByText('Administrator access granted. You have full control over projects, models, and user management.'),
+    ).toBeTruthy();
     const tabs = screen.getByRole('navigation', { name: 'Admin sections' });
     const links = [...tabs.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.className.includes('active')]);
     expect(links).toEqual([

@@ -92,12 +92,15 @@ export default function AdminRoute() {
           <p className="muted">Manage projects, models, and users across the platform</p>
         </div>
       </header>
-      <p className="alert alert-success">
-        Administrator access granted. You have full control over projects, models, and user management.
-      </p>
+      <p className="alert alert-success">Administrator access granted. You have full control over projects, models, and user management.</p>
       <nav className="tabs" aria-label="Admin sections">
         {TABS.map((tab) => (
-          <NavLink key={tab.href} to={tab.href} className={`tab${tab.href === active ? ' active' : ''}`} aria-current={tab.href === active ? 'page' : undefined}>
+          <NavLink
+            key={tab.href}
+            to={tab.href}
+            className={`tab${tab.href === active ? ' active' : ''}`}
+            aria-current={tab.href === active ? 'page' : undefined}
+          >
             {tab.label}
           </NavLink>
         ))}

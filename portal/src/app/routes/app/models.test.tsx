@@ -9,7 +9,13 @@ afterEach(cleanup);
 const models: Model[] = [
   { id: 'b', uuid: 'b', publicId: 'B-2', name: 'Second', files: { glbPath: 'models/b/model.glb' } },
   { id: 'h', uuid: 'h', publicId: 'A-9', name: 'Draft', visible: false, files: { splatPath: 'models/h/model.ply' } },
-  { id: 'a', uuid: 'a', publicId: 'A-1', name: 'First', files: { splatPath: 'models/a/model.ply', thumbnails: ['models/a/images_thumbnails/t.png'] } },
+  {
+    id: 'a',
+    uuid: 'a',
+    publicId: 'A-1',
+    name: 'First',
+    files: { splatPath: 'models/a/model.ply', thumbnails: ['models/a/images_thumbnails/t.png'] },
+  },
 ];
 
 function renderModels(test: TestBackend) {
@@ -57,6 +63,8 @@ describe('/models (SPEC.md §2 Model list, §6)', () => {
     expect(screen.getByRole('heading', { name: 'Upload Model' })).toBeTruthy();
     expect(screen.getAllByRole('button', { name: 'Hide' })).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Show' })).toBeTruthy();
-    expect((await screen.findByRole('img', { name: 'First' })).getAttribute('src')).toBe('http://files.test/models/a/images_thumbnails/t.png');
+    expect((await screen.findByRole('img', { name: 'First' })).getAttribute('src')).toBe(
+      'http://files.test/models/a/images_thumbnails/t.png',
+    );
   });
 });

@@ -18,9 +18,34 @@ const located: Project = {
 };
 const bare: Project = { id: 'p2', name: 'Bare Mast', structure_id: 'MST-003', description: '', slug: 'bare' };
 const models: Model[] = [
-  { id: 'late', uuid: 'late', publicId: 'TWR-C', name: 'Late', projectId: 'p1', files: { glbPath: 'models/late/model.glb' }, metadata: { captureDate: '2025-06-01' } },
-  { id: 'ref', uuid: 'ref', publicId: 'TWR-Z', name: 'Reference', projectId: 'p1', isReference: true, files: { splatPath: 'models/ref/model.ply' }, metadata: { captureDate: '2026-01-01' } },
-  { id: 'early', uuid: 'early', publicId: 'TWR-A', name: 'Early', projectId: 'p1', files: { glbPath: 'models/early/model.glb' }, metadata: { captureDate: '2024-05-01' } },
+  {
+    id: 'late',
+    uuid: 'late',
+    publicId: 'TWR-C',
+    name: 'Late',
+    projectId: 'p1',
+    files: { glbPath: 'models/late/model.glb' },
+    metadata: { captureDate: '2025-06-01' },
+  },
+  {
+    id: 'ref',
+    uuid: 'ref',
+    publicId: 'TWR-Z',
+    name: 'Reference',
+    projectId: 'p1',
+    isReference: true,
+    files: { splatPath: 'models/ref/model.ply' },
+    metadata: { captureDate: '2026-01-01' },
+  },
+  {
+    id: 'early',
+    uuid: 'early',
+    publicId: 'TWR-A',
+    name: 'Early',
+    projectId: 'p1',
+    files: { glbPath: 'models/early/model.glb' },
+    metadata: { captureDate: '2024-05-01' },
+  },
 ];
 
 function renderProject(test: TestBackend, id: string) {
@@ -85,7 +110,7 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     console.error = original;
   });
 
-  it("gives admins Project Management, Add Reference Model (no models) and no-location text", async () => {
+  it('gives admins Project Management, Add Reference Model (no models) and no-location text', async () => {
     renderProject(createTestBackend('admin', { projects: [bare], models: [] }), 'p2');
     expect(await screen.findByRole('heading', { name: 'Bare Mast', level: 1 })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Project Management' }).getAttribute('href')).toBe('/admin/project-management?projectId=p2');

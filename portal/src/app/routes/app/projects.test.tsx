@@ -10,7 +10,15 @@ import { BackendProvider } from '../../../lib/backend-context.js';
 afterEach(cleanup);
 
 const projects: Project[] = [
-  { id: 'b', name: 'Bridge', structure_id: 'BRG-002', description: 'd', slug: 'bridge', reference_model_id: 'm1', location: { lat: 43.4, lng: -80.5, address: 'River Rd' } },
+  {
+    id: 'b',
+    name: 'Bridge',
+    structure_id: 'BRG-002',
+    description: 'd',
+    slug: 'bridge',
+    reference_model_id: 'm1',
+    location: { lat: 43.4, lng: -80.5, address: 'River Rd' },
+  },
   { id: 't', name: 'Tower', structure_id: 'TWR-001', description: 'd', slug: 'tower' },
 ];
 const models: Model[] = [
@@ -47,7 +55,11 @@ describe('ProjectListView (SPEC.md §2 Project list)', () => {
     expect(within(rows[0] as HTMLElement).getByText('Has Reference')).toBeTruthy();
     expect(within(rows[0] as HTMLElement).getByText(/Multi-Temporal/)).toBeTruthy();
     expect(within(rows[1] as HTMLElement).getByText('No Reference')).toBeTruthy();
-    expect(within(rows[1] as HTMLElement).getByRole('link', { name: 'View Details' }).getAttribute('href')).toBe('/projects/t');
+    expect(
+      within(rows[1] as HTMLElement)
+        .getByRole('link', { name: 'View Details' })
+        .getAttribute('href'),
+    ).toBe('/projects/t');
     fireEvent.click(screen.getByRole('button', { name: 'Card Grid' }));
     expect(screen.getAllByTestId('project-card')).toHaveLength(2);
   });
@@ -83,7 +95,11 @@ describe('/projects route states (SPEC.md §2, §6)', () => {
     expect(screen.getByText('No thumbnail')).toBeTruthy();
     test.store.writeDocument('projects', 'a', { name: 'Antenna', structure_id: 'ANT-009', description: '', slug: 'a' });
     await screen.findByRole('heading', { name: 'Antenna' });
-    expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual(['Antenna', 'Bridge', 'Tower']);
+    expect(screen.getAllByTestId('project-card').map((c) => within(c).getByRole('heading').textContent)).toEqual([
+      'Antenna',
+      'Bridge',
+      'Tower',
+    ]);
   });
 
   it("shows 'Failed to load projects list.' when the live list fails", async () => {

@@ -39,7 +39,11 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect([box.checked, box.disabled]).toEqual([true, false]);
     expect(screen.getByLabelText('Splat File (.splat, .ply)').getAttribute('accept')).toBe('.splat,.ply');
     expect(screen.getByLabelText('GLB File (.glb)').getAttribute('accept')).toBe('.glb');
-    expect(screen.getAllByRole('radio').map((r) => r.parentElement?.textContent)).toEqual(['Hybrid (Splat + Mesh)', 'Splat Only', 'Mesh Only']);
+    expect(screen.getAllByRole('radio').map((r) => r.parentElement?.textContent)).toEqual([
+      'Hybrid (Splat + Mesh)',
+      'Splat Only',
+      'Mesh Only',
+    ]);
     cleanup();
     setup({ project: withRef });
     const disabled = screen.getByRole('checkbox', { name: 'Set as Reference Model' }) as HTMLInputElement;
@@ -75,7 +79,13 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     fill('Capture Date', '2025-05-01');
     pick('Splat File (.splat, .ply)', 'scan.splat');
     submit();
-    expect(calls[0]?.input).toMatchObject({ projectId: 'p1', publicId: 'M-1', modelType: 'hybrid', captureDate: '2025-05-01', setAsReference: true });
+    expect(calls[0]?.input).toMatchObject({
+      projectId: 'p1',
+      publicId: 'M-1',
+      modelType: 'hybrid',
+      captureDate: '2025-05-01',
+      setAsReference: true,
+    });
     expect(screen.getByRole('button', { name: 'Uploading...' })).toBeTruthy();
     act(() => {
       hooks.onStage?.('preparing');
@@ -139,7 +149,9 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     const { done } = setup({
       onUpload: (_input, hooks) => {
         signal = hooks.signal;
-        return new Promise((_, reject) => hooks.signal?.addEventListener('abort', () => reject(new AppError(ErrorCode.Canceled, 'Upload canceled'))));
+        return new Promise((_, reject) =>
+          hooks.signal?.addEventListener('abort', () => reject(new AppError(ErrorCode.Canceled, 'Upload canceled'))),
+        );
       },
     });
     fill('Public ID', 'M-1');

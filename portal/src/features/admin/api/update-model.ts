@@ -6,7 +6,10 @@ import { useBackend } from '../../../lib/backend-context.js';
 
 export function useUpdateModel(): (modelId: string, input: EditModelInput) => Promise<void> {
   const { catalog } = useBackend();
-  return useCallback(async (modelId, input) => {
-    await updateModel(catalog, modelId, input);
-  }, [catalog]);
+  return useCallback(
+    async (modelId, input) => {
+      await updateModel(catalog, modelId, input);
+    },
+    [catalog],
+  );
 }

@@ -15,15 +15,24 @@ type FileKind = Exclude<AdditionalFileKind, 'cameraMetadata'>;
 
 export interface UploadAdditionalFiles {
   files: (modelId: string, kind: FileKind, chosen: File[], hooks: AdditionalUploadHooks) => Promise<{ count: number; folder: string }>;
-  cameraMetadata: (modelId: string, chosen: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) =>
-    Promise<{ cameras: number }>;
+  cameraMetadata: (
+    modelId: string,
+    chosen: Array<{ name: string; text: string }>,
+    hooks: AdditionalUploadHooks,
+  ) => Promise<{ cameras: number }>;
 }
 
 export function useUploadAdditionalFiles(): UploadAdditionalFiles {
   const backend = useBackend();
   const files = useCallback<UploadAdditionalFiles['files']>(
     (modelId, kind, chosen, hooks) =>
-      uploadAdditionalFiles(backend, modelId, kind, chosen.map((file) => ({ source: file, name: file.name })), hooks),
+      uploadAdditionalFiles(
+        backend,
+        modelId,
+        kind,
+        chosen.map((file) => ({ source: file, name: file.name })),
+        hooks,
+      ),
     [backend],
   );
   const cameraMetadata = useCallback<UploadAdditionalFiles['cameraMetadata']>(

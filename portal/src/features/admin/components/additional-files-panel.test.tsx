@@ -10,7 +10,18 @@ import type { Model } from '@shared/types.js';
 
 afterEach(cleanup);
 
-const CAMERA = { id: 1, img_name: 'a.jpg', position: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], width: 1, height: 1 };
+const CAMERA = {
+  id: 1,
+  img_name: 'a.jpg',
+  position: [0, 0, 0],
+  rotation: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  width: 1,
+  height: 1,
+};
 
 /** The camera handler runs the real shared checks (what the workflow does before writing). */
 async function checkCamera(files: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) {
@@ -84,7 +95,9 @@ describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
     }
     choose(new File([JSON.stringify([CAMERA, CAMERA, CAMERA])], 'cams.json'));
     upload();
-    expect((await screen.findByRole('status')).textContent).toBe('Camera metadata uploaded successfully. 3 camera position information saved.');
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Camera metadata uploaded successfully. 3 camera position information saved.',
+    );
   });
 
   it("shows 'Failed to upload files. Please try again later.' on a storage failure", async () => {

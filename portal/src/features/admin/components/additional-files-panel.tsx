@@ -37,14 +37,23 @@ export function readFileText(file: Blob): Promise<string> {
 }
 
 export interface AdditionalFilesPanelProps {
-  onUploadFiles: (kind: Exclude<AdditionalFileKind, 'cameraMetadata'>, files: File[], hooks: AdditionalUploadHooks) => Promise<{ count: number; folder: string }>;
+  onUploadFiles: (
+    kind: Exclude<AdditionalFileKind, 'cameraMetadata'>,
+    files: File[],
+    hooks: AdditionalUploadHooks,
+  ) => Promise<{ count: number; folder: string }>;
   onUploadCameraMetadata: (files: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) => Promise<{ cameras: number }>;
   /** After a successful upload (the files table reloads). */
   onUploaded?: () => void;
   resetMs?: number;
 }
 
-export function AdditionalFilesPanel({ onUploadFiles, onUploadCameraMetadata, onUploaded, resetMs = ADDITIONAL_UPLOAD_STATUS_RESET_MS }: AdditionalFilesPanelProps) {
+export function AdditionalFilesPanel({
+  onUploadFiles,
+  onUploadCameraMetadata,
+  onUploaded,
+  resetMs = ADDITIONAL_UPLOAD_STATUS_RESET_MS,
+}: AdditionalFilesPanelProps) {
   const [kind, setKind] = useState<AdditionalFileKind>('images');
   const [chosen, setChosen] = useState<File[]>([]);
   const [stage, setStage] = useState<AdditionalUploadStage | null>(null);

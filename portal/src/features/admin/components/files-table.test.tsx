@@ -10,7 +10,10 @@ const main: FileEntry[] = [
   { path: 'models/u/model.glb', type: 'glb', size: 1024 },
 ];
 const images = (n: number): FileEntry[] =>
-  Array.from({ length: n }, (_, i) => ({ path: `models/u/images/img-${String(i + 1).padStart(3, '0')}.jpg`, type: 'image', size: 10 }) as FileEntry);
+  Array.from(
+    { length: n },
+    (_, i) => ({ path: `models/u/images/img-${String(i + 1).padStart(3, '0')}.jpg`, type: 'image', size: 10 }) as FileEntry,
+  );
 
 function setup(entries: FileEntry[], overrides: Partial<FilesTableProps> = {}) {
   const log: string[] = [];
@@ -47,13 +50,35 @@ describe('FilesTable (SPEC.md §2 Model management, §5, §9)', () => {
     setup([...main, ...images(200)]);
     expect(rows()).toBe(25);
     const nav = screen.getByRole('navigation', { name: 'Files pages' });
-    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(['Previous', '1', '2', '3', '4', '5', 'Next']);
+    expect(
+      within(nav)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Previous', '1', '2', '3', '4', '5', 'Next']);
     fireEvent.click(within(nav).getByRole('button', { name: '5' }));
-    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(['Previous', '3', '4', '5', '6', '7', 'Next']);
+    expect(
+      within(nav)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Previous', '3', '4', '5', '6', '7', 'Next']);
     expect(screen.getByText('img-099.jpg')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search files'), { target: { value: 'IMG-15' } });
-    expect(screen.getAllByRole('row').slice(1).map((r) => r.firstChild?.textContent)).toEqual([
-      'img-150.jpg', 'img-151.jpg', 'img-152.jpg', 'img-153.jpg', 'img-154.jpg', 'img-155.jpg', 'img-156.jpg', 'img-157.jpg', 'img-158.jpg', 'img-159.jpg',
+    expect(
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.firstChild?.textContent),
+    ).toEqual([
+      'img-150.jpg',
+      'img-151.jpg',
+      'img-152.jpg',
+      'img-153.jpg',
+      'img-154.jpg',
+      'img-155.jpg',
+      'img-156.jpg',
+      'img-157.jpg',
+      'img-158.jpg',
+      'img-159.jpg',
     ]);
   });
 

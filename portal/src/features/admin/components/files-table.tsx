@@ -115,7 +115,13 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
               <td>{TYPE_LABELS[entry.type]}</td>
               <td>{entry.size === undefined ? '—' : formatBytes(entry.size)}</td>
               <td>
-                <button type="button" className="button button-ghost button-small" disabled={busy} aria-label={`Delete ${fileNameOf(entry.path)}`} onClick={() => remove(entry)}>
+                <button
+                  type="button"
+                  className="button button-ghost button-small"
+                  disabled={busy}
+                  aria-label={`Delete ${fileNameOf(entry.path)}`}
+                  onClick={() => remove(entry)}
+                >
                   Delete
                 </button>
               </td>
@@ -125,7 +131,12 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
       </table>
       {totalPages > 1 ? (
         <nav className="pagination" aria-label="Files pages">
-          <button type="button" className="button button-ghost button-small" disabled={currentPage === 1} onClick={() => setPage(currentPage - 1)}>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            disabled={currentPage === 1}
+            onClick={() => setPage(currentPage - 1)}
+          >
             Previous
           </button>
           {pageButtons(currentPage, totalPages).map((n) => (
@@ -139,7 +150,12 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
               {n}
             </button>
           ))}
-          <button type="button" className="button button-ghost button-small" disabled={currentPage === totalPages} onClick={() => setPage(currentPage + 1)}>
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            disabled={currentPage === totalPages}
+            onClick={() => setPage(currentPage + 1)}
+          >
             Next
           </button>
         </nav>

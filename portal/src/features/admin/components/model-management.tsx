@@ -31,8 +31,20 @@ import { FilesTable } from './files-table.js';
 import { ManagementLayout } from './management-layout.js';
 
 /** The Edit Model form (§5 rules through `validateEditModel`). */
-export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave: (input: EditModelInput) => Promise<void>; onClose: () => void }) {
-  const [values, setValues] = useState<EditModelInput>({ name: model.name, publicId: model.publicId, captureDate: model.metadata?.captureDate?.slice(0, 10) ?? '' });
+export function EditModelForm({
+  model,
+  onSave,
+  onClose,
+}: {
+  model: Model;
+  onSave: (input: EditModelInput) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [values, setValues] = useState<EditModelInput>({
+    name: model.name,
+    publicId: model.publicId,
+    captureDate: model.metadata?.captureDate?.slice(0, 10) ?? '',
+  });
   const save = useAction(
     async (input: EditModelInput) => {
       await onSave(input);
@@ -77,7 +89,15 @@ export function EditModelForm({ model, onSave, onClose }: { model: Model; onSave
 }
 
 /** The Delete Model box: the typed name must equal the model name (trimmed). */
-export function DeleteModelBox({ model, onDelete, onClose }: { model: Model; onDelete: (typed: string) => Promise<void>; onClose: () => void }) {
+export function DeleteModelBox({
+  model,
+  onDelete,
+  onClose,
+}: {
+  model: Model;
+  onDelete: (typed: string) => Promise<void>;
+  onClose: () => void;
+}) {
   return (
     <TypedNameConfirm
       title="Delete Model"

@@ -71,12 +71,19 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
             {field.multiline ? (
               <textarea rows={3} value={values[field.key]} onChange={(e) => change(field.key, e.target.value)} />
             ) : (
-              <input type="text" value={values[field.key]} placeholder={field.placeholder} onChange={(e) => change(field.key, e.target.value)} />
+              <input
+                type="text"
+                value={values[field.key]}
+                placeholder={field.placeholder}
+                onChange={(e) => change(field.key, e.target.value)}
+              />
             )}
           </Field>
         ))}
       </div>
-      <p className="muted small">The URL slug is lowercased; spaces become hyphens; only a-z, 0-9 and hyphens are kept. Empty: generated from the name.</p>
+      <p className="muted small">
+        The URL slug is lowercased; spaces become hyphens; only a-z, 0-9 and hyphens are kept. Empty: generated from the name.
+      </p>
       <div className="actions">
         {editing && onCancel ? (
           <button type="button" className="button button-secondary" onClick={onCancel}>

@@ -21,7 +21,10 @@ const full = {
   created_at: '2025-01-02T03:04:05Z',
   last_updated: '2025-02-02T03:04:05Z',
 } as Project;
-const models = [{ id: 'm1', publicId: 'A', name: 'A', isReference: true, files: {} } as Model, { id: 'm2', publicId: 'B', name: 'B', files: {} } as Model];
+const models = [
+  { id: 'm1', publicId: 'A', name: 'A', isReference: true, files: {} } as Model,
+  { id: 'm2', publicId: 'B', name: 'B', files: {} } as Model,
+];
 
 function renderPanel(overrides: Partial<ProjectPanelProps> = {}) {
   let selectedId: string | null = overrides.selectedId ?? null;
@@ -32,7 +35,11 @@ function renderPanel(overrides: Partial<ProjectPanelProps> = {}) {
     onSelect: (id) => {
       selectedId = id;
       calls.push(`select:${id}`);
-      view.rerender(<MemoryRouter><ProjectPanel {...props} selectedId={selectedId} /></MemoryRouter>);
+      view.rerender(
+        <MemoryRouter>
+          <ProjectPanel {...props} selectedId={selectedId} />
+        </MemoryRouter>,
+      );
     },
     models,
     onUpdate: async () => undefined,

@@ -138,10 +138,26 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
           subtitle={(project) => project.structure_id || '—'}
           actions={(project) => (
             <>
-              <button type="button" className="button button-ghost button-small" aria-label={`Edit ${project.name}`} onClick={() => { select(project.id); setEditing(true); }}>
+              <button
+                type="button"
+                className="button button-ghost button-small"
+                aria-label={`Edit ${project.name}`}
+                onClick={() => {
+                  select(project.id);
+                  setEditing(true);
+                }}
+              >
                 Edit
               </button>
-              <button type="button" className="button button-ghost button-small" aria-label={`Delete ${project.name}`} onClick={() => { select(project.id); setDeleting(true); }}>
+              <button
+                type="button"
+                className="button button-ghost button-small"
+                aria-label={`Delete ${project.name}`}
+                onClick={() => {
+                  select(project.id);
+                  setDeleting(true);
+                }}
+              >
                 Delete
               </button>
             </>

@@ -37,7 +37,8 @@ export function RegisterUserForm({
     {
       success: (_, input) =>
         `User ${input.email.trim().toLowerCase()} has been registered as ${input.role}. You will be signed out in 2 seconds; please sign in again.`,
-      failure: (error) => (isAppError(error, ErrorCode.AlreadyExists, ErrorCode.InvalidArgument) ? error.message : registrationErrorMessage(error)),
+      failure: (error) =>
+        isAppError(error, ErrorCode.AlreadyExists, ErrorCode.InvalidArgument) ? error.message : registrationErrorMessage(error),
     },
   );
   // Stays busy after a success: the sign-out follows.
@@ -125,7 +126,14 @@ export function UserManagement({
       <h2 className="panel-title">User Management</h2>
       <div className="tabs" role="tablist">
         {TABS.map(([key, label]) => (
-          <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab${tab === key ? ' active' : ''}`} onClick={() => setTab(key)}>
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            aria-selected={tab === key}
+            className={`tab${tab === key ? ' active' : ''}`}
+            onClick={() => setTab(key)}
+          >
             {label}
           </button>
         ))}

@@ -33,7 +33,10 @@ function renderHome(list = projects, c = counts) {
   );
 }
 
-const titles = (section: HTMLElement) => within(section).getAllByTestId('catalog-card').map((c) => within(c).getByRole('heading').textContent);
+const titles = (section: HTMLElement) =>
+  within(section)
+    .getAllByTestId('catalog-card')
+    .map((c) => within(c).getByRole('heading').textContent);
 
 describe('CatalogHomeView (SPEC.md §2 Catalog home, §9)', () => {
   it('counts Total Projects and Multi-Temporal Projects (2 or more models)', () => {

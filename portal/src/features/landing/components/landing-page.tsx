@@ -35,9 +35,7 @@ export function LandingPage({ cards: given, year = new Date().getFullYear() }: {
         </div>
         <section className="panel landing-start">
           <h2 className="panel-title">Getting Started</h2>
-          <p className="muted">
-            Start with the inspection catalog: browse projects and their 3D models, then try the specialised viewers.
-          </p>
+          <p className="muted">Start with the inspection catalog: browse projects and their 3D models, then try the specialised viewers.</p>
           <Link className="button button-secondary" to={paths.projects.getHref()}>
             Start Exploring
           </Link>

@@ -33,7 +33,13 @@ export function ToolCardView({ card }: { card: ToolCard }) {
         </div>
         <p className="card-text tool-card-description">{card.description}</p>
         {link.external ? (
-          <a className="button button-primary" href={link.href} target={link.target} rel={link.rel} style={{ background: card.color.primary }}>
+          <a
+            className="button button-primary"
+            href={link.href}
+            target={link.target}
+            rel={link.rel}
+            style={{ background: card.color.primary }}
+          >
             {status.action}
           </a>
         ) : (

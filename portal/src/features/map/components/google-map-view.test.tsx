@@ -84,7 +84,12 @@ describe('GoogleMapView (SPEC.md §2 Project map, §7, §9) with the maps API mo
     const extended = installGoogle();
     const viewed: string[] = [];
     renderView(undefined, (id) => void viewed.push(id));
-    expect(loader.options[0]).toEqual({ id: 'maps-script', googleMapsApiKey: 'test-key', libraries: ['marker', 'geometry'], language: 'en' });
+    expect(loader.options[0]).toEqual({
+      id: 'maps-script',
+      googleMapsApiKey: 'test-key',
+      libraries: ['marker', 'geometry'],
+      language: 'en',
+    });
     expect((await screen.findByTestId('google-map')).getAttribute('data-zoom')).toBe('10');
     expect(screen.getByRole('button', { name: 'Multi Tower' }).getAttribute('data-fill')).toBe('#2563eb');
     expect(screen.getByRole('button', { name: 'Single Bridge' }).getAttribute('data-fill')).toBe('#16a34a');

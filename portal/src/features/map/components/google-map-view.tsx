@@ -27,7 +27,15 @@ export interface GoogleMapViewProps extends MapRendererProps {
   onUnavailable: () => void;
 }
 
-export default function GoogleMapView({ apiKey, onUnavailable, projects, modelCount, currentLocation, refit, onViewProject }: GoogleMapViewProps) {
+export default function GoogleMapView({
+  apiKey,
+  onUnavailable,
+  projects,
+  modelCount,
+  currentLocation,
+  refit,
+  onViewProject,
+}: GoogleMapViewProps) {
   const { isLoaded, loadError } = useJsApiLoader({ id: 'maps-script', googleMapsApiKey: apiKey, libraries: LIBRARIES, language: 'en' });
   const [ready, setReady] = useState(false);
   const [map, setMap] = useState<google.maps.Map | null>(null);
@@ -91,10 +99,19 @@ export default function GoogleMapView({ apiKey, onUnavailable, projects, modelCo
           onClick={() => setSelected(project.id)}
         />
       ))}
-      {currentLocation ? <MarkerF position={currentLocation} title="Current Location" icon={circleIcon(CURRENT_LOCATION_MARKER.hex)} /> : null}
+      {currentLocation ? (
+        <MarkerF position={currentLocation} title="Current Location" icon={circleIcon(CURRENT_LOCATION_MARKER.hex)} />
+      ) : null}
       {selectedProject ? (
-        <InfoWindowF position={{ lat: selectedProject.location.lat, lng: selectedProject.location.lng }} onCloseClick={() => setSelected(null)}>
-          <ProjectPopup project={selectedProject} modelCount={modelCount(selectedProject.id)} onView={() => onViewProject(selectedProject.id)} />
+        <InfoWindowF
+          position={{ lat: selectedProject.location.lat, lng: selectedProject.location.lng }}
+          onCloseClick={() => setSelected(null)}
+        >
+          <ProjectPopup
+            project={selectedProject}
+            modelCount={modelCount(selectedProject.id)}
+            onView={() => onViewProject(selectedProject.id)}
+          />
         </InfoWindowF>
       ) : null}
     </GoogleMap>

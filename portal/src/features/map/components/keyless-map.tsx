@@ -146,7 +146,11 @@ export function KeylessMap({ projects, modelCount, currentLocation, refit, onVie
                 <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
                   ×
                 </button>
-                <ProjectPopup project={selectedProject} modelCount={modelCount(selectedProject.id)} onView={() => onViewProject(selectedProject.id)} />
+                <ProjectPopup
+                  project={selectedProject}
+                  modelCount={modelCount(selectedProject.id)}
+                  onView={() => onViewProject(selectedProject.id)}
+                />
               </div>
             );
           })()

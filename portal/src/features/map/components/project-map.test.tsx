@@ -8,10 +8,24 @@ import { ProjectMapView } from './project-map.js';
 afterEach(cleanup);
 
 const projects: Project[] = [
-  { id: 'multi', name: 'Multi Tower', structure_id: 'TWR-001', description: '', slug: 'm', location: { lat: 43.47, lng: -80.54, address: 'North Ridge' } },
+  {
+    id: 'multi',
+    name: 'Multi Tower',
+    structure_id: 'TWR-001',
+    description: '',
+    slug: 'm',
+    location: { lat: 43.47, lng: -80.54, address: 'North Ridge' },
+  },
   { id: 'single', name: 'Single Bridge', structure_id: 'BRG-002', description: '', slug: 's', location: { lat: 43.45, lng: -80.49 } },
   { id: 'empty', name: 'Empty Mast', structure_id: 'MST-003', description: '', slug: 'e', location: { lat: 43.5, lng: -80.6 } },
-  { id: 'text', name: 'Text Coordinates', structure_id: 'X-1', description: '', slug: 't', location: { lat: '43.4' as unknown as number, lng: -80.5 } },
+  {
+    id: 'text',
+    name: 'Text Coordinates',
+    structure_id: 'X-1',
+    description: '',
+    slug: 't',
+    location: { lat: '43.4' as unknown as number, lng: -80.5 },
+  },
   { id: 'none', name: 'No Location', structure_id: 'X-2', description: '', slug: 'n' },
 ];
 const counts = new Map([
@@ -21,7 +35,8 @@ const counts = new Map([
 
 /** A controllable stand-in for the browser's geolocation (mocked: headless jsdom has none). */
 function fakeGeolocation() {
-  const calls: Array<{ success: PositionCallback; error: PositionErrorCallback | null | undefined; options: PositionOptions | undefined }> = [];
+  const calls: Array<{ success: PositionCallback; error: PositionErrorCallback | null | undefined; options: PositionOptions | undefined }> =
+    [];
   const geolocation = {
     getCurrentPosition: (success: PositionCallback, error?: PositionErrorCallback | null, options?: PositionOptions) => {
       calls.push({ success, error, options });
@@ -39,7 +54,10 @@ function renderMap(list: Project[], geolocation?: Geolocation) {
   return render(
     <MemoryRouter initialEntries={['/projects/map']}>
       <Routes>
-        <Route path="/projects/map" element={<ProjectMapView projects={list} counts={counts} mapsApiKey={null} geolocation={geolocation} />} />
+        <Route
+          path="/projects/map"
+          element={<ProjectMapView projects={list} counts={counts} mapsApiKey={null} geolocation={geolocation} />}
+        />
         <Route path="/projects/:id" element={<p>project page</p>} />
       </Routes>
     </MemoryRouter>,
@@ -56,7 +74,11 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
     expect(within(screen.getByTestId('stat-multi-temporal')).getByText('1')).toBeTruthy();
     expect(within(screen.getByTestId('stat-initial-assessment')).getByText('1')).toBeTruthy();
     const legend = screen.getByRole('list', { name: 'Legend' });
-    expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Multi-Temporal', 'Initial Assessment', 'Current Location']);
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Multi-Temporal', 'Initial Assessment', 'Current Location']);
     const markers = screen.getAllByTestId('map-marker');
     expect(markers.map((m) => [m.getAttribute('aria-label'), m.getAttribute('data-color')])).toEqual([
       ['Multi Tower', 'blue'],

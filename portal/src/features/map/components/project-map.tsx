@@ -129,5 +129,11 @@ export function ProjectMap({ projects, models }: { projects: Resource<Project[]>
   const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
   if (projects.status === 'loading' || config.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') console.error(projects.error);
-  return <ProjectMapView projects={projects.data ?? []} counts={counts} mapsApiKey={config.status === 'success' ? config.data.mapsApiKey : null} />;
+  return (
+    <ProjectMapView
+      projects={projects.data ?? []}
+      counts={counts}
+      mapsApiKey={config.status === 'success' ? config.data.mapsApiKey : null}
+    />
+  );
 }

@@ -10,7 +10,11 @@ import { MAP_INIT_POLL_INTERVAL_MS, MAP_INIT_TIMEOUT_MS } from '@shared/constant
  */
 export function pollUntil(
   ready: () => boolean,
-  { intervalMs = MAP_INIT_POLL_INTERVAL_MS, timeoutMs = MAP_INIT_TIMEOUT_MS, signal }: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  {
+    intervalMs = MAP_INIT_POLL_INTERVAL_MS,
+    timeoutMs = MAP_INIT_TIMEOUT_MS,
+    signal,
+  }: { intervalMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<boolean> {
   return new Promise((resolve) => {
     if (ready()) {

@@ -39,7 +39,12 @@ export function useUploadModel(): (form: ListUploadForm) => Promise<Model> {
   const ownerUid = session.status === 'success' ? (session.data?.user.uid ?? null) : null;
   return useCallback(
     async (form) => {
-      const checked = validateListUpload({ publicId: form.publicId, name: form.name, hasSplat: form.splat !== null, hasGlb: form.glb !== null });
+      const checked = validateListUpload({
+        publicId: form.publicId,
+        name: form.name,
+        hasSplat: form.splat !== null,
+        hasGlb: form.glb !== null,
+      });
       if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
       const { model } = await addModel(
         backend,

@@ -13,13 +13,18 @@ import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import { useSetModelVisibility } from '../api/set-visibility.js';
-import { thumbnailPathOf, useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
+import {
+  thumbnailPathOf,
+  useDownloadUrl,
+  useDownloadUrlCache,
+  viewingPath,
+  type DownloadUrlCache,
+} from '../../../hooks/use-download-url.js';
 import { useModels } from '../api/use-models.js';
 import { useUploadModel } from '../api/upload-model.js';
 import { UploadPanel } from './upload-panel.js';
 import '../models.css';
 import { ModelRowView } from './model-row.js';
-
 
 interface RowProps {
   models: Model[];
@@ -81,11 +86,7 @@ export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; u
       <p className="muted" data-testid="model-count">
         {visibleModels.length} models found
       </p>
-      {isAdmin ? (
-        <p className="alert alert-info">
-          To delete models or manage their files, use the Admin panel (Model Management).
-        </p>
-      ) : null}
+      {isAdmin ? <p className="alert alert-info">To delete models or manage their files, use the Admin panel (Model Management).</p> : null}
       {isAdmin ? uploadPanel : null}
       {error ? (
         <p className="alert alert-error" role="alert">

@@ -6,7 +6,14 @@ import { ModelRowView } from './model-row.js';
 afterEach(cleanup);
 
 const splat: Model = { id: 'a', uuid: 'a', publicId: 'A-001', name: 'Tower splat', files: { splatPath: 'models/a/model.ply' } };
-const hidden: Model = { id: 'b', uuid: 'b', publicId: 'B-001', name: 'Hidden mesh', visible: false, files: { glbPath: 'models/b/model.glb' } };
+const hidden: Model = {
+  id: 'b',
+  uuid: 'b',
+  publicId: 'B-001',
+  name: 'Hidden mesh',
+  visible: false,
+  files: { glbPath: 'models/b/model.glb' },
+};
 
 describe('ModelRowView (SPEC.md §2 Model list)', () => {
   it('shows publicId, name, kind and a View 3D link to the viewer in a new tab', () => {
@@ -27,14 +34,30 @@ describe('ModelRowView (SPEC.md §2 Model list)', () => {
   it("gives admins Hide/Show and marks hidden rows 'Hidden'", () => {
     const toggled: string[] = [];
     const { unmount } = render(
-      <ModelRowView model={hidden} thumbnailUrl={null} linkReady viewerUrl="https://v" isAdmin onToggleVisibility={(m) => toggled.push(m.id)} />,
+      <ModelRowView
+        model={hidden}
+        thumbnailUrl={null}
+        linkReady
+        viewerUrl="https://v"
+        isAdmin
+        onToggleVisibility={(m) => toggled.push(m.id)}
+      />,
     );
     expect(screen.getByText('Hidden')).toBeTruthy();
     expect(screen.getByText('GLB Model')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(toggled).toEqual(['b']);
     unmount();
-    render(<ModelRowView model={splat} thumbnailUrl={null} linkReady viewerUrl="https://v" isAdmin={false} onToggleVisibility={() => undefined} />);
+    render(
+      <ModelRowView
+        model={splat}
+        thumbnailUrl={null}
+        linkReady
+        viewerUrl="https://v"
+        isAdmin={false}
+        onToggleVisibility={() => undefined}
+      />,
+    );
     expect(screen.queryByRole('button', { name: 'Hide' })).toBeNull();
     expect(screen.queryByText('Hidden')).toBeNull();
   });

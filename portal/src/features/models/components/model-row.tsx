@@ -22,7 +22,16 @@ export interface ModelRowViewProps {
   ariaAttributes?: Record<string, string | number>;
 }
 
-export function ModelRowView({ model, thumbnailUrl, linkReady, viewerUrl, isAdmin, onToggleVisibility, style, ariaAttributes }: ModelRowViewProps) {
+export function ModelRowView({
+  model,
+  thumbnailUrl,
+  linkReady,
+  viewerUrl,
+  isAdmin,
+  onToggleVisibility,
+  style,
+  ariaAttributes,
+}: ModelRowViewProps) {
   const hidden = model.visible === false;
   const href = linkReady && viewerUrl !== null ? viewerLink(viewerUrl, model.publicId) : null;
   return (

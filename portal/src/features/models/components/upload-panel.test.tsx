@@ -18,7 +18,12 @@ const projects: Project[] = [
 function uploader(fail?: Error) {
   const sent: ListUploadForm[] = [];
   const onUpload = async (form: ListUploadForm) => {
-    const checked = validateListUpload({ publicId: form.publicId, name: form.name, hasSplat: form.splat !== null, hasGlb: form.glb !== null });
+    const checked = validateListUpload({
+      publicId: form.publicId,
+      name: form.name,
+      hasSplat: form.splat !== null,
+      hasGlb: form.glb !== null,
+    });
     if (!checked.ok) throw new AppError(ErrorCode.InvalidArgument, checked.message);
     if (fail) throw fail;
     sent.push(form);
@@ -57,7 +62,9 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Spring scan' } });
     upload();
     expect(await screen.findByText('Model uploaded successfully!')).toBeTruthy();
-    expect(sent.map((f) => [f.projectId, f.publicId, f.name, f.splat?.name, f.glb])).toEqual([['p2', 'BRG-2025', 'Spring scan', 'scan.ply', null]]);
+    expect(sent.map((f) => [f.projectId, f.publicId, f.name, f.splat?.name, f.glb])).toEqual([
+      ['p2', 'BRG-2025', 'Spring scan', 'scan.ply', null],
+    ]);
     expect((screen.getByLabelText('publicId') as HTMLInputElement).value).toBe('');
     expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('');
   });

@@ -82,11 +82,25 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
         </div>
         <div className="field">
           <label htmlFor="upload-splat">Splat file (.splat, .ply)</label>
-          <input id="upload-splat" ref={splatInput} type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} disabled={busy} />
+          <input
+            id="upload-splat"
+            ref={splatInput}
+            type="file"
+            accept={SPLAT_FILE_ACCEPT}
+            onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
+            disabled={busy}
+          />
         </div>
         <div className="field">
           <label htmlFor="upload-glb">GLB file (.glb)</label>
-          <input id="upload-glb" ref={glbInput} type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} disabled={busy} />
+          <input
+            id="upload-glb"
+            ref={glbInput}
+            type="file"
+            accept={GLB_FILE_ACCEPT}
+            onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
+            disabled={busy}
+          />
         </div>
         <Banner banner={upload.message} />
         <button type="submit" className="button button-primary" disabled={busy}>

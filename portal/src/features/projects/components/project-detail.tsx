@@ -19,7 +19,6 @@ import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache
 import { useProjectWithModels } from '../api/use-project-with-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
 
-
 function linkStateOf(resource: Resource<string>): LinkState {
   if (resource.status === 'success') return 'ready';
   return resource.status === 'error' ? 'failed' : 'preparing';
@@ -116,7 +115,10 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
   );
 }
 
-function ProjectModelCardWithLink({ links, ...props }: Omit<Parameters<typeof ProjectModelCard>[0], 'linkState'> & { links: DownloadUrlCache }) {
+function ProjectModelCardWithLink({
+  links,
+  ...props
+}: Omit<Parameters<typeof ProjectModelCard>[0], 'linkState'> & { links: DownloadUrlCache }) {
   const link = useDownloadUrl(viewingPath(props.model), links);
   return <ProjectModelCard {...props} linkState={linkStateOf(link)} />;
 }

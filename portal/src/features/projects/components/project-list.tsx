@@ -6,7 +6,14 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ModelMessages } from '@shared/messages.js';
-import { countModelsByProject, PROJECT_BADGE_LABELS, findReferenceModel, modelCountOf, projectBadge, referenceBadgeLabel } from '@shared/projects.js';
+import {
+  countModelsByProject,
+  PROJECT_BADGE_LABELS,
+  findReferenceModel,
+  modelCountOf,
+  projectBadge,
+  referenceBadgeLabel,
+} from '@shared/projects.js';
 import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -19,7 +26,10 @@ import '../projects.css';
 
 /** The reference model of a project among all models. */
 function referenceModelOf(project: Project, models: readonly Model[]): Model | null {
-  return findReferenceModel(project, models.filter((m) => m.projectId === project.id));
+  return findReferenceModel(
+    project,
+    models.filter((m) => m.projectId === project.id),
+  );
 }
 
 function ProjectCardWithThumbnail({ project, reference }: { project: Project; reference: Model | null }) {
@@ -78,7 +88,10 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
                 {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
               </td>
               <td>{referenceBadgeLabel(project)}</td>
-              <td>{project.location?.address || (typeof project.location?.lat === 'number' ? `${project.location.lat}, ${project.location.lng}` : '—')}</td>
+              <td>
+                {project.location?.address ||
+                  (typeof project.location?.lat === 'number' ? `${project.location.lat}, ${project.location.lng}` : '—')}
+              </td>
               <td>
                 <Link to={paths.project.getHref(project.id)}>View Details</Link>
               </td>
@@ -97,14 +110,28 @@ export function ProjectListView({ projects, models, isAdmin }: { projects: Proje
   return (
     <>
       <div className="tabs view-toggle" role="group" aria-label="View">
-        <button type="button" className={`tab${view === 'grid' ? ' active' : ''}`} aria-pressed={view === 'grid'} onClick={() => setView('grid')}>
+        <button
+          type="button"
+          className={`tab${view === 'grid' ? ' active' : ''}`}
+          aria-pressed={view === 'grid'}
+          onClick={() => setView('grid')}
+        >
           Card Grid
         </button>
-        <button type="button" className={`tab${view === 'table' ? ' active' : ''}`} aria-pressed={view === 'table'} onClick={() => setView('table')}>
+        <button
+          type="button"
+          className={`tab${view === 'table' ? ' active' : ''}`}
+          aria-pressed={view === 'table'}
+          onClick={() => setView('table')}
+        >
           Table View
         </button>
       </div>
-      {view === 'grid' ? <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} /> : <ProjectTable projects={projects} models={models} />}
+      {view === 'grid' ? (
+        <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} />
+      ) : (
+        <ProjectTable projects={projects} models={models} />
+      )}
     </>
   );
 }

@@ -3,17 +3,47 @@ import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
 import { findViewerModel, hasSplat, pickDemo, viewerFiles } from './viewer-models.js';
 
-const project: Project = { id: 'p1', name: 'North Ridge Telecom Tower', structure_id: 'TWR-001', description: '', slug: 'twr', reference_model_id: 'm1' };
-const hybrid: Model = { id: 'm1', uuid: 'm1', publicId: 'TWR-1', name: 'Tower 2024', projectId: 'p1', files: { splatPath: 'models/m1/model.ply', splatSize: 10, glbPath: 'models/m1/model.glb', glbSize: 20 } };
-const splat: Model = { id: 'm2', uuid: 'm2', publicId: 'TWR-2', name: 'Tower 2025', projectId: 'p1', files: { splatPath: 'models/m2/model.splat' } };
-const empty: Model = { id: 'm3', uuid: 'm3', publicId: 'TWR-3', name: 'No files', projectId: 'p1', files: { splatPath: '', glbPath: null } };
+const project: Project = {
+  id: 'p1',
+  name: 'North Ridge Telecom Tower',
+  structure_id: 'TWR-001',
+  description: '',
+  slug: 'twr',
+  reference_model_id: 'm1',
+};
+const hybrid: Model = {
+  id: 'm1',
+  uuid: 'm1',
+  publicId: 'TWR-1',
+  name: 'Tower 2024',
+  projectId: 'p1',
+  files: { splatPath: 'models/m1/model.ply', splatSize: 10, glbPath: 'models/m1/model.glb', glbSize: 20 },
+};
+const splat: Model = {
+  id: 'm2',
+  uuid: 'm2',
+  publicId: 'TWR-2',
+  name: 'Tower 2025',
+  projectId: 'p1',
+  files: { splatPath: 'models/m2/model.splat' },
+};
+const empty: Model = {
+  id: 'm3',
+  uuid: 'm3',
+  publicId: 'TWR-3',
+  name: 'No files',
+  projectId: 'p1',
+  files: { splatPath: '', glbPath: null },
+};
 
 /** A read-only catalog over fixed documents, answering `==` filters (what the viewer asks). */
 function catalogOf(models: Model[], projects: Project[] = [project], { failProjects = false } = {}): CatalogPort {
   const docs: Record<string, Array<{ id: string }>> = { models, projects };
   return {
     async query(collection: string, query?: { where?: Array<[string, string, unknown]>; limit?: number }) {
-      const matching = (docs[collection] ?? []).filter((d) => (query?.where ?? []).every(([field, , value]) => (d as Record<string, unknown>)[field] === value));
+      const matching = (docs[collection] ?? []).filter((d) =>
+        (query?.where ?? []).every(([field, , value]) => (d as Record<string, unknown>)[field] === value),
+      );
       return matching.slice(0, query?.limit ?? matching.length);
     },
     async get(collection: string, id: string) {
@@ -30,7 +60,10 @@ describe('viewer data', () => {
   });
 
   it('still shows a model whose project cannot be read', async () => {
-    expect(await findViewerModel(catalogOf([hybrid], [project], { failProjects: true }), 'TWR-1')).toEqual({ model: hybrid, project: null });
+    expect(await findViewerModel(catalogOf([hybrid], [project], { failProjects: true }), 'TWR-1')).toEqual({
+      model: hybrid,
+      project: null,
+    });
   });
 
   it('lists the 3D files, splat first, with names (for the format) and sizes', () => {

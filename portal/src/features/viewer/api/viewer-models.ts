@@ -48,8 +48,10 @@ export interface ViewerFile {
 export function viewerFiles(model: Model): ViewerFile[] {
   const files: ViewerFile[] = [];
   const { splatPath, glbPath, splatSize, glbSize } = model.files ?? {};
-  if (typeof splatPath === 'string' && splatPath !== '') files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });
-  if (typeof glbPath === 'string' && glbPath !== '') files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
+  if (typeof splatPath === 'string' && splatPath !== '')
+    files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });
+  if (typeof glbPath === 'string' && glbPath !== '')
+    files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
   return files;
 }
 

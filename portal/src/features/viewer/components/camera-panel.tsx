@@ -47,12 +47,18 @@ function CameraPhoto({ camera, files }: { camera: ViewerCamera; files: FileStore
   if (!path) {
     return (
       <p className="camera-photo-missing" data-testid="camera-no-photo">
-        No photo for this camera: <span className="mono">{camera.entry.img_name || `camera ${camera.entry.id}`}</span> is not among the model's images.
+        No photo for this camera: <span className="mono">{camera.entry.img_name || `camera ${camera.entry.id}`}</span> is not among the
+        model's images.
       </p>
     );
   }
   const current = state?.path === path ? state : null;
-  if (current?.error) return <p className="camera-photo-missing" role="alert">The photo could not be loaded: {current.error}</p>;
+  if (current?.error)
+    return (
+      <p className="camera-photo-missing" role="alert">
+        The photo could not be loaded: {current.error}
+      </p>
+    );
   return (
     <figure className="camera-photo">
       {current?.url ? (
@@ -71,7 +77,9 @@ function CameraPhoto({ camera, files }: { camera: ViewerCamera; files: FileStore
       )}
       <figcaption>
         <span className="mono">{fileNameOf(path)}</span>
-        {camera.matchedBy === 'index' ? <span className="camera-photo-note"> (matched by camera index, as the 3DGS render script names its photos)</span> : null}
+        {camera.matchedBy === 'index' ? (
+          <span className="camera-photo-note"> (matched by camera index, as the 3DGS render script names its photos)</span>
+        ) : null}
       </figcaption>
     </figure>
   );
@@ -110,7 +118,8 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
     >
       <h2 className="camera-panel-title">Cameras</h2>
       <p className="camera-panel-summary">
-        {cameras.length.toLocaleString('en-US')} {cameras.length === 1 ? 'camera' : 'cameras'}, {withPhoto.toLocaleString('en-US')} with a photo. Click a frustum or pick one below.
+        {cameras.length.toLocaleString('en-US')} {cameras.length === 1 ? 'camera' : 'cameras'}, {withPhoto.toLocaleString('en-US')} with a
+        photo. Click a frustum or pick one below.
       </p>
       <div className="camera-selected-actions">
         <button type="button" onClick={onShowAll} disabled={!drawn.some(Boolean)}>
@@ -147,7 +156,13 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
       <ol ref={listRef} className="camera-list" aria-label="Cameras">
         {cameras.map((c, index) => (
           <li key={index}>
-            <button type="button" data-camera-index={index} aria-pressed={index === selected} onClick={() => onSelect(index)} className={c.imagePath ? undefined : 'camera-no-photo'}>
+            <button
+              type="button"
+              data-camera-index={index}
+              aria-pressed={index === selected}
+              onClick={() => onSelect(index)}
+              className={c.imagePath ? undefined : 'camera-no-photo'}
+            >
               <span className="mono">{c.label}</span>
               {c.imagePath ? null : <span className="camera-list-note"> (no photo)</span>}
             </button>

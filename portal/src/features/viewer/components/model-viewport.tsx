@@ -88,7 +88,18 @@ function messageOf(error: unknown): string {
  * The viewport of one model. Give it a `key` of its publicId where the publicId can change: the
  * engine's scene is filled once.
  */
-export function ModelViewport({ publicId, isReference = false, variant = 'single', upAxis = null, onUpAxisChange, onEngine, onModel, onReady, overlays, className }: ModelViewportProps) {
+export function ModelViewport({
+  publicId,
+  isReference = false,
+  variant = 'single',
+  upAxis = null,
+  onUpAxisChange,
+  onEngine,
+  onModel,
+  onReady,
+  overlays,
+  className,
+}: ModelViewportProps) {
   const { catalog, files } = useBackend();
   const rootRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -107,7 +118,8 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
   const [selectedCamera, setSelectedCamera] = useState<number | null>(null);
   const [drawnCameras, setDrawnCameras] = useState<boolean[]>([]);
 
-  const found = phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' || phase.kind === 'error' ? phase.found : null;
+  const found =
+    phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' || phase.kind === 'error' ? phase.found : null;
   const model = found?.model ?? null;
   const modelFiles = model ? viewerFiles(model) : [];
   const effectiveUp: UpAxis = upChoice ?? defaultUpAxis(model ? hasSplat(model) : true);
@@ -230,7 +242,10 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
         const loaded = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
         for (const failure of failures) console.error(`Viewer (${publicId}): ${failure}`);
         if (loaded.length === 0) return setPhase({ kind: 'error', found, message: failures.join(' ') });
-        setStats({ splats: loaded.find((l) => l.kind === 'splat')?.count ?? null, triangles: loaded.find((l) => l.kind === 'glb')?.count ?? null });
+        setStats({
+          splats: loaded.find((l) => l.kind === 'splat')?.count ?? null,
+          triangles: loaded.find((l) => l.kind === 'glb')?.count ?? null,
+        });
         setFileErrors(failures);
         const engine = engineRef.current;
         if (engine) {
@@ -272,7 +287,14 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
   useEffect(() => {
     const engine = engineRef.current;
     if (!ready || !engine || !model || !overlays) return;
-    const cleanup = overlays({ engine, model, splatFrame: engine.splatGroup, meshFrame: engine.meshGroup, worldFrame: engine.overlayGroup, requestRender: () => engine.requestRender() });
+    const cleanup = overlays({
+      engine,
+      model,
+      splatFrame: engine.splatGroup,
+      meshFrame: engine.meshGroup,
+      worldFrame: engine.overlayGroup,
+      requestRender: () => engine.requestRender(),
+    });
     engine.requestRender();
     return () => {
       cleanup?.();
@@ -287,7 +309,12 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine || !cameraList) return;
-    setDrawnCameras(engine.setCameras(cameraList.map((c) => ({ entry: c.entry, hasPhoto: c.imagePath !== null })), flipPart));
+    setDrawnCameras(
+      engine.setCameras(
+        cameraList.map((c) => ({ entry: c.entry, hasPhoto: c.imagePath !== null })),
+        flipPart,
+      ),
+    );
     return () => {
       engine.setCameras(null);
       setSelectedCamera(null);
@@ -324,7 +351,14 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
     setCamerasOn(!camerasOn);
   }
 
-  const state = webglError !== null ? 'error' : phase.kind === 'ready' ? 'ready' : phase.kind === 'resolving' || phase.kind === 'loading' ? 'loading' : 'error';
+  const state =
+    webglError !== null
+      ? 'error'
+      : phase.kind === 'ready'
+        ? 'ready'
+        : phase.kind === 'resolving' || phase.kind === 'loading'
+          ? 'loading'
+          : 'error';
   const hybrid = modelFiles.length === 2;
 
   function flipUpAxis() {
@@ -342,7 +376,15 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
 
   // Compare mode's reference side says one thing whatever went wrong (SPEC.md §8 Compare).
   const failed = webglError !== null || phase.kind === 'not-found' || phase.kind === 'no-files' || phase.kind === 'error';
-  const failureDetail = webglError ?? (phase.kind === 'error' ? phase.message : phase.kind === 'no-files' ? 'This model has no 3D file.' : phase.kind === 'not-found' ? `No model with public ID ${publicId}.` : null);
+  const failureDetail =
+    webglError ??
+    (phase.kind === 'error'
+      ? phase.message
+      : phase.kind === 'no-files'
+        ? 'This model has no 3D file.'
+        : phase.kind === 'not-found'
+          ? `No model with public ID ${publicId}.`
+          : null);
 
   return (
     <div
@@ -455,7 +497,11 @@ export function ModelViewport({ publicId, isReference = false, variant = 'single
               aria-pressed={camerasOn}
               onClick={toggleCameras}
               disabled={cameras.status === 'error'}
-              title={cameras.status === 'error' ? `The camera metadata could not be read: ${cameras.error.message}` : 'Show the cameras the photos were taken from'}
+              title={
+                cameras.status === 'error'
+                  ? `The camera metadata could not be read: ${cameras.error.message}`
+                  : 'Show the cameras the photos were taken from'
+              }
             >
               Cameras
             </button>

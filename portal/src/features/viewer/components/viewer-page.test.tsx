@@ -108,7 +108,14 @@ vi.mock('../lib/engine.js', () => {
   return { ViewerEngine, VIEWPORT_BACKGROUND: 0x1b1f24 };
 });
 
-const project: Project = { id: 'p1', name: 'North Ridge Telecom Tower', structure_id: 'TWR-001', description: '', slug: 'twr', reference_model_id: 'm1' };
+const project: Project = {
+  id: 'p1',
+  name: 'North Ridge Telecom Tower',
+  structure_id: 'TWR-001',
+  description: '',
+  slug: 'twr',
+  reference_model_id: 'm1',
+};
 const hybrid: Model = {
   id: 'm1',
   uuid: 'm1',
@@ -118,10 +125,33 @@ const hybrid: Model = {
   metadata: { captureDate: '2024-05-14' },
   files: { splatPath: 'models/m1/model.ply', splatSize: 100, glbPath: 'models/m1/model.glb', glbSize: 2048 },
 };
-const splatOnly: Model = { id: 'm2', uuid: 'm2', publicId: 'TWR-2', name: 'Tower 2025', projectId: 'p1', metadata: { captureDate: '2025-06-02' }, files: { splatPath: 'models/m2/model.splat' } };
-const glbOnly: Model = { id: 'm3', uuid: 'm3', publicId: 'BRG-1', name: 'Bridge', projectId: 'p1', files: { glbPath: 'models/m3/model.glb', glbSize: 4 } };
+const splatOnly: Model = {
+  id: 'm2',
+  uuid: 'm2',
+  publicId: 'TWR-2',
+  name: 'Tower 2025',
+  projectId: 'p1',
+  metadata: { captureDate: '2025-06-02' },
+  files: { splatPath: 'models/m2/model.splat' },
+};
+const glbOnly: Model = {
+  id: 'm3',
+  uuid: 'm3',
+  publicId: 'BRG-1',
+  name: 'Bridge',
+  projectId: 'p1',
+  files: { glbPath: 'models/m3/model.glb', glbSize: 4 },
+};
 const noFiles: Model = { id: 'm4', uuid: 'm4', publicId: 'EMPTY-1', name: 'Empty', projectId: 'p1', files: {} };
-const hidden: Model = { id: 'm5', uuid: 'm5', publicId: 'DRAFT-1', name: 'Draft', projectId: 'p1', visible: false, files: { splatPath: 'models/m5/model.ply' } };
+const hidden: Model = {
+  id: 'm5',
+  uuid: 'm5',
+  publicId: 'DRAFT-1',
+  name: 'Draft',
+  projectId: 'p1',
+  visible: false,
+  files: { splatPath: 'models/m5/model.ply' },
+};
 const withCameras: Model = {
   id: 'm7',
   uuid: 'm7',
@@ -140,9 +170,25 @@ const identity = [
   [0, 0, 1],
 ];
 const cameraJson = JSON.stringify(
-  ['frame_1.jpg', 'frame_2.jpg', 'frame_3'].map((img_name, id) => ({ id, img_name, position: [id, 0, -5], rotation: identity, width: 640, height: 480, fx: 500, fy: 500 })),
+  ['frame_1.jpg', 'frame_2.jpg', 'frame_3'].map((img_name, id) => ({
+    id,
+    img_name,
+    position: [id, 0, -5],
+    rotation: identity,
+    width: 640,
+    height: 480,
+    fx: 500,
+    fy: 500,
+  })),
 );
-const badSplat: Model = { id: 'm6', uuid: 'm6', publicId: 'BAD-1', name: 'Bad', projectId: 'p1', files: { splatPath: 'models/m6/model.ply' } };
+const badSplat: Model = {
+  id: 'm6',
+  uuid: 'm6',
+  publicId: 'BAD-1',
+  name: 'Bad',
+  projectId: 'p1',
+  files: { splatPath: 'models/m6/model.ply' },
+};
 const models = [hybrid, splatOnly, glbOnly, noFiles, hidden, badSplat, withCameras];
 
 /** Downloads answered by `respond(url)`; by default 100 bytes of 1 (0 for the bad splat). */
@@ -155,7 +201,10 @@ function bytesResponse(url: string): Response {
 beforeEach(() => {
   engines.length = 0;
   respond = bytesResponse;
-  vi.stubGlobal('fetch', vi.fn(async (url: string) => respond(url)));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => respond(url)),
+  );
   vi.stubGlobal(
     'ResizeObserver',
     class {
@@ -244,7 +293,8 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
     const info = screen.getByRole('complementary', { name: 'Model information: TWR-1' });
     expect(within(info).getByRole('heading', { name: 'North Ridge Tower, May 2024 survey' })).toBeTruthy();
-    for (const text of ['North Ridge Telecom Tower', 'May 14, 2024', '3,600', '1,908', 'model.ply, 100 Bytes', 'model.glb, 100 Bytes']) expect(within(info).getByText(text)).toBeTruthy();
+    for (const text of ['North Ridge Telecom Tower', 'May 14, 2024', '3,600', '1,908', 'model.ply, 100 Bytes', 'model.glb, 100 Bytes'])
+      expect(within(info).getByText(text)).toBeTruthy();
     expect(engines[0]!.fits).toBeGreaterThan(0);
   });
 
@@ -319,7 +369,11 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(engine.cameras).toEqual([{ part: 'splat', count: 3, withPhoto: 2 }]);
     expect(engine.camerasVisible.at(-1)).toBe(true);
     expect(within(panel).getByText('3 cameras, 2 with a photo. Click a frustum or pick one below.')).toBeTruthy();
-    expect(within(panel).getAllByRole('button', { pressed: false }).map((b) => b.textContent)).toEqual(['frame_1.jpg', 'frame_2.jpg (no photo)', 'frame_3']);
+    expect(
+      within(panel)
+        .getAllByRole('button', { pressed: false })
+        .map((b) => b.textContent),
+    ).toEqual(['frame_1.jpg', 'frame_2.jpg (no photo)', 'frame_3']);
 
     // A click on the canvas that hits a frustum selects that camera and flies (here: jumps, reduced motion) to it.
     engine.pickAnswer = 0;
@@ -336,7 +390,9 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(engine.selected.at(-1)).toBe(0);
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Next camera' }));
-    expect(within(panel).getByTestId('camera-no-photo').textContent).toBe("No photo for this camera: frame_2.jpg is not among the model's images.");
+    expect(within(panel).getByTestId('camera-no-photo').textContent).toBe(
+      "No photo for this camera: frame_2.jpg is not among the model's images.",
+    );
     fireEvent.click(within(panel).getByRole('button', { name: /frame_3/ }));
     expect(within(panel).getByText("This camera's pose could not be read, so it is not drawn.")).toBeTruthy();
     expect(within(panel).getByRole('button', { name: 'View from camera' })).toHaveProperty('disabled', true);

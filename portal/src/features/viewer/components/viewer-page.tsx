@@ -47,7 +47,9 @@ export function ViewerPage({ overlays }: { overlays?: ViewportOverlay } = {}) {
 function ViewerForQuery({ search, overlays }: { search: string; overlays?: ViewportOverlay }) {
   const request = parseViewerQuery(search);
   const { catalog } = useBackend();
-  const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () => pickDemo(catalog, request.mode === 'demo' ? request.kind : 'splat'));
+  const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () =>
+    pickDemo(catalog, request.mode === 'demo' ? request.kind : 'splat'),
+  );
   const upAxis = upAxisFromQuery(search);
   if (request.mode === 'invalid') {
     return (
@@ -66,12 +68,20 @@ function ViewerForQuery({ search, overlays }: { search: string; overlays?: Viewp
       );
     }
     return demo.data.referenceId ? (
-      <CompareView key={`${demo.data.id}|${demo.data.referenceId}`} id={demo.data.id} referenceId={demo.data.referenceId} overlays={overlays} />
+      <CompareView
+        key={`${demo.data.id}|${demo.data.referenceId}`}
+        id={demo.data.id}
+        referenceId={demo.data.referenceId}
+        overlays={overlays}
+      />
     ) : (
       <SingleView key={demo.data.id} id={demo.data.id} upAxis={upAxis} overlays={overlays} />
     );
   }
-  if (request.mode === 'compare') return <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} overlays={overlays} />;
+  if (request.mode === 'compare')
+    return (
+      <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} overlays={overlays} />
+    );
   return <SingleView key={request.id} id={request.id} upAxis={upAxis} overlays={overlays} />;
 }
 
@@ -91,7 +101,17 @@ function useFullscreen(): [RefObject<HTMLDivElement | null>, boolean, () => void
   return [ref, on, toggle];
 }
 
-function ViewerHeader({ title, fullscreen, onFullscreen, children }: { title: string; fullscreen: boolean; onFullscreen: () => void; children?: ReactNode }) {
+function ViewerHeader({
+  title,
+  fullscreen,
+  onFullscreen,
+  children,
+}: {
+  title: string;
+  fullscreen: boolean;
+  onFullscreen: () => void;
+  children?: ReactNode;
+}) {
   return (
     <header className="viewer-header">
       <Link className="viewer-back" to={paths.catalog.getHref()}>
@@ -136,27 +156,33 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
   const linkedRef = useRef(linkedNow);
   linkedRef.current = linkedNow;
 
-  const attach = useCallback((side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
-    engines.current[side] = engine;
-    if (!engine) return;
-    engine.onCameraChange = () => {
-      const other = engines.current[side === 'model' ? 'reference' : 'model'];
-      if (linkedRef.current && other) other.followCamera(engine);
-    };
-  }, []);
+  const attach = useCallback(
+    (side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
+      engines.current[side] = engine;
+      if (!engine) return;
+      engine.onCameraChange = () => {
+        const other = engines.current[side === 'model' ? 'reference' : 'model'];
+        if (linkedRef.current && other) other.followCamera(engine);
+      };
+    },
+    [],
+  );
 
   // Both loaded: frame the model and let the reference follow (each framed itself on load; the
   // later one would win at random).
   const ready = useRef({ model: false, reference: false });
-  const onReady = useCallback((side: 'model' | 'reference') => () => {
-    ready.current[side] = true;
-    const { model, reference } = engines.current;
-    if (ready.current.model && ready.current.reference && model && reference && linkedRef.current) {
-      // Frame both models, so neither is cropped in the shared view.
-      model.fitTo(unionBounds([model.framingBounds(), reference.framingBounds()].filter((b): b is Bounds => b !== null)), true);
-      reference.followCamera(model);
-    }
-  }, []);
+  const onReady = useCallback(
+    (side: 'model' | 'reference') => () => {
+      ready.current[side] = true;
+      const { model, reference } = engines.current;
+      if (ready.current.model && ready.current.reference && model && reference && linkedRef.current) {
+        // Frame both models, so neither is cropped in the shared view.
+        model.fitTo(unionBounds([model.framingBounds(), reference.framingBounds()].filter((b): b is Bounds => b !== null)), true);
+        reference.followCamera(model);
+      }
+    },
+    [],
+  );
 
   // Linking again (or entering the swipe view): the reference model takes the model's view.
   useEffect(() => {
@@ -170,14 +196,39 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
         <button type="button" aria-pressed={layout === 'swipe'} onClick={() => setLayout(layout === 'swipe' ? 'side-by-side' : 'swipe')}>
           Swipe
         </button>
-        <button type="button" aria-pressed={linkedNow} disabled={layout === 'swipe'} onClick={() => setLinked(!linked)} title={layout === 'swipe' ? 'The swipe view always links the cameras' : undefined}>
+        <button
+          type="button"
+          aria-pressed={linkedNow}
+          disabled={layout === 'swipe'}
+          onClick={() => setLinked(!linked)}
+          title={layout === 'swipe' ? 'The swipe view always links the cameras' : undefined}
+        >
           Link cameras
         </button>
       </ViewerHeader>
-      <main className={`viewer-stage viewer-compare viewer-${layout}`} data-testid="compare-stage" style={{ ['--split' as string]: `${split}%` }}>
-        <ModelViewport publicId={id} onEngine={attach('model')} onReady={onReady('model')} className="compare-model" variant={variant} overlays={overlays} />
+      <main
+        className={`viewer-stage viewer-compare viewer-${layout}`}
+        data-testid="compare-stage"
+        style={{ ['--split' as string]: `${split}%` }}
+      >
+        <ModelViewport
+          publicId={id}
+          onEngine={attach('model')}
+          onReady={onReady('model')}
+          className="compare-model"
+          variant={variant}
+          overlays={overlays}
+        />
         {/* In the swipe view the reference model lies on top, clipped to the right of the slider. */}
-        <ModelViewport publicId={referenceId} isReference onEngine={attach('reference')} onReady={onReady('reference')} className="compare-reference" variant={variant} overlays={overlays} />
+        <ModelViewport
+          publicId={referenceId}
+          isReference
+          onEngine={attach('reference')}
+          onReady={onReady('reference')}
+          className="compare-reference"
+          variant={variant}
+          overlays={overlays}
+        />
         {layout === 'swipe' ? (
           <>
             <div className="swipe-divider" aria-hidden="true" />

@@ -31,7 +31,17 @@ describe('CameraOverlay', () => {
   const cameras = [
     { entry: entry([10, 0, 0]), hasPhoto: true },
     { entry: entry([0, 0, 10]), hasPhoto: false },
-    { entry: { ...entry([-10, 0, 0]), rotation: [[2, 0, 0], [0, 1, 0], [0, 0, 1]] as [Vec3, Vec3, Vec3] }, hasPhoto: true },
+    {
+      entry: {
+        ...entry([-10, 0, 0]),
+        rotation: [
+          [2, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ] as [Vec3, Vec3, Vec3],
+      },
+      hasPhoto: true,
+    },
   ];
 
   it('draws the cameras with and without a photo apart, leaves out a malformed pose, and highlights the selected one', () => {

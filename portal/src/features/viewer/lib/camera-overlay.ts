@@ -62,7 +62,9 @@ export class CameraOverlay {
   /** @param cameras the cameras, in the order the UI lists them */
   constructor(private readonly cameras: readonly OverlayCamera[]) {
     this.group.name = 'camera poses';
-    const valid = cameras.filter((c) => Array.isArray(c.entry.position) && c.entry.position.length === 3 && c.entry.position.every(Number.isFinite));
+    const valid = cameras.filter(
+      (c) => Array.isArray(c.entry.position) && c.entry.position.length === 3 && c.entry.position.every(Number.isFinite),
+    );
     this.depth = valid.length > 0 ? suggestedFrustumDepth(valid.map((c) => c.entry)) : 1;
     this.segments = cameras.map((camera) => {
       try {

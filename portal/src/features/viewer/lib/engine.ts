@@ -68,7 +68,6 @@ interface Placement {
   target: Vector3;
 }
 
-
 /**
  * One viewport's scene, camera, controls and renderer.
  * Call {@link dispose} when the canvas goes away.
@@ -188,7 +187,12 @@ export class ViewerEngine {
   };
 
   private placement(): Placement {
-    return { position: this.camera.position.clone(), quaternion: this.camera.quaternion.clone(), fov: this.camera.fov, target: this.controls.target.clone() };
+    return {
+      position: this.camera.position.clone(),
+      quaternion: this.camera.quaternion.clone(),
+      fov: this.camera.fov,
+      target: this.controls.target.clone(),
+    };
   }
 
   private place(p: Placement): void {
@@ -320,7 +324,14 @@ export class ViewerEngine {
    * (fit, compare framing and every camera flight ask for it).
    */
   framingBounds(): Bounds | null {
-    const key = [this.splat?.uuid, this.mesh?.uuid, this.splatGroup.visible, this.meshGroup.visible, ...this.splatGroup.quaternion.toArray(), ...this.meshGroup.quaternion.toArray()].join('|');
+    const key = [
+      this.splat?.uuid,
+      this.mesh?.uuid,
+      this.splatGroup.visible,
+      this.meshGroup.visible,
+      ...this.splatGroup.quaternion.toArray(),
+      ...this.meshGroup.quaternion.toArray(),
+    ].join('|');
     if (this.framingCache?.key !== key) this.framingCache = { key, bounds: this.computeFramingBounds() };
     return this.framingCache.bounds;
   }

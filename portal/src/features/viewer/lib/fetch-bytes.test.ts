@@ -17,7 +17,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('fetchBytes', () => {
   it('joins the chunks and reports bytes received of the Content-Length after each', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => streamed([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => streamed([new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])])),
+    );
     const seen: DownloadProgress[] = [];
     const bytes = await fetchBytes('http://files.test/a', (p) => seen.push(p));
     expect([...bytes]).toEqual([1, 2, 3, 4, 5]);
@@ -29,7 +32,10 @@ describe('fetchBytes', () => {
   });
 
   it('reports a null total without a Content-Length', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => streamed([new Uint8Array([9])], { length: false })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => streamed([new Uint8Array([9])], { length: false })),
+    );
     const seen: DownloadProgress[] = [];
     await fetchBytes('http://files.test/a', (p) => seen.push(p));
     expect(seen.at(-1)).toEqual({ loaded: 1, total: null });
@@ -42,7 +48,10 @@ describe('fetchBytes', () => {
       [401, 'access refused (HTTP 401)'],
       [500, 'HTTP 500'],
     ] as const) {
-      vi.stubGlobal('fetch', vi.fn(async () => streamed([], { status })));
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => streamed([], { status })),
+      );
       await expect(fetchBytes('http://files.test/a', () => undefined)).rejects.toThrow(message);
     }
   });

@@ -18,7 +18,14 @@ export interface DownloadProgress {
  */
 export async function fetchBytes(url: string, onProgress: (progress: DownloadProgress) => void, signal?: AbortSignal): Promise<Uint8Array> {
   const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(response.status === 404 ? 'the file is missing (HTTP 404)' : response.status === 401 || response.status === 403 ? `access refused (HTTP ${response.status})` : `HTTP ${response.status}`);
+  if (!response.ok)
+    throw new Error(
+      response.status === 404
+        ? 'the file is missing (HTTP 404)'
+        : response.status === 401 || response.status === 403
+          ? `access refused (HTTP ${response.status})`
+          : `HTTP ${response.status}`,
+    );
   const length = Number(response.headers.get('content-length'));
   const total = Number.isFinite(length) && length > 0 ? length : null;
   if (!response.body) {

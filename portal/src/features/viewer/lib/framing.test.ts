@@ -52,7 +52,12 @@ describe('framing a splat on percentiles of its centres', () => {
 
   it('unites a splat box and a GLB box (hybrid models)', () => {
     expect(unionBounds([])).toBeNull();
-    expect(unionBounds([{ min: [0, 0, 0], max: [1, 1, 1] }, { min: [-1, 0.5, 0], max: [0.5, 3, 1] }])).toEqual({ min: [-1, 0, 0], max: [1, 3, 1] });
+    expect(
+      unionBounds([
+        { min: [0, 0, 0], max: [1, 1, 1] },
+        { min: [-1, 0.5, 0], max: [0.5, 3, 1] },
+      ]),
+    ).toEqual({ min: [-1, 0, 0], max: [1, 3, 1] });
   });
 });
 
@@ -64,7 +69,11 @@ describe('fitCamera', () => {
     const fit = fitCamera(bounds, direction, [0, 1, 0], fov, aspect);
     const back = direction.map((v) => v / Math.hypot(...direction)) as Vec3;
     const right = [back[2], 0, -back[0]].map((v) => v / Math.hypot(back[2], back[0])) as Vec3;
-    const up: Vec3 = [back[1] * right[2] - back[2] * right[1], back[2] * right[0] - back[0] * right[2], back[0] * right[1] - back[1] * right[0]];
+    const up: Vec3 = [
+      back[1] * right[2] - back[2] * right[1],
+      back[2] * right[0] - back[0] * right[2],
+      back[0] * right[1] - back[1] * right[0],
+    ];
     const tanV = Math.tan((fov * Math.PI) / 360);
     for (let c = 0; c < 8; c += 1) {
       const p: Vec3 = [c & 1 ? bounds.max[0] : bounds.min[0], c & 2 ? bounds.max[1] : bounds.min[1], c & 4 ? bounds.max[2] : bounds.min[2]];

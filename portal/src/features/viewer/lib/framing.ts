@@ -44,7 +44,11 @@ function quantile(sorted: Float64Array, q: number): number {
  * @param high upper quantile, 0–1 (default 0.9)
  * @returns the box, or null when there are no points (or a quantile is not finite)
  */
-export function framingBox(centres: ArrayLike<number>, low: number = SPLAT_FRAMING_QUANTILES[0], high: number = SPLAT_FRAMING_QUANTILES[1]): Bounds | null {
+export function framingBox(
+  centres: ArrayLike<number>,
+  low: number = SPLAT_FRAMING_QUANTILES[0],
+  high: number = SPLAT_FRAMING_QUANTILES[1],
+): Bounds | null {
   const count = Math.floor(centres.length / 3);
   if (count === 0) return null;
   const min: number[] = [];
@@ -134,7 +138,11 @@ export function fitCamera(bounds: Bounds, direction: Vec3, up: Vec3, fovDeg: num
   const tanH = tanV * Math.max(aspect, 1e-6);
   let distance = 0;
   for (let corner = 0; corner < 8; corner += 1) {
-    const point: Vec3 = [corner & 1 ? bounds.max[0] : bounds.min[0], corner & 2 ? bounds.max[1] : bounds.min[1], corner & 4 ? bounds.max[2] : bounds.min[2]];
+    const point: Vec3 = [
+      corner & 1 ? bounds.max[0] : bounds.min[0],
+      corner & 2 ? bounds.max[1] : bounds.min[1],
+      corner & 4 ? bounds.max[2] : bounds.min[2],
+    ];
     const offset = sub(point, target);
     // The corner is `toward` closer to the camera than the target; it must sit inside the frustum.
     const toward = dot(offset, back);
@@ -142,5 +150,10 @@ export function fitCamera(bounds: Bounds, direction: Vec3, up: Vec3, fovDeg: num
   }
   const radius = Math.max(Math.hypot(...sub(bounds.max, bounds.min)) / 2, 1e-3);
   distance = Math.max(distance * margin, radius * 0.5, 1e-3);
-  return { position: [target[0] + back[0] * distance, target[1] + back[1] * distance, target[2] + back[2] * distance], target, distance, radius };
+  return {
+    position: [target[0] + back[0] * distance, target[1] + back[1] * distance, target[2] + back[2] * distance],
+    target,
+    distance,
+    radius,
+  };
 }

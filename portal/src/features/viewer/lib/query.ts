@@ -27,7 +27,8 @@ export function parseViewerQuery(search: string): ViewerRequest {
   const id = params.get('id')?.trim() ?? '';
   const compare = params.get('compareMode') === 'true';
   const demo = params.get('demo');
-  if (id === '' && (demo === 'splat' || demo === 'compare')) return { mode: 'demo', kind: compare || demo === 'compare' ? 'compare' : 'splat' };
+  if (id === '' && (demo === 'splat' || demo === 'compare'))
+    return { mode: 'demo', kind: compare || demo === 'compare' ? 'compare' : 'splat' };
   if (id === '') return { mode: 'invalid', reason: 'No model given: the link needs ?id={publicId}.' };
   if (!compare) return { mode: 'single', id };
   const referenceId = params.get('referenceId')?.trim() ?? '';

@@ -118,7 +118,12 @@ export class FirebaseCatalog implements CatalogPort {
     }
   }
 
-  async set<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>, options?: { merge?: boolean }): Promise<void> {
+  async set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): Promise<void> {
     try {
       await setDoc(doc(this.db, collection, id), toFirestore(data as Record<string, unknown>), { merge: options?.merge ?? false });
     } catch (error) {

@@ -70,7 +70,10 @@ export function mapAuthError(error: unknown): AppError {
 export function mapFirestoreError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = codeOf(error);
-  return new AppError((code && FIRESTORE[code]) || ErrorCode.Internal, messageOf(error), { cause: error, context: code ? { serviceCode: code } : {} });
+  return new AppError((code && FIRESTORE[code]) || ErrorCode.Internal, messageOf(error), {
+    cause: error,
+    context: code ? { serviceCode: code } : {},
+  });
 }
 
 /**
@@ -80,5 +83,8 @@ export function mapFirestoreError(error: unknown): AppError {
 export function mapStorageError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = codeOf(error);
-  return new AppError((code && STORAGE[code]) || ErrorCode.Internal, messageOf(error), { cause: error, context: code ? { serviceCode: code } : {} });
+  return new AppError((code && STORAGE[code]) || ErrorCode.Internal, messageOf(error), {
+    cause: error,
+    context: code ? { serviceCode: code } : {},
+  });
 }

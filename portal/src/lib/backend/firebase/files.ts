@@ -69,7 +69,10 @@ export class FirebaseFiles implements FileStorePort {
     let pageToken: string | undefined;
     try {
       do {
-        const page: ListResult = await listPage(ref(this.storage, prefix), pageToken ? { maxResults: 1000, pageToken } : { maxResults: 1000 });
+        const page: ListResult = await listPage(
+          ref(this.storage, prefix),
+          pageToken ? { maxResults: 1000, pageToken } : { maxResults: 1000 },
+        );
         const metas = await Promise.all(page.items.map((item) => getMetadata(item)));
         items.push(...metas.map(stored));
         prefixes.push(...page.prefixes.map((p) => `${p.fullPath}/`));
