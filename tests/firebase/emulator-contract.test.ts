@@ -75,7 +75,8 @@ if (skipReason) {
         ? {}
         : {
             files:
-              'the Storage emulator cannot run here (its rules runtime is downloaded from Google at start); file storage runs in .github/workflows/firebase.yml',
+              'the Storage emulator runs here only without its rules runtime (a jar downloaded from Google at start; this machine has no DNS), ' +
+              'and without a ruleset it refuses every web-SDK request; file storage on the emulators runs in .github/workflows/firebase.yml',
             downloadLinks: 'no Storage emulator here (see files)',
           }),
       nodeStreams: 'the portal adapter uploads browser Blobs; Node streams belong to the CLI adapter',

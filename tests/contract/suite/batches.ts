@@ -29,7 +29,7 @@ export function batchesContract(ctx: ContractContext): void {
       expect(await env.admin.catalog.get('projects', a)).toBeNull();
     });
 
-    it.skipIf(Boolean(skip.batchRollback))('are atomic: a failing write leaves nothing written', async () => {
+    it('are atomic: a failing write leaves nothing written', async () => {
       const id = `atomic-${tag}`;
       await expectCode(
         env.admin.catalog.batch([

@@ -30,10 +30,6 @@ export type ContractPart =
   | 'selfRegistration'
   | 'identity'
   | 'files'
-  // single behaviours a stand-in emulator may lack (the real service has them):
-  | 'replaceOnSet'
-  | 'nestedFieldQueries'
-  | 'batchRollback'
   // adapter scope: browser clients upload Blobs only; Firebase Auth lets any client create an account
   | 'nodeStreams'
   | 'restrictedSignUp'
