@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
+import { createTestBackend } from '../../../components/testing/memory-app.js';
 import { findViewerModel, hasSplat, pickDemo, viewerFiles } from './viewer-models.js';
 
 const project: Project = {
@@ -36,21 +37,11 @@ const empty: Model = {
   files: { splatPath: '', glbPath: null },
 };
 
-/** A read-only catalog over fixed documents, answering `==` filters (what the viewer asks). */
+/** The catalog of an in-memory backend holding `models` and `projects`, signed in as a user; `failProjects` makes project reads fail. */
 function catalogOf(models: Model[], projects: Project[] = [project], { failProjects = false } = {}): CatalogPort {
-  const docs: Record<string, Array<{ id: string }>> = { models, projects };
-  return {
-    async query(collection: string, query?: { where?: Array<[string, string, unknown]>; limit?: number }) {
-      const matching = (docs[collection] ?? []).filter((d) =>
-        (query?.where ?? []).every(([field, , value]) => (d as Record<string, unknown>)[field] === value),
-      );
-      return matching.slice(0, query?.limit ?? matching.length);
-    },
-    async get(collection: string, id: string) {
-      if (collection === 'projects' && failProjects) throw new Error('permission-denied');
-      return (docs[collection] ?? []).find((d) => d.id === id) ?? null;
-    },
-  } as unknown as CatalogPort;
+  const test = createTestBackend('user', { models, projects });
+  if (failProjects) test.fail('projects', new Error('permission-denied'));
+  return test.backend.catalog;
 }
 
 describe('viewer data', () => {
@@ -77,9 +68,10 @@ describe('viewer data', () => {
   });
 
   it("picks the landing cards' demo models: a splat model; a model and its project's reference model", async () => {
-    const catalog = catalogOf([empty, splat, hybrid]);
-    expect(await pickDemo(catalog, 'splat')).toEqual({ id: 'TWR-2' });
-    expect(await pickDemo(catalog, 'compare')).toEqual({ id: 'TWR-2', referenceId: 'TWR-1' });
+    // The catalog orders by publicId (the hand-written fake this test had ignored orderBy), so the
+    // splat case leaves out the hybrid TWR-1, which would come first.
+    expect(await pickDemo(catalogOf([empty, splat]), 'splat')).toEqual({ id: 'TWR-2' });
+    expect(await pickDemo(catalogOf([empty, splat, hybrid]), 'compare')).toEqual({ id: 'TWR-2', referenceId: 'TWR-1' });
     expect(await pickDemo(catalogOf([empty]), 'splat')).toBeNull();
     expect(await pickDemo(catalogOf([hybrid]), 'compare')).toBeNull();
   });
