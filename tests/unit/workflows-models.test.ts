@@ -2,76 +2,16 @@
  * The Public ID rule of the model workflows (shared/workflows/models.ts `assertPublicIdFree`):
  * unique within a project, on create (`addModel` with `uniquePublicId`) and on edit
  * (`updateModel` with `uniquePublicId`), with the CLI's message; off by default, as SPEC.md §5
- * has no uniqueness check for the model-list upload or the add-model form. Runs on a small
- * in-memory catalog (records only: `recordOnly` uploads nothing).
+ * has no uniqueness check for the model-list upload or the add-model form. Runs on the
+ * in-memory backend, signed in as an admin (records only: `recordOnly` uploads nothing).
  */
 import { describe, expect, it } from 'vitest';
-import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
+import type { AppError } from '@shared/errors.js';
+import { ErrorCode, isAppError } from '@shared/errors.js';
 import { ValidationMessages } from '@shared/messages.js';
-import type { CatalogPort, Query, WriteOp } from '@shared/ports/catalog.js';
-import type { FileStorePort } from '@shared/ports/files.js';
+import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
 import { publicIdInUse } from '@shared/validation/models.js';
 import { addModel, assertPublicIdFree, updateModel } from '@shared/workflows/index.js';
-
-type Doc = Record<string, unknown> & { id: string };
-
-/** A catalog over maps: get, == queries, update with dotted paths, create/update/delete batches. */
-function memoryCatalog(): CatalogPort & { docs: Map<string, Map<string, Doc>> } {
-  const docs = new Map<string, Map<string, Doc>>();
-  const table = (name: string): Map<string, Doc> => {
-    if (!docs.has(name)) docs.set(name, new Map());
-    return docs.get(name)!;
-  };
-  const stamp = (data: Record<string, unknown>): Record<string, unknown> =>
-    Object.fromEntries(
-      Object.entries(data).map(([k, v]) => [
-        k,
-        typeof v === 'object' && v !== null && '$serverTimestamp' in v ? '2026-01-01T00:00:00Z' : v,
-      ]),
-    );
-  const update = (collection: string, id: string, data: Record<string, unknown>): void => {
-    const doc = table(collection).get(id);
-    if (!doc) throw new AppError(ErrorCode.NotFound, `${collection}/${id} not found`);
-    for (const [path, value] of Object.entries(stamp(data))) {
-      const parts = path.split('.');
-      let target = doc as Record<string, unknown>;
-      for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
-      target[parts.at(-1)!] = value;
-    }
-  };
-  const apply = (op: WriteOp): void => {
-    if (op.op === 'delete') table(op.collection).delete(op.id);
-    else if (op.op === 'update') update(op.collection, op.id, op.data);
-    else {
-      if (op.op === 'create' && table(op.collection).has(op.id)) throw new AppError(ErrorCode.AlreadyExists, `${op.id} exists`);
-      table(op.collection).set(op.id, { ...stamp(op.data), id: op.id });
-    }
-  };
-  const run = (collection: string, query?: Query): Doc[] => {
-    const found = [...table(collection).values()].filter((doc) =>
-      (query?.where ?? []).every(([f, o, v]) => (doc[f] === v) === (o === '==')),
-    );
-    return structuredClone(found.slice(0, query?.limit ?? found.length));
-  };
-  const catalog = {
-    docs,
-    get: async (collection: string, id: string) => structuredClone(table(collection).get(id) ?? null),
-    query: async (collection: string, query?: Query) => run(collection, query),
-    count: async (collection: string, query?: Query) => run(collection, query).length,
-    add: async () => {
-      throw new Error('not used');
-    },
-    set: async (collection: string, id: string, data: Record<string, unknown>) =>
-      apply({ op: 'set', collection: collection as never, id, data }),
-    update: async (collection: string, id: string, data: Record<string, unknown>) => update(collection, id, data),
-    delete: async (collection: string, id: string) => apply({ op: 'delete', collection: collection as never, id }),
-    batch: async (ops: WriteOp[]) => ops.forEach(apply),
-    subscribe: () => () => undefined,
-  };
-  return catalog as unknown as CatalogPort & { docs: Map<string, Map<string, Doc>> };
-}
-
-const noFiles = {} as FileStorePort;
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
   try {
@@ -85,14 +25,14 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 
 /** A catalog with projects P1 and P2 and model m1 (Public ID TWR-A) in P1. */
 async function seeded() {
-  const catalog = memoryCatalog();
+  const { catalog, files } = createMemoryBackendAs('admin');
   await catalog.batch([
     { op: 'create', collection: 'projects', id: 'P1', data: { name: 'Tower', reference_model_id: null } },
     { op: 'create', collection: 'projects', id: 'P2', data: { name: 'Bridge', reference_model_id: null } },
   ]);
   const add = (publicId: string, projectId = 'P1', hooks: { uniquePublicId?: boolean } = {}) =>
     addModel(
-      { catalog, files: noFiles },
+      { catalog, files },
       { projectId, publicId, name: `Model ${publicId}`, modelType: 'splat', setAsReference: false, files: {} },
       { recordOnly: true, ...hooks },
     );
@@ -124,7 +64,7 @@ describe('addModel and the Public ID rule', () => {
     const error = await failure(add(' TWR-A ', 'P1', { uniquePublicId: true }));
     expect(error.code).toBe(ErrorCode.AlreadyExists);
     expect(error.message).toBe(publicIdInUse('TWR-A'));
-    expect(catalog.docs.get('models')!.size).toBe(1);
+    expect(await catalog.count('models')).toBe(1);
     const { model } = await add('TWR-A', 'P2', { uniquePublicId: true });
     expect(model.projectId).toBe('P2');
     const next = await add('TWR-B', 'P1', { uniquePublicId: true });
@@ -134,7 +74,7 @@ describe('addModel and the Public ID rule', () => {
   it('without it (the portal forms, SPEC.md §5: no uniqueness check on upload) a second model may share the Public ID', async () => {
     const { catalog, add } = await seeded();
     await add('TWR-A');
-    expect([...catalog.docs.get('models')!.values()].filter((m) => m.publicId === 'TWR-A')).toHaveLength(2);
+    expect(await catalog.query('models', { where: [['publicId', '==', 'TWR-A']] })).toHaveLength(2);
   });
 });
 
