@@ -93,7 +93,11 @@ export function isModelUuid(value: string): boolean {
 }
 
 /** The files directly in a model folder (§3): the main model files and the camera metadata. */
+/** File name of a model's web-sized splat (SPZ), beside the original. */
+export const WEB_SPLAT_FILE_NAME = `${MODEL_FILE_BASE_NAME}.spz`;
+
 const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
+  WEB_SPLAT_FILE_NAME,
   `${MODEL_FILE_BASE_NAME}.ply`,
   `${MODEL_FILE_BASE_NAME}.splat`,
   `${MODEL_FILE_BASE_NAME}.glb`,
@@ -176,6 +180,11 @@ export function splatPath(uuid: string, ext: string): string {
   return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.${normalised}`;
 }
 
+/** `models/{uuid}/model.spz`: the web-sized copy of a training PLY, beside it ({@link WEB_SPLAT_FILE_NAME}). */
+export function webSplatPath(uuid: string): string {
+  return `${modelFolder(uuid)}/${WEB_SPLAT_FILE_NAME}`;
+}
+
 /** `models/{uuid}/model.glb` (§3). */
 export function glbPath(uuid: string): string {
   return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.glb`;
@@ -231,7 +240,7 @@ export function parseModelPath(path: string): { uuid: string; rest: string } | n
  * The §3 FileEntry type of a storage path:
  * - `models/{uuid}/camera-metadata.json` → 'cameraMetadata'
  * - `models/{uuid}/images/…` → 'image'; `…/images_thumbnails/…` → 'thumbnail'; `…/assets/…` → 'asset'
- * - a file directly in the model folder ending in .ply or .splat → 'splat', in .glb → 'glb'
+ * - a file directly in the model folder ending in .ply, .splat or .spz (the web-sized copy) → 'splat', in .glb → 'glb'
  *   (`model.<ext>` as written by this product, or another name from older uploads)
  * @returns the type, or null for a path that is none of these (outside `models/{uuid}/`, a
  *   folder, another file directly in the model folder)
@@ -245,7 +254,7 @@ export function fileEntryType(path: string): FileEntryType | null {
     if (rest === CAMERA_METADATA_FILE_NAME) return 'cameraMetadata';
     const lower = rest.toLowerCase();
     if (lower.endsWith('.glb')) return 'glb';
-    if (lower.endsWith('.ply') || lower.endsWith('.splat')) return 'splat';
+    if (lower.endsWith('.ply') || lower.endsWith('.splat') || lower.endsWith('.spz')) return 'splat';
     return null;
   }
   const folder = rest.slice(0, slash);

@@ -60,6 +60,15 @@ export interface ModelFiles {
   images?: string[];
   thumbnails?: string[];
   assets?: string[];
+  /**
+   * Storage path of the web-sized copy of a training `.ply` splat (`models/{uuid}/model.spz`,
+   * SPZ v3 written by Spark's `transcodeSpz`): what the viewer loads. The original stays at
+   * `splatPath` for download. Null or missing when there is none (a `.splat`, a mesh, a model
+   * stored before web-sized copies existed: `catalog doctor --fix` makes it).
+   */
+  webSplatPath?: string | null;
+  /** Size of `webSplatPath` in bytes. */
+  webSplatSize?: number | null;
 }
 
 /** `metadata` of a model (§3). captureDate is an ISO date (YYYY-MM-DD) or timestamp, or null. */
@@ -87,6 +96,11 @@ export interface ModelData {
   version?: string | number | null;
   description?: string | null;
   uploaded_at?: Timestamp | null;
+  /**
+   * What the content checks found in the model's files when they were uploaded (or when
+   * `catalog doctor --fix` backfilled it). Missing on models stored before the checks existed.
+   */
+  validation?: ValidationReport | null;
 }
 
 /** A model with its document id (equal to its uuid for models created by this product). */
@@ -158,4 +172,103 @@ export interface ToolCard {
   images: { static: string; animated: string };
   color: { primary: string; hover: string; badge: string };
   status: 'ready' | 'experimental' | 'beta';
+}
+
+/**
+ * Verdict of one content check (`shared/content-check/`): 'ok'; 'warnings' (stored, with the
+ * checker's warnings); 'refused' (the file is not what its name says). A refused file is never
+ * stored by an upload, so 'refused' appears only in reports backfilled for older models.
+ */
+export type FileCheckVerdict = 'ok' | 'warnings' | 'refused';
+
+/** What every file check reports. */
+export interface FileCheckBase {
+  /** The file name as uploaded (e.g. `point_cloud.ply`). */
+  fileName: string;
+  /** Size in bytes. */
+  size: number;
+  verdict: FileCheckVerdict;
+  /** Why the file was refused (verdict 'refused'), in the user's terms; else null. */
+  problem: string | null;
+  /** Warnings (e.g. gltf-validator's), each a sentence; capped at 20. */
+  warnings: string[];
+}
+
+/** An axis-aligned box in the file's own coordinates and units. */
+export interface BoundingBox {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** Facts of a splat file (`.ply` from 3DGS training, or `.splat`). */
+export interface SplatCheck extends FileCheckBase {
+  /** 'ply' (3DGS PLY) or 'splat' (compact 32-byte records). */
+  format: 'ply' | 'splat';
+  /** PLY encoding ('binary_little_endian' or 'ascii'); null for `.splat`. */
+  encoding: 'binary_little_endian' | 'ascii' | null;
+  /** Number of Gaussians (the PLY's vertex count; size / 32 for `.splat`). */
+  gaussians: number;
+  /** Spherical-harmonics degree, 0–3 (from the number of f_rest_* properties; 0 for `.splat`). */
+  shDegree: number;
+  /** Box of the Gaussians' centres (floaters included); null when the file has none. */
+  boundingBox: BoundingBox | null;
+}
+
+/** Facts of a GLB, from the Khronos glTF validator and the file's JSON chunk. */
+export interface GlbCheck extends FileCheckBase {
+  /** `asset.generator`, e.g. 'COLLADA2GLTF'; null when not given. */
+  generator: string | null;
+  meshes: number;
+  /** Triangles drawn (the validator's totalTriangleCount). */
+  triangles: number;
+  /** Vertices (the validator's totalVertexCount). */
+  vertices: number;
+  materials: number;
+  textures: number;
+  /** `extensionsUsed`, e.g. ['KHR_draco_mesh_compression']. */
+  extensions: string[];
+  /** gltf-validator's version. */
+  validatorVersion: string;
+  /** The validator's issue counts. */
+  issues: { errors: number; warnings: number; infos: number; hints: number };
+}
+
+/** Facts of the camera metadata (SPEC.md §5 rules). */
+export interface CameraMetadataCheck extends FileCheckBase {
+  /** Number of cameras. */
+  cameras: number;
+  /** Cameras whose photo is among the model's photos (`matchCameraImages` in shared/camera-poses.ts). */
+  withPhoto: number;
+}
+
+/** Facts of the model's photos (`images/`). */
+export interface PhotosCheck {
+  /** Number of photos. */
+  count: number;
+  /** Their total size in bytes. */
+  bytes: number;
+  verdict: FileCheckVerdict;
+  /** Distinct pixel sizes with how many photos have each, most common first. */
+  dimensions: Array<{ width: number; height: number; count: number }>;
+  /** Photos refused (only in backfilled reports), with why. */
+  refused: Array<{ fileName: string; problem: string }>;
+}
+
+/**
+ * The validation report stored with each model (`ModelData.validation`), the same shape on every
+ * backend: one entry per kind of file the model has, null for kinds it has not.
+ */
+export interface ValidationReport {
+  /** Report format version (1). */
+  version: 1;
+  /** When the checks ran. */
+  checkedAt: Timestamp;
+  /** What checked, e.g. 'inspection-catalog 0.1.0, gltf-validator 2.0.0-dev.3.10'. */
+  checker: string;
+  splat: SplatCheck | null;
+  glb: GlbCheck | null;
+  cameraMetadata: CameraMetadataCheck | null;
+  photos: PhotosCheck | null;
+  /** Notes about the upload that are not about one file (e.g. 'No web-sized copy was made: …'). */
+  notes: string[];
 }

@@ -125,6 +125,20 @@ export interface FileStorePort {
   revokeDownloadUrls?(folder: string): Promise<number>;
 
   /**
+   * Optional: makes the web-sized copy of a stored training PLY, SPZ v3 at
+   * `models/{uuid}/model.spz` ({@link import('../paths.js').webSplatPath}), on the machine that
+   * holds the file. The embedded backend has it (its server compresses in a worker thread);
+   * Firebase has no server of this product, so its adapters leave it out and the workflow uses
+   * the platform's `compressSplat` (the CLI) or notes that none was made (the portal; `catalog
+   * doctor --fix` makes it later).
+   * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
+   * @returns the stored SPZ's metadata
+   * @throws AppError `storage/object-not-found`, `invalid-argument` (not a splat PLY),
+   *   `storage/unauthorized`
+   */
+  makeWebSplat?(plyPath: string): Promise<StoredFile>;
+
+  /**
    * A download/viewing link that works in a new browser tab without other credentials and
    * cannot be guessed (it carries an unguessable token). Supports HTTP range requests.
    * @throws AppError `storage/object-not-found`

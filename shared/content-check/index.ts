@@ -1,0 +1,224 @@
+/**
+ * One content check for every upload path (the portal before upload, the CLI, the embedded
+ * server before it records a file): each model file is checked for what its name declares, in
+ * one streaming pass where the format allows, and the facts found make the model's validation
+ * report (`ValidationReport`, shared/types.ts).
+ *
+ * - splat: `.ply` (3DGS) and `.splat` ({@link checkPly}, {@link checkSplatFile});
+ * - GLB: the Khronos glTF validator ({@link checkGlb});
+ * - camera metadata: SPEC.md §5 rules with the spec's messages (`parseCameraMetadata`), and how
+ *   many cameras have a photo;
+ * - photos and thumbnails: a real, decodable image of the declared type ({@link checkImage}).
+ *
+ * Pure TypeScript over {@link ByteSource}s: a `Blob` in the browser, a file on disk in Node
+ * (`cli/src/lib/byte-source.ts`), bytes on the server.
+ */
+import pLimit from 'p-limit';
+import { matchCameraImages } from '../camera-poses.js';
+import { parseCameraMetadata } from '../camera-metadata.js';
+import { AppError, ErrorCode } from '../errors.js';
+import { CAMERA_METADATA_FILE_NAME, MODEL_FILE_BASE_NAME, parseModelPath } from '../paths.js';
+import type { CameraMetadataCheck, FileCheckBase, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
+import type { ByteSource } from './byte-source.js';
+import { readAll } from './byte-source.js';
+import { checkGlb, gltfValidatorVersion } from './glb.js';
+import type { ImageCheck, ImageDecoder } from './image.js';
+import { checkImage, IMAGE_TYPES } from './image.js';
+import { contentMessage, dotExtension } from './messages.js';
+import { checkPly, checkSplatFile } from './splat.js';
+
+export type { ByteSource } from './byte-source.js';
+export { blobSource, bytesSource, readAll, readChunks } from './byte-source.js';
+export type { ImageCheck, ImageDecoder } from './image.js';
+export { checkImage, IMAGE_TYPES } from './image.js';
+export { checkGlb } from './glb.js';
+export { checkPly, checkSplatFile, GAUSSIAN_PROPERTIES, parsePlyHeader, shDegreeOf, SPLAT_RECORD_BYTES } from './splat.js';
+export { describeContent, isLfsPointer } from './sniff.js';
+
+/** Version of the checks and of the report format (bumped when either changes). */
+export const CONTENT_CHECKS_VERSION = 1;
+
+/** Photos checked at once. */
+const IMAGE_CHECK_CONCURRENCY = 4;
+
+/** What a file is checked as. */
+export type ContentKind = 'splat' | 'glb' | 'cameraMetadata' | 'image';
+
+/** Platform help for the checks. */
+export interface ContentCheckOptions {
+  /** Full decode of photos (sharp in Node, createImageBitmap in the browser); header only without it. */
+  decodeImage?: ImageDecoder;
+}
+
+/**
+ * The check a file name calls for: `.ply`/`.splat` → 'splat', `.glb` → 'glb', `.json` →
+ * 'cameraMetadata', a photo extension ({@link IMAGE_TYPES}) → 'image'.
+ * @returns the kind, or null (not checked: assets)
+ */
+export function contentKindOfName(fileName: string): ContentKind | null {
+  const ext = dotExtension(fileName);
+  if (ext === '.ply' || ext === '.splat') return 'splat';
+  if (ext === '.glb') return 'glb';
+  if (ext === '.json') return 'cameraMetadata';
+  return IMAGE_TYPES[ext] ? 'image' : null;
+}
+
+/**
+ * The check a storage path calls for (SPEC.md §3 paths): `models/{uuid}/model.ply|.splat` →
+ * 'splat', `model.glb` → 'glb', `camera-metadata.json` → 'cameraMetadata', a file in `images/`
+ * or `images_thumbnails/` → 'image'. Assets and web-sized copies are not checked.
+ * @returns the kind, or null
+ */
+export function contentKindOfPath(path: string): ContentKind | null {
+  const parsed = parseModelPath(path);
+  if (parsed === null) return null;
+  const { rest } = parsed;
+  if (rest === `${MODEL_FILE_BASE_NAME}.ply` || rest === `${MODEL_FILE_BASE_NAME}.splat`) return 'splat';
+  if (rest === `${MODEL_FILE_BASE_NAME}.glb`) return 'glb';
+  if (rest === CAMERA_METADATA_FILE_NAME) return 'cameraMetadata';
+  if (/^(images|images_thumbnails)\/[^/]+$/.test(rest)) return 'image';
+  return null;
+}
+
+/**
+ * Checks a splat file, as `.splat` when its name says so, else as a 3DGS `.ply`.
+ * @throws only when the source cannot be read
+ */
+export function checkSplat(source: ByteSource): Promise<SplatCheck> {
+  return dotExtension(source.name) === '.splat' ? checkSplatFile(source) : checkPly(source);
+}
+
+/**
+ * Checks camera metadata (SPEC.md §5, the spec's messages as the problem) and counts the cameras
+ * whose photo is among `imageNames`.
+ * @param source the JSON file
+ * @param imageNames the model's photos (file names or storage paths)
+ * @throws only when the source cannot be read
+ */
+export async function checkCameraMetadata(source: ByteSource, imageNames: readonly string[] = []): Promise<CameraMetadataCheck> {
+  const base = { fileName: source.name, size: source.size, warnings: [] as string[] };
+  const parsed = parseCameraMetadata(new TextDecoder().decode(await readAll(source)));
+  if (!parsed.ok) return { ...base, verdict: 'refused', problem: parsed.message, cameras: 0, withPhoto: 0 };
+  const withPhoto = matchCameraImages(parsed.value, imageNames).filter((m) => m.imagePath !== null).length;
+  return { ...base, verdict: 'ok', problem: null, cameras: parsed.value.length, withPhoto };
+}
+
+/**
+ * Checks one file as `kind`.
+ * @param kind what the file is uploaded as
+ * @param source the file
+ * @param options platform help
+ * @returns the check (see each checker); never throws for bad content
+ */
+export async function checkContent(
+  kind: ContentKind,
+  source: ByteSource,
+  options: ContentCheckOptions = {},
+): Promise<SplatCheck | GlbCheck | CameraMetadataCheck | ImageCheck> {
+  switch (kind) {
+    case 'splat':
+      return checkSplat(source);
+    case 'glb':
+      return checkGlb(source);
+    case 'cameraMetadata':
+      return checkCameraMetadata(source);
+    case 'image':
+      return checkImage(source, options);
+  }
+}
+
+/**
+ * Throws when a check refused its file.
+ * @throws AppError `invalid-argument` whose message is the check's problem (context `{fileName}`)
+ */
+export function assertAccepted(check: Pick<FileCheckBase, 'verdict' | 'problem' | 'fileName'>): void {
+  if (check.verdict === 'refused') {
+    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? contentMessage(check.fileName, 'was refused'), {
+      context: { fileName: check.fileName },
+    });
+  }
+}
+
+/** A model's files to check together. */
+export interface ModelContentFiles {
+  splat?: ByteSource | null;
+  glb?: ByteSource | null;
+  cameraMetadata?: ByteSource | null;
+  images?: readonly ByteSource[];
+}
+
+/** The outcome of {@link checkModelContent}. */
+export interface ModelContentResult {
+  report: ValidationReport;
+  /** Every refused file's problem, in the order splat, GLB, camera metadata, photos. */
+  problems: string[];
+  /** Each photo's check, in input order. */
+  images: ImageCheck[];
+}
+
+/** The photos part of a report from each photo's check. */
+export function photosReport(images: readonly ImageCheck[]): PhotosCheck | null {
+  if (images.length === 0) return null;
+  const sizes = new Map<string, { width: number; height: number; count: number }>();
+  for (const image of images) {
+    if (image.verdict === 'refused') continue;
+    const key = `${image.width}x${image.height}`;
+    const entry = sizes.get(key) ?? { width: image.width, height: image.height, count: 0 };
+    entry.count += 1;
+    sizes.set(key, entry);
+  }
+  const refused = images.filter((i) => i.verdict === 'refused').map((i) => ({ fileName: i.fileName, problem: i.problem ?? '' }));
+  return {
+    count: images.length,
+    bytes: images.reduce((n, i) => n + i.size, 0),
+    verdict: refused.length > 0 ? 'refused' : 'ok',
+    dimensions: [...sizes.values()].sort((a, b) => b.count - a.count || b.width * b.height - a.width * a.height),
+    refused,
+  };
+}
+
+/**
+ * Checks every file of a model and builds its validation report.
+ * @param files the model's files (any may be missing)
+ * @param options platform help; `checkedAt` (default now) for the report
+ * @returns the report, every problem (empty when all files are accepted) and each photo's check
+ * @throws only when a source cannot be read
+ */
+export async function checkModelContent(
+  files: ModelContentFiles,
+  options: ContentCheckOptions & { checkedAt?: string } = {},
+): Promise<ModelContentResult> {
+  const limit = pLimit(IMAGE_CHECK_CONCURRENCY);
+  const imageSources = files.images ?? [];
+  const [splat, glb, images] = await Promise.all([
+    files.splat ? checkSplat(files.splat) : null,
+    files.glb ? checkGlb(files.glb) : null,
+    Promise.all(imageSources.map((source) => limit(() => checkImage(source, options)))),
+  ]);
+  const cameraMetadata = files.cameraMetadata
+    ? await checkCameraMetadata(
+        files.cameraMetadata,
+        imageSources.map((s) => s.name),
+      )
+    : null;
+  const problems = [splat, glb, cameraMetadata, ...images]
+    .filter((c): c is NonNullable<typeof c> => c !== null && c.verdict === 'refused')
+    .map((c) => c.problem ?? '');
+  const report: ValidationReport = {
+    version: CONTENT_CHECKS_VERSION,
+    checkedAt: options.checkedAt ?? new Date().toISOString(),
+    checker: await checkerName(glb !== null),
+    splat,
+    glb,
+    cameraMetadata,
+    photos: photosReport(images),
+    notes: [],
+  };
+  return { report, problems, images };
+}
+
+/** 'catalog content checks 1' plus gltf-validator's version when a GLB was checked. */
+async function checkerName(withGlb: boolean): Promise<string> {
+  const base = `catalog content checks ${CONTENT_CHECKS_VERSION}`;
+  return withGlb ? `${base}, gltf-validator ${await gltfValidatorVersion()}` : base;
+}

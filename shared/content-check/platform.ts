@@ -1,0 +1,40 @@
+/**
+ * What a platform lends the content checks and the add-model workflow: reading its own upload
+ * sources, decoding photos, making thumbnails and web-sized splats. The portal's is in
+ * `portal/src/lib/content-platform.ts` (canvas, createImageBitmap), the CLI's in
+ * `cli/src/lib/content-platform.ts` (node:fs, sharp, Spark's SPZ transcoder). Every member is
+ * optional: without one, that step is skipped (and said so in the report's notes).
+ */
+import type { NativeUploadSource } from '../ports/files.js';
+import type { ByteSource } from './byte-source.js';
+import type { ImageDecoder } from './image.js';
+
+/** Long edge of a thumbnail made from a photo, in pixels. */
+export const THUMBNAIL_MAX_PX = 512;
+
+/** File name of a thumbnail made from a model's first photo (in `images_thumbnails/`). */
+export const GENERATED_THUMBNAIL_NAME = 'thumbnail.jpg';
+
+/** Platform help for content checks, thumbnails and web-sized splats. */
+export interface ContentPlatform {
+  /**
+   * Opens a platform upload source for reading (Node: the file at `source.localPath`). Blobs
+   * are read without help.
+   * @returns a byte source, or null when this source cannot be read (its content is then not checked)
+   */
+  open?(source: NativeUploadSource, name: string): ByteSource | null;
+  /** Fully decodes a photo ({@link ImageDecoder}). */
+  decodeImage?: ImageDecoder;
+  /**
+   * Makes a JPEG thumbnail of a photo, long edge {@link THUMBNAIL_MAX_PX} (never enlarged).
+   * @returns the JPEG as a Blob
+   * @throws when the photo cannot be decoded
+   */
+  makeThumbnail?(photo: ByteSource): Promise<Blob>;
+  /**
+   * Makes the web-sized copy (SPZ) of a training PLY on this machine. Used only when the file
+   * store cannot make it itself (`FileStorePort.makeWebSplat`).
+   * @returns the SPZ bytes as a Blob
+   */
+  compressSplat?(ply: ByteSource): Promise<Blob>;
+}

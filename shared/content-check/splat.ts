@@ -1,0 +1,435 @@
+/**
+ * Splat file checks (pure, streaming): 3DGS training `.ply` files and compact `.splat` files.
+ *
+ * PLY: the `ply` magic, `binary_little_endian` or `ascii`, a vertex element whose declared count
+ * matches the file size, the 3DGS properties (x, y, z, scale_0..2, rot_0..3, opacity, f_dc_0..2;
+ * the number of f_rest_* gives the SH degree), and the Git-LFS-pointer case named as such.
+ * `.splat`: a non-zero multiple of 32 bytes. Both report the Gaussians' count and the box of
+ * their centres, read in one pass over the data.
+ */
+import type { BoundingBox, SplatCheck } from '../types.js';
+import type { ByteSource } from './byte-source.js';
+import { readChunks } from './byte-source.js';
+import { contentMessage, lfsPointerMessage } from './messages.js';
+import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
+
+/** Bytes read from the start of a PLY for its header (64 KiB: 3DGS headers are about 1.5 KiB). */
+export const PLY_HEADER_MAX_BYTES = 64 * 1024;
+
+/** Bytes per Gaussian in the compact `.splat` format. */
+export const SPLAT_RECORD_BYTES = 32;
+
+/** The vertex properties a 3DGS PLY must have. */
+export const GAUSSIAN_PROPERTIES = [
+  'x',
+  'y',
+  'z',
+  'f_dc_0',
+  'f_dc_1',
+  'f_dc_2',
+  'opacity',
+  'scale_0',
+  'scale_1',
+  'scale_2',
+  'rot_0',
+  'rot_1',
+  'rot_2',
+  'rot_3',
+] as const;
+
+/** Size in bytes of each PLY scalar type. */
+const PLY_TYPE_BYTES: Record<string, number> = {
+  char: 1,
+  int8: 1,
+  uchar: 1,
+  uint8: 1,
+  short: 2,
+  int16: 2,
+  ushort: 2,
+  uint16: 2,
+  int: 4,
+  int32: 4,
+  uint: 4,
+  uint32: 4,
+  float: 4,
+  float32: 4,
+  double: 8,
+  float64: 8,
+};
+
+/** One property of a PLY element. `list` properties have a count type and an item type. */
+export interface PlyProperty {
+  name: string;
+  type: string;
+  list: { countType: string } | null;
+}
+
+/** One element of a PLY header. */
+export interface PlyElement {
+  name: string;
+  count: number;
+  properties: PlyProperty[];
+}
+
+/** A parsed PLY header. */
+export interface PlyHeader {
+  /** 'binary_little_endian', 'binary_big_endian' or 'ascii'. */
+  format: string;
+  elements: PlyElement[];
+  /** Bytes of the header, through the newline after `end_header`. */
+  headerBytes: number;
+}
+
+/**
+ * Parses a PLY header.
+ * @param head the file's first bytes (the header must be within them)
+ * @returns the header, or null when the bytes do not start with `ply` or have no `end_header` line
+ */
+export function parsePlyHeader(head: Uint8Array): PlyHeader | null {
+  if (!/^ply\r?\n/.test(asciiOf(head, 5))) return null;
+  const text = asciiOf(head, PLY_HEADER_MAX_BYTES);
+  const match = /(^|\n)end_header[ \t]*\r?\n/.exec(text);
+  if (match === null) return null;
+  const headerBytes = match.index + match[0].length;
+  let format = '';
+  const elements: PlyElement[] = [];
+  for (const raw of text.slice(0, match.index).split(/\r?\n/)) {
+    const parts = raw.trim().split(/\s+/);
+    if (parts[0] === 'format') format = parts[1] ?? '';
+    else if (parts[0] === 'element') elements.push({ name: parts[1] ?? '', count: Number(parts[2]), properties: [] });
+    else if (parts[0] === 'property' && elements.length > 0) {
+      const element = elements[elements.length - 1]!;
+      if (parts[1] === 'list') element.properties.push({ name: parts[4] ?? '', type: parts[3] ?? '', list: { countType: parts[2] ?? '' } });
+      else element.properties.push({ name: parts[2] ?? '', type: parts[1] ?? '', list: null });
+    }
+  }
+  return { format, elements, headerBytes };
+}
+
+/** SH degree from the number of f_rest_* properties: 3·((d+1)²−1) of them; null when the count fits no degree. */
+export function shDegreeOf(fRestCount: number): number | null {
+  for (let degree = 0; degree <= 4; degree += 1) if (3 * ((degree + 1) ** 2 - 1) === fRestCount) return degree;
+  return null;
+}
+
+class BoxBuilder {
+  private min: [number, number, number] = [Infinity, Infinity, Infinity];
+  private max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  nonFinite = 0;
+  add(x: number, y: number, z: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
+      this.nonFinite += 1;
+      return;
+    }
+    if (x < this.min[0]) this.min[0] = x;
+    if (y < this.min[1]) this.min[1] = y;
+    if (z < this.min[2]) this.min[2] = z;
+    if (x > this.max[0]) this.max[0] = x;
+    if (y > this.max[1]) this.max[1] = y;
+    if (z > this.max[2]) this.max[2] = z;
+  }
+  box(): BoundingBox | null {
+    return this.min[0] === Infinity ? null : { min: [...this.min], max: [...this.max] };
+  }
+}
+
+function refusedSplat(source: ByteSource, format: 'ply' | 'splat', problem: string): SplatCheck {
+  return {
+    fileName: source.name,
+    size: source.size,
+    verdict: 'refused',
+    problem,
+    warnings: [],
+    format,
+    encoding: null,
+    gaussians: 0,
+    shDegree: 0,
+    boundingBox: null,
+  };
+}
+
+/** Reads a scalar of a PLY type from a little-endian view. */
+function reader(type: string): ((view: DataView, at: number) => number) | null {
+  switch (type) {
+    case 'float':
+    case 'float32':
+      return (v, at) => v.getFloat32(at, true);
+    case 'double':
+    case 'float64':
+      return (v, at) => v.getFloat64(at, true);
+    case 'char':
+    case 'int8':
+      return (v, at) => v.getInt8(at);
+    case 'uchar':
+    case 'uint8':
+      return (v, at) => v.getUint8(at);
+    case 'short':
+    case 'int16':
+      return (v, at) => v.getInt16(at, true);
+    case 'ushort':
+    case 'uint16':
+      return (v, at) => v.getUint16(at, true);
+    case 'int':
+    case 'int32':
+      return (v, at) => v.getInt32(at, true);
+    case 'uint':
+    case 'uint32':
+      return (v, at) => v.getUint32(at, true);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Checks a 3DGS training `.ply` and reads its facts, streaming the vertex data once.
+ * @param source the file (its name is used in messages)
+ * @returns the check: verdict 'refused' with the problem in the user's terms (a Git LFS
+ *   pointer, not a PLY, big-endian, no vertices, missing 3DGS properties, truncated, non-numeric
+ *   ASCII data); else the Gaussians, SH degree, encoding and bounding box, with warnings (bytes
+ *   after the data, non-finite centres, an f_rest count that fits no SH degree)
+ * @throws only when the source cannot be read
+ */
+export async function checkPly(source: ByteSource): Promise<SplatCheck> {
+  const { name, size } = source;
+  if (size === 0) return refusedSplat(source, 'ply', contentMessage(name, 'is empty (0 bytes)'));
+  const head = await source.read(0, Math.min(size, PLY_HEADER_MAX_BYTES));
+  if (isLfsPointer(head)) return refusedSplat(source, 'ply', lfsPointerMessage(name, size, 'splat'));
+  const header = parsePlyHeader(head);
+  if (header === null) {
+    if (/^ply\r?\n/.test(asciiOf(head, 5))) {
+      return refusedSplat(source, 'ply', contentMessage(name, "is not a complete PLY file: its header has no 'end_header' line"));
+    }
+    const { phrase } = await describeContent(head.subarray(0, SNIFF_BYTES));
+    return refusedSplat(
+      source,
+      'ply',
+      contentMessage(name, phrase ? `is ${phrase}, not a PLY file` : "is not a PLY file: it does not start with a 'ply' header"),
+    );
+  }
+  if (header.format !== 'binary_little_endian' && header.format !== 'ascii') {
+    return refusedSplat(
+      source,
+      'ply',
+      contentMessage(name, `is a PLY in '${header.format || 'no'}' format: only binary_little_endian and ascii PLY files can be viewed`),
+    );
+  }
+  const vertexIndex = header.elements.findIndex((e) => e.name === 'vertex');
+  const vertex = header.elements[vertexIndex];
+  if (vertex === undefined || !Number.isInteger(vertex.count) || vertex.count <= 0) {
+    return refusedSplat(source, 'ply', contentMessage(name, 'is a PLY without vertices: its header declares no Gaussians'));
+  }
+  const names = new Set(vertex.properties.map((p) => p.name));
+  const missing = GAUSSIAN_PROPERTIES.filter((p) => !names.has(p));
+  if (missing.length > 0) {
+    return refusedSplat(
+      source,
+      'ply',
+      contentMessage(
+        name,
+        `is not a Gaussian splat: its vertices lack the 3DGS ${missing.length === 1 ? 'property' : 'properties'} ${missing.join(', ')}${names.has('x') ? ' (a plain point cloud?)' : ''}`,
+      ),
+    );
+  }
+  const warnings: string[] = [];
+  const fRest = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name)).length;
+  const degree = shDegreeOf(fRest);
+  if (degree === null) warnings.push(`${fRest} f_rest properties fit no spherical-harmonics degree; read as degree 0.`);
+  const shDegree = degree ?? 0;
+  const count = vertex.count;
+  const box = new BoxBuilder();
+  const encoding = header.format;
+
+  if (encoding === 'binary_little_endian') {
+    const bad = vertex.properties.find((p) => p.list !== null || PLY_TYPE_BYTES[p.type] === undefined);
+    if (bad)
+      return refusedSplat(
+        source,
+        'ply',
+        contentMessage(name, `has a vertex property '${bad.name}' of type '${bad.type}' a splat cannot have`),
+      );
+    const stride = vertex.properties.reduce((n, p) => n + PLY_TYPE_BYTES[p.type]!, 0);
+    let start = header.headerBytes;
+    for (const element of header.elements.slice(0, vertexIndex)) {
+      if (element.properties.some((p) => p.list !== null || PLY_TYPE_BYTES[p.type] === undefined)) {
+        return refusedSplat(
+          source,
+          'ply',
+          contentMessage(name, `has a '${element.name}' element before its vertices that a splat viewer cannot skip`),
+        );
+      }
+      start += element.count * element.properties.reduce((n, p) => n + PLY_TYPE_BYTES[p.type]!, 0);
+    }
+    const end = start + count * stride;
+    if (size < end) {
+      return refusedSplat(
+        source,
+        'ply',
+        contentMessage(
+          name,
+          `is truncated: its header declares ${count.toLocaleString('en-US')} Gaussians (${end.toLocaleString('en-US')} bytes) but the file has ${size.toLocaleString('en-US')} bytes`,
+        ),
+      );
+    }
+    const fixedAfter = header.elements
+      .slice(vertexIndex + 1)
+      .every((e) => e.properties.every((p) => p.list === null && PLY_TYPE_BYTES[p.type] !== undefined));
+    if (fixedAfter) {
+      const expected =
+        end +
+        header.elements
+          .slice(vertexIndex + 1)
+          .reduce((n, e) => n + e.count * e.properties.reduce((m, p) => m + PLY_TYPE_BYTES[p.type]!, 0), 0);
+      if (size < expected) {
+        return refusedSplat(
+          source,
+          'ply',
+          contentMessage(name, `is truncated: it ends ${(expected - size).toLocaleString('en-US')} bytes early`),
+        );
+      }
+      if (size > expected)
+        warnings.push(`${(size - expected).toLocaleString('en-US')} bytes after the data the header declares (ignored).`);
+    }
+    const offsets: number[] = [];
+    for (const axis of ['x', 'y', 'z']) {
+      let at = 0;
+      for (const p of vertex.properties) {
+        if (p.name === axis) break;
+        at += PLY_TYPE_BYTES[p.type]!;
+      }
+      offsets.push(at);
+    }
+    const readers = ['x', 'y', 'z'].map((axis) => reader(vertex.properties.find((p) => p.name === axis)!.type)!);
+    const chunkBytes = Math.max(1, Math.floor((4 * 1024 * 1024) / stride)) * stride;
+    for await (const { bytes } of readChunks(source, start, end, chunkBytes)) {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let at = 0; at + stride <= bytes.byteLength; at += stride) {
+        box.add(readers[0]!(view, at + offsets[0]!), readers[1]!(view, at + offsets[1]!), readers[2]!(view, at + offsets[2]!));
+      }
+    }
+  } else {
+    const columns = vertex.properties.length;
+    const ix = ['x', 'y', 'z'].map((axis) => vertex.properties.findIndex((p) => p.name === axis));
+    let carry = '';
+    let rows = 0;
+    let badRow: number | null = null;
+    const decoder = new TextDecoder();
+    const takeLine = (line: string): void => {
+      if (rows >= count || badRow !== null) return;
+      const trimmedLine = line.trim();
+      if (trimmedLine === '') return;
+      const values = trimmedLine.split(/\s+/);
+      const numbers = ix.map((i) => Number(values[i]));
+      if (values.length < columns || numbers.some((v) => Number.isNaN(v))) {
+        badRow = rows + 1;
+        return;
+      }
+      box.add(numbers[0]!, numbers[1]!, numbers[2]!);
+      rows += 1;
+    };
+    for await (const { bytes } of readChunks(source, header.headerBytes)) {
+      const text = carry + decoder.decode(bytes, { stream: true });
+      const lines = text.split('\n');
+      carry = lines.pop() ?? '';
+      for (const line of lines) takeLine(line);
+      if (rows >= count || badRow !== null) break;
+    }
+    takeLine(carry + decoder.decode());
+    if (badRow !== null) {
+      return refusedSplat(
+        source,
+        'ply',
+        contentMessage(name, `is not a valid ASCII PLY: vertex ${badRow} does not have ${columns} numbers`),
+      );
+    }
+    if (rows < count) {
+      return refusedSplat(
+        source,
+        'ply',
+        contentMessage(
+          name,
+          `is truncated: its header declares ${count.toLocaleString('en-US')} Gaussians but the file has ${rows.toLocaleString('en-US')}`,
+        ),
+      );
+    }
+  }
+  if (box.nonFinite > 0) warnings.push(`${box.nonFinite.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`);
+  return {
+    fileName: name,
+    size,
+    verdict: warnings.length > 0 ? 'warnings' : 'ok',
+    problem: null,
+    warnings,
+    format: 'ply',
+    encoding,
+    gaussians: count,
+    shDegree,
+    boundingBox: box.box(),
+  };
+}
+
+/** Content a `.splat` never starts with (long signatures or text), refused by name. */
+const UNMISTAKABLE = new Set([
+  'text/html',
+  'application/xml',
+  'application/x-ply',
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'model/gltf-binary',
+  'application/pdf',
+  'application/zip',
+  'application/gzip',
+]);
+
+/**
+ * Checks a compact `.splat` file (32 bytes a Gaussian: position as 3 float32, scale, colour,
+ * rotation) and reads its facts.
+ * @param source the file
+ * @returns verdict 'refused' when it is empty, a Git LFS pointer, or not a multiple of 32 bytes;
+ *   else the Gaussians (size / 32), SH degree 0 and the bounding box of the centres
+ * @throws only when the source cannot be read
+ */
+export async function checkSplatFile(source: ByteSource): Promise<SplatCheck> {
+  const { name, size } = source;
+  if (size === 0) return refusedSplat(source, 'splat', contentMessage(name, 'is empty (0 bytes)'));
+  const head = await source.read(0, Math.min(size, SNIFF_BYTES));
+  if (isLfsPointer(head)) return refusedSplat(source, 'splat', lfsPointerMessage(name, size, 'splat'));
+  // Raw float records can start with any bytes: only signatures no splat starts with count.
+  const sniffed = await describeContent(head);
+  if (sniffed.phrase !== null && sniffed.mime !== null && UNMISTAKABLE.has(sniffed.mime)) {
+    return refusedSplat(source, 'splat', contentMessage(name, `is ${sniffed.phrase}, not a .splat file`));
+  }
+  if (size % SPLAT_RECORD_BYTES !== 0) {
+    return refusedSplat(
+      source,
+      'splat',
+      contentMessage(
+        name,
+        `is truncated or not a .splat file: its size (${size.toLocaleString('en-US')} bytes) is not a multiple of ${SPLAT_RECORD_BYTES} bytes`,
+      ),
+    );
+  }
+  const box = new BoxBuilder();
+  const chunkBytes = (4 * 1024 * 1024) / SPLAT_RECORD_BYTES;
+  for await (const { bytes } of readChunks(source, 0, size, chunkBytes * SPLAT_RECORD_BYTES)) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    for (let at = 0; at + SPLAT_RECORD_BYTES <= bytes.byteLength; at += SPLAT_RECORD_BYTES) {
+      box.add(view.getFloat32(at, true), view.getFloat32(at + 4, true), view.getFloat32(at + 8, true));
+    }
+  }
+  const warnings =
+    box.nonFinite > 0 ? [`${box.nonFinite.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`] : [];
+  return {
+    fileName: name,
+    size,
+    verdict: warnings.length > 0 ? 'warnings' : 'ok',
+    problem: null,
+    warnings,
+    format: 'splat',
+    encoding: null,
+    gaussians: size / SPLAT_RECORD_BYTES,
+    shDegree: 0,
+    boundingBox: box.box(),
+  };
+}

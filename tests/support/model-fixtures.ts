@@ -1,0 +1,141 @@
+/**
+ * Small model files that pass the content checks (shared/content-check/), made in the test
+ * itself so tests run without ../shared/samples: a 3DGS PLY, a `.splat`, a one-triangle GLB,
+ * PNG and JPEG photos (sharp), camera metadata. And the bad files the checks must refuse.
+ */
+import { Document, NodeIO } from '@gltf-transform/core';
+import sharp from 'sharp';
+
+/** The 62 float properties of a 3DGS training PLY at SH degree 3, in the order 3DGS writes them. */
+export const GAUSSIAN_PLY_PROPERTIES: readonly string[] = [
+  'x',
+  'y',
+  'z',
+  'nx',
+  'ny',
+  'nz',
+  'f_dc_0',
+  'f_dc_1',
+  'f_dc_2',
+  ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
+  'opacity',
+  'scale_0',
+  'scale_1',
+  'scale_2',
+  'rot_0',
+  'rot_1',
+  'rot_2',
+  'rot_3',
+];
+
+/** Bytes per Gaussian of {@link gaussianPly} (62 float32). */
+export const GAUSSIAN_PLY_STRIDE = GAUSSIAN_PLY_PROPERTIES.length * 4;
+
+/** The header of {@link gaussianPly} for `count` Gaussians. */
+export function gaussianPlyHeader(count: number): string {
+  return `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${GAUSSIAN_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('')}end_header\n`;
+}
+
+/**
+ * A valid 3DGS PLY (binary little-endian, SH degree 3) of `count` Gaussians on a line from
+ * (0,0,0) to (count−1, 2·(count−1), −(count−1)), so its bounding box is known.
+ */
+export function gaussianPly(count: number): Uint8Array<ArrayBuffer> {
+  const header = new TextEncoder().encode(gaussianPlyHeader(count));
+  const out = new Uint8Array(header.length + count * GAUSSIAN_PLY_STRIDE);
+  out.set(header, 0);
+  const view = new DataView(out.buffer, header.length);
+  for (let i = 0; i < count; i += 1) {
+    const at = (k: number, v: number) => view.setFloat32(i * GAUSSIAN_PLY_STRIDE + k * 4, v, true);
+    at(0, i);
+    at(1, 2 * i);
+    at(2, 0 - i || 0);
+    at(54, 2); // opacity (logit)
+    for (let k = 55; k < 58; k += 1) at(k, -3); // log scale
+    at(58, 1); // rotation w
+  }
+  return out;
+}
+
+/** Gaussians of a {@link gaussianPly} of about `bytes` bytes (at least 1). */
+export function gaussianCountForBytes(bytes: number): number {
+  return Math.max(1, Math.floor(bytes / GAUSSIAN_PLY_STRIDE));
+}
+
+/** A valid compact `.splat` of `count` Gaussians (32 bytes each) on the same line as {@link gaussianPly}. */
+export function splatFile(count: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(count * 32);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < count; i += 1) {
+    view.setFloat32(i * 32, i, true);
+    view.setFloat32(i * 32 + 4, 2 * i, true);
+    view.setFloat32(i * 32 + 8, 0 - i || 0, true);
+    for (let k = 0; k < 3; k += 1) view.setFloat32(i * 32 + 12 + k * 4, 0.05, true);
+    out.set([200, 120, 60, 255, 255, 128, 128, 128], i * 32 + 24);
+  }
+  return out;
+}
+
+/** A valid GLB (glTF 2.0) of one triangle, written with @gltf-transform/core; about 0.7 KB. */
+export async function triangleGlb(generator = 'catalog tests'): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = new Document();
+  doc.getRoot().getAsset().generator = generator;
+  const buffer = doc.createBuffer();
+  const position = doc
+    .createAccessor()
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setBuffer(buffer);
+  const prim = doc.createPrimitive().setAttribute('POSITION', position).setMaterial(doc.createMaterial('grey'));
+  const mesh = doc.createMesh('triangle').addPrimitive(prim);
+  doc.createScene('scene').addChild(doc.createNode('node').setMesh(mesh));
+  const bytes = await new NodeIO().writeBinary(doc);
+  return new Uint8Array(bytes);
+}
+
+/** A PNG photo of `width`×`height` pixels (sharp). */
+export async function pngPhoto(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 120, g: 130, b: 140 } } })
+    .png()
+    .toBuffer();
+}
+
+/** A JPEG photo of `width`×`height` pixels (sharp). */
+export async function jpegPhoto(width = 64, height = 48): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 160, g: 90, b: 60 } } })
+    .jpeg()
+    .toBuffer();
+}
+
+/**
+ * Camera metadata (SPEC.md §3) of `names.length` cameras, one per image name, in a ring
+ * looking at the origin.
+ */
+export function cameraMetadataText(names: readonly string[]): string {
+  return JSON.stringify(
+    names.map((img_name, id) => {
+      const a = (id / Math.max(1, names.length)) * 2 * Math.PI;
+      return {
+        id,
+        img_name,
+        width: 64,
+        height: 48,
+        position: [4 * Math.sin(a), 0, -4 * Math.cos(a)],
+        rotation: [
+          [Math.cos(a), 0, -Math.sin(a)],
+          [0, 1, 0],
+          [Math.sin(a), 0, Math.cos(a)],
+        ],
+        fx: 50,
+        fy: 50,
+      };
+    }),
+  );
+}
+
+/** An HTML page, as a web server's error page saved under a model file's name. */
+export const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>\n';
+
+/** A Git LFS pointer, as committed in place of a large `.ply`. */
+export const LFS_POINTER =
+  'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 115000000\n';
