@@ -1,0 +1,46 @@
+/**
+ * Photos in Node with sharp (libvips): the full decode the content checks use to refuse a
+ * truncated or corrupt photo, and thumbnails made from a model's first photo.
+ */
+import sharp from 'sharp';
+import type { ByteSource } from '@shared/content-check/byte-source.js';
+import { readAll } from '@shared/content-check/byte-source.js';
+import type { ImageDecoder } from '@shared/content-check/image.js';
+import { THUMBNAIL_MAX_PX } from '@shared/content-check/platform.js';
+
+/** Image types sharp decodes here (the others are checked on their header only). */
+const DECODABLE = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/tiff']);
+
+/** Pixels sharp may decode for one photo (a 24,000 × 24,000 panorama; more is refused). */
+const MAX_INPUT_PIXELS = 24_000 * 24_000;
+
+/**
+ * Decodes a whole photo with sharp (`failOn: 'truncated'`), for the content checks.
+ * @returns its pixel size, or null for a type sharp does not decode here (BMP)
+ * @throws Error with libvips' reason when the photo is truncated or corrupt
+ */
+export const decodeImageWithSharp: ImageDecoder = async (source, mime) => {
+  if (!DECODABLE.has(mime)) return null;
+  const bytes = await readAll(source);
+  const { info } = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height };
+};
+
+/**
+ * A JPEG thumbnail of a photo: long edge THUMBNAIL_MAX_PX (never enlarged), EXIF orientation
+ * applied, quality 80.
+ * @param photo the photo
+ * @returns the JPEG bytes as a Blob
+ * @throws Error when the photo cannot be decoded
+ */
+export async function thumbnailWithSharp(photo: ByteSource): Promise<Blob> {
+  const bytes = await readAll(photo);
+  const jpeg = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .rotate()
+    .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 80, mozjpeg: false })
+    .toBuffer();
+  return new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' });
+}
