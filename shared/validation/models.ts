@@ -35,7 +35,9 @@ export interface ListUploadInput {
 /**
  * Validates the model-list upload panel (§5): at least one of the splat and GLB files ('At least
  * one file (splat or glb) is required.'), then publicId and name ('Please enter publicId and
- * name.'). No uniqueness check, no size limit.
+ * name.'), then the Public ID's characters as in Edit ('Public ID can only contain letters,
+ * numbers, hyphens, and underscores'; issue 16: the same rule on every create path). No size
+ * limit. Uniqueness within the project is checked by the `addModel` workflow.
  * @returns publicId and name trimmed
  */
 export function validateListUpload(input: ListUploadInput): ValidationResult<{ publicId: string; name: string }> {
@@ -43,6 +45,7 @@ export function validateListUpload(input: ListUploadInput): ValidationResult<{ p
   const publicId = trimmed(input.publicId);
   const name = trimmed(input.name);
   if (publicId === '' || name === '') return invalid(ValidationMessages.uploadIdAndNameRequired);
+  if (!PUBLIC_ID_PATTERN.test(publicId)) return invalid(ValidationMessages.publicIdPattern);
   return valid({ publicId, name });
 }
 
@@ -58,7 +61,9 @@ export interface AddModelFormInput {
  * Validates the add-model form (§5): the files the model type needs (splat needs a splat file,
  * mesh a glb file, hybrid at least one; else 'Required file types are missing based on the
  * selected model type.'), then Public ID and Model Name ('Please enter Public ID and Model
- * Name.'). A model type other than hybrid/splat/mesh gets `FormMessages.modelTypeInvalid`.
+ * Name.'), then the Public ID's characters as in Edit ('Public ID can only contain letters,
+ * numbers, hyphens, and underscores'; issue 16). A model type other than hybrid/splat/mesh gets
+ * `FormMessages.modelTypeInvalid`. Uniqueness within the project is checked by `addModel`.
  * @returns publicId and name trimmed, and the model type
  */
 export function validateAddModel(input: AddModelFormInput): ValidationResult<{ publicId: string; name: string; modelType: ModelType }> {
@@ -67,6 +72,7 @@ export function validateAddModel(input: AddModelFormInput): ValidationResult<{ p
   const publicId = trimmed(input.publicId);
   const name = trimmed(input.name);
   if (publicId === '' || name === '') return invalid(ValidationMessages.addModelIdAndNameRequired);
+  if (!PUBLIC_ID_PATTERN.test(publicId)) return invalid(ValidationMessages.publicIdPattern);
   return valid({ publicId, name, modelType: input.modelType });
 }
 

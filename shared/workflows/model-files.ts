@@ -26,9 +26,16 @@ import {
   toFileEntry,
   type ModelSubfolder,
 } from '../paths.js';
-import type { FileEntry, Model, ModelFiles } from '../types.js';
+import type { FileEntry, Model, ModelFiles, ValidationReport } from '../types.js';
 import type { AddModelFile, FileStatus } from './models.js';
 import { deleteFilesQuietly, unwrap, uploadFiles } from './util.js';
+import { bytesSource } from '../content-check/byte-source.js';
+import { checkImage } from '../content-check/image.js';
+import type { ImageCheck } from '../content-check/image.js';
+import { checkCameraMetadata, CONTENT_CHECKS_VERSION, photosReport } from '../content-check/index.js';
+import type { ContentPlatform } from '../content-check/platform.js';
+import { thumbnailPath } from '../paths.js';
+import { byteSourceOf, refusals, thumbnailFromFirstPhoto } from './content.js';
 
 type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
 
@@ -54,7 +61,69 @@ export interface AdditionalUploadHooks {
   onStage?: (stage: AdditionalUploadStage) => void;
   /** Per-file status, keyed by file name. */
   onFile?: (name: string, status: FileStatus, progress?: UploadProgress) => void;
+  /** The platform's help for the photo checks and thumbnails (see `AddModelHooks.content`). */
+  content?: ContentPlatform;
 }
+
+/** A report to extend: the model's own, or an empty one for a model stored before reports existed. */
+function baseReport(model: Model): ValidationReport {
+  return (
+    model.validation ?? {
+      version: CONTENT_CHECKS_VERSION,
+      checkedAt: new Date().toISOString(),
+      checker: `catalog content checks ${CONTENT_CHECKS_VERSION}`,
+      splat: null,
+      glb: null,
+      cameraMetadata: null,
+      photos: null,
+      notes: ['Only files uploaded since the content checks exist were checked.'],
+    }
+  );
+}
+
+/** The report's photos part with `added` photos' checks merged in (replaced names counted once, best effort). */
+function withPhotos(report: ValidationReport, added: readonly ImageCheck[]): ValidationReport {
+  const fresh = photosReport(added);
+  if (fresh === null) return report;
+  const old = report.photos;
+  if (old === null) return { ...report, photos: fresh };
+  const dims = new Map(old.dimensions.map((d) => [`${d.width}x${d.height}`, { ...d }]));
+  for (const d of fresh.dimensions) {
+    const key = `${d.width}x${d.height}`;
+    const entry = dims.get(key) ?? { width: d.width, height: d.height, count: 0 };
+    entry.count += d.count;
+    dims.set(key, entry);
+  }
+  return {
+    ...report,
+    photos: {
+      count: old.count + fresh.count,
+      bytes: old.bytes + fresh.bytes,
+      verdict: old.verdict === 'refused' ? 'refused' : fresh.verdict,
+      dimensions: [...dims.values()].sort((a, b) => b.count - a.count),
+      refused: [...old.refused, ...fresh.refused],
+    },
+  };
+}
+
+/**
+ * The camera-metadata part of a report recounted against the model's photos (how many cameras
+ * have one), from the stored camera metadata; the report as it was when it cannot be read.
+ */
+async function recountCameras(backend: FilesBackend, report: ValidationReport, cameraPath: string | null | undefined, images: string[]) {
+  if (!cameraPath) return report;
+  try {
+    const response = await fetch(await backend.files.getDownloadUrl(cameraPath));
+    if (!response.ok) return report;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const check = await checkCameraMetadata(bytesSource(bytes, report.cameraMetadata?.fileName ?? CAMERA_FILE_NAME), images);
+    return { ...report, cameraMetadata: check };
+  } catch {
+    return report;
+  }
+}
+
+const CAMERA_FILE_NAME = 'camera-metadata.json';
 
 async function getModel(backend: FilesBackend, modelId: string): Promise<Model> {
   const model = await backend.catalog.get('models', modelId);
@@ -65,8 +134,8 @@ async function getModel(backend: FilesBackend, modelId: string): Promise<Model> 
 const uuidOf = (model: Model): string => model.uuid || model.id;
 
 /**
- * Lists a model's files as §3 FileEntry rows: the main files and camera metadata of its record
- * (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
+ * Lists a model's files as §3 FileEntry rows: the main files (with the web-sized splat, when
+ * there is one) and camera metadata of its record (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
  * Files of the record that are missing in storage are left out.
  *
  * @param backend catalog and file-store ports
@@ -82,7 +151,8 @@ export async function listModelFiles(
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<FileEntry[]> {
   const model = await getModel(backend, modelId);
-  return collectFileEntries(backend, model, [model.files?.splatPath, model.files?.glbPath, model.files?.cameraMetadata], onProgress);
+  const { splatPath, glbPath, webSplatPath, cameraMetadata } = model.files ?? {};
+  return collectFileEntries(backend, model, [splatPath, glbPath, webSplatPath, cameraMetadata], onProgress);
 }
 
 /**
@@ -126,14 +196,18 @@ async function collectFileEntries(
  * §4 stages preparing → uploading → processing → completed). Files go to
  * `models/{uuid}/{images|images_thumbnails|assets}/{name}`; the record's list gains the new paths
  * (a file of the same name is replaced, not listed twice) and `last_updated` is stamped.
+ * Images and thumbnails are content-checked first (issue 16: a real, decodable image of the
+ * declared type; nothing is written when one is refused); new photos are added to the model's
+ * validation report (and its cameras recounted), and a model without a thumbnail gets one made
+ * from the first new photo.
  *
  * @param backend catalog and file-store ports (admin)
  * @param modelId the model's id
  * @param kind 'images', 'thumbnails' or 'assets'
  * @param files the files (at least one)
  * @returns the number of files uploaded and the folder name (for 'Successfully uploaded N files to {folder}.')
- * @throws AppError `invalid-argument` (no files), `not-found` (model), upload errors; files already
- *   uploaded are removed on a failure
+ * @throws AppError `invalid-argument` (no files; a refused image, one message a line),
+ *   `not-found` (model), upload errors; files already uploaded are removed on a failure
  */
 export async function uploadAdditionalFiles(
   backend: FilesBackend,
@@ -148,6 +222,24 @@ export async function uploadAdditionalFiles(
   const uuid = uuidOf(model);
   const { folder, list } = KIND_FOLDERS[kind];
   const plan = files.map((file) => ({ file, path: modelSubfolderFilePath(uuid, folder, file.name) }));
+  let checks: ImageCheck[] = [];
+  if (kind !== 'assets') {
+    const sources = files.map((file) => byteSourceOf(file, hooks.content));
+    checks = await Promise.all(
+      sources.filter((s): s is NonNullable<typeof s> => s !== null).map((s) => checkImage(s, { decodeImage: hooks.content?.decodeImage })),
+    );
+    const problems = refusals(checks);
+    if (problems.length > 0) throw new AppError(ErrorCode.InvalidArgument, problems.join('\n'), { context: { problems } });
+  }
+  let report: ValidationReport | null = null;
+  const thumbnailPlan: Array<{ file: AddModelFile; path: string }> = [];
+  if (kind === 'images') {
+    report = withPhotos(baseReport(model), checks);
+    if ((model.files?.thumbnails ?? []).length === 0) {
+      const made = await thumbnailFromFirstPhoto(files, hooks.content, report.notes);
+      if (made !== null) thumbnailPlan.push({ file: made, path: thumbnailPath(uuid, made.name) });
+    }
+  }
   for (const { file } of plan) hooks.onFile?.(file.name, 'waiting');
   hooks.onStage?.('uploading');
   const uploaded: string[] = [];
@@ -159,10 +251,21 @@ export async function uploadAdditionalFiles(
       uploaded,
       { onFile: hooks.onFile },
     );
+    if (thumbnailPlan.length > 0) {
+      await uploadFiles(
+        backend.files,
+        thumbnailPlan.map(({ file, path }) => ({ key: `images_thumbnails/${file.name}`, path, source: file.source })),
+        uploaded,
+        {},
+      );
+    }
     hooks.onStage?.('processing');
     const next = [...(model.files?.[list] ?? [])];
     for (const { path } of plan) if (!next.includes(path)) next.push(path);
-    await backend.catalog.update('models', modelId, { [`files.${list}`]: next, last_updated: SERVER_TIMESTAMP });
+    const data: Record<string, unknown> = { [`files.${list}`]: next, last_updated: SERVER_TIMESTAMP };
+    if (thumbnailPlan.length > 0) data['files.thumbnails'] = thumbnailPlan.map((t) => t.path);
+    if (report !== null) data.validation = await recountCameras(backend, report, model.files?.cameraMetadata, next);
+    await backend.catalog.update('models', modelId, data);
   } catch (error) {
     // Files that replaced ones already in the record stay: the record still lists them.
     await deleteFilesQuietly(
@@ -211,7 +314,12 @@ export async function uploadCameraMetadata(
   }
   hooks.onFile?.(file.name, 'completed');
   hooks.onStage?.('processing');
-  await backend.catalog.update('models', modelId, { 'files.cameraMetadata': path, last_updated: SERVER_TIMESTAMP });
+  const check = await checkCameraMetadata(bytesSource(new TextEncoder().encode(file.text), file.name), model.files?.images ?? []);
+  await backend.catalog.update('models', modelId, {
+    'files.cameraMetadata': path,
+    validation: { ...baseReport(model), cameraMetadata: check },
+    last_updated: SERVER_TIMESTAMP,
+  });
   hooks.onStage?.('completed');
   return { cameras: cameras.length };
 }

@@ -10,7 +10,9 @@ import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { confirmTypedName } from '../validation/confirm.js';
 import { assetPath, cameraMetadataPath, glbPath, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
-import type { Model, ModelData, ModelType } from '../types.js';
+import type { ContentPlatform } from '../content-check/platform.js';
+import { byteSourceOf, checkUploadContent, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
+import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
 import { setReferenceModel } from './reference.js';
 import type { FileStatus, FileUpload } from './util.js';
 import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
@@ -65,11 +67,17 @@ export interface AddModelHooks {
   signal?: AbortSignal;
   /**
    * Refuse a Public ID another model of the project already has ({@link assertPublicIdFree}),
-   * checked in the preparing stage, before anything is uploaded. Off by default: SPEC.md §5 says
-   * the model-list upload has no uniqueness check, and the add-model form checks only that the
-   * fields are filled in. The CLI, which knows a model by its Public ID within its project, turns it on.
+   * checked in the preparing stage, before anything is uploaded. On by default (issue 16: one
+   * Public ID, one `?id=` link, on every create path; this overrides SPEC.md §5's "no uniqueness
+   * check" for the model-list upload). `false` only for callers that checked it themselves.
    */
   uniquePublicId?: boolean;
+  /**
+   * The platform's help for the content checks, thumbnails and web-sized splats (the portal's
+   * canvas and createImageBitmap, the CLI's node:fs, sharp and Spark). Without it Blobs are still
+   * checked (photos on their header only) and no thumbnail or local web-sized copy is made.
+   */
+  content?: ContentPlatform;
   /** uid written as `owner_uid`. */
   ownerUid?: string | null;
   /** Model uuid to use (default: a new random UUID). */
@@ -94,10 +102,13 @@ export interface AddModelResult {
 
 /**
  * Adds a model to a project (SPEC.md §2 Add model, §4 stages and "Reference model on add", §5
- * "Add model"). Stages: preparing (validation of the form and of the camera metadata, project
- * lookup; nothing is written on a failure), uploading (each file to `models/{uuid}/…` with
- * progress), processing (the record is built), finalizing (the record is written; as the
- * reference when asked).
+ * "Add model"; issue 16 content checks). Stages: preparing (validation of the form — Public ID
+ * filled in, of letters, numbers, hyphens and underscores, and free in the project — of the
+ * camera metadata, and of every file's content (shared/content-check/); the project lookup; a
+ * thumbnail from the first photo when none is given; nothing is written on a failure),
+ * uploading (each file to `models/{uuid}/…` with progress), processing (the web-sized copy of a
+ * training PLY, then the record with its validation report), finalizing (the record is written;
+ * as the reference when asked).
  *
  * Reference handling: when the project has no reference, the model and the project's
  * reference_model_id are written in one batch. When it has one, the model is created first,
@@ -112,9 +123,12 @@ export interface AddModelResult {
  * @param hooks stage/file observers, the replace-reference question, cancel signal
  * @returns the created model, whether the reference was updated, and bytes uploaded
  * @throws AppError `invalid-argument` with the spec's message ('Please enter Public ID and Model
- *   Name.', 'Required file types are missing based on the selected model type.', camera metadata
- *   messages such as 'JSON format error: Camera 3: …'), `not-found` ('Project not found'),
- *   `storage/canceled`, upload and permission errors
+ *   Name.', 'Required file types are missing based on the selected model type.', 'Public ID can
+ *   only contain letters, numbers, hyphens, and underscores', camera metadata messages such as
+ *   'JSON format error: Camera 3: …') or the content checks' messages, one refused file a line
+ *   ('This .glb is an HTML page, not a GLB file (scan.glb).'); `already-exists` ('Public ID … is
+ *   already used in this project'); `not-found` ('Project not found'); `storage/canceled`,
+ *   upload and permission errors
  */
 export async function addModel(
   backend: Pick<Backend, 'catalog' | 'files'>,
@@ -140,9 +154,20 @@ export async function addModel(
   if (project === null) {
     throw new AppError(ErrorCode.NotFound, ProjectMessages.notFound, { context: { projectId: input.projectId } });
   }
-  if (hooks.uniquePublicId) await assertPublicIdFree(catalog, { projectId: input.projectId, publicId: input.publicId.trim() });
+  if (hooks.uniquePublicId !== false) await assertPublicIdFree(catalog, { projectId: input.projectId, publicId: input.publicId.trim() });
+  let report: ValidationReport | null = null;
+  let withThumbnail = input;
+  if (!hooks.recordOnly) {
+    const { splat, glb, cameraMetadata, images = [], thumbnails = [] } = input.files;
+    report = await checkUploadContent({ splat, glb, cameraMetadata, images, thumbnails }, hooks.content);
+    if (thumbnails.length === 0) {
+      const made = await thumbnailFromFirstPhoto(images, hooks.content, report.notes);
+      if (made !== null) withThumbnail = { ...input, files: { ...input.files, thumbnails: [made] } };
+    }
+  }
+  throwIfAborted(hooks.signal);
   const uuid = hooks.uuid ?? globalThis.crypto.randomUUID();
-  const plan = hooks.recordOnly ? [] : planUploads(uuid, input);
+  const plan = hooks.recordOnly ? [] : planUploads(uuid, withThumbnail);
   for (const item of plan) hooks.onFile?.(item.key, 'waiting');
 
   hooks.onStage?.('uploading');
@@ -162,6 +187,18 @@ export async function addModel(
 
     hooks.onStage?.('processing');
     const data = buildModelRecord(uuid, input, plan, sizes, hooks.ownerUid ?? null);
+    const splatUpload = plan.find((p) => p.key === 'splat');
+    if (report !== null && splatUpload !== undefined && splatUpload.path.endsWith('.ply') && input.files.splat) {
+      const ply = byteSourceOf(input.files.splat, hooks.content);
+      const web = await makeWebSplat(files, uuid, splatUpload.path, ply, hooks.content, report.notes, hooks.signal);
+      if (web !== null) {
+        uploaded.push(web.path);
+        const recordFiles = data.files as Record<string, unknown>;
+        recordFiles.webSplatPath = web.path;
+        recordFiles.webSplatSize = web.size;
+      }
+    }
+    if (report !== null) data.validation = report;
 
     hooks.onStage?.('finalizing');
     throwIfAborted(hooks.signal);

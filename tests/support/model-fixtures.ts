@@ -94,17 +94,18 @@ export async function triangleGlb(generator = 'catalog tests'): Promise<Uint8Arr
 }
 
 /** A PNG photo of `width`×`height` pixels (sharp). */
-export async function pngPhoto(width = 64, height = 48): Promise<Buffer> {
+export async function pngPhoto(width = 64, height = 48): Promise<Buffer<ArrayBuffer>> {
+  // sharp's output never lives in a SharedArrayBuffer.
   return sharp({ create: { width, height, channels: 3, background: { r: 120, g: 130, b: 140 } } })
     .png()
-    .toBuffer();
+    .toBuffer() as Promise<Buffer<ArrayBuffer>>;
 }
 
 /** A JPEG photo of `width`×`height` pixels (sharp). */
-export async function jpegPhoto(width = 64, height = 48): Promise<Buffer> {
+export async function jpegPhoto(width = 64, height = 48): Promise<Buffer<ArrayBuffer>> {
   return sharp({ create: { width, height, channels: 3, background: { r: 160, g: 90, b: 60 } } })
     .jpeg()
-    .toBuffer();
+    .toBuffer() as Promise<Buffer<ArrayBuffer>>;
 }
 
 /**

@@ -43,6 +43,11 @@ import {
 import type { AddModelInput } from '@shared/workflows/index.js';
 import type { ContractContext } from './context.js';
 import { bytes, expectCode, rejection } from './context.js';
+import { cameraMetadataText, gaussianPly, HTML_PAGE, jpegPhoto, LFS_POINTER, pngPhoto, triangleGlb } from '../../support/model-fixtures.js';
+
+/** The main files' content: a 3DGS PLY of 8 Gaussians and a one-triangle GLB (both pass the content checks). */
+const SPLAT_BYTES = gaussianPly(8);
+const GLB_BYTES = triangleGlb();
 
 /** Declares this part of the contract for the backend of `ctx`. */
 export function workflowsContract(ctx: ContractContext): void {
@@ -56,7 +61,7 @@ export function workflowsContract(ctx: ContractContext): void {
    * Adds a model with the add-model workflow: with its two main files when the backend stores
    * files, else the record only (`recordOnly`, as `catalog seed` does without file storage).
    */
-  const newModel = (
+  const newModel = async (
     backend: Pick<Backend, 'catalog' | 'files'>,
     projectId: string,
     publicId: string,
@@ -71,16 +76,16 @@ export function workflowsContract(ctx: ContractContext): void {
         name: `Model ${publicId}`,
         modelType: 'hybrid',
         setAsReference: false,
-        files: skip.files ? {} : mainFiles(),
+        files: skip.files ? {} : await mainFiles(),
         ...extra,
       },
       { recordOnly: Boolean(skip.files), ...hooks },
     );
 
-  /** A model's two main files (a 64-byte splat, a 40-byte GLB). */
-  const mainFiles = () => ({
-    splat: { source: new Blob([bytes(64)]), name: 'scan.ply' },
-    glb: { source: new Blob([bytes(40)]), name: 'mesh.glb' },
+  /** A model's two main files (a 3DGS PLY of 8 Gaussians, a one-triangle GLB). */
+  const mainFiles = async () => ({
+    splat: { source: new Blob([SPLAT_BYTES]), name: 'scan.ply' },
+    glb: { source: new Blob([await GLB_BYTES]), name: 'mesh.glb' },
   });
 
   /** The project's reference_model_id and the ids of its models with isReference true. */
@@ -265,11 +270,11 @@ export function workflowsContract(ctx: ContractContext): void {
         await expectCode(updateProject(env.admin.catalog, `missing-${tag}`, { name: 'x' }), 'not-found');
       });
 
-      it('a Public ID is unique within a project when asked (add and edit); other projects may reuse it', async () => {
+      it('a Public ID is unique within a project (add, by default, and edit); other projects may reuse it', async () => {
         const projectId = await newProject('public-id');
         const other = await newProject('public-id-2');
-        const first = await newModel(env.admin, projectId, 'U-1', {}, { uniquePublicId: true });
-        const clash = await rejection(newModel(env.admin, projectId, 'U-1', {}, { uniquePublicId: true }));
+        const first = await newModel(env.admin, projectId, 'U-1');
+        const clash = await rejection(newModel(env.admin, projectId, 'U-1'));
         expect(clash.code).toBe('already-exists');
         expect(clash.message).toBe(publicIdInUse('U-1'));
         expect(await env.admin.catalog.count('models', { where: [['projectId', '==', projectId]] })).toBe(1);
@@ -292,6 +297,107 @@ export function workflowsContract(ctx: ContractContext): void {
         expect(edited?.metadata?.captureDate).toBe('2025-06-01');
         expect(edited?.metadata?.displayOrder).toBe(0);
       });
+
+      it('a malformed Public ID is refused by add-model before anything is written', async () => {
+        const projectId = await newProject('public-id-format');
+        const uuid = randomUUID();
+        const refused = await rejection(newModel(env.admin, projectId, 'BAD PUB/ID <b>x</b>', {}, { uuid }));
+        expect(refused.code).toBe('invalid-argument');
+        expect(refused.message).toBe(ValidationMessages.publicIdPattern);
+        expect(await env.admin.catalog.count('models', { where: [['projectId', '==', projectId]] })).toBe(0);
+        expect(await env.admin.files.list(`models/${uuid}/`)).toEqual({ items: [], prefixes: [] });
+      });
+    });
+
+    describe.skipIf(Boolean(skip.files))('content checks', () => {
+      it('add-model refuses a file that is not what its name says, with the message, and writes nothing', async () => {
+        const projectId = await newProject('content');
+        const good = await mainFiles();
+        const truncated = SPLAT_BYTES.subarray(0, SPLAT_BYTES.byteLength - 100);
+        const cases: Array<[Partial<AddModelInput['files']>, string]> = [
+          [
+            { glb: { source: new Blob([HTML_PAGE]), name: 'html-named.glb' } },
+            'This .glb is an HTML page, not a GLB file (html-named.glb).',
+          ],
+          [{ glb: { source: new Blob([await jpegPhoto()]), name: 'photo.glb' } }, 'This .glb is a JPEG image, not a GLB file (photo.glb).'],
+          [{ splat: { source: new Blob([LFS_POINTER]), name: 'point_cloud.ply' } }, 'This .ply is a Git LFS pointer'],
+          [{ splat: { source: new Blob([truncated]), name: 'cut.ply' } }, 'This .ply is truncated: its header declares 8 Gaussians'],
+          [{ images: [{ source: new Blob([HTML_PAGE]), name: 'photo.jpg' }] }, 'This .jpg is an HTML page, not an image (photo.jpg).'],
+        ];
+        for (const [files, message] of cases) {
+          const uuid = randomUUID();
+          const refused = await rejection(
+            addModel(
+              env.admin,
+              { projectId, publicId: 'C-1', name: 'Content', modelType: 'hybrid', setAsReference: false, files: { ...good, ...files } },
+              { uuid },
+            ),
+          );
+          expect(refused.code).toBe('invalid-argument');
+          expect(refused.message).toContain(message);
+          expect(await env.admin.files.list(`models/${uuid}/`)).toEqual({ items: [], prefixes: [] });
+        }
+        expect(await env.admin.catalog.count('models', { where: [['projectId', '==', projectId]] })).toBe(0);
+      });
+
+      it('add-model stores the validation report, and a thumbnail made from the first photo when the platform can', async () => {
+        const projectId = await newProject('report');
+        const photos = [
+          { source: new Blob([await pngPhoto(40, 30)]), name: '00000.png' },
+          { source: new Blob([await pngPhoto(40, 30)]), name: '00001.png' },
+        ];
+        const thumbnail = new Blob([await jpegPhoto(8, 6)], { type: 'image/jpeg' });
+        const { model } = await addModel(
+          env.admin,
+          {
+            projectId,
+            publicId: 'REP-1',
+            name: 'Report',
+            modelType: 'hybrid',
+            setAsReference: false,
+            files: {
+              ...(await mainFiles()),
+              cameraMetadata: { text: cameraMetadataText(['00000.png', '00001.png', 'missing.png']), name: 'cameras.json' },
+              images: photos,
+            },
+          },
+          { content: { makeThumbnail: async () => thumbnail } },
+        );
+        const report = (await env.admin.catalog.get('models', model.id))?.validation;
+        expect(report).toMatchObject({
+          version: 1,
+          splat: { verdict: 'ok', format: 'ply', gaussians: 8, shDegree: 3, boundingBox: { min: [0, 0, -7], max: [7, 14, 0] } },
+          glb: { verdict: 'ok', meshes: 1, triangles: 1, vertices: 3, generator: 'catalog tests' },
+          cameraMetadata: { verdict: 'ok', cameras: 3, withPhoto: 2 },
+          photos: { count: 2, dimensions: [{ width: 40, height: 30, count: 2 }] },
+        });
+        expect(model.files?.thumbnails).toEqual([`models/${model.uuid}/images_thumbnails/thumbnail.jpg`]);
+        expect((await env.admin.files.getMetadata(model.files!.thumbnails![0]!)).size).toBe(thumbnail.size);
+        if (env.admin.files.makeWebSplat) {
+          expect(model.files?.webSplatPath).toBe(`models/${model.uuid}/model.spz`);
+          expect(model.files?.webSplatSize).toBeGreaterThan(0);
+        } else {
+          expect(model.files?.webSplatPath ?? null).toBeNull();
+          expect(report?.notes.join(' ')).toContain('No web-sized copy');
+        }
+      });
+
+      it('additional photos are checked (nothing written when one is refused) and added to the report', async () => {
+        const projectId = await newProject('more-photos');
+        const { model } = await newModel(env.admin, projectId, 'MP-1');
+        const refused = await rejection(
+          uploadAdditionalFiles(env.admin, model.id, 'images', [
+            { source: new Blob([await pngPhoto()]), name: 'ok.png' },
+            { source: new Blob([await pngPhoto()]), name: 'renamed.jpg' },
+          ]),
+        );
+        expect(refused.message).toBe('This .jpg is a PNG image, not a JPEG image (renamed.jpg).');
+        expect(await env.admin.files.list(`models/${model.uuid}/images/`)).toEqual({ items: [], prefixes: [] });
+        await uploadAdditionalFiles(env.admin, model.id, 'images', [{ source: new Blob([await pngPhoto(20, 10)]), name: 'ok.png' }]);
+        const record = await env.admin.catalog.get('models', model.id);
+        expect(record?.validation?.photos).toMatchObject({ count: 1, dimensions: [{ width: 20, height: 10, count: 1 }] });
+        expect(record?.validation?.splat?.gaussians).toBe(8);
+      });
     });
 
     describe.skipIf(Boolean(skip.files))('model files', () => {
@@ -299,14 +405,16 @@ export function workflowsContract(ctx: ContractContext): void {
         const projectId = await newProject('files');
         const { model } = await newModel(env.admin, projectId, 'F-1');
         const main = [model.files!.splatPath!, model.files!.glbPath!];
+        const web = model.files?.webSplatPath ? [model.files.webSplatPath] : [];
         const stages: string[] = [];
+        const [photoA, photoB] = [await jpegPhoto(16, 12), await jpegPhoto(32, 24)];
         const uploaded = await uploadAdditionalFiles(
           env.admin,
           model.id,
           'images',
           [
-            { source: new Blob([bytes(10)]), name: 'a.jpg' },
-            { source: new Blob([bytes(20)]), name: 'b.jpg' },
+            { source: new Blob([photoA]), name: 'a.jpg' },
+            { source: new Blob([photoB]), name: 'b.jpg' },
           ],
           { onStage: (stage) => stages.push(stage) },
         );
@@ -317,10 +425,11 @@ export function workflowsContract(ctx: ContractContext): void {
         expect((await env.admin.catalog.get('models', model.id))?.files?.images).toEqual(images);
         const listed = await listModelFiles(env.admin, model.id);
         expect(listed.map((entry) => [entry.path, entry.size])).toEqual([
-          [main[0], 64],
-          [main[1], 40],
-          [images[0], 10],
-          [images[1], 20],
+          [main[0], SPLAT_BYTES.byteLength],
+          [main[1], (await GLB_BYTES).byteLength],
+          ...web.map((path) => [path, model.files!.webSplatSize]),
+          [images[0], photoA.byteLength],
+          [images[1], photoB.byteLength],
           [`models/${model.uuid}/assets/notes.txt`, 30],
         ]);
         if (!skip.roles) {
@@ -337,7 +446,7 @@ export function workflowsContract(ctx: ContractContext): void {
         expect(await deleteAllModelFiles(env.admin, model.id)).toBe(2);
         const record = await env.admin.catalog.get('models', model.id);
         expect(record?.files).toMatchObject({ images: [], assets: [], splatPath: main[0], glbPath: main[1] });
-        expect((await listModelFiles(env.admin, model.id)).map((entry) => entry.path)).toEqual(main);
+        expect((await listModelFiles(env.admin, model.id)).map((entry) => entry.path)).toEqual([...main, ...web]);
         expect(await deleteAllModelFiles(env.admin, model.id)).toBe(0);
       });
 
@@ -345,7 +454,7 @@ export function workflowsContract(ctx: ContractContext): void {
         const projectId = await newProject('files-cancel');
         const uuid = randomUUID();
         const controller = new AbortController();
-        const files = { ...mainFiles(), images: [{ source: new Blob([bytes(5)]), name: 'a.jpg' }] };
+        const files = { ...(await mainFiles()), images: [{ source: new Blob([await jpegPhoto()]), name: 'a.jpg' }] };
         const error = await rejection(
           addModel(
             env.admin,
