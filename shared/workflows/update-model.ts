@@ -15,11 +15,12 @@ import { unwrap } from './util.js';
  * @param modelId the model's id
  * @param input name, publicId, captureDate ('YYYY-MM-DD', another date text, or empty for none)
  * @param options.uniquePublicId refuse a new Public ID another model of the project has
- *   ({@link assertPublicIdFree}; the CLI's rule, off for the Edit Model form, whose §5 rules have none)
+ *   ({@link assertPublicIdFree}); on by default (issue 16: one Public ID, one `?id=` link; the
+ *   embedded server refuses the clash anyway), `false` only for a caller that checked it itself
  * @returns the values written (trimmed, date normalised)
  * @throws AppError `invalid-argument` ('Model name is required', 'Public ID is required', 'Public
  *   ID can only contain letters, numbers, hyphens, and underscores', 'Please enter a valid
- *   date'), `already-exists` ('Public ID … is already used in this project', with `uniquePublicId`),
+ *   date'), `already-exists` ('Public ID … is already used in this project'),
  *   `not-found`, `permission-denied`
  */
 export async function updateModel(
@@ -29,7 +30,7 @@ export async function updateModel(
   options: { uniquePublicId?: boolean } = {},
 ): Promise<{ name: string; publicId: string; captureDate: string | null }> {
   const value = unwrap(validateEditModel(input));
-  if (options.uniquePublicId) {
+  if (options.uniquePublicId !== false) {
     const model = await catalog.get('models', modelId);
     if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
     if (value.publicId !== model.publicId && model.projectId) {
