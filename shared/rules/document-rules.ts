@@ -11,15 +11,18 @@
  *   signed-in caller without it may write only their own `users/{uid}`, with the role §4's
  *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
  *   own role;
- * - the §5 map-URL rule holds for every writer.
+ * - the §5 map-URL rule holds for every writer;
+ * - a model's Public ID has Edit's format and is unique within its project (issue 16), checked
+ *   whenever a write creates a model or changes its publicId or projectId.
  * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
  * the documents are read through a {@link DocumentLookup}, whatever stores them.
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { FormMessages } from '@shared/messages.js';
+import { FormMessages, ValidationMessages } from '@shared/messages.js';
 import type { WriteOp } from '@shared/ports/catalog.js';
 import { Capability, can, decideRole } from '@shared/roles.js';
 import type { CollectionName, Role } from '@shared/types.js';
+import { PUBLIC_ID_PATTERN, publicIdInUse } from '@shared/validation/models.js';
 import { isHttpUrl } from '@shared/validation/project-form.js';
 
 /** A document's data: a JSON object. */
@@ -172,6 +175,38 @@ export function checkDocumentContent(change: PendingChange): void {
   if (typeof mapUrl !== 'string' || !isHttpUrl(mapUrl.trim())) {
     throw new AppError(ErrorCode.InvalidArgument, FormMessages.projectMapUrlInvalid);
   }
+}
+
+/**
+ * Finds models by project and Public ID in the state a commit has reached so far (earlier writes
+ * of the same batch included).
+ * @param projectId the project's id
+ * @param publicId the Public ID, exactly
+ * @returns the ids of every such model (any order)
+ */
+export type ModelsWithPublicId = (projectId: string, publicId: string) => string[];
+
+/**
+ * The Public ID rule of every model write (issue 16; SPEC.md §5 Edit model's format), whoever
+ * writes: when a write creates a `models` document or changes its `publicId` or `projectId`, the
+ * Public ID must match PUBLIC_ID_PATTERN and no other model of the same project may have it.
+ * Writes that leave both fields as they were pass, so models stored before the rule stay editable.
+ * @param change the computed write
+ * @param modelsWithPublicId looks up the models of a project with a Public ID, in the commit's current state
+ * @throws AppError `invalid-argument` (ValidationMessages.publicIdPattern) or `already-exists`
+ *   (`publicIdInUse(publicId)`, context `{publicId, modelId}` of the other model)
+ */
+export function checkModelPublicId(change: PendingChange, modelsWithPublicId: ModelsWithPublicId): void {
+  if (change.collection !== 'models' || change.after === null) return;
+  const { before, after } = change;
+  const { publicId, projectId } = after;
+  if (before !== null && before.publicId === publicId && before.projectId === projectId) return;
+  if (typeof publicId !== 'string' || !PUBLIC_ID_PATTERN.test(publicId)) {
+    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.publicIdPattern, { context: { publicId } });
+  }
+  if (typeof projectId !== 'string') return;
+  const other = modelsWithPublicId(projectId, publicId).find((id) => id !== change.id);
+  if (other !== undefined) throw new AppError(ErrorCode.AlreadyExists, publicIdInUse(publicId), { context: { publicId, modelId: other } });
 }
 
 /** True when `path` lies in the folder of a hidden model (`models/{uuid}/…`). */

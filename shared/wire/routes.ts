@@ -352,6 +352,15 @@ export const routes = {
     query: z.object({ prefix: z.string().optional() }),
     reply: folderListingSchema,
   }),
+  // the web-sized copy (SPZ) of a stored training PLY, made by the server (admins and the service key; issue 16)
+  webSplat: route({
+    name: 'web-sized splat',
+    method: 'POST',
+    pattern: '/v1/web-splat',
+    path: () => '/v1/web-splat',
+    body: z.object({ path: z.string() }),
+    reply: z.object({ file: storedFileSchema }),
+  }),
   // storage consistency (service key only: `catalog doctor`)
   storageScan: route({
     name: 'storage scan',

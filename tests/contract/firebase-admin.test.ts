@@ -46,6 +46,11 @@ describeBackendContract(
       selfRegistration: 'needs security rules and a signed-in end user; tested in tests/rules',
       identity:
         'password sign-in is not an Admin SDK call; identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts',
+      storedContentChecks:
+        'Cloud Storage stores any bytes: the content checks run in the portal and the CLI before they upload (shared/workflows), tested on every backend there',
+      publicIdRule: 'the Admin SDK bypasses security rules, where the Public ID format is checked (tested in tests/rules)',
+      publicIdUniqueness:
+        'Firestore security rules cannot query other documents: Public ID uniqueness is checked by the shared workflows before writing',
       downloadLinks:
         'the Storage emulator runs here without its rules runtime (a Java program it cannot download or run), and it refuses every Firebase-API request (download links) without a ruleset; runs in the CI workflow',
     },

@@ -13,6 +13,11 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { startLocalServer } from '../support/local-backend.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
+import { gaussianCountForBytes, gaussianPly, HTML_PAGE, jpegPhoto, triangleGlb } from '../support/model-fixtures.js';
+import { HTML_GLB_MESSAGE, paddedHtmlPage, truncatedPly } from './suite/content.js';
+
+/** The HTML page saved as `.glb` of the shared samples (absent in CI: the test using it skips). */
+const SAMPLE_HTML_GLB = join(import.meta.dirname, '..', '..', '..', 'shared', 'samples', 'bad', 'html-named.glb');
 
 /** tus-js-client's Node URL storage (exported by its Node build, missing from its typings). */
 const FileUrlStorage = (tus as unknown as { FileUrlStorage: new (file: string) => tus.UrlStorage }).FileUrlStorage;
@@ -217,19 +222,20 @@ describe('embedded backend (catalog serve)', () => {
 
   it('a batch with a folder in the way of one path stores nothing and leaves the file it would replace intact', async () => {
     const keep = `models/${randomUUID()}/images`;
-    await service.files.upload(`${keep}/a.jpg`, new Blob([new Uint8Array(10).fill(7)]));
+    const [kept, other] = [await jpegPhoto(64, 48), await jpegPhoto(32, 24)];
+    await service.files.upload(`${keep}/a.jpg`, new Blob([kept]));
     // No upload route can make a folder where a file goes any more (the path rule): make one on disk.
     mkdirSync(join(handle.dataDir, 'storage', ...keep.split('/'), 'folder.jpg', 'inner'), { recursive: true });
     const batch = service.files.uploadBatch!.bind(service.files);
     await expect(
       batch([
-        { path: `${keep}/a.jpg`, source: new Blob([new Uint8Array(20).fill(1)]) },
-        { path: `${keep}/folder.jpg`, source: new Blob([new Uint8Array(20)]) },
+        { path: `${keep}/a.jpg`, source: new Blob([other]) },
+        { path: `${keep}/folder.jpg`, source: new Blob([other]) },
       ]),
     ).rejects.toMatchObject({ code: 'invalid-argument', message: `A file or folder is in the way of ${keep}/folder.jpg` });
-    expect((await service.files.getMetadata(`${keep}/a.jpg`)).size).toBe(10);
+    expect((await service.files.getMetadata(`${keep}/a.jpg`)).size).toBe(kept.length);
     const body = new Uint8Array(await (await fetch(await service.files.getDownloadUrl(`${keep}/a.jpg`))).arrayBuffer());
-    expect(body).toEqual(new Uint8Array(10).fill(7));
+    expect(body).toEqual(new Uint8Array(kept));
     expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
   });
 
@@ -244,10 +250,11 @@ describe('embedded backend (catalog serve)', () => {
     });
     await expect(upload).rejects.toMatchObject({ code: 'storage/canceled' });
     expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
-    const big = await service.files.upload(`models/${kept}/model.ply`, new Blob([new Uint8Array(300 * 1024)]));
-    expect(big.size).toBe(300 * 1024);
+    const ply = gaussianPly(gaussianCountForBytes(300 * 1024));
+    const big = await service.files.upload(`models/${kept}/model.ply`, new Blob([ply]));
+    expect(big.size).toBe(ply.length);
     expect(readdirSync(join(handle.dataDir, 'uploads'))).toEqual([]);
-    expect(statSync(join(handle.dataDir, 'storage', 'models', kept, 'model.ply')).size).toBe(300 * 1024);
+    expect(statSync(join(handle.dataDir, 'storage', 'models', kept, 'model.ply')).size).toBe(ply.length);
   });
 
   it('passes a tus URL storage through for cross-process resume and cleans it after success', async () => {
@@ -257,13 +264,179 @@ describe('embedded backend (catalog serve)', () => {
       serviceKey: handle.serviceKey,
       uploadUrlStorage: new FileUrlStorage(urlFile),
     });
-    const stored = await resumable.files.upload(`models/${randomUUID()}/model.ply`, new Blob([new Uint8Array(512 * 1024)]));
-    expect(stored.size).toBe(512 * 1024);
+    const ply = gaussianPly(gaussianCountForBytes(512 * 1024));
+    const stored = await resumable.files.upload(`models/${randomUUID()}/model.ply`, new Blob([ply]));
+    expect(stored.size).toBe(ply.length);
     // tus-js-client removes the entry right after success without awaiting it: poll briefly.
     const storage = new FileUrlStorage(urlFile);
     for (let i = 0; i < 50 && (await storage.findAllUploads()).length > 0; i += 1) await new Promise((r) => setTimeout(r, 50));
     expect(await storage.findAllUploads()).toEqual([]);
     await resumable.close();
+  });
+
+  describe('bad model files sent without any client (plain HTTP with an admin token; issue 16)', () => {
+    let adminToken = '';
+    beforeAll(async () => {
+      const account = await service.identity.createAccount('raw-admin@local.test', 'raw-admin-pass');
+      await service.catalog.set('users', account.uid, { uid: account.uid, email: 'raw-admin@local.test', role: 'admin' });
+      const response = await fetch(`${handle.server.url}/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'raw-admin@local.test', password: 'raw-admin-pass' }),
+      });
+      adminToken = ((await response.json()) as { idToken: string }).idToken;
+      expect(adminToken).not.toBe('');
+    });
+    const auth = (): Record<string, string> => ({ authorization: `Bearer ${adminToken}` });
+
+    /** What the server holds of a model folder: the listing (every level, via the API) and the files on disk. */
+    async function stored(folder: string): Promise<{ api: string[]; disk: string[]; tmp: string[]; uploads: string[] }> {
+      const api: string[] = [];
+      const walk = async (prefix: string): Promise<void> => {
+        const response = await fetch(`${handle.server.url}/v1/list?prefix=${encodeURIComponent(prefix)}`, { headers: auth() });
+        expect(response.status).toBe(200);
+        const listing = (await response.json()) as { items: Array<{ path: string; size: number }>; prefixes: string[] };
+        api.push(...listing.items.map((item) => `${item.path}:${item.size}`));
+        for (const sub of listing.prefixes) await walk(sub);
+      };
+      await walk(`${folder}/`);
+      const onDisk = join(handle.dataDir, 'storage', ...folder.split('/'));
+      const disk = statSync(onDisk, { throwIfNoEntry: false })
+        ? readdirSync(onDisk, { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile())
+            .map((e) => e.name)
+        : [];
+      return {
+        api: api.sort(),
+        disk: disk.sort(),
+        tmp: readdirSync(join(handle.dataDir, 'tmp')),
+        uploads: readdirSync(join(handle.dataDir, 'uploads')),
+      };
+    }
+
+    async function expectError(response: Response, status: number, message: string): Promise<void> {
+      const text = await response.text();
+      expect(response.status, text).toBe(status);
+      expect(JSON.parse(text)).toEqual({ error: { code: 'invalid-argument', message } });
+    }
+
+    it('a one-shot PUT of an HTML page as model.glb is refused 400 with the message; nothing is stored', async () => {
+      const folder = `models/${randomUUID()}`;
+      const glb = await triangleGlb();
+      const put = (path: string, body: Uint8Array | string): Promise<Response> =>
+        fetch(`${handle.server.url}/v1/files/${path}`, {
+          method: 'PUT',
+          headers: { ...auth(), 'content-type': 'application/octet-stream' },
+          body: typeof body === 'string' ? body : new Blob([body as Uint8Array<ArrayBuffer>]),
+        });
+      const first = await put(`${folder}/model.glb`, glb);
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const before = await stored(folder);
+      expect(before.api).toEqual([`${folder}/model.glb:${glb.length}`]);
+      await expectError(await put(`${folder}/model.glb`, HTML_PAGE), 400, HTML_GLB_MESSAGE);
+      expect(await stored(folder)).toEqual(before);
+      const meta = await fetch(`${handle.server.url}/v1/file-meta/${folder}/model.glb`, { headers: auth() });
+      expect(((await meta.json()) as { file: { size: number } }).file.size).toBe(glb.length);
+    });
+
+    it.skipIf(!statSync(SAMPLE_HTML_GLB, { throwIfNoEntry: false }))(
+      'the shared sample bad/html-named.glb sent as model.glb is refused the same way',
+      async () => {
+        const folder = `models/${randomUUID()}`;
+        const response = await fetch(`${handle.server.url}/v1/files/${folder}/model.glb`, {
+          method: 'PUT',
+          headers: { ...auth(), 'content-type': 'application/octet-stream' },
+          body: readFileSync(SAMPLE_HTML_GLB),
+        });
+        await expectError(response, 400, HTML_GLB_MESSAGE);
+        expect(await stored(folder)).toEqual({ api: [], disk: [], tmp: [], uploads: [] });
+      },
+    );
+
+    it('a resumable (tus) upload of a bad model file is refused when it finishes, with the message; its bytes are removed', async () => {
+      const tusUpload = async (path: string, body: Uint8Array): Promise<Response> => {
+        const created = await fetch(`${handle.server.url}/v1/uploads`, {
+          method: 'POST',
+          headers: {
+            ...auth(),
+            'tus-resumable': '1.0.0',
+            'upload-length': String(body.length),
+            'upload-metadata': `path ${Buffer.from(path).toString('base64')}`,
+          },
+        });
+        expect(created.status).toBe(201);
+        await created.arrayBuffer();
+        const location = new URL(created.headers.get('location')!, `${handle.server.url}/v1/uploads/`).toString();
+        return fetch(location, {
+          method: 'PATCH',
+          headers: { ...auth(), 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+          body: new Blob([body as Uint8Array<ArrayBuffer>]),
+        });
+      };
+      const folder = `models/${randomUUID()}`;
+      const html = paddedHtmlPage(300 * 1024);
+      await expectError(await tusUpload(`${folder}/model.glb`, html), 400, HTML_GLB_MESSAGE);
+      const truncated = truncatedPly(400 * 1024);
+      const refused = await tusUpload(`${folder}/model.ply`, truncated);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^This \.ply is truncated/);
+      expect(await stored(folder)).toEqual({ api: [], disk: [], tmp: [], uploads: [] });
+      const ply = gaussianPly(gaussianCountForBytes(300 * 1024));
+      const ok = await tusUpload(`${folder}/model.ply`, ply);
+      expect(ok.status).toBe(204);
+      expect((await stored(folder)).api).toEqual([`${folder}/model.ply:${ply.length}`]);
+    });
+
+    it('a raw file batch with one HTML page as a photo stores nothing of the batch', async () => {
+      const folder = `models/${randomUUID()}`;
+      const photo = await jpegPhoto();
+      const form = new FormData();
+      form.append(
+        'manifest',
+        JSON.stringify([
+          { path: `${folder}/images/a.jpg`, size: photo.length },
+          { path: `${folder}/images/x.jpg`, size: HTML_PAGE.length },
+        ]),
+      );
+      form.append('file', new Blob([photo]), 'a.jpg');
+      form.append('file', new Blob([HTML_PAGE]), 'x.jpg');
+      const response = await fetch(`${handle.server.url}/v1/file-batch`, { method: 'POST', headers: auth(), body: form });
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(response.status).toBe(400);
+      expect(body.error.code).toBe('invalid-argument');
+      expect(body.error.message).toMatch(/^This \.jpg is an HTML page/);
+      expect(await stored(folder)).toEqual({ api: [], disk: [], tmp: [], uploads: [] });
+    });
+
+    it('the web-sized splat route is for admins: a user is refused, an admin gets model.spz beside the PLY', async () => {
+      const uuid = randomUUID();
+      await service.files.upload(`models/${uuid}/model.ply`, new Blob([gaussianPly(2000)]));
+      const make = (authorization: Record<string, string>): Promise<Response> =>
+        fetch(`${handle.server.url}/v1/web-splat`, {
+          method: 'POST',
+          headers: { ...authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ path: `models/${uuid}/model.ply` }),
+        });
+      const reader = await fetch(`${handle.server.url}/v1/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'reader@local.test', password: 'reader-pass' }),
+      });
+      const readerToken = ((await reader.json()) as { idToken: string }).idToken;
+      const refused = await make({ authorization: `Bearer ${readerToken}` });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('storage/unauthorized');
+      const anonymous = await make({});
+      expect(anonymous.status).toBe(401);
+      await anonymous.arrayBuffer();
+      const made = await make(auth());
+      expect(made.status).toBe(200);
+      const { file } = (await made.json()) as { file: { path: string; size: number } };
+      expect(file.path).toBe(`models/${uuid}/model.spz`);
+      expect(statSync(join(handle.dataDir, 'storage', 'models', uuid, 'model.spz')).size).toBe(file.size);
+      expect(readdirSync(join(handle.dataDir, 'tmp'))).toEqual([]);
+    });
   });
 
   it('refuses the live stream to signed-out clients', async () => {
@@ -302,14 +475,15 @@ describe('embedded backend (catalog serve)', () => {
       const a = createLocalBackend({ baseUrl: first.url, serviceKey: key });
       await a.catalog.set('projects', 'p1', { name: 'Kept', structure_id: 'K-1', description: '', slug: 'kept' });
       const glb = `models/${randomUUID()}/model.glb`;
-      await a.files.upload(glb, new Blob(['glb']));
+      const glbBytes = await triangleGlb();
+      await a.files.upload(glb, new Blob([glbBytes]));
       await a.close();
       await first.close();
       const second = await startServer({ dataDir, port: 0 });
       expect((JSON.parse(readFileSync(second.serviceKeyPath, 'utf8')) as { key: string }).key).toBe(key);
       const b = createLocalBackend({ baseUrl: second.url, serviceKey: key });
       expect((await b.catalog.get('projects', 'p1'))?.name).toBe('Kept');
-      expect((await b.files.getMetadata(glb)).size).toBe(3);
+      expect((await b.files.getMetadata(glb)).size).toBe(glbBytes.length);
       await b.close();
       await second.close();
     } finally {

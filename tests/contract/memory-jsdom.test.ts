@@ -6,6 +6,7 @@
 // states). The full contract runs in Node (memory.test.ts).
 import { describe, expect, it } from 'vitest';
 import { createMemoryBackend, createMemoryBackendAs, createMemoryStore } from '@shared/adapters/memory/index.js';
+import { cameraMetadataText } from '../support/model-fixtures.js';
 
 const uuid = '0b7c3c1e-2f4a-4c4b-9a41-6f1f3f7f9a10';
 
@@ -50,14 +51,16 @@ describe('in-memory backend under jsdom', () => {
   it('uploads Blobs with progress and hands out data: links the page can fetch', async () => {
     const admin = createMemoryBackendAs('admin', { files: { [`models/${uuid}/images/seeded.jpg`]: { data: 'seeded' } } });
     const progress: number[] = [];
-    const stored = await admin.files.upload(`models/${uuid}/camera-metadata.json`, new Blob(['[{"id":1}]'], { type: 'application/json' }), {
+    const metadata = cameraMetadataText(['seeded.jpg']);
+    const size = new TextEncoder().encode(metadata).length;
+    const stored = await admin.files.upload(`models/${uuid}/camera-metadata.json`, new Blob([metadata], { type: 'application/json' }), {
       onProgress: (p) => progress.push(p.bytesTransferred),
     });
-    expect(stored).toMatchObject({ size: 10, contentType: 'application/json' });
-    expect(progress).toEqual([0, 10]);
+    expect(stored).toMatchObject({ size, contentType: 'application/json' });
+    expect(progress).toEqual([0, size]);
     const url = await admin.files.getDownloadUrl(`models/${uuid}/camera-metadata.json`);
     expect(url.startsWith('data:application/json;base64,')).toBe(true);
-    expect(await (await fetch(url)).text()).toBe('[{"id":1}]');
+    expect(await (await fetch(url)).text()).toBe(metadata);
     expect(await admin.files.list(`models/${uuid}/`)).toMatchObject({
       items: [{ path: `models/${uuid}/camera-metadata.json` }],
       prefixes: [`models/${uuid}/images/`],

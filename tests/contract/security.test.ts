@@ -16,7 +16,11 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { listFilesDeep } from '@shared/workflows/util.js';
+import { ValidationMessages } from '@shared/messages.js';
+import { publicIdInUse } from '@shared/validation/models.js';
 import { startLocalServer } from '../support/local-backend.js';
+import { HTML_PAGE, LFS_POINTER, triangleGlb } from '../support/model-fixtures.js';
+import { HTML_GLB_MESSAGE } from './suite/content.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
 
 type Caller = 'anon' | 'user' | 'admin' | 'service' | { token: string };
@@ -90,7 +94,12 @@ const deep = (levels: number): unknown => {
   return value;
 };
 
-const glbBody = 'glTF-not-really';
+/** The stored GLB of the fixture models (a real one: the server checks every model file; issue 16), set in beforeAll. */
+let glbBody: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+/** The GLB as `Response.text()` decodes it (UTF-8 with replacement characters). */
+const glbText = (): string => new TextDecoder().decode(glbBody);
+/** A regular expression matching `text` literally. */
+const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 const longName = 'x'.repeat(1000);
 
 function hostileCases(): HostileCase[] {
@@ -102,13 +111,14 @@ function hostileCases(): HostileCase[] {
     ...(path === null ? {} : { 'upload-metadata': `path ${Buffer.from(path).toString('base64')}` }),
   });
   const batchForm =
-    (path: string): (() => FormData) =>
+    (path: string, body = 'abc'): (() => FormData) =>
     () => {
       const form = new FormData();
-      form.append('manifest', JSON.stringify([{ path, size: 3 }]));
-      form.append('file', new Blob(['abc']), 'a.jpg');
+      form.append('manifest', JSON.stringify([{ path, size: new TextEncoder().encode(body).length }]));
+      form.append('file', new Blob([body]), 'a.jpg');
       return form;
     };
+  const fresh = `models/${randomUUID()}`;
   const cases: HostileCase[] = [
     // ---- authentication ------------------------------------------------------------------
     { name: 'forged HS256 token', as: { token: 'forged' }, method: 'GET', path: '/v1/auth/me', status: 401, message: /Invalid ID token/ },
@@ -814,6 +824,88 @@ function hostileCases(): HostileCase[] {
       status: 400,
       message: /Invalid email/,
     },
+    // ---- content of model files (issue 16): refused by the server whoever sends them ----------
+    {
+      name: 'admin: an HTML page as model.glb (one-shot), replacing a stored GLB',
+      as: 'admin',
+      method: 'PUT',
+      path: `/v1/files/${m}/model.glb`,
+      raw: HTML_PAGE,
+      status: 400,
+      message: literally(HTML_GLB_MESSAGE),
+    },
+    {
+      name: 'admin: an HTML page as model.glb (one-shot) in a new folder',
+      as: 'admin',
+      method: 'PUT',
+      path: `/v1/files/${fresh}/model.glb`,
+      raw: HTML_PAGE,
+      status: 400,
+      message: literally(HTML_GLB_MESSAGE),
+      check: (reply) => expect((JSON.parse(reply.text) as { error: { code: string } }).error.code).toBe('invalid-argument'),
+    },
+    {
+      name: 'service: a Git LFS pointer as model.ply (one-shot)',
+      as: 'service',
+      method: 'PUT',
+      path: `/v1/files/${fresh}/model.ply`,
+      raw: LFS_POINTER,
+      status: 400,
+      message: /This \.ply is a Git LFS pointer/,
+    },
+    {
+      name: 'admin: an HTML page as a photo in a file batch',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/file-batch',
+      raw: batchForm(`${fresh}/images/x.jpg`, HTML_PAGE),
+      status: 400,
+      message: /This \.jpg is an HTML page/,
+    },
+    // ---- the Public ID rule on raw catalog writes (issue 16) -----------------------------------
+    {
+      name: 'admin: a model with a malformed Public ID',
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/models/pid-bad',
+      body: { data: { uuid: 'pid-bad', publicId: 'BAD PUB/ID <b>x</b>', name: 'x', projectId: 'proj-security', visible: true } },
+      status: 400,
+      message: literally(ValidationMessages.publicIdPattern),
+    },
+    {
+      name: "admin: a model with another model's Public ID in the same project",
+      as: 'admin',
+      method: 'PUT',
+      path: '/v1/docs/models/pid-dup',
+      body: { data: { uuid: 'pid-dup', publicId: 'SEC-H', name: 'x', projectId: 'proj-security', visible: true } },
+      status: 409,
+      message: literally(publicIdInUse('SEC-H')),
+    },
+    {
+      name: 'admin: two new models with one Public ID in one batch',
+      as: 'admin',
+      method: 'POST',
+      path: '/v1/batch',
+      body: {
+        ops: ['pid-1', 'pid-2'].map((id) => ({
+          op: 'create',
+          collection: 'models',
+          id,
+          data: { uuid: id, publicId: 'PID-TWICE', name: id, projectId: 'proj-security', visible: true },
+        })),
+      },
+      status: 409,
+      message: literally(publicIdInUse('PID-TWICE')),
+    },
+    {
+      name: "admin: renaming a model to another's Public ID",
+      as: 'admin',
+      method: 'PATCH',
+      path: () => `/v1/docs/models/${ids.model}`,
+      body: { data: { publicId: 'SEC-H' } },
+      status: 409,
+      message: literally(publicIdInUse('SEC-H')),
+    },
     // ---- storage paths ------------------------------------------------------------------------
     {
       name: 'one-shot upload to index.html',
@@ -1056,7 +1148,7 @@ function hostileCases(): HostileCase[] {
       check: (reply) => {
         expect(reply.headers.get('content-security-policy')).toMatch(/sandbox/);
         expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
-        expect(reply.text).toBe(glbBody);
+        expect(reply.text).toBe(glbText());
       },
     },
   ];
@@ -1194,6 +1286,7 @@ beforeAll(async () => {
     visible: false,
     files: { glbPath: `models/${ids.hidden}/model.glb` },
   });
+  glbBody = await triangleGlb();
   await service.files.upload(`models/${ids.model}/model.glb`, new Blob([glbBody]));
   await service.files.upload(`models/${ids.hidden}/model.glb`, new Blob([glbBody]));
   downloadToken = new URL(await service.files.getDownloadUrl(`models/${ids.model}/model.glb`)).searchParams.get('token')!;
@@ -1301,7 +1394,7 @@ describe('multi-step attacks', () => {
     expect(afterHide.status).toBe(403);
     await afterHide.arrayBuffer();
     const fresh = await service.files.getDownloadUrl(path);
-    expect(await (await fetch(fresh)).text()).toBe(glbBody);
+    expect(await (await fetch(fresh)).text()).toBe(glbText());
     await service.catalog.update('models', uuid, { visible: true });
     const userLink = await userBackend.files.getDownloadUrl(path);
     expect((await fetch(userLink)).status).toBe(200);

@@ -79,6 +79,12 @@ if (skipReason) {
               'and without a ruleset it refuses every web-SDK request; file storage on the emulators runs in .github/workflows/firebase.yml',
             downloadLinks: 'no Storage emulator here (see files)',
           }),
+      storedContentChecks:
+        'Cloud Storage stores any bytes: the content checks run in the portal and the CLI before they upload (shared/workflows), tested on every backend there',
+      publicIdRule:
+        'firestore.rules refuses a malformed Public ID with permission-denied (rules carry no message); tested in tests/rules, the message comes from the shared workflows',
+      publicIdUniqueness:
+        'Firestore security rules cannot query other documents: Public ID uniqueness is checked by the shared workflows before writing',
       nodeStreams: 'the portal adapter uploads browser Blobs; Node streams belong to the CLI adapter',
       restrictedSignUp:
         'Firebase Auth lets any client create an account (a project setting); roles come only from users/{uid}, which the rules guard',

@@ -124,6 +124,34 @@ describe('security rules: the §6 role table', () => {
     }
   });
 
+  // issue 16: a model's Public ID has the Edit form's format on create and whenever publicId or
+  // projectId changes (uniqueness cannot be expressed in rules: the workflows and the embedded
+  // server check it).
+  describe('the Public ID format of models', () => {
+    const model = { uuid: 'pid', name: 'P', projectId: 'p1', visible: true };
+    it('an admin creates a model only with a well-formed Public ID', async () => {
+      const db = admin().firestore();
+      await assertFails(db.doc('models/pid-bad').set({ ...model, publicId: 'BAD PUB/ID <b>x</b>' }));
+      await assertFails(db.doc('models/pid-none').set({ ...model }));
+      await assertFails(db.doc('models/pid-number').set({ ...model, publicId: 7 }));
+      await assertSucceeds(db.doc('models/pid-ok').set({ ...model, publicId: 'TWR-001_2025' }));
+      await restore({ op: 'create', collection: 'models', id: 'pid-ok', data: {} });
+    });
+    it('an update that changes the Public ID or the project needs a well-formed one; other updates pass', async () => {
+      const db = admin().firestore();
+      await assertFails(db.doc('models/shown').update({ publicId: 'has space' }));
+      await assertSucceeds(db.doc('models/shown').update({ publicId: 'S-2' }));
+      await restore({ op: 'update', collection: 'models', id: 'shown', data: {} });
+      // a model stored before the rule, with a Public ID the rule refuses, stays editable
+      await env.withSecurityRulesDisabled(async (ctx) => {
+        await ctx.firestore().doc('models/shown').update({ publicId: 'old id' });
+      });
+      await assertSucceeds(db.doc('models/shown').update({ name: 'Renamed' }));
+      await assertFails(db.doc('models/shown').update({ projectId: 'p2' }));
+      await restore({ op: 'update', collection: 'models', id: 'shown', data: {} });
+    });
+  });
+
   describe.skipIf(storageSkipReason !== null)('manage model files', () => {
     beforeAll(async () => {
       await env.clearStorage();

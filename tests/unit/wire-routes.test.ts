@@ -30,6 +30,7 @@ const samples: Record<keyof typeof routes, unknown[]> = {
   fileMeta: ['models/u/x.ply'],
   downloadUrl: ['models/u/x.ply'],
   list: ['models/u/'],
+  webSplat: [],
   storageScan: [],
   storageRepair: [],
   config: [],

@@ -16,6 +16,7 @@ import type { ChangeHub } from './events.js';
 import {
   authorizeWrite,
   checkDocumentContent,
+  checkModelPublicId,
   filterGet,
   preAuthorizeWrite,
   readScope,
@@ -117,12 +118,23 @@ function writeGate(ctx: ApiContext, op: WriteOp['op']): onRequestAsyncHookHandle
 /** Registers the JSON routes of the table (identity, accounts, documents, live updates) on `app`. */
 export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   const { documents, identity } = ctx;
-  /** Coarse check of every op (no data walked), then the shared data rule and the computed-document check. */
+  /** The models of a project with a Public ID, read inside the commit's transaction (earlier writes of the batch included). */
+  const modelsWithPublicId = (projectId: string, publicId: string): string[] =>
+    documents
+      .query('models', {
+        where: [
+          ['projectId', '==', projectId],
+          ['publicId', '==', publicId],
+        ],
+      })
+      .map((doc) => doc.id);
+  /** Coarse check of every op (no data walked), then the shared data rule and the computed-document checks. */
   const commit = (principal: Principal, ops: WriteOp[]): void => {
     for (const op of ops) preAuthorizeWrite(principal, op);
     documents.commit(ops, (change) => {
       authorizeWrite(principal, change, documents.lookup);
       checkDocumentContent(change);
+      checkModelPublicId(change, modelsWithPublicId);
     });
   };
   const signedIn: onRequestAsyncHookHandler = async (request) => {

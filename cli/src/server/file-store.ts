@@ -2,17 +2,45 @@
  * File storage of the embedded backend: files on disk under `<dataDir>/storage/` at the spec's
  * storage paths (SPEC.md §3, `models/{uuid}/model.ply`…), metadata (size, content type, update
  * time, an unguessable download token per file) in SQLite. Writes land atomically (temporary
- * file in the data folder, then rename).
+ * file in the data folder, then rename). Every model file whose path calls for a content check
+ * (`contentKindOfPath`: the splat, the GLB, camera metadata, photos and thumbnails; issue 16) is
+ * checked on the received bytes before it is moved into place, so no client can store a file the
+ * checks refuse.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import pLimit from 'p-limit';
+import { checkContent, contentKindOfPath } from '@shared/content-check/index.js';
 import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { MAX_FILE_NAME_BYTES } from '@shared/paths.js';
+import { fileNameOf, MAX_FILE_NAME_BYTES } from '@shared/paths.js';
 import type { FolderListing, StoredFile } from '@shared/ports/files.js';
+import { fileByteSource } from '../lib/byte-source.js';
+import { decodeImageWithSharp } from '../lib/images.js';
 import type { SqliteDatabase } from './db.js';
+
+/** Received files checked at once (a batch holds up to 64). */
+const CONTENT_CHECK_CONCURRENCY = 4;
+
+/**
+ * Runs the content check a storage path calls for (`contentKindOfPath`, issue 16) on a received
+ * file: the splat, GLB, camera metadata (SPEC.md §5 rules only) and photos (decoded with sharp).
+ * Other paths (assets, the web-sized copy) are not checked.
+ * @param path the storage path the file is about to be stored at (its name is the declared type)
+ * @param file absolute path of the received bytes
+ * @param size their size in bytes
+ * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
+ */
+export async function checkReceivedContent(path: string, file: string, size: number): Promise<void> {
+  const kind = contentKindOfPath(path);
+  if (kind === null) return;
+  const check = await checkContent(kind, fileByteSource(file, size, fileNameOf(path)), { decodeImage: decodeImageWithSharp });
+  if (check.verdict === 'refused') {
+    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? `${fileNameOf(path)} was refused`, { context: { path } });
+  }
+}
 
 /** True when `value` contains a C0 control character or DEL. */
 function hasControlCharacter(value: string): boolean {
@@ -150,14 +178,16 @@ export class FileStore {
   }
 
   /**
-   * {@link adopt} for several files: every file is moved, then every row is written in one
-   * transaction. A file or folder in the way of any path is found before anything is moved, so
-   * that no file already stored is replaced by a batch that then fails; the sources are removed
-   * and nothing is recorded. Only an I/O failure in the middle of the moves can still cost a
+   * {@link adopt} for several files: every file's content is checked ({@link checkReceivedContent}),
+   * then every file is moved, then every row is written in one transaction. A refused file, or a
+   * file or folder in the way of any path, is found before anything is moved, so that no file
+   * already stored is replaced by a batch that then fails; the sources are removed and nothing is
+   * recorded. Only an I/O failure in the middle of the moves can still cost a
    * replaced file its bytes (its row stays: `catalog doctor` reports it).
    * @param entries storage path, absolute source (same file system), size in bytes, content type
    * @returns the stored files' metadata, in the order of `entries`
-   * @throws AppError `invalid-argument` naming the first path that collides with a folder (or has a file in the way)
+   * @throws AppError `invalid-argument` with the first refused file's problem, or naming the first
+   *   path that collides with a folder (or has a file in the way)
    */
   async adoptMany(
     entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>,
@@ -173,6 +203,12 @@ export class FileStore {
       });
     const moved: string[] = [];
     try {
+      const limit = pLimit(CONTENT_CHECK_CONCURRENCY);
+      const checks = await Promise.allSettled(
+        entries.map((entry) => limit(() => checkReceivedContent(entry.path, entry.source, entry.size))),
+      );
+      const refused = checks.find((check): check is PromiseRejectedResult => check.status === 'rejected');
+      if (refused) throw refused.reason;
       const folders = new Map(targets.map((target, i) => [dirname(target), entries[i].path]));
       await Promise.all([...folders].map(([dir, path]) => at(path, mkdir(dir, { recursive: true }))));
       const isFolder = await Promise.all(
@@ -227,7 +263,7 @@ export class FileStore {
    * files are removed and nothing is recorded.
    * @param entries storage path, bytes, content type
    * @returns the stored files' metadata, in the order of `entries`
-   * @throws AppError `invalid-argument` (a bad path, or a file or folder in the way)
+   * @throws AppError `invalid-argument` (a bad path, a file the content checks refuse, or a file or folder in the way)
    */
   async putMany(entries: ReadonlyArray<{ path: string; body: Buffer; contentType: string | null | undefined }>): Promise<StoredFile[]> {
     for (const entry of entries) validateStoragePath(entry.path);

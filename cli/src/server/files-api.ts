@@ -1,9 +1,14 @@
 /**
  * File routes of the embedded backend (SPEC.md §7 file storage): one-shot uploads of small
  * files, resumable tus uploads (`@tus/server` + `@tus/file-store` at `UPLOADS_PATH`), listing,
- * metadata, deletion, and token-protected downloads with HTTP range support.
+ * metadata, deletion, and token-protected downloads with HTTP range support. Every upload route
+ * stores through {@link FileStore.adoptMany}, which runs the content checks first (issue 16): a
+ * refused file answers 400 `invalid-argument` with the check's problem and nothing is stored.
+ * The web-sized copy of a stored training PLY is made here too (`routes.webSplat`, in a worker
+ * thread: the server keeps answering).
  */
 import { createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +23,8 @@ import type { StoredFile } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
 import { FILE_BATCH_PARTS, fileBatchEntrySchema, routes, UPLOADS_PATH } from '@shared/wire/routes.js';
-import { validateModelFilePath } from '@shared/paths.js';
+import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPath } from '@shared/paths.js';
+import { compressPlyFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
 import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from '@shared/rules/document-rules.js';
@@ -138,6 +144,32 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
   if (manifest === null) throw bad('no manifest');
   if (bodies.length !== manifest.length) throw bad(`${manifest.length} files listed, ${bodies.length} sent`);
   return files.putMany(manifest.map((entry, i) => ({ path: entry.path, body: bodies[i], contentType: entry.contentType })));
+}
+
+/**
+ * Makes the web-sized copy (SPZ) of a stored training PLY (issue 16) in a worker thread and
+ * stores it at `webSplatPath(uuid)`, replacing any copy there.
+ * @param path the PLY's storage path, `models/{uuid}/model.ply`
+ * @returns the stored copy's metadata
+ * @throws AppError `invalid-argument` (another path, or a PLY the transcoder cannot read),
+ *   `storage/object-not-found` (no PLY stored there), `internal` (the worker died)
+ */
+export async function makeWebSplat(files: FileStore, path: string): Promise<StoredFile> {
+  const parsed = parseModelPath(validateStoragePath(path));
+  if (parsed === null || parsed.rest !== `${MODEL_FILE_BASE_NAME}.ply`) {
+    throw new AppError(ErrorCode.InvalidArgument, `A web-sized splat is made from models/{uuid}/${MODEL_FILE_BASE_NAME}.ply, not ${path}`, {
+      context: { path },
+    });
+  }
+  files.metadata(path);
+  const temp = files.tempFile();
+  try {
+    await compressPlyFile(files.diskPath(path), temp);
+    const { size } = await stat(temp);
+    return await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
+  } finally {
+    await rm(temp, { force: true });
+  }
 }
 
 /**
@@ -280,6 +312,15 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       { onRequest: adminGate },
     );
   });
+
+  // ---- web-sized splat (admins and the service key) --------------------------------------------
+  serveRoute(app, routes.webSplat, async (request) =>
+    storage(async () => {
+      requireAdmin(await ctx.principal(request));
+      const { path } = parseRequest(routes.webSplat, 'body', request.body ?? {});
+      return { file: await makeWebSplat(files, path) };
+    }),
+  );
 
   // ---- storage consistency (service key only: `catalog doctor`) -------------------------------
   const requireService = async (request: FastifyRequest): Promise<void> => {

@@ -253,6 +253,19 @@ export class LocalFiles implements FileStorePort {
     });
   }
 
+  /**
+   * Has the server make the web-sized copy (SPZ) of a stored training PLY (`routes.webSplat`,
+   * issue 16): the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`.
+   * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
+   * @returns the stored SPZ's metadata
+   * @throws AppError `storage/object-not-found`, `invalid-argument` (another path, or not a
+   *   splat PLY), `storage/unauthorized` (not an admin), `storage/unauthenticated`
+   */
+  async makeWebSplat(plyPath: string): Promise<StoredFile> {
+    const result = await this.identity.call(routes.webSplat, [], { json: { path: plyPath }, flavour: 'storage', check: true });
+    return result.file;
+  }
+
   async list(folder: string): Promise<FolderListing> {
     return this.identity.call(routes.list, [folder], { flavour: 'storage' });
   }

@@ -18,6 +18,7 @@ import type { Principal, PendingChange } from '@shared/rules/document-rules.js';
 import {
   authorizeWrite,
   checkDocumentContent,
+  checkModelPublicId,
   filterGet,
   preAuthorizeWrite,
   readScope,
@@ -169,6 +170,14 @@ export class MemoryCatalog implements CatalogPort {
       const k = key(collection, id);
       return pending.has(k) ? pending.get(k)! : this.store.readDocument(collection, id);
     };
+    /** The models of a project with a Public ID, the batch's earlier writes included. */
+    const modelsWithPublicId = (projectId: string, publicId: string): string[] => {
+      const models = new Map<string, Json | null>(this.store.documents('models').map((doc) => [doc.id, doc.data]));
+      for (const [k, data] of pending) if (k.startsWith('models/')) models.set(k.slice('models/'.length), data);
+      return [...models]
+        .filter(([, data]) => data !== null && data.projectId === projectId && data.publicId === publicId)
+        .map(([id]) => id);
+    };
     const changes: Array<{ collection: CollectionName; id: string; after: Json | null }> = [];
     for (const op of copies) {
       const before = current(op.collection, op.id);
@@ -176,6 +185,7 @@ export class MemoryCatalog implements CatalogPort {
       const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
       authorizeWrite(principal, change, current);
       checkDocumentContent(change);
+      checkModelPublicId(change, modelsWithPublicId);
       pending.set(key(op.collection, op.id), after);
       changes.push({ collection: op.collection, id: op.id, after });
     }

@@ -7,13 +7,19 @@
  * principal only, reads for signed-in callers with a role, never a hidden model's files for a
  * non-admin; access errors in their storage flavour (SPEC.md §8).
  *
+ * Every model file whose path calls for a content check (`contentKindOfPath`: the splat, the GLB,
+ * camera metadata, photos and thumbnails; issue 16) is checked before it is stored, as the
+ * embedded server does (photos on their header only: no decoder here); a refused file rejects
+ * with `invalid-argument` and the check's problem, and nothing of the upload or batch is stored.
+ *
  * Download links are `data:` URLs carrying the file's bytes (base64): any browser or Node `fetch`
  * reads them without credentials, but there is no server behind them, so no token to check, no
  * HTTP range requests, and no revocation when a model is hidden.
  */
 import { usesResumableUpload, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
+import { bytesSource, checkContent, contentKindOfPath } from '@shared/content-check/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { checkUploadTarget, checkUploadTargets } from '@shared/paths.js';
+import { checkUploadTarget, checkUploadTargets, fileNameOf } from '@shared/paths.js';
 import type {
   BatchUploadItem,
   BatchUploadOptions,
@@ -143,6 +149,20 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
+/**
+ * Runs the content check a storage path calls for on the bytes about to be stored there (issue
+ * 16; no photo decode: this backend is pure).
+ * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
+ */
+async function refuseBadContent(path: string, bytes: Uint8Array): Promise<void> {
+  const kind = contentKindOfPath(path);
+  if (kind === null) return;
+  const check = await checkContent(kind, bytesSource(bytes, fileNameOf(path)));
+  if (check.verdict === 'refused') {
+    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? `${fileNameOf(path)} was refused`, { context: { path } });
+  }
+}
+
 /** Runs a storage call, converting access errors to their storage codes. */
 async function storage<T>(work: () => Promise<T> | T): Promise<T> {
   try {
@@ -197,7 +217,9 @@ export class MemoryFiles implements FileStorePort {
     } finally {
       destroyInput(source);
     }
-    const [stored] = this.store.putFiles([{ path, bytes: concat(parts, received), contentType }]);
+    const bytes = concat(parts, received);
+    await refuseBadContent(path, bytes);
+    const [stored] = this.store.putFiles([{ path, bytes, contentType }]);
     if (!usesResumableUpload(total) || received !== total) {
       options.onProgress?.({ bytesTransferred: stored!.size, totalBytes: stored!.size });
     }
@@ -247,6 +269,7 @@ export class MemoryFiles implements FileStorePort {
       entries.push({ path: item.path, bytes: concat(parts, length), ...(contentType ? { contentType } : {}) });
     }
     if (options.signal?.aborted) throw canceled(options.signal.reason);
+    for (const entry of entries) await refuseBadContent(entry.path, entry.bytes);
     const stored = this.store.putFiles(entries);
     options.onProgress?.({ bytesTransferred: total, totalBytes: total });
     return stored;

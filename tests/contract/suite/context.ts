@@ -37,7 +37,14 @@ export type ContractPart =
   | 'downloadLinks'
   // links served over HTTP(S) by a server that checks their token and answers range requests
   // (the in-memory backend's links are data: URLs: fetchable, but no server stands behind them)
-  | 'httpDownloadLinks';
+  | 'httpDownloadLinks'
+  // the backend itself refuses stored model files the content checks refuse (issue 16): our own
+  // servers do; Cloud Storage cannot (the portal and the CLI check before they upload)
+  | 'storedContentChecks'
+  // the Public ID format on raw catalog writes (security rules; the Admin SDK bypasses them)
+  | 'publicIdRule'
+  // Public ID uniqueness within a project on raw catalog writes (rules cannot query; the workflows check it)
+  | 'publicIdUniqueness';
 
 /** Capability-based skips: each skipped part with the reason, printed when the suite is declared. */
 export interface ContractOptions {

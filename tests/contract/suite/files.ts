@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UploadProgress } from '@shared/ports/index.js';
+import { cameraMetadataText, gaussianCountForBytes, gaussianPly, jpegPhoto, pngPhoto } from '../../support/model-fixtures.js';
 import type { ContractContext } from './context.js';
 import { bytes, expectCode, rejection } from './context.js';
+import { largeGlb } from './content.js';
 
 /** Declares this part of the contract for the backend of `ctx`. */
 export function filesContract(ctx: ContractContext): void {
@@ -20,27 +22,31 @@ export function filesContract(ctx: ContractContext): void {
     const folder = `models/${randomUUID()}`;
 
     it('uploads a small file, reads its metadata and lists the folder', async () => {
-      const stored = await env.admin.files.upload(`${folder}/camera-metadata.json`, new Blob(['[{"id":1}]'], { type: 'application/json' }));
-      expect(stored).toMatchObject({ path: `${folder}/camera-metadata.json`, size: 10 });
+      const metadata = cameraMetadataText(['a.jpg', 'b.jpg']);
+      const metadataSize = new TextEncoder().encode(metadata).length;
+      const stored = await env.admin.files.upload(`${folder}/camera-metadata.json`, new Blob([metadata], { type: 'application/json' }));
+      expect(stored).toMatchObject({ path: `${folder}/camera-metadata.json`, size: metadataSize });
       const meta = await env.admin.files.getMetadata(`${folder}/camera-metadata.json`);
-      expect(meta.size).toBe(10);
+      expect(meta.size).toBe(metadataSize);
       expect(meta.contentType).toContain('application/json');
       expect(Date.parse(meta.updated!)).not.toBeNaN();
-      await env.admin.files.upload(`${folder}/images/a.jpg`, new Blob([bytes(20)]), { contentType: 'image/jpeg' });
-      await env.admin.files.upload(`${folder}/images/b.jpg`, new Blob([bytes(30)]), { contentType: 'image/jpeg' });
+      const [a, b] = [await jpegPhoto(64, 48), await jpegPhoto(32, 24)];
+      expect(a.length).not.toBe(b.length);
+      await env.admin.files.upload(`${folder}/images/a.jpg`, new Blob([a]), { contentType: 'image/jpeg' });
+      await env.admin.files.upload(`${folder}/images/b.jpg`, new Blob([b]), { contentType: 'image/jpeg' });
       const listing = await env.user.files.list(`${folder}/`);
       expect(listing.items.map((i) => i.path)).toEqual([`${folder}/camera-metadata.json`]);
       expect(listing.prefixes).toEqual([`${folder}/images/`]);
       const images = await env.admin.files.list(`${folder}/images`);
       expect(images.items.map((i) => [i.path, i.size])).toEqual([
-        [`${folder}/images/a.jpg`, 20],
-        [`${folder}/images/b.jpg`, 30],
+        [`${folder}/images/a.jpg`, a.length],
+        [`${folder}/images/b.jpg`, b.length],
       ]);
       expect(await env.admin.files.list(`${folder}/nothing/`)).toEqual({ items: [], prefixes: [] });
     });
 
     it('uploads a file above 256 KB resumably, with progress', async () => {
-      const data = bytes(600 * 1024 + 17);
+      const data = gaussianPly(gaussianCountForBytes(600 * 1024 + 17));
       const progress: UploadProgress[] = [];
       const stored = await env.admin.files.upload(`${folder}/model.ply`, new Blob([data]), { onProgress: (p) => progress.push(p) });
       expect(stored.size).toBe(data.length);
@@ -61,14 +67,16 @@ export function filesContract(ctx: ContractContext): void {
       const dir = mkdtempSync(join(tmpdir(), 'contract-upload-'));
       try {
         const file = join(dir, 'model.glb');
-        writeFileSync(file, bytes(400 * 1024));
+        const glb = await largeGlb(400 * 1024);
+        expect(glb.length).toBeGreaterThan(256 * 1024);
+        writeFileSync(file, glb);
         const stored = await env.admin.files.upload(`${folder}/model.glb`, {
-          size: 400 * 1024,
+          size: glb.length,
           input: createReadStream(file),
           name: 'model.glb',
         });
-        expect(stored.size).toBe(400 * 1024);
-        expect((await env.admin.files.getMetadata(`${folder}/model.glb`)).size).toBe(400 * 1024);
+        expect(stored.size).toBe(glb.length);
+        expect((await env.admin.files.getMetadata(`${folder}/model.glb`)).size).toBe(glb.length);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -96,7 +104,8 @@ export function filesContract(ctx: ContractContext): void {
     it.skipIf(Boolean(skip.downloadLinks || skip.httpDownloadLinks))(
       'download links need their token, work without other credentials and honour HTTP ranges',
       async () => {
-        const data = bytes(1000);
+        const data = new Uint8Array(await pngPhoto(640, 480));
+        expect(data.length).toBeGreaterThan(200);
         await env.admin.files.upload(`${folder}/images_thumbnails/t.png`, new Blob([data]), { contentType: 'image/png' });
         const url = await env.user.files.getDownloadUrl(`${folder}/images_thumbnails/t.png`);
         expect(url).toMatch(/^https?:\/\//);
@@ -156,7 +165,7 @@ export function filesContract(ctx: ContractContext): void {
       const userBatch = env.user.files.uploadBatch;
       if (userBatch && !skip.roles) {
         await expectCode(
-          userBatch.call(env.user.files, [{ path: `${batchFolder}/images/x.jpg`, source: new Blob([bytes(10)]) }]),
+          userBatch.call(env.user.files, [{ path: `${batchFolder}/images/x.jpg`, source: new Blob([await jpegPhoto()]) }]),
           'storage/unauthorized',
         );
         expect(await env.admin.files.list(`${batchFolder}/images/`)).toEqual({ items: [], prefixes: [] });
@@ -164,7 +173,7 @@ export function filesContract(ctx: ContractContext): void {
       const already = new AbortController();
       already.abort();
       await expectCode(
-        uploadBatch.call(env.admin.files, [{ path: `${batchFolder}/images/y.jpg`, source: new Blob([bytes(10)]) }], {
+        uploadBatch.call(env.admin.files, [{ path: `${batchFolder}/images/y.jpg`, source: new Blob([await jpegPhoto()]) }], {
           signal: already.signal,
         }),
         'storage/canceled',

@@ -4,11 +4,13 @@
  * documents (CRUD, server timestamps), queries (filters, orderings, counts), batches (atomic),
  * live updates, roles (the role table of SPEC.md §6 with hidden models and self-registration),
  * identity (error codes of SPEC.md §8), files (uploads with progress, cancel, listing, metadata,
- * deletion, download links) and workflows (the multi-record changes of `shared/workflows` over
+ * deletion, download links), content (what the backend itself refuses: bad model files, a
+ * malformed or duplicate Public ID; the web-sized splat it makes) and workflows (the multi-record changes of `shared/workflows` over
  * the ports: reference-model transitions, delete guards, visibility, model files).
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { batchesContract } from './batches.js';
+import { contentContract } from './content.js';
 import type { ContractContext, ContractOptions, ContractSetup } from './context.js';
 import { randomTag } from './context.js';
 import { documentsContract } from './documents.js';
@@ -98,6 +100,7 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
     rolesContract(ctx);
     identityContract(ctx);
     filesContract(ctx);
+    contentContract(ctx);
     workflowsContract(ctx);
   });
 }

@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '@shared/errors.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
+import { gaussianCountForBytes, gaussianPly, jpegPhoto, triangleGlb } from '../../support/model-fixtures.js';
 import type { ContractContext } from './context.js';
-import { bytes, expectCode, rejection } from './context.js';
+import { expectCode, rejection } from './context.js';
 
 /** Declares this part of the contract for the backend of `ctx`. */
 export function rolesContract(ctx: ContractContext): void {
@@ -87,11 +88,15 @@ export function rolesContract(ctx: ContractContext): void {
       const folder = `models/${randomUUID()}`;
       const path = `${folder}/model.glb`;
       if (!skip.files) {
-        await env.admin.files.upload(path, new Blob([bytes(100)]));
-        await expectCode(env.user.files.upload(`${folder}/images/other.jpg`, new Blob([bytes(100)])), 'storage/unauthorized');
-        await expectCode(env.user.files.upload(`${folder}/model.ply`, new Blob([bytes(300 * 1024)])), 'storage/unauthorized');
+        const glb = await triangleGlb();
+        await env.admin.files.upload(path, new Blob([glb]));
+        await expectCode(env.user.files.upload(`${folder}/images/other.jpg`, new Blob([await jpegPhoto()])), 'storage/unauthorized');
+        await expectCode(
+          env.user.files.upload(`${folder}/model.ply`, new Blob([gaussianPly(gaussianCountForBytes(300 * 1024))])),
+          'storage/unauthorized',
+        );
         await expectCode(env.user.files.delete(path), 'storage/unauthorized');
-        expect((await env.user.files.getMetadata(path)).size).toBe(100);
+        expect((await env.user.files.getMetadata(path)).size).toBe(glb.length);
       }
       if (!skip.restrictedSignUp)
         await expectCode(env.user.identity.createAccount(`new-${tag}@example.com`, 'secret-1'), 'permission-denied');
@@ -104,10 +109,11 @@ export function rolesContract(ctx: ContractContext): void {
     it.skipIf(Boolean(skip.files))('a user cannot read the files of a hidden model', async () => {
       const uuid = randomUUID();
       await env.admin.catalog.set('models', uuid, { uuid, publicId: 'HF', name: 'hf', visible: false, files: {} });
-      await env.admin.files.upload(`models/${uuid}/model.glb`, new Blob([bytes(10)]));
+      const glb = await triangleGlb();
+      await env.admin.files.upload(`models/${uuid}/model.glb`, new Blob([glb]));
       await expectCode(env.user.files.getMetadata(`models/${uuid}/model.glb`), 'storage/unauthorized');
       await expectCode(env.user.files.getDownloadUrl(`models/${uuid}/model.glb`), 'storage/unauthorized');
-      expect((await env.admin.files.getMetadata(`models/${uuid}/model.glb`)).size).toBe(10);
+      expect((await env.admin.files.getMetadata(`models/${uuid}/model.glb`)).size).toBe(glb.length);
       await env.admin.files.delete(`models/${uuid}/model.glb`);
     });
   });
