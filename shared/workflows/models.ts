@@ -69,7 +69,8 @@ export interface AddModelHooks {
    * Refuse a Public ID another model of the project already has ({@link assertPublicIdFree}),
    * checked in the preparing stage, before anything is uploaded. On by default (issue 16: one
    * Public ID, one `?id=` link, on every create path; this overrides SPEC.md §5's "no uniqueness
-   * check" for the model-list upload). `false` only for callers that checked it themselves.
+   * check" for the model-list upload). `false` skips this pre-check only: the embedded and
+   * in-memory backends refuse the clash when the record is written (after the uploads).
    */
   uniquePublicId?: boolean;
   /**

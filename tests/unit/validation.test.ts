@@ -43,9 +43,15 @@ describe('validateListUpload (§5 Upload from the model list screen)', () => {
     );
   });
 
-  it('passes with one file and both fields (no uniqueness or pattern check)', () => {
-    expect(validateListUpload({ publicId: ' T 1 ', name: ' Tower ', hasSplat: false, hasGlb: true })).toEqual(
-      passes({ publicId: 'T 1', name: 'Tower' }),
+  it('passes with one file and both fields, the Public ID trimmed', () => {
+    expect(validateListUpload({ publicId: ' T-1 ', name: ' Tower ', hasSplat: false, hasGlb: true })).toEqual(
+      passes({ publicId: 'T-1', name: 'Tower' }),
+    );
+  });
+
+  it("then the Public ID's characters, as in Edit (issue 16: the same rule on every create path)", () => {
+    expect(validateListUpload({ publicId: 'BAD PUB/ID <b>x</b>', name: 'Tower', hasSplat: true, hasGlb: false })).toEqual(
+      fail('Public ID can only contain letters, numbers, hyphens, and underscores'),
     );
   });
 });
@@ -74,6 +80,12 @@ describe('validateAddModel (§5 Add model)', () => {
     );
     expect(validateAddModel({ publicId: 'x', name: '  ', modelType: 'mesh', hasSplat: false, hasGlb: true })).toEqual(
       fail('Please enter Public ID and Model Name.'),
+    );
+  });
+
+  it("then the Public ID's characters, as in Edit (issue 16)", () => {
+    expect(validateAddModel({ ...base, publicId: 'BAD PUB/ID <b>x</b>', modelType: 'mesh', hasSplat: false, hasGlb: true })).toEqual(
+      fail('Public ID can only contain letters, numbers, hyphens, and underscores'),
     );
   });
 

@@ -22,6 +22,7 @@ import {
 } from '@shared/workflows/index.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { setupMemoryBackend } from '../support/memory-backend.js';
+import { jpegPhoto, splatFile, triangleGlb } from '../support/model-fixtures.js';
 
 const CAMERA = {
   id: 1,
@@ -64,7 +65,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       name: 'Survey A',
       modelType: 'hybrid',
       setAsReference: true,
-      files: { splat: upload('scan.splat', new Uint8Array(64)), glb: upload('mesh.glb', new Uint8Array(40)) },
+      files: { splat: upload('scan.splat', splatFile(2)), glb: upload('mesh.glb', await triangleGlb()) },
     });
     modelId = model.id;
   });
@@ -73,12 +74,18 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
 
   it('uploads images, thumbnails, assets and camera metadata through the four stages and lists them with progress', async () => {
     const stages: string[] = [];
-    const result = await uploadAdditionalFiles(admin, modelId, 'images', [upload('one.jpg', 'one'), upload('two.jpg', 'two')], {
-      onStage: (s) => stages.push(s),
-    });
+    const result = await uploadAdditionalFiles(
+      admin,
+      modelId,
+      'images',
+      [upload('one.jpg', await jpegPhoto()), upload('two.jpg', await jpegPhoto())],
+      {
+        onStage: (s) => stages.push(s),
+      },
+    );
     expect(result).toEqual({ count: 2, folder: 'images' });
     expect(stages).toEqual(['preparing', 'uploading', 'processing', 'completed']);
-    await uploadAdditionalFiles(admin, modelId, 'thumbnails', [upload('thumb.jpg', 't')]);
+    await uploadAdditionalFiles(admin, modelId, 'thumbnails', [upload('thumb.jpg', await jpegPhoto(8, 6))]);
     await uploadAdditionalFiles(admin, modelId, 'assets', [upload('notes.txt', 'a')]);
     expect(
       await uploadCameraMetadata(admin, modelId, [{ name: 'cams.json', text: JSON.stringify([CAMERA, { ...CAMERA, id: 2 }]) }]),
@@ -153,7 +160,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
       name: 'Leftover survey',
       modelType: 'mesh',
       setAsReference: false,
-      files: { glb: upload('mesh.glb', new Uint8Array(40)), images: [upload('a.jpg', 'i')] },
+      files: { glb: upload('mesh.glb', await triangleGlb()), images: [upload('a.jpg', await jpegPhoto())] },
     });
     const stuck = model.files.glbPath as string;
     // the file store refuses to delete the GLB (as a storage outage would)

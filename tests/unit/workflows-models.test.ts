@@ -1,9 +1,10 @@
 /**
  * The Public ID rule of the model workflows (shared/workflows/models.ts `assertPublicIdFree`):
- * unique within a project, on create (`addModel` with `uniquePublicId`) and on edit
- * (`updateModel` with `uniquePublicId`), with the CLI's message; off by default, as SPEC.md §5
- * has no uniqueness check for the model-list upload or the add-model form. Runs on the
- * in-memory backend, signed in as an admin (records only: `recordOnly` uploads nothing).
+ * unique within a project, on create (`addModel`) and on edit (`updateModel`), with the CLI's
+ * message, on by default (issue 16: every create path; this overrides SPEC.md §5's "no
+ * uniqueness check" on the model-list upload). `uniquePublicId: false` skips the workflow's
+ * pre-check only: the backend refuses the clash when it is written. Runs on the in-memory
+ * backend, signed in as an admin (records only: `recordOnly` uploads nothing).
  */
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '@shared/errors.js';
@@ -71,10 +72,23 @@ describe('addModel and the Public ID rule', () => {
     expect(next.model.publicId).toBe('TWR-B');
   });
 
-  it('without it (the portal forms, SPEC.md §5: no uniqueness check on upload) a second model may share the Public ID', async () => {
+  it('by default too (every create path), and without the pre-check the backend refuses the clash when written', async () => {
     const { catalog, add } = await seeded();
-    await add('TWR-A');
-    expect(await catalog.query('models', { where: [['publicId', '==', 'TWR-A']] })).toHaveLength(2);
+    const byDefault = await failure(add('TWR-A'));
+    expect(byDefault.code).toBe(ErrorCode.AlreadyExists);
+    expect(byDefault.message).toBe(publicIdInUse('TWR-A'));
+    const atWrite = await failure(add('TWR-A', 'P1', { uniquePublicId: false }));
+    expect(atWrite.code).toBe(ErrorCode.AlreadyExists);
+    expect(atWrite.message).toBe(publicIdInUse('TWR-A'));
+    expect(await catalog.query('models', { where: [['publicId', '==', 'TWR-A']] })).toHaveLength(1);
+  });
+
+  it('refuses a malformed Public ID (the Edit rule) before writing anything', async () => {
+    const { catalog, add } = await seeded();
+    const error = await failure(add('BAD PUB/ID <b>x</b>'));
+    expect(error.code).toBe(ErrorCode.InvalidArgument);
+    expect(error.message).toBe(ValidationMessages.publicIdPattern);
+    expect(await catalog.count('models')).toBe(1);
   });
 });
 
@@ -107,9 +121,12 @@ describe('updateModel and the Public ID rule', () => {
     );
   });
 
-  it('without it (the Edit Model form) a clash is written as before', async () => {
+  it('by default too (the Edit Model form), and without the pre-check the backend refuses the clash when written', async () => {
     const { catalog, add } = await seeded();
     const { model: second } = await add('TWR-B');
-    await expect(updateModel(catalog, second.id, { name: 'N', publicId: 'TWR-A' })).resolves.toMatchObject({ publicId: 'TWR-A' });
+    expect((await failure(updateModel(catalog, second.id, { name: 'N', publicId: 'TWR-A' }))).code).toBe(ErrorCode.AlreadyExists);
+    const atWrite = await failure(updateModel(catalog, second.id, { name: 'N', publicId: 'TWR-A' }, { uniquePublicId: false }));
+    expect(atWrite.code).toBe(ErrorCode.AlreadyExists);
+    expect((await catalog.get('models', second.id))?.publicId).toBe('TWR-B');
   });
 });
