@@ -19,6 +19,7 @@ import {
   serveInChild,
   storedModelFiles,
   storedSha256,
+  noisyJpeg,
   writeBigModelFolder,
   writeTree,
 } from '../support/cli.js';
@@ -72,11 +73,12 @@ afterAll(async () => {
 
 describe('catalog models upload-many', () => {
   const batch = join(work, 'campaign');
-  beforeAll(() => {
+  beforeAll(async () => {
     writeTree(batch, {
       'a/scan.ply': makeSplatPly({ count: 30, seed: 1 }),
       'a/cameras.json': cameras('p1.jpg'),
-      'a/images/p1.jpg': new Uint8Array(300 * 1024).fill(7),
+      // a real photo over the resumable threshold (256 KB), so it goes by tus
+      'a/images/p1.jpg': await noisyJpeg(300 * 1024),
       'b/scan.ply': makeSplatPly({ count: 30, seed: 2 }),
       'c/mesh.ply': makeSplatPly({ count: 30, seed: 3 }),
       'manifest.csv':
@@ -157,8 +159,10 @@ describe('catalog models upload-many', () => {
     expect(out.error.message).toContain('cams: Invalid JSON file');
     expect(out.error.message).toContain('mesh-missing: Required file types are missing based on the selected model type.');
     if (hasSamples) {
-      expect(out.error.message).toMatch(/html: html-named\.glb is not a GLB file: it does not start with 'glTF' \(it is an HTML page\)/);
-      expect(out.error.message).toContain('lfs: point_cloud.ply is a Git LFS pointer');
+      expect(out.error.message).toContain('html: This .glb is an HTML page, not a GLB file (html-named.glb).');
+      expect(out.error.message).toMatch(
+        /lfs: This \.ply is a Git LFS pointer \(a \d+-byte text file\), not the splat itself: .*\(point_cloud\.ply\)\./,
+      );
     }
     expect(out.error.message).toContain('Nothing was uploaded');
     expect(await backend.catalog.count('models')).toBe(count);

@@ -11,7 +11,8 @@ import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { parseJson, runCli } from '../support/cli.js';
+import { noisyJpeg, parseJson, runCli } from '../support/cli.js';
+import { gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -139,8 +140,18 @@ describe('users, projects, models, files', () => {
   });
 
   it('files add (images, cameras), list and delete; bad camera JSON and main files refused', async () => {
+    // a photo that is not one is refused with the content check's message, nothing written
+    const fake = join(work, 'IMG_FAKE.jpg');
+    writeFileSync(fake, new Uint8Array(400 * 1024).fill(3));
+    const unchanged = JSON.stringify(await backend.catalog.get('models', model.id));
+    expect((await fails(['files', 'add', model.id, fake, '--kind', 'images'])).message).toBe(
+      'This .jpg is not an image in a format this catalog knows (IMG_FAKE.jpg).',
+    );
+    expect(JSON.stringify(await backend.catalog.get('models', model.id))).toBe(unchanged);
+    expect((await backend.files.list(`models/${model.uuid}/images/`)).items).toEqual([]);
+
     const photo = join(work, 'IMG_0001.jpg');
-    writeFileSync(photo, new Uint8Array(400 * 1024).fill(3));
+    writeFileSync(photo, await noisyJpeg(400 * 1024));
     await ok(['files', 'add', model.id, photo, '--kind', 'images']);
     const cams = join(work, 'cameras.json');
     writeFileSync(
@@ -175,9 +186,15 @@ describe('users, projects, models, files', () => {
     expect(JSON.stringify(await backend.catalog.get('models', model.id))).toBe(before);
 
     const listed = await ok<{ path: string; type: string }[]>(['files', 'list', model.id]);
-    expect(listed.map((f) => f.type).sort()).toEqual(['cameraMetadata', 'image', 'splat']);
+    // issue 16: a model without a thumbnail gets one from its first photo; the web-sized copy (model.spz) is a splat entry
+    expect(listed.map((f) => f.type).sort()).toEqual(['cameraMetadata', 'image', 'splat', 'splat', 'thumbnail']);
+    expect(listed.filter((f) => f.type === 'splat').map((f) => f.path.split('/').pop())).toEqual(
+      expect.arrayContaining(['model.ply', 'model.spz']),
+    );
     const record = await backend.catalog.get('models', model.id);
     expect(record?.files.images).toEqual([`models/${model.uuid}/images/IMG_0001.jpg`]);
+    expect(record?.files.thumbnails).toEqual([`models/${model.uuid}/images_thumbnails/thumbnail.jpg`]);
+    expect(record?.validation?.photos).toMatchObject({ count: 1, verdict: 'ok' });
 
     expect((await fails(['files', 'delete', model.id, 'model.ply', '--yes'])).message).toBe(
       'Cannot delete main model files. Delete the entire model instead.',
@@ -216,7 +233,7 @@ describe('doctor', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'images'), { recursive: true });
     writeFileSync(join(dir, 'scan.ply'), makeSplatPly({ count: 10, seed: 4 }));
-    writeFileSync(join(dir, 'images', 'a.jpg'), new Uint8Array(1000).fill(1));
+    writeFileSync(join(dir, 'images', 'a.jpg'), await jpegPhoto());
     const { model } = await ok<{ model: Model }>([
       'models',
       'upload',
@@ -230,7 +247,7 @@ describe('doctor', () => {
     ]);
     await backend.files.delete(model.files.images?.[0] as string);
     const orphan = randomUUID();
-    await backend.files.upload(`models/${orphan}/model.ply`, new Blob([new Uint8Array(10)]));
+    await backend.files.upload(`models/${orphan}/model.ply`, new Blob([gaussianPly(2)]));
     await backend.catalog.set('models', 'ghost', { uuid: 'ghost', publicId: 'GHOST', name: 'Ghost', projectId: 'gone', files: {} });
     // a record from before `visible` was written on create
     await backend.catalog.set('models', 'old', {
@@ -242,6 +259,29 @@ describe('doctor', () => {
       files: { splatPath: model.files.splatPath },
     });
     await backend.catalog.update('projects', projectId, { reference_model_id: 'missing-model' });
+    // a model as stored before the content checks (issue 16): no report, no thumbnail, no web-sized copy
+    const dir2 = join(work, 'doc-scan-2');
+    mkdirSync(join(dir2, 'images'), { recursive: true });
+    writeFileSync(join(dir2, 'scan.ply'), makeSplatPly({ count: 10, seed: 5 }));
+    writeFileSync(join(dir2, 'images', 'b.jpg'), await jpegPhoto(640, 480));
+    const { model: before } = await ok<{ model: Model }>([
+      'models',
+      'upload',
+      dir2,
+      '--project',
+      projectId,
+      '--public-id',
+      'DOC-M2',
+      '--name',
+      'Older',
+    ]);
+    for (const path of [...(before.files.thumbnails ?? []), before.files.webSplatPath as string]) await backend.files.delete(path);
+    await backend.catalog.update('models', before.id, {
+      validation: null,
+      'files.thumbnails': [],
+      'files.webSplatPath': null,
+      'files.webSplatSize': null,
+    });
 
     const res = await runCli(['doctor', '--json'], { env });
     expect(res.exitCode).toBe(1);
@@ -255,6 +295,19 @@ describe('doctor', () => {
       { modelId: 'ghost', publicId: 'GHOST' },
       { modelId: 'old', publicId: 'DOC-OLD' },
     ]);
+    expect(out.result.report.modelsToBackfill).toEqual([
+      { modelId: before.id, publicId: 'DOC-M2', missing: ['report', 'thumbnail', 'webSplat'] },
+      { modelId: 'old', publicId: 'DOC-OLD', missing: ['report', 'webSplat'] },
+    ]);
+    const human = await runCli(['doctor'], { env });
+    expect(human.stdout).toContain(
+      'stored before file checks: model DOC-OLD (old) has no validation report, no web-sized copy of its training PLY (--fix makes it)',
+    );
+    const unchecked = await runCli(['models', 'show', 'old'], { env });
+    expect(unchecked.stdout).toContain('No file checks stored (uploaded before checks existed): run catalog doctor --fix');
+    expect(
+      (parseJson<Model>((await runCli(['models', 'show', 'old', '--json'], { env })).stdout) as { result: Model }).result.validation,
+    ).toBeNull();
 
     const noYes = await runCli(['doctor', '--fix'], { env });
     expect(noYes.exitCode).toBe(1);
@@ -262,12 +315,25 @@ describe('doctor', () => {
     expect(await backend.catalog.get('models', 'ghost')).not.toBeNull();
 
     const fixed = await runCli(['doctor', '--fix', '--yes', '--json'], { env });
-    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
     expect(await backend.catalog.get('models', 'ghost')).toBeNull();
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBeNull();
     expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
     expect((await backend.catalog.get('models', 'old'))?.visible).toBe(true);
     expect((await backend.catalog.get('models', model.id))?.visible).toBe(true);
+    // backfilled: the report from the stored files, a thumbnail from the first photo, the web-sized copy
+    const older = await backend.catalog.get('models', before.id);
+    expect(older?.validation?.splat).toMatchObject({ verdict: 'ok', format: 'ply' });
+    expect(older?.validation?.photos).toMatchObject({ count: 1, dimensions: [{ width: 640, height: 480, count: 1 }] });
+    expect(older?.files.thumbnails).toEqual([`models/${before.uuid}/images_thumbnails/thumbnail.jpg`]);
+    expect((await backend.files.getMetadata(`models/${before.uuid}/images_thumbnails/thumbnail.jpg`)).size).toBeGreaterThan(0);
+    expect(older?.files.webSplatPath).toBe(`models/${before.uuid}/model.spz`);
+    expect(older?.files.webSplatSize).toBe((await backend.files.getMetadata(`models/${before.uuid}/model.spz`)).size);
+    const old = await backend.catalog.get('models', 'old');
+    expect(old?.validation?.splat?.verdict).toBe('ok');
+    expect(old?.files.webSplatPath).toBe(`models/${model.uuid}/model.spz`);
+    const shown = await runCli(['models', 'show', before.id], { env });
+    expect(shown.stdout).toContain('Checked by catalog doctor --fix from the stored files');
     expect((await runCli(['doctor'], { env })).exitCode).toBe(0);
   });
 });

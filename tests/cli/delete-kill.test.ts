@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProjectWithCli, parseJson, runCli, serveInChild, storedModelFiles } from '../support/cli.js';
+import { jpegPhoto } from '../support/model-fixtures.js';
 import { freePort } from '../support/net.js';
 import { cliBin, repoRoot, tempDir } from '../support/paths.js';
 
@@ -42,8 +43,9 @@ describe('a server killed in the middle of `models delete`', () => {
         const folder = join(work, 'model');
         mkdirSync(join(folder, 'images'), { recursive: true });
         writeFileSync(join(folder, 'scan.ply'), makeSplatPly({ count: 50, seed: 7 }));
-        for (let i = 0; i < 400; i += 1)
-          writeFileSync(join(folder, 'images', `img-${String(i).padStart(4, '0')}.jpg`), new Uint8Array(512).fill(i % 251));
+        // real (small) photos, which the content checks accept
+        const photos = await Promise.all(Array.from({ length: 8 }, (_, k) => jpegPhoto(16 + k, 12)));
+        for (let i = 0; i < 400; i += 1) writeFileSync(join(folder, 'images', `img-${String(i).padStart(4, '0')}.jpg`), photos[i % 8]);
         const uploaded = await runCli(
           ['models', 'upload', folder, '--project', project, '--public-id', 'KIL-M', '--name', 'Kill model', '--json'],
           { env, timeout: 90_000 },
@@ -52,7 +54,8 @@ describe('a server killed in the middle of `models delete`', () => {
         const uuid = (parseJson<{ model: { id: string } }>(uploaded.stdout) as { result: { model: { id: string } } }).result.model.id;
         const modelDir = join(dataDir, 'storage', 'models', uuid);
         const before = filesOnDisk(modelDir).length;
-        expect(before).toBe(401);
+        // the splat, 400 photos, the thumbnail made from the first photo and the web-sized copy (issue 16)
+        expect(before).toBe(403);
 
         const deleting = execa('node', [cliBin, 'models', 'delete', 'KIL-M', '--project', project, '--confirm', 'Kill model', '--json'], {
           cwd: repoRoot,

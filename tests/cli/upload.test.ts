@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { Backend } from '@shared/ports/index.js';
-import type { Model } from '@shared/types.js';
+import type { Model, ValidationReport } from '@shared/types.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { createProjectWithCli, parseJson, runCli, storedModelFiles, writeTree } from '../support/cli.js';
 import { samplePath, samplesPresent, tempDir } from '../support/paths.js';
@@ -39,15 +39,29 @@ describe('catalog validate', () => {
   it.skipIf(!hasSamples)('reads the 3DGS sample as a splat with cameras and images, writes nothing', async () => {
     const res = await runCli(['validate', samplePath('3dgs-konstruct'), '--json']);
     expect(res.exitCode, res.stderr).toBe(0);
-    const out = parseJson<{ layout: string; modelType: string; cameraCount: number; files: { kind: string; path: string }[] }>(res.stdout);
+    const out = parseJson<{
+      layout: string;
+      modelType: string;
+      cameraCount: number;
+      files: { kind: string; path: string }[];
+      report: ValidationReport;
+    }>(res.stdout);
     if (out.status !== 'ok') throw new Error(res.stdout);
     expect(out.result).toMatchObject({ layout: '3dgs', modelType: 'splat', cameraCount: 304 });
     expect(out.result.files.find((f) => f.kind === 'splat')?.path).toBe('point_cloud/iteration_7000/point_cloud.ply');
     expect(out.result.files.filter((f) => f.kind === 'image')).toHaveLength(5);
+    // issue 16: the content checks' report
+    expect(out.result.report.splat).toMatchObject({ verdict: 'ok', format: 'ply', gaussians: 9080, shDegree: 3 });
+    expect(out.result.report.splat?.boundingBox?.min).toHaveLength(3);
+    expect(out.result.report.cameraMetadata).toMatchObject({ verdict: 'ok', cameras: 304, withPhoto: 5 });
+    expect(out.result.report.photos).toMatchObject({ verdict: 'ok', count: 5 });
 
     const human = await runCli(['validate', samplePath('3dgs-konstruct')]);
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain('3DGS training output');
+    expect(human.stdout).toMatch(/splat\s+ok\s+point_cloud\.ply .*: 9,080 Gaussians, SH degree 3, .*bounding box \(/);
+    expect(human.stdout).toMatch(/cameras\s+ok\s+cameras\.json .*: 304 cameras, 5 with a photo/);
+    expect(human.stdout).toMatch(/photos\s+ok\s+5 photos .*: 531×946/);
   });
 
   it.skipIf(!hasSamples)('refuses the HTML page named .glb and the LFS pointer, exit 1', async () => {
@@ -55,8 +69,14 @@ describe('catalog validate', () => {
     expect(res.exitCode).toBe(1);
     const out = parseJson(res.stdout);
     if (out.status !== 'error') throw new Error(res.stdout);
-    expect(out.error.message).toContain('lfs-pointer-point_cloud.ply is a Git LFS pointer');
-    expect(out.error.message).toContain("html-named.glb is not a GLB file: it does not start with 'glTF'");
+    expect(out.error.message).toMatch(
+      /This \.ply is a Git LFS pointer \(a \d+-byte text file\), not the splat itself: .*\(lfs-pointer-point_cloud\.ply\)\./,
+    );
+    expect(out.error.message).toContain('This .glb is an HTML page, not a GLB file (html-named.glb).');
+    // the report comes with the refusal: each refused file's verdict
+    const failed = JSON.parse(res.stdout) as { result: { report: ValidationReport } };
+    expect(failed.result.report.glb).toMatchObject({ verdict: 'refused', fileName: 'html-named.glb' });
+    expect(failed.result.report.splat).toMatchObject({ verdict: 'refused', fileName: 'lfs-pointer-point_cloud.ply' });
   });
 
   it('reports an ambiguous folder and a missing folder', async () => {
@@ -121,6 +141,22 @@ describe('catalog models upload', () => {
       statSync(samplePath('3dgs-konstruct/images/00000.png')).size,
     );
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(model.id);
+
+    // issue 16: the stored report, a thumbnail from the first photo, the web-sized copy beside the PLY
+    expect(model.validation?.splat).toMatchObject({ verdict: 'ok', gaussians: 9080, shDegree: 3 });
+    expect(model.validation?.cameraMetadata).toMatchObject({ cameras: 304, withPhoto: 5 });
+    expect(model.files.thumbnails).toEqual([`models/${uuid}/images_thumbnails/thumbnail.jpg`]);
+    expect(model.files.webSplatPath).toBe(`models/${uuid}/model.spz`);
+    expect(model.files.webSplatSize).toBe((await backend.files.getMetadata(`models/${uuid}/model.spz`)).size);
+    expect(model.files.webSplatSize).toBeLessThan(plyBytes / 5);
+
+    const shown = await runCli(['models', 'show', model.id], { env });
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/splat\s+ok\s+point_cloud\.ply .*: 9,080 Gaussians, SH degree 3/);
+    expect(shown.stdout).toMatch(/cameras\s+ok\s+cameras\.json .*: 304 cameras, 5 with a photo/);
+    const shownJson = parseJson<Model>((await runCli(['models', 'show', model.id, '--json'], { env })).stdout);
+    if (shownJson.status !== 'ok') throw new Error('models show --json failed');
+    expect(shownJson.result.validation?.splat?.gaussians).toBe(9080);
   });
 
   it('asks before replacing a reference: no terminal → error naming --yes; --yes replaces it', async () => {
@@ -200,11 +236,11 @@ describe('catalog models upload', () => {
     expect(r1.exitCode).toBe(1);
     expect(parseJson(r1.stdout)).toMatchObject({
       status: 'error',
-      error: { message: expect.stringContaining("does not start with 'glTF'") },
+      error: { message: expect.stringContaining('This .glb is an HTML page, not a GLB file (html-named.glb).') },
     });
     const r2 = await runCli(['models', 'upload', lfs, '--project', projectId, '--public-id', 'UPL-BAD-LFS', '--name', 'Bad PLY'], { env });
     expect(r2.exitCode).toBe(1);
-    expect(r2.stderr).toContain('is a Git LFS pointer');
+    expect(r2.stderr).toContain('This .ply is a Git LFS pointer');
 
     const bad = await backend.catalog.query('models', { where: [['projectId', '==', projectId]] });
     expect(bad.filter((m) => m.publicId.startsWith('UPL-BAD'))).toEqual([]);

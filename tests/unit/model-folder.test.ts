@@ -1,13 +1,14 @@
-// Model-folder planning and first-byte file checks (pure modules used by `catalog validate` and
-// `catalog models upload`).
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { checkModelFileHead, checkedKindOf, isLfsPointer, readPlyHeader } from '@shared/file-checks.js';
+// Model-folder planning (pure) and the content checks of a folder on disk (`inspectModelFolder`),
+// used by `catalog validate` and `catalog models upload`.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { planModelFolder } from '@shared/model-folder.js';
 import { makeSplatPly, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
-import { samplePath, samplesPresent } from '../support/paths.js';
+import { inspectModelFolder } from '../../cli/src/lib/folder.js';
+import { HTML_PAGE, LFS_POINTER, pngPhoto, splatFile } from '../support/model-fixtures.js';
+import { samplePath, samplesPresent, tempDir } from '../support/paths.js';
 
-const bytes = (text: string) => new TextEncoder().encode(text);
 /** A folder listing in planModelFolder's shape, from `{ path: size }` in listing order. */
 const listing = (files: Record<string, number>) => Object.entries(files).map(([path, size]) => ({ path, size }));
 
@@ -92,52 +93,76 @@ describe('planModelFolder', () => {
   });
 });
 
-describe('file checks', () => {
-  it('accepts generated demo files', async () => {
-    const ply = makeSplatPly({ count: 10 });
-    expect(checkModelFileHead('ply', ply.subarray(0, 4096), ply.length, 'a.ply')).toBeNull();
-    expect(readPlyHeader(ply)).toMatchObject({ format: 'binary_little_endian 1.0', vertexCount: 10 });
-    expect(readPlyHeader(ply)?.properties).toHaveLength(62);
-    const glb = await makeTowerGlb();
-    expect(checkModelFileHead('glb', glb, glb.length, 'a.glb')).toBeNull();
-    expect(checkModelFileHead('splat', new Uint8Array(64), 64, 'a.splat')).toBeNull();
+describe('inspectModelFolder: the content checks over a folder on disk (issue 16)', () => {
+  const root = tempDir('model-folder');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  /** A folder holding `files`, inspected. */
+  const inspect = async (name: string, files: Record<string, string | Uint8Array>) => {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    }
+    return inspectModelFolder(dir);
+  };
+  const messages = (inspection: Awaited<ReturnType<typeof inspectModelFolder>>) => inspection.problems.map((p) => p.message);
+
+  it('accepts generated demo files and reports their facts', async () => {
+    const inspection = await inspect('good', {
+      'scan.ply': makeSplatPly({ count: 10 }),
+      'tower.glb': await makeTowerGlb(),
+      'images/a.png': await pngPhoto(64, 48),
+    });
+    expect(inspection.problems).toEqual([]);
+    expect(inspection.report.splat).toMatchObject({ verdict: 'ok', format: 'ply', gaussians: 10, shDegree: 3 });
+    expect(inspection.report.glb?.verdict).not.toBe('refused');
+    expect(inspection.report.glb?.meshes).toBeGreaterThan(0);
+    expect(inspection.report.photos).toMatchObject({ count: 1, dimensions: [{ width: 64, height: 48, count: 1 }] });
+    expect((await inspect('splat', { 'a.splat': splatFile(2) })).report.splat).toMatchObject({ verdict: 'ok', gaussians: 2 });
   });
 
-  it('refuses an HTML page named .glb, a PLY without vertices, a bad .splat size, an empty file', () => {
-    const html = bytes('<!DOCTYPE html><html><body>404</body></html>');
-    expect(checkModelFileHead('glb', html, html.length, 'x.glb')).toMatchObject({ code: 'not-glb' });
-    const noVertex = bytes('ply\nformat ascii 1.0\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n');
-    expect(checkModelFileHead('ply', noVertex, noVertex.length, 'x.ply')).toMatchObject({ code: 'ply-no-vertex' });
-    expect(checkModelFileHead('ply', bytes('hello'), 5, 'x.ply')).toMatchObject({ code: 'not-ply' });
-    expect(checkModelFileHead('splat', new Uint8Array(33), 33, 'x.splat')).toMatchObject({ code: 'splat-size' });
-    expect(checkModelFileHead('splat', new Uint8Array(0), 0, 'x.splat')).toMatchObject({ code: 'empty-file' });
+  it('refuses an HTML page named .glb, a PLY without vertices, a bad .splat size, an empty file, each named', async () => {
+    expect(messages(await inspect('html', { 'x.glb': HTML_PAGE }))).toEqual(['This .glb is an HTML page, not a GLB file (x.glb).']);
+    const noVertex = 'ply\nformat ascii 1.0\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n';
+    const [plyProblem] = messages(await inspect('no-vertex', { 'x.ply': noVertex }));
+    expect(plyProblem).toMatch(/^This \.ply .*\(x\.ply\)\.$/);
+    expect(messages(await inspect('hello', { 'x.ply': 'hello' }))[0]).toMatch(/^This \.ply .*not a PLY file.*\(x\.ply\)\.$/);
+    expect(messages(await inspect('splat-size', { 'x.splat': new Uint8Array(33) }))).toEqual([
+      'This .splat is truncated or not a .splat file: its size (33 bytes) is not a multiple of 32 bytes (x.splat).',
+    ]);
+    expect(messages(await inspect('empty', { 'x.splat': new Uint8Array(0) }))).toEqual(['This .splat is empty (0 bytes) (x.splat).']);
+    const inspection = await inspect('bad-photo', { 'x.splat': splatFile(1), 'images/p.jpg': new Uint8Array(500).fill(3) });
+    expect(inspection.problems).toEqual([
+      { code: 'bad-file', message: 'This .jpg is not an image in a format this catalog knows (p.jpg).', path: 'images/p.jpg' },
+    ]);
+    expect(inspection.report.photos).toMatchObject({ count: 1, verdict: 'refused' });
   });
 
-  it('names an LFS pointer as such', () => {
-    const pointer = bytes('version https://git-lfs.github.com/spec/v1\noid sha256:abc\nsize 115570275\n');
-    expect(isLfsPointer(pointer)).toBe(true);
-    const problem = checkModelFileHead('ply', pointer, pointer.length, 'point_cloud.ply');
-    expect(problem?.code).toBe('lfs-pointer');
-    expect(problem?.message).toContain('Git LFS pointer');
+  it('names an LFS pointer as such', async () => {
+    const inspection = await inspect('lfs', { 'point_cloud.ply': LFS_POINTER });
+    expect(inspection.problems).toHaveLength(1);
+    expect(inspection.problems[0]).toMatchObject({ code: 'bad-file', path: 'point_cloud.ply' });
+    expect(inspection.problems[0]?.message).toMatch(/^This \.ply is a Git LFS pointer \(a \d+-byte text file\), not the splat itself: /);
+    expect(inspection.report.splat?.verdict).toBe('refused');
   });
 
-  it('maps extensions to checks', () => {
-    expect(checkedKindOf('A.PLY')).toBe('ply');
-    expect(checkedKindOf('m.splat')).toBe('splat');
-    expect(checkedKindOf('m.glb')).toBe('glb');
-    expect(checkedKindOf('m.gltf')).toBeNull();
-  });
-
-  it.skipIf(!samplesPresent())('refuses the real bad samples and accepts the real good ones', () => {
-    const html = readFileSync(samplePath('bad/html-named.glb'));
-    expect(checkModelFileHead('glb', html.subarray(0, 65536), html.length, 'html-named.glb')?.code).toBe('not-glb');
-    const lfs = readFileSync(samplePath('bad/lfs-pointer-point_cloud.ply'));
-    expect(checkModelFileHead('ply', lfs, lfs.length, 'p.ply')?.code).toBe('lfs-pointer');
-    const box = readFileSync(samplePath('glb/Box.glb'));
-    expect(checkModelFileHead('glb', box, box.length, 'Box.glb')).toBeNull();
-    const splat = readFileSync(samplePath('splat/model.splat'));
-    expect(checkModelFileHead('splat', splat.subarray(0, 64), splat.length, 'model.splat')).toBeNull();
-    const ply = readFileSync(samplePath('3dgs-konstruct/point_cloud/iteration_7000/point_cloud.ply'));
-    expect(readPlyHeader(ply.subarray(0, 65536))?.vertexCount).toBe(9080);
+  it.skipIf(!samplesPresent())('refuses the real bad samples and accepts the real good ones', async () => {
+    const bad = await inspectModelFolder(samplePath('bad'));
+    expect(messages(bad)).toEqual(
+      expect.arrayContaining([
+        'This .glb is an HTML page, not a GLB file (html-named.glb).',
+        expect.stringMatching(/^This \.ply is a Git LFS pointer .*\(lfs-pointer-point_cloud\.ply\)\.$/),
+      ]),
+    );
+    const box = await inspect('box', { 'Box.glb': readFileSync(samplePath('glb/Box.glb')) });
+    expect(box.problems).toEqual([]);
+    expect(box.report.glb).toMatchObject({ meshes: 1, triangles: 12 });
+    const splat = await inspect('real-splat', { 'model.splat': readFileSync(samplePath('splat/model.splat')) });
+    expect(splat.problems).toEqual([]);
+    const konstruct = await inspectModelFolder(samplePath('3dgs-konstruct'));
+    expect(konstruct.problems).toEqual([]);
+    expect(konstruct.report.splat).toMatchObject({ gaussians: 9080, shDegree: 3 });
+    expect(konstruct.report.cameraMetadata).toMatchObject({ cameras: 304, withPhoto: 5 });
   });
 });

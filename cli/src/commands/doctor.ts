@@ -1,7 +1,9 @@
 /**
  * `catalog doctor [--fix]`: finds records without files, files without records, models whose
- * project is gone and projects whose reference is missing; `--fix` repairs them after a
- * confirmation (`--yes` without a terminal).
+ * project is gone, projects whose reference is missing, and models stored before the content
+ * checks (issue 16: no validation report, no thumbnail while they have photos, no web-sized copy
+ * of their training PLY); `--fix` repairs and backfills them after a confirmation (`--yes`
+ * without a terminal).
  */
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -17,7 +19,9 @@ const schema = z.object({ fix: z.boolean().default(false), ...backendOptionsShap
 /** `catalog doctor [--fix]` */
 export const doctorCommand = leafCommand({
   command: new Command('doctor')
-    .description('check records against stored files; --fix repairs (asks first)')
+    .description(
+      'check records against stored files and find models without file checks, thumbnail or web-sized copy; --fix repairs (asks first)',
+    )
     .option('--fix', 'repair what was found (after a confirmation)'),
   backend: true,
   schema,
@@ -37,11 +41,11 @@ export const doctorCommand = leafCommand({
     }
     if (!ctx.json) ctx.log(describeReport(report));
     const yes = await askConfirm(ctx, {
-      message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted.`,
+      message: `Repair these ${count} problem(s)? Orphan files and models without a project are deleted; older models are checked and get their thumbnail and web-sized copy.`,
       flag: '--yes',
     });
     if (!yes) throw new AppError(ErrorCode.Canceled, 'Nothing repaired.');
-    const fixed = await repair(backend, report, scan);
+    const fixed = await repair(backend, report, scan, { log: (line) => ctx.log(line) });
     const after = await diagnose(backend, scan);
     const left = problemCount(after);
     return {

@@ -14,6 +14,7 @@ import { ModelMessages, ValidationMessages, cameraMetadataUploaded, filesDeleted
 import { assetPath, cameraMetadataPath, fileEntryType, imagePath, isMainModelFile, modelFolder, thumbnailPath } from '@shared/paths.js';
 import { validateCameraMetadataFiles } from '@shared/validation/camera.js';
 import { deleteModelFile, listModelFiles, uploadAdditionalFiles, uploadCameraMetadata } from '@shared/workflows/index.js';
+import { nodeContentPlatform } from '../lib/content-platform.js';
 import { localFileSource } from '../lib/local-file.js';
 import { findModelRef, modelRefCommand, modelRefShape } from '../lib/lookup.js';
 import { askConfirm } from '../lib/prompts.js';
@@ -76,12 +77,15 @@ export const addCommand = leafCommand({
         kind,
         paths.map((p, i) => ({ name: names[i], source: localFileSource(p, sizes[i]) })),
         {
+          content: nodeContentPlatform,
           onFile: (name, status, progress) => {
             if (status === 'completed' && !ctx.json) ctx.log(`uploaded ${name} (${formatBytes(progress?.totalBytes ?? 0)})`);
           },
         },
       );
     } catch (error) {
+      // a refused file (issue 16 content checks) is said as the check says it; other failures with the spec's message
+      if (error instanceof AppError && error.code === ErrorCode.InvalidArgument) throw error;
       throw rewrap(error, ModelMessages.uploadFilesFailed);
     }
     const stored = names.map((name) => PATH_OF[kind](model.uuid || model.id, name));

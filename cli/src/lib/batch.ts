@@ -20,6 +20,7 @@ import type { Model, ModelType, Project } from '@shared/types.js';
 import { normaliseCaptureDate } from '@shared/validation/models.js';
 import type { AddModelHooks, AddModelInput } from '@shared/workflows/index.js';
 import { addModel } from '@shared/workflows/index.js';
+import { nodeContentPlatform } from './content-platform.js';
 import type { FolderInspection } from './folder.js';
 import { folderUploadFiles, inspectModelFolder } from './folder.js';
 import type { TransferCounters } from './resume.js';
@@ -248,6 +249,8 @@ export async function runBatch(
                 uniquePublicId: true,
                 ownerUid: options.ownerUid,
                 signal: options.signal,
+                // content checks, thumbnail and web-sized splat on this machine (issue 16)
+                content: nodeContentPlatform,
                 confirmReplaceReference: async () => options.replaceReference,
                 onFile: (key, status, progress) => observer.onFile?.(item, key, status, progress),
               },

@@ -1,13 +1,17 @@
 /**
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
- * their repairs.
+ * their repairs; and the backfill of what models stored before issue 16 lack (their validation
+ * report, a thumbnail from their first photo, the web-sized copy of their training PLY).
  */
 import type { Backend } from '@shared/ports/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import { parseModelPath } from '@shared/paths.js';
+import type { Model } from '@shared/types.js';
 import { deleteFilesQuietly, listFilesDeep } from '@shared/workflows/util.js';
 import { referencedPaths } from '@shared/workflows/index.js';
 import type { StorageScanApi } from './catalog-io.js';
+import { backfillModel, missingBackfill } from './backfill.js';
+import type { BackfillNeed } from './backfill.js';
 
 /** What `doctor` found. */
 export interface DoctorReport {
@@ -31,6 +35,13 @@ export interface DoctorReport {
    * (`missing`). Empty lists for other backends.
    */
   storage: { untracked: string[]; missing: string[] };
+  /**
+   * Models stored before the content checks (issue 16) that lack their validation report
+   * (`report`), a thumbnail while they have photos (`thumbnail`), or the web-sized copy of their
+   * training PLY (`webSplat`). Models without a project or without their splat/GLB are left out
+   * (they are reported above). `--fix` backfills them from the stored files.
+   */
+  modelsToBackfill: { modelId: string; publicId: string; missing: BackfillNeed[] }[];
 }
 
 /** Number of problems in a report. */
@@ -42,7 +53,8 @@ export function problemCount(report: DoctorReport): number {
     report.projectsWithMissingReference.length +
     report.modelsWithoutVisibility.length +
     report.storage.untracked.length +
-    report.storage.missing.length
+    report.storage.missing.length +
+    report.modelsToBackfill.length
   );
 }
 
@@ -76,7 +88,9 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
     projectsWithMissingReference: [],
     modelsWithoutVisibility: [],
     storage,
+    modelsToBackfill: [],
   };
+  const unusable = new Set<string>();
   for (const model of models) {
     const uuid = model.uuid || model.id;
     owned.add(uuid);
@@ -85,6 +99,7 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
     if (missing.length > 0) {
       const main = missing.includes(model.files?.splatPath ?? '\u0000') || missing.includes(model.files?.glbPath ?? '\u0000');
       report.recordsWithoutFiles.push({ modelId: model.id, publicId: model.publicId, missing, main });
+      if (main) unusable.add(model.id);
     }
     if (!model.projectId || !projectIds.has(model.projectId)) {
       report.modelsWithoutProject.push({
@@ -93,7 +108,10 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
         projectId: model.projectId ?? null,
         files: byUuid.get(uuid) ?? [],
       });
+      unusable.add(model.id);
     }
+    const needs = unusable.has(model.id) ? [] : missingBackfill(model);
+    if (needs.length > 0) report.modelsToBackfill.push({ modelId: model.id, publicId: model.publicId, missing: needs });
   }
   for (const [uuid, files] of byUuid) if (!owned.has(uuid)) report.filesWithoutRecords.push({ uuid, files });
   for (const project of projects) {
@@ -123,22 +141,43 @@ export function describeReport(report: DoctorReport): string {
     lines.push(`no visibility: model ${m.publicId} (${m.modelId}) has no visible field (--fix writes visible: true)`);
   for (const path of report.storage.untracked) lines.push(`file on disk without a file record: ${path} (--fix removes it)`);
   for (const path of report.storage.missing) lines.push(`file record without bytes on disk: ${path} (--fix removes the record)`);
+  for (const m of report.modelsToBackfill)
+    lines.push(
+      `stored before file checks: model ${m.publicId} (${m.modelId}) has no ${m.missing.map(describeNeed).join(', no ')} (--fix makes it)`,
+    );
   return lines.length === 0 ? 'No problems found.' : lines.join('\n');
+}
+
+/** What a backfill need is called in the report. */
+function describeNeed(need: BackfillNeed): string {
+  return need === 'report'
+    ? 'validation report'
+    : need === 'thumbnail'
+      ? 'thumbnail (it has photos)'
+      : 'web-sized copy of its training PLY';
 }
 
 /**
  * Repairs what a report found: on the embedded server first the disk scan (untracked files and
  * records without bytes are removed), then deletes files without records, deletes models without a project
  * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
- * clears dangling project references, writes `visible: true` on models without it. Records
- * missing their splat/GLB are left (reported).
+ * clears dangling project references, writes `visible: true` on models without it, then
+ * backfills models stored before the content checks ({@link backfillModel}: report, thumbnail,
+ * web-sized copy). Records missing their splat/GLB are left (reported); a model whose backfill
+ * fails is left too, its reason passed to `onBackfillError`.
+ * @param backend the opened backend (service)
+ * @param report what {@link diagnose} found
+ * @param storageScan the embedded server's disk scan, when the backend is one
+ * @param options.log human progress lines (one per backfilled model)
  * @returns the number of repairs made
  */
 export async function repair(
   backend: Pick<Backend, 'catalog' | 'files'>,
   report: DoctorReport,
   storageScan?: StorageScanApi,
+  options: { log?: (line: string) => void } = {},
 ): Promise<number> {
+  const log = options.log ?? (() => undefined);
   let fixed = 0;
   if (storageScan && report.storage.untracked.length + report.storage.missing.length > 0) {
     const removed = await storageScan.repair();
@@ -178,6 +217,18 @@ export async function repair(
     if (deletedModels.has(m.modelId)) continue;
     await backend.catalog.update('models', m.modelId, { visible: true });
     fixed++;
+  }
+  for (const m of report.modelsToBackfill) {
+    if (deletedModels.has(m.modelId)) continue;
+    const model = await backend.catalog.get('models', m.modelId);
+    if (model === null) continue;
+    try {
+      const done = await backfillModel(backend, { ...model, id: m.modelId } as Model);
+      log(`backfilled model ${m.publicId}: ${done.join(', ') || 'nothing to do'}`);
+      fixed++;
+    } catch (error) {
+      log(`could not backfill model ${m.publicId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   return fixed;
 }

@@ -1,21 +1,28 @@
 /**
  * Model folders on disk: walk a folder, read it as an upload plan (`shared/model-folder.ts`),
- * check the main files' first bytes (`shared/file-checks.ts`) and the camera metadata
- * (`parseCameraMetadata`), and turn the plan into the `addModel` workflow's files. Nothing here
- * writes anywhere.
+ * check every file's content with the shared content checks (`checkModelContent`,
+ * shared/content-check/: 3DGS PLY / `.splat`, GLB with gltf-validator, camera metadata with the
+ * SPEC.md §5 rules, photos and thumbnails decoded with sharp), keep the validation report, and
+ * turn the plan into the `addModel` workflow's files. Nothing here writes anywhere.
  */
 import { createReadStream } from 'node:fs';
 import type { ReadStream } from 'node:fs';
-import { open, readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import pLimit from 'p-limit';
+import { checkImage, checkModelContent } from '@shared/content-check/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { FILE_HEAD_BYTES, checkModelFileHead, checkedKindOf } from '@shared/file-checks.js';
 import { formatBytes, formatCount } from '@shared/format.js';
 import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '@shared/model-folder.js';
 import { planModelFolder } from '@shared/model-folder.js';
-import type { ModelType } from '@shared/types.js';
+import type { ModelType, ValidationReport } from '@shared/types.js';
 import type { AddModelFile, AddModelInput } from '@shared/workflows/models.js';
+import { fileByteSource } from './byte-source.js';
+import { decodeImageWithSharp } from './images.js';
+import { formatValidationReport } from './report.js';
+
+/** Thumbnails checked at once. */
+const THUMBNAIL_CHECK_CONCURRENCY = 4;
 
 /**
  * Every file under a folder, recursively, as '/'-separated relative paths with sizes.
@@ -46,40 +53,34 @@ export async function scanFolder(folder: string): Promise<FolderFile[]> {
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/**
- * The first bytes of a file.
- * @param path the file
- * @param bytes how many bytes at most (default {@link FILE_HEAD_BYTES})
- */
-export async function readHead(path: string, bytes = FILE_HEAD_BYTES): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** A model folder read from disk, checked, ready to upload when `problems` is empty. */
 export interface FolderInspection {
   /** Absolute folder path. */
   folder: string;
   plan: ModelFolderPlan;
-  /** Plan problems, file-content problems and camera-metadata problems, in that order. */
+  /**
+   * Plan problems, then file-content problems (splat, GLB, camera metadata with the spec's
+   * messages, photos, thumbnails), in that order.
+   */
   problems: FolderProblem[];
   /** The camera metadata text, when the folder has a valid one. */
   cameraMetadataText: string | null;
   /** Number of cameras in the valid camera metadata. */
   cameraCount: number | null;
+  /**
+   * The content checks' validation report of the planned files (issue 16), what the upload
+   * stores with the model; refused files have the verdict 'refused' and their problem.
+   */
+  report: ValidationReport;
 }
 
 /**
- * Reads a model folder: the plan, then checks of the splat/GLB first bytes and of the camera
- * metadata (SPEC.md §5 camera rules, with the spec's messages). Writes nothing.
+ * Reads a model folder: the plan, then the content checks of every planned file
+ * (`checkModelContent` over the files on disk, photos fully decoded with sharp; thumbnails
+ * checked as photos). Writes nothing.
  * @param folder the model folder
  * @param options.modelType the type asked for (default: inferred)
+ * @returns the inspection, with the validation report
  * @throws AppError `not-found` when the folder does not exist
  */
 export async function inspectModelFolder(folder: string, options: { modelType?: ModelType | null } = {}): Promise<FolderInspection> {
@@ -87,29 +88,39 @@ export async function inspectModelFolder(folder: string, options: { modelType?: 
   const files = await scanFolder(root);
   const plan = planModelFolder(files, { modelType: options.modelType ?? null });
   const problems: FolderProblem[] = [...plan.problems];
+  const source = (file: PlannedFile) => fileByteSource(join(root, file.path), file.size, file.fileName);
+  const limit = pLimit(THUMBNAIL_CHECK_CONCURRENCY);
 
-  for (const main of [plan.splat, plan.glb]) {
-    if (main === null) continue;
-    const kind = checkedKindOf(main.path);
-    if (kind === null) continue;
-    const head = await readHead(join(root, main.path));
-    const problem = checkModelFileHead(kind, head, main.size, main.path);
-    if (problem !== null) problems.push({ code: 'bad-file', message: problem.message, path: main.path });
-  }
+  const [{ report, images }, thumbnails] = await Promise.all([
+    checkModelContent(
+      {
+        splat: plan.splat ? source(plan.splat) : null,
+        glb: plan.glb ? source(plan.glb) : null,
+        cameraMetadata: plan.cameraMetadata ? source(plan.cameraMetadata) : null,
+        images: plan.images.map(source),
+      },
+      { decodeImage: decodeImageWithSharp },
+    ),
+    Promise.all(plan.thumbnails.map((t) => limit(() => checkImage(source(t), { decodeImage: decodeImageWithSharp })))),
+  ]);
+
+  const refused = (file: PlannedFile | null, check: { verdict: string; problem: string | null } | null) => {
+    if (file !== null && check !== null && check.verdict === 'refused')
+      problems.push({ code: 'bad-file', message: check.problem ?? `${file.fileName} was refused.`, path: file.path });
+  };
+  refused(plan.splat, report.splat);
+  refused(plan.glb, report.glb);
+  refused(plan.cameraMetadata, report.cameraMetadata);
+  plan.images.forEach((file, i) => refused(file, images[i] ?? null));
+  plan.thumbnails.forEach((file, i) => refused(file, thumbnails[i] ?? null));
 
   let cameraMetadataText: string | null = null;
   let cameraCount: number | null = null;
-  if (plan.cameraMetadata !== null) {
-    const text = await readFile(join(root, plan.cameraMetadata.path), 'utf8');
-    const parsed = parseCameraMetadata(text);
-    if (parsed.ok) {
-      cameraMetadataText = text;
-      cameraCount = parsed.value.length;
-    } else {
-      problems.push({ code: 'bad-file', message: parsed.message, path: plan.cameraMetadata.path });
-    }
+  if (plan.cameraMetadata !== null && report.cameraMetadata?.verdict !== 'refused') {
+    cameraMetadataText = await readFile(join(root, plan.cameraMetadata.path), 'utf8');
+    cameraCount = report.cameraMetadata?.cameras ?? null;
   }
-  return { folder: root, plan, problems, cameraMetadataText, cameraCount };
+  return { folder: root, plan, problems, cameraMetadataText, cameraCount, report };
 }
 
 /**
@@ -192,6 +203,7 @@ export function inspectionSummary(inspection: FolderInspection): {
   totalBytes: number;
   ignored: ModelFolderPlan['ignored'];
   problems: FolderProblem[];
+  report: ValidationReport;
 } {
   const { plan } = inspection;
   const files = [plan.splat, plan.glb, plan.cameraMetadata, ...plan.images, ...plan.thumbnails, ...plan.assets]
@@ -207,12 +219,14 @@ export function inspectionSummary(inspection: FolderInspection): {
     totalBytes: plan.totalBytes,
     ignored: plan.ignored,
     problems: inspection.problems,
+    report: inspection.report,
   };
 }
 
 /**
  * A human description of an inspection: layout, type, each planned file with its size, ignored
- * files and problems (unless `options.problems` is false).
+ * files, the content checks' report (`formatValidationReport`) and problems (unless
+ * `options.problems` is false).
  */
 export function describeInspection(inspection: FolderInspection, options: { problems?: boolean } = {}): string {
   const { plan } = inspection;
@@ -246,6 +260,7 @@ export function describeInspection(inspection: FolderInspection, options: { prob
     lines.push('Ignored:');
     for (const i of plan.ignored) lines.push(`  ${i.path} (${i.reason})`);
   }
+  lines.push(formatValidationReport(inspection.report));
   if (options.problems === false) return lines.join('\n');
   if (inspection.problems.length > 0) {
     lines.push('Problems:');

@@ -131,6 +131,8 @@ export function resumingFiles(inner: FileStorePort): { files: FileStorePort; cou
       return stored;
     },
   };
+  // the store makes web-sized splats itself when it can (the embedded server, issue 16)
+  if (inner.makeWebSplat) files.makeWebSplat = inner.makeWebSplat.bind(inner);
   if (inner.uploadBatch) {
     const uploadBatch = inner.uploadBatch.bind(inner);
     files.uploadBatch = async (items: readonly BatchUploadItem[], options: BatchUploadOptions = {}): Promise<StoredFile[]> => {

@@ -16,6 +16,7 @@ import type { Backend } from '@shared/ports/index.js';
 import type { Role } from '@shared/types.js';
 import { addModel, createProject, grantAdmin, registerUser, setModelVisibility } from '@shared/workflows/index.js';
 import type { AddModelInput } from '@shared/workflows/index.js';
+import { nodeContentPlatform } from './content-platform.js';
 import type { DemoModel } from './demo-data.js';
 import { DEMO_ACCOUNTS, DEMO_PROJECTS, makeDemoModelFiles } from './demo-data.js';
 import type { ProgressReporter } from './progress.js';
@@ -158,6 +159,7 @@ async function seedModel(
         ownerUid: options.actorUid,
         confirmReplaceReference: async () => false,
         recordOnly: options.recordOnly,
+        content: nodeContentPlatform,
       },
     );
     if (model.hidden) await setModelVisibility(catalog, created.id, false);

@@ -1,0 +1,172 @@
+/**
+ * `catalog doctor --fix` for models stored before the content checks (issue 16): their stored
+ * files are downloaded to a temporary folder and checked (`checkModelContent`), and what they
+ * lack is written: the validation report (a stored bad file keeps its 'refused' verdict; nothing
+ * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), and
+ * the web-sized copy of a training PLY beside it (by the file store when it can, else made here
+ * and uploaded to `models/{uuid}/model.spz`).
+ */
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { ByteSource } from '@shared/content-check/byte-source.js';
+import { checkModelContent } from '@shared/content-check/index.js';
+import { GENERATED_THUMBNAIL_NAME } from '@shared/content-check/platform.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { fileNameOf, MODEL_FILE_BASE_NAME, parseModelPath, thumbnailPath, webSplatPath } from '@shared/paths.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { StoredFile } from '@shared/ports/files.js';
+import type { Model, ValidationReport } from '@shared/types.js';
+import { fileByteSource } from './byte-source.js';
+import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
+import { compressPlyFile } from './web-splat.js';
+
+/** What a model stored before issue 16 may lack. */
+export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat';
+
+/** Note written in a backfilled report. */
+export const BACKFILL_NOTE = 'Checked by catalog doctor --fix from the stored files (the model was stored before the checks existed).';
+
+/**
+ * What a model lacks: 'report' (no `validation`), 'thumbnail' (photos but no thumbnail),
+ * 'webSplat' (a training `.ply` without `files.webSplatPath`).
+ * @param model the model record
+ * @returns the needs, in that order (empty when it lacks nothing)
+ */
+export function missingBackfill(model: Pick<Model, 'validation' | 'files'>): BackfillNeed[] {
+  const files = model.files ?? {};
+  const needs: BackfillNeed[] = [];
+  if (!model.validation) needs.push('report');
+  if ((files.images ?? []).length > 0 && (files.thumbnails ?? []).length === 0) needs.push('thumbnail');
+  if (typeof files.splatPath === 'string' && files.splatPath.toLowerCase().endsWith('.ply') && !files.webSplatPath) needs.push('webSplat');
+  return needs;
+}
+
+/**
+ * Downloads a stored file into `dir` (through its download link).
+ * @returns the local file as a byte source named after the stored file
+ * @throws AppError `unavailable` when the download fails
+ */
+async function download(files: Backend['files'], path: string, dir: string, index: number): Promise<ByteSource & { localPath: string }> {
+  const response = await fetch(await files.getDownloadUrl(path));
+  if (!response.ok || response.body === null) {
+    throw new AppError(ErrorCode.Unavailable, `Could not download ${path} (HTTP ${response.status})`, { context: { path } });
+  }
+  const local = join(dir, `${index}-${fileNameOf(path)}`);
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(local));
+  const { size } = await stat(local);
+  return { ...fileByteSource(local, size, fileNameOf(path)), localPath: local };
+}
+
+/**
+ * Backfills one model: downloads the stored files it needs, then writes the validation report,
+ * the thumbnail (stored and added to `files.thumbnails`) and the web-sized copy
+ * (`files.webSplatPath`/`webSplatSize`) that {@link missingBackfill} finds missing, in one
+ * record update. A step that fails (a photo that cannot be decoded, a PLY the transcoder
+ * refuses) does not stop the others.
+ * @param backend the opened backend (service)
+ * @param model the model record
+ * @returns what was done, e.g. ['report', 'thumbnail', 'web-sized copy']
+ * @throws AppError `failed-precondition` naming every step that failed (after writing the others);
+ *   `unavailable` when a download fails
+ */
+export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>, model: Model): Promise<string[]> {
+  const needs = missingBackfill(model);
+  if (needs.length === 0) return [];
+  const uuid = model.uuid || model.id;
+  const f = model.files ?? {};
+  const dir = await mkdtemp(join(tmpdir(), 'catalog-doctor-'));
+  const downloaded = new Map<string, ByteSource & { localPath: string }>();
+  const get = async (path: string) => {
+    let source = downloaded.get(path);
+    if (source === undefined) {
+      source = await download(backend.files, path, dir, downloaded.size);
+      downloaded.set(path, source);
+    }
+    return source;
+  };
+  const update: Record<string, unknown> = {};
+  const done: string[] = [];
+  const failed: string[] = [];
+  try {
+    let report: ValidationReport | null = model.validation ?? null;
+    if (needs.includes('report')) {
+      const images = [];
+      for (const path of f.images ?? []) images.push(await get(path));
+      const checked = await checkModelContent(
+        {
+          splat: f.splatPath ? await get(f.splatPath) : null,
+          glb: f.glbPath ? await get(f.glbPath) : null,
+          cameraMetadata: f.cameraMetadata ? await get(f.cameraMetadata) : null,
+          images,
+        },
+        { decodeImage: decodeImageWithSharp },
+      );
+      report = { ...checked.report, notes: [...checked.report.notes, BACKFILL_NOTE] };
+      update.validation = report;
+      done.push('report');
+    }
+    if (needs.includes('thumbnail')) {
+      const first = (f.images ?? [])[0] as string;
+      try {
+        const jpeg = await thumbnailWithSharp(await get(first));
+        const path = thumbnailPath(uuid, GENERATED_THUMBNAIL_NAME);
+        await backend.files.upload(path, jpeg, { contentType: 'image/jpeg' });
+        update['files.thumbnails'] = [...(f.thumbnails ?? []).filter((p) => p !== path), path];
+        done.push('thumbnail');
+      } catch (error) {
+        if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
+        failed.push(`no thumbnail from ${fileNameOf(first)}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (needs.includes('webSplat')) {
+      const plyPath = f.splatPath as string;
+      if (report?.splat?.verdict === 'refused') {
+        failed.push(`no web-sized copy: the stored splat is refused (${report.splat.problem ?? 'see its report'})`);
+      } else {
+        try {
+          const stored = await webSizedCopy(backend.files, uuid, plyPath, get, dir);
+          update['files.webSplatPath'] = stored.path;
+          update['files.webSplatSize'] = stored.size;
+          done.push('web-sized copy');
+        } catch (error) {
+          if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
+          failed.push(`no web-sized copy: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+    if (Object.keys(update).length > 0) await backend.catalog.update('models', model.id, update);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  if (failed.length > 0) {
+    throw new AppError(ErrorCode.FailedPrecondition, `${done.length > 0 ? `${done.join(', ')} written; ` : ''}${failed.join('; ')}`, {
+      context: { modelId: model.id },
+    });
+  }
+  return done;
+}
+
+/**
+ * The web-sized copy of a stored training PLY, stored beside it (`models/{uuid of the PLY's
+ * folder}/model.spz`): made by the file store when it can (`makeWebSplat`, for a
+ * `models/{uuid}/model.ply`); else compressed here and uploaded.
+ */
+async function webSizedCopy(
+  files: Backend['files'],
+  uuid: string,
+  plyPath: string,
+  get: (path: string) => Promise<{ localPath: string }>,
+  dir: string,
+): Promise<StoredFile> {
+  const parsed = parseModelPath(plyPath);
+  if (files.makeWebSplat && parsed?.rest === `${MODEL_FILE_BASE_NAME}.ply`) return files.makeWebSplat(plyPath);
+  const ply = await get(plyPath);
+  const spz = join(dir, 'web-sized.spz');
+  await compressPlyFile(ply.localPath, spz);
+  return files.upload(webSplatPath(parsed?.uuid ?? uuid), await openAsBlob(spz), { contentType: 'application/octet-stream' });
+}

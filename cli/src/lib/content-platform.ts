@@ -1,0 +1,70 @@
+/**
+ * The CLI's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to the
+ * add-model and additional-files workflows (issue 16): local files read as byte sources
+ * (node:fs), photos decoded and thumbnails made with sharp, web-sized splats (SPZ) made with
+ * Spark's transcoder in a worker thread.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ByteSource } from '@shared/content-check/byte-source.js';
+import { readAll } from '@shared/content-check/byte-source.js';
+import type { ContentPlatform } from '@shared/content-check/platform.js';
+import type { NativeUploadSource } from '@shared/ports/files.js';
+import { fileByteSource } from './byte-source.js';
+import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
+import { compressPlyFile } from './web-splat.js';
+
+/** Local paths of the byte sources this platform opened (so a PLY is compressed from its file, not copied first). */
+const localPaths = new WeakMap<ByteSource, string>();
+
+/**
+ * Opens a Node upload source for reading: the file at its `localPath`.
+ * @param source the upload source
+ * @param name the file name the checks show
+ * @returns the byte source, or null when the source has no local path
+ */
+export function openLocalSource(source: NativeUploadSource, name: string): ByteSource | null {
+  if (typeof source.localPath !== 'string' || source.localPath === '') return null;
+  const opened = fileByteSource(source.localPath, source.size, name);
+  localPaths.set(opened, source.localPath);
+  return opened;
+}
+
+/**
+ * Makes the web-sized copy (SPZ v3) of a training PLY in a temporary folder under
+ * `os.tmpdir()` and reads it back; the folder is removed afterwards. A source this platform
+ * opened is compressed from its own file; any other source is first written to the folder.
+ * @param ply the PLY
+ * @returns the SPZ as a Blob
+ * @throws AppError `invalid-argument` when the transcoder cannot read the PLY, `internal` when its worker dies
+ */
+export async function compressSplatLocally(ply: ByteSource): Promise<Blob> {
+  const dir = await mkdtemp(join(tmpdir(), 'catalog-web-splat-'));
+  try {
+    let input = localPaths.get(ply);
+    if (input === undefined) {
+      input = join(dir, 'model.ply');
+      await writeFile(input, await readAll(ply));
+    }
+    const output = join(dir, 'model.spz');
+    await compressPlyFile(input, output, 'model.ply');
+    const bytes = await readFile(output);
+    return new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: 'application/octet-stream' });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The CLI's content platform: `open` (a local file by its `localPath`), `decodeImage` (sharp,
+ * full decode), `makeThumbnail` (sharp JPEG, long edge 512 px) and `compressSplat` (SPZ v3 via
+ * {@link compressSplatLocally}). Pass it as `content` to every `addModel` and
+ * `uploadAdditionalFiles` call.
+ */
+export const nodeContentPlatform: ContentPlatform = {
+  open: openLocalSource,
+  decodeImage: decodeImageWithSharp,
+  makeThumbnail: thumbnailWithSharp,
+  compressSplat: compressSplatLocally,
+};
