@@ -11,7 +11,7 @@ import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
-import { noisyJpeg, parseJson, runCli } from '../support/cli.js';
+import { noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
 import { gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -404,4 +404,43 @@ describe('seed → export → import', () => {
       await target.stop();
     }
   });
+
+  it(
+    'refuses an export whose models break the Public ID rule, naming the clashes, before writing anything',
+    { timeout: 90_000 },
+    async () => {
+      const source = await startEmbeddedServer();
+      const target = await startEmbeddedServer();
+      try {
+        expect((await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 })).exitCode).toBe(0);
+        const dir = join(work, 'export-bad-ids');
+        expect((await runCli(['export', dir, '--data-dir', source.dataDir])).exitCode).toBe(0);
+        const modelsFile = join(dir, 'documents', 'models.json');
+        const models = JSON.parse(readFileSync(modelsFile, 'utf8')) as Array<Model & { id: string }>;
+        const [a, b] = models.filter((m, _i, all) => all.filter((o) => o.projectId === m.projectId).length >= 2);
+        const c = models.find((m) => m.id !== a.id && m.id !== b.id) as Model;
+        b.publicId = a.publicId;
+        c.publicId = 'BAD PUB/ID <b>x</b>';
+        writeFileSync(modelsFile, JSON.stringify(models));
+
+        const res = await runCli(['import', dir, '--data-dir', target.dataDir, '--json']);
+        expect(res.exitCode).toBe(1);
+        const out = parseJson(res.stdout);
+        if (out.status !== 'error') throw new Error(res.stdout);
+        expect(out.error.code).toBe('invalid-argument');
+        expect(out.error.message).toContain('breaks the Public ID rule');
+        expect(out.error.message).toContain('nothing was imported');
+        expect(out.error.message).toContain(
+          `model ${c.id}: Public ID "BAD PUB/ID <b>x</b>" is not allowed (Public ID can only contain letters, numbers, hyphens, and underscores)`,
+        );
+        expect(out.error.message).toContain(`Public ID ${a.publicId} is used by 2 models of project ${a.projectId}: ${a.id}, ${b.id}`);
+        expect(await target.service.catalog.count('models')).toBe(0);
+        expect(await target.service.catalog.count('projects')).toBe(0);
+        expect(await storedModelFiles(target.service)).toEqual([]);
+      } finally {
+        await source.stop();
+        await target.stop();
+      }
+    },
+  );
 });

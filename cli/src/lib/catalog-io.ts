@@ -22,6 +22,8 @@ import {
   checkExportManifest,
 } from '@shared/export-layout.js';
 import type { Backend, FileStorePort, StoredFile, WriteOp } from '@shared/ports/index.js';
+import { ValidationMessages } from '@shared/messages.js';
+import { PUBLIC_ID_PATTERN } from '@shared/validation/models.js';
 import { resumingFiles } from './resume.js';
 import { routes, type ReplyOf } from '@shared/wire/routes.js';
 
@@ -170,13 +172,52 @@ export interface ImportResult {
 }
 
 /**
- * Imports an export into a backend: every file first (checked against the manifest's sizes
- * before anything is written), then every document with its id, in batches. Re-running it sends
- * no file again and rewrites the same documents.
+ * The Public ID rule (issue 16) over the catalog an import would give: every exported model's
+ * Public ID matches PUBLIC_ID_PATTERN, and no two models of one project (the exported ones and
+ * the target's models the import does not overwrite) share one.
+ * @param exported the export's model documents
+ * @param existing the target catalog's models
+ * @returns one line per broken rule, naming the models (empty when the import may go on)
+ */
+export function publicIdClashes(
+  exported: ReadonlyArray<Record<string, unknown> & { id: string }>,
+  existing: ReadonlyArray<{ id: string; publicId?: unknown; projectId?: unknown }>,
+): string[] {
+  const lines: string[] = [];
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  for (const model of exported) {
+    if (!PUBLIC_ID_PATTERN.test(text(model.publicId))) {
+      lines.push(
+        `model ${model.id}: Public ID ${JSON.stringify(model.publicId ?? null)} is not allowed (${ValidationMessages.publicIdPattern})`,
+      );
+    }
+  }
+  const importedIds = new Set(exported.map((m) => m.id));
+  const byKey = new Map<string, string[]>();
+  for (const model of [...exported, ...existing.filter((m) => !importedIds.has(m.id))]) {
+    const publicId = text(model.publicId);
+    if (publicId === '') continue;
+    const key = `${text(model.projectId)}\u0000${publicId}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), `${importedIds.has(model.id) ? '' : 'existing '}${model.id}`]);
+  }
+  for (const [key, ids] of byKey) {
+    if (ids.length < 2) continue;
+    const [projectId, publicId] = key.split('\u0000');
+    lines.push(`Public ID ${publicId} is used by ${ids.length} models of project ${projectId || '(none)'}: ${ids.join(', ')}`);
+  }
+  return lines;
+}
+
+/**
+ * Imports an export into a backend: the Public ID rule is checked first ({@link publicIdClashes}),
+ * then every file (checked against the manifest's sizes before anything is written), then every
+ * document with its id, in batches. Re-running it sends no file again and rewrites the same
+ * documents.
  * @param backend the opened backend (admin)
  * @param dir the export folder
  * @param options.log progress lines
- * @throws AppError `invalid-argument` (not an export, a file missing or of another size),
+ * @throws AppError `invalid-argument` (not an export; models breaking the Public ID rule, the
+ *   message naming each clash, nothing written; a file missing or of another size),
  *   storage/network errors
  */
 export async function importCatalog(
@@ -199,6 +240,14 @@ export async function importCatalog(
       ErrorCode.InvalidArgument,
       `${dir} is not a readable catalog export: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
+    );
+  }
+  const clashes = publicIdClashes(docs.get('models') ?? [], await backend.catalog.query('models'));
+  if (clashes.length > 0) {
+    throw new AppError(
+      ErrorCode.InvalidArgument,
+      `${dir} breaks the Public ID rule (${ValidationMessages.publicIdPattern}; one Public ID per project): nothing was imported.\n${clashes.join('\n')}`,
+      { context: { clashes } },
     );
   }
   for (const file of manifest.files) {
