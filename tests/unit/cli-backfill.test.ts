@@ -1,0 +1,116 @@
+// The CLI's content platform (cli/src/lib/content-platform.ts) and `catalog doctor`'s backfill of
+// models stored before the content checks (cli/src/lib/backfill.ts, doctor.ts), on the in-memory
+// backend: it has no `makeWebSplat`, so the web-sized copy is made on this machine, as on Firebase.
+import { randomUUID } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
+import { bytesSource, readAll } from '@shared/content-check/byte-source.js';
+import { diagnose, problemCount, repair } from '../../cli/src/lib/doctor.js';
+import { nodeContentPlatform } from '../../cli/src/lib/content-platform.js';
+import { localFileSource } from '../../cli/src/lib/local-file.js';
+import { formatValidationReport } from '../../cli/src/lib/report.js';
+import { gaussianPly, HTML_PAGE, pngPhoto } from '../support/model-fixtures.js';
+import { tempDir } from '../support/paths.js';
+
+const work = tempDir('cli-backfill');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** gzip's magic: an SPZ file is a gzip stream. */
+const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+describe('nodeContentPlatform', () => {
+  it('opens a local upload source by its path, and nothing else', async () => {
+    const path = join(work, 'a.ply');
+    const ply = gaussianPly(3);
+    writeFileSync(path, ply);
+    const source = nodeContentPlatform.open?.(localFileSource(path, ply.length), 'scan.ply');
+    expect(source).toMatchObject({ name: 'scan.ply', size: ply.length });
+    expect(await readAll(source!)).toEqual(ply);
+    expect(nodeContentPlatform.open?.({ size: 3, input: null }, 'x.ply')).toBeNull();
+  });
+
+  it('makes a 512 px JPEG thumbnail and decodes photos', async () => {
+    const photo = bytesSource(await pngPhoto(2000, 1000), 'p.png');
+    const thumbnail = await nodeContentPlatform.makeThumbnail!(photo);
+    expect(thumbnail.type).toBe('image/jpeg');
+    const meta = await sharp(new Uint8Array(await thumbnail.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 512, 256]);
+    expect(await nodeContentPlatform.decodeImage!(photo, 'image/png')).toEqual({ width: 2000, height: 1000 });
+  });
+
+  it('compresses a training PLY to SPZ from a local file and from bytes alike', async () => {
+    const ply = gaussianPly(500);
+    const path = join(work, 'b.ply');
+    writeFileSync(path, ply);
+    const fromFile = await nodeContentPlatform.compressSplat!(nodeContentPlatform.open!(localFileSource(path, ply.length), 'b.ply')!);
+    const fromBytes = await nodeContentPlatform.compressSplat!(bytesSource(ply, 'b.ply'));
+    const spz = new Uint8Array(await fromFile.arrayBuffer());
+    expect(isGzip(spz)).toBe(true);
+    expect(spz.length).toBeLessThan(ply.length / 4);
+    expect(fromBytes.size).toBe(fromFile.size);
+  });
+});
+
+describe('doctor --fix backfill (memory backend: the web-sized copy is made here)', () => {
+  it('writes the report (a stored bad file keeps its refused verdict), a thumbnail and the web-sized copy', async () => {
+    const uuid = randomUUID();
+    const folder = `models/${uuid}`;
+    const store = createMemoryStore({
+      files: {
+        [`${folder}/model.ply`]: { data: gaussianPly(300) },
+        // stored before the checks existed: an HTML page named .glb
+        [`${folder}/model.glb`]: { data: HTML_PAGE, contentType: 'model/gltf-binary' },
+        [`${folder}/images/a.png`]: { data: await pngPhoto(800, 600), contentType: 'image/png' },
+      },
+      documents: {
+        projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }],
+        models: [
+          {
+            id: uuid,
+            uuid,
+            publicId: 'OLD-1',
+            name: 'Old',
+            projectId: 'p1',
+            modelType: 'hybrid',
+            visible: true,
+            files: { splatPath: `${folder}/model.ply`, glbPath: `${folder}/model.glb`, images: [`${folder}/images/a.png`], thumbnails: [] },
+          },
+        ],
+      },
+    });
+    const backend = createMemoryBackend({ store, service: true });
+    expect(backend.files.makeWebSplat).toBeUndefined();
+
+    const found = await diagnose(backend);
+    expect(found.modelsToBackfill).toEqual([{ modelId: uuid, publicId: 'OLD-1', missing: ['report', 'thumbnail', 'webSplat'] }]);
+    const lines: string[] = [];
+    expect(await repair(backend, found, undefined, { log: (line) => lines.push(line) })).toBe(1);
+    expect(lines).toEqual(['backfilled model OLD-1: report, thumbnail, web-sized copy']);
+
+    const model = await backend.catalog.get('models', uuid);
+    expect(model?.validation?.splat).toMatchObject({ verdict: 'ok', gaussians: 300, shDegree: 3 });
+    expect(model?.validation?.glb).toMatchObject({ verdict: 'refused', problem: 'This .glb is an HTML page, not a GLB file (model.glb).' });
+    expect(model?.validation?.photos).toMatchObject({ count: 1, dimensions: [{ width: 800, height: 600, count: 1 }] });
+    expect(model?.validation?.notes.join(' ')).toContain('catalog doctor --fix');
+    // the bad file is reported, not deleted
+    expect((await backend.files.getMetadata(`${folder}/model.glb`)).size).toBe(HTML_PAGE.length);
+    expect(model?.files.thumbnails).toEqual([`${folder}/images_thumbnails/thumbnail.jpg`]);
+    expect(model?.files.webSplatPath).toBe(`${folder}/model.spz`);
+    const spz = await backend.files.getMetadata(`${folder}/model.spz`);
+    expect(model?.files.webSplatSize).toBe(spz.size);
+
+    const text = formatValidationReport(model!.validation!);
+    expect(text).toMatch(
+      /splat\s+ok\s+model\.ply .*: 300 Gaussians, SH degree 3, PLY binary_little_endian, bounding box \(0, 0, -299\) to \(299, 598, 0\)/,
+    );
+    expect(text).toMatch(/GLB\s+REFUSED\s+model\.glb/);
+    expect(text).toContain('✖ This .glb is an HTML page, not a GLB file (model.glb).');
+    expect(text).toMatch(/photos\s+ok\s+1 photo .*: 800×600/);
+
+    // nothing left to backfill; a second run has nothing to do
+    expect(problemCount(await diagnose(backend))).toBe(0);
+  });
+});
