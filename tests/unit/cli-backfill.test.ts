@@ -12,7 +12,7 @@ import { diagnose, problemCount, repair } from '../../cli/src/lib/doctor.js';
 import { nodeContentPlatform } from '../../cli/src/lib/content-platform.js';
 import { localFileSource } from '../../cli/src/lib/local-file.js';
 import { formatValidationReport } from '../../cli/src/lib/report.js';
-import { gaussianPly, HTML_PAGE, pngPhoto } from '../support/model-fixtures.js';
+import { gaussianPly, HTML_PAGE, LFS_POINTER, pngPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 
 const work = tempDir('cli-backfill');
@@ -112,5 +112,40 @@ describe('doctor --fix backfill (memory backend: the web-sized copy is made here
 
     // nothing left to backfill; a second run has nothing to do
     expect(problemCount(await diagnose(backend))).toBe(0);
+  });
+
+  it('a stored PLY the checks refuse gets its refused report, no web-sized copy, and is not reported again', async () => {
+    const uuid = randomUUID();
+    const store = createMemoryStore({
+      files: { [`models/${uuid}/model.ply`]: { data: LFS_POINTER } },
+      documents: {
+        projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }],
+        models: [
+          {
+            id: uuid,
+            uuid,
+            publicId: 'LFS-1',
+            name: 'Pointer',
+            projectId: 'p1',
+            visible: true,
+            files: { splatPath: `models/${uuid}/model.ply` },
+          },
+        ],
+      },
+    });
+    const backend = createMemoryBackend({ store, service: true });
+    const found = await diagnose(backend);
+    expect(found.modelsToBackfill).toEqual([{ modelId: uuid, publicId: 'LFS-1', missing: ['report', 'webSplat'] }]);
+    const lines: string[] = [];
+    expect(await repair(backend, found, undefined, { log: (line) => lines.push(line) })).toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^could not backfill model LFS-1: report written; no web-sized copy: the stored splat is refused \(This \.ply is a Git LFS pointer/,
+    );
+    const model = await backend.catalog.get('models', uuid);
+    expect(model?.validation?.splat?.verdict).toBe('refused');
+    expect(model?.files.webSplatPath ?? null).toBeNull();
+    expect((await backend.files.getMetadata(`models/${uuid}/model.ply`)).size).toBe(LFS_POINTER.length);
+    expect((await diagnose(backend)).modelsToBackfill).toEqual([]);
   });
 });

@@ -33,7 +33,8 @@ export const BACKFILL_NOTE = 'Checked by catalog doctor --fix from the stored fi
 
 /**
  * What a model lacks: 'report' (no `validation`), 'thumbnail' (photos but no thumbnail),
- * 'webSplat' (a training `.ply` without `files.webSplatPath`).
+ * 'webSplat' (a training `.ply` without `files.webSplatPath`, unless its stored report already
+ * refuses the PLY: no copy can be made of it, and the report says why).
  * @param model the model record
  * @returns the needs, in that order (empty when it lacks nothing)
  */
@@ -42,7 +43,8 @@ export function missingBackfill(model: Pick<Model, 'validation' | 'files'>): Bac
   const needs: BackfillNeed[] = [];
   if (!model.validation) needs.push('report');
   if ((files.images ?? []).length > 0 && (files.thumbnails ?? []).length === 0) needs.push('thumbnail');
-  if (typeof files.splatPath === 'string' && files.splatPath.toLowerCase().endsWith('.ply') && !files.webSplatPath) needs.push('webSplat');
+  const trainingPly = typeof files.splatPath === 'string' && files.splatPath.toLowerCase().endsWith('.ply');
+  if (trainingPly && !files.webSplatPath && model.validation?.splat?.verdict !== 'refused') needs.push('webSplat');
   return needs;
 }
 
