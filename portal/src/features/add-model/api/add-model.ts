@@ -1,15 +1,18 @@
 /**
  * Add a model to a project (SPEC.md §4 "Add-model upload stages" and "Reference model on add", §5
- * "Add model") through the shared `addModel` workflow, owned by the signed-in admin.
+ * "Add model") through the shared `addModel` workflow, owned by the signed-in admin, with the
+ * browser's content platform (photo decoding, thumbnails; issue 16).
  */
 import { useCallback } from 'react';
 import { addModel, type AddModelHooks, type AddModelInput } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
+import { browserContentPlatform } from '../../../lib/content-platform.js';
 
 export function useAddModel(): (input: AddModelInput, hooks: AddModelHooks) => Promise<unknown> {
   const backend = useBackend();
   return useCallback(
-    (input, hooks) => addModel(backend, input, { ...hooks, ownerUid: backend.identity.currentUser()?.uid ?? null }),
+    (input, hooks) =>
+      addModel(backend, input, { ...hooks, ownerUid: backend.identity.currentUser()?.uid ?? null, content: browserContentPlatform() }),
     [backend],
   );
 }

@@ -2,7 +2,8 @@
  * The add-model form (SPEC.md §2 Add model, §4 "Add-model upload stages" and "Reference model on
  * add", §5 "Add model", §8 messages): Public ID, Model Name, optional Capture Date, model type
  * radio, 'Set as Reference Model' (disabled when the project has a reference, preselected when it
- * has none), splat and GLB pickers, the four-stage progress panel, Cancel and Upload Model.
+ * has none), splat and GLB pickers (a chosen file's content problem shown under its picker at
+ * once, issue 16), the four-stage progress panel, Cancel and Upload Model.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { addModelUploadError, ModelMessages } from '@shared/messages.js';
@@ -13,8 +14,10 @@ import { validateAddModel } from '@shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
 import { Banner } from '../../../components/ui/banner.js';
 import { Field, TextField } from '../../../components/ui/field.js';
+import { FileProblem } from '../../../components/ui/file-problem.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
+import { useFileProblem } from '../../../hooks/use-file-problem.js';
 import { detailOf } from '../../../lib/error-detail.js';
 
 export interface AddModelFormProps {
@@ -40,6 +43,8 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   const [asReference, setAsReference] = useState(checkbox.checked);
   const [splat, setSplat] = useState<File | null>(null);
   const [glb, setGlb] = useState<File | null>(null);
+  const splatProblem = useFileProblem(splat, 'splat');
+  const glbProblem = useFileProblem(glb, 'glb');
   const [stage, setStage] = useState<AddModelStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
   const abort = useRef<AbortController | null>(null);
@@ -120,9 +125,11 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       <div className="form-grid">
         <Field label="Splat File (.splat, .ply)">
           <input type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} />
+          <FileProblem problem={splatProblem} />
         </Field>
         <Field label="GLB File (.glb)">
           <input type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} />
+          <FileProblem problem={glbProblem} />
         </Field>
       </div>
       <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={succeeded} />

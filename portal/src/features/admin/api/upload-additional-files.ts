@@ -1,6 +1,7 @@
 /**
  * Upload a model's additional files (images, thumbnails, assets) or its camera metadata (SPEC.md
- * §4 stages, §5 camera metadata checks) through the shared workflows.
+ * §4 stages, §5 camera metadata checks) through the shared workflows; photos are checked and a
+ * thumbnail made with the browser's content platform (issue 16).
  */
 import { useCallback, useMemo } from 'react';
 import {
@@ -10,6 +11,7 @@ import {
   type AdditionalUploadHooks,
 } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
+import { browserContentPlatform } from '../../../lib/content-platform.js';
 
 type FileKind = Exclude<AdditionalFileKind, 'cameraMetadata'>;
 
@@ -31,7 +33,7 @@ export function useUploadAdditionalFiles(): UploadAdditionalFiles {
         modelId,
         kind,
         chosen.map((file) => ({ source: file, name: file.name })),
-        hooks,
+        { ...hooks, content: browserContentPlatform() },
       ),
     [backend],
   );

@@ -2,7 +2,8 @@
  * The model management screen (SPEC.md §2 Model management screen, §5 "Edit model" and "Delete
  * model", §8 messages, §9 ordering and loading progress): `?modelId=` preselects; a searchable
  * list sortable by ID (default), Name, Latest; model info with Edit Model and Delete Model; the
- * additional-files panel and the current files table.
+ * model's 'File checks' (its validation report, issue 16); the additional-files panel and the
+ * current files table.
  */
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -15,6 +16,7 @@ import type { Model } from '@shared/types.js';
 import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
 import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
 import { TextField } from '../../../components/ui/field.js';
+import { FileChecks } from '../../../components/ui/file-checks.js';
 import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
@@ -224,6 +226,7 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
               />
             ) : null}
           </section>
+          <FileChecks report={selected.validation} />
           <AdditionalFilesPanel
             onUploadFiles={(kind, chosen, hooks) => upload.files(selected.id, kind, chosen, hooks)}
             onUploadCameraMetadata={(chosen, hooks) => upload.cameraMetadata(selected.id, chosen, hooks)}

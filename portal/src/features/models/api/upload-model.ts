@@ -2,7 +2,8 @@
  * The model-list upload (SPEC.md §5 "Upload from the model list screen", admin): validated with
  * the shared `validateListUpload`, then created through the shared `addModel` workflow in the
  * chosen project; the model type follows the files (both: hybrid, splat only: splat, GLB only:
- * mesh). Not marked as reference.
+ * mesh). Not marked as reference. The workflow checks every file's content (issue 16) with the
+ * browser's content platform.
  */
 import { useCallback } from 'react';
 import { AppError, ErrorCode } from '@shared/errors.js';
@@ -12,6 +13,7 @@ import { validateListUpload } from '@shared/validation/models.js';
 import { addModel } from '@shared/workflows/models.js';
 import type { Model, ModelType } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
+import { browserContentPlatform } from '../../../lib/content-platform.js';
 import { useSession } from '../../../lib/session.js';
 
 export interface ListUploadForm {
@@ -59,7 +61,7 @@ export function useUploadModel(): (form: ListUploadForm) => Promise<Model> {
             ...(form.glb ? { glb: { source: form.glb, name: form.glb.name } } : {}),
           },
         },
-        { ownerUid },
+        { ownerUid, content: browserContentPlatform() },
       );
       return model;
     },

@@ -1,6 +1,7 @@
 /**
  * The admin upload panel of the model list (SPEC.md §2 Model list, §5 "Upload from the model list
- * screen", §8): project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb). Bad
+ * screen", §8): project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb), each
+ * chosen file's content problem shown under its input at once (issue 16). Bad
  * input shows the §5 message and uploads nothing; a failure shows 'An error occurred during
  * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
  */
@@ -10,8 +11,10 @@ import { ModelMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
 import { Banner } from '../../../components/ui/banner.js';
+import { FileProblem } from '../../../components/ui/file-problem.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { useAction } from '../../../hooks/use-action.js';
+import { useFileProblem } from '../../../hooks/use-file-problem.js';
 import type { ListUploadForm } from '../api/upload-model.js';
 
 export interface UploadPanelProps {
@@ -26,6 +29,8 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
   const [name, setName] = useState('');
   const [splat, setSplat] = useState<File | null>(null);
   const [glb, setGlb] = useState<File | null>(null);
+  const splatProblem = useFileProblem(splat, 'splat');
+  const glbProblem = useFileProblem(glb, 'glb');
   const splatInput = useRef<HTMLInputElement>(null);
   const glbInput = useRef<HTMLInputElement>(null);
   const chosenProject = projectId || projects[0]?.id || '';
@@ -43,7 +48,9 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
     {
       success: () => ModelMessages.listUploadSucceeded,
       failure: (caught) => {
-        if (isAppError(caught) && caught.code === ErrorCode.InvalidArgument) return caught.message;
+        // Bad input, a refused file (issue 16) or a Public ID the project already has: the message says which.
+        if (isAppError(caught) && (caught.code === ErrorCode.InvalidArgument || caught.code === ErrorCode.AlreadyExists))
+          return caught.message;
         console.error(caught);
         return ModelMessages.listUploadFailed;
       },
@@ -90,6 +97,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
             disabled={busy}
           />
+          <FileProblem problem={splatProblem} />
         </div>
         <div className="field">
           <label htmlFor="upload-glb">GLB file (.glb)</label>
@@ -101,6 +109,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
             disabled={busy}
           />
+          <FileProblem problem={glbProblem} />
         </div>
         <Banner banner={upload.message} />
         <button type="submit" className="button button-primary" disabled={busy}>

@@ -1,7 +1,8 @@
 /**
  * One model of the project detail screen (SPEC.md §2 Project detail): Reference Model badge,
  * publicId and name, type label, capture date, annotation count, total file size, 'View Model'
- * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link.
+ * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link;
+ * then the 'File checks' disclosure with the model's validation report (issue 16).
  */
 import { Link } from 'react-router-dom';
 import { formatBytes, formatDate } from '@shared/format.js';
@@ -12,6 +13,7 @@ import { compareButtonState } from '@shared/projects.js';
 import type { Model } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
+import { FileChecks } from '../../../components/ui/file-checks.js';
 import { paths } from '../../../config/paths.js';
 
 /** Readiness of a model's viewing link: 'ready', still 'preparing', or 'failed' (logged only). */
@@ -98,6 +100,7 @@ export function ProjectModelCard({
         ) : null}
       </div>
       {referenceUnavailable ? <p className="alert alert-warning">{CompareMessages.referenceUnavailable}</p> : null}
+      <FileChecks report={model.validation} collapsible />
     </article>
   );
 }

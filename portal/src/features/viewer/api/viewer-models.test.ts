@@ -67,6 +67,16 @@ describe('viewer data', () => {
     expect([hasSplat(hybrid), hasSplat(splat), hasSplat(empty)]).toEqual([true, true, false]);
   });
 
+  it('loads the web-sized copy (SPZ, named model.spz for Spark) when the model has one (issue 16)', () => {
+    const withCopy: Model = { ...hybrid, files: { ...hybrid.files, webSplatPath: 'models/m1/model.spz', webSplatSize: 4 } };
+    expect(viewerFiles(withCopy)).toEqual([
+      { kind: 'splat', path: 'models/m1/model.spz', name: 'model.spz', size: 4 },
+      { kind: 'glb', path: 'models/m1/model.glb', name: 'model.glb', size: 20 },
+    ]);
+    expect(viewerFiles({ ...hybrid, files: { ...hybrid.files, webSplatPath: null } })[0]?.path).toBe('models/m1/model.ply');
+    expect(hasSplat(withCopy)).toBe(true);
+  });
+
   it("picks the landing cards' demo models: a splat model; a model and its project's reference model", async () => {
     // The catalog orders by publicId (the hand-written fake this test had ignored orderBy), so the
     // splat case leaves out the hybrid TWR-1, which would come first.
