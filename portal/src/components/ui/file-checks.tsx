@@ -63,7 +63,8 @@ function CheckRow({
 }: {
   label: string;
   check: Pick<FileCheckBase, 'verdict' | 'problem' | 'warnings'> & { fileName?: string; size?: number };
-  facts: Array<[string, ReactNode]>;
+  /** Term, value, and whether the fact spans the whole row (long values). */
+  facts: Array<[string, ReactNode, boolean?]>;
   testId: string;
 }) {
   return (
@@ -81,8 +82,8 @@ function CheckRow({
       {check.problem ? <p className="file-check-problem">{check.problem}</p> : null}
       {facts.length > 0 ? (
         <dl className="file-check-facts">
-          {facts.map(([term, value]) => (
-            <div key={term}>
+          {facts.map(([term, value, wide]) => (
+            <div key={term} className={wide ? 'file-check-fact-wide' : undefined}>
               <dt>{term}</dt>
               <dd>{value}</dd>
             </div>
@@ -118,7 +119,7 @@ function ReportBody({ report }: { report: ValidationReport }) {
                   ['Gaussians', formatNumber(splat.gaussians)],
                   ['SH degree', String(splat.shDegree)],
                   ['Format', splat.format === 'ply' ? `PLY${splat.encoding ? ` (${splat.encoding})` : ''}` : '.splat'],
-                  ['Bounding box', splat.boundingBox ? formatBoundingBox(splat.boundingBox) : 'none'],
+                  ['Bounding box', splat.boundingBox ? formatBoundingBox(splat.boundingBox) : 'none', true],
                 ]
           }
         />
@@ -136,7 +137,7 @@ function ReportBody({ report }: { report: ValidationReport }) {
                   ['Meshes', formatNumber(glb.meshes)],
                   ['Triangles', formatNumber(glb.triangles)],
                   ['Textures', formatNumber(glb.textures)],
-                  ['Extensions', glb.extensions.length > 0 ? glb.extensions.join(', ') : '(none)'],
+                  ['Extensions', glb.extensions.length > 0 ? glb.extensions.join(', ') : '(none)', glb.extensions.length > 1],
                   ['Validator warnings', formatNumber(glb.issues.warnings)],
                 ]
           }
