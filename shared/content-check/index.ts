@@ -26,10 +26,12 @@ import type { ImageCheck, ImageDecoder } from './image.js';
 import { checkImage, IMAGE_TYPES } from './image.js';
 import { contentMessage, dotExtension } from './messages.js';
 import { checkPly, checkSplatFile } from './splat.js';
+import type { SplatCheckOptions } from './splat.js';
 
 export type { ByteSource } from './byte-source.js';
 export { blobSource, bytesSource, readAll, readChunks } from './byte-source.js';
 export type { ImageCheck, ImageDecoder } from './image.js';
+export type { SplatCheckOptions } from './splat.js';
 export { checkImage, IMAGE_TYPES } from './image.js';
 export { checkGlb } from './glb.js';
 export { checkPly, checkSplatFile, GAUSSIAN_PROPERTIES, parsePlyHeader, shDegreeOf, SPLAT_RECORD_BYTES } from './splat.js';
@@ -45,7 +47,7 @@ const IMAGE_CHECK_CONCURRENCY = 4;
 export type ContentKind = 'splat' | 'glb' | 'cameraMetadata' | 'image';
 
 /** Platform help for the checks. */
-export interface ContentCheckOptions {
+export interface ContentCheckOptions extends SplatCheckOptions {
   /** Full decode of photos (sharp in Node, createImageBitmap in the browser); header only without it. */
   decodeImage?: ImageDecoder;
 }
@@ -81,11 +83,11 @@ export function contentKindOfPath(path: string): ContentKind | null {
 }
 
 /**
- * Checks a splat file, as `.splat` when its name says so, else as a 3DGS `.ply`.
+ * Checks a splat file, as `.splat` when its name says so, else as a 3DGS `.ply` (`options.scanData`: see SplatCheckOptions).
  * @throws only when the source cannot be read
  */
-export function checkSplat(source: ByteSource): Promise<SplatCheck> {
-  return dotExtension(source.name) === '.splat' ? checkSplatFile(source) : checkPly(source);
+export function checkSplat(source: ByteSource, options: SplatCheckOptions = {}): Promise<SplatCheck> {
+  return dotExtension(source.name) === '.splat' ? checkSplatFile(source, options) : checkPly(source, options);
 }
 
 /**
@@ -117,7 +119,7 @@ export async function checkContent(
 ): Promise<SplatCheck | GlbCheck | CameraMetadataCheck | ImageCheck> {
   switch (kind) {
     case 'splat':
-      return checkSplat(source);
+      return checkSplat(source, options);
     case 'glb':
       return checkGlb(source);
     case 'cameraMetadata':

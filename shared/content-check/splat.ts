@@ -133,6 +133,55 @@ class BoxBuilder {
   }
 }
 
+/** True on little-endian platforms (every one this runs on), where float32 data can be read in place. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Adds the centres of fixed-size records to `box`, streaming `[start, end)` once.
+ * @param stride bytes a record; `offsets` the byte offsets of x, y, z in a record
+ * @param float32 true when x, y and z are little-endian float32 (read through a Float32Array,
+ *   several times faster than a DataView), else `readers` read them
+ */
+async function scanCentres(
+  source: ByteSource,
+  start: number,
+  end: number,
+  stride: number,
+  offsets: readonly number[],
+  float32: boolean,
+  readers: ReadonlyArray<(view: DataView, at: number) => number>,
+  box: BoxBuilder,
+): Promise<void> {
+  const chunkBytes = Math.max(1, Math.floor((4 * 1024 * 1024) / stride)) * stride;
+  const fast = float32 && LITTLE_ENDIAN && stride % 4 === 0 && offsets.every((o) => o % 4 === 0);
+  const [ox, oy, oz] = offsets as [number, number, number];
+  for await (const { bytes: chunk } of readChunks(source, start, end, chunkBytes)) {
+    if (fast) {
+      const bytes = chunk.byteOffset % 4 === 0 ? chunk : chunk.slice();
+      const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
+      const step = stride / 4;
+      const [ix, iy, iz] = [ox / 4, oy / 4, oz / 4];
+      for (let at = 0; at + step <= floats.length; at += step) box.add(floats[at + ix]!, floats[at + iy]!, floats[at + iz]!);
+    } else {
+      const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      for (let at = 0; at + stride <= chunk.byteLength; at += stride) {
+        box.add(readers[0]!(view, at + ox), readers[1]!(view, at + oy), readers[2]!(view, at + oz));
+      }
+    }
+  }
+}
+
+/** Options of the splat checks. */
+export interface SplatCheckOptions {
+  /**
+   * Read the Gaussians' data for the bounding box and the non-finite warning (default true).
+   * False checks the header and the size only — everything a refusal of a binary file depends
+   * on — for a server that re-checks a file a client has already scanned. ASCII PLYs are always
+   * read (their length is known only by counting lines).
+   */
+  scanData?: boolean;
+}
+
 function refusedSplat(source: ByteSource, format: 'ply' | 'splat', problem: string): SplatCheck {
   return {
     fileName: source.name,
@@ -189,7 +238,7 @@ function reader(type: string): ((view: DataView, at: number) => number) | null {
  *   after the data, non-finite centres, an f_rest count that fits no SH degree)
  * @throws only when the source cannot be read
  */
-export async function checkPly(source: ByteSource): Promise<SplatCheck> {
+export async function checkPly(source: ByteSource, options: SplatCheckOptions = {}): Promise<SplatCheck> {
   const { name, size } = source;
   if (size === 0) return refusedSplat(source, 'ply', contentMessage(name, 'is empty (0 bytes)'));
   const head = await source.read(0, Math.min(size, PLY_HEADER_MAX_BYTES));
@@ -298,14 +347,10 @@ export async function checkPly(source: ByteSource): Promise<SplatCheck> {
       }
       offsets.push(at);
     }
-    const readers = ['x', 'y', 'z'].map((axis) => reader(vertex.properties.find((p) => p.name === axis)!.type)!);
-    const chunkBytes = Math.max(1, Math.floor((4 * 1024 * 1024) / stride)) * stride;
-    for await (const { bytes } of readChunks(source, start, end, chunkBytes)) {
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      for (let at = 0; at + stride <= bytes.byteLength; at += stride) {
-        box.add(readers[0]!(view, at + offsets[0]!), readers[1]!(view, at + offsets[1]!), readers[2]!(view, at + offsets[2]!));
-      }
-    }
+    const types = ['x', 'y', 'z'].map((axis) => vertex.properties.find((p) => p.name === axis)!.type);
+    const readers = types.map((type) => reader(type)!);
+    const float32 = types.every((type) => type === 'float' || type === 'float32');
+    if (options.scanData !== false) await scanCentres(source, start, end, stride, offsets, float32, readers, box);
   } else {
     const columns = vertex.properties.length;
     const ix = ['x', 'y', 'z'].map((axis) => vertex.properties.findIndex((p) => p.name === axis));
@@ -390,7 +435,7 @@ const UNMISTAKABLE = new Set([
  *   else the Gaussians (size / 32), SH degree 0 and the bounding box of the centres
  * @throws only when the source cannot be read
  */
-export async function checkSplatFile(source: ByteSource): Promise<SplatCheck> {
+export async function checkSplatFile(source: ByteSource, options: SplatCheckOptions = {}): Promise<SplatCheck> {
   const { name, size } = source;
   if (size === 0) return refusedSplat(source, 'splat', contentMessage(name, 'is empty (0 bytes)'));
   const head = await source.read(0, Math.min(size, SNIFF_BYTES));
@@ -411,12 +456,9 @@ export async function checkSplatFile(source: ByteSource): Promise<SplatCheck> {
     );
   }
   const box = new BoxBuilder();
-  const chunkBytes = (4 * 1024 * 1024) / SPLAT_RECORD_BYTES;
-  for await (const { bytes } of readChunks(source, 0, size, chunkBytes * SPLAT_RECORD_BYTES)) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let at = 0; at + SPLAT_RECORD_BYTES <= bytes.byteLength; at += SPLAT_RECORD_BYTES) {
-      box.add(view.getFloat32(at, true), view.getFloat32(at + 4, true), view.getFloat32(at + 8, true));
-    }
+  if (options.scanData !== false) {
+    const float = (view: DataView, at: number): number => view.getFloat32(at, true);
+    await scanCentres(source, 0, size, SPLAT_RECORD_BYTES, [0, 4, 8], true, [float, float, float], box);
   }
   const warnings =
     box.nonFinite > 0 ? [`${box.nonFinite.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`] : [];

@@ -79,6 +79,13 @@ export interface AddModelHooks {
    * checked (photos on their header only) and no thumbnail or local web-sized copy is made.
    */
   content?: ContentPlatform;
+  /**
+   * The validation report of a caller that has just run the content checks on exactly these
+   * files (the CLI's folder inspection, which refuses a folder with problems before it gets
+   * here): the files are not read a second time, and this report is stored. The embedded
+   * server still checks every file it receives.
+   */
+  checked?: ValidationReport;
   /** uid written as `owner_uid`. */
   ownerUid?: string | null;
   /** Model uuid to use (default: a new random UUID). */
@@ -160,7 +167,9 @@ export async function addModel(
   let withThumbnail = input;
   if (!hooks.recordOnly) {
     const { splat, glb, cameraMetadata, images = [], thumbnails = [] } = input.files;
-    report = await checkUploadContent({ splat, glb, cameraMetadata, images, thumbnails }, hooks.content);
+    report = hooks.checked
+      ? structuredClone(hooks.checked)
+      : await checkUploadContent({ splat, glb, cameraMetadata, images, thumbnails }, hooks.content);
     if (thumbnails.length === 0) {
       const made = await thumbnailFromFirstPhoto(images, hooks.content, report.notes);
       if (made !== null) withThumbnail = { ...input, files: { ...input.files, thumbnails: [made] } };

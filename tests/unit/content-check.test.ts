@@ -47,6 +47,22 @@ describe('3DGS PLY', () => {
     expect(check.boundingBox).toEqual({ min: [0, 0, -99], max: [99, 198, 0] });
   });
 
+  it('with scanData false (the server, after a client scanned the file), checks the header and size only', async () => {
+    const ply = gaussianPly(10);
+    expect(await checkPly(src(ply, 'a.ply'), { scanData: false })).toMatchObject({ verdict: 'ok', gaussians: 10, boundingBox: null });
+    expect((await checkPly(src(ply.subarray(0, ply.byteLength - 1), 'cut.ply'), { scanData: false })).verdict).toBe('refused');
+    expect(await checkSplatFile(src(splatFile(3), 'a.splat'), { scanData: false })).toMatchObject({ gaussians: 3, boundingBox: null });
+  });
+
+  it('reads centres the same whatever the alignment of the data in memory', async () => {
+    const ply = gaussianPly(50);
+    for (const shift of [0, 1, 2, 3]) {
+      const moved = new Uint8Array(ply.byteLength + shift).subarray(shift);
+      moved.set(ply);
+      expect((await checkPly(src(moved, 'a.ply'))).boundingBox).toEqual({ min: [0, 0, -49], max: [49, 98, 0] });
+    }
+  });
+
   it('reads an ASCII PLY, SH degree 0', async () => {
     const props = [
       'x',

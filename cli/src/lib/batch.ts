@@ -249,8 +249,10 @@ export async function runBatch(
                 uniquePublicId: true,
                 ownerUid: options.ownerUid,
                 signal: options.signal,
-                // content checks, thumbnail and web-sized splat on this machine (issue 16)
+                // content checks, thumbnail and web-sized splat on this machine (issue 16); the
+                // folder inspection already checked these files: they are not read again
                 content: nodeContentPlatform,
+                checked: (item.inspection as FolderInspection).report,
                 confirmReplaceReference: async () => options.replaceReference,
                 onFile: (key, status, progress) => observer.onFile?.(item, key, status, progress),
               },
