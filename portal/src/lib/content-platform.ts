@@ -34,7 +34,9 @@ async function decode(source: ByteSource, mime: string): Promise<ImageBitmap> {
   try {
     return await createImageBitmap(await blobOf(source, mime));
   } catch (error) {
-    const reason = error instanceof Error && error.message !== '' ? error.message : String(error);
+    // A DOMException in browsers (not always an Error instance elsewhere): its message is the reason.
+    const message = (error as { message?: unknown } | null)?.message;
+    const reason = typeof message === 'string' && message !== '' ? message : String(error);
     throw new Error(`The browser could not decode ${source.name} (${reason})`, { cause: error });
   }
 }

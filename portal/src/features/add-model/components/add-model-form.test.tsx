@@ -1,8 +1,9 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Project } from '@shared/types.js';
 import type { AddModelHooks, AddModelInput } from '@shared/workflows/index.js';
+import { goodModelFile, htmlPageFile } from '../../../components/testing/model-files.js';
 import { AddModelForm, type AddModelFormProps } from './add-model-form.js';
 
 afterEach(cleanup);
@@ -27,8 +28,14 @@ function setup(overrides: Partial<AddModelFormProps> = {}) {
   return { calls, done };
 }
 
-const pick = (label: string, name: string) =>
-  fireEvent.change(screen.getByLabelText(label), { target: { files: [new File(['x'], name)] } });
+/** Real model files by name (the immediate content check accepts them). */
+const files = new Map<string, File>();
+beforeAll(async () => {
+  for (const name of ['scan.ply', 'scan.splat', 'mesh.glb']) files.set(name, await goodModelFile(name));
+});
+
+const pick = (label: string, name: string, file: File = files.get(name) as File) =>
+  fireEvent.change(screen.getByLabelText(label), { target: { files: [file] } });
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Upload Model' }));
 
@@ -163,5 +170,23 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('An error occurred during upload: Upload canceled');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(done).toEqual(['cancel']);
+  });
+
+  it("shows a chosen file's content problem under its picker at once; the upload still goes to the workflow (issue 16)", async () => {
+    const { calls } = setup();
+    fill('Public ID', 'M-1');
+    fill('Model Name', 'Mast survey');
+    pick('GLB File (.glb)', 'html-named.glb', htmlPageFile('html-named.glb'));
+    const problem = await screen.findByRole('alert');
+    expect(problem.textContent).toBe('This .glb is an HTML page, not a GLB file (html-named.glb).');
+    expect(screen.getByLabelText('GLB File (.glb)').getAttribute('aria-describedby')).toBe(problem.id);
+    pick('Splat File (.splat, .ply)', 'scan.ply');
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    pick('GLB File (.glb)', 'mesh.glb');
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    submit();
+    expect(calls.map((c) => c.input.files.glb?.name)).toEqual(['mesh.glb']);
   });
 });

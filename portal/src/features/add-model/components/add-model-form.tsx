@@ -14,7 +14,7 @@ import { validateAddModel } from '@shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
 import { Banner } from '../../../components/ui/banner.js';
 import { Field, TextField } from '../../../components/ui/field.js';
-import { FileProblem } from '../../../components/ui/file-problem.js';
+import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { useFileProblem } from '../../../hooks/use-file-problem.js';
@@ -45,6 +45,8 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   const [glb, setGlb] = useState<File | null>(null);
   const splatProblem = useFileProblem(splat, 'splat');
   const glbProblem = useFileProblem(glb, 'glb');
+  const splatProblemId = useFileProblemId();
+  const glbProblemId = useFileProblemId();
   const [stage, setStage] = useState<AddModelStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
   const abort = useRef<AbortController | null>(null);
@@ -123,14 +125,28 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       </label>
       {checkbox.disabled ? <p className="muted small">This project already has a reference model.</p> : null}
       <div className="form-grid">
-        <Field label="Splat File (.splat, .ply)">
-          <input type="file" accept={SPLAT_FILE_ACCEPT} onChange={(e) => setSplat(e.target.files?.[0] ?? null)} />
-          <FileProblem problem={splatProblem} />
-        </Field>
-        <Field label="GLB File (.glb)">
-          <input type="file" accept={GLB_FILE_ACCEPT} onChange={(e) => setGlb(e.target.files?.[0] ?? null)} />
-          <FileProblem problem={glbProblem} />
-        </Field>
+        <div className="file-field">
+          <Field label="Splat File (.splat, .ply)">
+            <input
+              type="file"
+              accept={SPLAT_FILE_ACCEPT}
+              aria-describedby={splatProblem ? splatProblemId : undefined}
+              onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
+            />
+          </Field>
+          <FileProblem id={splatProblemId} problem={splatProblem} />
+        </div>
+        <div className="file-field">
+          <Field label="GLB File (.glb)">
+            <input
+              type="file"
+              accept={GLB_FILE_ACCEPT}
+              aria-describedby={glbProblem ? glbProblemId : undefined}
+              onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
+            />
+          </Field>
+          <FileProblem id={glbProblemId} problem={glbProblem} />
+        </div>
       </div>
       <UploadProgressPanel stages={ADD_MODEL_STAGES} current={stage} files={files} done={succeeded} />
       <div className="actions">

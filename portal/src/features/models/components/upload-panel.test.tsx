@@ -1,8 +1,10 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateListUpload } from '@shared/validation/models.js';
 import type { Project } from '@shared/types.js';
+import { goodModelFile, htmlPageFile } from '../../../components/testing/model-files.js';
 import type { ListUploadForm } from '../api/upload-model.js';
 import { modelTypeForFiles } from '../api/upload-model.js';
 import { UploadPanel } from './upload-panel.js';
@@ -31,7 +33,12 @@ function uploader(fail?: Error) {
   return { sent, onUpload };
 }
 
-const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name);
+/** Real model files by name (the immediate content check accepts them). */
+const files = new Map<string, File>();
+beforeAll(async () => {
+  for (const name of ['scan.ply', 'm.glb']) files.set(name, await goodModelFile(name));
+});
+const file = (name: string) => files.get(name) as File;
 const upload = () => fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
 
 describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
@@ -81,6 +88,23 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('An error occurred during upload.');
     expect((screen.getByLabelText('publicId') as HTMLInputElement).value).toBe('X');
     console.error = original;
+  });
+
+  it("shows a chosen file's content problem under its input at once, and a Public ID clash's message (issue 16)", async () => {
+    const { sent, onUpload } = uploader(new AppError(ErrorCode.AlreadyExists, 'Public ID TWR-9 is already used in this project'));
+    render(<UploadPanel projects={projects} onUpload={onUpload} />);
+    fireEvent.change(screen.getByLabelText('Splat file (.splat, .ply)'), { target: { files: [htmlPageFile('point_cloud.ply')] } });
+    const problem = await screen.findByRole('alert');
+    expect(problem.textContent).toBe('This .ply is an HTML page, not a PLY file (point_cloud.ply).');
+    expect(screen.getByLabelText('Splat file (.splat, .ply)').getAttribute('aria-describedby')).toBe(problem.id);
+    fireEvent.change(screen.getByLabelText('Splat file (.splat, .ply)'), { target: { files: [file('scan.ply')] } });
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    fireEvent.change(screen.getByLabelText('publicId'), { target: { value: 'TWR-9' } });
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Again' } });
+    upload();
+    expect((await screen.findByRole('alert')).textContent).toBe('Public ID TWR-9 is already used in this project');
+    expect(sent).toEqual([]);
   });
 
   it('derives the model type from the files', () => {

@@ -11,7 +11,7 @@ import { ModelMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
 import { Banner } from '../../../components/ui/banner.js';
-import { FileProblem } from '../../../components/ui/file-problem.js';
+import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { useFileProblem } from '../../../hooks/use-file-problem.js';
@@ -31,6 +31,8 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
   const [glb, setGlb] = useState<File | null>(null);
   const splatProblem = useFileProblem(splat, 'splat');
   const glbProblem = useFileProblem(glb, 'glb');
+  const splatProblemId = useFileProblemId();
+  const glbProblemId = useFileProblemId();
   const splatInput = useRef<HTMLInputElement>(null);
   const glbInput = useRef<HTMLInputElement>(null);
   const chosenProject = projectId || projects[0]?.id || '';
@@ -96,8 +98,9 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             accept={SPLAT_FILE_ACCEPT}
             onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
             disabled={busy}
+            aria-describedby={splatProblem ? splatProblemId : undefined}
           />
-          <FileProblem problem={splatProblem} />
+          <FileProblem id={splatProblemId} problem={splatProblem} />
         </div>
         <div className="field">
           <label htmlFor="upload-glb">GLB file (.glb)</label>
@@ -108,8 +111,9 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             accept={GLB_FILE_ACCEPT}
             onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
             disabled={busy}
+            aria-describedby={glbProblem ? glbProblemId : undefined}
           />
-          <FileProblem problem={glbProblem} />
+          <FileProblem id={glbProblemId} problem={glbProblem} />
         </div>
         <Banner banner={upload.message} />
         <button type="submit" className="button button-primary" disabled={busy}>

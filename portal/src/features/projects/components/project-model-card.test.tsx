@@ -57,6 +57,30 @@ describe('ProjectModelCard (SPEC.md §2 Project detail)', () => {
     expect(screen.queryByRole('button', { name: 'Compare' })).toBeNull();
   });
 
+  it("ends with a closed 'File checks' disclosure of the model's report (issue 16)", () => {
+    renderCard({ model: later });
+    const details = screen.getByTestId('file-checks');
+    expect(details.querySelector('summary')?.textContent).toBe('File checks');
+    expect(details.textContent).toContain('No file checks stored for this model.');
+    cleanup();
+    renderCard({
+      model: {
+        ...later,
+        validation: {
+          version: 1,
+          checkedAt: '2026-11-23T10:00:00.000Z',
+          checker: 'catalog content checks 1',
+          splat: null,
+          glb: null,
+          cameraMetadata: { fileName: 'cameras.json', size: 10, verdict: 'ok', problem: null, warnings: [], cameras: 304, withPhoto: 5 },
+          photos: null,
+          notes: [],
+        },
+      },
+    });
+    expect(screen.getByTestId('file-check-cameras').textContent).toContain('304 cameras, 5 with a photo');
+  });
+
   it("shows a disabled 'Preparing...' until the viewing link is ready", () => {
     renderCard({ model: later, linkState: 'preparing' });
     const preparing = screen.getByRole('button', { name: 'Preparing...' }) as HTMLButtonElement;
