@@ -14,7 +14,8 @@
 // A `.splat` gets no web-sized copy; for a training `.ply` the server also compresses it after
 // the upload, measured on its own by `npm run bench:web-splat`.
 // Options (env): BENCH_SPLAT_MB (default 1024), BENCH_PHOTOS (500), BENCH_PHOTO_KB (200),
-// BENCH_RUNS (3), BENCH_DIR (default: a new folder in the OS temp folder; removed at the end).
+// BENCH_RUNS (3), BENCH_DIR (default: a new folder in the OS temp folder; removed at the end),
+// BENCH_SERVER_NODE_ARGS (Node options for the server, e.g. '--cpu-prof --cpu-prof-dir=DIR').
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -166,7 +167,9 @@ async function main() {
   const total = await buildFolder();
   log(`Built ${fmt(total)}: ${SPLAT_MB} MiB splat + ${PHOTOS} photos of ${PHOTO_KB} KiB`);
 
-  const server = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--no-portal', '--json'], {
+  // BENCH_SERVER_NODE_ARGS: Node options for the server, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to see where its time goes.
+  const serverNodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...serverNodeArgs, cli, 'serve', '--port', '0', '--data-dir', dataDir, '--no-portal', '--json'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -128,6 +128,31 @@ class BoxBuilder {
     if (y > this.max[1]) this.max[1] = y;
     if (z > this.max[2]) this.max[2] = z;
   }
+  /** {@link add} for every record of `floats` (`step` floats each, x, y, z at `ix`, `iy`, `iz`), in one tight loop. */
+  addAll(floats: Float32Array, step: number, ix: number, iy: number, iz: number): void {
+    let [minX, minY, minZ] = this.min;
+    let [maxX, maxY, maxZ] = this.max;
+    let nonFinite = 0;
+    for (let at = 0; at + step <= floats.length; at += step) {
+      const x = floats[at + ix]!;
+      const y = floats[at + iy]!;
+      const z = floats[at + iz]!;
+      // x - x is NaN for ±Infinity and NaN, 0 for every finite number
+      if (x - x !== 0 || y - y !== 0 || z - z !== 0) {
+        nonFinite += 1;
+        continue;
+      }
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    this.min = [minX, minY, minZ];
+    this.max = [maxX, maxY, maxZ];
+    this.nonFinite += nonFinite;
+  }
   box(): BoundingBox | null {
     return this.min[0] === Infinity ? null : { min: [...this.min], max: [...this.max] };
   }
@@ -161,7 +186,7 @@ async function scanCentres(
       const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
       const step = stride / 4;
       const [ix, iy, iz] = [ox / 4, oy / 4, oz / 4];
-      for (let at = 0; at + step <= floats.length; at += step) box.add(floats[at + ix]!, floats[at + iy]!, floats[at + iz]!);
+      box.addAll(floats, step, ix, iy, iz);
     } else {
       const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       for (let at = 0; at + stride <= chunk.byteLength; at += stride) {
