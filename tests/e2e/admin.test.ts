@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist, samplePath, samplesDir, tempDir } from '../support/paths.js';
+import { jpegPhoto } from '../support/model-fixtures.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { projectHasModels } from '@shared/messages.js';
 import type { Backend } from '@shared/ports/index.js';
@@ -194,9 +195,11 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await panel.getByRole('button', { name: 'Upload Files' }).click();
     await panel.getByText('Camera metadata uploaded successfully. 2 camera position information saved.').waitFor();
 
+    // Real JPEGs (the content checks refuse anything else, issue 16).
+    const photo = await jpegPhoto();
     const images = Array.from({ length: 30 }, (_, i) => {
       const file = join(work, `img-${String(i + 1).padStart(2, '0')}.jpg`);
-      writeFileSync(file, `image ${i}`);
+      writeFileSync(file, photo);
       return file;
     });
     await panel.getByRole('radio', { name: 'Images' }).check();
@@ -204,21 +207,23 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await panel.getByRole('button', { name: 'Upload Files' }).click();
     await panel.getByText('Successfully uploaded 30 files to images.').waitFor();
     const table = content().getByRole('region', { name: 'Current Files' });
-    await table.getByRole('heading', { name: 'Current Files (32)' }).waitFor();
+    // 30 photos, the camera metadata, model.glb and the thumbnail made from the first photo (issue 16).
+    await table.getByRole('heading', { name: 'Current Files (33)' }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(25);
     await table.getByRole('button', { name: '2', exact: true }).click();
-    expect(await table.locator('tbody tr').count()).toBe(7);
+    expect(await table.locator('tbody tr').count()).toBe(8);
     await shot('model-management');
     await table.getByLabel('Search files').fill('img-07');
     expect(await table.locator('tbody tr').count()).toBe(1);
     await table.getByRole('button', { name: 'Delete img-07.jpg' }).click();
     await table.getByText('File deleted successfully.').waitFor();
-    await table.getByRole('heading', { name: 'Current Files (31)' }).waitFor();
+    await table.getByRole('heading', { name: 'Current Files (32)' }).waitFor();
     await table.getByLabel('Search files').fill('model.glb');
     await table.getByRole('button', { name: 'Delete model.glb' }).click();
     await table.getByText('Cannot delete main model files. Delete the entire model instead.').waitFor();
     const model = (await service.catalog.get('models', b?.id as string)) as Model;
     expect(model.files.images).toHaveLength(29);
+    expect(model.files.thumbnails).toEqual([`models/${model.uuid}/images_thumbnails/thumbnail.jpg`]);
     expect(model.files.cameraMetadata).toMatch(/camera-metadata\.json$/);
     expect(dialogs).toContain('Are you sure you want to delete img-07.jpg?');
   });

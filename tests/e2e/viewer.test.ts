@@ -420,12 +420,22 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     writeFileSync(storedFile(badGlb.files.glbPath!), '<!doctype html><p>not a GLB</p>');
     const badSplat = await upload(projectId, 'BRK-PLY', storedFile(towerModel.files.splatPath!), 'point_cloud.ply');
     writeFileSync(storedFile(badSplat.files.splatPath!), 'ply\nformat ascii 1.0\nelement vertex 3\nend_header\nnot numbers\n');
+    // The viewer loads a PLY's web-sized copy when there is one (issue 16): without it (a model
+    // stored before copies existed) the broken original is what it loads.
+    if (badSplat.files.webSplatPath) {
+      await service.files.delete(badSplat.files.webSplatPath);
+      await service.catalog.update('models', badSplat.id, { 'files.webSplatPath': null, 'files.webSplatSize': null });
+    }
+    const badCopy = await upload(projectId, 'BRK-SPZ', storedFile(towerModel.files.splatPath!), 'point_cloud.ply');
+    expect(badCopy.files.webSplatPath, 'the server makes a web-sized copy of a PLY').toMatch(/\/model\.spz$/);
+    writeFileSync(storedFile(badCopy.files.webSplatPath!), 'not an SPZ file');
 
     const { context, page } = await signedIn(USER);
     const cases = [
       ['BRK-DELETED', /^Could not load model\.glb: /],
       ['BRK-GLB', /^Could not load model\.glb: not a readable GLB file/],
       ['BRK-PLY', /^Could not load model\.ply: not a readable splat file/],
+      ['BRK-SPZ', /^Could not load model\.spz: not a readable splat file/],
     ] as const;
     for (const [publicId, message] of cases) {
       await page.goto(`${server.url}/viewer/?id=${publicId}`);
@@ -511,9 +521,14 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const { context, page } = await signedIn(USER);
     for (const publicId of ['SMP-3DGS', 'SMP-SPLAT', 'SMP-DUCK']) await open(page, `/viewer/?id=${publicId}`, publicId.toLowerCase());
     expect(await page.getByTestId('triangle-count').textContent()).toBe('4,212');
+    // The training PLY is viewed from its web-sized SPZ copy (issue 16), every Gaussian kept.
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(decodeURIComponent(new URL(request.url()).pathname)));
     await page.goto(`${server.url}/viewer/?id=SMP-3DGS`);
     await settled(page);
     expect(await page.getByTestId('splat-count').textContent()).toBe('9,080');
+    expect(fetched.some((path) => path.endsWith('/model.spz'))).toBe(true);
+    expect(fetched.some((path) => path.endsWith('/model.ply'))).toBe(false);
     await context.close();
   });
 });
