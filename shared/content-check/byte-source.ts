@@ -32,7 +32,9 @@ export function blobSource(blob: Blob, name?: string): ByteSource {
     name: fileName,
     size: blob.size,
     async read(offset, length) {
-      return new Uint8Array(await blob.slice(offset, Math.min(blob.size, offset + length)).arrayBuffer());
+      const part = blob.slice(offset, Math.min(blob.size, offset + length));
+      // jsdom's Blob has no arrayBuffer(); a Response reads any Blob
+      return new Uint8Array(typeof part.arrayBuffer === 'function' ? await part.arrayBuffer() : await new Response(part).arrayBuffer());
     },
   };
 }
@@ -86,4 +88,14 @@ export async function readAll(source: ByteSource): Promise<Uint8Array> {
   }
   if (at !== source.size) throw new RangeError(`${source.name}: read ${at} of ${source.size} bytes`);
   return out;
+}
+
+/**
+ * True for a `Blob` (or `File`) of any realm — a Node `File` in jsdom fails `instanceof Blob` —
+ * as opposed to a platform upload source (`{ size, input }`).
+ */
+export function isBlobLike(value: unknown): value is Blob {
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return true;
+  const candidate = value as { slice?: unknown; size?: unknown; input?: unknown } | null;
+  return typeof candidate?.slice === 'function' && typeof candidate.size === 'number' && !('input' in (candidate as object));
 }

@@ -6,7 +6,7 @@
  */
 import { AppError, ErrorCode } from '../errors.js';
 import type { ByteSource } from '../content-check/byte-source.js';
-import { blobSource, bytesSource } from '../content-check/byte-source.js';
+import { blobSource, bytesSource, isBlobLike } from '../content-check/byte-source.js';
 import type { ImageCheck } from '../content-check/image.js';
 import { checkImage } from '../content-check/image.js';
 import { checkModelContent } from '../content-check/index.js';
@@ -28,7 +28,7 @@ export interface CheckedFileInput {
  * @returns the source, or null when the platform cannot read it (its content is then not checked here)
  */
 export function byteSourceOf(file: CheckedFileInput, platform: ContentPlatform | undefined): ByteSource | null {
-  if (file.source instanceof Blob) return blobSource(file.source, file.name);
+  if (isBlobLike(file.source)) return blobSource(file.source, file.name);
   return platform?.open?.(file.source, file.name) ?? null;
 }
 
