@@ -9,7 +9,7 @@
  */
 import type { BoundingBox, SplatCheck } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readChunks } from './byte-source.js';
+import { CHUNK_BYTES, readChunks } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 
@@ -177,7 +177,7 @@ async function scanCentres(
   readers: ReadonlyArray<(view: DataView, at: number) => number>,
   box: BoxBuilder,
 ): Promise<void> {
-  const chunkBytes = Math.max(1, Math.floor((4 * 1024 * 1024) / stride)) * stride;
+  const chunkBytes = Math.max(1, Math.floor(CHUNK_BYTES / stride)) * stride;
   const fast = float32 && LITTLE_ENDIAN && stride % 4 === 0 && offsets.every((o) => o % 4 === 0);
   const [ox, oy, oz] = offsets as [number, number, number];
   for await (const { bytes: chunk } of readChunks(source, start, end, chunkBytes)) {
