@@ -23,7 +23,7 @@ import type { Model, Project } from '@shared/types.js';
 import { publicIdInUse } from '@shared/validation/models.js';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { cameraMetadataText, gaussianPly, HTML_PAGE, jpegPhoto, LFS_POINTER } from '../support/model-fixtures.js';
-import { portalDist, samplePath } from '../support/paths.js';
+import { portalDist, samplePath, samplesPresent } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
@@ -48,6 +48,8 @@ interface BadFile {
 
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] file-trust browser test skipped: ${skipReason}`);
+// prints once why the cases with the real samples (bad files, the 3DGS training output) skip, when they do
+samplesPresent();
 
 /** The shared check's problem for a bad file (the portal must show exactly this). */
 async function problemOf(input: 'splat' | 'glb', file: PickedFile): Promise<string> {
