@@ -47,10 +47,11 @@ describeBackendContract(
       identity:
         'password sign-in is not an Admin SDK call; identity runs against the Auth emulator in tests/firebase/auth-emulator.test.ts',
       storedContentChecks:
-        'Cloud Storage stores any bytes: the content checks run in the portal and the CLI before they upload (shared/workflows), tested on every backend there',
-      publicIdRule: 'the Admin SDK bypasses security rules, where the Public ID format is checked (tested in tests/rules)',
+        'Cloud Storage stores any bytes (the suite checks it: an HTML page is stored as model.glb); the content checks run in the portal and the CLI before they upload (shared/workflows)',
+      publicIdRule:
+        'the Admin SDK bypasses security rules, where the Public ID format is checked (the suite checks that such a write is stored; the rules run in tests/rules and tests/firebase/emulator-contract)',
       publicIdUniqueness:
-        'Firestore security rules cannot query other documents: Public ID uniqueness is checked by the shared workflows before writing',
+        'Firestore has no uniqueness check and the Admin SDK bypasses rules: the shared workflows check it before writing (the suite checks that a duplicate is stored)',
       downloadLinks:
         'the Storage emulator runs here without its rules runtime (a Java program it cannot download or run), and it refuses every Firebase-API request (download links) without a ruleset; runs in the CI workflow',
     },

@@ -81,10 +81,10 @@ if (skipReason) {
           }),
       storedContentChecks:
         'Cloud Storage stores any bytes: the content checks run in the portal and the CLI before they upload (shared/workflows), tested on every backend there',
-      publicIdRule:
-        'firestore.rules refuses a malformed Public ID with permission-denied (rules carry no message); tested in tests/rules, the message comes from the shared workflows',
+      publicIdMessage:
+        'firestore.rules refuses a malformed Public ID with permission-denied and no message (the suite expects that code here); the message comes from the shared workflows',
       publicIdUniqueness:
-        'Firestore security rules cannot query other documents: Public ID uniqueness is checked by the shared workflows before writing',
+        'Firestore security rules cannot run a query, so they cannot find another model with the same Public ID: the shared workflows check it before writing (the suite checks that a duplicate is stored)',
       nodeStreams: 'the portal adapter uploads browser Blobs; Node streams belong to the CLI adapter',
       restrictedSignUp:
         'Firebase Auth lets any client create an account (a project setting); roles come only from users/{uid}, which the rules guard',

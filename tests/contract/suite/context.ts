@@ -43,6 +43,8 @@ export type ContractPart =
   | 'storedContentChecks'
   // the Public ID format on raw catalog writes (security rules; the Admin SDK bypasses them)
   | 'publicIdRule'
+  // the format refusal carries the product's code and message (security rules refuse with permission-denied, no message)
+  | 'publicIdMessage'
   // Public ID uniqueness within a project on raw catalog writes (rules cannot query; the workflows check it)
   | 'publicIdUniqueness';
 
