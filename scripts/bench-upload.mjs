@@ -20,10 +20,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+register({ tsconfig: join(root, 'tsconfig.json') }); // the test fixtures' TypeScript and their @shared/… paths
+// the same .splat records and noise photos as the CLI tests (tests/support/model-fixtures.ts)
+const { fillSplatBlock, noisyJpeg } = await import(pathToFileURL(join(root, 'tests/support/model-fixtures.ts')).href);
 const cli = join(root, 'cli/bin/catalog.js');
 const SPLAT_MB = Number(process.env.BENCH_SPLAT_MB || 1024);
 const PHOTOS = Number(process.env.BENCH_PHOTOS || 500);
@@ -37,22 +40,6 @@ const MB = 1024 * 1024;
 const log = (line) => process.stderr.write(`${line}\n`);
 const fmt = (bytes) => `${(bytes / MB).toFixed(1)} MiB`;
 
-/** A real JPEG of gaussian noise, about `kb` KiB (noise does not compress); `seed` varies its pixels. */
-async function noisyJpeg(kb, seed) {
-  const side = Math.ceil(Math.sqrt((kb * 1024) / 0.87));
-  return sharp({
-    create: {
-      width: side,
-      height: side,
-      channels: 3,
-      background: { r: 128, g: 128 - (seed % 64), b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 95 })
-    .toBuffer();
-}
-
 async function buildFolder() {
   const model = join(batch, 'tower');
   mkdirSync(join(model, 'images'), { recursive: true });
@@ -61,20 +48,12 @@ async function buildFolder() {
   // 32-byte records: position (3 float), scale (3 float), RGBA, rotation (4 bytes)
   const block = Buffer.alloc(8 * MB);
   for (let i = 0; i < size / block.length; i++) {
-    for (let j = 0; j < block.length; j += 32) {
-      const k = (i * 2654435761 + j * 40503) >>> 0;
-      block.writeFloatLE((k % 2001) / 100 - 10, j);
-      block.writeFloatLE(((k >>> 8) % 2001) / 100 - 10, j + 4);
-      block.writeFloatLE(((k >>> 16) % 2001) / 100 - 10, j + 8);
-      for (let s = 12; s < 24; s += 4) block.writeFloatLE(0.01 + (k % 7) / 100, j + s);
-      block.writeUInt32LE(k, j + 24);
-      block.writeUInt32LE((k ^ 0x80808080) >>> 0, j + 28);
-    }
+    fillSplatBlock(block, i);
     writeSync(fd, block);
   }
   closeSync(fd);
   // 16 distinct photos, cycled
-  const photos = await Promise.all(Array.from({ length: 16 }, (_, i) => noisyJpeg(PHOTO_KB, i)));
+  const photos = await Promise.all(Array.from({ length: 16 }, (_, i) => noisyJpeg(PHOTO_KB * 1024, i)));
   let photoBytes = 0;
   for (let i = 0; i < PHOTOS; i++) {
     const photo = photos[i % photos.length];

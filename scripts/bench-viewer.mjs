@@ -22,8 +22,12 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { register } from 'tsx/esm/api';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+register({ tsconfig: join(root, 'tsconfig.json') }); // shared/'s TypeScript
+// the properties a 3DGS PLY must have, as the content checks define them
+const { GAUSSIAN_PROPERTIES } = await import(pathToFileURL(join(root, 'shared/content-check/splat.ts')).href);
 const cli = join(root, 'cli/bin/catalog.js');
 const samples = resolve(root, '..', 'shared', 'samples');
 const SPLATS = Number(process.env.BENCH_SPLATS || 1_000_000);
@@ -39,22 +43,7 @@ const median = (values) => {
 
 /** A 3DGS PLY of `count` Gaussians with SH degree 0 (x,y,z, f_dc_0..2, opacity, scale_0..2, rot_0..3), y-down like training output. */
 function syntheticPly(count) {
-  const props = [
-    'x',
-    'y',
-    'z',
-    'f_dc_0',
-    'f_dc_1',
-    'f_dc_2',
-    'opacity',
-    'scale_0',
-    'scale_1',
-    'scale_2',
-    'rot_0',
-    'rot_1',
-    'rot_2',
-    'rot_3',
-  ];
+  const props = GAUSSIAN_PROPERTIES; // x, y, z, f_dc_0..2, opacity, scale_0..2, rot_0..3
   const header = Buffer.from(
     `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${props.map((p) => `property float ${p}\n`).join('')}end_header\n`,
   );

@@ -18,7 +18,7 @@ import { matchCameraImages } from '../camera-poses.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { AppError, ErrorCode } from '../errors.js';
 import { CAMERA_METADATA_FILE_NAME, MODEL_FILE_BASE_NAME, parseModelPath } from '../paths.js';
-import type { CameraMetadataCheck, FileCheckBase, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
+import type { CameraMetadataCheck, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
 import type { ByteSource } from './byte-source.js';
 import { readAll } from './byte-source.js';
 import { checkGlb, gltfValidatorVersion } from './glb.js';
@@ -34,7 +34,15 @@ export type { ImageCheck, ImageDecoder } from './image.js';
 export type { SplatCheckOptions } from './splat.js';
 export { checkImage, IMAGE_TYPES } from './image.js';
 export { checkGlb } from './glb.js';
-export { checkPly, checkSplatFile, GAUSSIAN_PROPERTIES, parsePlyHeader, shDegreeOf, SPLAT_RECORD_BYTES } from './splat.js';
+export {
+  checkPly,
+  checkSplatFile,
+  GAUSSIAN_PROPERTIES,
+  parsePlyHeader,
+  shDegreeOf,
+  SPLAT_RECORD_BYTES,
+  TRAINING_PLY_PROPERTIES,
+} from './splat.js';
 export { describeContent, isLfsPointer } from './sniff.js';
 
 /** Version of the checks and of the report format (bumped when either changes). */
@@ -130,14 +138,21 @@ export async function checkContent(
 }
 
 /**
- * Throws when a check refused its file.
- * @throws AppError `invalid-argument` whose message is the check's problem (context `{fileName}`)
+ * The check a file store runs before it records a file (the embedded server, the in-memory
+ * backend): the check its storage path calls for ({@link contentKindOfPath}), on what a refusal
+ * depends on (`scanData: false`: a splat's header and size; photos decoded only when
+ * `options.decodeImage` is given). Paths that call for no check pass.
+ * @param path the storage path the file is about to be stored at (its name is the declared type)
+ * @param source the received bytes
+ * @param options platform help
+ * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
  */
-export function assertAccepted(check: Pick<FileCheckBase, 'verdict' | 'problem' | 'fileName'>): void {
+export async function assertStoredContent(path: string, source: ByteSource, options: ContentCheckOptions = {}): Promise<void> {
+  const kind = contentKindOfPath(path);
+  if (kind === null) return;
+  const check = await checkContent(kind, source, { ...options, scanData: false });
   if (check.verdict === 'refused') {
-    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? contentMessage(check.fileName, 'was refused'), {
-      context: { fileName: check.fileName },
-    });
+    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? contentMessage(source.name, 'was refused'), { context: { path } });
   }
 }
 
@@ -147,15 +162,19 @@ export interface ModelContentFiles {
   glb?: ByteSource | null;
   cameraMetadata?: ByteSource | null;
   images?: readonly ByteSource[];
+  /** Thumbnails given with the model (checked as photos; not part of the report). */
+  thumbnails?: readonly ByteSource[];
 }
 
 /** The outcome of {@link checkModelContent}. */
 export interface ModelContentResult {
   report: ValidationReport;
-  /** Every refused file's problem, in the order splat, GLB, camera metadata, photos. */
+  /** Every refused file's problem, in the order splat, GLB, camera metadata, photos, thumbnails. */
   problems: string[];
   /** Each photo's check, in input order. */
   images: ImageCheck[];
+  /** Each thumbnail's check, in input order. */
+  thumbnails: ImageCheck[];
 }
 
 /** The photos part of a report from each photo's check. */
@@ -192,10 +211,11 @@ export async function checkModelContent(
 ): Promise<ModelContentResult> {
   const limit = pLimit(IMAGE_CHECK_CONCURRENCY);
   const imageSources = files.images ?? [];
-  const [splat, glb, images] = await Promise.all([
+  const [splat, glb, images, thumbnails] = await Promise.all([
     files.splat ? checkSplat(files.splat) : null,
     files.glb ? checkGlb(files.glb) : null,
     Promise.all(imageSources.map((source) => limit(() => checkImage(source, options)))),
+    Promise.all((files.thumbnails ?? []).map((source) => limit(() => checkImage(source, options)))),
   ]);
   const cameraMetadata = files.cameraMetadata
     ? await checkCameraMetadata(
@@ -203,7 +223,7 @@ export async function checkModelContent(
         imageSources.map((s) => s.name),
       )
     : null;
-  const problems = [splat, glb, cameraMetadata, ...images]
+  const problems = [splat, glb, cameraMetadata, ...images, ...thumbnails]
     .filter((c): c is NonNullable<typeof c> => c !== null && c.verdict === 'refused')
     .map((c) => c.problem ?? '');
   const report: ValidationReport = {
@@ -216,7 +236,7 @@ export async function checkModelContent(
     photos: photosReport(images),
     notes: [],
   };
-  return { report, problems, images };
+  return { report, problems, images, thumbnails };
 }
 
 /** 'catalog content checks 1' plus gltf-validator's version when a GLB was checked. */

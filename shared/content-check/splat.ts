@@ -37,6 +37,31 @@ export const GAUSSIAN_PROPERTIES = [
   'rot_3',
 ] as const;
 
+/**
+ * The vertex properties of a 3DGS training PLY at SH degree 3, in the order the 3DGS training code
+ * writes them (62 float32 values: position, normal, DC colour, 45 f_rest, opacity, scale, rotation).
+ */
+export const TRAINING_PLY_PROPERTIES: readonly string[] = [
+  'x',
+  'y',
+  'z',
+  'nx',
+  'ny',
+  'nz',
+  'f_dc_0',
+  'f_dc_1',
+  'f_dc_2',
+  ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
+  'opacity',
+  'scale_0',
+  'scale_1',
+  'scale_2',
+  'rot_0',
+  'rot_1',
+  'rot_2',
+  'rot_3',
+];
+
 /** Size in bytes of each PLY scalar type. */
 const PLY_TYPE_BYTES: Record<string, number> = {
   char: 1,

@@ -8,7 +8,6 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { ByteSource } from '../content-check/byte-source.js';
 import { blobSource, bytesSource, isBlobLike } from '../content-check/byte-source.js';
 import type { ImageCheck } from '../content-check/image.js';
-import { checkImage } from '../content-check/image.js';
 import { checkModelContent } from '../content-check/index.js';
 import type { ContentPlatform } from '../content-check/platform.js';
 import { GENERATED_THUMBNAIL_NAME } from '../content-check/platform.js';
@@ -61,15 +60,11 @@ export async function checkUploadContent(files: UploadContent, platform: Content
   const images = (files.images ?? []).map(open).filter((s): s is ByteSource => s !== null);
   const thumbnails = (files.thumbnails ?? []).map(open).filter((s): s is ByteSource => s !== null);
   const camera = files.cameraMetadata ? bytesSource(new TextEncoder().encode(files.cameraMetadata.text), files.cameraMetadata.name) : null;
-  const [{ report, problems }, thumbnailChecks] = await Promise.all([
-    checkModelContent(
-      { splat: open(files.splat), glb: open(files.glb), cameraMetadata: camera, images },
-      { decodeImage: platform?.decodeImage },
-    ),
-    Promise.all(thumbnails.map((t) => checkImage(t, { decodeImage: platform?.decodeImage }))),
-  ]);
-  const all = [...problems, ...refusals(thumbnailChecks)];
-  if (all.length > 0) throw new AppError(ErrorCode.InvalidArgument, all.join('\n'), { context: { problems: all } });
+  const { report, problems } = await checkModelContent(
+    { splat: open(files.splat), glb: open(files.glb), cameraMetadata: camera, images, thumbnails },
+    { decodeImage: platform?.decodeImage },
+  );
+  if (problems.length > 0) throw new AppError(ErrorCode.InvalidArgument, problems.join('\n'), { context: { problems } });
   return { ...report, notes: [...report.notes, ...notes] };
 }
 

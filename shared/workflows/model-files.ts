@@ -81,7 +81,7 @@ function baseReport(model: Model): ValidationReport {
   );
 }
 
-/** The report's photos part with `added` photos' checks merged in (replaced names counted once, best effort). */
+/** The report's photos part with the checks of newly added photos merged in (counts, bytes and pixel sizes). */
 function withPhotos(report: ValidationReport, added: readonly ImageCheck[]): ValidationReport {
   const fresh = photosReport(added);
   if (fresh === null) return report;
@@ -222,19 +222,25 @@ export async function uploadAdditionalFiles(
   const uuid = uuidOf(model);
   const { folder, list } = KIND_FOLDERS[kind];
   const plan = files.map((file) => ({ file, path: modelSubfolderFilePath(uuid, folder, file.name) }));
-  let checks: ImageCheck[] = [];
+  // each file's check, in plan order (null: not an image folder, or not readable on this platform)
+  let checks: Array<ImageCheck | null> = plan.map(() => null);
   if (kind !== 'assets') {
-    const sources = files.map((file) => byteSourceOf(file, hooks.content));
     checks = await Promise.all(
-      sources.filter((s): s is NonNullable<typeof s> => s !== null).map((s) => checkImage(s, { decodeImage: hooks.content?.decodeImage })),
+      plan.map(({ file }) => {
+        const source = byteSourceOf(file, hooks.content);
+        return source === null ? null : checkImage(source, { decodeImage: hooks.content?.decodeImage });
+      }),
     );
-    const problems = refusals(checks);
+    const problems = refusals(checks.filter((c): c is ImageCheck => c !== null));
     if (problems.length > 0) throw new AppError(ErrorCode.InvalidArgument, problems.join('\n'), { context: { problems } });
   }
   let report: ValidationReport | null = null;
   const thumbnailPlan: Array<{ file: AddModelFile; path: string }> = [];
   if (kind === 'images') {
-    report = withPhotos(baseReport(model), checks);
+    // a photo that replaces one of the same name is already counted
+    const listed = new Set(model.files?.images ?? []);
+    const added = checks.filter((c, i): c is ImageCheck => c !== null && !listed.has(plan[i]!.path));
+    report = withPhotos(baseReport(model), added);
     if ((model.files?.thumbnails ?? []).length === 0) {
       const made = await thumbnailFromFirstPhoto(files, hooks.content, report.notes);
       if (made !== null) thumbnailPlan.push({ file: made, path: thumbnailPath(uuid, made.name) });

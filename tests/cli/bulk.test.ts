@@ -23,6 +23,7 @@ import {
   writeBigModelFolder,
   writeTree,
 } from '../support/cli.js';
+import { cameraEntry } from '../support/model-fixtures.js';
 import { freePort } from '../support/net.js';
 import { cliBin, repoRoot, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -42,23 +43,7 @@ interface BatchResult {
   bytesResumed?: number;
 }
 
-const cameras = (name: string) =>
-  JSON.stringify([
-    {
-      id: 0,
-      img_name: name,
-      width: 10,
-      height: 10,
-      position: [0, 0, 1],
-      rotation: [
-        [1, 0, 0],
-        [0, 1, 0],
-        [0, 0, 1],
-      ],
-      fx: 5,
-      fy: 5,
-    },
-  ]);
+const cameras = (name: string) => JSON.stringify([cameraEntry({ id: 0, img_name: name })]);
 
 beforeAll(async () => {
   server = await startEmbeddedServer();

@@ -12,7 +12,7 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
-import { gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
+import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -154,25 +154,7 @@ describe('users, projects, models, files', () => {
     writeFileSync(photo, await noisyJpeg(400 * 1024));
     await ok(['files', 'add', model.id, photo, '--kind', 'images']);
     const cams = join(work, 'cameras.json');
-    writeFileSync(
-      cams,
-      JSON.stringify([
-        {
-          id: 0,
-          img_name: 'IMG_0001.jpg',
-          width: 10,
-          height: 10,
-          position: [0, 0, 1],
-          rotation: [
-            [1, 0, 0],
-            [0, 1, 0],
-            [0, 0, 1],
-          ],
-          fx: 5,
-          fy: 5,
-        },
-      ]),
-    );
+    writeFileSync(cams, JSON.stringify([cameraEntry({ id: 0, img_name: 'IMG_0001.jpg' })]));
     const added = await runCli(['files', 'add', model.id, cams, '--kind', 'cameras'], { env });
     expect(added.exitCode, added.stderr).toBe(0);
     expect(added.stderr).toContain('Camera metadata uploaded successfully. 1 camera position information saved.');

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist, samplePath, tempDir } from '../support/paths.js';
-import { jpegPhoto, splatFile, triangleGlb } from '../support/model-fixtures.js';
+import { cameraEntry, jpegPhoto, splatFile, triangleGlb } from '../support/model-fixtures.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { projectHasModels } from '@shared/messages.js';
 import type { Backend } from '@shared/ports/index.js';
@@ -27,18 +27,7 @@ let GLB = samplePath('glb/Duck.glb');
 let BOX = samplePath('glb/Box.glb');
 const USER = { email: 'user@demo.lab', password: 'demo-user-1' };
 const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
-const CAMERA = {
-  id: 1,
-  img_name: 'a.jpg',
-  position: [0, 0, 0],
-  rotation: [
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 0, 1],
-  ],
-  width: 10,
-  height: 10,
-};
+const CAMERA = cameraEntry();
 
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] admin browser test skipped: ${skipReason}`);

@@ -8,12 +8,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist, repoRoot } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { triangleGlb } from '../support/model-fixtures.js';
 import { formatBytes } from '@shared/format.js';
 import { viewerLink } from '@shared/links.js';
 import { sortModelsByPublicId } from '@shared/order.js';
@@ -29,25 +29,11 @@ const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] portal browser test skipped: ${skipReason}`);
 
-/** A small valid GLB (one triangle), written with @gltf-transform/core. */
-async function smallGlb(): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const position = doc
-    .createAccessor()
-    .setType('VEC3')
-    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
-    .setBuffer(buffer);
-  const mesh = doc.createMesh('tower').addPrimitive(doc.createPrimitive().setAttribute('POSITION', position));
-  doc.createScene('scene').addChild(doc.createNode('tower').setMesh(mesh));
-  return new Uint8Array(await new NodeIO().writeBinary(doc));
-}
-
 /** Seeds the demo data without the CLI (used only when engineer D's `catalog seed` is absent). */
 async function seedDirectly(service: Backend): Promise<void> {
   await registerUser(service, { ...ADMIN, role: 'admin' }, 'e2e');
   await registerUser(service, { ...USER, role: 'user' }, 'e2e');
-  const glb = await smallGlb();
+  const glb = await triangleGlb();
   const tower = await createProject(service.catalog, {
     name: 'North Ridge Telecom Tower',
     structure_id: 'TWR-001',
@@ -168,7 +154,7 @@ describe.skipIf(skipReason !== null)('portal in headless Chromium', () => {
     const heading = page.getByRole('heading', { name: /^3D Models \(\d+\)$/ });
     const count = Number(/\((\d+)\)/.exec((await heading.textContent()) ?? '')?.[1]);
 
-    const glb = await smallGlb();
+    const glb = await triangleGlb();
     const { model } = await addModel(service, {
       projectId: tower.id,
       publicId: 'TWR-001-LIVE',

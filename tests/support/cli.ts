@@ -5,10 +5,12 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
-import sharp from 'sharp';
 import type { Backend } from '@shared/ports/index.js';
 import { listFilesDeep } from '@shared/workflows/util.js';
+import { fillSplatBlock } from './model-fixtures.js';
 import { cliBin, repoRoot } from './paths.js';
+
+export { noisyJpeg } from './model-fixtures.js';
 
 /** The test process's environment without the CLI's own variables (tests set them explicitly). */
 function cleanEnv(): Record<string, string> {
@@ -111,38 +113,13 @@ export function writeBigModelFolder(
   const fd = openSync(join(dir, 'big.splat'), 'w');
   const block = Buffer.alloc(1024 * 1024);
   for (let i = 0; i < megabytes; i++) {
-    for (let j = 0; j < block.length; j += 32) {
-      const k = (i * 2654435761 + j * 40503) >>> 0;
-      block.writeFloatLE((k % 2001) / 100 - 10, j);
-      block.writeFloatLE(((k >>> 8) % 2001) / 100 - 10, j + 4);
-      block.writeFloatLE(((k >>> 16) % 2001) / 100 - 10, j + 8);
-      for (let s = 12; s < 24; s += 4) block.writeFloatLE(0.01 + (k % 7) / 100, j + s);
-      block.writeUInt32LE(k, j + 24);
-      block.writeUInt32LE((k ^ 0x80808080) >>> 0, j + 28);
-    }
+    fillSplatBlock(block, i);
     writeSync(fd, block);
     hash.update(block);
   }
   closeSync(fd);
   writeFileSync(join(dir, 'model.json'), JSON.stringify(model));
   return { digest: hash.digest('hex'), total: size };
-}
-
-/**
- * A real JPEG (gaussian noise, so it does not compress) of at least `minBytes` bytes: a photo
- * large enough to go by a resumable upload that still passes the content checks.
- * @param minBytes the least size in bytes
- * @returns the JPEG bytes
- */
-export async function noisyJpeg(minBytes: number): Promise<Buffer> {
-  for (let side = Math.max(16, Math.ceil(Math.sqrt(minBytes / 0.8))); ; side = Math.ceil(side * 1.2)) {
-    const jpeg = await sharp({
-      create: { width: side, height: side, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } },
-    })
-      .jpeg({ quality: 95 })
-      .toBuffer();
-    if (jpeg.length >= minBytes) return jpeg;
-  }
 }
 
 /** sha256 (hex) of a stored file, downloaded through its download link. */

@@ -5,28 +5,10 @@
  */
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
+import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
 
-/** The 62 float properties of a 3DGS training PLY at SH degree 3, in the order 3DGS writes them. */
-export const GAUSSIAN_PLY_PROPERTIES: readonly string[] = [
-  'x',
-  'y',
-  'z',
-  'nx',
-  'ny',
-  'nz',
-  'f_dc_0',
-  'f_dc_1',
-  'f_dc_2',
-  ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
-  'opacity',
-  'scale_0',
-  'scale_1',
-  'scale_2',
-  'rot_0',
-  'rot_1',
-  'rot_2',
-  'rot_3',
-];
+/** The 62 float properties of a 3DGS training PLY at SH degree 3 (shared/content-check/splat.ts). */
+export const GAUSSIAN_PLY_PROPERTIES = TRAINING_PLY_PROPERTIES;
 
 /** Bytes per Gaussian of {@link gaussianPly} (62 float32). */
 export const GAUSSIAN_PLY_STRIDE = GAUSSIAN_PLY_PROPERTIES.length * 4;
@@ -76,6 +58,46 @@ export function splatFile(count: number): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/**
+ * Fills `block` (a multiple of 32 bytes) with patterned `.splat` records whose positions are
+ * finite (within ±10), different for each `blockIndex`: large `.splat` files for upload tests and
+ * benchmarks, written a block at a time.
+ * @param block the buffer to fill
+ * @param blockIndex which block of the file this is
+ */
+export function fillSplatBlock(block: Buffer, blockIndex: number): void {
+  for (let j = 0; j < block.length; j += 32) {
+    const k = (blockIndex * 2654435761 + j * 40503) >>> 0;
+    block.writeFloatLE((k % 2001) / 100 - 10, j);
+    block.writeFloatLE(((k >>> 8) % 2001) / 100 - 10, j + 4);
+    block.writeFloatLE(((k >>> 16) % 2001) / 100 - 10, j + 8);
+    for (let s = 12; s < 24; s += 4) block.writeFloatLE(0.01 + (k % 7) / 100, j + s);
+    block.writeUInt32LE(k, j + 24);
+    block.writeUInt32LE((k ^ 0x80808080) >>> 0, j + 28);
+  }
+}
+
+/**
+ * A real JPEG of gaussian noise of at least `minBytes` bytes (noise does not compress, so a photo
+ * of a given size is cheap to make); `seed` varies its tint.
+ */
+export async function noisyJpeg(minBytes: number, seed = 0): Promise<Buffer> {
+  for (let side = Math.max(16, Math.ceil(Math.sqrt(minBytes / 0.8))); ; side = Math.ceil(side * 1.2)) {
+    const jpeg = await sharp({
+      create: {
+        width: side,
+        height: side,
+        channels: 3,
+        background: { r: 128, g: 128 - (seed % 64), b: 128 },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    if (jpeg.length >= minBytes) return jpeg;
+  }
+}
+
 /** A valid GLB (glTF 2.0) of one triangle, written with @gltf-transform/core; about 0.7 KB. */
 export async function triangleGlb(generator = 'catalog tests'): Promise<Uint8Array<ArrayBuffer>> {
   const doc = new Document();
@@ -106,6 +128,28 @@ export async function jpegPhoto(width = 64, height = 48): Promise<Buffer<ArrayBu
   return sharp({ create: { width, height, channels: 3, background: { r: 160, g: 90, b: 60 } } })
     .jpeg()
     .toBuffer() as Promise<Buffer<ArrayBuffer>>;
+}
+
+/**
+ * One camera entry (SPEC.md §3, 3DGS `cameras.json` keys): camera 1 at the origin looking down +z
+ * (identity rotation), a 10×10 image of `a.jpg`, with `overrides` applied (e.g. a bad `id`).
+ */
+export function cameraEntry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 1,
+    img_name: 'a.jpg',
+    position: [0, 0, 0],
+    rotation: [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    width: 10,
+    height: 10,
+    fx: 5,
+    fy: 5,
+    ...overrides,
+  };
 }
 
 /**

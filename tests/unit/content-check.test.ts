@@ -13,6 +13,7 @@ import {
   checkSplatFile,
   contentKindOfName,
   contentKindOfPath,
+  GAUSSIAN_PROPERTIES,
 } from '@shared/content-check/index.js';
 import { ValidationMessages } from '@shared/messages.js';
 import { decodeImageWithSharp } from '../../cli/src/lib/images.js';
@@ -64,22 +65,7 @@ describe('3DGS PLY', () => {
   });
 
   it('reads an ASCII PLY, SH degree 0', async () => {
-    const props = [
-      'x',
-      'y',
-      'z',
-      'f_dc_0',
-      'f_dc_1',
-      'f_dc_2',
-      'opacity',
-      'scale_0',
-      'scale_1',
-      'scale_2',
-      'rot_0',
-      'rot_1',
-      'rot_2',
-      'rot_3',
-    ];
+    const props = GAUSSIAN_PROPERTIES;
     const header = `ply\nformat ascii 1.0\nelement vertex 2\n${props.map((p) => `property float ${p}\n`).join('')}end_header\n`;
     const body = `1 2 3 0 0 0 1 0 0 0 1 0 0 0\n-1 5 0.5 0 0 0 1 0 0 0 1 0 0 0\n`;
     const check = await checkPly(src(header + body, 'a.ply'));

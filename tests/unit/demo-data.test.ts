@@ -8,7 +8,6 @@ import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import {
   DEMO_PROJECTS,
-  SPLAT_PLY_PROPERTIES,
   encodePng,
   makeBridgeGlb,
   makeCameraMetadata,
@@ -36,7 +35,7 @@ import {
 import type { Vec3 } from '@shared/camera-poses.js';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import { checkFileName } from '@shared/paths.js';
-import { parsePlyHeader } from '@shared/content-check/index.js';
+import { parsePlyHeader, TRAINING_PLY_PROPERTIES } from '@shared/content-check/index.js';
 
 /** The vertex count a PLY header declares (undefined when it has none). */
 const vertexCount = (ply: Uint8Array): number | undefined => parsePlyHeader(ply)?.elements.find((e) => e.name === 'vertex')?.count;
@@ -53,7 +52,7 @@ function readSplat(bytes: Uint8Array): { centres: Vec3[]; rotations: number[][];
   const headerLength = text.indexOf('end_header\n') + 'end_header\n'.length;
   const count = Number(/element vertex (\d+)/.exec(text)?.[1]);
   const view = new DataView(bytes.buffer, bytes.byteOffset + headerLength);
-  const stride = SPLAT_PLY_PROPERTIES.length * 4;
+  const stride = TRAINING_PLY_PROPERTIES.length * 4;
   const f = (i: number, j: number) => view.getFloat32(i * stride + j * 4, true);
   return {
     centres: Array.from({ length: count }, (_, i) => [f(i, 0), f(i, 1), f(i, 2)] as Vec3),

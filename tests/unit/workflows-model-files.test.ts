@@ -22,20 +22,9 @@ import {
 } from '@shared/workflows/index.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { setupMemoryBackend } from '../support/memory-backend.js';
-import { jpegPhoto, splatFile, triangleGlb } from '../support/model-fixtures.js';
+import { cameraEntry, jpegPhoto, splatFile, triangleGlb } from '../support/model-fixtures.js';
 
-const CAMERA = {
-  id: 1,
-  img_name: 'a.jpg',
-  position: [0, 0, 0],
-  rotation: [
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 0, 1],
-  ],
-  width: 10,
-  height: 10,
-};
+const CAMERA = cameraEntry();
 
 /** An upload source as the workflows take it: `content` as a Blob, named `name`. */
 const upload = (name: string, content: BlobPart) => ({ source: new Blob([content]), name });

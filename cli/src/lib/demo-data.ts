@@ -28,28 +28,7 @@ import { cameraAxes, cameraIntrinsics, lookAtRotation, makeProjector, quaternion
 import type { CameraLike, ImagePoint, Mat3 } from '@shared/camera-poses.js';
 import { add, cross, dot, length as len, normalize as unit, scale as mul, sub, type Vec3 } from '@shared/vec3.js';
 import type { CameraMetadataEntry } from '@shared/types.js';
-
-/** Property names of a 3DGS splat PLY vertex, in file order (62 float32 values). */
-export const SPLAT_PLY_PROPERTIES: readonly string[] = [
-  'x',
-  'y',
-  'z',
-  'nx',
-  'ny',
-  'nz',
-  'f_dc_0',
-  'f_dc_1',
-  'f_dc_2',
-  ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
-  'opacity',
-  'scale_0',
-  'scale_1',
-  'scale_2',
-  'rot_0',
-  'rot_1',
-  'rot_2',
-  'rot_3',
-];
+import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
 
 /** A small deterministic pseudo-random generator (mulberry32), values in [0, 1). */
 function random(seed: number): () => number {
@@ -570,10 +549,10 @@ function makeTowerSplat(options: SplatOptions = {}): Gaussians {
 function encodeSplatPly(g: Gaussians): Uint8Array<ArrayBuffer> {
   const header =
     `ply\nformat binary_little_endian 1.0\nelement vertex ${g.count}\n` +
-    SPLAT_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('') +
+    TRAINING_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('') +
     'end_header\n';
   const headerBytes = new TextEncoder().encode(header);
-  const stride = SPLAT_PLY_PROPERTIES.length * 4;
+  const stride = TRAINING_PLY_PROPERTIES.length * 4;
   const out = new Uint8Array(headerBytes.length + g.count * stride);
   out.set(headerBytes, 0);
   const view = new DataView(out.buffer, headerBytes.length);
@@ -592,7 +571,7 @@ function encodeSplatPly(g: Gaussians): Uint8Array<ArrayBuffer> {
 
 /**
  * A 3DGS splat PLY (binary_little_endian 1.0, one `vertex` element with the 62 float properties
- * of {@link SPLAT_PLY_PROPERTIES}; SH degree 0, `f_rest_*` zero) of the demo lattice tower: legs,
+ * of {@link TRAINING_PLY_PROPERTIES}; SH degree 0, `f_rest_*` zero) of the demo lattice tower: legs,
  * X-bracing, platform, antennas, dishes, mast, footings and gravel pad, each member strung with
  * Gaussians stretched along it (σ along ≈ 0.6 × spacing, across ≈ 0.3 × member width).
  * Written in the y-down frame of real 3DGS output, (x, y, z)_glTF → (x, −y, −z) ({@link toYDown}):

@@ -9,8 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import pLimit from 'p-limit';
-import { checkImage, checkModelContent } from '@shared/content-check/index.js';
+import { checkModelContent } from '@shared/content-check/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { formatBytes, formatCount } from '@shared/format.js';
 import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '@shared/model-folder.js';
@@ -20,9 +19,6 @@ import type { AddModelFile, AddModelInput } from '@shared/workflows/models.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp } from './images.js';
 import { formatValidationReport } from './report.js';
-
-/** Thumbnails checked at once. */
-const THUMBNAIL_CHECK_CONCURRENCY = 4;
 
 /**
  * Every file under a folder, recursively, as '/'-separated relative paths with sizes.
@@ -89,20 +85,17 @@ export async function inspectModelFolder(folder: string, options: { modelType?: 
   const plan = planModelFolder(files, { modelType: options.modelType ?? null });
   const problems: FolderProblem[] = [...plan.problems];
   const source = (file: PlannedFile) => fileByteSource(join(root, file.path), file.size, file.fileName);
-  const limit = pLimit(THUMBNAIL_CHECK_CONCURRENCY);
 
-  const [{ report, images }, thumbnails] = await Promise.all([
-    checkModelContent(
-      {
-        splat: plan.splat ? source(plan.splat) : null,
-        glb: plan.glb ? source(plan.glb) : null,
-        cameraMetadata: plan.cameraMetadata ? source(plan.cameraMetadata) : null,
-        images: plan.images.map(source),
-      },
-      { decodeImage: decodeImageWithSharp },
-    ),
-    Promise.all(plan.thumbnails.map((t) => limit(() => checkImage(source(t), { decodeImage: decodeImageWithSharp })))),
-  ]);
+  const { report, images, thumbnails } = await checkModelContent(
+    {
+      splat: plan.splat ? source(plan.splat) : null,
+      glb: plan.glb ? source(plan.glb) : null,
+      cameraMetadata: plan.cameraMetadata ? source(plan.cameraMetadata) : null,
+      images: plan.images.map(source),
+      thumbnails: plan.thumbnails.map(source),
+    },
+    { decodeImage: decodeImageWithSharp },
+  );
 
   const refused = (file: PlannedFile | null, check: { verdict: string; problem: string | null } | null) => {
     if (file !== null && check !== null && check.verdict === 'refused')

@@ -12,7 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
-import { checkContent, contentKindOfPath } from '@shared/content-check/index.js';
+import { assertStoredContent } from '@shared/content-check/index.js';
 import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { fileNameOf, MAX_FILE_NAME_BYTES } from '@shared/paths.js';
@@ -24,25 +24,17 @@ import type { SqliteDatabase } from './db.js';
 const CONTENT_CHECK_CONCURRENCY = 4;
 
 /**
- * Runs the content check a storage path calls for (`contentKindOfPath`, issue 16) on a received
- * file: the splat (header and size), GLB (gltf-validator), camera metadata (SPEC.md §5 rules only)
- * and photos (type and pixel size; the clients decode them whole).
- * Other paths (assets, the web-sized copy) are not checked.
+ * The content check of a received file before it is recorded (issue 16, `assertStoredContent`):
+ * the splat's header and size, the GLB with the validator, camera metadata, a photo's type and
+ * pixel size. Photos are not decoded here: the clients decode them whole, and a decode costs
+ * 4–16 ms a photo of the server's CPU. Assets and the web-sized copy are not checked.
  * @param path the storage path the file is about to be stored at (its name is the declared type)
  * @param file absolute path of the received bytes
  * @param size their size in bytes
  * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
  */
-export async function checkReceivedContent(path: string, file: string, size: number): Promise<void> {
-  const kind = contentKindOfPath(path);
-  if (kind === null) return;
-  // What a refusal depends on, and no more: a splat's header and size (its data is scanned by
-  // the client, for the report), a photo's type and readable pixel size (the clients decode it
-  // whole: a decode here costs 4–16 ms a photo, seconds of the server's CPU for a campaign).
-  const check = await checkContent(kind, fileByteSource(file, size, fileNameOf(path)), { scanData: false });
-  if (check.verdict === 'refused') {
-    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? `${fileNameOf(path)} was refused`, { context: { path } });
-  }
+export function checkReceivedContent(path: string, file: string, size: number): Promise<void> {
+  return assertStoredContent(path, fileByteSource(file, size, fileNameOf(path)));
 }
 
 /** True when `value` contains a C0 control character or DEL. */

@@ -23,7 +23,8 @@ export function useFileProblem(file: File | null, kind: ModelFileInputKind): str
     if (file === null) return;
     let active = true;
     const source = blobSource(file, file.name);
-    (kind === 'glb' ? checkGlb(source) : checkSplat(source)).then(
+    // a splat's refusal depends on its header and size only: its data is read once, by the upload
+    (kind === 'glb' ? checkGlb(source) : checkSplat(source, { scanData: false })).then(
       (check) => active && setResult({ file, problem: check.verdict === 'refused' ? check.problem : null }),
       (error: unknown) => {
         console.error(`Could not check ${file.name}`, error);

@@ -17,7 +17,7 @@
  * HTTP range requests, and no revocation when a model is hidden.
  */
 import { usesResumableUpload, UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
-import { bytesSource, checkContent, contentKindOfPath } from '@shared/content-check/index.js';
+import { assertStoredContent, bytesSource } from '@shared/content-check/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { checkUploadTarget, checkUploadTargets, fileNameOf } from '@shared/paths.js';
 import type {
@@ -149,20 +149,6 @@ function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-/**
- * Runs the content check a storage path calls for on the bytes about to be stored there (issue
- * 16; no photo decode: this backend is pure).
- * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
- */
-async function refuseBadContent(path: string, bytes: Uint8Array): Promise<void> {
-  const kind = contentKindOfPath(path);
-  if (kind === null) return;
-  const check = await checkContent(kind, bytesSource(bytes, fileNameOf(path)));
-  if (check.verdict === 'refused') {
-    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? `${fileNameOf(path)} was refused`, { context: { path } });
-  }
-}
-
 /** Runs a storage call, converting access errors to their storage codes. */
 async function storage<T>(work: () => Promise<T> | T): Promise<T> {
   try {
@@ -218,7 +204,7 @@ export class MemoryFiles implements FileStorePort {
       destroyInput(source);
     }
     const bytes = concat(parts, received);
-    await refuseBadContent(path, bytes);
+    await assertStoredContent(path, bytesSource(bytes, fileNameOf(path)));
     const [stored] = this.store.putFiles([{ path, bytes, contentType }]);
     if (!usesResumableUpload(total) || received !== total) {
       options.onProgress?.({ bytesTransferred: stored!.size, totalBytes: stored!.size });
@@ -269,7 +255,7 @@ export class MemoryFiles implements FileStorePort {
       entries.push({ path: item.path, bytes: concat(parts, length), ...(contentType ? { contentType } : {}) });
     }
     if (options.signal?.aborted) throw canceled(options.signal.reason);
-    for (const entry of entries) await refuseBadContent(entry.path, entry.bytes);
+    for (const entry of entries) await assertStoredContent(entry.path, bytesSource(entry.bytes, fileNameOf(entry.path)));
     const stored = this.store.putFiles(entries);
     options.onProgress?.({ bytesTransferred: total, totalBytes: total });
     return stored;

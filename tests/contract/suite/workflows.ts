@@ -399,6 +399,9 @@ export function workflowsContract(ctx: ContractContext): void {
         const record = await env.admin.catalog.get('models', model.id);
         expect(record?.validation?.photos).toMatchObject({ count: 1, dimensions: [{ width: 20, height: 10, count: 1 }] });
         expect(record?.validation?.splat?.gaussians).toBe(8);
+        // a photo that replaces one of the same name is not counted twice
+        await uploadAdditionalFiles(env.admin, model.id, 'images', [{ source: new Blob([await pngPhoto(20, 10)]), name: 'ok.png' }]);
+        expect((await env.admin.catalog.get('models', model.id))?.validation?.photos?.count).toBe(1);
       });
     });
 

@@ -7,21 +7,11 @@ import type { AdditionalUploadHooks } from '@shared/workflows/index.js';
 import { AdditionalFilesPanel, type AdditionalFilesPanelProps } from './additional-files-panel.js';
 import { EditModelForm, DeleteModelBox } from './model-management.js';
 import type { Model } from '@shared/types.js';
+import { cameraEntry } from '../../../../../tests/support/model-fixtures.js';
 
 afterEach(cleanup);
 
-const CAMERA = {
-  id: 1,
-  img_name: 'a.jpg',
-  position: [0, 0, 0],
-  rotation: [
-    [1, 0, 0],
-    [0, 1, 0],
-    [0, 0, 1],
-  ],
-  width: 1,
-  height: 1,
-};
+const CAMERA = cameraEntry();
 
 /** The camera handler runs the real shared checks (what the workflow does before writing). */
 async function checkCamera(files: Array<{ name: string; text: string }>, hooks: AdditionalUploadHooks) {
