@@ -16,24 +16,14 @@ import { register } from 'tsx/esm/api';
 const root = fileURLToPath(new URL('..', import.meta.url));
 register({ tsconfig: join(root, 'tsconfig.json') }); // the CLI's TypeScript sources and their @shared/… paths
 const { compressPlyFile } = await import(pathToFileURL(join(root, 'cli/src/lib/web-splat.ts')).href);
+// the demo data's seeded generator (mulberry32), so every run compresses the same file
+const { random } = await import(pathToFileURL(join(root, 'cli/src/lib/demo-data.ts')).href);
 const { GAUSSIAN_PLY_STRIDE, gaussianPlyHeader } = await import(pathToFileURL(join(root, 'tests/support/model-fixtures.ts')).href);
 
 const GAUSSIANS = Number(process.env.BENCH_GAUSSIANS || 1_000_000);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS || 1));
 const MB = 1024 * 1024;
 const log = (line) => process.stderr.write(`${line}\n`);
-
-/** A small deterministic PRNG (mulberry32), so every run compresses the same file. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Writes a 3DGS PLY of `count` Gaussians with plausible values (what training writes): centres in

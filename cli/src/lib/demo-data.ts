@@ -30,8 +30,13 @@ import { add, cross, dot, length as len, normalize as unit, scale as mul, sub, t
 import type { CameraMetadataEntry } from '@shared/types.js';
 import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
 
-/** A small deterministic pseudo-random generator (mulberry32), values in [0, 1). */
-function random(seed: number): () => number {
+/**
+ * A small deterministic pseudo-random generator (mulberry32), for demo data and benchmarks that
+ * must give the same bytes on every run.
+ * @param seed any 32-bit integer
+ * @returns a function giving the next value in [0, 1)
+ */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
