@@ -9,8 +9,12 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** `cli/bin/catalog.js`, the CLI as users run it. */
 export const cliBin = join(repoRoot, 'cli/bin/catalog.js');
-/** The built portal (`npm run build`), which the browser tests serve. */
-export const portalDist = join(repoRoot, 'portal/dist');
+/**
+ * The built portal (`npm run build`), which the browser tests serve; `CATALOG_TEST_PORTAL_DIST`
+ * points them at another build (a developer's own `vite build --outDir …`, so that two people
+ * working in one checkout do not rebuild portal/dist under each other's tests).
+ */
+export const portalDist = process.env.CATALOG_TEST_PORTAL_DIST || join(repoRoot, 'portal/dist');
 /** `../shared/samples` beside the repository (never copied into the project). */
 export const samplesDir = resolve(repoRoot, '..', 'shared', 'samples');
 
