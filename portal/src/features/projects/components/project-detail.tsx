@@ -4,12 +4,10 @@
  */
 import { Link } from 'react-router-dom';
 import { formatDate } from '@shared/format.js';
-import { MAP_EMBED_HEIGHT_PX, MAP_EMBED_ZOOM } from '@shared/constants.js';
-import { mapsEmbedLink, projectMapLink } from '@shared/links.js';
 import { sortProjectDetailModels } from '@shared/order.js';
-import { addModelLinkLabel, findReferenceModel, hasMapLocation } from '@shared/projects.js';
+import { addModelLinkLabel, findReferenceModel } from '@shared/projects.js';
 import { ModelMessages } from '@shared/messages.js';
-import type { Model, Project, ProjectLocation } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -18,63 +16,11 @@ import type { Resource } from '../../../lib/resource.js';
 import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
 import { useProjectWithModels } from '../api/use-project-with-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
+import { ProjectLocationSection } from './project-location.js';
 
 function linkStateOf(resource: Resource<string>): LinkState {
   if (resource.status === 'success') return 'ready';
   return resource.status === 'error' ? 'failed' : 'preparing';
-}
-
-export function ProjectLocationSection({ location }: { location: ProjectLocation | null | undefined }) {
-  const holder = { location };
-  const coords = hasMapLocation(holder) ? holder.location : null;
-  if (coords === null && !location?.address && !location?.mapUrl) {
-    return (
-      <section className="panel">
-        <h2 className="panel-title">Location</h2>
-        <p className="muted">No location data available for this project</p>
-      </section>
-    );
-  }
-  const mapLink = projectMapLink({ location });
-  return (
-    <section className="panel">
-      <h2 className="panel-title">Location</h2>
-      <dl className="facts">
-        {coords ? (
-          <div>
-            <dt>Coordinates</dt>
-            <dd>
-              {coords.lat}, {coords.lng}
-            </dd>
-          </div>
-        ) : null}
-        {location?.address ? (
-          <div>
-            <dt>Address</dt>
-            <dd>{location.address}</dd>
-          </div>
-        ) : null}
-      </dl>
-      {mapLink ? (
-        <p>
-          <a href={mapLink.href} target="_blank" rel="noopener noreferrer">
-            {mapLink.label}
-          </a>
-        </p>
-      ) : null}
-      {coords ? (
-        <iframe
-          className="map-embed"
-          title="Project location map"
-          src={mapsEmbedLink(coords.lat, coords.lng, MAP_EMBED_ZOOM)}
-          height={MAP_EMBED_HEIGHT_PX}
-          style={{ height: MAP_EMBED_HEIGHT_PX }}
-          loading="lazy"
-          referrerPolicy="no-referrer-when-downgrade"
-        />
-      ) : null}
-    </section>
-  );
 }
 
 function ModelsSection({ project, models: unsorted, isAdmin }: { project: Project; models: Model[]; isAdmin: boolean }) {
