@@ -121,6 +121,8 @@ export const ModelMessages = {
   updateModelFailed: 'Failed to update model information.',
   modelUpdated: 'Model information updated successfully.',
   fetchModelFailed: 'Failed to fetch model information.',
+  /** Ours (issue 17): an upload the user canceled is not an error. */
+  uploadCanceled: 'Upload canceled.',
 } as const;
 
 /** 'An error occurred during upload: ...' (add-model page). */
@@ -157,6 +159,10 @@ export const ProjectMessages = {
   infoUpdated: 'Project information updated successfully.',
   infoUpdateFailed: 'Failed to update project information.',
   replaceReferenceQuestion: 'This project already has a reference model. Do you want to replace it?',
+  /** Ours (issue 17): a hidden reference model leaves users with 'Unable to load reference model information.'. */
+  hiddenReference: 'A hidden model cannot be the reference model. Unhide it first.',
+  /** Ours (issue 17): hiding the current reference model is refused for the same reason. */
+  hideReferenceRefused: 'The reference model cannot be hidden. Set another model as the reference first.',
 } as const;
 
 /** 'Failed to load project: ...' */
@@ -166,6 +172,12 @@ export const saveProjectFailed = (detail: string): string => `Failed to save pro
 /** §8 delete guard: 'Cannot delete this project because it has N associated models. Please delete these models first.' */
 export const projectHasModels = (n: number): string =>
   `Cannot delete this project because it has ${n} associated models. Please delete these models first.`;
+/** Ours (issue 17): the warning of 'Delete project and all its models'. */
+export const projectDeleteWithModelsWarning = (models: number): string =>
+  `This action cannot be undone. The project, its ${models} ${models === 1 ? 'model' : 'models'} and all their files will be permanently deleted.`;
+/** Ours (issue 17): 'Project "{name}" and its N models have been deleted successfully.' */
+export const projectDeletedWithModels = (name: string, models: number): string =>
+  `Project "${name}" and its ${models} ${models === 1 ? 'model' : 'models'} have been deleted successfully.`;
 /** §8 'Failed to delete project: {error message}' */
 export const deleteProjectFailed = (detail: string): string => `Failed to delete project: ${detail}`;
 /** §8 'Project "{name}" has been deleted successfully.' */
@@ -173,6 +185,8 @@ export const projectDeleted = (name: string): string => `Project "${name}" has b
 
 /** §8 Admin grant. */
 export const adminGrantFailed = (detail: string): string => `Error setting admin role: ${detail}`;
+/** Ours (issue 17): 'Set as Admin' for a UID without a `users/{uid}` record. */
+export const noAccountWithUid = (uid: string): string => `No account with UID ${uid}.`;
 /** §8 Admin grant success: the user is set as admin and must log out and in again. */
 export const adminGranted = (who: string): string =>
   `User ${who} has been set as admin. They must log out and log in again for the change to take effect.`;
