@@ -94,6 +94,10 @@ export const FormMessages = {
   projectMapUrlInvalid: 'Map URL must be a valid URL (http or https).',
   projectLatitudeInvalid: 'Latitude must be a number.',
   projectLongitudeInvalid: 'Longitude must be a number.',
+  /** Issue 17: a latitude outside −90..90 stretched the map. */
+  projectLatitudeRange: 'Latitude must be between -90 and 90',
+  /** Issue 17: a longitude outside −180..180 stretched the map. */
+  projectLongitudeRange: 'Longitude must be between -180 and 180',
   modelTypeInvalid: 'Model type must be hybrid, splat or mesh.',
 } as const;
 
