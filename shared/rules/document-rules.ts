@@ -11,7 +11,8 @@
  *   signed-in caller without it may write only their own `users/{uid}`, with the role §4's
  *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
  *   own role;
- * - the §5 map-URL rule holds for every writer;
+ * - the §5 map-URL rule and the location ranges (latitude −90..90, longitude −180..180, issue 17)
+ *   hold for every writer;
  * - a model's Public ID has Edit's format and is unique within its project (issue 16), checked
  *   whenever a write creates a model or changes its publicId or projectId.
  * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
@@ -23,7 +24,7 @@ import type { WriteOp } from '@shared/ports/catalog.js';
 import { Capability, can, decideRole } from '@shared/roles.js';
 import type { CollectionName, Role } from '@shared/types.js';
 import { PUBLIC_ID_PATTERN, publicIdInUse } from '@shared/validation/models.js';
-import { isHttpUrl } from '@shared/validation/project-form.js';
+import { isHttpUrl, locationCoordinatesProblem } from '@shared/validation/project-form.js';
 
 /** A document's data: a JSON object. */
 type Json = Record<string, unknown>;
@@ -163,13 +164,22 @@ export function authorizeWrite(principal: Principal, change: PendingChange, look
 
 /**
  * Content rules every stored document is held to, whoever writes it (SPEC.md §5 project form:
- * the map URL is an http(s) URL).
- * @throws AppError `invalid-argument` with the form's message
+ * the map URL is an http(s) URL; issue 17: lat and lng are null/absent or numbers within
+ * −90..90 and −180..180, checked when a write creates the project or changes lat or lng, so a
+ * project stored before the rule stays editable).
+ * @throws AppError `invalid-argument` with the form's message ('Latitude must be between -90 and
+ *   90', 'Longitude must be between -180 and 180', 'Latitude must be a number.', …)
  */
 export function checkDocumentContent(change: PendingChange): void {
   if (change.collection !== 'projects' || change.after === null) return;
   const location = change.after.location;
   if (location === null || typeof location !== 'object') return;
+  // Checked when a write sets coordinates (a project stored before the rule stays editable otherwise).
+  const before = change.before?.location as { lat?: unknown; lng?: unknown } | null | undefined;
+  const after = location as { lat?: unknown; lng?: unknown };
+  const coordinatesChanged = !before || typeof before !== 'object' || before.lat !== after.lat || before.lng !== after.lng;
+  const coordinates = coordinatesChanged ? locationCoordinatesProblem(location) : null;
+  if (coordinates !== null) throw new AppError(ErrorCode.InvalidArgument, coordinates, { context: { location } });
   const mapUrl = (location as Json).mapUrl;
   if (mapUrl === undefined || mapUrl === null || mapUrl === '') return;
   if (typeof mapUrl !== 'string' || !isHttpUrl(mapUrl.trim())) {

@@ -44,6 +44,34 @@ export function parseCoordinate(value: string | number | null | undefined): numb
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** Latitude range of a stored location, degrees (issue 17). */
+export const LATITUDE_RANGE = { min: -90, max: 90 } as const;
+/** Longitude range of a stored location, degrees (issue 17). */
+export const LONGITUDE_RANGE = { min: -180, max: 180 } as const;
+
+/**
+ * The range rule of a stored location's coordinates (issue 17; the same rule as the form's, for
+ * the server, the import and the rules): each of `lat` and `lng` is absent, null, or a finite
+ * number inside its range (latitude −90..90, longitude −180..180, degrees, bounds included).
+ * @param location a document's `location` value, whatever its shape (null / non-object: no coordinates)
+ * @returns null when the coordinates are acceptable, else the message of the first broken rule
+ *   (`FormMessages.projectLatitudeInvalid` / `projectLongitudeInvalid` for a non-number,
+ *   `projectLatitudeRange` / `projectLongitudeRange` for one out of range)
+ */
+export function locationCoordinatesProblem(location: unknown): string | null {
+  if (location === null || typeof location !== 'object') return null;
+  const { lat, lng } = location as { lat?: unknown; lng?: unknown };
+  const check = (value: unknown, range: { min: number; max: number }, invalidText: string, rangeText: string): string | null => {
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return invalidText;
+    return value < range.min || value > range.max ? rangeText : null;
+  };
+  return (
+    check(lat, LATITUDE_RANGE, FormMessages.projectLatitudeInvalid, FormMessages.projectLatitudeRange) ??
+    check(lng, LONGITUDE_RANGE, FormMessages.projectLongitudeInvalid, FormMessages.projectLongitudeRange)
+  );
+}
+
 /** True for an absolute http(s) URL (other schemes, such as javascript:, are refused). */
 export function isHttpUrl(text: string): boolean {
   try {
@@ -59,9 +87,12 @@ export function isHttpUrl(text: string): boolean {
  * - name non-empty after trimming ('Project name cannot be empty');
  * - map URL, when given, an http(s) URL (`FormMessages.projectMapUrlInvalid`);
  * - latitude, then longitude, numeric or empty (`FormMessages.projectLatitudeInvalid` /
- *   `projectLongitudeInvalid`); empty means null.
+ *   `projectLongitudeInvalid`); empty means null;
+ * - latitude within −90..90 ('Latitude must be between -90 and 90'), longitude within −180..180
+ *   ('Longitude must be between -180 and 180') — issue 17: the spec asks only for numbers, but
+ *   95 / -200 stretched the map.
  * The slug is normalised (lower case, spaces to hyphens, only a-z 0-9 -) or, when empty,
- * generated from the name. No range check on coordinates: the spec asks only for numbers.
+ * generated from the name.
  * @returns the normalised {@link ProjectFormValue}
  */
 export function validateProjectForm(input: ProjectFormInput): ValidationResult<ProjectFormValue> {
@@ -73,6 +104,8 @@ export function validateProjectForm(input: ProjectFormInput): ValidationResult<P
   if (lat === undefined) return invalid(FormMessages.projectLatitudeInvalid);
   const lng = parseCoordinate(input.lng);
   if (lng === undefined) return invalid(FormMessages.projectLongitudeInvalid);
+  const outOfRange = locationCoordinatesProblem({ lat, lng });
+  if (outOfRange !== null) return invalid(outOfRange);
   const address = trimmed(input.address);
   return valid({
     name,

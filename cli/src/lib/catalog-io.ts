@@ -24,6 +24,7 @@ import {
 import type { Backend, FileStorePort, StoredFile, WriteOp } from '@shared/ports/index.js';
 import { ValidationMessages } from '@shared/messages.js';
 import { PUBLIC_ID_PATTERN } from '@shared/validation/models.js';
+import { locationCoordinatesProblem } from '@shared/validation/project-form.js';
 import { resumingFiles } from './resume.js';
 import { routes, type ReplyOf } from '@shared/wire/routes.js';
 
@@ -209,7 +210,26 @@ export function publicIdClashes(
 }
 
 /**
+ * The location rule (issue 17) over an export's projects: each `location` has lat and lng absent,
+ * null, or numbers within −90..90 and −180..180 degrees (`locationCoordinatesProblem`).
+ * @param projects the export's project documents
+ * @returns one line per project that breaks it, naming the project, its coordinates and the rule
+ *   (empty when the import may go on)
+ */
+export function projectLocationProblems(projects: ReadonlyArray<Record<string, unknown> & { id: string }>): string[] {
+  const lines: string[] = [];
+  for (const project of projects) {
+    const problem = locationCoordinatesProblem(project.location);
+    if (problem === null) continue;
+    const { lat, lng } = project.location as { lat?: unknown; lng?: unknown };
+    lines.push(`project ${project.id}: location ${JSON.stringify({ lat: lat ?? null, lng: lng ?? null })}: ${problem}`);
+  }
+  return lines;
+}
+
+/**
  * Imports an export into a backend: the Public ID rule is checked first ({@link publicIdClashes}),
+ * and the projects' location ranges ({@link projectLocationProblems}),
  * then every file (checked against the manifest's sizes before anything is written), then every
  * document with its id, in batches. Re-running it sends no file again and rewrites the same
  * documents.
@@ -217,7 +237,8 @@ export function publicIdClashes(
  * @param dir the export folder
  * @param options.log progress lines
  * @throws AppError `invalid-argument` (not an export; models breaking the Public ID rule, the
- *   message naming each clash, nothing written; a file missing or of another size),
+ *   message naming each clash, nothing written; projects with a latitude or longitude out of
+ *   range or not a number, each named, nothing written; a file missing or of another size),
  *   storage/network errors
  */
 export async function importCatalog(
@@ -248,6 +269,14 @@ export async function importCatalog(
       ErrorCode.InvalidArgument,
       `${dir} breaks the Public ID rule (${ValidationMessages.publicIdPattern}; one Public ID per project): nothing was imported.\n${clashes.join('\n')}`,
       { context: { clashes } },
+    );
+  }
+  const badLocations = projectLocationProblems(docs.get('projects') ?? []);
+  if (badLocations.length > 0) {
+    throw new AppError(
+      ErrorCode.InvalidArgument,
+      `${dir} has projects whose location is out of range (latitude -90..90, longitude -180..180): nothing was imported.\n${badLocations.join('\n')}`,
+      { context: { locations: badLocations } },
     );
   }
   for (const file of manifest.files) {
