@@ -67,7 +67,13 @@ describe('embedded backend (catalog serve)', () => {
 
   it('serves the public config', async () => {
     const response = await fetch(`${handle.server.url}/v1/config`);
-    expect(await response.json()).toEqual({ viewerUrl: null, mapsApiKey: null, splatViewerUrl: null, dualViewerUrl: null });
+    expect(await response.json()).toEqual({
+      viewerUrl: null,
+      mapsApiKey: null,
+      splatViewerUrl: null,
+      dualViewerUrl: null,
+      mapTilesUrl: null,
+    });
   });
 
   it('serves the portal with index.html fallback for client routes, JSON 404 under /v1', async () => {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { z } from 'zod';
+import { isMapTilesUrl } from '@shared/wire/config.js';
 import { defaultPort, resolveDataDir } from '../lib/backend.js';
 import { examplesHelp, leafCommand } from '../lib/command.js';
 import { packageRoot } from '../lib/package-root.js';
@@ -20,6 +21,10 @@ const schema = z.object({
   host: z.string().min(1).optional(),
   dataDir: z.string().min(1).optional(),
   viewerUrl: z.string().url().optional(),
+  mapTilesUrl: z
+    .string()
+    .refine(isMapTilesUrl, 'must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png')
+    .optional(),
   portal: z.boolean().default(true),
 });
 
@@ -36,7 +41,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** `catalog serve [--port] [--host] [--data-dir] [--viewer-url] [--no-portal]` */
+/** `catalog serve [--port] [--host] [--data-dir] [--viewer-url] [--map-tiles-url] [--no-portal]` */
 export const serveCommand = leafCommand({
   command: new Command('serve')
     .description('run the embedded catalog server (SQLite + files on disk) and serve the portal')
@@ -44,6 +49,10 @@ export const serveCommand = leafCommand({
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--data-dir <dir>', 'data folder (env CATALOG_DATA_DIR, default .catalog-data)')
     .option('--viewer-url <url>', 'external 3D viewer URL given to the portal (env CATALOG_VIEWER_URL)')
+    .option(
+      '--map-tiles-url <template>',
+      'raster tiles of the key-less map, {z}/{x}/{y} (env CATALOG_MAP_TILES_URL, default OpenStreetMap)',
+    )
     .option('--no-portal', 'serve only the API, not the built portal'),
   schema,
   help: examplesHelp(['catalog serve --port 8787 --data-dir ./.catalog-data']),
@@ -59,6 +68,7 @@ export const serveCommand = leafCommand({
       ...(input.host ? { host: input.host } : {}),
       portalDir,
       ...((input.viewerUrl ?? process.env.CATALOG_VIEWER_URL) ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
+      ...(input.mapTilesUrl ? { mapTilesUrl: input.mapTilesUrl } : {}),
     });
     const keepAlive = stopped.then(async (signal) => {
       ctx.log(`Received ${signal}, stopping…`);

@@ -46,6 +46,8 @@ export interface ServerOptions {
   toolViewerUrls?: { splatViewer?: string | null; dualViewer?: string | null };
   /** Google Maps JavaScript API key given to the portal (default env `CATALOG_MAPS_API_KEY`; none: the key-less map). */
   mapsApiKey?: string | null;
+  /** Raster tile URL template of the portal's key-less map (default env `CATALOG_MAP_TILES_URL`; none: OpenStreetMap's). */
+  mapTilesUrl?: string | null;
   /** Log requests (pino, to stdout). Default false. */
   logger?: boolean;
 }
@@ -87,6 +89,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const splatViewerUrl = options.toolViewerUrls?.splatViewer ?? (process.env.CATALOG_SPLAT_VIEWER_URL || null);
   const dualViewerUrl = options.toolViewerUrls?.dualViewer ?? (process.env.CATALOG_DUAL_VIEWER_URL || null);
   const mapsApiKey = options.mapsApiKey ?? (process.env.CATALOG_MAPS_API_KEY || null);
+  const mapTilesUrl = options.mapTilesUrl ?? (process.env.CATALOG_MAP_TILES_URL || null);
   const urlFor = (port: number): string => {
     const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
@@ -196,7 +199,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return reply.code(404).send({ error: { code: 'not-found', message: `No route ${request.method} ${path}` } });
   });
 
-  serveRoute(app, routes.config, async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl }));
+  serveRoute(app, routes.config, async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl, mapTilesUrl }));
 
   const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
   registerApi(app, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTimeConfig, loadRuntimeConfig } from './runtime-config.js';
+import { buildTimeConfig, loadRuntimeConfig, mapTilesUrlOf } from './runtime-config.js';
 
 describe('runtime config', () => {
   it('a Firebase build carries its viewer URLs and Maps key (Hosting has no /v1/config)', () => {
@@ -17,6 +17,7 @@ describe('runtime config', () => {
       viewerUrl: 'https://viewer.lab.example',
       mapsApiKey: 'k-123',
       toolViewerUrls: { splatViewer: 'https://splats.lab.example', dualViewer: null },
+      mapTilesUrl: null,
     });
   });
 
@@ -25,6 +26,7 @@ describe('runtime config', () => {
       viewerUrl: 'https://catalog.web.app/viewer',
       mapsApiKey: null,
       toolViewerUrls: { splatViewer: null, dualViewer: null },
+      mapTilesUrl: null,
     });
   });
 
@@ -41,10 +43,25 @@ describe('runtime config', () => {
       viewerUrl: 'https://v.example',
       mapsApiKey: null,
       toolViewerUrls: { splatViewer: null, dualViewer: null },
+      mapTilesUrl: null,
     });
     expect(requested).toEqual(['http://127.0.0.1:8787/v1/config']);
     expect((await loadRuntimeConfig('http://127.0.0.1:8787', reply({ viewerUrl: null, mapsApiKey: null }))).viewerUrl).toBe(
       'http://127.0.0.1:8787/viewer',
     );
+  });
+
+  it('the key-less map tiles: the configured template (server or VITE_MAP_TILES_URL), else OpenStreetMap (issue 17)', async () => {
+    const tiles = 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png';
+    const reply = (async () => new Response(JSON.stringify({ mapTilesUrl: tiles }), { status: 200 })) as unknown as typeof fetch;
+    const served = await loadRuntimeConfig('http://127.0.0.1:8787', reply);
+    expect(mapTilesUrlOf(served)).toBe(tiles);
+    expect(mapTilesUrlOf(buildTimeConfig({ VITE_BACKEND: 'firebase', VITE_MAP_TILES_URL: tiles }, 'https://x.web.app'))).toBe(tiles);
+    const osm = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+    expect(mapTilesUrlOf(null)).toBe(osm);
+    expect(mapTilesUrlOf({ mapTilesUrl: null })).toBe(osm);
+    // a template without the placeholders, or not http(s), is not used
+    expect(mapTilesUrlOf({ mapTilesUrl: 'https://tiles.example/tile.png' })).toBe(osm);
+    expect(mapTilesUrlOf({ mapTilesUrl: 'javascript:{z}{x}{y}' })).toBe(osm);
   });
 });

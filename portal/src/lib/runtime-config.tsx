@@ -1,13 +1,13 @@
 /**
  * Runtime configuration of the portal: read once from the embedded backend's public
  * `GET /v1/config`, or, in a Firebase build (Hosting has no such endpoint), taken from the
- * build-time variables `VITE_VIEWER_URL`, `VITE_MAPS_API_KEY`, `VITE_SPLAT_VIEWER_URL` and
- * `VITE_DUAL_VIEWER_URL`. Without an external viewer, the viewer links point at the portal's own
+ * build-time variables `VITE_VIEWER_URL`, `VITE_MAPS_API_KEY`, `VITE_SPLAT_VIEWER_URL`,
+ * `VITE_DUAL_VIEWER_URL` and `VITE_MAP_TILES_URL`. Without an external viewer, the viewer links point at the portal's own
  * viewer route (`shared/links.ts` resolveViewerBase).
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { resolveViewerBase } from '@shared/links.js';
-import { CONFIG_PATH } from '@shared/wire/config.js';
+import { CONFIG_PATH, DEFAULT_MAP_TILES_URL, isMapTilesUrl } from '@shared/wire/config.js';
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {
@@ -16,6 +16,14 @@ export interface RuntimeConfig {
   mapsApiKey: string | null;
   /** Hosts of the landing page's experimental tool cards; null: the built-in viewer. */
   toolViewerUrls: { splatViewer: string | null; dualViewer: string | null };
+  /** Raster tile URL template of the key-less map (issue 17); unset: OpenStreetMap's ({@link mapTilesUrlOf}). */
+  mapTilesUrl?: string | null;
+}
+
+/** The key-less map's tile URL template of a config: its own when usable, else OpenStreetMap's. */
+export function mapTilesUrlOf(config: Pick<RuntimeConfig, 'mapTilesUrl'> | null | undefined): string {
+  const given = config?.mapTilesUrl;
+  return typeof given === 'string' && isMapTilesUrl(given) ? given : DEFAULT_MAP_TILES_URL;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
@@ -32,6 +40,7 @@ export async function loadRuntimeConfig(origin: string, fetchImpl: typeof fetch 
     viewerUrl: resolveViewerBase(text(body.viewerUrl), origin),
     mapsApiKey: text(body.mapsApiKey),
     toolViewerUrls: { splatViewer: text(body.splatViewerUrl), dualViewer: text(body.dualViewerUrl) },
+    mapTilesUrl: text(body.mapTilesUrl),
   };
 }
 
@@ -46,6 +55,7 @@ export function buildTimeConfig(env: Record<string, unknown>, origin: string): R
     viewerUrl: resolveViewerBase(text(env.VITE_VIEWER_URL), origin),
     mapsApiKey: text(env.VITE_MAPS_API_KEY),
     toolViewerUrls: { splatViewer: text(env.VITE_SPLAT_VIEWER_URL), dualViewer: text(env.VITE_DUAL_VIEWER_URL) },
+    mapTilesUrl: text(env.VITE_MAP_TILES_URL),
   };
 }
 
@@ -81,4 +91,10 @@ export function useRuntimeConfig(): Resource<RuntimeConfig> {
 export function useViewerUrl(): string | null {
   const config = useRuntimeConfig();
   return config.status === 'success' ? config.data.viewerUrl : null;
+}
+
+/** The key-less map's tile URL template (OpenStreetMap's until the config says otherwise). */
+export function useMapTilesUrl(): string {
+  const config = useRuntimeConfig();
+  return mapTilesUrlOf(config.status === 'success' ? config.data : null);
 }
