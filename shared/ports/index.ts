@@ -4,7 +4,7 @@
  */
 import type { CatalogPort } from './catalog.js';
 import type { FileStorePort } from './files.js';
-import type { IdentityPort } from './identity.js';
+import type { IdentityPort, Unsubscribe } from './identity.js';
 
 export type * from './catalog.js';
 export type * from './files.js';
@@ -27,6 +27,30 @@ export interface BackendCapabilities {
   fileStorage: boolean;
 }
 
+/**
+ * Whether the backend is reachable: for the local adapter, whether its live-update stream to the
+ * embedded server is up (a failed request also counts as down, a reconnected stream as up); for
+ * the Firebase web adapter, the browser's online/offline state. Issue 17 "Faults": the portal's
+ * connection banner shows while the state is 'offline' and clears itself on reconnect.
+ */
+export type ConnectionState = 'online' | 'offline';
+
+/**
+ * The connection capability of an adapter (optional on {@link Backend}: absent where the adapter
+ * cannot tell — the memory backend, firebase-admin).
+ */
+export interface ConnectionPort {
+  /** The state now ('online' until something failed). */
+  readonly state: ConnectionState;
+  /**
+   * Listens to the state. While at least one listener is registered the local adapter keeps its
+   * live-update stream open (reconnecting with back-off), so the state recovers by itself.
+   * @param listener called once at once with the current state, then on every change
+   * @returns stops listening
+   */
+  subscribe(listener: (state: ConnectionState) => void): Unsubscribe;
+}
+
 export interface Backend {
   /** Short name for logs: 'local', 'firebase', or 'memory' (the in-memory backend of tests, `shared/adapters/memory`). */
   readonly kind: 'local' | 'firebase' | 'memory';
@@ -34,6 +58,8 @@ export interface Backend {
   readonly catalog: CatalogPort;
   readonly files: FileStorePort;
   readonly capabilities: BackendCapabilities;
+  /** Reachability of the backend (issue 17); absent when the adapter cannot tell. */
+  readonly connection?: ConnectionPort;
   /** Releases connections and listeners. */
   close(): Promise<void>;
 }

@@ -1,11 +1,14 @@
 /**
  * The route tree (SPEC.md §2 route table). Sign-in and landing load eagerly; every other route
  * module is lazy. Shell routes sit under the session guard; /admin/* and the add-model page
- * under the admin guard (§6).
+ * under the admin guard (§6). Every route has an error screen (issue 17 "Faults",
+ * `components/ui/route-error.tsx`): the root's for the routes outside the shell, and a pathless
+ * route inside the shell for its pages, so the top bar and navigation stay around the message.
  */
 import type { ComponentType } from 'react';
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppShell, RequireAdmin } from '../components/layouts/app-shell.js';
+import { RouteError } from '../components/ui/route-error.js';
 import { LoadingState } from '../components/ui/spinner.js';
 import { paths } from '../config/paths.js';
 import { NavigationHistoryProvider } from '../lib/navigation.js';
@@ -28,6 +31,7 @@ function Root() {
 export const routes: RouteObject[] = [
   {
     element: <Root />,
+    errorElement: <RouteError />,
     hydrateFallbackElement: <LoadingState label="Loading..." />,
     children: [
       { path: paths.landing.path, element: <LandingRoute /> },
@@ -37,16 +41,22 @@ export const routes: RouteObject[] = [
       {
         element: <AppShell />,
         children: [
-          { path: paths.catalog.path, lazy: lazyRoute(() => import('./routes/app/catalog.js')) },
-          { path: paths.projects.path, lazy: lazyRoute(() => import('./routes/app/projects.js')) },
-          { path: paths.projectMap.path, lazy: lazyRoute(() => import('./routes/app/project-map.js')) },
-          { path: paths.project.path, lazy: lazyRoute(() => import('./routes/app/project.js')) },
-          { path: paths.models.path, lazy: lazyRoute(() => import('./routes/app/models.js')) },
           {
-            element: <RequireAdmin />,
+            // The shell's pages fail inside the shell.
+            errorElement: <RouteError />,
             children: [
-              { path: paths.addModel.path, lazy: lazyRoute(() => import('./routes/app/add-model.js')) },
-              { path: paths.admin.root.path, lazy: lazyRoute(() => import('./routes/admin/admin.js')) },
+              { path: paths.catalog.path, lazy: lazyRoute(() => import('./routes/app/catalog.js')) },
+              { path: paths.projects.path, lazy: lazyRoute(() => import('./routes/app/projects.js')) },
+              { path: paths.projectMap.path, lazy: lazyRoute(() => import('./routes/app/project-map.js')) },
+              { path: paths.project.path, lazy: lazyRoute(() => import('./routes/app/project.js')) },
+              { path: paths.models.path, lazy: lazyRoute(() => import('./routes/app/models.js')) },
+              {
+                element: <RequireAdmin />,
+                children: [
+                  { path: paths.addModel.path, lazy: lazyRoute(() => import('./routes/app/add-model.js')) },
+                  { path: paths.admin.root.path, lazy: lazyRoute(() => import('./routes/admin/admin.js')) },
+                ],
+              },
             ],
           },
         ],

@@ -4,10 +4,19 @@
  * subscription re-runs its query on that collection and calls `onNext` only when the result
  * changed. The stream is read with fetch + eventsource-parser (so it can send the
  * Authorization header), with keep-alives from the server and reconnects with back-off.
+ *
+ * Connection state (issue 17 "Faults", {@link ConnectionPort}): 'offline' when the stream drops
+ * or any request gets no response, 'online' again when the stream is back (or, with no stream
+ * wanted, when a request gets an answer). A request that reaches the server while the stream
+ * waits to reconnect reconnects it at once. A live query whose run finds the server unreachable
+ * does not end: it waits for the connection and runs again, and every live query re-runs when the
+ * stream is back, so screens get fresh data after a server restart without remounting.
  */
 import { createParser } from 'eventsource-parser';
 import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
 import type { Unsubscribe } from '@shared/ports/identity.js';
+import type { ConnectionPort, ConnectionState } from '@shared/ports/index.js';
+import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { errorFromResponse, routePath } from './http.js';
@@ -19,17 +28,37 @@ import type { LocalIdentity } from './identity.js';
 const RECONNECT_START_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
 
-/** CatalogPort of the local adapter. */
+/** CatalogPort of the local adapter; also its {@link ConnectionPort} (`connection`). */
 export class LocalCatalog implements CatalogPort {
   private readonly live = new LiveQueries(
-    (collection, query) => this.query(collection, query),
-    () => this.stopStream(),
+    (collection, query) => this.liveQuery(collection, query),
+    () => {
+      if (!this.wantsStream()) this.stopStream();
+    },
   );
   private stream: AbortController | null = null;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private reconnectDelay = RECONNECT_START_MS;
   private readonly stopAuthWatch: Unsubscribe;
+  private readonly stopReachabilityWatch: () => void;
   private authSeen = false;
+  private closed = false;
+  private connectionState: ConnectionState = 'online';
+  private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
+  /** Live-query runs waiting for the connection to come back. */
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  /** The connection capability (`Backend.connection`): the live stream's state. */
+  readonly connection: ConnectionPort = (() => {
+    const watch = (listener: (state: ConnectionState) => void) => this.watchConnection(listener);
+    const state = () => this.connectionState;
+    return {
+      get state() {
+        return state();
+      },
+      subscribe: watch,
+    };
+  })();
 
   /**
    * @param transport HTTP transport to the server
@@ -45,8 +74,9 @@ export class LocalCatalog implements CatalogPort {
         this.authSeen = true;
         return;
       }
-      if (this.live.size > 0) this.restartStream();
+      if (this.wantsStream()) this.restartStream();
     });
+    this.stopReachabilityWatch = transport.watchReachability((reachable) => this.onReachability(reachable));
   }
 
   async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
@@ -99,6 +129,68 @@ export class LocalCatalog implements CatalogPort {
     return () => this.live.drop(sub);
   }
 
+  /** The stream runs while live queries or connection listeners exist. */
+  private wantsStream(): boolean {
+    return !this.closed && (this.live.size > 0 || this.connectionListeners.size > 0);
+  }
+
+  private watchConnection(listener: (state: ConnectionState) => void): Unsubscribe {
+    this.connectionListeners.add(listener);
+    listener(this.connectionState);
+    if (!this.stream && !this.reconnectTimer && !this.closed) this.startStream();
+    return () => {
+      this.connectionListeners.delete(listener);
+      if (!this.wantsStream()) this.stopStream();
+    };
+  }
+
+  private setConnection(state: ConnectionState): void {
+    if (state === 'online') {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const waiter of waiters) waiter.resolve();
+    }
+    if (state === this.connectionState) return;
+    this.connectionState = state;
+    for (const listener of [...this.connectionListeners]) listener(state);
+  }
+
+  /** What a request learned: no answer → offline; an answer while offline → reconnect the stream now (or online when none is wanted). */
+  private onReachability(reachable: boolean): void {
+    if (!reachable) {
+      this.setConnection('offline');
+      return;
+    }
+    if (this.connectionState === 'online') return;
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = null;
+      this.reconnectDelay = RECONNECT_START_MS;
+      this.startStream();
+    } else if (!this.stream) {
+      this.setConnection('online');
+    }
+  }
+
+  /** Resolves when the connection is back; rejects when the client closes. */
+  private whenOnline(): Promise<void> {
+    if (this.connectionState === 'online') return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** A live query's run: an unreachable server does not end the subscription, the run waits for the connection and tries again. */
+  private async liveQuery(collection: CollectionName, query: Query | undefined): Promise<unknown[]> {
+    for (;;) {
+      try {
+        return await this.query(collection, query);
+      } catch (error) {
+        if (this.closed || !isAppError(error, ErrorCode.Network)) throw error;
+        if (!this.stream && !this.reconnectTimer) this.startStream();
+        await this.whenOnline();
+      }
+    }
+  }
+
   private startStream(): void {
     const controller = new AbortController();
     this.stream = controller;
@@ -119,6 +211,8 @@ export class LocalCatalog implements CatalogPort {
   }
 
   private async readStream(controller: AbortController): Promise<void> {
+    // Whether the server answered the stream request with an error status (reachable, e.g. 401).
+    let refused = false;
     try {
       const authorization = await this.identity.authorization();
       if (!authorization || controller.signal.aborted) {
@@ -131,11 +225,15 @@ export class LocalCatalog implements CatalogPort {
         signal: controller.signal,
         cache: 'no-store',
       });
-      if (!response.ok || !response.body) throw errorFromResponse(response.status, await response.text(), 'data');
+      if (!response.ok || !response.body) {
+        refused = true;
+        throw errorFromResponse(response.status, await response.text(), 'data');
+      }
       const parser = createParser({
         onEvent: (event) => {
           if (event.event === LIVE_EVENTS.ready) {
             this.reconnectDelay = RECONNECT_START_MS;
+            this.setConnection('online');
             this.live.rerun(null); // catch up on changes missed while disconnected
           } else if (event.event === LIVE_EVENTS.change) {
             let collections: string[] | null = null;
@@ -158,19 +256,30 @@ export class LocalCatalog implements CatalogPort {
     } catch {
       // connection failed or dropped: reconnect below
     }
-    if (controller.signal.aborted || this.stream !== controller || this.live.size === 0) return;
+    if (controller.signal.aborted || this.stream !== controller) return;
+    if (!refused) this.setConnection('offline');
+    if (!this.wantsStream()) {
+      this.stream = null;
+      return;
+    }
     const delay = this.reconnectDelay;
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      if (this.stream === controller && this.live.size > 0) this.startStream();
+      if (this.stream === controller && this.wantsStream()) this.startStream();
     }, delay);
   }
 
   /** Ends every subscription and the live stream. */
   close(): void {
+    this.closed = true;
     this.stopAuthWatch();
+    this.stopReachabilityWatch();
     this.live.closeAll();
+    this.connectionListeners.clear();
     this.stopStream();
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter.reject(new AppError(ErrorCode.Canceled, 'The catalog client was closed'));
   }
 }

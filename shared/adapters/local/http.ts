@@ -108,6 +108,8 @@ export function checkReply<R extends RouteSpec>(route: R, value: unknown): Reply
 
 /** Sends JSON requests to one server. */
 export class Transport {
+  private readonly reachability = new Set<(reachable: boolean) => void>();
+
   /**
    * @param baseUrl server origin without trailing slash, e.g. `http://127.0.0.1:8787`
    * @param fetchFn the fetch implementation
@@ -116,6 +118,26 @@ export class Transport {
     readonly baseUrl: string,
     readonly fetchFn: typeof fetch,
   ) {}
+
+  /**
+   * Listens to what each request learns of the server's reachability (issue 17 "Faults": the
+   * local adapter's connection state): `true` when any HTTP response came back (even an error
+   * status), `false` when a request got no response (not when it was canceled).
+   * @param listener called after every request that reached or failed to reach the server
+   * @returns stops listening
+   */
+  watchReachability(listener: (reachable: boolean) => void): () => void {
+    this.reachability.add(listener);
+    return () => this.reachability.delete(listener);
+  }
+
+  /**
+   * Tells the reachability listeners what a request learned (the live stream reports its own).
+   * @param reachable true: a response came back; false: no response
+   */
+  reportReachability(reachable: boolean): void {
+    for (const listener of [...this.reachability]) listener(reachable);
+  }
 
   /**
    * Sends a request to one route of the table (`shared/wire/routes.ts`) and parses the JSON answer.
@@ -155,8 +177,10 @@ export class Transport {
       text = await response.text();
     } catch (error) {
       if (options.signal?.aborted) throw new AppError(ErrorCode.Canceled, 'The request was canceled', { cause: error });
+      this.reportReachability(false);
       throw networkError(error, flavour);
     }
+    this.reportReachability(true);
     if (!response.ok) throw errorFromResponse(response.status, text, flavour);
     return (text ? JSON.parse(text) : null) as T;
   }

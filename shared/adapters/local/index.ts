@@ -32,7 +32,7 @@ export interface LocalBackendOptions {
 /**
  * Creates the local backend client.
  * @param options see {@link LocalBackendOptions}
- * @returns a {@link Backend} (`kind: 'local'`); call `close()` to stop the live stream and token refresh
+ * @returns a {@link Backend} (`kind: 'local'`) with `connection` (the live stream's state, issue 17); call `close()` to stop the live stream and token refresh
  * @throws nothing synchronously; every call reports failures as AppError (codes of `shared/errors.ts`)
  */
 export function createLocalBackend(options: LocalBackendOptions): Backend {
@@ -42,8 +42,9 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   const catalog = new LocalCatalog(transport, identity);
   const files = new LocalFiles(transport, identity, options.uploadUrlStorage, options.uploadFileReader);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true, fileStorage: true };
-  return assembleBackend('local', { identity, catalog, files }, capabilities, async () => {
+  const backend = assembleBackend('local', { identity, catalog, files }, capabilities, async () => {
     catalog.close();
     identity.close();
   });
+  return { ...backend, connection: catalog.connection };
 }

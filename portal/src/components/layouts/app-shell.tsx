@@ -2,8 +2,14 @@
  * The shell of every signed-in route (SPEC.md §2 Shell, §4 Session): fixed top bar, left
  * navigation on catalog/projects/models/admin paths, and the session guard (loading, then the
  * page, or a redirect to /login when there is no role).
+ *
+ * Issue 17: on desktop the navigation is a rail whose collapsed/expanded choice is remembered
+ * (localStorage; the auto-collapse on arrival at /catalog still applies); below 768 px it is a
+ * drawer over the content, closed on arrival, opened by the top bar's menu button, closed by
+ * navigation, Escape, the backdrop and its close button, with focus moved into it and back to
+ * the menu button. The connection banner shows while the backend is unreachable.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { Capability, can, routeAccess } from '@shared/roles.js';
 import { APP_TITLE } from '../../config/app.js';
@@ -11,26 +17,54 @@ import { paths } from '../../config/paths.js';
 import {
   NAV_WIDTH_COLLAPSED,
   NAV_WIDTH_EXPANDED,
+  readNavCollapsed,
   showsNavigation,
   shouldAutoCollapse,
+  useNarrowScreen,
   useNavigationHistory,
+  writeNavCollapsed,
 } from '../../lib/navigation.js';
 import { useSession, useSignOut } from '../../lib/session.js';
+import { ConnectionBanner } from '../ui/connection-banner.js';
 import { LoadingState } from '../ui/spinner.js';
 import { SideNav } from './side-nav.js';
 import { TopBar } from './top-bar.js';
 
 export function AppShell() {
   const session = useSession();
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const history = useNavigationHistory();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const [collapsed, setCollapsed] = useState(false);
+  const narrow = useNarrowScreen();
+  const [collapsed, setCollapsed] = useState(() => readNavCollapsed() ?? false);
+  // The drawer is open on the location it was opened at: any navigation closes it.
+  const [drawerOpenAt, setDrawerOpenAt] = useState<string | null>(null);
+  const drawerOpen = narrow && drawerOpenAt === location.key;
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLElement>(null);
+  const wasOpen = useRef(false);
 
   useEffect(() => {
     if (history.pathname === pathname && shouldAutoCollapse(pathname, history.previous)) setCollapsed(true);
   }, [history.pathname, history.previous, pathname]);
+
+  // Focus into the drawer when it opens, back to the menu button when it closes.
+  useEffect(() => {
+    if (drawerOpen) drawer.current?.querySelector<HTMLElement>('button, a[href]')?.focus();
+    else if (wasOpen.current) menuButton.current?.focus();
+    wasOpen.current = drawerOpen;
+  }, [drawerOpen]);
+
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpenAt(null);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
 
   if (session.status === 'success') {
     // §4/§6/§8: no role → /login; a non-admin on an admin-only path → silently /projects.
@@ -40,6 +74,19 @@ export function AppShell() {
   const roleLoading = session.status !== 'success';
   const withNav = showsNavigation(pathname);
   const navWidth = collapsed ? NAV_WIDTH_COLLAPSED : NAV_WIDTH_EXPANDED;
+  const navProps = {
+    email: session.status === 'success' ? (session.data?.user.email ?? null) : null,
+    role: session.status === 'success' ? (session.data?.role ?? null) : null,
+    roleLoading,
+    onSignOut: handleSignOut,
+  };
+
+  function toggleRail() {
+    setCollapsed((value) => {
+      writeNavCollapsed(!value);
+      return !value;
+    });
+  }
 
   function handleSignOut() {
     signOut().then(
@@ -49,21 +96,47 @@ export function AppShell() {
   }
 
   return (
-    <div className="shell">
-      <TopBar brand={APP_TITLE}>
-        {session.status === 'success' && session.data ? <span className="top-bar-user muted">{session.data.user.email}</span> : null}
+    <div className={`shell${narrow ? ' shell-narrow' : ''}`}>
+      <TopBar
+        brand={APP_TITLE}
+        start={
+          withNav && narrow ? (
+            <button
+              ref={menuButton}
+              type="button"
+              className="top-bar-menu"
+              aria-label="Open navigation"
+              aria-expanded={drawerOpen}
+              aria-controls="shell-drawer"
+              onClick={() => setDrawerOpenAt(location.key)}
+            >
+              <span aria-hidden="true">☰</span>
+            </button>
+          ) : null
+        }
+      >
+        {session.status === 'success' && session.data ? (
+          <span className="top-bar-user muted" title={session.data.user.email ?? ''}>
+            {session.data.user.email}
+          </span>
+        ) : null}
       </TopBar>
-      {withNav ? (
-        <SideNav
-          collapsed={collapsed}
-          onToggle={() => setCollapsed((value) => !value)}
-          email={session.status === 'success' ? (session.data?.user.email ?? null) : null}
-          role={session.status === 'success' ? (session.data?.role ?? null) : null}
-          roleLoading={roleLoading}
-          onSignOut={handleSignOut}
-        />
+      {withNav && !narrow ? <SideNav collapsed={collapsed} onToggle={toggleRail} {...navProps} /> : null}
+      {withNav && drawerOpen ? (
+        <>
+          <div className="nav-backdrop" data-testid="nav-backdrop" aria-hidden="true" onClick={() => setDrawerOpenAt(null)} />
+          <SideNav
+            variant="drawer"
+            id="shell-drawer"
+            navRef={drawer}
+            collapsed={false}
+            onToggle={() => setDrawerOpenAt(null)}
+            {...navProps}
+          />
+        </>
       ) : null}
-      <main className="shell-main" style={{ marginLeft: withNav ? navWidth : 0 }}>
+      <main className="shell-main" style={{ marginLeft: withNav && !narrow ? navWidth : 0 }}>
+        <ConnectionBanner />
         {roleLoading ? <LoadingState label="Loading..." /> : <Outlet />}
       </main>
     </div>

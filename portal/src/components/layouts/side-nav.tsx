@@ -1,7 +1,10 @@
 /**
  * Left navigation of the shell (SPEC.md §2 Shell): entries, Quick Actions when expanded, and a
  * footer with the user's email, role and Sign Out (spinner + 'Loading...' while the role loads).
+ * On desktop a rail beside the content (256/64 px); below 768 px a drawer over it (issue 17),
+ * always expanded, a modal dialog with a close button.
  */
+import type { KeyboardEvent, Ref } from 'react';
 import { NavLink, Link } from 'react-router-dom';
 import { Capability, can, roleBadge } from '@shared/roles.js';
 import type { Role } from '@shared/types.js';
@@ -22,7 +25,8 @@ interface NavEntry {
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Catalog Home', description: 'Main catalog overview', href: paths.catalog.getHref(), icon: '⌂', end: true },
   { label: 'Project Map', description: 'Geographic view', href: paths.projectMap.getHref(), icon: '◎', end: true },
-  { label: 'Project List', description: 'Table view', href: paths.projects.getHref(), icon: '☰', end: true },
+  // The table view of the list (issue 17); lights up on /projects in either view.
+  { label: 'Project List', description: 'Table view', href: `${paths.projects.getHref()}?view=table`, icon: '☰', end: true },
   { label: 'Model List', description: '3D model library', href: paths.models.getHref(), icon: '◆', end: true },
   { label: 'Admin', description: 'Management tools', href: paths.admin.root.getHref(), icon: '⚙', adminOnly: true },
 ];
@@ -35,27 +39,70 @@ export interface SideNavProps {
   role: Role | null;
   roleLoading: boolean;
   onSignOut: () => void;
+  /** 'rail' beside the content (default) or 'drawer' over it (phones); a drawer's toggle closes it. */
+  variant?: 'rail' | 'drawer';
+  /** The element's id (the menu button's aria-controls). */
+  id?: string;
+  /** The aside element (the shell moves focus into the drawer). */
+  navRef?: Ref<HTMLElement>;
 }
 
-export function SideNav({ collapsed, onToggle, email, role, roleLoading, onSignOut }: SideNavProps) {
+/** Keeps Tab and Shift+Tab inside the drawer. */
+function trapFocus(event: KeyboardEvent<HTMLElement>): void {
+  if (event.key !== 'Tab') return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')];
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+export function SideNav({
+  collapsed: collapsedRail,
+  onToggle,
+  email,
+  role,
+  roleLoading,
+  onSignOut,
+  variant = 'rail',
+  id,
+  navRef,
+}: SideNavProps) {
   const isAdmin = can(role, Capability.AdminPaths);
   const entries = NAV_ENTRIES.filter((entry) => !entry.adminOnly || isAdmin);
+  const drawer = variant === 'drawer';
+  const collapsed = drawer ? false : collapsedRail;
   return (
     <aside
-      className={`side-nav${collapsed ? ' side-nav-collapsed' : ''}`}
+      id={id}
+      ref={navRef}
+      className={`side-nav${collapsed ? ' side-nav-collapsed' : ''}${drawer ? ' side-nav-drawer' : ''}`}
       style={{ width: collapsed ? NAV_WIDTH_COLLAPSED : NAV_WIDTH_EXPANDED }}
       data-testid="side-nav"
       data-collapsed={collapsed ? 'true' : 'false'}
+      {...(drawer ? { role: 'dialog', 'aria-modal': true, 'aria-label': 'Navigation', tabIndex: -1, onKeyDown: trapFocus } : {})}
     >
-      <button
-        type="button"
-        className="side-nav-toggle"
-        onClick={onToggle}
-        aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
-        aria-expanded={!collapsed}
-      >
-        {collapsed ? '»' : '«'}
-      </button>
+      {drawer ? (
+        <button type="button" className="side-nav-toggle" onClick={onToggle} aria-label="Close navigation">
+          ✕
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="side-nav-toggle"
+          onClick={onToggle}
+          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          aria-expanded={!collapsed}
+        >
+          {collapsed ? '»' : '«'}
+        </button>
+      )}
       <nav className="side-nav-entries" aria-label="Main navigation">
         {entries.map((entry) => (
           <NavLink

@@ -2,13 +2,19 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths.js';
 
-/** The fixed top bar (SPEC.md §2 Landing page, Shell): `brand` links to /; `children` sit on the right. */
-export function TopBar({ brand, children }: { brand: string; children?: ReactNode }) {
+/**
+ * The fixed top bar (SPEC.md §2 Landing page, Shell): `brand` links to /; `start` sits before it
+ * (the shell's menu button on phones, issue 17); `children` sit on the right.
+ */
+export function TopBar({ brand, start, children }: { brand: string; start?: ReactNode; children?: ReactNode }) {
   return (
     <header className="top-bar">
-      <Link to={paths.landing.getHref()} className="top-bar-brand">
-        {brand}
-      </Link>
+      <div className="top-bar-start">
+        {start}
+        <Link to={paths.landing.getHref()} className="top-bar-brand">
+          {brand}
+        </Link>
+      </div>
       {children}
     </header>
   );

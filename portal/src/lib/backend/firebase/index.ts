@@ -9,7 +9,7 @@ import type { FirebaseOptions } from 'firebase/app';
 import { browserLocalPersistence, connectAuthEmulator, getAuth, inMemoryPersistence, initializeAuth } from 'firebase/auth';
 import { connectFirestoreEmulator, getFirestore, terminate } from 'firebase/firestore';
 import { connectStorageEmulator, getStorage } from 'firebase/storage';
-import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
+import type { Backend, BackendCapabilities, ConnectionPort, ConnectionState } from '@shared/ports/index.js';
 import { assembleBackend } from '@shared/adapters/common.js';
 import { FirebaseCatalog } from './catalog.js';
 import { FirebaseFiles } from './files.js';
@@ -46,9 +46,35 @@ function split(host: string): [string, number] {
 }
 
 /**
+ * The Firebase adapter's connection capability (issue 17 "Faults"): the web SDK keeps its own
+ * channel and does not say when it is down, so this reports the browser's online/offline state
+ * (`navigator.onLine` and the window's `online`/`offline` events); outside a browser always 'online'.
+ */
+export function browserConnection(): ConnectionPort {
+  const current = (): ConnectionState => (typeof navigator !== 'undefined' && navigator.onLine === false ? 'offline' : 'online');
+  return {
+    get state() {
+      return current();
+    },
+    subscribe(listener) {
+      listener(current());
+      if (typeof window === 'undefined') return () => undefined;
+      const online = () => listener('online');
+      const offline = () => listener('offline');
+      window.addEventListener('online', online);
+      window.addEventListener('offline', offline);
+      return () => {
+        window.removeEventListener('online', online);
+        window.removeEventListener('offline', offline);
+      };
+    },
+  };
+}
+
+/**
  * Creates the Firebase backend.
  * @param options config, emulators, persistence
- * @returns a {@link Backend} (`kind: 'firebase'`); `close()` deletes the app
+ * @returns a {@link Backend} (`kind: 'firebase'`, `connection` from {@link browserConnection}); `close()` deletes the app
  */
 export function createFirebaseBackend(options: FirebaseBackendOptions): Backend {
   const app = initializeApp(options.config, options.appName);
@@ -72,8 +98,9 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
   const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false, fileStorage: true };
-  return assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
+  const backend = assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
     await terminate(db).catch(() => undefined);
     await deleteApp(app).catch(() => undefined);
   });
+  return { ...backend, connection: browserConnection() };
 }
