@@ -356,6 +356,13 @@ const CASES: readonly CaseTemplate[] = [
   },
   {
     collection: 'users',
+    case: 'every user record (the User Management list)',
+    why: '§6 Register users; promote to admin (issue 17: the list of accounts to find a UID)',
+    request: () => ({ op: 'list', collection: 'users', query: {} }),
+    allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+  {
+    collection: 'users',
     case: "own record with role 'user' (registration at first sign-in)",
     why: '§4 Role resolution: a record with role user is created',
     applies: signedIn,

@@ -1,5 +1,5 @@
 /**
- * Formatters of SPEC.md §3: dates as 'Mon D, YYYY' in UTC and byte sizes in Bytes/KB/MB/GB/TB,
+ * Formatters of SPEC.md §3: dates as 'Mon D, YYYY' in UTC (and 'YYYY-MM-DD' for the CLI) and byte sizes in Bytes/KB/MB/GB/TB,
  * plus the date coercion the orderings share.
  */
 
@@ -108,6 +108,24 @@ export function formatDate(value: unknown): string {
     const date = coerceDate(value);
     if (date === null || Number.isNaN(date.getTime())) return DATE_INVALID_TEXT;
     return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+  } catch {
+    return DATE_FORMAT_ERROR_TEXT;
+  }
+}
+
+/**
+ * Formats a date as 'YYYY-MM-DD' (its UTC calendar day), the CLI's one date format (issue 17: a
+ * capture date the portal stored as '2025-07-15T00:00:00.000Z' prints as '2025-07-15').
+ * @param value see {@link DateInput}; a 'YYYY-MM-DD' string is that calendar day
+ * @returns e.g. '2025-07-15'; 'N/A' when empty; 'Invalid date' when the value is not a date;
+ *   'Format error' when the conversion throws
+ */
+export function formatIsoDate(value: unknown): string {
+  if (isEmptyDateInput(value)) return DATE_EMPTY_TEXT;
+  try {
+    const date = coerceDate(value);
+    if (date === null || Number.isNaN(date.getTime())) return DATE_INVALID_TEXT;
+    return date.toISOString().slice(0, 10);
   } catch {
     return DATE_FORMAT_ERROR_TEXT;
   }

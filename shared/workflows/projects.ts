@@ -1,11 +1,17 @@
-import { AppError, ErrorCode } from '../errors.js';
-import type { CatalogPort } from '../ports/catalog.js';
+import pLimit from 'p-limit';
+import { AppError, ErrorCode, isAppError } from '../errors.js';
+import type { CatalogPort, WriteOp } from '../ports/catalog.js';
+import type { FileStorePort } from '../ports/files.js';
+import type { Backend } from '../ports/index.js';
+import { modelFolder } from '../paths.js';
+import type { Model } from '../types.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ProjectMessages, ValidationMessages, projectHasModels } from '../messages.js';
 import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { unwrap } from './util.js';
+import { referencedPaths } from './models.js';
+import { listFilesDeep, unwrap } from './util.js';
 
 /**
  * Creates a project from the project form's input (SPEC.md §2 Project form, §5 rules: name
@@ -64,4 +70,105 @@ export async function deleteProject(catalog: CatalogPort, projectId: string, con
   }
   await catalog.delete('projects', projectId);
   return project.name;
+}
+
+/** Models handled per step of {@link deleteProjectWithModels}: their files, then their records in one batch. */
+export const PROJECT_DELETE_CHUNK = 100;
+
+/** Progress of {@link deleteProjectWithModels}: models whose files and records are gone, of the total. */
+export interface DeleteProjectProgress {
+  modelsDeleted: number;
+  models: number;
+}
+
+/**
+ * Deletes a project with every one of its models, their files and records (issue 17 'Delete
+ * project and all its models'; SPEC.md §5 "Delete project" and "Delete model"): ONE typed-name
+ * confirmation (the project name, trimmed), then the models in chunks of
+ * {@link PROJECT_DELETE_CHUNK}: for each model of the chunk its files (everything under
+ * `models/{uuid}/` and every path its record names), then the chunk's records in one atomic
+ * batch (with `reference_model_id: null` on the project when its reference model is among
+ * them), and the project record last.
+ *
+ * Nothing is orphaned: a record is deleted only after all its files are (a file that cannot be
+ * deleted stops the run with its error, the record still naming the file). If the run fails midway, what is left
+ * is consistent: the project and the models not yet reached are intact; at most one chunk of
+ * models may have lost files whose records remain (the records still name them, so `catalog
+ * doctor` reports them); running it again with the same name finishes the job (files already
+ * gone count as deleted).
+ *
+ * @param backend catalog and file-store ports (admin or service)
+ * @param projectId the project's id
+ * @param confirmName the project name the admin typed
+ * @param options.onProgress called after each chunk with the models deleted so far
+ * @param options.chunk models per chunk (default {@link PROJECT_DELETE_CHUNK}; at most 400, a
+ *   Firestore batch's 500 writes with room to spare)
+ * @returns the project's name, the number of models and of files deleted
+ * @throws AppError `not-found` ('Project not found'), `invalid-argument` ("Project name doesn't
+ *   match. Deletion canceled."; nothing deleted), the first storage error of a file delete (the
+ *   run stops there), catalog errors (`permission-denied`…)
+ */
+export async function deleteProjectWithModels(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  projectId: string,
+  confirmName: string,
+  options: { onProgress?: (progress: DeleteProjectProgress) => void; chunk?: number } = {},
+): Promise<{ name: string; modelsDeleted: number; filesDeleted: number }> {
+  const { catalog, files } = backend;
+  const project = await catalog.get('projects', projectId);
+  if (project === null) throw new AppError(ErrorCode.NotFound, ProjectMessages.notFound, { context: { projectId } });
+  if (!confirmTypedName(confirmName, project.name)) {
+    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.projectNameMismatch, { context: { projectId } });
+  }
+  let filesDeleted = 0;
+  let modelsDeleted = 0;
+  let referenceCleared = !project.reference_model_id;
+  const size = Math.min(400, Math.max(1, Math.floor(options.chunk ?? PROJECT_DELETE_CHUNK)));
+  // Until the project has no models left: a model added while this runs is deleted too.
+  for (;;) {
+    const models = await catalog.query('models', { where: [['projectId', '==', projectId]] });
+    if (models.length === 0) break;
+    const total = modelsDeleted + models.length;
+    for (let start = 0; start < models.length; start += size) {
+      const chunk = models.slice(start, start + size);
+      const limit = pLimit(4);
+      const counts = await Promise.all(chunk.map((model) => limit(() => deleteAllFilesOf(files, model))));
+      filesDeleted += counts.reduce((a, b) => a + b, 0);
+      const ops: WriteOp[] = chunk.map((model) => ({ op: 'delete', collection: 'models', id: model.id }));
+      if (!referenceCleared && chunk.some((model) => model.id === project.reference_model_id)) {
+        ops.push({
+          op: 'update',
+          collection: 'projects',
+          id: projectId,
+          data: { reference_model_id: null, last_updated: SERVER_TIMESTAMP },
+        });
+        referenceCleared = true;
+      }
+      await catalog.batch(ops);
+      modelsDeleted += chunk.length;
+      options.onProgress?.({ modelsDeleted, models: total });
+    }
+  }
+  await catalog.delete('projects', projectId);
+  return { name: project.name, modelsDeleted, filesDeleted };
+}
+
+/**
+ * Deletes every file of a model (its folder and the paths its record names); a file already
+ * gone counts as deleted.
+ * @returns how many paths were deleted (or already gone)
+ * @throws the first storage error other than `storage/object-not-found`, as thrown (e.g.
+ *   `storage/unauthorized` for a non-admin), with `context.modelId` when it is an AppError's
+ */
+async function deleteAllFilesOf(files: FileStorePort, model: Model): Promise<number> {
+  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
+  for (const path of referencedPaths(model)) paths.add(path);
+  for (const path of paths) {
+    try {
+      await files.delete(path);
+    } catch (error) {
+      if (!isAppError(error, ErrorCode.ObjectNotFound)) throw error;
+    }
+  }
+  return paths.size;
 }

@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { CatalogPort, WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ProjectMessages } from '../messages.js';
+import { isHiddenModel } from './visibility.js';
 
 /**
  * Sets a project's reference model (SPEC.md §4 "Reference picker"): clears `isReference` on the
@@ -10,9 +11,11 @@ import { ProjectMessages } from '../messages.js';
  *
  * @param catalog the catalog port (admin)
  * @param projectId the project's id
- * @param modelId the new reference model's id; it must belong to the project
+ * @param modelId the new reference model's id; it must belong to the project and be visible
+ *   (issue 17: a hidden reference leaves users with 'Unable to load reference model information.')
  * @throws AppError `not-found` (project or model missing), `invalid-argument` (model of another
- *   project), `permission-denied`
+ *   project), `failed-precondition` ('A hidden model cannot be the reference model. Unhide it
+ *   first.', context `{projectId, modelId}`), `permission-denied`
  */
 export async function setReferenceModel(catalog: CatalogPort, projectId: string, modelId: string): Promise<void> {
   const [project, model] = await Promise.all([catalog.get('projects', projectId), catalog.get('models', modelId)]);
@@ -22,6 +25,9 @@ export async function setReferenceModel(catalog: CatalogPort, projectId: string,
     throw new AppError(ErrorCode.InvalidArgument, `Model ${modelId} does not belong to project ${projectId}`, {
       context: { projectId, modelId },
     });
+  }
+  if (isHiddenModel(model)) {
+    throw new AppError(ErrorCode.FailedPrecondition, ProjectMessages.hiddenReference, { context: { projectId, modelId } });
   }
   const current = await catalog.query('models', {
     where: [

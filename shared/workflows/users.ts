@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { Backend } from '../ports/index.js';
 import type { CatalogPort } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
-import { ValidationMessages } from '../messages.js';
+import { ValidationMessages, noAccountWithUid } from '../messages.js';
 import { validateRegisterUser } from '../validation/users.js';
 import type { Role, UserRecord } from '../types.js';
 import { unwrap } from './util.js';
@@ -48,15 +48,30 @@ export async function registerUser(
 
 /**
  * Grants the admin role to a user by UID (SPEC.md §5 "Set admin", §7 "Merge role admin for a
- * given UID"). The user must sign out and in again for the change to show (§4).
+ * given UID"). The account must exist (issue 17: 'no-such-uid' used to become an admin record):
+ * either its `users/{uid}` record is there, or the caller found the identity account itself
+ * (`options.account`, e.g. the CLI's `users promote <email>` through the identity admin API) and
+ * the record is written with its email. The user must sign out and in again for the change to
+ * show (§4).
  *
  * @param catalog the catalog port (admin or service)
  * @param uid the user's identity uid
+ * @param options.account the identity account of `uid`, when the caller looked it up
  * @throws AppError `invalid-argument` ('Please enter either email or user ID' when empty),
+ *   `not-found` ('No account with UID {uid}.', context `{uid}`: no record and no account given),
  *   `permission-denied`
  */
-export async function grantAdmin(catalog: CatalogPort, uid: string): Promise<void> {
+export async function grantAdmin(
+  catalog: CatalogPort,
+  uid: string,
+  options: { account?: { uid: string; email: string | null } } = {},
+): Promise<void> {
   const trimmed = uid.trim();
   if (trimmed === '') throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.setAdminNeedsInput);
-  await catalog.set('users', trimmed, { uid: trimmed, role: 'admin', updated_at: SERVER_TIMESTAMP }, { merge: true });
+  const account = options.account?.uid === trimmed ? options.account : null;
+  if (account === null && (await catalog.get('users', trimmed)) === null) {
+    throw new AppError(ErrorCode.NotFound, noAccountWithUid(trimmed), { context: { uid: trimmed } });
+  }
+  const email = account?.email ? { email: account.email.trim().toLowerCase() } : {};
+  await catalog.set('users', trimmed, { uid: trimmed, ...email, role: 'admin', updated_at: SERVER_TIMESTAMP }, { merge: true });
 }

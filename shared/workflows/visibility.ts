@@ -1,20 +1,49 @@
+import { AppError, ErrorCode } from '../errors.js';
 import type { CatalogPort } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { FileStorePort } from '../ports/files.js';
+import { ProjectMessages } from '../messages.js';
 import { modelFolder } from '../paths.js';
+import type { ModelData } from '../types.js';
+
+/**
+ * True when a model is hidden (SPEC.md §3: `visible` false; a missing field counts as visible).
+ * @param model a model record (or its data)
+ */
+export function isHiddenModel(model: Pick<ModelData, 'visible'>): boolean {
+  return model.visible === false;
+}
 
 /**
  * Hides or shows a model (SPEC.md §4 "Model visibility", admin only): writes `visible` and
  * stamps `last_updated`. Hiding also revokes the download links already handed out for the
  * model's files when the file store can ({@link FileStorePort.revokeDownloadUrls}: Firebase
  * through firebase-admin; the embedded server does it itself).
+ *
+ * Hiding its project's reference model is refused (issue 17): every user would then see
+ * 'Unable to load reference model information.' on the project's Compare buttons. Refusing (not
+ * asking to clear the reference) keeps the CLI, the portal and any other caller on one rule
+ * without a question none of them could ask the same way; the admin sets another reference first.
+ *
  * @param catalog the catalog port (admin)
  * @param modelId the model's id (its uuid: the files live in `models/{uuid}/`)
  * @param visible true to show, false to hide
  * @param files the file store, to revoke links on hiding (optional)
- * @throws AppError `not-found`, `permission-denied`, storage codes from the revocation (the model is hidden by then)
+ * @throws AppError `not-found` (model), `failed-precondition` ('The reference model cannot be
+ *   hidden. Set another model as the reference first.', context `{modelId, projectId}`),
+ *   `permission-denied`, storage codes from the revocation (the model is hidden by then)
  */
 export async function setModelVisibility(catalog: CatalogPort, modelId: string, visible: boolean, files?: FileStorePort): Promise<void> {
+  if (!visible) {
+    const model = await catalog.get('models', modelId);
+    if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+    const project = model.projectId ? await catalog.get('projects', model.projectId) : null;
+    if (project?.reference_model_id === modelId || (model.isReference === true && !project?.reference_model_id)) {
+      throw new AppError(ErrorCode.FailedPrecondition, ProjectMessages.hideReferenceRefused, {
+        context: { modelId, projectId: model.projectId ?? null },
+      });
+    }
+  }
   await catalog.update('models', modelId, { visible, last_updated: SERVER_TIMESTAMP });
   if (!visible && files?.revokeDownloadUrls) await files.revokeDownloadUrls(`${modelFolder(modelId)}/`);
 }

@@ -1,21 +1,29 @@
 /**
- * `catalog projects create` and `catalog projects list` (SPEC.md §2 Project form, §5 project form
- * rules, §8 'Project created successfully!').
+ * `catalog projects create|list|show|update|delete|set-reference` (SPEC.md §2 Project form, §5
+ * project form rules, §8 'Project created successfully!'); `delete --with-models` deletes the
+ * project's models and their files too (issue 17); a hidden model cannot be the reference.
  */
 import { Command } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode, rewrap } from '@shared/errors.js';
-import { ProjectMessages, projectDeleted, projectHasModels } from '@shared/messages.js';
+import { ProjectMessages, projectDeleted, projectDeletedWithModels, projectHasModels } from '@shared/messages.js';
 import { sortModelsByPublicId, sortProjectsByStructureId } from '@shared/order.js';
 import { countModelsByProject, projectBadge } from '@shared/projects.js';
 import type { Project } from '@shared/types.js';
 import { validateProjectForm } from '@shared/validation/project-form.js';
-import { createProject, deleteProject, setReferenceModel, updateProject } from '@shared/workflows/index.js';
+import {
+  createProject,
+  deleteProject,
+  deleteProjectWithModels,
+  PROJECT_DELETE_CHUNK,
+  setReferenceModel,
+  updateProject,
+} from '@shared/workflows/index.js';
 import { formatCount } from '@shared/format.js';
 import { backendOptionsShape } from '../lib/backend.js';
 import { findModel, findProject, projectRefCommand, projectRefShape, typedName } from '../lib/lookup.js';
 import { examplesHelp, leafCommand } from '../lib/command.js';
-import { formatTable } from '../lib/output.js';
+import { formatTable, withReadableDates } from '../lib/output.js';
 
 const createSchema = z.object({
   name: z.string().default(''),
@@ -126,6 +134,8 @@ export const showCommand = leafCommand({
     const models = sortModelsByPublicId(await backend.catalog.query('models', { where: [['projectId', '==', project.id]] }));
     return {
       result: { ...project, models },
+      // capture dates as 'YYYY-MM-DD' (issue 17); --json prints the records as stored
+      text: JSON.stringify({ ...project, models: models.map(withReadableDates) }, null, 2),
       summary: `${project.structure_id || '-'} ${project.name} (${project.id}): ${models.length} models`,
     };
   },
@@ -171,25 +181,46 @@ export const updateCommand = leafCommand({
   },
 });
 
-const deleteSchema = z.object({ ...projectRefShape, confirm: z.string().optional() });
+const deleteSchema = z.object({ ...projectRefShape, confirm: z.string().optional(), withModels: z.boolean().optional() });
 
-/** `catalog projects delete <project> [--confirm "<name>"]` */
+/** `catalog projects delete <project> [--confirm "<name>"] [--with-models]` */
 export const deleteCommand = leafCommand({
-  command: projectRefCommand('delete', 'delete a project without models (type its name to confirm)').option(
-    '--confirm <name>',
-    'the project name, typed to confirm (required without a terminal)',
-  ),
+  command: projectRefCommand('delete', 'delete a project (type its name to confirm); with --with-models also its models and their files')
+    .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)')
+    .option(
+      '--with-models',
+      'also delete every model of the project, with its files (issue 17); without it a project with models is refused',
+    ),
   backend: true,
   schema: deleteSchema,
-  help: examplesHelp(['catalog projects delete MST-003 --confirm "Harbour Light Mast"']),
+  help: examplesHelp([
+    'catalog projects delete MST-003 --confirm "Harbour Light Mast"',
+    'catalog projects delete TWR-001 --with-models --confirm "North Ridge Telecom Tower"',
+  ]),
   run: async (input, ctx, open) => {
     const { backend } = await open();
     const project = await findProject(backend, input.project);
     const count = await backend.catalog.count('models', { where: [['projectId', '==', project.id]] });
-    if (count > 0) throw new AppError(ErrorCode.FailedPrecondition, projectHasModels(count), { context: { projectId: project.id, count } });
+    if (count > 0 && !input.withModels) {
+      if (!ctx.json) ctx.log('Add --with-models to delete the models and their files with the project.');
+      throw new AppError(ErrorCode.FailedPrecondition, projectHasModels(count), { context: { projectId: project.id, count } });
+    }
     const typed = await typedName(ctx, project.name, input.confirm);
-    const name = await deleteProject(backend.catalog, project.id, typed);
-    return { result: { id: project.id, name }, text: project.id, summary: projectDeleted(name) };
+    if (!input.withModels) {
+      const name = await deleteProject(backend.catalog, project.id, typed);
+      return { result: { id: project.id, name }, text: project.id, summary: projectDeleted(name) };
+    }
+    if (count > 0) ctx.log(`Deleting ${formatCount(count, 'model')} with their files, then the project...`);
+    const done = await deleteProjectWithModels(backend, project.id, typed, {
+      onProgress: ({ modelsDeleted, models }) => {
+        if (models > PROJECT_DELETE_CHUNK) ctx.log(`  ${modelsDeleted}/${models} models deleted`);
+      },
+    });
+    return {
+      result: { id: project.id, name: done.name, modelsDeleted: done.modelsDeleted, filesDeleted: done.filesDeleted },
+      text: project.id,
+      summary: `${projectDeletedWithModels(done.name, done.modelsDeleted)} ${formatCount(done.filesDeleted, 'file')} deleted.`,
+    };
   },
 });
 
@@ -211,7 +242,11 @@ export const setReferenceCommand = leafCommand({
     try {
       await setReferenceModel(backend.catalog, project.id, model.id);
     } catch (error) {
-      if (error instanceof AppError && (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument)) throw error;
+      if (
+        error instanceof AppError &&
+        (error.code === ErrorCode.NotFound || error.code === ErrorCode.InvalidArgument || error.code === ErrorCode.FailedPrecondition)
+      )
+        throw error;
       throw rewrap(error, ProjectMessages.referenceUpdateFailed);
     }
     return { result: { projectId: project.id, modelId: model.id }, text: model.id, summary: ProjectMessages.referenceUpdated };
@@ -229,5 +264,5 @@ export const projectsCommand = new Command('projects')
   .addCommand(setReferenceCommand)
   .addHelpText(
     'after',
-    '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n',
+    '\nExamples:\n  $ catalog projects create --name "Harbour Light Mast" --structure-id MST-003\n  $ catalog projects list\n  $ catalog projects delete MST-003 --confirm "Harbour Light Mast"\n  $ catalog projects delete TWR-001 --with-models --confirm "North Ridge Telecom Tower"\n',
   );

@@ -1,6 +1,7 @@
 /**
- * `catalog users register` and `catalog users promote` (SPEC.md §2 User management, §5 "Register
- * user" and "Set admin", §8 registration and admin-grant messages).
+ * `catalog users register`, `promote` and `list` (SPEC.md §2 User management, §5 "Register user"
+ * and "Set admin", §8 registration and admin-grant messages); promoting a UID without a
+ * `users/{uid}` record is refused ('No account with UID …', issue 17).
  */
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -76,12 +77,11 @@ export const promoteCommand = leafCommand({
       uid = account.uid;
       email = account.email;
     }
-    if (email === null && (await backend.catalog.get('users', uid)) === null) {
-      ctx.log(`Note: no user record has uid ${uid} yet; one is written with role admin.`);
-    }
     try {
-      await grantAdmin(backend.catalog, uid);
+      // by uid: the users/{uid} record must exist; by email: the identity account was found above
+      await grantAdmin(backend.catalog, uid, email === null ? {} : { account: { uid, email } });
     } catch (error) {
+      if (isAppError(error, ErrorCode.NotFound, ErrorCode.InvalidArgument)) throw error;
       throw rewrap(error, adminGrantFailed(error instanceof Error ? error.message : String(error)));
     }
     const record = await backend.catalog.get('users', uid);

@@ -10,6 +10,8 @@ import type { Command } from 'commander';
 import { CommanderError } from 'commander';
 import { z } from 'zod';
 import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
+import { formatIsoDate } from '@shared/format.js';
+import type { ModelMetadata } from '@shared/types.js';
 
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, expected: 1, unexpected: 2 } as const;
@@ -199,4 +201,26 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .join('  ')
       .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n');
+}
+
+/**
+ * A capture date as the CLI's human output prints it: 'YYYY-MM-DD' (`formatIsoDate`, issue 17),
+ * '-' when there is none. `--json` keeps the stored value (the record as it is: a script reads
+ * what the portal and the API read, and a timestamp keeps its time).
+ * @param value a stored `metadata.captureDate` ('YYYY-MM-DD', an ISO timestamp, null)
+ */
+export function captureDateText(value: string | null | undefined): string {
+  return value === null || value === undefined || value.trim() === '' ? '-' : formatIsoDate(value);
+}
+
+/**
+ * A model record for human output: the same record with `metadata.captureDate` as 'YYYY-MM-DD'
+ * (see {@link captureDateText}; null stays null). The input is not changed.
+ * @param model a model record (or any object with an optional `metadata`)
+ * @returns a shallow copy with the date rewritten
+ */
+export function withReadableDates<T extends { metadata?: ModelMetadata | null }>(model: T): T {
+  const date = model.metadata?.captureDate;
+  if (date === null || date === undefined || date.trim() === '') return model;
+  return { ...model, metadata: { ...model.metadata, captureDate: captureDateText(date) } };
 }

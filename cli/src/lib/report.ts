@@ -5,7 +5,7 @@
  * generator, meshes, triangles, textures, extensions, the validator's warnings; cameras: count and
  * how many have a photo; photos: count and pixel sizes — then the report's notes.
  */
-import { formatBytes, formatCount } from '@shared/format.js';
+import { formatBytes, formatCount, formatIsoDate } from '@shared/format.js';
 import type { BoundingBox, FileCheckBase, ValidationReport } from '@shared/types.js';
 
 /** Shown by `catalog models show` for a model stored before the content checks existed. */
@@ -36,11 +36,12 @@ function verdictCell(verdict: FileCheckBase['verdict']): string {
  * The human text of a validation report, one line per checked file (with its problem and
  * warnings indented below), then the notes.
  * @param report the report (from `checkModelContent` or a model's stored `validation`)
- * @param options.title the first line's start (default 'File checks'); the checker and date follow it
+ * @param options.title the first line's start (default 'File checks'); the checker and the check's
+ *   day ('YYYY-MM-DD', issue 17) follow it
  * @returns lines joined by '\n'
  */
 export function formatValidationReport(report: ValidationReport, options: { title?: string } = {}): string {
-  const lines: string[] = [`${options.title ?? 'File checks'} (${report.checker}, ${String(report.checkedAt)}):`];
+  const lines: string[] = [`${options.title ?? 'File checks'} (${report.checker}, ${formatIsoDate(report.checkedAt)}):`];
   const row = (label: string, check: FileCheckBase, facts: string) => {
     lines.push(
       `  ${label.padEnd(8)} ${verdictCell(check.verdict)}${check.fileName} (${formatBytes(check.size)})${facts ? `: ${facts}` : ''}`,

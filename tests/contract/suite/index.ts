@@ -6,9 +6,11 @@
  * identity (error codes of SPEC.md §8), files (uploads with progress, cancel, listing, metadata,
  * deletion, download links), content (what the backend itself refuses: bad model files, a
  * malformed or duplicate Public ID; the web-sized splat it makes) and workflows (the multi-record changes of `shared/workflows` over
- * the ports: reference-model transitions, delete guards, visibility, model files).
+ * the ports: reference-model transitions, delete guards, visibility, model files) and admin (issue
+ * 17: no hidden reference, 'Set as Admin' needs the account, a project deleted with its models).
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { adminContract } from './admin.js';
 import { batchesContract } from './batches.js';
 import { contentContract } from './content.js';
 import type { ContractContext, ContractOptions, ContractSetup } from './context.js';
@@ -102,5 +104,6 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
     filesContract(ctx);
     contentContract(ctx);
     workflowsContract(ctx);
+    adminContract(ctx);
   });
 }

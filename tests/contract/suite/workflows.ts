@@ -7,8 +7,8 @@
  *   replacement keeps the old reference and still creates the model; setting a reference clears
  *   isReference on the old model, sets it on the new one and updates the project; a model of
  *   another project is refused; deleting the reference model clears the project's
- *   reference_model_id (§5 "Delete model"); hiding it changes visibility only (§4 "Model
- *   visibility": the reference stays, non-admins stop seeing the model);
+ *   reference_model_id (§5 "Delete model"); hiding it is refused (issue 17: users would see
+ *   'Unable to load reference model information.'); a hidden model stops reaching non-admins;
  * - delete guards (§4 "Project delete flow", §5): a project with associated models — hidden ones
  *   included — cannot be deleted; the typed name must match (trimmed); a model's typed name too;
  * - visibility (§4, §6): hide and show stamp last_updated; non-admins never receive a hidden
@@ -183,23 +183,28 @@ export function workflowsContract(ctx: ContractContext): void {
       });
 
       it.skipIf(Boolean(skip.roles))(
-        'hiding the reference model keeps it the reference; non-admins stop receiving it until shown',
+        'hiding the reference model is refused (issue 17); a hidden model stops reaching non-admins until shown',
         async () => {
           const projectId = await newProject('ref-hide');
           const ref = await newModel(env.admin, projectId, 'H-1', { setAsReference: true });
           const plain = await newModel(env.admin, projectId, 'H-2');
-          const before = await env.admin.catalog.get('models', ref.model.id);
+          const refused = await rejection(setModelVisibility(env.admin.catalog, ref.model.id, false, env.admin.files));
+          expect(refused.code).toBe('failed-precondition');
+          expect(refused.message).toBe(ProjectMessages.hideReferenceRefused);
+          expect((await env.admin.catalog.get('models', ref.model.id))?.visible).toBe(true);
+          expect(await referenceState(projectId)).toEqual({ project: ref.model.id, flagged: [ref.model.id] });
+          const before = await env.admin.catalog.get('models', plain.model.id);
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await setModelVisibility(env.admin.catalog, ref.model.id, false, env.admin.files);
-          const hidden = await env.admin.catalog.get('models', ref.model.id);
+          await setModelVisibility(env.admin.catalog, plain.model.id, false, env.admin.files);
+          const hidden = await env.admin.catalog.get('models', plain.model.id);
           expect(hidden?.visible).toBe(false);
           expect(Date.parse(hidden!.last_updated!)).toBeGreaterThan(Date.parse(before!.last_updated!));
           expect(await referenceState(projectId)).toEqual({ project: ref.model.id, flagged: [ref.model.id] });
-          expect(await env.user.catalog.get('models', ref.model.id)).toBeNull();
+          expect(await env.user.catalog.get('models', plain.model.id)).toBeNull();
           const where: [string, '==', string][] = [['projectId', '==', projectId]];
-          expect((await env.user.catalog.query('models', { where })).map((m) => m.id)).toEqual([plain.model.id]);
+          expect((await env.user.catalog.query('models', { where })).map((m) => m.id)).toEqual([ref.model.id]);
           expect(await env.user.catalog.count('models', { where })).toBe(1);
-          await setModelVisibility(env.admin.catalog, ref.model.id, true, env.admin.files);
+          await setModelVisibility(env.admin.catalog, plain.model.id, true, env.admin.files);
           expect((await env.user.catalog.get('models', ref.model.id))?.isReference).toBe(true);
           expect(await env.user.catalog.count('models', { where })).toBe(2);
         },

@@ -1,4 +1,7 @@
-/** `catalog models list`: every model (hidden ones included), by project, then by Public ID (`shared/order.ts`). */
+/**
+ * `catalog models list`: every model (hidden ones included), by project, then by Public ID
+ * (`shared/order.ts`); capture dates as 'YYYY-MM-DD' (`--json`: as stored).
+ */
 import { Command } from 'commander';
 import { z } from 'zod';
 import { formatCount } from '@shared/format.js';
@@ -7,7 +10,7 @@ import { compareCodeUnits, sortModelsByPublicId } from '@shared/order.js';
 import { backendOptionsShape } from '../../lib/backend.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
 import { findProject } from '../../lib/lookup.js';
-import { formatTable } from '../../lib/output.js';
+import { captureDateText, formatTable } from '../../lib/output.js';
 
 const schema = z.object({ project: z.string().optional(), ...backendOptionsShape });
 
@@ -31,7 +34,7 @@ export const listCommand = leafCommand({
       modelTypeLabel(m),
       m.visible === false ? 'hidden' : 'visible',
       m.isReference ? 'yes' : '',
-      m.metadata?.captureDate ?? '-',
+      captureDateText(m.metadata?.captureDate),
       m.projectId ?? '-',
       m.id,
     ]);

@@ -1,9 +1,11 @@
 /**
  * `catalog models show`: one model record, by id or by Public ID (within `--project`), with its
- * stored validation report (issue 16) printed as `catalog validate` prints a folder's.
+ * stored validation report (issue 16) printed as `catalog validate` prints a folder's; the
+ * capture date as 'YYYY-MM-DD' (issue 17; `--json`: as stored).
  */
 import { examplesHelp, leafCommand } from '../../lib/command.js';
 import { findModelRef, modelRefCommand } from '../../lib/lookup.js';
+import { withReadableDates } from '../../lib/output.js';
 import { formatValidationReport, NO_STORED_REPORT_MESSAGE } from '../../lib/report.js';
 import { modelRefSchema } from './common.js';
 
@@ -26,7 +28,8 @@ export const showCommand = leafCommand({
     return {
       // the record as stored, `validation` null when the model has no report
       result: { ...model, validation },
-      text: `${JSON.stringify(record, null, 2)}\n${checks}`,
+      // the capture date as 'YYYY-MM-DD' (issue 17); --json prints it as stored
+      text: `${JSON.stringify(withReadableDates(record), null, 2)}\n${checks}`,
       summary: `${model.publicId} ${model.name} (${model.id})`,
     };
   },
