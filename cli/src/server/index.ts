@@ -163,7 +163,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // viewer needs — WASM, blob workers — and Google Maps when a key is set); no framing anywhere.
   // Plain HTTP on loopback: no HSTS.
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy() },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(mapTilesUrl) },
     hsts: false,
     crossOriginEmbedderPolicy: false,
     // Download links (`?token=`) are opened by the built-in viewer and, when configured, an external one.

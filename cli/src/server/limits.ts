@@ -2,6 +2,7 @@
  * Request limits and security headers of the embedded backend: how deep a JSON body may nest,
  * which routes decide the caller before the body is read, and the portal's Content-Security-Policy.
  */
+import { DEFAULT_MAP_TILES_URL, isMapTilesUrl } from '@shared/wire/config.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { API_PREFIX, isApiPath, isFilePath, PUBLIC_ROUTES } from '@shared/wire/routes.js';
 
@@ -43,12 +44,16 @@ export function isEarlyAuthPath(method: string, url: string): boolean {
 /**
  * The portal's Content-Security-Policy directives (for @fastify/helmet): scripts from this
  * origin only, plus WebAssembly (`'wasm-unsafe-eval'`) and blob workers for the 3D viewer; Google
- * Maps' script, tiles and embed when a key is configured; no plugins, no framing of the portal,
- * forms and `<base>` to this origin only.
+ * Maps' script, tiles and embed when a key is configured; the key-less map's raster tiles (issue
+ * 17: images fetched by MapLibre, so both img-src and connect-src) from `mapTilesUrl`'s origin;
+ * no plugins, no framing of the portal, forms and `<base>` to this origin only.
+ * @param mapTilesUrl the key-less map's tile URL template (default OpenStreetMap's, DEFAULT_MAP_TILES_URL)
  * @returns directive name → sources
  */
-export function contentSecurityPolicy(): Record<string, string[]> {
+export function contentSecurityPolicy(mapTilesUrl: string | null = null): Record<string, string[]> {
   const maps = ['https://maps.googleapis.com', 'https://maps.gstatic.com'];
+  const template = mapTilesUrl !== null && isMapTilesUrl(mapTilesUrl) ? mapTilesUrl : DEFAULT_MAP_TILES_URL;
+  const tiles = new URL(template.replace(/\{[xyz]\}/g, '0')).origin;
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...maps],
@@ -63,8 +68,9 @@ export function contentSecurityPolicy(): Record<string, string[]> {
       'https://*.gstatic.com',
       'https://*.google.com',
       'https://*.ggpht.com',
+      tiles,
     ],
-    connectSrc: ["'self'", 'blob:', 'data:', 'https://*.googleapis.com'],
+    connectSrc: ["'self'", 'blob:', 'data:', 'https://*.googleapis.com', tiles],
     frameSrc: ['https://www.google.com', 'https://maps.google.com'],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
