@@ -63,6 +63,8 @@ export interface AdditionalUploadHooks {
   onFile?: (name: string, status: FileStatus, progress?: UploadProgress) => void;
   /** The platform's help for the photo checks and thumbnails (see `AddModelHooks.content`). */
   content?: ContentPlatform;
+  /** Aborting cancels the upload (AppError `storage/canceled`; files already sent are removed, the record is unchanged). */
+  signal?: AbortSignal;
 }
 
 /** A report to extend: the model's own, or an empty one for a model stored before reports existed. */
@@ -255,14 +257,14 @@ export async function uploadAdditionalFiles(
       backend.files,
       plan.map(({ file, path }) => ({ key: file.name, path, source: file.source })),
       uploaded,
-      { onFile: hooks.onFile },
+      { onFile: hooks.onFile, signal: hooks.signal },
     );
     if (thumbnailPlan.length > 0) {
       await uploadFiles(
         backend.files,
         thumbnailPlan.map(({ file, path }) => ({ key: `images_thumbnails/${file.name}`, path, source: file.source })),
         uploaded,
-        {},
+        { signal: hooks.signal },
       );
     }
     hooks.onStage?.('processing');
@@ -313,7 +315,10 @@ export async function uploadCameraMetadata(
   hooks.onStage?.('uploading');
   hooks.onFile?.(file.name, 'uploading');
   try {
-    await backend.files.upload(path, new Blob([file.text], { type: 'application/json' }), { contentType: 'application/json' });
+    await backend.files.upload(path, new Blob([file.text], { type: 'application/json' }), {
+      contentType: 'application/json',
+      signal: hooks.signal,
+    });
   } catch (error) {
     hooks.onFile?.(file.name, 'error');
     throw error;

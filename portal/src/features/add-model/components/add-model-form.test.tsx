@@ -151,7 +151,7 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect(seen).toEqual([true, false]);
   });
 
-  it('Cancel goes back when idle and aborts a running upload', async () => {
+  it("Cancel goes back when idle and aborts a running upload: 'Upload canceled.', not an error text (issue 17)", async () => {
     let signal: AbortSignal | undefined;
     const { done } = setup({
       onUpload: (_input, hooks) => {
@@ -167,7 +167,7 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     submit();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(signal?.aborted).toBe(true);
-    expect((await screen.findByRole('alert')).textContent).toBe('An error occurred during upload: Upload canceled');
+    expect((await screen.findByRole('alert')).textContent).toBe('Upload canceled.');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(done).toEqual(['cancel']);
   });

@@ -3,9 +3,11 @@
  * add", §5 "Add model", §8 messages): Public ID, Model Name, optional Capture Date, model type
  * radio, 'Set as Reference Model' (disabled when the project has a reference, preselected when it
  * has none), splat and GLB pickers (a chosen file's content problem shown under its picker at
- * once, issue 16), the four-stage progress panel, Cancel and Upload Model.
+ * once, issue 16), the four-stage progress panel, Cancel and Upload Model. Cancel during an
+ * upload aborts it: 'Upload canceled.' (issue 17), not an error.
  */
 import { useRef, useState, type FormEvent } from 'react';
+import { isAppError, ErrorCode } from '@shared/errors.js';
 import { addModelUploadError, ModelMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import { referenceCheckboxState } from '@shared/projects.js';
@@ -61,7 +63,11 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       }
       setTimeout(onDone, doneDelayMs);
     },
-    { success: () => ModelMessages.addModelSucceeded, failure: (error) => addModelUploadError(detailOf(error)) },
+    {
+      success: () => ModelMessages.addModelSucceeded,
+      // A canceled upload is not an error (issue 17): 'Upload canceled.'
+      failure: (error) => (isAppError(error, ErrorCode.Canceled) ? ModelMessages.uploadCanceled : addModelUploadError(detailOf(error))),
+    },
   );
   const succeeded = upload.status === 'success';
   // Stays busy after a success: onDone follows.

@@ -96,6 +96,25 @@ describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
     upload();
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to upload files. Please try again later.');
   });
+
+  it("Cancel aborts a running upload: 'Upload canceled.', and the Cancel button goes away (issue 17)", async () => {
+    let signal: AbortSignal | undefined;
+    setup({
+      onUploadFiles: (_kind, _files, hooks) => {
+        signal = hooks.signal;
+        return new Promise((_, reject) =>
+          hooks.signal?.addEventListener('abort', () => reject(new AppError(ErrorCode.Canceled, 'The upload was canceled'))),
+        );
+      },
+    });
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    choose(new File(['a'], 'a.jpg'));
+    upload();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(signal?.aborted).toBe(true);
+    expect((await screen.findByRole('alert')).textContent).toBe('Upload canceled.');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
 });
 
 describe('Edit Model and Delete Model (SPEC.md §5, §8)', () => {

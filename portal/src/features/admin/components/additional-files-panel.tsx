@@ -1,7 +1,8 @@
 /**
  * The upload-additional-files panel of the model management screen (SPEC.md §2, §4 stages
  * preparing → uploading → processing → completed and back to preparing after 3 seconds, §5
- * camera metadata checks, §8 messages).
+ * camera metadata checks, §8 messages). Cancel during an upload aborts it: 'Upload canceled.'
+ * (issue 17), nothing added to the model.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '@shared/constants.js';
@@ -60,29 +61,33 @@ export function AdditionalFilesPanel({
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
   const input = useRef<HTMLInputElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const abort = useRef<AbortController | null>(null);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
-  const hooks: AdditionalUploadHooks = {
+  const hooks = (signal: AbortSignal): AdditionalUploadHooks => ({
+    signal,
     onStage: setStage,
     onFile: (name, status, progress) => setFiles((current) => new Map(current).set(name, { status, progress })),
-  };
+  });
 
   /** Uploads the chosen files; resolves to the success text. */
-  async function send(): Promise<string> {
+  async function send(signal: AbortSignal): Promise<string> {
     if (kind === 'cameraMetadata') {
       const texts = await Promise.all(chosen.map(async (file) => ({ name: file.name, text: await readFileText(file) })));
-      const { cameras } = await onUploadCameraMetadata(texts, hooks);
+      const { cameras } = await onUploadCameraMetadata(texts, hooks(signal));
       return cameraMetadataUploaded(cameras);
     }
-    const { count, folder } = await onUploadFiles(kind, chosen, hooks);
+    const { count, folder } = await onUploadFiles(kind, chosen, hooks(signal));
     return filesUploaded(count, folder);
   }
 
   const upload = useAction(
     async () => {
       setFiles(new Map());
+      const controller = new AbortController();
+      abort.current = controller;
       try {
-        const text = await send();
+        const text = await send(controller.signal);
         setChosen([]);
         if (input.current) input.current.value = '';
         onUploaded?.();
@@ -94,12 +99,15 @@ export function AdditionalFilesPanel({
       } catch (error) {
         setStage(null);
         throw error;
+      } finally {
+        abort.current = null;
       }
     },
     {
       success: (text) => text,
       failure: (error) => {
         if (isAppError(error, ErrorCode.InvalidArgument)) return error.message;
+        if (isAppError(error, ErrorCode.Canceled)) return ModelMessages.uploadCanceled;
         console.error(error);
         return ModelMessages.uploadFilesFailed;
       },
@@ -143,6 +151,11 @@ export function AdditionalFilesPanel({
       </Field>
       <UploadProgressPanel stages={ADDITIONAL_UPLOAD_STAGES} current={stage} files={files} done={stage === 'completed'} />
       <div className="actions">
+        {upload.busy ? (
+          <button type="button" className="button button-secondary" onClick={() => abort.current?.abort()}>
+            Cancel
+          </button>
+        ) : null}
         <button type="submit" className="button button-primary" disabled={upload.busy || chosen.length === 0}>
           {upload.busy ? 'Uploading...' : 'Upload Files'}
         </button>
