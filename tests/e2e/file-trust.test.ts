@@ -365,14 +365,15 @@ describe.skipIf(skipReason !== null)('files you can trust in headless Chromium (
       const stored = (await service.catalog.get('models', (model as Model).id)) as Model;
       expect(stored.files.thumbnails?.[0]).toMatch(/thumbnail\.jpg$/);
 
-      // At 390 px the side navigation is collapsed first (it is 256 px wide open).
+      // At 390 px the side navigation is a drawer, closed (issue 17): the content has the full width.
       await page.setViewportSize({ width: 390, height: 844 });
       await modelManagementChecks(model as Model);
-      await page.getByRole('button', { name: 'Collapse navigation' }).click();
+      expect(await page.getByTestId('side-nav').count()).toBe(0);
       await checks.getByText('304 cameras, 5 with a photo').waitFor();
       await shot('konstruct-checks-390');
       await page.goto(`${server.url}/projects/${project.id}`);
-      await page.getByRole('button', { name: 'Collapse navigation' }).click();
+      await page.getByRole('button', { name: 'Open navigation' }).waitFor();
+      expect(await page.getByTestId('side-nav').count()).toBe(0);
       const card = page.getByTestId('project-model').filter({ hasText: 'AAA-KONSTRUCT' });
       await card.getByText('File checks').click();
       await card.getByText('304 cameras, 5 with a photo').waitFor();

@@ -1,12 +1,30 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '../../app/provider.js';
-import { NavigationHistoryProvider } from '../../lib/navigation.js';
+import { NAV_COLLAPSED_STORAGE_KEY, NavigationHistoryProvider } from '../../lib/navigation.js';
 import { createTestBackend } from '../testing/memory-app.js';
 import { AppShell, RequireAdmin } from './app-shell.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+/** A viewport of `width` px as far as `matchMedia('(max-width: …px)')` goes. */
+function stubViewport(width: number) {
+  vi.stubGlobal(
+    'matchMedia',
+    (query: string) =>
+      ({
+        matches: width <= Number(/max-width:\s*(\d+)px/.exec(query)?.[1] ?? Infinity),
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }) as unknown as MediaQueryList,
+  );
+}
 
 function renderShell(role: 'user' | 'admin' | null, path: string) {
   const test = createTestBackend(role);
@@ -22,6 +40,7 @@ function renderShell(role: 'user' | 'admin' | null, path: string) {
             <Route element={<AppShell />}>
               <Route path="/catalog" element={<p>catalog page</p>} />
               <Route path="/projects" element={<p>projects page</p>} />
+              <Route path="/models" element={<p>models page</p>} />
               <Route element={<RequireAdmin />}>
                 <Route path="/admin/*" element={<p>admin page</p>} />
               </Route>
@@ -63,5 +82,97 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     renderShell('user', '/projects');
     await screen.findByText('projects page');
     expect(screen.getByTestId('side-nav').style.width).toBe('256px');
+  });
+
+  it('remembers the desktop choice across reloads (localStorage)', async () => {
+    const { unmount } = renderShell('user', '/projects');
+    await screen.findByText('projects page');
+    fireEvent.click(screen.getByRole('button', { name: 'Collapse navigation' }));
+    expect(window.localStorage.getItem(NAV_COLLAPSED_STORAGE_KEY)).toBe('true');
+    unmount();
+    renderShell('user', '/projects');
+    await screen.findByText('projects page');
+    expect(screen.getByTestId('side-nav').style.width).toBe('64px');
+  });
+
+  it('below 768 px: a drawer closed on arrival, opened by the menu button, closed by Escape, the backdrop and navigation', async () => {
+    stubViewport(390);
+    renderShell('user', '/projects');
+    await screen.findByText('projects page');
+    expect(screen.queryByTestId('side-nav')).toBeNull();
+    const main = document.querySelector<HTMLElement>('main.shell-main');
+    expect(main?.style.marginLeft).toBe('0px');
+    const menu = screen.getByRole('button', { name: 'Open navigation' });
+    expect(menu.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(menu);
+    const drawer = screen.getByRole('dialog', { name: 'Navigation' });
+    expect(drawer.getAttribute('data-collapsed')).toBe('false');
+    expect(screen.getByText('Quick Actions')).toBeTruthy();
+    expect(drawer.contains(document.activeElement)).toBe(true);
+    expect(menu.getAttribute('aria-expanded')).toBe('true');
+    act(() => {
+      fireEvent.keyDown(document, { key: 'Escape' });
+    });
+    expect(screen.queryByTestId('side-nav')).toBeNull();
+    expect(document.activeElement).toBe(menu);
+
+    fireEvent.click(menu);
+    fireEvent.click(screen.getByTestId('nav-backdrop'));
+    expect(screen.queryByTestId('side-nav')).toBeNull();
+
+    fireEvent.click(menu);
+    fireEvent.click(screen.getByRole('link', { name: /Model List/ }));
+    expect(await screen.findByText('models page')).toBeTruthy();
+    expect(screen.queryByTestId('side-nav')).toBeNull();
+  });
+
+  it('shows the connection banner while the backend reports offline, and clears it on reconnect', async () => {
+    const test = createTestBackend('user');
+    let listener: ((state: 'online' | 'offline') => void) | null = null;
+    let state: 'online' | 'offline' = 'online';
+    const backend = {
+      ...test.backend,
+      connection: {
+        get state() {
+          return state;
+        },
+        subscribe(next: (value: 'online' | 'offline') => void) {
+          listener = next;
+          next(state);
+          return () => {
+            listener = null;
+          };
+        },
+      },
+    };
+    render(
+      <AppProvider
+        backend={backend}
+        config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}
+      >
+        <MemoryRouter initialEntries={['/projects']}>
+          <NavigationHistoryProvider>
+            <Routes>
+              <Route element={<AppShell />}>
+                <Route path="/projects" element={<p>projects page</p>} />
+              </Route>
+            </Routes>
+          </NavigationHistoryProvider>
+        </MemoryRouter>
+      </AppProvider>,
+    );
+    await screen.findByText('projects page');
+    expect(screen.queryByRole('status')).toBeNull();
+    act(() => {
+      state = 'offline';
+      listener?.('offline');
+    });
+    expect(screen.getByRole('status').textContent).toContain('Connection to the catalog server lost');
+    act(() => {
+      state = 'online';
+      listener?.('online');
+    });
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -65,7 +65,7 @@ export async function probeServer(): Promise<boolean> {
 const TEXTS: Record<RouteErrorKind, { title: string; text: (message: string) => string }> = {
   network: {
     title: 'Cannot reach the catalog server',
-    text: () => 'Cannot reach the catalog server. Check your network connection, then press Retry.',
+    text: () => 'The catalog server does not answer. Check your network connection, then press Retry.',
   },
   chunk: {
     title: 'This page could not be loaded',
