@@ -1,15 +1,15 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Backend } from '@shared/ports/index.js';
+import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
 import AdminRoute, { activeTab } from './admin.js';
 
 afterEach(cleanup);
 
-// The create-project page only reads the backend on submit; this test never submits, so an
-// empty backend object stands in (no call reaches it).
-const unused = {} as Backend;
+// The create-project page reads the backend only on submit; User Management lists the users
+// (issue 17), so an admin's in-memory backend stands behind the pages.
+const backend = () => createMemoryBackendAs('admin');
 
 function renderAt(entries: string[]) {
   const router = createMemoryRouter(
@@ -23,7 +23,7 @@ function renderAt(entries: string[]) {
     },
   );
   render(
-    <BackendProvider backend={unused}>
+    <BackendProvider backend={backend()}>
       <RouterProvider router={router} />
     </BackendProvider>,
   );

@@ -1,7 +1,9 @@
 /**
  * /admin/* (SPEC.md §2 Admin dashboard): header, banner, the four tabs following the path, the
- * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu. /admin
- * and /admin/ redirect (replacing history) to /admin/projects. Admin-only: the router's guard.
+ * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu (in the
+ * header's markup: fixed at the bottom right on wide screens, in the header on phones; they never
+ * cover a control, issue 17). /admin and /admin/ redirect (replacing history) to /admin/projects.
+ * Admin-only: the router's guard.
  */
 import { Link, NavLink, Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '@shared/constants.js';
@@ -91,6 +93,27 @@ export default function AdminRoute() {
           <h1 className="page-title">Admin Dashboard</h1>
           <p className="muted">Manage projects, models, and users across the platform</p>
         </div>
+        <div className="admin-fab">
+          <div className="quick-menu">
+            <button type="button" className="button button-secondary quick-menu-trigger" aria-haspopup="true">
+              Quick Actions
+            </button>
+            <div className="quick-menu-items" role="menu">
+              <Link role="menuitem" to={paths.projects.getHref()}>
+                View All Projects
+              </Link>
+              <Link role="menuitem" to={paths.models.getHref()}>
+                Model Catalog
+              </Link>
+              <Link role="menuitem" to={paths.admin.users.getHref()}>
+                Manage Users
+              </Link>
+            </div>
+          </div>
+          <Link to={paths.admin.projects.getHref()} className="button button-primary">
+            Create New Project
+          </Link>
+        </div>
       </header>
       <p className="alert alert-success">Administrator access granted. You have full control over projects, models, and user management.</p>
       <nav className="tabs" aria-label="Admin sections">
@@ -116,27 +139,6 @@ export default function AdminRoute() {
           <Route path="models/add/:projectId" element={<AddModel />} />
           <Route path="*" element={<Navigate to={paths.admin.projects.getHref()} replace />} />
         </Routes>
-      </div>
-      <div className="admin-fab">
-        <div className="quick-menu">
-          <button type="button" className="button button-secondary quick-menu-trigger" aria-haspopup="true">
-            Quick Actions
-          </button>
-          <div className="quick-menu-items" role="menu">
-            <Link role="menuitem" to={paths.projects.getHref()}>
-              View All Projects
-            </Link>
-            <Link role="menuitem" to={paths.models.getHref()}>
-              Model Catalog
-            </Link>
-            <Link role="menuitem" to={paths.admin.users.getHref()}>
-              Manage Users
-            </Link>
-          </div>
-        </div>
-        <Link to={paths.admin.projects.getHref()} className="button button-primary">
-          Create New Project
-        </Link>
       </div>
     </div>
   );

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ProjectMessages } from '@shared/messages.js';
+import { ModelMessages, ProjectMessages } from '@shared/messages.js';
 import type { Project } from '@shared/types.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -44,7 +44,8 @@ export function AddModelPage({ project, doneHref, children }: AddModelPageProps)
         onUpload={addModel}
         confirmReplace={async () => window.confirm(ProjectMessages.replaceReferenceQuestion)}
         onCancel={() => navigate(paths.project.getHref(current.id))}
-        onDone={() => navigate(doneHref)}
+        // the success message goes along to the next page (issue 17), which may show it
+        onDone={() => navigate(doneHref, { state: { flash: ModelMessages.addModelSucceeded } })}
       />
     </>
   );

@@ -4,15 +4,17 @@
  * features (the project, its models, the add-model form) the app's admin route hands in.
  */
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ProjectMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
+import { Banner } from '../../../components/ui/banner.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useSignOut } from '../../../lib/session.js';
 import { useCreateProject } from '../api/create-project.js';
 import { useGrantAdmin } from '../api/grant-admin.js';
+import { useUserList } from '../api/list-users.js';
 import { useRegisterUser } from '../api/register-user.js';
 import { useSetReferenceModel } from '../api/set-reference-model.js';
 import { useUpdateProject } from '../api/update-project.js';
@@ -20,15 +22,30 @@ import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement } from './user-management.js';
 
-/** /admin/projects: the create-project form; after creation, /admin/projects/{newId}. */
+/** What a page hands the next one to show (issue 17: a success message that outlives the navigation). */
+export interface FlashState {
+  flash?: string;
+}
+
+/** The success message handed over by the page that navigated here, or null. */
+export function useFlash(): string | null {
+  const state = useLocation().state as FlashState | null;
+  return typeof state?.flash === 'string' ? state.flash : null;
+}
+
+/**
+ * /admin/projects: the create-project form; after creation, /admin/projects/{newId} showing
+ * 'Project created successfully!' (§8; issue 17: the form's own banner went with the page).
+ */
 export function CreateProjectPage() {
   const createProject = useCreateProject();
   const navigate = useNavigate();
   return (
     <ProjectForm
+      successText={null}
       onSubmit={async (input) => {
         const id = await createProject(input);
-        navigate(paths.admin.editProject.getHref(id));
+        navigate(paths.admin.editProject.getHref(id), { state: { flash: ProjectMessages.created } satisfies FlashState });
       }}
     />
   );
@@ -37,6 +54,7 @@ export function CreateProjectPage() {
 /** /admin/projects/{projectId}: Edit Project with Project Details and Project Models. */
 export function EditProjectPage({ project, models }: { project: Resource<Project | null>; models: Resource<Model[]> }) {
   const navigate = useNavigate();
+  const flash = useFlash();
   const updateProject = useUpdateProject();
   const setReferenceModel = useSetReferenceModel();
   if (project.status === 'loading') return <LoadingState label="Loading project..." />;
@@ -52,13 +70,18 @@ export function EditProjectPage({ project, models }: { project: Resource<Project
           Back to Projects
         </Link>
       </div>
+      <Banner banner={flash === null ? null : { kind: 'success', text: flash }} />
       <div className="grid-2">
         <section aria-label="Project Details">
           <h3 className="section-title">Project Details</h3>
           <ProjectForm
             key={current.id}
             project={current}
-            onSubmit={(input) => updateProject(current.id, input)}
+            onSubmit={async (input) => {
+              await updateProject(current.id, input);
+              // the creation message gives way to the update's
+              if (flash !== null) navigate('.', { replace: true, state: null });
+            }}
             onCancel={() => navigate(paths.admin.projects.getHref())}
           />
         </section>
@@ -98,8 +121,10 @@ export function UserManagementPage() {
   const signOut = useSignOut();
   const registerUser = useRegisterUser();
   const grantAdmin = useGrantAdmin();
+  const users = useUserList();
   return (
     <UserManagement
+      users={users}
       onRegister={registerUser}
       onGrant={grantAdmin}
       onSignOut={() =>

@@ -1,9 +1,11 @@
 /**
  * The frame of the project and model management screens (SPEC.md §2 Project management panel,
  * Model management screen): the title, the screen's banner, the 1+3 grid with the pick list on
- * the left and, on the right, the selection's panels or the 'No … Selected' state.
+ * the left and, on the right, the selection's panels or the 'No … Selected' state. A new banner
+ * is scrolled into view below the fixed top bar (issue 17: a blocked delete's banner appeared
+ * above the screen or half under the top bar; `.management-banner` has its scroll margin).
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
 
 export interface ManagementLayoutProps {
@@ -19,10 +21,17 @@ export interface ManagementLayoutProps {
 }
 
 export function ManagementLayout({ className, title, banner, pickList, children, emptyTitle, emptyText }: ManagementLayoutProps) {
+  const bannerBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // jsdom has no scrollIntoView
+    if (banner !== null) bannerBox.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [banner]);
   return (
     <div className={className}>
       <h2 className="panel-title">{title}</h2>
-      <Banner banner={banner} />
+      <div ref={bannerBox} className="management-banner">
+        <Banner banner={banner} />
+      </div>
       <div className="grid-4">
         {pickList}
         <div className="span-3">

@@ -20,8 +20,12 @@ export interface ProjectFormProps {
   onSubmit: (input: ProjectFormInput) => Promise<void>;
   /** Edit only: the Cancel button. */
   onCancel?: () => void;
-  /** Texts of the outcome; default 'Project created successfully!' / 'Project updated successfully!' and 'Failed to save project: …'. */
-  successText?: string;
+  /**
+   * Texts of the outcome; default 'Project created successfully!' / 'Project updated successfully!'
+   * and 'Failed to save project: …'. `successText: null`: no success banner (the caller shows it,
+   * e.g. on the page it navigates to).
+   */
+  successText?: string | null;
   failureText?: (detail: string) => string;
 }
 
@@ -41,7 +45,7 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
   const [values, setValues] = useState(() => projectFormInputOf(project));
   const [slugTouched, setSlugTouched] = useState(() => (project?.slug ?? '') !== '');
   const save = useAction(onSubmit, {
-    success: () => successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created),
+    success: () => (successText === null ? null : (successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created))),
     failure: (error) => failureText(detailOf(error)),
   });
 

@@ -2,9 +2,12 @@
  * The project management panel (SPEC.md §2 Project management panel, §4 "Project panel" and
  * "Project delete flow", §5 "Delete project", §8 Project messages): searchable, sortable list
  * (ID, Name, Latest; default structure id), 1+3 grid, Project Information read view, edit
- * toggle, delete flow with its banners, and the reference-model picker.
+ * toggle, delete flow with its banners, and the reference-model picker. A project with models
+ * also offers 'Delete Project and Models': one typed-name confirmation, then the shared
+ * `deleteProjectWithModels` (issue 17). Long descriptions wrap inside the panel.
  */
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
 import { projectMapLink } from '@shared/links.js';
@@ -14,7 +17,9 @@ import {
   ValidationMessages,
   deleteProjectFailed,
   projectDeletePrompt,
+  projectDeleteWithModelsWarning,
   projectDeleted,
+  projectDeletedWithModels,
 } from '@shared/messages.js';
 import { sortProjectsBy } from '@shared/order.js';
 import { hasReferenceModel } from '@shared/projects.js';
@@ -27,7 +32,7 @@ import { LoadingState } from '../../../components/ui/spinner.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
 import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
-import { useDeleteProject } from '../api/delete-project.js';
+import { useDeleteProject, useDeleteProjectWithModels, type DeleteProjectWithModels } from '../api/delete-project.js';
 import { useSetReferenceModel } from '../api/set-reference-model.js';
 import { useUpdateProject } from '../api/update-project.js';
 import { ManagementLayout } from './management-layout.js';
@@ -42,11 +47,11 @@ export function ProjectInformation({ project }: { project: Project }) {
   return (
     <dl className="facts">
       <dt>Project Name</dt>
-      <dd>{project.name}</dd>
+      <dd className="wrap-anywhere">{project.name}</dd>
       <dt>Structure ID</dt>
       <dd>{project.structure_id || 'Not set'}</dd>
       <dt>Description</dt>
-      <dd>{project.description || 'No description'}</dd>
+      <dd className="wrap-anywhere">{project.description || 'No description'}</dd>
       <dt>URL Slug</dt>
       <dd>{project.slug || 'Not specified'}</dd>
       <dt>Location</dt>
@@ -90,15 +95,31 @@ export interface ProjectPanelProps {
   models: readonly Model[];
   onUpdate: (projectId: string, input: ProjectFormInput) => Promise<void>;
   onDelete: (projectId: string, typed: string) => Promise<string>;
+  /** 'Delete Project and Models' (absent: not offered). */
+  onDeleteWithModels?: DeleteProjectWithModels;
   onSetReference: (projectId: string, modelId: string) => Promise<void>;
+  /** A success message handed over by the page that navigated here (e.g. after adding a model). */
+  initialBanner?: string | null;
 }
 
 /** The panel itself, driven by props (the container below wires it to the backend). */
-export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate, onDelete, onSetReference }: ProjectPanelProps) {
+export function ProjectPanel({
+  projects,
+  selectedId,
+  onSelect,
+  models,
+  onUpdate,
+  onDelete,
+  onDeleteWithModels,
+  onSetReference,
+  initialBanner = null,
+}: ProjectPanelProps) {
   const pick = usePickList(projects, searchProjectsForManagement, sortProjectsBy);
   const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [banner, setBanner] = useState<BannerMessage | null>(null);
+  /** The open delete box: the plain delete (§4) or the delete with the models (issue 17). */
+  const [deleting, setDeleting] = useState<false | 'project' | 'with-models'>(false);
+  const [progress, setProgress] = useState<string | null>(null);
+  const [banner, setBanner] = useState<BannerMessage | null>(initialBanner === null ? null : { kind: 'success', text: initialBanner });
   const selected = projects.find((p) => p.id === selectedId) ?? null;
 
   function select(projectId: string | null) {
@@ -120,6 +141,28 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
         console.error('Project delete failed', error);
         setBanner({ kind: 'error', text: deleteProjectFailed(detailOf(error)) });
       }
+    }
+  }
+
+  async function confirmDeleteWithModels(project: Project, typed: string) {
+    if (!onDeleteWithModels) return;
+    setProgress(`Deleting ${models.length} models and their files...`);
+    try {
+      const done = await onDeleteWithModels(project.id, typed, ({ modelsDeleted, models: total }) =>
+        setProgress(`Deleted ${modelsDeleted} of ${total} models...`),
+      );
+      setDeleting(false);
+      setBanner({ kind: 'success', text: projectDeletedWithModels(done.name, done.modelsDeleted) });
+      select(null);
+    } catch (error) {
+      setDeleting(false);
+      if (isAppError(error, ErrorCode.InvalidArgument)) setBanner({ kind: 'error', text: error.message });
+      else {
+        console.error('Project delete with models failed', error);
+        setBanner({ kind: 'error', text: deleteProjectFailed(detailOf(error)) });
+      }
+    } finally {
+      setProgress(null);
     }
   }
 
@@ -155,7 +198,7 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
                 aria-label={`Delete ${project.name}`}
                 onClick={() => {
                   select(project.id);
-                  setDeleting(true);
+                  setDeleting('project');
                 }}
               >
                 Delete
@@ -176,9 +219,14 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
                 <button type="button" className="button button-secondary" onClick={() => setEditing((v) => !v)}>
                   {editing ? 'Cancel' : 'Edit Project'}
                 </button>
-                <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
+                <button type="button" className="button button-danger" onClick={() => setDeleting('project')}>
                   Delete Project
                 </button>
+                {onDeleteWithModels && models.length > 0 ? (
+                  <button type="button" className="button button-danger" onClick={() => setDeleting('with-models')}>
+                    Delete Project and Models
+                  </button>
+                ) : null}
               </div>
             </div>
             {editing ? (
@@ -197,7 +245,29 @@ export function ProjectPanel({ projects, selectedId, onSelect, models, onUpdate,
               <ProjectInformation project={selected} />
             )}
           </section>
-          {deleting ? (
+          {deleting === 'with-models' ? (
+            <>
+              <TypedNameConfirm
+                key={`delete-all-${selected.id}`}
+                title="Delete Project and All Its Models"
+                showTitle
+                warning={projectDeleteWithModelsWarning(models.length)}
+                prompt={projectDeletePrompt(selected.name)}
+                placeholder={ValidationMessages.projectDeletePlaceholder}
+                expectedName={selected.name}
+                mismatchText={ValidationMessages.projectNameMismatch}
+                confirmLabel="Delete Project and Models"
+                requireMatch
+                onCancel={() => setDeleting(false)}
+                onConfirm={(typed) => confirmDeleteWithModels(selected, typed)}
+              />
+              {progress ? (
+                <p className="muted" role="status">
+                  {progress}
+                </p>
+              ) : null}
+            </>
+          ) : deleting === 'project' ? (
             <TypedNameConfirm
               key={`delete-${selected.id}`}
               title="Delete Project"
@@ -238,7 +308,9 @@ export function ProjectManagement({
 }) {
   const updateProject = useUpdateProject();
   const deleteProject = useDeleteProject();
+  const deleteWithModels = useDeleteProjectWithModels();
   const setReferenceModel = useSetReferenceModel();
+  const flash = useLocation().state as { flash?: string } | null;
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   return (
@@ -249,7 +321,9 @@ export function ProjectManagement({
       models={models.status === 'success' ? models.data : []}
       onUpdate={updateProject}
       onDelete={deleteProject}
+      onDeleteWithModels={deleteWithModels}
       onSetReference={setReferenceModel}
+      initialBanner={typeof flash?.flash === 'string' ? flash.flash : null}
     />
   );
 }

@@ -1,9 +1,12 @@
 /**
  * The reference-model picker table of a project (SPEC.md §2 Project management panel, §4
  * "Reference picker"): one row per model with 'Set as Reference' on the others; the swap runs
- * in the shared `setReferenceModel` workflow (one atomic batch).
+ * in the shared `setReferenceModel` workflow (one atomic batch). A hidden model is marked
+ * 'Hidden' and refused ('A hidden model cannot be the reference model. Unhide it first.', issue
+ * 17): here before anything is written, and by the workflow for every other caller.
  */
 import { Link } from 'react-router-dom';
+import { isAppError, ErrorCode } from '@shared/errors.js';
 import { ProjectMessages } from '@shared/messages.js';
 import { sortModelsBy } from '@shared/order.js';
 import { formatDate } from '@shared/format.js';
@@ -25,6 +28,7 @@ export function ReferencePicker({
   const choose = useAction(onSetReference, {
     success: () => ProjectMessages.referenceUpdated,
     failure: (error) => {
+      if (isAppError(error, ErrorCode.FailedPrecondition)) return error.message;
       console.error(error);
       return ProjectMessages.referenceUpdateFailed;
     },
@@ -63,7 +67,15 @@ export function ReferencePicker({
                   <td className="mono">
                     <Link to={paths.admin.modelManagement.getHref(model.id)}>{model.publicId}</Link>
                   </td>
-                  <td>{model.name}</td>
+                  <td>
+                    {model.name}
+                    {model.visible === false ? (
+                      <>
+                        {' '}
+                        <span className="badge badge-orange">Hidden</span>
+                      </>
+                    ) : null}
+                  </td>
                   <td>{modelTypeLabel(model)}</td>
                   <td>{formatDate(model.metadata?.captureDate)}</td>
                   <td>
@@ -74,7 +86,7 @@ export function ReferencePicker({
                         type="button"
                         className="button button-secondary button-small"
                         disabled={busy !== null}
-                        onClick={() => void choose.run(model.id)}
+                        onClick={() => (model.visible === false ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id))}
                       >
                         {busy === model.id ? 'Updating...' : 'Set as Reference'}
                       </button>

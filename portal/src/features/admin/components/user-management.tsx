@@ -2,9 +2,11 @@
  * User management (SPEC.md §2 User management, §4 "Role changes and registration", §5 "Register
  * user" and "Set admin", §8 Registration messages): two tabs, Register User and Manage Roles.
  * Registering signs the admin out after 2 seconds (§4, §9); the local backend's createAccount
- * does not sign the new user in, so the sign-out is done here.
+ * does not sign the new user in, so the sign-out is done here. Manage Roles lists the accounts
+ * (email, UID, role, admin flag) with a search box (issue 17), each non-admin with its own 'Set as
+ * Admin'; 'Set as Admin' by UID is refused for a UID without an account ('No account with UID …').
  */
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { REGISTRATION_SIGN_OUT_DELAY_MS } from '@shared/constants.js';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
@@ -14,6 +16,9 @@ import { Banner } from '../../../components/ui/banner.js';
 import { Field, TextField } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
+import type { Resource } from '../../../lib/resource.js';
+import { LoadingState } from '../../../components/ui/spinner.js';
+import type { ListedUser } from '../api/list-users.js';
 
 export function RegisterUserForm({
   onRegister,
@@ -79,7 +84,8 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   const [uid, setUid] = useState('');
   const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
     success: (_, target) => adminGranted(target.email ?? target.uid),
-    failure: (error) => adminGrantFailed(detailOf(error)),
+    // 'No account with UID …' as it is (issue 17); other failures in the §8 wrapper
+    failure: (error) => (isAppError(error, ErrorCode.NotFound) ? error.message : adminGrantFailed(detailOf(error))),
   });
 
   function submit(event: FormEvent) {
@@ -106,6 +112,85 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   );
 }
 
+/** Case-insensitive match of the search text in the email or the UID. */
+export function matchesUser(user: Pick<ListedUser, 'email' | 'uid'>, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  return needle === '' || (user.email ?? '').toLowerCase().includes(needle) || user.uid.toLowerCase().includes(needle);
+}
+
+/** The accounts (issue 17): email, UID, role, admin flag; a search box; 'Set as Admin' per non-admin. */
+export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; onGrant: (uid: string) => Promise<void> }) {
+  const [search, setSearch] = useState('');
+  const grant = useAction((user: ListedUser) => onGrant(user.uid), {
+    success: (_, user) => adminGranted(user.email ?? user.uid),
+    failure: (error) => (isAppError(error, ErrorCode.NotFound) ? error.message : adminGrantFailed(detailOf(error))),
+  });
+  const shown = useMemo(() => (users.status === 'success' ? users.data.filter((u) => matchesUser(u, search)) : []), [users, search]);
+  return (
+    <section className="panel user-list" aria-label="Accounts">
+      <h3 className="panel-title">Accounts{users.status === 'success' ? ` (${users.data.length})` : ''}</h3>
+      <Banner banner={grant.message} />
+      <TextField label="Search users" placeholder="Email or UID" value={search} onChange={setSearch} />
+      {users.status === 'loading' ? (
+        <LoadingState label="Loading users..." />
+      ) : users.status === 'error' ? (
+        <p className="alert alert-error">Failed to load the list of users.</p>
+      ) : shown.length === 0 ? (
+        <p className="muted">{users.data.length === 0 ? 'No users yet.' : 'No users match the search.'}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Email</th>
+                <th>UID</th>
+                <th>Role</th>
+                <th>Admin</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((user) => (
+                <tr key={user.uid} data-testid="user-row">
+                  <td className="wrap-anywhere">{user.email ?? '—'}</td>
+                  <td className="mono wrap-anywhere">{user.uid}</td>
+                  <td>{user.role}</td>
+                  <td>
+                    {user.admin ? 'Yes' : 'No'}
+                    {user.allowlisted ? (
+                      <>
+                        {' '}
+                        <span className="badge badge-blue" title="The email is in the admins allowlist">
+                          Allowlisted
+                        </span>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>
+                    {user.admin ? null : (
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        aria-label={`Set ${user.email ?? user.uid} as admin`}
+                        disabled={grant.busy}
+                        onClick={() => void grant.run(user)}
+                      >
+                        Set as Admin
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
 const TABS = [
   ['register', 'Register User'],
   ['roles', 'Manage Roles'],
@@ -115,10 +200,13 @@ export function UserManagement({
   onRegister,
   onGrant,
   onSignOut,
+  users,
 }: {
   onRegister: (input: { email: string; password: string; role: Role }) => Promise<unknown>;
   onGrant: (uid: string) => Promise<void>;
   onSignOut: () => void;
+  /** The accounts listed under Manage Roles (absent: no list). */
+  users?: Resource<ListedUser[]>;
 }) {
   const [tab, setTab] = useState<(typeof TABS)[number][0]>('register');
   return (
@@ -138,7 +226,14 @@ export function UserManagement({
           </button>
         ))}
       </div>
-      {tab === 'register' ? <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} /> : <ManageRolesForm onGrant={onGrant} />}
+      {tab === 'register' ? (
+        <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} />
+      ) : (
+        <>
+          <ManageRolesForm onGrant={onGrant} />
+          {users ? <UserList users={users} onGrant={onGrant} /> : null}
+        </>
+      )}
     </div>
   );
 }
