@@ -1,6 +1,9 @@
-/** `catalog models hide` and `catalog models unhide` (SPEC.md §4 "Model visibility"). */
+/**
+ * `catalog models hide` and `catalog models unhide` (SPEC.md §4 "Model visibility"); hiding the
+ * reference model is refused with the workflow's message (issue 17).
+ */
 import type { Command } from 'commander';
-import { rewrap } from '@shared/errors.js';
+import { ErrorCode, isAppError, rewrap } from '@shared/errors.js';
 import { ModelMessages } from '@shared/messages.js';
 import { setModelVisibility } from '@shared/workflows/index.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
@@ -24,6 +27,7 @@ function visibilityCommand(name: 'hide' | 'unhide', visible: boolean): Command {
       try {
         await setModelVisibility(backend.catalog, model.id, visible, backend.files);
       } catch (error) {
+        if (isAppError(error, ErrorCode.FailedPrecondition)) throw error;
         throw rewrap(error, ModelMessages.visibilityFailed);
       }
       return { result: { id: model.id, visible }, text: model.id, summary: `${model.publicId} is now ${visible ? 'visible' : 'hidden'}.` };
