@@ -99,6 +99,10 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     project = (await service.catalog.get('projects', id)) as Project;
     expect(project).toMatchObject({ name: 'E2E Steel Bridge', slug: 'e2e-steel-bridge', location: { lat: 43.5, lng: -80.5 } });
     await page.getByRole('heading', { name: 'Edit Project' }).first().waitFor();
+    // issue 17: the creation's message shows on the page navigated to, and stays
+    await content().getByRole('status').filter({ hasText: 'Project created successfully!' }).waitFor();
+    await page.waitForTimeout(1500);
+    expect(await content().getByText('Project created successfully!').isVisible()).toBe(true);
     await shot('edit-project');
   });
 
@@ -224,9 +228,96 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     expect(dialogs).toContain('Are you sure you want to delete img-07.jpg?');
   });
 
+  /**
+   * Every button, input, select, textarea and link-button of the admin content, scrolled into view
+   * as a user scrolling down would bring it (block 'nearest' from the top of the page): the
+   * element at its centre is the control itself (issue 17: the floating buttons covered 'Add
+   * Model' and 'Set as Reference'). Returns the controls hit by something else.
+   */
+  async function coveredControls(): Promise<string[]> {
+    return page.evaluate(async () => {
+      const covered: string[] = [];
+      const controls = [
+        ...document.querySelectorAll<HTMLElement>(
+          '.admin-page button, .admin-page input, .admin-page select, .admin-page textarea, .admin-page a.button',
+        ),
+      ]
+        .filter((el) => !el.closest('.admin-fab') && !el.closest('.quick-menu-items'))
+        .filter((el) => el.getClientRects().length > 0 && el.offsetWidth > 0 && el.offsetHeight > 0);
+      for (const el of controls) {
+        window.scrollTo(0, 0);
+        el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const box = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (hit === null || !(hit === el || el.contains(hit) || (el instanceof HTMLInputElement && hit === el.labels?.[0]))) {
+          const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.getAttribute('placeholder') ?? el.tagName;
+          covered.push(`${el.tagName} '${name}' at ${Math.round(box.top)} covered by ${hit?.tagName}.${String(hit?.className)}`);
+        }
+      }
+      window.scrollTo(0, 0);
+      return covered;
+    });
+  }
+
+  it('the floating buttons and the top bar never cover a control of the admin screens, at 1400×1000 and 390×844 (issue 17)', async () => {
+    const [b] = (await service.catalog.query('models', { where: [['publicId', '==', 'BRG-900-B']] })) as Model[];
+    const screens: Array<[string, () => Promise<void>]> = [
+      ['/admin/projects', () => content().getByRole('button', { name: 'Create Project' }).waitFor()],
+      [`/admin/projects/${project.id}`, () => content().getByRole('button', { name: 'Save Changes' }).waitFor()],
+      [`/admin/project-management?projectId=${project.id}`, () => content().getByRole('link', { name: 'Add Model' }).waitFor()],
+      [
+        `/admin/model-management?modelId=${b?.id}`,
+        () =>
+          content()
+            .getByRole('heading', { name: /Current Files/ })
+            .waitFor(),
+      ],
+      ['/admin/users', () => content().getByRole('form', { name: 'Register User' }).waitFor()],
+    ];
+    const found: string[] = [];
+    for (const viewport of [
+      { width: 1400, height: 1000 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      for (const [path, ready] of screens) {
+        await page.goto(`${server.url}${path}`);
+        await ready();
+        found.push(...(await coveredControls()).map((c) => `${viewport.width}px ${path}: ${c}`));
+      }
+      await content().getByRole('tab', { name: 'Manage Roles' }).click();
+      await content().getByRole('region', { name: 'Accounts' }).getByTestId('user-row').first().waitFor();
+      found.push(...(await coveredControls()).map((c) => `${viewport.width}px /admin/users (Manage Roles): ${c}`));
+      await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
+      const add = content().getByRole('link', { name: 'Add Model' });
+      await add.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(RESULTS, `admin-fab-${viewport.width}.png`) });
+    }
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    expect(found).toEqual([]);
+  });
+
+  it("the reference picker marks a hidden model and refuses it: 'A hidden model cannot be the reference model. Unhide it first.' (issue 17)", async () => {
+    const [a] = (await service.catalog.query('models', { where: [['publicId', '==', 'BRG-900-A']] })) as Model[];
+    await service.catalog.update('models', a!.id, { visible: false });
+    try {
+      await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
+      const row = content().locator('tr').filter({ hasText: 'BRG-900-A' });
+      await row.getByText('Hidden', { exact: true }).waitFor();
+      await row.getByRole('button', { name: 'Set as Reference' }).click();
+      await content().getByRole('alert').filter({ hasText: 'A hidden model cannot be the reference model. Unhide it first.' }).waitFor();
+      await shot('reference-hidden-refused');
+      const models = (await service.catalog.query('models', { where: [['projectId', '==', project.id]] })) as Model[];
+      expect(models.filter((m) => m.isReference).map((m) => m.publicId)).toEqual(['BRG-900-B']);
+    } finally {
+      await service.catalog.update('models', a!.id, { visible: true });
+    }
+  });
+
   it('refuses to delete a project with models, deletes its models (typed name), then deletes the project', async () => {
     await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
-    await content().getByRole('button', { name: 'Delete Project' }).click();
+    await content().getByRole('button', { name: 'Delete Project', exact: true }).click();
     const box = content().getByRole('dialog', { name: 'Delete Project' });
     const confirm = box.getByRole('button', { name: 'Delete Permanently' });
     expect(await confirm.isDisabled()).toBe(true);
@@ -237,6 +328,23 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
       .getByRole('alert')
       .filter({ hasText: projectHasModels(2) })
       .waitFor();
+    // issue 17: the banner is scrolled into view, below the fixed top bar, not under it
+    const position = await page.evaluate(() => {
+      const banner = document.querySelector('.management-banner .alert') as HTMLElement;
+      const bar = document.querySelector('.top-bar') as HTMLElement;
+      const box = banner.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + 2);
+      return {
+        top: box.top,
+        bottom: box.bottom,
+        barBottom: bar.getBoundingClientRect().bottom,
+        hitsBanner: hit === banner || banner.contains(hit),
+      };
+    });
+    expect(position.top).toBeGreaterThanOrEqual(position.barBottom);
+    expect(position.bottom).toBeLessThanOrEqual(1000);
+    expect(position.hitsBanner).toBe(true);
+    await page.screenshot({ path: join(RESULTS, 'admin-project-delete-refused-viewport.png') });
     await shot('project-delete-refused');
 
     // Delete both models (typed name; record, reference and files go together), then the project.
@@ -257,7 +365,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     expect((await service.catalog.get('projects', project.id))?.reference_model_id).toBeNull();
 
     await page.goto(`${server.url}/admin/project-management?projectId=${project.id}`);
-    await content().getByRole('button', { name: 'Delete Project' }).click();
+    await content().getByRole('button', { name: 'Delete Project', exact: true }).click();
     await content().getByPlaceholder('Type project name here...').fill('E2E Steel Bridge');
     await content().getByRole('button', { name: 'Delete Permanently' }).click();
     await content().getByText('Project "E2E Steel Bridge" has been deleted successfully.').waitFor();
@@ -295,6 +403,67 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await roles.getByText(/has been set as admin/).waitFor();
     await shot('manage-roles');
     expect((await service.catalog.get('users', record?.uid as string))?.role).toBe('admin');
+
+    // issue 17: a UID without an account is refused, nothing written
+    await roles.getByLabel('User Email').fill('');
+    await roles.getByLabel('User ID (UID)').fill('no-such-uid');
+    await roles.getByRole('button', { name: 'Set as Admin' }).click();
+    await roles.getByRole('alert').filter({ hasText: 'No account with UID no-such-uid.' }).waitFor();
+    expect(await service.catalog.get('users', 'no-such-uid')).toBeNull();
+
+    // issue 17: the accounts, with their UID, role and admin flag, and a search box
+    const accounts = content().getByRole('region', { name: 'Accounts' });
+    const rows = accounts.getByTestId('user-row');
+    await rows.filter({ hasText: 'new.inspector@demo.lab' }).waitFor();
+    const all = (await service.catalog.query('users')).length;
+    expect(await rows.count()).toBe(all);
+    const inspector = rows.filter({ hasText: 'new.inspector@demo.lab' });
+    expect(await inspector.locator('td').allTextContents()).toEqual(['new.inspector@demo.lab', record?.uid, 'admin', 'Yes', '']);
+    await accounts.getByLabel('Search users').fill('USER@demo');
+    expect((await rows.allTextContents()).map((t) => t.split('@')[0])).toEqual(['user']);
+    await accounts.getByLabel('Search users').fill(record?.uid as string);
+    expect(await rows.count()).toBe(1);
+    await shot('user-list');
+  });
+
+  it('deletes a project and all its models with one typed name: records and files gone (issue 17)', async () => {
+    const { addModel, createProject } = await import('@shared/workflows/index.js');
+    const { readFileSync } = await import('node:fs');
+    const id = await createProject(service.catalog, { name: 'E2E Old Mast', structure_id: 'MST-901' });
+    const made: Model[] = [];
+    for (const publicId of ['MST-901-A', 'MST-901-B']) {
+      const { model } = await addModel(
+        service,
+        {
+          projectId: id,
+          publicId,
+          name: `Mast ${publicId}`,
+          modelType: 'mesh',
+          setAsReference: publicId.endsWith('A'),
+          files: { glb: { source: new Blob([readFileSync(BOX)]), name: 'Box.glb' } },
+        },
+        { confirmReplaceReference: async () => true },
+      );
+      made.push(model);
+    }
+    await page.goto(`${server.url}/admin/project-management?projectId=${id}`);
+    await content().getByRole('button', { name: 'Delete Project and Models' }).click();
+    const box = content().getByRole('dialog', { name: 'Delete Project and All Its Models' });
+    await box
+      .getByText('This action cannot be undone. The project, its 2 models and all their files will be permanently deleted.')
+      .waitFor();
+    const confirm = box.getByRole('button', { name: 'Delete Project and Models' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await box.getByPlaceholder('Type project name here...').fill('E2E Old Mast');
+    await confirm.click();
+    await content().getByText('Project "E2E Old Mast" and its 2 models have been deleted successfully.').waitFor();
+    await content().getByText('No Project Selected').waitFor();
+    await shot('project-deleted-with-models');
+    expect(await service.catalog.get('projects', id)).toBeNull();
+    for (const model of made) {
+      expect(await service.catalog.get('models', model.id)).toBeNull();
+      expect(await service.files.list(`models/${model.uuid}/`)).toEqual({ items: [], prefixes: [] });
+    }
   });
 
   it('redirects a user from every admin route to /projects', async () => {
