@@ -18,6 +18,10 @@ CREATE TABLE IF NOT EXISTS documents (
   PRIMARY KEY (collection, id)
 ) WITHOUT ROWID;
 
+-- Models by project (issue 17): a project's models, and the Public ID check of every model write,
+-- without reading every model (documents.ts writes this exact expression into its queries).
+CREATE INDEX IF NOT EXISTS documents_project_id ON documents (collection, json_extract(data, '$.projectId'));
+
 CREATE TABLE IF NOT EXISTS accounts (
   uid TEXT PRIMARY KEY,
   email TEXT NOT NULL UNIQUE,

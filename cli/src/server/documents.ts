@@ -2,7 +2,9 @@
  * Document storage of the embedded backend: Firestore-shaped documents (SPEC.md §3,
  * `shared/types.ts`) kept as JSON in SQLite, with the query subset of `shared/ports/catalog.ts`
  * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
- * json_type, field paths validated, values bound), server timestamps and atomic batches.
+ * json_type, field paths validated and written in, values bound), server timestamps and atomic
+ * batches. Query results are also served as JSON text straight from the stored rows (`queryText`,
+ * issue 17: no parse and re-serialisation of every document), cached per query until the next write.
  */
 import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
@@ -20,28 +22,53 @@ export interface StoredDoc {
 
 const jsonPath = (field: string): string => `$.${field}`;
 
-/** Compiles one filter to SQL with bound parameters. */
+/**
+ * A field path as an SQL string literal, `'$.a.b'`: paths are checked first (`validateFieldPath`:
+ * dotted names of letters, digits and '_', so no quote can occur), and written into the SQL so
+ * that SQLite can use the expression index on `json_extract(data, '$.projectId')` (db.ts).
+ */
+function pathLiteral(field: string): string {
+  return `'${jsonPath(validateFieldPath(field))}'`;
+}
+
+/** Compiles one filter to SQL with bound parameters (the value bound, the checked path written in). */
 function filterSql(field: string, op: '==' | '!=', value: string | number | boolean | null, params: unknown[]): string {
-  const path = jsonPath(field);
+  const path = pathLiteral(field);
   let equal: string;
   if (value === null) {
-    equal = `json_type(data, ?) = 'null'`;
-    params.push(path);
+    equal = `json_type(data, ${path}) = 'null'`;
   } else if (typeof value === 'boolean') {
-    equal = `json_type(data, ?) = '${value ? 'true' : 'false'}'`;
-    params.push(path);
+    equal = `json_type(data, ${path}) = '${value ? 'true' : 'false'}'`;
   } else if (typeof value === 'number') {
-    equal = `(json_type(data, ?) IN ('integer', 'real') AND json_extract(data, ?) = ?)`;
-    params.push(path, path, value);
+    equal = `(json_type(data, ${path}) IN ('integer', 'real') AND json_extract(data, ${path}) = ?)`;
+    params.push(value);
   } else {
-    equal = `(json_type(data, ?) = 'text' AND json_extract(data, ?) = ?)`;
-    params.push(path, path, value);
+    equal = `(json_type(data, ${path}) = 'text' AND json_extract(data, ${path}) = ?)`;
+    params.push(value);
   }
   if (op === '==') return equal;
   // Firestore: '!=' never matches documents where the field is missing.
-  params.unshift(path);
-  return `(json_type(data, ?) IS NOT NULL AND NOT ${equal})`;
+  return `(json_type(data, ${path}) IS NOT NULL AND NOT ${equal})`;
 }
+
+/**
+ * A query's answer as JSON text (`DocumentStore.queryText`): the same object while the answer
+ * is unchanged, so callers may keep derived forms (compressed copies) in a WeakMap keyed by it.
+ */
+export interface QueryText {
+  /** JSON array of `{ ...data, id }` objects. */
+  readonly json: string;
+}
+
+/** Most query answers kept by {@link DocumentStore.queryText} (one per collection, query and read scope). */
+const QUERY_TEXT_CACHE_SIZE = 32;
+
+/**
+ * SQL for the JSON text of `{ ...data, id }` from a stored row without parsing it: the id is
+ * appended as the object's last member (stored data is `JSON.stringify` output, so it ends with
+ * '}'), and a later member wins in JSON.parse as the spread's `id` wins over a stored `id` field.
+ */
+const WITH_ID_SQL = `CASE WHEN data = '{}' THEN '{"id":' || json_quote(id) || '}' ELSE substr(data, 1, length(data) - 1) || ',"id":' || json_quote(id) || '}' END`;
 
 /**
  * The document store. All methods are synchronous (better-sqlite3); `commit` runs its writes
@@ -51,6 +78,11 @@ export class DocumentStore {
   private readonly selectOne;
   private readonly upsert;
   private readonly remove;
+  private readonly dataVersion;
+  /** Writes committed per collection (bumped by {@link commit}): what kept query answers are valid for. */
+  private readonly versions = new Map<CollectionName, number>();
+  /** Query answers by collection, query and scope, with the collection version and SQLite data_version they were read at. */
+  private readonly answers = new Map<string, { version: number; dataVersion: number; answer: QueryText }>();
 
   /**
    * @param db the open catalog database (`openDatabase`)
@@ -69,6 +101,8 @@ export class DocumentStore {
        ON CONFLICT (collection, id) DO UPDATE SET data = excluded.data, update_time = excluded.update_time`,
     );
     this.remove = db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?');
+    // Changes when another connection commits to the file (this process's own writes bump `versions`).
+    this.dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version');
   }
 
   /** Reads one document's data (null when it does not exist): what the role table looks documents up with. */
@@ -107,13 +141,59 @@ export class DocumentStore {
    * @throws AppError `invalid-argument` for an invalid field path
    */
   query(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): StoredDoc[] {
+    return this.rows(collection, query, scope).map((row) => ({ id: row.id, data: JSON.parse(row.data) as Json }));
+  }
+
+  /**
+   * What {@link query} returns, as the JSON text of an array of `{ ...data, id }` objects built
+   * from the stored JSON without parsing it (issue 17: the 10,000-model query). Answers are kept
+   * per collection, query and scope until the next write to that collection (or a commit by
+   * another connection to the database file).
+   * @param scope restrictions from the role table
+   * @returns `{ json }`, e.g. `{ json: '[{"name":"a","id":"x"}]' }`: the same object while kept
+   * @throws AppError `invalid-argument` for an invalid field path
+   */
+  queryText(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): QueryText {
+    const key = JSON.stringify([
+      collection,
+      query.where ?? [],
+      query.orderBy ?? [],
+      query.limit ?? null,
+      scope.hideHidden,
+      scope.onlyId ?? null,
+    ]);
+    const version = this.versions.get(collection) ?? 0;
+    const dataVersion = this.dataVersion.get()?.data_version ?? 0;
+    const kept = this.answers.get(key);
+    this.answers.delete(key);
+    if (kept && kept.version === version && kept.dataVersion === dataVersion) {
+      this.answers.set(key, kept); // most recently used last
+      return kept.answer;
+    }
+    const { sql, params } = this.select(collection, query, scope, WITH_ID_SQL);
+    const texts = this.db
+      .prepare(sql)
+      .pluck()
+      .all(...params) as string[];
+    const answer: QueryText = Object.freeze({ json: `[${texts.join(',')}]` });
+    this.answers.set(key, { version, dataVersion, answer });
+    if (this.answers.size > QUERY_TEXT_CACHE_SIZE) this.answers.delete(this.answers.keys().next().value as string);
+    return answer;
+  }
+
+  /** The rows of a query (id and stored JSON text), in its order. */
+  private rows(collection: CollectionName, query: Query, scope: ReadScope): { id: string; data: string }[] {
+    const { sql, params } = this.select(collection, query, scope, 'id, data');
+    return this.db.prepare(sql).all(...params) as { id: string; data: string }[];
+  }
+
+  /** The SELECT of a query: `columns` of the matching rows in the query's order (missing fields first, ties by id), limited. */
+  private select(collection: CollectionName, query: Query, scope: ReadScope, columns: string): { sql: string; params: unknown[] } {
     const params: unknown[] = [];
-    let sql = `SELECT id, data FROM documents WHERE ${this.where(collection, query, scope, params)}`;
+    let sql = `SELECT ${columns} FROM documents WHERE ${this.where(collection, query, scope, params)}`;
     const order: string[] = [];
     for (const [field, direction] of query.orderBy ?? []) {
-      validateFieldPath(field);
-      order.push(`json_extract(data, ?) ${direction === 'desc' ? 'DESC' : 'ASC'}`);
-      params.push(jsonPath(field));
+      order.push(`json_extract(data, ${pathLiteral(field)}) ${direction === 'desc' ? 'DESC' : 'ASC'}`);
     }
     order.push('id ASC');
     sql += ` ORDER BY ${order.join(', ')}`;
@@ -121,8 +201,7 @@ export class DocumentStore {
       sql += ' LIMIT ?';
       params.push(query.limit);
     }
-    const rows = this.db.prepare(sql).all(...params) as { id: string; data: string }[];
-    return rows.map((row) => ({ id: row.id, data: JSON.parse(row.data) as Json }));
+    return { sql, params };
   }
 
   /** Counts what {@link query} would return (limit applies). */
@@ -163,6 +242,7 @@ export class DocumentStore {
       }
     });
     run();
+    for (const collection of touched) this.versions.set(collection, (this.versions.get(collection) ?? 0) + 1);
     if (touched.size > 0) this.onChange([...touched]);
   }
 }

@@ -267,26 +267,32 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       { onRequest: adminGate },
     );
 
-    serveRoute(scope, routes.download, async (request, reply) =>
-      storage(async () => {
-        const path = storagePathOf(request);
-        const { token } = parseRequest(routes.download, 'query', request.query);
-        if (!token) throw new AppError(ErrorCode.StorageUnauthenticated, 'A download token is required');
-        if (!files.checkToken(path, token)) throw new AppError(ErrorCode.StorageUnauthorized, 'Invalid download token');
-        const meta = files.metadata(path);
-        reply
-          .header('content-type', meta.contentType ?? 'application/octet-stream')
-          .header('cache-control', 'private, max-age=0')
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "sandbox; default-src 'none'");
-        return reply.sendFile(path, files.root, {
-          contentType: false,
-          dotfiles: 'allow',
-          index: false,
-          cacheControl: false,
-          acceptRanges: true,
-        });
-      }),
+    serveRoute(
+      scope,
+      routes.download,
+      async (request, reply) =>
+        storage(async () => {
+          const path = storagePathOf(request);
+          const { token } = parseRequest(routes.download, 'query', request.query);
+          if (!token) throw new AppError(ErrorCode.StorageUnauthenticated, 'A download token is required');
+          if (!files.checkToken(path, token)) throw new AppError(ErrorCode.StorageUnauthorized, 'Invalid download token');
+          const meta = files.metadata(path);
+          reply
+            .header('content-type', meta.contentType ?? 'application/octet-stream')
+            .header('cache-control', 'private, max-age=0')
+            .header('x-content-type-options', 'nosniff')
+            .header('content-security-policy', "sandbox; default-src 'none'");
+          return reply.sendFile(path, files.root, {
+            contentType: false,
+            dotfiles: 'allow',
+            index: false,
+            cacheControl: false,
+            acceptRanges: true,
+          });
+        }),
+      // Stored files go out as stored (issue 17): byte ranges and Content-Length stay exact, and
+      // splats, meshes and photos are mostly compressed already.
+      { compress: false },
     );
   });
 

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -179,6 +180,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   });
 
+  // Compressed responses (issue 17) for text-like bodies only — JSON answers, the portal's scripts,
+  // styles and pages, WASM — when the client accepts br or gzip; never model files, photos or
+  // other stored binaries (already compressed or not worth it), nor partial (range) responses,
+  // nor the live-update stream (hijacked, written raw). Large query answers come compressed
+  // from the API itself (kept per answer) and pass through.
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    customTypes: /^(application\/(json|javascript|wasm|manifest\+json)|text\/|image\/svg\+xml)/,
+  });
   // Who calls is decided before a body is read: a bad or expired token is refused here.
   app.addHook('onRequest', async (request) => {
     if (request.headers.authorization && isEarlyAuthPath(request.method, request.url)) await principal(request);
