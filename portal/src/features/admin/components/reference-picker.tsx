@@ -49,54 +49,58 @@ export function ReferencePicker({
       {models.length === 0 ? (
         <p className="muted">No models in this project yet.</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Public ID</th>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Capture Date</th>
-              <th>Reference</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sortModelsBy(models, 'id').map((model) => {
-              const isRef = model.id === referenceId || (referenceId === null && model.isReference === true);
-              return (
-                <tr key={model.id}>
-                  <td className="mono">
-                    <Link to={paths.admin.modelManagement.getHref(model.id)}>{model.publicId}</Link>
-                  </td>
-                  <td>
-                    {model.name}
-                    {model.visible === false ? (
-                      <>
-                        {' '}
-                        <span className="badge badge-orange">Hidden</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>{modelTypeLabel(model)}</td>
-                  <td>{formatDate(model.metadata?.captureDate)}</td>
-                  <td>
-                    {isRef ? (
-                      <span className="badge badge-green">Reference Model</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        disabled={busy !== null}
-                        onClick={() => (model.visible === false ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id))}
-                      >
-                        {busy === model.id ? 'Updating...' : 'Set as Reference'}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Public ID</th>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Capture Date</th>
+                <th>Reference</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sortModelsBy(models, 'id').map((model) => {
+                const isRef = model.id === referenceId || (referenceId === null && model.isReference === true);
+                return (
+                  <tr key={model.id}>
+                    <td className="mono">
+                      <Link to={paths.admin.modelManagement.getHref(model.id)}>{model.publicId}</Link>
+                    </td>
+                    <td>
+                      {model.name}
+                      {model.visible === false ? (
+                        <>
+                          {' '}
+                          <span className="badge badge-orange">Hidden</span>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{modelTypeLabel(model)}</td>
+                    <td>{formatDate(model.metadata?.captureDate)}</td>
+                    <td>
+                      {isRef ? (
+                        <span className="badge badge-green">Reference Model</span>
+                      ) : (
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          disabled={busy !== null}
+                          onClick={() =>
+                            model.visible === false ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id)
+                          }
+                        >
+                          {busy === model.id ? 'Updating...' : 'Set as Reference'}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
