@@ -163,6 +163,13 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
         const { context, page } = await open(viewport);
         await signIn(page, 'user');
         await checkRoutes(page, viewport.width, userRoutes());
+        // The project table, reached through the list's own view switch too.
+        await page.goto(`${seeded.url}/projects`);
+        await page.getByText('Table View', { exact: true }).click();
+        await page.getByTestId('project-row').first().waitFor();
+        await page.screenshot({ path: join(RESULTS, `responsive-${viewport.width}-projects-table-switch.png`), fullPage: true });
+        const table = await overflow(page);
+        expect(table.scrollWidth, table.offenders.join(', ')).toBeLessThanOrEqual(table.innerWidth);
         // The viewer route (full window, outside the shell): without WebGL only its chrome renders.
         await page.goto(`${seeded.url}/viewer?id=${encodeURIComponent(model.publicId)}`);
         await page.locator('body *').first().waitFor();
