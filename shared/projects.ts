@@ -70,12 +70,27 @@ export function isMultiTemporal(modelCount: number): boolean {
   return modelCount >= MULTI_TEMPORAL_MIN_MODELS;
 }
 
+/** The marker colour of a located project without models (issue 17): neutral, neither badge's colour. */
+export const NO_MODELS_MARKER_COLOR = 'grey';
+
+/** A project marker's colour name: §9's two badge colours, or grey for no badge. */
+export type ProjectMarkerColor = (typeof MARKER_COLORS)['multiTemporal' | 'initialAssessment'] | typeof NO_MODELS_MARKER_COLOR;
+
 /**
- * The map marker colour of a project (§9): blue for multi-temporal, green for initial
- * assessment. The spec names no colour for a project without models; it gets green too.
+ * The map marker colour of a project (§9 "blue multi-temporal, green initial assessment"),
+ * following the §4 badge exactly ({@link projectBadge}): 2 or more models blue, exactly 1 green,
+ * 0 (no badge) grey — issue 17: a project without models is not an initial assessment, so the
+ * marker, the map's stat cards ({@link mapStats}) and the project badge agree. `modelCount` is
+ * the same count they use: the models the viewer can see ({@link countModelsByProject} of the
+ * viewer's model list — hidden ones excluded for non-admins, included for admins, as project
+ * detail lists them).
+ * @param modelCount the project's model count (negative or non-finite counts as 0)
+ * @returns 'blue' | 'green' | 'grey'
  */
-export function projectMarkerColor(modelCount: number): (typeof MARKER_COLORS)['multiTemporal' | 'initialAssessment'] {
-  return isMultiTemporal(modelCount) ? MARKER_COLORS.multiTemporal : MARKER_COLORS.initialAssessment;
+export function projectMarkerColor(modelCount: number): ProjectMarkerColor {
+  const badge = projectBadge(modelCount);
+  if (badge === 'multi-temporal') return MARKER_COLORS.multiTemporal;
+  return badge === 'initial-assessment' ? MARKER_COLORS.initialAssessment : NO_MODELS_MARKER_COLOR;
 }
 
 // ---------------------------------------------------------------------------------------------

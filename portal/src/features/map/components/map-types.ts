@@ -1,7 +1,7 @@
 /** Props shared by the two map renderers (key-less and maps-service). */
 import type { MappedLocation } from '@shared/projects.js';
 import type { Project } from '@shared/types.js';
-import type { LatLng } from '../lib/viewport.js';
+import type { LatLng } from '../../../components/map/viewport.js';
 
 export type LocatedProject = Project & { location: MappedLocation };
 

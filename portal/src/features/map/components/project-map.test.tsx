@@ -78,12 +78,13 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
       within(legend)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Multi-Temporal', 'Initial Assessment', 'Current Location']);
+    ).toEqual(['Multi-Temporal', 'Initial Assessment', 'No Models', 'Current Location']);
     const markers = screen.getAllByTestId('map-marker');
+    // issue 17: 0 models has no badge (§4), so its marker is grey, not green
     expect(markers.map((m) => [m.getAttribute('aria-label'), m.getAttribute('data-color')])).toEqual([
       ['Multi Tower', 'blue'],
       ['Single Bridge', 'green'],
-      ['Empty Mast', 'green'],
+      ['Empty Mast', 'grey'],
     ]);
     expect(screen.getByTestId('keyless-map')).toBeTruthy();
   });

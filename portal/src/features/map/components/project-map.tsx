@@ -3,8 +3,14 @@
  * Multi-Temporal, Initial Assessment), the legend, the 'Current Location' toggle (§4 off →
  * locating → on, again → off and re-fit; §8 geolocation messages), and the map: the maps-service
  * map (lazily loaded) when a Maps API key is configured, else — or when it cannot initialise —
- * the key-less map with the same markers and popups. Only projects with numeric lat and lng are
- * shown (§5); without any, the 'No Projects with Location Data' state.
+ * the key-less map (issue 17: MapLibre over OpenStreetMap tiles, the plain grid offline) with the
+ * same markers, clusters and popups. Only projects with numeric lat and lng are shown (§5);
+ * without any, the 'No Projects with Location Data' state.
+ *
+ * Marker colour, stat cards and the popup's badge come from one count per project: the models
+ * the viewer can see (`countModelsByProject` of the route's model list). A project without
+ * models is grey (no badge, §4); the legend names grey only when such a marker is on the map, so
+ * every colour shown is explained and the spec's three items stay as they are otherwise.
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -16,11 +22,15 @@ import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
 import { useCurrentLocation } from '../hooks/use-current-location.js';
-import { CURRENT_LOCATION_MARKER, MARKER_HEX } from '../lib/marker-style.js';
-import { KeylessMap } from './keyless-map.js';
+import { CURRENT_LOCATION_MARKER, MARKER_HEX, projectMarker } from '../lib/marker-style.js';
+import { KeylessMap } from '../../../components/map/keyless-map.js';
+import type { MapPoint } from '../../../components/map/types.js';
+import { MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
+import { ProjectPopup } from './project-popup.js';
 import '../map.css';
 
 const GoogleMapView = lazy(() => import('./google-map-view.js'));
+const FIT_PROJECTS = { kind: 'fit', maxZoom: 15 } as const;
 
 export interface ProjectMapViewProps {
   projects: Project[];
@@ -48,6 +58,24 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
   const located = useMemo(() => projectsOnMap(projects), [projects]);
   const stats = mapStats(projects, counts);
   const modelCount = useCallback((id: string) => modelCountOf(counts, id), [counts]);
+
+  const points = useMemo<MapPoint[]>(
+    () =>
+      located.map((p) => {
+        const marker = projectMarker(modelCount(p.id));
+        return { id: p.id, lat: p.location.lat, lng: p.location.lng, label: p.name, color: marker.hex, colorName: marker.color };
+      }),
+    [located, modelCount],
+  );
+  const renderPopup = useCallback(
+    (id: string) => {
+      const project = located.find((p) => p.id === id);
+      return project ? (
+        <ProjectPopup project={project} modelCount={modelCount(id)} onView={() => navigate(paths.project.getHref(id))} />
+      ) : null;
+    },
+    [located, modelCount, navigate],
+  );
 
   if (located.length === 0) {
     return (
@@ -92,6 +120,7 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
         <ul className="legend" aria-label="Legend">
           <LegendItem hex={MARKER_HEX.blue} label="Multi-Temporal" />
           <LegendItem hex={MARKER_HEX.green} label="Initial Assessment" />
+          {points.some((p) => p.colorName === 'grey') ? <LegendItem hex={MARKER_HEX.grey} label="No Models" /> : null}
           <LegendItem hex={CURRENT_LOCATION_MARKER.hex} label="Current Location" />
         </ul>
         <button
@@ -116,7 +145,17 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
             <GoogleMapView apiKey={mapsApiKey} onUnavailable={onUnavailable} {...renderer} />
           </Suspense>
         ) : (
-          <KeylessMap {...renderer} />
+          <KeylessMap
+            points={points}
+            height={500}
+            view={FIT_PROJECTS}
+            cluster
+            currentLocation={renderer.currentLocation}
+            locationZoom={MAP_USER_LOCATION_ZOOM}
+            refit={renderer.refit}
+            renderPopup={renderPopup}
+            label="Project map"
+          />
         )}
       </div>
     </>

@@ -6,7 +6,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { GEOLOCATION_OPTIONS } from '@shared/constants.js';
 import { GeolocationMessages, geolocationErrorMessage } from '@shared/messages.js';
-import type { LatLng } from '../lib/viewport.js';
+import type { LatLng } from '../../../components/map/viewport.js';
 
 export type LocationStatus = 'off' | 'locating' | 'on';
 

@@ -1,14 +1,41 @@
 /**
  * The Location section of project detail (SPEC.md §2 Project detail): coordinates, address, the
  * map link and an embedded map at zoom 14, 200 px high; otherwise 'No location data available for
- * this project'.
+ * this project'. The embedded map is the maps service's embed when a Maps API key is configured,
+ * else (issue 17) the key-less map — OpenStreetMap tiles through MapLibre, the plain grid offline —
+ * centred on the project.
  */
+import { useMemo } from 'react';
 import { MAP_EMBED_HEIGHT_PX, MAP_EMBED_ZOOM } from '@shared/constants.js';
 import { mapsEmbedLink, projectMapLink } from '@shared/links.js';
 import { hasMapLocation } from '@shared/projects.js';
 import type { ProjectLocation } from '@shared/types.js';
+import { KeylessMap } from '../../../components/map/keyless-map.js';
+import type { MapPoint, PointMapProps } from '../../../components/map/types.js';
+import { useRuntimeConfig } from '../../../lib/runtime-config.js';
+
+/** The project's place on the key-less map: one dark pin (its model count is not known here, so no §9 colour). */
+function LocationMap({ lat, lng, label }: { lat: number; lng: number; label: string }) {
+  const points = useMemo<MapPoint[]>(() => [{ id: 'project', lat, lng, label, color: '#1e293b', colorName: 'project' }], [lat, lng, label]);
+  const view = useMemo<PointMapProps['view']>(() => ({ kind: 'fixed', center: { lat, lng }, zoom: MAP_EMBED_ZOOM }), [lat, lng]);
+  return (
+    <div className="map-embed location-map">
+      <KeylessMap
+        points={points}
+        height={MAP_EMBED_HEIGHT_PX}
+        view={view}
+        cluster={false}
+        showLabels={false}
+        testId="location-map"
+        label="Project location map"
+      />
+    </div>
+  );
+}
 
 export function ProjectLocationSection({ location }: { location: ProjectLocation | null | undefined }) {
+  const config = useRuntimeConfig();
+  const mapsApiKey = config.status === 'success' ? config.data.mapsApiKey : null;
   const holder = { location };
   const coords = hasMapLocation(holder) ? holder.location : null;
   if (coords === null && !location?.address && !location?.mapUrl) {
@@ -46,7 +73,10 @@ export function ProjectLocationSection({ location }: { location: ProjectLocation
           </a>
         </p>
       ) : null}
-      {coords ? (
+      {coords && !mapsApiKey && config.status !== 'loading' ? (
+        <LocationMap lat={coords.lat} lng={coords.lng} label={location?.address || `${coords.lat}, ${coords.lng}`} />
+      ) : null}
+      {coords && mapsApiKey ? (
         <iframe
           className="map-embed"
           title="Project location map"

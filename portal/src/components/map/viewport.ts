@@ -1,6 +1,6 @@
 /**
- * Web-Mercator geometry of the key-less project map (SPEC.md §2 Project map): the same view
- * rules as the maps-service map, without tiles. A view is a centre and a zoom level; pixel
+ * Web-Mercator geometry of the key-less maps (SPEC.md §2 Project map; issue 17's grid fallback
+ * when tiles cannot load): the same view rules as the maps-service map. A view is a centre and a zoom level; pixel
  * positions use 256px tiles, like the maps service, so zoom 10 here is zoom 10 there.
  */
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@shared/constants.js';
@@ -78,4 +78,24 @@ export function graticuleStep(zoom: number): number {
   const steps = [30, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001];
   const degreesPer300px = (300 / (TILE * 2 ** zoom)) * 360;
   return steps.find((s) => s <= degreesPer300px) ?? steps[steps.length - 1]!;
+}
+
+/** The view moved by a drag of (dx, dy) screen pixels (content follows the pointer); latitude stays on the map. */
+export function panBy(view: MapView, dx: number, dy: number): MapView {
+  const c = project(view.center, view.zoom);
+  const scale = TILE * 2 ** view.zoom;
+  const y = Math.max(0, Math.min(scale, c.y - dy));
+  const moved = unproject(c.x - dx, y, view.zoom);
+  const lng = ((((moved.lng + 180) % 360) + 360) % 360) - 180;
+  return { center: { lat: moved.lat, lng }, zoom: view.zoom };
+}
+
+/** The [west, south, east, north] degrees a `width`×`height` viewport shows, grown by `margin` px and clamped to the world. */
+export function visibleBounds(view: MapView, width: number, height: number, margin = 0): [number, number, number, number] {
+  const c = project(view.center, view.zoom);
+  const nw = unproject(c.x - width / 2 - margin, c.y - height / 2 - margin, view.zoom);
+  const se = unproject(c.x + width / 2 + margin, c.y + height / 2 + margin, view.zoom);
+  const west = se.lng - nw.lng >= 360 ? -180 : Math.max(-180, nw.lng);
+  const east = se.lng - nw.lng >= 360 ? 180 : Math.min(180, se.lng);
+  return [west, Math.max(-90, se.lat), east, Math.min(90, nw.lat)];
 }

@@ -1,0 +1,369 @@
+/**
+ * The key-less tile map (issue 17): MapLibre GL JS over raster tiles (OpenStreetMap's by default,
+ * the runtime config's `mapTilesUrl` otherwise) with their attribution, drag-pan and zoom.
+ * Loaded lazily (its own chunk, with MapLibre's worker file beside it: `setWorkerUrl`).
+ *
+ * Points are a GeoJSON source clustered by MapLibre (its supercluster, the grid's radius), drawn
+ * on the canvas as circle layers — no DOM element per point. Text needs glyph files, which would
+ * come from the network, so cluster counts and point labels are images drawn on a 2D canvas on
+ * demand (`setMissingStyleImageResolver`) in symbol layers; the label layer's collision leaves out
+ * labels that would overlap. The DOM holds only the canvas, the controls, the popup and the
+ * current-location marker.
+ *
+ * Zoom levels: MapLibre's world is 512 px wide at zoom 0, the maps service's (and the spec's
+ * zooms, §9) 256 px, so MapLibre zoom = spec zoom − 1; `data-zoom` reports the spec's.
+ *
+ * When no tile has loaded and a tile fails, none arrives within 12 s, the map cannot start (no
+ * WebGL) or its context is lost, `onUnavailable` asks for the plain grid.
+ */
+import { AttributionControl, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
+import type { FilterSpecification, GeoJSONSource, MapGeoJSONFeature, StyleSpecification } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { useEffect, useRef, useState } from 'react';
+import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
+import { useLatest } from '../../hooks/use-latest.js';
+import './map.css';
+
+setWorkerUrl(workerUrl);
+
+/** MapLibre zoom = spec (256 px world) zoom − 1. */
+const ZOOM_OFFSET = 1;
+/** OpenStreetMap's attribution (https://www.openstreetmap.org/copyright asks for it on every map). */
+export const OSM_ATTRIBUTION =
+  '<a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener noreferrer">© OpenStreetMap contributors</a>';
+/** How long the first tile may take before the grid is shown instead. */
+const FIRST_TILE_TIMEOUT_MS = 12_000;
+
+export type Unavailable = 'tiles' | 'webgl';
+
+export interface TileMapProps extends PointMapProps {
+  /** Raster tile URL template ({z}/{x}/{y}, 256 px tiles). */
+  tilesUrl: string;
+  onUnavailable: (why: Unavailable) => void;
+}
+
+function featureCollection(points: readonly MapPoint[]): GeoJSON.FeatureCollection<GeoJSON.Point> {
+  return {
+    type: 'FeatureCollection',
+    features: points.map((p) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
+      properties: { id: p.id, label: p.label, color: p.color },
+    })),
+  };
+}
+
+/** Draws `text` on a 2D canvas for a symbol layer (cluster counts: white on transparent; labels: dark on a white pill). */
+function textImage(text: string, kind: 'count' | 'label'): ImageData | null {
+  const ratio = Math.max(1, Math.min(3, Math.round(globalThis.devicePixelRatio || 1)));
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const font = `${kind === 'count' ? 700 : 600} ${12 * ratio}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+  ctx.font = font;
+  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
+  const textWidth = Math.ceil(ctx.measureText(shown).width);
+  const padX = kind === 'label' ? 5 * ratio : 0;
+  canvas.width = Math.max(1, textWidth + 2 * padX);
+  canvas.height = 18 * ratio;
+  ctx.font = font;
+  ctx.textBaseline = 'middle';
+  if (kind === 'label') {
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+    ctx.beginPath();
+    ctx.roundRect(0, 0, canvas.width, canvas.height, 4 * ratio);
+    ctx.fill();
+    ctx.fillStyle = '#334155';
+  } else {
+    ctx.fillStyle = '#ffffff';
+  }
+  ctx.fillText(shown, padX, canvas.height / 2 + ratio);
+  return ctx.getImageData(0, 0, canvas.width, canvas.height);
+}
+
+const isCluster: FilterSpecification = ['has', 'point_count'];
+const notCluster: FilterSpecification = ['!', ['has', 'point_count']];
+
+const labelLayer: StyleSpecification['layers'][number] = {
+  id: 'point-labels',
+  type: 'symbol',
+  source: 'points',
+  filter: notCluster,
+  layout: {
+    'icon-image': ['concat', 'label:', ['get', 'label']],
+    'icon-anchor': 'top',
+    'icon-offset': [0, 11],
+    'icon-padding': 2,
+  },
+};
+
+function style(tilesUrl: string, points: readonly MapPoint[], cluster: boolean, showLabels: boolean): StyleSpecification {
+  return {
+    version: 8,
+    sources: {
+      tiles: { type: 'raster', tiles: [tilesUrl], tileSize: 256, maxzoom: 19, attribution: OSM_ATTRIBUTION },
+      points: {
+        type: 'geojson',
+        data: featureCollection(points),
+        cluster,
+        clusterRadius: CLUSTER_RADIUS_PX,
+        clusterMaxZoom: CLUSTER_MAX_ZOOM - ZOOM_OFFSET,
+      },
+    },
+    layers: [
+      { id: 'tiles', type: 'raster', source: 'tiles' },
+      {
+        id: 'clusters',
+        type: 'circle',
+        source: 'points',
+        filter: isCluster,
+        paint: {
+          'circle-color': CLUSTER_COLOR,
+          'circle-radius': ['step', ['get', 'point_count'], 15, 10, 18, 100, 22],
+          'circle-stroke-width': 3,
+          'circle-stroke-color': 'rgba(255, 255, 255, 0.9)',
+        },
+      },
+      {
+        id: 'cluster-counts',
+        type: 'symbol',
+        source: 'points',
+        filter: isCluster,
+        layout: {
+          'icon-image': ['concat', 'count:', ['to-string', ['get', 'point_count_abbreviated']]],
+          'icon-allow-overlap': true,
+          'icon-ignore-placement': true,
+        },
+      },
+      {
+        id: 'points',
+        type: 'circle',
+        source: 'points',
+        filter: notCluster,
+        paint: {
+          'circle-color': ['get', 'color'],
+          'circle-radius': 8,
+          'circle-stroke-width': 2,
+          'circle-stroke-color': '#ffffff',
+        },
+      },
+      ...(showLabels ? [labelLayer] : []),
+    ],
+  };
+}
+
+function isTileError(event: { sourceId?: unknown; tile?: unknown; error?: unknown }): boolean {
+  return event.sourceId === 'tiles' || event.tile !== undefined;
+}
+
+export default function TileMap({
+  points,
+  height,
+  view,
+  cluster,
+  showLabels = true,
+  currentLocation = null,
+  locationZoom = 12,
+  refit = 0,
+  renderPopup = null,
+  label,
+  tilesUrl,
+  onUnavailable,
+}: TileMapProps) {
+  const element = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [, setFrame] = useState(0);
+  const latest = useLatest({ points, view, onUnavailable, cluster, showLabels });
+
+  // The map: created once per tile URL and clustering choice, removed on unmount.
+  useEffect(() => {
+    const container = element.current;
+    if (!container) return;
+    const { points: initial, cluster: clustered, showLabels: labelled } = latest.current;
+    let instance: MapLibreMap;
+    try {
+      instance = new MapLibreMap({
+        container,
+        style: style(tilesUrl, initial, clustered, labelled),
+        attributionControl: false,
+        center: [-80.54, 43.47],
+        zoom: 9,
+        maxZoom: 19 - ZOOM_OFFSET,
+        dragRotate: false,
+        pitchWithRotate: false,
+        touchPitch: false,
+      });
+    } catch (error) {
+      console.error(error);
+      latest.current.onUnavailable('webgl');
+      return;
+    }
+    instance.touchZoomRotate.disableRotation();
+    instance.keyboard.disableRotation();
+    instance.addControl(new AttributionControl({ compact: false }), 'bottom-right');
+    instance.addControl(new NavigationControl({ showCompass: false }), 'top-right');
+
+    let tilesLoaded = 0;
+    let gaveUp = false;
+    const giveUp = (why: Unavailable) => {
+      if (gaveUp) return;
+      gaveUp = true;
+      latest.current.onUnavailable(why);
+    };
+    const timer = setTimeout(() => {
+      if (tilesLoaded === 0) giveUp('tiles');
+    }, FIRST_TILE_TIMEOUT_MS);
+    instance.on('data', (event) => {
+      if (event.dataType === 'source' && 'sourceId' in event && event.sourceId === 'tiles' && 'tile' in event && event.tile) {
+        tilesLoaded++;
+        root.current?.setAttribute('data-tiles-loaded', String(tilesLoaded));
+      }
+    });
+    instance.on('error', (event) => {
+      const detail = event as unknown as { sourceId?: unknown; tile?: unknown; error?: unknown };
+      if (tilesLoaded === 0 && isTileError(detail)) giveUp('tiles');
+      else console.warn('map:', detail.error);
+    });
+    instance.on('webglcontextlost', () => giveUp('webgl'));
+    instance.setMissingStyleImageResolver((id) => {
+      const kind = id.startsWith('count:') ? 'count' : id.startsWith('label:') ? 'label' : null;
+      if (!kind) return;
+      const image = textImage(id.slice(kind.length + 1), kind);
+      if (image) instance.addImage(id, image, { pixelRatio: Math.max(1, Math.min(3, Math.round(globalThis.devicePixelRatio || 1))) });
+    });
+
+    // State for tests and the overlays: the view in spec zooms, clusters and points drawn.
+    const report = () => {
+      const node = root.current;
+      if (!node) return;
+      const c = instance.getCenter();
+      node.setAttribute('data-zoom', (instance.getZoom() + ZOOM_OFFSET).toFixed(2));
+      node.setAttribute('data-center', `${c.lat.toFixed(4)},${c.lng.toFixed(4)}`);
+      if (!instance.getLayer('clusters')) return;
+      const clusters = instance.queryRenderedFeatures({ layers: ['clusters'] });
+      const single = instance.queryRenderedFeatures({ layers: ['points'] });
+      node.setAttribute('data-clusters', String(clusters.length));
+      node.setAttribute('data-points', String(single.length));
+      const biggest = [...clusters].sort((a, b) => Number(b.properties.point_count) - Number(a.properties.point_count))[0];
+      if (biggest && biggest.geometry.type === 'Point') {
+        const at = instance.project(biggest.geometry.coordinates as [number, number]);
+        node.setAttribute('data-cluster-at', `${Math.round(at.x)},${Math.round(at.y)},${String(biggest.properties.point_count)}`);
+      } else node.removeAttribute('data-cluster-at');
+      const first = single[0];
+      if (first && first.geometry.type === 'Point') {
+        const at = instance.project(first.geometry.coordinates as [number, number]);
+        node.setAttribute('data-point-at', `${Math.round(at.x)},${Math.round(at.y)}`);
+      } else node.removeAttribute('data-point-at');
+    };
+    instance.on('idle', report);
+    instance.on('moveend', report);
+    let raf = 0;
+    instance.on('move', () => {
+      if (raf) return;
+      raf = requestAnimationFrame(() => {
+        raf = 0;
+        setFrame((n) => n + 1);
+      });
+    });
+
+    instance.on('click', 'clusters', (event) => {
+      const feature = event.features?.[0] as MapGeoJSONFeature | undefined;
+      if (!feature || feature.geometry.type !== 'Point') return;
+      const source = instance.getSource<GeoJSONSource>('points');
+      const center = feature.geometry.coordinates as [number, number];
+      void source?.getClusterExpansionZoom(Number(feature.properties.cluster_id)).then(
+        (zoom) => instance.easeTo({ center, zoom: Math.max(zoom, instance.getZoom() + 1), duration: 300 }),
+        (error: unknown) => console.warn(error),
+      );
+    });
+    instance.on('click', 'points', (event) => {
+      const id = event.features?.[0]?.properties.id;
+      if (typeof id === 'string') setSelected(id);
+    });
+    for (const layer of ['clusters', 'points']) {
+      instance.on('mouseenter', layer, () => (instance.getCanvas().style.cursor = 'pointer'));
+      instance.on('mouseleave', layer, () => (instance.getCanvas().style.cursor = ''));
+    }
+    setMap(instance);
+    return () => {
+      clearTimeout(timer);
+      if (raf) cancelAnimationFrame(raf);
+      setMap(null);
+      instance.remove();
+    };
+  }, [latest, tilesUrl]);
+
+  // New places or colours: new data for the source (clustering recomputes in the worker).
+  const pointsKey = points.map((p) => `${p.id}@${p.lat},${p.lng},${p.color},${p.label}`).join(';');
+  useEffect(() => {
+    if (!map) return;
+    const source = map.getSource<GeoJSONSource>('points');
+    source?.setData(featureCollection(latest.current.points));
+  }, [map, latest, pointsKey]);
+
+  // The start view (fit or fixed), again on re-fit and when the places move.
+  const placesKey = points.map((p) => `${p.lat},${p.lng}`).join(';');
+  const viewKey = view.kind === 'fixed' ? `${view.center.lat},${view.center.lng},${view.zoom}` : `fit${view.maxZoom ?? ''}`;
+  useEffect(() => {
+    if (!map) return;
+    const { points: located, view: spec } = latest.current;
+    if (spec.kind === 'fixed') {
+      map.jumpTo({ center: [spec.center.lng, spec.center.lat], zoom: spec.zoom - ZOOM_OFFSET });
+      return;
+    }
+    const maxZoom = (spec.maxZoom ?? 15) - ZOOM_OFFSET;
+    if (located.length === 0) return;
+    const lngs = located.map((p) => p.lng);
+    const lats = located.map((p) => p.lat);
+    const bounds: [[number, number], [number, number]] = [
+      [Math.min(...lngs), Math.min(...lats)],
+      [Math.max(...lngs), Math.max(...lats)],
+    ];
+    map.fitBounds(bounds, { padding: 48, maxZoom, duration: 0 });
+  }, [map, latest, placesKey, viewKey, refit]);
+
+  const lat = currentLocation?.lat;
+  const lng = currentLocation?.lng;
+  useEffect(() => {
+    if (!map || lat === undefined || lng === undefined) return;
+    map.jumpTo({ center: [lng, lat], zoom: locationZoom - ZOOM_OFFSET });
+  }, [map, lat, lng, locationZoom]);
+
+  const at = (p: { lat: number; lng: number }) => (map ? map.project([p.lng, p.lat]) : null);
+  const selectedPoint = selected !== null ? (points.find((p) => p.id === selected) ?? null) : null;
+  const popupAt = selectedPoint ? at(selectedPoint) : null;
+  const locationAt = currentLocation ? at(currentLocation) : null;
+  return (
+    <div
+      ref={root}
+      className="keyless-map tile-map"
+      style={{ height }}
+      data-testid="tile-map"
+      data-renderer="tiles"
+      role="region"
+      aria-label={label}
+    >
+      <div ref={element} className="tile-map-canvas" />
+      {locationAt ? (
+        <span
+          className="map-marker map-marker-current"
+          style={{ left: locationAt.x, top: locationAt.y, background: CURRENT_LOCATION_COLOR.hex, zIndex: 2 }}
+          data-testid="current-location-marker"
+          data-color={CURRENT_LOCATION_COLOR.name}
+          title="Current Location"
+        />
+      ) : null}
+      {selectedPoint && popupAt && renderPopup ? (
+        <div className="map-popup" style={{ left: popupAt.x, top: popupAt.y }} role="dialog" aria-label={selectedPoint.label}>
+          <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
+            ×
+          </button>
+          {renderPopup(selectedPoint.id)}
+        </div>
+      ) : null}
+    </div>
+  );
+}
