@@ -4,9 +4,12 @@
  * marker and geometry libraries, in English", §9 default centre/zoom and init polling). Loaded
  * lazily, only when a Maps API key is configured. Initialisation polls every 500 ms for the
  * loaded API and gives up after 10 s, when `onUnavailable` switches the screen to the key-less
- * map. Not exercised by the tests: there is no key and no network here.
+ * map. The project markers are grouped by `@googlemaps/markerclusterer` (issue 17: 1,000 projects
+ * stay readable; a cluster click zooms in), created once per set of projects and colours. The
+ * tests mock the loader and the clusterer: there is no key and no network here.
  */
 import { GoogleMap, InfoWindowF, MarkerF, useJsApiLoader, type Libraries } from '@react-google-maps/api';
+import { MarkerClusterer } from '@googlemaps/markerclusterer';
 import { useEffect, useState } from 'react';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM, MAP_USER_LOCATION_ZOOM } from '@shared/constants.js';
 import { CURRENT_LOCATION_MARKER, projectMarker } from '../lib/marker-style.js';
@@ -72,6 +75,32 @@ export default function GoogleMapView({
     map.fitBounds(bounds);
   }, [map, latestProjects, pointsKey, refit]);
 
+  // The project markers, clustered: rebuilt when the places, names or colours change.
+  const markersKey = projects.map((p) => `${p.id}@${p.location.lat},${p.location.lng},${p.name},${modelCount(p.id)}`).join(';');
+  const latestView = useLatest({ projects, modelCount });
+  useEffect(() => {
+    if (!map) return;
+    const { projects: located, modelCount: countOf } = latestView.current;
+    const markers = located.map((project) => {
+      const marker = new google.maps.Marker({
+        position: { lat: project.location.lat, lng: project.location.lng },
+        title: project.name,
+        icon: circleIcon(projectMarker(countOf(project.id)).hex),
+      });
+      marker.addListener('click', () => setSelected(project.id));
+      return marker;
+    });
+    const clusterer = new MarkerClusterer({ map, markers });
+    return () => {
+      clusterer.clearMarkers();
+      clusterer.setMap(null);
+      for (const marker of markers) {
+        google.maps.event.clearInstanceListeners(marker);
+        marker.setMap(null);
+      }
+    };
+  }, [map, latestView, markersKey]);
+
   const lat = currentLocation?.lat;
   const lng = currentLocation?.lng;
   useEffect(() => {
@@ -90,15 +119,6 @@ export default function GoogleMapView({
       onLoad={setMap}
       onUnmount={() => setMap(null)}
     >
-      {projects.map((project) => (
-        <MarkerF
-          key={project.id}
-          position={{ lat: project.location.lat, lng: project.location.lng }}
-          title={project.name}
-          icon={circleIcon(projectMarker(modelCount(project.id)).hex)}
-          onClick={() => setSelected(project.id)}
-        />
-      ))}
       {currentLocation ? (
         <MarkerF position={currentLocation} title="Current Location" icon={circleIcon(CURRENT_LOCATION_MARKER.hex)} />
       ) : null}
