@@ -1,6 +1,6 @@
 /**
  * Phones and desktops (issue 17 "Phones and tablets"): every route of SPEC.md §2 at 390×844 and
- * 1400×900 — signed out, as user and as admin on the seeded demo catalog — does not scroll
+ * 1400×900 (and 360×740, 768×1024) — signed out, as user and as admin on the seeded demo catalog — does not scroll
  * sideways (`document.documentElement.scrollWidth <= window.innerWidth` once the page's content
  * shows); at 390 px the navigation is a drawer, closed on arrival, opened by the top bar's menu
  * button and closed by Escape, a click on the backdrop and a navigation, with focus moved into it
@@ -21,6 +21,9 @@ import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
 const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1400, height: 900 };
+/** The narrowest phone the issue names, and a tablet at the drawer/rail boundary (the rail open beside the content). */
+const SMALL_PHONE = { width: 360, height: 740 };
+const TABLET = { width: 768, height: 1024 };
 const TEST_TIMEOUT_MS = 240_000;
 
 /** One route to check: where, a name for the screenshot, and what shows when its content is there. */
@@ -146,7 +149,7 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     { path: `/projects/${project.id}/add-model`, name: 'add-model' },
   ];
 
-  for (const viewport of [PHONE, DESKTOP]) {
+  for (const viewport of [PHONE, DESKTOP, SMALL_PHONE, TABLET]) {
     it(
       `signed out at ${viewport.width} px: landing, sign-in and a missing page do not scroll sideways`,
       async () => {
