@@ -1,7 +1,8 @@
 /**
  * Search of SPEC.md §5 ("Search is a case-insensitive substring match on structure_id, name and
  * description") and the searchable lists of §2 (project management: name, structure id, slug;
- * model management: publicId, name; the files table: path). An empty or blank term matches all.
+ * model management: publicId, name; the files table: path; issue 17's model list: publicId, name,
+ * and the model's project's name and structure ID). An empty or blank term matches all.
  * Filters return a new array in the input's order.
  */
 import type { FileEntry, ModelData, ProjectData } from './types.js';
@@ -43,6 +44,28 @@ export function searchProjectsForManagement<T extends ManagementSearchable>(proj
 /** §2 model-management list search: publicId or name contains the term. */
 export function searchModels<T extends Pick<ModelData, 'publicId' | 'name'>>(models: readonly T[], term: string | null | undefined): T[] {
   return models.filter((m) => matchesAny([m.publicId, m.name], term));
+}
+
+/**
+ * The model list's search (issue 17): publicId or name of the model, or name or structure ID of
+ * its project, contains the term (case-insensitive); optionally only the models of one project.
+ * @param models the models, in display order
+ * @param term the search box's text (blank: no search)
+ * @param projectOf the project of a projectId (undefined when unknown: only the model's own fields match)
+ * @param projectId when a string, only models whose projectId is exactly it; null or undefined: every project
+ * @returns the matching models, in input order
+ */
+export function searchModelsWithProjects<T extends Pick<ModelData, 'publicId' | 'name' | 'projectId'>>(
+  models: readonly T[],
+  term: string | null | undefined,
+  projectOf: (projectId: string) => Pick<ProjectData, 'name' | 'structure_id'> | undefined,
+  projectId?: string | null,
+): T[] {
+  return models.filter((m) => {
+    if (typeof projectId === 'string' && m.projectId !== projectId) return false;
+    const project = typeof m.projectId === 'string' ? projectOf(m.projectId) : undefined;
+    return matchesAny([m.publicId, m.name, project?.name, project?.structure_id], term);
+  });
 }
 
 /** §2 files-table search: the storage path contains the term. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { matchesProjectSearch, searchFileEntries, searchModels, searchProjects, searchProjectsForManagement } from '@shared/search.js';
+import {
+  matchesProjectSearch,
+  searchFileEntries,
+  searchModels,
+  searchModelsWithProjects,
+  searchProjects,
+  searchProjectsForManagement,
+} from '@shared/search.js';
 import type { Project } from '@shared/types.js';
 
 const projects: Project[] = [
@@ -41,5 +48,27 @@ describe('§5 search: case-insensitive substring on structure_id, name, descript
     expect(searchModels(models, 'brg')).toEqual([models[1]]);
     const files = [{ path: 'models/u/images/IMG_001.jpg' }, { path: 'models/u/assets/report.pdf' }];
     expect(searchFileEntries(files, 'img_')).toEqual([files[0]]);
+  });
+});
+
+describe("issue 17's model list search: publicId, name, project name or structure ID; one project", () => {
+  const list = [
+    { publicId: 'TWR-2024', name: 'Spring survey', projectId: '1' },
+    { publicId: 'BRG-2025', name: 'Deck scan', projectId: '2' },
+    { publicId: 'X-1', name: 'Loose model', projectId: null },
+  ];
+  const projectOf = (id: string) => projects.find((p) => p.id === id);
+  it('matches the model and its project, case-insensitively; blank matches all', () => {
+    expect(searchModelsWithProjects(list, '', projectOf)).toEqual(list);
+    expect(searchModelsWithProjects(list, 'deck', projectOf)).toEqual([list[1]]);
+    expect(searchModelsWithProjects(list, 'twr-2024', projectOf)).toEqual([list[0]]);
+    expect(searchModelsWithProjects(list, 'south bridge', projectOf)).toEqual([list[1]]);
+    expect(searchModelsWithProjects(list, 'TWR-001', projectOf)).toEqual([list[0]]);
+    expect(searchModelsWithProjects(list, 'loose', projectOf)).toEqual([list[2]]);
+  });
+  it('keeps only the chosen project when one is given', () => {
+    expect(searchModelsWithProjects(list, '', projectOf, '2')).toEqual([list[1]]);
+    expect(searchModelsWithProjects(list, 'spring', projectOf, '2')).toEqual([]);
+    expect(searchModelsWithProjects(list, '', projectOf, null)).toEqual(list);
   });
 });

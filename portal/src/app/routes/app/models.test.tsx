@@ -1,6 +1,6 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Model } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import ModelsRoute from './models.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 
@@ -66,5 +66,50 @@ describe('/models (SPEC.md §2 Model list, §6)', () => {
     expect((await screen.findByRole('img', { name: 'First' })).getAttribute('src')).toBe(
       'http://files.test/models/a/images_thumbnails/t.png',
     );
+  });
+});
+
+describe("/models search, project filter and each row's project (issue 17)", () => {
+  const projects: Project[] = [
+    { id: 'pt', name: 'North Ridge Tower', structure_id: 'TWR-001', description: '', slug: 't' },
+    { id: 'pb', name: 'Grand River Footbridge', structure_id: 'BRG-002', description: '', slug: 'b' },
+  ];
+  const catalog: Model[] = [
+    { id: 't1', uuid: 't1', publicId: 'T-1', name: 'Spring survey', projectId: 'pt', files: {} },
+    { id: 't2', uuid: 't2', publicId: 'T-2', name: 'Autumn survey', projectId: 'pt', files: {} },
+    { id: 'b1', uuid: 'b1', publicId: 'B-1', name: 'Deck scan', projectId: 'pb', files: {} },
+  ];
+  const publicIds = () => screen.queryAllByTestId('model-row').map((r) => r.querySelector('.badge.mono')?.textContent);
+
+  it('finds models by publicId, name, project name or structure ID, and filters by project', async () => {
+    renderModels(createTestBackend('user', { projects, models: catalog }));
+    expect(await screen.findByText('3 models found')).toBeTruthy();
+    const row = screen.getAllByTestId('model-row')[0] as HTMLElement;
+    expect(within(row).getByRole('link', { name: 'Grand River Footbridge' }).getAttribute('href')).toBe('/projects/pb');
+    const search = screen.getByLabelText('Search models');
+    fireEvent.change(search, { target: { value: 'autumn' } });
+    expect(publicIds()).toEqual(['T-2']);
+    expect(screen.getByText('1 models found')).toBeTruthy();
+    fireEvent.change(search, { target: { value: 'brg-002' } });
+    expect(publicIds()).toEqual(['B-1']);
+    fireEvent.change(search, { target: { value: 'north' } });
+    expect(publicIds()).toEqual(['T-1', 'T-2']);
+    fireEvent.change(search, { target: { value: 't-1' } });
+    expect(publicIds()).toEqual(['T-1']);
+    fireEvent.change(search, { target: { value: '' } });
+    const filter = screen.getByLabelText('Project');
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All projects', 'BRG-002 — Grand River Footbridge', 'TWR-001 — North Ridge Tower']);
+    fireEvent.change(filter, { target: { value: 'pt' } });
+    expect(publicIds()).toEqual(['T-1', 'T-2']);
+    fireEvent.change(search, { target: { value: 'spring' } });
+    expect(publicIds()).toEqual(['T-1']);
+    fireEvent.change(search, { target: { value: 'deck' } });
+    expect(publicIds()).toEqual([]);
+    expect(screen.getByText('No models match the search.')).toBeTruthy();
+    expect(screen.getByText('0 models found')).toBeTruthy();
   });
 });

@@ -1,17 +1,19 @@
-/** /models (SPEC.md §2 Model list): see `features/models`; the admin upload panel lists the live projects. */
+/** /models (SPEC.md §2 Model list): see `features/models`; rows, the project filter and the admin upload panel use the live projects. */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { AdminUploadPanel, ModelList } from '../../../features/models/components/model-list.js';
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 
-function UploadToProject() {
+/** The list with the live projects: rows name their project, the filter lists them, the admin upload panel uploads into them. */
+function Models({ isAdmin }: { isAdmin: boolean }) {
   const projects = useProjects();
-  return <AdminUploadPanel projects={projects.status === 'success' ? projects.data : []} />;
+  const list = projects.status === 'success' ? projects.data : [];
+  return <ModelList isAdmin={isAdmin} projects={list} uploadPanel={<AdminUploadPanel projects={list} />} />;
 }
 
 export default function ModelsRoute() {
   return (
     <SignedInPage signedOut={{ text: 'Please sign in to access the model catalog.' }} title="Infrastructure Inspection 3D Models">
-      {(role) => <ModelList isAdmin={role === 'admin'} uploadPanel={<UploadToProject />} />}
+      {(role) => <Models isAdmin={role === 'admin'} />}
     </SignedInPage>
   );
 }

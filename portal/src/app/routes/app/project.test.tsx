@@ -1,4 +1,4 @@
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
 import ProjectRoute from './project.js';
@@ -118,5 +118,72 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     expect(screen.getByRole('link', { name: 'Add Reference Model' }).getAttribute('href')).toBe('/projects/p2/add-model');
     expect(screen.getByText('No location data available for this project')).toBeTruthy();
     expect(screen.getByRole('heading', { name: '3D Models (0)' })).toBeTruthy();
+  });
+});
+
+describe('/projects/{projectId} with many models, hidden ones marked (issue 17)', () => {
+  const many: Model[] = Array.from({ length: 60 }, (_, i) => ({
+    id: `m${i}`,
+    uuid: `m${i}`,
+    publicId: `TWR-${String(i).padStart(3, '0')}`,
+    name: `Survey ${i}`,
+    projectId: 'p1',
+    files: { glbPath: `models/m${i}/model.glb` },
+    metadata: { captureDate: `2025-01-${String((i % 28) + 1).padStart(2, '0')}` },
+  }));
+
+  it('shows 24 cards a page and resolves only their viewing links; Next shows the following ones', async () => {
+    const test = createTestBackend('user', { projects: [{ ...located, reference_model_id: null }], models: many });
+    const asked: string[] = [];
+    const files = test.backend.files;
+    const counted = new Proxy(files, {
+      get(target, key) {
+        if (key === 'getDownloadUrl')
+          return (path: string) => {
+            asked.push(path);
+            return target.getDownloadUrl(path);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    render(
+      <MemoryApp backend={{ ...test.backend, files: counted }} path="/projects/p1" pattern="/projects/:projectId">
+        <ProjectRoute />
+      </MemoryApp>,
+    );
+    expect(await screen.findByRole('heading', { name: '3D Models (60)' })).toBeTruthy();
+    expect(screen.getAllByText('Showing 1–24 of 60 · Page 1 of 3')).toHaveLength(2);
+    const firstPage = screen.getAllByTestId('project-model').map((card) => within(card).getByRole('heading').textContent);
+    expect(firstPage).toHaveLength(24);
+    await waitFor(() => expect(screen.getAllByRole('link', { name: 'View Model' })).toHaveLength(24));
+    expect(new Set(asked).size).toBe(24);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Next' })[0] as HTMLElement);
+    expect(screen.getAllByText('Showing 25–48 of 60 · Page 2 of 3')).toHaveLength(2);
+    const secondPage = screen.getAllByTestId('project-model').map((card) => within(card).getByRole('heading').textContent);
+    expect(secondPage).toHaveLength(24);
+    expect(secondPage.some((name) => firstPage.includes(name))).toBe(false);
+    await waitFor(() => expect(new Set(asked).size).toBe(48));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Next' })[0] as HTMLElement);
+    expect(screen.getAllByTestId('project-model')).toHaveLength(12);
+    expect((screen.getAllByRole('button', { name: 'Next' })[0] as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("marks a hidden model 'Hidden' for admins; users never see it", async () => {
+    const withHidden: Model[] = [
+      ...models,
+      { ...(models[0] as Model), id: 'draft', uuid: 'draft', publicId: 'TWR-D', name: 'Draft', visible: false },
+    ];
+    renderProject(createTestBackend('admin', { projects: [located], models: withHidden }), 'p1');
+    const draft = (await screen.findByRole('heading', { name: 'Draft' })).closest('article') as HTMLElement;
+    expect(within(draft).getByText('Hidden')).toBeTruthy();
+    const late = screen.getByRole('heading', { name: 'Late' }).closest('article') as HTMLElement;
+    expect(within(late).queryByText('Hidden')).toBeNull();
+    expect(screen.queryByTestId('model-page')).toBeNull();
+    cleanup();
+    renderProject(createTestBackend('user', { projects: [located], models: withHidden }), 'p1');
+    expect(await screen.findByRole('heading', { name: '3D Models (3)' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Draft' })).toBeNull();
+    expect(screen.queryByText('Hidden')).toBeNull();
   });
 });

@@ -1,11 +1,18 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
 import { createTestBackend, MemoryApp, modelFiles } from '../../../components/testing/memory-app.js';
 import { ProjectListView } from '../../../features/projects/components/project-list.js';
 import ProjectsRoute from './projects.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
+import { emulateLayout, restoreLayout } from '../../../components/testing/layout.js';
+
+/** The router's current path and query, for assertions on `?view=`. */
+function LocationProbe() {
+  const location = useLocation();
+  return <p data-testid="location">{`${location.pathname}${location.search}`}</p>;
+}
 
 afterEach(cleanup);
 
@@ -116,5 +123,54 @@ describe('/projects route states (SPEC.md §2, §6)', () => {
     test.fail('projects', new Error('down'));
     expect(await screen.findByText('Failed to load projects list.')).toBeTruthy();
     console.error = original;
+  });
+});
+
+describe('/projects on a large catalog (issue 17)', () => {
+  const many: Project[] = Array.from({ length: 400 }, (_, i) => ({
+    id: `p${i}`,
+    name: `Project ${i}`,
+    structure_id: `STR-${String(i).padStart(4, '0')}`,
+    description: 'd',
+    slug: `p-${i}`,
+  }));
+  beforeEach(() => emulateLayout(900));
+  afterEach(restoreLayout);
+
+  function renderAt(path: string) {
+    const test = createTestBackend('user', { projects: many });
+    render(
+      <MemoryApp backend={test.backend} path={path} pattern="/projects">
+        <ProjectsRoute />
+        <LocationProbe />
+      </MemoryApp>,
+    );
+  }
+
+  it('renders only the cards near the viewport, in structure_id order', async () => {
+    renderAt('/projects');
+    const cards = await screen.findAllByTestId('project-card');
+    expect(cards.length).toBeGreaterThan(0);
+    expect(cards.length).toBeLessThan(20);
+    expect(within(cards[0] as HTMLElement).getByRole('heading').textContent).toBe('Project 0');
+    expect(parseFloat(screen.getByTestId('project-grid').style.height)).toBeGreaterThan(400 * 200);
+  });
+
+  it('opens the table view at ?view=table, bounded too, and the switch keeps the URL in step', async () => {
+    renderAt('/projects?view=table');
+    const rows = await screen.findAllByTestId('project-row');
+    expect(rows.length).toBeLessThan(60);
+    expect(rows.map((r) => r.querySelector('td')?.textContent).slice(0, 3)).toEqual(['STR-0000', 'STR-0001', 'STR-0002']);
+    expect(
+      within(screen.getByTestId('project-table'))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Structure ID', 'Name', 'Models', 'Reference', 'Location', 'Actions']);
+    expect(screen.getByRole('button', { name: 'Table View' }).getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Card Grid' }));
+    expect(screen.getByTestId('location').textContent).toBe('/projects');
+    expect(await screen.findAllByTestId('project-card')).not.toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Table View' }));
+    expect(screen.getByTestId('location').textContent).toBe('/projects?view=table');
   });
 });

@@ -1,10 +1,15 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '@shared/types.js';
+import { emulateLayout, restoreLayout } from '../../../components/testing/layout.js';
 import { CatalogHomeView } from './catalog-home.js';
 
 afterEach(cleanup);
+
+// Browse All renders the rows of cards near the viewport (issue 17): jsdom has no layout, so it is emulated.
+beforeEach(() => emulateLayout(4000));
+afterEach(restoreLayout);
 
 const project = (n: number, extra: Partial<Project> = {}): Project => ({
   id: `p${n}`,
@@ -104,5 +109,18 @@ describe('/catalog route states (SPEC.md §2, §6)', () => {
     release();
     expect(await screen.findByRole('heading', { name: 'Tower 1' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Infrastructure Inspection Catalog', level: 1 })).toBeTruthy();
+  });
+
+  it('renders only the cards near the viewport of a large catalog (issue 17), the grid as tall as all of them', () => {
+    emulateLayout(800);
+    const many = Array.from({ length: 500 }, (_, i) => project(i + 1, { structure_id: `TWR-${String(i + 1).padStart(4, '0')}` }));
+    renderHome(many, new Map());
+    const shown = titles(screen.getByTestId('all-projects'));
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.length).toBeLessThan(20);
+    expect(shown[0]).toBe('Tower 1');
+    expect(parseFloat(screen.getByTestId('catalog-grid').style.height)).toBeGreaterThan(500 * 150);
+    fireEvent.change(screen.getByLabelText('Search projects'), { target: { value: 'TWR-0499' } });
+    expect(titles(screen.getByTestId('all-projects'))).toEqual(['Tower 499']);
   });
 });

@@ -2,7 +2,8 @@
  * Catalog home (SPEC.md §2 Catalog home): hero, the Total Projects and Multi-Temporal Projects
  * counts, a search box (§5: case-insensitive substring of structure_id, name, description),
  * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
- * Every card links to /projects/{id}. `CatalogHomeView` is the pure view; `CatalogHome` feeds it
+ * Every card links to /projects/{id}; Browse All renders only the rows of cards near the viewport
+ * (issue 17: 1,000 projects). `CatalogHomeView` is the pure view; `CatalogHome` feeds it
  * the live projects and models the app's route hands in.
  */
 import { useMemo, useState } from 'react';
@@ -13,6 +14,7 @@ import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { ProjectCountBadge, modelCountText } from '../../../components/ui/project-count-badge.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
+import { VirtualCardGrid } from '../../../components/ui/virtual-card-grid.js';
 import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
 import '../catalog.css';
@@ -32,6 +34,9 @@ function CatalogProjectCard({ project, modelCount }: { project: Project; modelCo
     </Link>
   );
 }
+
+/** Height of a row of catalog cards before it is measured (title, ID, two lines of description, count, gap), px. */
+const CATALOG_CARD_ROW_ESTIMATE_PX = 200;
 
 export interface CatalogHomeViewProps {
   /** Projects in display order (structure_id). */
@@ -94,11 +99,13 @@ export function CatalogHomeView({ projects, counts }: CatalogHomeViewProps) {
         ) : matching.length === 0 ? (
           <p className="muted">No projects match “{term.trim()}”.</p>
         ) : (
-          <div className="card-grid">
-            {matching.map((project) => (
-              <CatalogProjectCard key={project.id} project={project} modelCount={modelCountOf(counts, project.id)} />
-            ))}
-          </div>
+          <VirtualCardGrid
+            items={matching}
+            itemKey={(project) => project.id}
+            estimatedRowHeight={CATALOG_CARD_ROW_ESTIMATE_PX}
+            testId="catalog-grid"
+            renderItem={(project) => <CatalogProjectCard project={project} modelCount={modelCountOf(counts, project.id)} />}
+          />
         )}
       </section>
     </>

@@ -22,6 +22,8 @@ export interface ListUploadForm {
   name: string;
   splat: File | null;
   glb: File | null;
+  /** Aborting cancels the upload (AppError `storage/canceled`; nothing is kept). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -61,7 +63,7 @@ export function useUploadModel(): (form: ListUploadForm) => Promise<Model> {
             ...(form.glb ? { glb: { source: form.glb, name: form.glb.name } } : {}),
           },
         },
-        { ownerUid, content: browserContentPlatform() },
+        { ownerUid, content: browserContentPlatform(), ...(form.signal ? { signal: form.signal } : {}) },
       );
       return model;
     },

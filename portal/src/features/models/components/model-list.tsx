@@ -1,13 +1,15 @@
 /**
  * The model list screen's content (SPEC.md §2 Model list): a live list of every model the
  * caller may see, ordered by publicId, in a react-window v2 virtualised `List` 600px high with
- * 120px rows (§9).
+ * 120px rows (§9); a search box (publicId, name, project name or structure ID) and a project
+ * filter, each row naming its project with a link to it (issue 17).
  */
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '@shared/constants.js';
 import { ModelMessages } from '@shared/messages.js';
 import { visibleModelsFor } from '@shared/roles.js';
+import { searchModelsWithProjects } from '@shared/search.js';
 import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -28,6 +30,7 @@ import { ModelRowView } from './model-row.js';
 
 interface RowProps {
   models: Model[];
+  projectsById: ReadonlyMap<string, Project>;
   viewerUrl: string | null;
   isAdmin: boolean;
   onToggleVisibility: (model: Model) => void;
@@ -35,13 +38,25 @@ interface RowProps {
   links: DownloadUrlCache;
 }
 
-function ModelRow({ index, style, ariaAttributes, models, viewerUrl, isAdmin, onToggleVisibility, links }: RowComponentProps<RowProps>) {
+function ModelRow({
+  index,
+  style,
+  ariaAttributes,
+  models,
+  projectsById,
+  viewerUrl,
+  isAdmin,
+  onToggleVisibility,
+  links,
+}: RowComponentProps<RowProps>) {
   const model = models[index] as Model;
+  const project = typeof model.projectId === 'string' ? (projectsById.get(model.projectId) ?? null) : null;
   const link = useDownloadUrl(viewingPath(model), links);
   const thumbnail = useDownloadUrl(thumbnailPathOf(model), links);
   return (
     <ModelRowView
       model={model}
+      project={project}
       style={style}
       ariaAttributes={ariaAttributes}
       thumbnailUrl={thumbnail.status === 'success' ? thumbnail.data : null}
@@ -59,9 +74,23 @@ export function AdminUploadPanel({ projects }: { projects: Project[] }) {
   return <UploadPanel projects={projects} onUpload={upload} />;
 }
 
-/** The list; `uploadPanel` (admins: an `AdminUploadPanel` on the live projects) shows above it. */
-export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; uploadPanel?: ReactNode }) {
+/**
+ * The list; `projects` (the live projects, in display order) name each row's project and fill the
+ * project filter; `uploadPanel` (admins: an `AdminUploadPanel` on the live projects) shows above it.
+ */
+export function ModelList({
+  isAdmin,
+  projects = [],
+  uploadPanel = null,
+}: {
+  isAdmin: boolean;
+  projects?: Project[];
+  uploadPanel?: ReactNode;
+}) {
   const models = useModels();
+  const [term, setTerm] = useState('');
+  const [projectFilter, setProjectFilter] = useState('');
+  const projectsById = useMemo(() => new Map(projects.map((p) => [p.id, p])), [projects]);
   const viewerUrl = useViewerUrl();
   const setVisibility = useSetModelVisibility();
   const links = useDownloadUrlCache();
@@ -79,7 +108,13 @@ export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; u
   // §8 silent handling: list errors are only logged, and loading then ends.
   if (models.status === 'error') console.error(models.error);
   const all = models.status === 'success' ? models.data : [];
-  const visibleModels = visibleModelsFor(isAdmin ? 'admin' : 'user', all);
+  const visibleModels = searchModelsWithProjects(
+    visibleModelsFor(isAdmin ? 'admin' : 'user', all),
+    term,
+    (id) => projectsById.get(id),
+    projectFilter === '' ? null : projectFilter,
+  );
+  const filtering = term.trim() !== '' || projectFilter !== '';
 
   return (
     <div className="model-list">
@@ -93,7 +128,32 @@ export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; u
           {error}
         </p>
       ) : null}
-      {visibleModels.length === 0 ? (
+      <div className="model-filters">
+        <div className="field">
+          <label htmlFor="model-search">Search models</label>
+          <input
+            id="model-search"
+            type="search"
+            placeholder="publicId, name, project or structure ID..."
+            value={term}
+            onChange={(event) => setTerm(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="model-project-filter">Project</label>
+          <select id="model-project-filter" value={projectFilter} onChange={(event) => setProjectFilter(event.target.value)}>
+            <option value="">All projects</option>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.structure_id ? `${p.structure_id} — ${p.name}` : p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {visibleModels.length === 0 && filtering ? (
+        <p className="muted">No models match the search.</p>
+      ) : visibleModels.length === 0 ? (
         <EmptyState title="No Models Available" text="There are no 3D models in the catalog yet." />
       ) : (
         <List
@@ -101,7 +161,7 @@ export function ModelList({ isAdmin, uploadPanel = null }: { isAdmin: boolean; u
           rowComponent={ModelRow}
           rowCount={visibleModels.length}
           rowHeight={MODEL_LIST_ROW_HEIGHT_PX}
-          rowProps={{ models: visibleModels, viewerUrl, isAdmin, onToggleVisibility: toggleVisibility, links }}
+          rowProps={{ models: visibleModels, projectsById, viewerUrl, isAdmin, onToggleVisibility: toggleVisibility, links }}
           style={{ height: MODEL_LIST_HEIGHT_PX }}
         />
       )}

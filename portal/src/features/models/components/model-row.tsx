@@ -1,17 +1,22 @@
 /**
  * One row of the virtualised model list (SPEC.md §2 Model list): thumbnail or placeholder,
  * publicId badge, name, kind label, 'View 3D' ('Preparing...' until the link resolves); for
- * admins a Hide/Show button and the 'Hidden' badge on hidden rows.
+ * admins a Hide/Show button and the 'Hidden' badge on hidden rows; its project's name, linked to
+ * the project (issue 17).
  */
 import type { CSSProperties } from 'react';
+import { Link } from 'react-router-dom';
 import { viewerLink } from '@shared/links.js';
 import { modelKindLabel } from '@shared/model-type.js';
-import type { Model } from '@shared/types.js';
+import type { Model, Project } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
+import { paths } from '../../../config/paths.js';
 
 export interface ModelRowViewProps {
   model: Model;
+  /** The model's project, when known: its name shows, linked to /projects/{id}. */
+  project?: Pick<Project, 'id' | 'name' | 'structure_id'> | null;
   thumbnailUrl: string | null;
   /** True once the model's download link resolved. */
   linkReady: boolean;
@@ -24,6 +29,7 @@ export interface ModelRowViewProps {
 
 export function ModelRowView({
   model,
+  project = null,
   thumbnailUrl,
   linkReady,
   viewerUrl,
@@ -49,6 +55,16 @@ export function ModelRowView({
           </div>
           <div className="model-row-name">{model.name}</div>
           <div className="muted model-row-kind">{modelKindLabel(model)}</div>
+          {project ? (
+            <div className="model-row-project">
+              <Link
+                to={paths.project.getHref(project.id)}
+                title={project.structure_id ? `${project.structure_id} — ${project.name}` : project.name}
+              >
+                {project.name}
+              </Link>
+            </div>
+          ) : null}
         </div>
         <div className="model-row-actions">
           {isAdmin && onToggleVisibility ? (

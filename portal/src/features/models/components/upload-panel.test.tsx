@@ -90,6 +90,25 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     console.error = original;
   });
 
+  it("cancels a running upload with 'Cancel': 'Upload canceled.', not an upload error (issue 17)", async () => {
+    let seen: AbortSignal | undefined;
+    const onUpload = (form: ListUploadForm) =>
+      new Promise<void>((_resolve, reject) => {
+        seen = form.signal;
+        form.signal?.addEventListener('abort', () => reject(new AppError(ErrorCode.Canceled, 'The upload was canceled')));
+      });
+    render(<UploadPanel projects={projects} onUpload={onUpload} />);
+    fireEvent.change(screen.getByLabelText('GLB file (.glb)'), { target: { files: [file('m.glb')] } });
+    fireEvent.change(screen.getByLabelText('publicId'), { target: { value: 'X' } });
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Y' } });
+    upload();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Upload canceled.');
+    expect(seen?.aborted).toBe(true);
+    expect(screen.queryByText(/An error occurred/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
   it("shows a chosen file's content problem under its input at once, and a Public ID clash's message (issue 16)", async () => {
     const { sent, onUpload } = uploader(new AppError(ErrorCode.AlreadyExists, 'Public ID TWR-9 is already used in this project'));
     render(<UploadPanel projects={projects} onUpload={onUpload} />);

@@ -4,6 +4,7 @@
  * chosen file's content problem shown under its input at once (issue 16). Bad
  * input shows the §5 message and uploads nothing; a failure shows 'An error occurred during
  * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
+ * While uploading, 'Cancel' stops it: 'Upload canceled.' (issue 17), nothing kept.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, isAppError } from '@shared/errors.js';
@@ -35,11 +36,18 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
   const glbProblemId = useFileProblemId();
   const splatInput = useRef<HTMLInputElement>(null);
   const glbInput = useRef<HTMLInputElement>(null);
+  const abort = useRef<AbortController | null>(null);
   const chosenProject = projectId || projects[0]?.id || '';
 
   const upload = useAction(
     async (form: ListUploadForm) => {
-      await onUpload(form);
+      const controller = new AbortController();
+      abort.current = controller;
+      try {
+        await onUpload({ ...form, signal: controller.signal });
+      } finally {
+        abort.current = null;
+      }
       setPublicId('');
       setName('');
       setSplat(null);
@@ -50,6 +58,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
     {
       success: () => ModelMessages.listUploadSucceeded,
       failure: (caught) => {
+        if (isAppError(caught) && caught.code === ErrorCode.Canceled) return ModelMessages.uploadCanceled;
         // Bad input, a refused file (issue 16) or a Public ID the project already has: the message says which.
         if (isAppError(caught) && (caught.code === ErrorCode.InvalidArgument || caught.code === ErrorCode.AlreadyExists))
           return caught.message;
@@ -119,6 +128,11 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? <Spinner size="sm" label="Uploading..." /> : 'Upload'}
         </button>
+        {busy ? (
+          <button type="button" className="button button-secondary" onClick={() => abort.current?.abort()}>
+            Cancel
+          </button>
+        ) : null}
       </form>
     </section>
   );

@@ -1,7 +1,10 @@
 /**
  * The project detail screen's content (SPEC.md §2 Project detail): project facts, location,
- * and the live, sorted list of its models with viewer and compare links.
+ * and the live, sorted list of its models with viewer and compare links, a page of
+ * {@link PROJECT_MODELS_PAGE_SIZE} cards at a time (issue 17: a project of 300 models renders 24
+ * cards and resolves only their viewing links, plus the reference's).
  */
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDate } from '@shared/format.js';
 import { sortProjectDetailModels } from '@shared/order.js';
@@ -17,15 +20,43 @@ import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache
 import { useProjectWithModels } from '../api/use-project-with-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
 import { ProjectLocationSection } from './project-location.js';
+import '../projects.css';
 
 function linkStateOf(resource: Resource<string>): LinkState {
   if (resource.status === 'success') return 'ready';
   return resource.status === 'error' ? 'failed' : 'preparing';
 }
 
+/** Model cards per page of the project detail screen (issue 17). */
+export const PROJECT_MODELS_PAGE_SIZE = 24;
+
+/** 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. */
+function ModelPager({ page, pages, total, onPage }: { page: number; pages: number; total: number; onPage: (page: number) => void }) {
+  if (pages <= 1) return null;
+  const first = page * PROJECT_MODELS_PAGE_SIZE + 1;
+  const last = Math.min(total, (page + 1) * PROJECT_MODELS_PAGE_SIZE);
+  return (
+    <nav className="pager" aria-label="Model pages">
+      <button type="button" className="button button-secondary button-small" disabled={page === 0} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span className="muted" data-testid="model-page">
+        Showing {first}–{last} of {total} · Page {page + 1} of {pages}
+      </span>
+      <button type="button" className="button button-secondary button-small" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
 function ModelsSection({ project, models: unsorted, isAdmin }: { project: Project; models: Model[]; isAdmin: boolean }) {
   const viewerUrl = useViewerUrl();
+  const [requestedPage, setPage] = useState(0);
   const models = sortProjectDetailModels(unsorted, project.reference_model_id);
+  const pages = Math.max(1, Math.ceil(models.length / PROJECT_MODELS_PAGE_SIZE));
+  const page = Math.min(requestedPage, pages - 1); // a page emptied by deletions shows the last one
+  const shown = models.slice(page * PROJECT_MODELS_PAGE_SIZE, (page + 1) * PROJECT_MODELS_PAGE_SIZE);
   const reference = findReferenceModel(project, models);
   // The reference's link is also its own card's link: resolve each path once.
   const links = useDownloadUrlCache();
@@ -42,8 +73,9 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
         ) : null}
       </div>
       {models.length === 0 ? <p className="muted">No models in this project yet.</p> : null}
+      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} />
       <div className="model-cards">
-        {models.map((model) => (
+        {shown.map((model) => (
           <ProjectModelCardWithLink
             key={model.id}
             model={model}
@@ -57,6 +89,7 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
           />
         ))}
       </div>
+      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} />
     </section>
   );
 }

@@ -1,10 +1,13 @@
 /**
  * The project list screen's content (SPEC.md §2 Project list; the route table names a card grid
  * and a table view): live projects sorted by structure_id, as cards with thumbnails from each
- * project's reference model or as a table, and the empty state.
+ * project's reference model or as a table (`?view=table`, the sidebar's 'Project List – Table
+ * view'), and the empty state. Both render only what is near the viewport (issue 17: 1,000
+ * projects), the page scrolling as usual.
  */
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useDynamicRowHeight, useVirtualizer } from 'react-window';
 import { ModelMessages } from '@shared/messages.js';
 import {
   countModelsByProject,
@@ -17,6 +20,7 @@ import {
 import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
+import { VirtualCardGrid } from '../../../components/ui/virtual-card-grid.js';
 import { paths } from '../../../config/paths.js';
 import { useDownloadUrl, thumbnailPathOf } from '../../../hooks/use-download-url.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -24,13 +28,20 @@ import { useProjects } from '../api/use-projects.js';
 import { ProjectCard } from './project-card.js';
 import '../projects.css';
 
-/** The reference model of a project among all models. */
-function referenceModelOf(project: Project, models: readonly Model[]): Model | null {
-  return findReferenceModel(
-    project,
-    models.filter((m) => m.projectId === project.id),
-  );
+/** Models by project id (one pass over the models, not one per project). */
+function modelsByProject(models: readonly Model[]): Map<string, Model[]> {
+  const by = new Map<string, Model[]>();
+  for (const model of models) {
+    if (typeof model.projectId !== 'string') continue;
+    const list = by.get(model.projectId);
+    if (list) list.push(model);
+    else by.set(model.projectId, [model]);
+  }
+  return by;
 }
+
+/** Height of a row of project cards before it is measured (160 px thumbnail, title, ID, two lines of description, button, gap). */
+const PROJECT_CARD_ROW_ESTIMATE_PX = 360;
 
 function ProjectCardWithThumbnail({ project, reference }: { project: Project; reference: Model | null }) {
   const thumbnail = useDownloadUrl(reference ? thumbnailPathOf(reference) : null);
@@ -49,63 +60,111 @@ export function ProjectGrid({ projects, models, isAdmin }: { projects: Project[]
       </EmptyState>
     );
   }
+  return <ProjectCards projects={projects} models={models} />;
+}
+
+function ProjectCards({ projects, models }: { projects: Project[]; models: Model[] }) {
+  const byProject = useMemo(() => modelsByProject(models), [models]);
   return (
-    <div className="card-grid">
-      {projects.map((project) => (
-        <ProjectCardWithThumbnail key={project.id} project={project} reference={referenceModelOf(project, models)} />
-      ))}
+    <VirtualCardGrid
+      items={projects}
+      itemKey={(project) => project.id}
+      estimatedRowHeight={PROJECT_CARD_ROW_ESTIMATE_PX}
+      testId="project-grid"
+      renderItem={(project) => (
+        <ProjectCardWithThumbnail project={project} reference={findReferenceModel(project, byProject.get(project.id) ?? [])} />
+      )}
+    />
+  );
+}
+
+/** Height of a table row before it is measured, px. */
+const TABLE_ROW_ESTIMATE_PX = 45;
+
+function locationText(project: Project): string {
+  if (project.location?.address) return project.location.address;
+  return typeof project.location?.lat === 'number' ? `${project.location.lat}, ${project.location.lng}` : '—';
+}
+
+/**
+ * The table view: one row per project in structure_id order (Structure ID, Name, Models,
+ * Reference, Location), only the rows near the viewport in the DOM (spacer rows keep the
+ * table's height); it scrolls sideways inside its box on narrow screens.
+ */
+export function ProjectTable({ projects, models }: { projects: Project[]; models: Model[] }) {
+  const counts = useMemo(() => countModelsByProject(models), [models]);
+  const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
+  const rowHeight = useDynamicRowHeight({ defaultRowHeight: TABLE_ROW_ESTIMATE_PX });
+  const { items, totalSize, measureElement } = useVirtualizer({
+    count: projects.length,
+    element: body,
+    itemSize: rowHeight,
+    scrollElement: 'window',
+    defaultSize: window.innerHeight, // until measured: the first render fills the window
+    overscanCount: 10,
+  });
+  const first = items[0];
+  const last = items[items.length - 1];
+  const before = first ? first.offset : 0;
+  const after = last ? Math.max(0, totalSize - (last.offset + last.size)) : 0;
+  return (
+    <div className="table-scroll">
+      <table className="data-table" data-testid="project-table" aria-rowcount={projects.length + 1}>
+        <thead>
+          <tr>
+            <th scope="col">Structure ID</th>
+            <th scope="col">Name</th>
+            <th scope="col">Models</th>
+            <th scope="col">Reference</th>
+            <th scope="col">Location</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody ref={setBody}>
+          {before > 0 ? <tr aria-hidden="true" className="spacer-row" style={{ height: before }} /> : null}
+          {items.map(({ index }) => {
+            const project = projects[index] as Project;
+            const count = modelCountOf(counts, project.id);
+            const badge = projectBadge(count);
+            return (
+              <tr key={project.id} data-testid="project-row" data-index={index} ref={measureElement} aria-rowindex={index + 2}>
+                <td className="mono">{project.structure_id}</td>
+                <td>{project.name}</td>
+                <td>
+                  {count}
+                  {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
+                </td>
+                <td>{referenceBadgeLabel(project)}</td>
+                <td>{locationText(project)}</td>
+                <td>
+                  <Link to={paths.project.getHref(project.id)}>View Details</Link>
+                </td>
+              </tr>
+            );
+          })}
+          {after > 0 ? <tr aria-hidden="true" className="spacer-row" style={{ height: after }} /> : null}
+        </tbody>
+      </table>
     </div>
   );
 }
 
-/** The table view: one row per project in structure_id order. */
-export function ProjectTable({ projects, models }: { projects: Project[]; models: Model[] }) {
-  const counts = useMemo(() => countModelsByProject(models), [models]);
-  return (
-    <table className="data-table" data-testid="project-table">
-      <thead>
-        <tr>
-          <th scope="col">Structure ID</th>
-          <th scope="col">Name</th>
-          <th scope="col">Models</th>
-          <th scope="col">Reference</th>
-          <th scope="col">Location</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {projects.map((project) => {
-          const count = modelCountOf(counts, project.id);
-          const badge = projectBadge(count);
-          return (
-            <tr key={project.id} data-testid="project-row">
-              <td className="mono">{project.structure_id}</td>
-              <td>{project.name}</td>
-              <td>
-                {count}
-                {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
-              </td>
-              <td>{referenceBadgeLabel(project)}</td>
-              <td>
-                {project.location?.address ||
-                  (typeof project.location?.lat === 'number' ? `${project.location.lat}, ${project.location.lng}` : '—')}
-              </td>
-              <td>
-                <Link to={paths.project.getHref(project.id)}>View Details</Link>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-/** Card grid or table (the table only when there are projects; the empty state is shared). */
+/** Card grid or table, as `?view=table` says (the table only when there are projects; the empty state is shared). */
 export function ProjectListView({ projects, models, isAdmin }: { projects: Project[]; models: Model[]; isAdmin: boolean }) {
-  const [view, setView] = useState<'grid' | 'table'>('grid');
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = searchParams.get('view') === 'table' ? 'table' : 'grid';
+  const setView = (next: 'grid' | 'table') =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        if (next === 'table') params.set('view', 'table');
+        else params.delete('view');
+        return params;
+      },
+      { replace: true },
+    );
   if (projects.length === 0) return <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} />;
   return (
     <>

@@ -2,6 +2,7 @@
  * One model of the project detail screen (SPEC.md §2 Project detail): Reference Model badge,
  * publicId and name, type label, capture date, annotation count, total file size, 'View Model'
  * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link;
+ * for admins a 'Hidden' badge on a hidden model (issue 17; users never receive hidden models);
  * then the 'File checks' disclosure with the model's validation report (issue 16).
  */
 import { Link } from 'react-router-dom';
@@ -66,6 +67,7 @@ export function ProjectModelCard({
         <Badge tone="blue" className="mono">
           {model.publicId}
         </Badge>
+        {isAdmin && model.visible === false ? <Badge tone="orange">Hidden</Badge> : null}
         <h3 className="card-title">{model.name}</h3>
       </div>
       <dl className="facts">
