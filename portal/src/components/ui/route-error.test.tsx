@@ -25,7 +25,10 @@ function renderRoutes(routes: RouteObject[], path: string, connection: Connectio
     initialEntries: [path],
   });
   render(
-    <AppProvider backend={backend} config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}>
+    <AppProvider
+      backend={backend}
+      config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}
+    >
       <RouterProvider router={router} />
     </AppProvider>,
   );
