@@ -1,11 +1,16 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend, ConnectionState } from '@shared/ports/index.js';
 import { AppProvider } from '../../app/provider.js';
 import { createTestBackend } from '../testing/memory-app.js';
 import { RouteError, classifyRouteError } from './route-error.js';
+
+beforeEach(() => {
+  // RouteError logs what it caught; the tests' errors are expected.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
 
 afterEach(() => {
   cleanup();

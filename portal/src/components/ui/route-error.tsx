@@ -9,7 +9,7 @@
  *   old file names are gone) → Retry reloads the page (the browser keeps a failed module import).
  * - unexpected: anything else → its message; Retry renders the route again.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from 'react-router-dom';
 import { ErrorCode, isAppError } from '@shared/errors.js';
 import type { ConnectionState } from '@shared/ports/index.js';
@@ -141,6 +141,8 @@ export function RouteError() {
     void navigate(`${location.pathname}${location.search}${location.hash}`, { replace: true });
   }
 
-  if (kind === 'unexpected') console.error(error);
+  useEffect(() => {
+    if (!isRouteErrorResponse(error)) console.error('Route error', error);
+  }, [error]);
   return <RouteErrorView kind={kind} message={messageOf(error)} retrying={retrying} onRetry={() => void retry()} />;
 }
