@@ -23,6 +23,7 @@ import {
   type MapView,
 } from './viewport.js';
 import { useLatest } from '../../hooks/use-latest.js';
+import { popupPlacement } from './popup-place.js';
 import './map.css';
 
 const FALLBACK_WIDTH = 900;
@@ -302,7 +303,7 @@ export function GridMap({
         ? (() => {
             const { x, y } = screen(selectedPoint);
             return (
-              <div className="map-popup" style={{ left: x, top: y }} role="dialog" aria-label={selectedPoint.label}>
+              <div className="map-popup" style={popupPlacement(x, y, width)} role="dialog" aria-label={selectedPoint.label}>
                 <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
                   ×
                 </button>

@@ -23,6 +23,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
 import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
 import { useLatest } from '../../hooks/use-latest.js';
+import { popupPlacement } from './popup-place.js';
 import './map.css';
 
 setWorkerUrl(workerUrl);
@@ -192,6 +193,8 @@ export default function TileMap({
         center: [-80.54, 43.47],
         zoom: 9,
         maxZoom: 19 - ZOOM_OFFSET,
+        // symbols (counts, labels) follow the circles at once instead of fading
+        fadeDuration: 0,
         dragRotate: false,
         pitchWithRotate: false,
         touchPitch: false,
@@ -357,7 +360,12 @@ export default function TileMap({
         />
       ) : null}
       {selectedPoint && popupAt && renderPopup ? (
-        <div className="map-popup" style={{ left: popupAt.x, top: popupAt.y }} role="dialog" aria-label={selectedPoint.label}>
+        <div
+          className="map-popup"
+          style={popupPlacement(popupAt.x, popupAt.y, root.current?.clientWidth ?? 0)}
+          role="dialog"
+          aria-label={selectedPoint.label}
+        >
           <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
             ×
           </button>
