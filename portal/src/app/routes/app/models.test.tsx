@@ -97,7 +97,7 @@ describe("/models search, project filter and each row's project (issue 17)", () 
     fireEvent.change(search, { target: { value: 't-1' } });
     expect(publicIds()).toEqual(['T-1']);
     fireEvent.change(search, { target: { value: '' } });
-    const filter = screen.getByLabelText('Project');
+    const filter = screen.getByLabelText('Filter by project');
     expect(
       within(filter)
         .getAllByRole('option')

@@ -140,7 +140,7 @@ export function ModelList({
           />
         </div>
         <div className="field">
-          <label htmlFor="model-project-filter">Project</label>
+          <label htmlFor="model-project-filter">Filter by project</label>
           <select id="model-project-filter" value={projectFilter} onChange={(event) => setProjectFilter(event.target.value)}>
             <option value="">All projects</option>
             {projects.map((p) => (
