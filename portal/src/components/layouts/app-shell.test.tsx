@@ -111,11 +111,13 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     expect(screen.getByText('Quick Actions')).toBeTruthy();
     expect(drawer.contains(document.activeElement)).toBe(true);
     expect(menu.getAttribute('aria-expanded')).toBe('true');
+    expect(document.body.style.overflow).toBe('hidden');
     act(() => {
       fireEvent.keyDown(document, { key: 'Escape' });
     });
     expect(screen.queryByTestId('side-nav')).toBeNull();
     expect(document.activeElement).toBe(menu);
+    expect(document.body.style.overflow).toBe('');
 
     fireEvent.click(menu);
     fireEvent.click(screen.getByTestId('nav-backdrop'));

@@ -57,13 +57,19 @@ export function AppShell() {
     wasOpen.current = drawerOpen;
   }, [drawerOpen]);
 
+  // While the drawer is open: Escape closes it, and the page behind it does not scroll.
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') setDrawerOpenAt(null);
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+    };
   }, [drawerOpen]);
 
   if (session.status === 'success') {
