@@ -87,9 +87,30 @@ describe.skipIf(skipReason !== null)('the server stops mid-session and comes bac
     });
     await page.getByText('Written After The Restart').first().waitFor();
 
-    // 2. Down again: a sidebar entry whose code was not loaded shows the friendly error inside the shell.
+    // The project list's code is loaded while the server is up.
+    await page
+      .getByTestId('side-nav')
+      .getByRole('link', { name: /Project List/ })
+      .click();
+    await page.getByText('RST-001').first().waitFor();
+    await page
+      .getByTestId('side-nav')
+      .getByRole('link', { name: /Catalog Home/ })
+      .click();
+    await page.getByRole('heading', { name: 'Browse All Projects' }).waitFor();
+
+    // 2. Down again: a page whose code is loaded waits for the server (no error screen) ...
     await stop();
     await banner.waitFor();
+    await page
+      .getByTestId('side-nav')
+      .getByRole('link', { name: /Project List/ })
+      .click();
+    await page.waitForURL(`${seeded.url}/projects?view=table`);
+    await page.waitForTimeout(1_500);
+    expect(await page.getByTestId('route-error').count()).toBe(0);
+    await page.screenshot({ path: join(RESULTS, 'faults-loaded-page-while-down.png') });
+    // ... a sidebar entry whose code was not loaded shows the friendly error inside the shell.
     await page
       .getByTestId('side-nav')
       .getByRole('link', { name: /Model List/ })
