@@ -5,7 +5,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend, ConnectionState } from '@shared/ports/index.js';
 import { AppProvider } from '../../app/provider.js';
 import { createTestBackend } from '../testing/memory-app.js';
-import { RouteError, classifyRouteError } from './route-error.js';
+import { RouteError, classifyRouteError, throwIfUnreachable } from './route-error.js';
 
 beforeEach(() => {
   // RouteError logs what it caught; the tests' errors are expected.
@@ -68,6 +68,25 @@ describe('route errors (issue 17 Faults)', () => {
     expect(screen.getByText('An unexpected error stopped this page: render exploded')).toBeTruthy();
     expect(screen.queryByText(/Hey developer/)).toBeNull();
     fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('page content')).toBeTruthy();
+  });
+
+  it('throwIfUnreachable hands a network failure of a page to the route error screen; Retry renders the page again', async () => {
+    let reachable = false;
+    function Page() {
+      // as a page does with its one-shot read's error
+      throwIfUnreachable(reachable ? undefined : new AppError(ErrorCode.Network, 'Cannot reach the catalog server: fetch failed'));
+      throwIfUnreachable(new AppError(ErrorCode.NotFound, 'not there')); // left to the page
+      return <p>page content</p>;
+    }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(null, { status: 200 }))),
+    );
+    renderRoutes([{ path: '/projects/p1', element: <Page /> }], '/projects/p1');
+    expect(await screen.findByRole('heading', { name: 'Cannot reach the catalog server' })).toBeTruthy();
+    reachable = true;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('page content')).toBeTruthy();
   });

@@ -52,6 +52,23 @@ export function classifyRouteError(error: unknown, connection: ConnectionState, 
   return 'unexpected';
 }
 
+/**
+ * For pages whose one-shot reads fail while the server is unreachable: throws `error` during
+ * render when it is a network failure, so the route's error screen shows 'Cannot reach the catalog
+ * server' with Retry (which renders the page again, re-reading) instead of the page's own
+ * not-found or empty state. Other errors are left to the page.
+ * @param error a Resource's error (or anything caught)
+ */
+export function throwIfUnreachable(error: unknown): void {
+  if (error === undefined || error === null) return;
+  if (
+    isAppError(error, ErrorCode.Network, ErrorCode.NetworkRequestFailed) ||
+    (error instanceof TypeError && FETCH_FAILURE.test(error.message))
+  ) {
+    throw error;
+  }
+}
+
 /** True when the portal's server answers (any HTTP status); false when the request fails. */
 export async function probeServer(): Promise<boolean> {
   try {
