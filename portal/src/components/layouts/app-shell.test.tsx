@@ -112,6 +112,14 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     expect(drawer.contains(document.activeElement)).toBe(true);
     expect(menu.getAttribute('aria-expanded')).toBe('true');
     expect(document.body.style.overflow).toBe('hidden');
+    // Tab stays inside the drawer: from its last control to its first, Shift+Tab back
+    const controls = [...drawer.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')];
+    const [first, last] = [controls[0], controls[controls.length - 1]];
+    last?.focus();
+    fireEvent.keyDown(last as HTMLElement, { key: 'Tab' });
+    expect(document.activeElement).toBe(first);
+    fireEvent.keyDown(first as HTMLElement, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(last);
     act(() => {
       fireEvent.keyDown(document, { key: 'Escape' });
     });
