@@ -297,33 +297,33 @@ async function main() {
           return cards.length > 0 && cards.every((card) => [...card.querySelectorAll('a')].some((a) => a.textContent === 'View Model'));
         },
         undefined,
-        { timeout: 120_000, polling: 50 },
+        { timeout: 60_000, polling: 50 },
       );
     const screens = [
       {
         name: '/catalog',
         path: '/catalog',
-        ready: () => page.locator('[data-testid=all-projects] [data-testid=catalog-card]').first().waitFor({ timeout: 120_000 }),
+        ready: () => page.locator('[data-testid=all-projects] [data-testid=catalog-card]').first().waitFor({ timeout: 60_000 }),
         scroll: true,
       },
       {
         name: '/projects',
         path: '/projects',
-        ready: () => page.locator('[data-testid=project-card]').first().waitFor({ timeout: 120_000 }),
+        ready: () => page.locator('[data-testid=project-card]').first().waitFor({ timeout: 60_000 }),
         scroll: true,
       },
       {
         name: '/projects?view=table',
         path: '/projects?view=table',
-        ready: () => page.locator('[data-testid=project-row]').first().waitFor({ timeout: 120_000 }),
+        ready: () => page.locator('[data-testid=project-row]').first().waitFor({ timeout: 60_000 }),
         scroll: true,
       },
       {
         name: '/projects/map',
         path: '/projects/map',
-        ready: () => page.locator('[data-testid=map-cluster], [data-testid=map-marker]').first().waitFor({ timeout: 120_000 }),
+        ready: () => page.locator('[data-testid=map-cluster], [data-testid=map-marker]').first().waitFor({ timeout: 60_000 }),
       },
-      { name: '/models', path: '/models', ready: () => page.locator('[data-testid=model-row]').first().waitFor({ timeout: 120_000 }) },
+      { name: '/models', path: '/models', ready: () => page.locator('[data-testid=model-row]').first().waitFor({ timeout: 60_000 }) },
       { name: `project detail (${BIG} models)`, path: `/projects/${big.id}`, ready: linksReady },
     ];
     const screenRows = [];
@@ -332,8 +332,11 @@ async function main() {
       requests = [];
       const start = performance.now();
       await page.goto(`${base}${screen.path}`);
-      await screen.ready();
-      const ms = performance.now() - start;
+      // a screen whose content never shows (e.g. an older portal without ?view=table) is reported, not fatal
+      const ms = await screen.ready().then(
+        () => performance.now() - start,
+        () => Number.NaN,
+      );
       await page.waitForTimeout(1000); // late requests (thumbnails, links) settle
       const domTop = await nodes();
       let domEnd = null;
@@ -369,7 +372,7 @@ async function main() {
     );
     for (const r of screenRows) {
       console.log(
-        `${pad(r.name, 28)}${lpad(`${(r.ms / 1000).toFixed(2)} s`, 12)}${lpad(r.domTop, 11)}${lpad(r.domEnd ?? '—', 14)}${lpad(r.requests, 14)}${lpad(kB(r.wire), 18)}${lpad(kB(r.decoded), 14)}`,
+        `${pad(r.name, 28)}${lpad(Number.isFinite(r.ms) ? `${(r.ms / 1000).toFixed(2)} s` : 'none', 12)}${lpad(r.domTop, 11)}${lpad(r.domEnd ?? '—', 14)}${lpad(r.requests, 14)}${lpad(kB(r.wire), 18)}${lpad(kB(r.decoded), 14)}`,
       );
     }
     console.log(
