@@ -1,9 +1,11 @@
 // `catalog serve` compresses JSON (issue 17, @fastify/compress and the query route's kept
 // compressed answers): gzip and br when asked, identity otherwise; the same documents whatever the
-// encoding, fresh after a write, and a user's answer never holds hidden models even when an
+// encoding, fresh after a write (also one by another connection to the database file), and a user's answer never holds hidden models even when an
 // admin's answer to the same query is kept; model files and range responses go out as stored;
 // the live-update stream still flushes each event at once.
 import http from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { triangleGlb } from '../support/model-fixtures.js';
@@ -111,6 +113,22 @@ describe('catalog serve compresses JSON (issue 17)', () => {
     for (const encoding of ['gzip', 'br', 'identity']) {
       const answer = decode(await queryModels(server.serviceKey, encoding)) as { docs: { id: string; name: string }[] };
       expect(answer.docs.find((d) => d.id === uuid(5))?.name).toBe('Renamed survey');
+    }
+  });
+
+  it('sees a commit by another connection to the database file (the kept answer is dropped)', async () => {
+    await queryModels(server.serviceKey, 'gzip');
+    const other = new Database(join(server.dataDir, 'catalog.db'));
+    try {
+      other
+        .prepare(`UPDATE documents SET data = json_set(data, '$.name', 'Edited elsewhere') WHERE collection = 'models' AND id = ?`)
+        .run(uuid(7));
+    } finally {
+      other.close();
+    }
+    for (const encoding of ['gzip', 'identity']) {
+      const answer = decode(await queryModels(server.serviceKey, encoding)) as { docs: { id: string; name: string }[] };
+      expect(answer.docs.find((d) => d.id === uuid(7))?.name).toBe('Edited elsewhere');
     }
   });
 

@@ -62,6 +62,8 @@ export interface QueryText {
 
 /** Most query answers kept by {@link DocumentStore.queryText} (one per collection, query and read scope). */
 const QUERY_TEXT_CACHE_SIZE = 32;
+/** Most characters of JSON kept in all (32 Mi: five 10,000-model answers); a larger answer is not kept. */
+const QUERY_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
 
 /**
  * SQL for the JSON text of `{ ...data, id }` from a stored row without parsing it: the id is
@@ -83,6 +85,8 @@ export class DocumentStore {
   private readonly versions = new Map<CollectionName, number>();
   /** Query answers by collection, query and scope, with the collection version and SQLite data_version they were read at. */
   private readonly answers = new Map<string, { version: number; dataVersion: number; answer: QueryText }>();
+  /** Characters of JSON in `answers`. */
+  private keptChars = 0;
 
   /**
    * @param db the open catalog database (`openDatabase`)
@@ -165,9 +169,13 @@ export class DocumentStore {
     const version = this.versions.get(collection) ?? 0;
     const dataVersion = this.dataVersion.get()?.data_version ?? 0;
     const kept = this.answers.get(key);
-    this.answers.delete(key);
+    if (kept) {
+      this.answers.delete(key);
+      this.keptChars -= kept.answer.json.length;
+    }
     if (kept && kept.version === version && kept.dataVersion === dataVersion) {
       this.answers.set(key, kept); // most recently used last
+      this.keptChars += kept.answer.json.length;
       return kept.answer;
     }
     const { sql, params } = this.select(collection, query, scope, WITH_ID_SQL);
@@ -176,8 +184,15 @@ export class DocumentStore {
       .pluck()
       .all(...params) as string[];
     const answer: QueryText = Object.freeze({ json: `[${texts.join(',')}]` });
+    if (answer.json.length > QUERY_TEXT_CACHE_CHARS) return answer;
     this.answers.set(key, { version, dataVersion, answer });
-    if (this.answers.size > QUERY_TEXT_CACHE_SIZE) this.answers.delete(this.answers.keys().next().value as string);
+    this.keptChars += answer.json.length;
+    // least recently used first
+    for (const [oldKey, old] of this.answers) {
+      if (this.answers.size <= QUERY_TEXT_CACHE_SIZE && this.keptChars <= QUERY_TEXT_CACHE_CHARS) break;
+      this.answers.delete(oldKey);
+      this.keptChars -= old.answer.json.length;
+    }
     return answer;
   }
 
