@@ -21,6 +21,8 @@ CREATE TABLE IF NOT EXISTS documents (
 -- Models by project (issue 17): a project's models, and the Public ID check of every model write,
 -- without reading every model (documents.ts writes this exact expression into its queries).
 CREATE INDEX IF NOT EXISTS documents_project_id ON documents (collection, json_extract(data, '$.projectId'));
+-- Models in publicId order (the model list's live query, SPEC.md §9) read from the index, without a sort.
+CREATE INDEX IF NOT EXISTS documents_public_id ON documents (collection, json_extract(data, '$.publicId'));
 
 CREATE TABLE IF NOT EXISTS accounts (
   uid TEXT PRIMARY KEY,
