@@ -5,6 +5,7 @@
  * schemas, and each handler's answer is typed by the route's reply schema.
  */
 import { promisify } from 'node:util';
+import negotiate from '@fastify/accept-negotiator';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
@@ -105,26 +106,16 @@ const brotliAsync = promisify(brotliCompress);
 const CACHED_COMPRESSION_MIN_CHARS = 64 * 1024;
 
 /**
- * The encoding a client prefers among the ones kept for large query answers: 'br', then
- * 'gzip', by their q-values in `Accept-Encoding` (`*` counts for both; q=0 refuses).
+ * The encoding a large query answer goes out in: by the q-values of `Accept-Encoding`
+ * (@fastify/accept-negotiator), gzip first among equals — browsers send `gzip, deflate, br, zstd`
+ * and gzip level 1 makes the first copy of the 10,000-model answer faster than brotli quality 4,
+ * for about 40 % more bytes (issue 17: ≤ 50 ms also on the first request after a write).
  * @param header the request's Accept-Encoding header
- * @returns 'br', 'gzip' or null (send uncompressed)
+ * @returns 'gzip', 'br' or null (send uncompressed)
  */
 export function preferredEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
   const text = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const q = new Map<string, number>();
-  for (const part of text.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  const of = (name: string): number => q.get(name) ?? q.get('*') ?? 0;
-  const br = of('br');
-  const gz = Math.max(of('gzip'), q.get('x-gzip') ?? 0);
-  if (br > 0 && br >= gz) return 'br';
-  return gz > 0 ? 'gzip' : null;
+  return text === '' ? null : negotiate(text, ['gzip', 'br']);
 }
 
 /** What is kept per query answer: its reply body and its compressed copies (made once, on first demand). */
