@@ -33,7 +33,7 @@ export class LiveQueries {
    * @param onEmpty called when the last subscription is dropped (e.g. to close an event stream)
    */
   constructor(
-    private readonly runQuery: (collection: CollectionName, query: Query | undefined) => Promise<unknown[]>,
+    private readonly runQuery: (collection: CollectionName, query: Query | undefined, sub: LiveSubscription) => Promise<unknown[]>,
     private readonly onEmpty: () => void = () => undefined,
   ) {}
 
@@ -78,7 +78,7 @@ export class LiveQueries {
     try {
       do {
         sub.again = false;
-        const docs = await this.runQuery(sub.collection, sub.query);
+        const docs = await this.runQuery(sub.collection, sub.query, sub);
         if (sub.closed) return;
         const key = JSON.stringify(docs);
         if (key !== sub.last) {
@@ -102,7 +102,15 @@ export class LiveQueries {
    * @param collections the collections that changed, or null for every subscription
    */
   rerun(collections: readonly string[] | null): void {
-    for (const sub of [...this.subs]) if (!collections || collections.includes(sub.collection)) void this.run(sub);
+    this.rerunWhere((sub) => !collections || collections.includes(sub.collection));
+  }
+
+  /**
+   * Re-runs the subscriptions `which` selects.
+   * @param which called once per open subscription; true re-runs it
+   */
+  rerunWhere(which: (sub: LiveSubscription) => boolean): void {
+    for (const sub of [...this.subs]) if (which(sub)) void this.run(sub);
   }
 
   /** Closes every subscription (without calling `onEmpty`). */

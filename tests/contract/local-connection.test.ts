@@ -93,4 +93,32 @@ describe('local adapter: connection state and live queries across a server resta
     stopLate();
     stopWatching();
   });
+
+  it('reads a live query once when it subscribes, and still sees a write made right after', { timeout: 30_000 }, async () => {
+    const queries: string[] = [];
+    const counting = createLocalBackend({
+      baseUrl: embedded.url,
+      serviceKey: embedded.serviceKey,
+      fetch: (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (new URL(url).pathname.startsWith('/v1/query/')) queries.push(url);
+        return globalThis.fetch(input, init);
+      },
+    });
+    try {
+      const seen: number[] = [];
+      const stop = counting.catalog.subscribe('projects', undefined, (docs) => seen.push(docs.length));
+      await until(() => seen.length === 1, 10_000, 'the first result');
+      // The stream's `ready` has come (the query waited for it): nothing more is read.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(queries).toHaveLength(1);
+      const before = seen[0] ?? 0;
+      await embedded.service.catalog.add('projects', { name: 'Right after', structure_id: 'RST-002', description: '' });
+      await until(() => seen.at(-1) === before + 1, 10_000, 'the write right after subscribing');
+      expect(queries).toHaveLength(2);
+      stop();
+    } finally {
+      await counting.close();
+    }
+  });
 });

@@ -11,6 +11,11 @@
  * waits to reconnect reconnects it at once. A live query whose run finds the server unreachable
  * does not end: it waits for the connection and runs again, and every live query re-runs when the
  * stream is back, so screens get fresh data after a server restart without remounting.
+ *
+ * One read per subscription (issue 17: the portal read the 10,000-model query twice per screen):
+ * a live query's first run waits (at most {@link READY_WAIT_MS}) for the stream's `ready`, so no
+ * change can fall between its read and the stream; on `ready` only the runs that read before it
+ * (a reconnect, a run that did not wait) are repeated.
  */
 import { createParser } from 'eventsource-parser';
 import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
@@ -22,16 +27,18 @@ import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { errorFromResponse, routePath } from './http.js';
 import { changeEventSchema, LIVE_EVENTS, routes } from '@shared/wire/routes.js';
 import type { Transport } from './http.js';
-import { LiveQueries } from '@shared/adapters/live-queries.js';
+import { LiveQueries, type LiveSubscription } from '@shared/adapters/live-queries.js';
 import type { LocalIdentity } from './identity.js';
 
 const RECONNECT_START_MS = 1000;
 const RECONNECT_MAX_MS = 30_000;
+/** How long a live query's run waits for the event stream's `ready` before reading anyway (ms). */
+const READY_WAIT_MS = 3000;
 
 /** CatalogPort of the local adapter; also its {@link ConnectionPort} (`connection`). */
 export class LocalCatalog implements CatalogPort {
   private readonly live = new LiveQueries(
-    (collection, query) => this.liveQuery(collection, query),
+    (collection, query, sub) => this.liveQuery(collection, query, sub),
     () => {
       if (!this.wantsStream()) this.stopStream();
     },
@@ -47,6 +54,14 @@ export class LocalCatalog implements CatalogPort {
   private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
   /** Live-query runs waiting for the connection to come back. */
   private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** `ready` events received so far (all streams of this client). */
+  private readyCount = 0;
+  /** Whether the current stream has said `ready`. */
+  private streamReady = false;
+  /** Runs waiting for the current stream's `ready`. */
+  private readyWaiters: (() => void)[] = [];
+  /** Per subscription, {@link readyCount} when its last read started. */
+  private readonly readAt = new WeakMap<LiveSubscription, number>();
 
   /** The connection capability (`Backend.connection`): the live stream's state. */
   readonly connection: ConnectionPort = (() => {
@@ -179,9 +194,11 @@ export class LocalCatalog implements CatalogPort {
   }
 
   /** A live query's run: an unreachable server does not end the subscription, the run waits for the connection and tries again. */
-  private async liveQuery(collection: CollectionName, query: Query | undefined): Promise<unknown[]> {
+  private async liveQuery(collection: CollectionName, query: Query | undefined, sub: LiveSubscription): Promise<unknown[]> {
+    await this.whenStreamReady();
     for (;;) {
       try {
+        this.readAt.set(sub, this.readyCount);
         return await this.query(collection, query);
       } catch (error) {
         if (this.closed || !isAppError(error, ErrorCode.Network)) throw error;
@@ -191,15 +208,36 @@ export class LocalCatalog implements CatalogPort {
     }
   }
 
+  /** Resolves when the current stream has said `ready`, has ended or is offline, or after {@link READY_WAIT_MS}. */
+  private whenStreamReady(): Promise<void> {
+    if (!this.stream || this.streamReady || this.connectionState === 'offline') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, READY_WAIT_MS);
+      this.readyWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private releaseReadyWaiters(): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const release of waiters) release();
+  }
+
   private startStream(): void {
     const controller = new AbortController();
     this.stream = controller;
+    this.streamReady = false;
     void this.readStream(controller);
   }
 
   private stopStream(): void {
     this.stream?.abort();
     this.stream = null;
+    this.streamReady = false;
+    this.releaseReadyWaiters();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
   }
@@ -218,6 +256,7 @@ export class LocalCatalog implements CatalogPort {
       if (!authorization || controller.signal.aborted) {
         // Signed out: queries fail on their own; nothing to listen to until the auth state changes.
         if (this.stream === controller) this.stream = null;
+        this.releaseReadyWaiters();
         return;
       }
       const response = await this.transport.fetchFn(`${this.transport.baseUrl}${routePath(routes.events, [])}`, {
@@ -234,7 +273,16 @@ export class LocalCatalog implements CatalogPort {
           if (event.event === LIVE_EVENTS.ready) {
             this.reconnectDelay = RECONNECT_START_MS;
             this.setConnection('online');
-            this.live.rerun(null); // catch up on changes missed while disconnected
+            this.readyCount += 1;
+            this.streamReady = true;
+            // Catch up on changes missed by reads made before this stream listened (a reconnect,
+            // a run that did not wait); runs still waiting read after it and need nothing more.
+            const ready = this.readyCount;
+            this.live.rerunWhere((sub) => {
+              const readAt = this.readAt.get(sub);
+              return readAt !== undefined && readAt < ready;
+            });
+            this.releaseReadyWaiters();
           } else if (event.event === LIVE_EVENTS.change) {
             let collections: string[] | null = null;
             try {
@@ -257,6 +305,8 @@ export class LocalCatalog implements CatalogPort {
       // connection failed or dropped: reconnect below
     }
     if (controller.signal.aborted || this.stream !== controller) return;
+    this.streamReady = false;
+    this.releaseReadyWaiters();
     if (!refused) this.setConnection('offline');
     if (!this.wantsStream()) {
       this.stream = null;
