@@ -1,10 +1,26 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Component, type ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Model, Project } from '@shared/types.js';
 import ProjectRoute from './project.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 
 afterEach(cleanup);
+
+/** Catches what the page throws to its route's error screen. */
+class Catch extends Component<{ children: ReactNode; onError: (error: unknown) => void }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.onError(error);
+  }
+  override render() {
+    return this.state.failed ? <p>route error screen</p> : this.props.children;
+  }
+}
 
 const located: Project = {
   id: 'p1',
@@ -185,5 +201,26 @@ describe('/projects/{projectId} with many models, hidden ones marked (issue 17)'
     expect(await screen.findByRole('heading', { name: '3D Models (3)' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Draft' })).toBeNull();
     expect(screen.queryByText('Hidden')).toBeNull();
+  });
+
+  it("hands an unreachable server to the route's error screen instead of saying 'Project Not Found'", async () => {
+    const test = createTestBackend('user', { projects: [located], models });
+    test.fail('projects', new AppError(ErrorCode.Network, 'Cannot reach the catalog server: fetch failed'));
+    const caught: unknown[] = [];
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      render(
+        <MemoryApp backend={test.backend} path="/projects/p1" pattern="/projects/:projectId">
+          <Catch onError={(error) => caught.push(error)}>
+            <ProjectRoute />
+          </Catch>
+        </MemoryApp>,
+      );
+      await screen.findByText('route error screen');
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(screen.queryByText('Project Not Found')).toBeNull();
+    expect(caught.some((error) => error instanceof AppError && error.code === ErrorCode.Network)).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ import { addModelLinkLabel, findReferenceModel } from '@shared/projects.js';
 import { ModelMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
+import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
@@ -105,6 +106,8 @@ function ProjectModelCardWithLink({
 export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
   const { project, models } = useProjectWithModels(projectId);
 
+  // Server unreachable: the route's error screen (Retry reads again), not 'Project Not Found'.
+  throwIfUnreachable(project.error);
   if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
   if (project.status === 'error' || project.data === null) {
     if (project.status === 'error') console.error(project.error);
