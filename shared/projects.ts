@@ -15,6 +15,14 @@ import { projectHasModels } from './messages.js';
 import type { ModelData, ProjectData, ProjectLocation } from './types.js';
 
 /**
+ * A project's one-line label in pickers and tooltips (issue 17's model list: filter, upload
+ * panel, row title): 'TWR-001 — North Ridge Tower', or the name alone without a structure ID.
+ */
+export function projectLabel(project: Pick<ProjectData, 'name' | 'structure_id'>): string {
+  return project.structure_id ? `${project.structure_id} — ${project.name}` : project.name;
+}
+
+/**
  * Model counts per project id, from the models the caller can see (a non-admin's exclude hidden
  * ones), for the §4 project badge, the §9 featured rule and the map stats.
  * @param models models with their projectId (those without one are not counted)

@@ -95,12 +95,20 @@ export function can(role: Role | null | undefined, capability: Capability): bool
 }
 
 /**
+ * True when a model is hidden (§3: `visible === false`; a missing `visible` counts as visible).
+ * @param model a model record (or its data)
+ */
+export function isHiddenModel(model: Pick<ModelData, 'visible'>): boolean {
+  return model.visible === false;
+}
+
+/**
  * The models a role may see (§6 "Non-admins see only models that are not hidden"): admins see
  * all; others only models whose `visible` is not false (missing counts as visible, §3).
  */
 export function visibleModelsFor<T extends Pick<ModelData, 'visible'>>(role: Role | null | undefined, models: readonly T[]): T[] {
   if (can(role, Capability.SeeHiddenModels)) return [...models];
-  return models.filter((m) => m.visible !== false);
+  return models.filter((m) => !isHiddenModel(m));
 }
 
 // ---------------------------------------------------------------------------------------------

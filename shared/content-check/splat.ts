@@ -19,23 +19,13 @@ export const PLY_HEADER_MAX_BYTES = 64 * 1024;
 /** Bytes per Gaussian in the compact `.splat` format. */
 export const SPLAT_RECORD_BYTES = 32;
 
+/** Position and DC colour of a Gaussian (the first properties a 3DGS PLY names, before any normals). */
+const POSITION_AND_COLOUR = ['x', 'y', 'z', 'f_dc_0', 'f_dc_1', 'f_dc_2'] as const;
+/** Opacity, scale and rotation of a Gaussian (the last properties a 3DGS PLY names). */
+const OPACITY_SCALE_ROTATION = ['opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3'] as const;
+
 /** The vertex properties a 3DGS PLY must have. */
-export const GAUSSIAN_PROPERTIES = [
-  'x',
-  'y',
-  'z',
-  'f_dc_0',
-  'f_dc_1',
-  'f_dc_2',
-  'opacity',
-  'scale_0',
-  'scale_1',
-  'scale_2',
-  'rot_0',
-  'rot_1',
-  'rot_2',
-  'rot_3',
-] as const;
+export const GAUSSIAN_PROPERTIES = [...POSITION_AND_COLOUR, ...OPACITY_SCALE_ROTATION] as const;
 
 /**
  * The vertex properties of a 3DGS training PLY at SH degree 3, in the order the 3DGS training code
@@ -48,18 +38,9 @@ export const TRAINING_PLY_PROPERTIES: readonly string[] = [
   'nx',
   'ny',
   'nz',
-  'f_dc_0',
-  'f_dc_1',
-  'f_dc_2',
+  ...POSITION_AND_COLOUR.slice(3),
   ...Array.from({ length: 45 }, (_, i) => `f_rest_${i}`),
-  'opacity',
-  'scale_0',
-  'scale_1',
-  'scale_2',
-  'rot_0',
-  'rot_1',
-  'rot_2',
-  'rot_3',
+  ...OPACITY_SCALE_ROTATION,
 ];
 
 /** Size in bytes of each PLY scalar type. */

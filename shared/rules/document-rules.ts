@@ -21,7 +21,7 @@
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { FormMessages, ValidationMessages } from '@shared/messages.js';
 import type { WriteOp } from '@shared/ports/catalog.js';
-import { Capability, can, decideRole } from '@shared/roles.js';
+import { Capability, can, decideRole, isHiddenModel } from '@shared/roles.js';
 import type { CollectionName, Role } from '@shared/types.js';
 import { PUBLIC_ID_PATTERN, publicIdInUse } from '@shared/validation/models.js';
 import { isHttpUrl, locationCoordinatesProblem } from '@shared/validation/project-form.js';
@@ -223,7 +223,8 @@ export function checkModelPublicId(change: PendingChange, modelsWithPublicId: Mo
 export function isHiddenModelPath(path: string, lookup: DocumentLookup): boolean {
   const match = /^models\/([^/]+)(\/|$)/.exec(path);
   if (!match) return false;
-  return lookup('models', match[1]!)?.visible === false;
+  const model = lookup('models', match[1]!);
+  return model !== null && model !== undefined && isHiddenModel(model);
 }
 
 /**

@@ -3,7 +3,7 @@ export { resolveRole } from './resolve-role.js';
 export { addModel, assertPublicIdFree, deleteModel, referencedPaths, ADD_MODEL_STAGES } from './models.js';
 export type { AddModelFile, AddModelHooks, AddModelInput, AddModelResult, AddModelStage, FileStatus } from './models.js';
 export { setReferenceModel } from './reference.js';
-export { isHiddenModel, setModelVisibility } from './visibility.js';
+export { setModelVisibility } from './visibility.js';
 export { createProject, updateProject, deleteProject, deleteProjectWithModels, PROJECT_DELETE_CHUNK } from './projects.js';
 export type { DeleteProjectProgress } from './projects.js';
 export { registerUser, grantAdmin } from './users.js';

@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { Backend } from '../ports/index.js';
 import type { WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
-import type { UploadProgress, UploadSource } from '../ports/files.js';
+import type { FileStorePort, UploadProgress, UploadSource } from '../ports/files.js';
 import { ProjectMessages, ValidationMessages } from '../messages.js';
 import { publicIdInUse, validateAddModel } from '../validation/models.js';
 import type { CatalogPort } from '../ports/catalog.js';
@@ -293,8 +293,7 @@ export async function deleteModel(
   if (!confirmTypedName(confirmName, model.name)) {
     throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
   }
-  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
-  for (const path of referencedPaths(model)) paths.add(path);
+  const paths = await modelFilePaths(files, model);
 
   const ops: WriteOp[] = [{ op: 'delete', collection: 'models', id: modelId }];
   if (model.projectId) {
@@ -311,6 +310,22 @@ export async function deleteModel(
   await catalog.batch(ops);
   const failed = await deleteFilesQuietly(files, [...paths]);
   return { name: model.name, filesDeleted: paths.size - failed.length, filesNotDeleted: failed };
+}
+
+/**
+ * Every stored file of a model: what lies under its folder `models/{uuid}/` and every path its
+ * record names (the set a delete must remove so that nothing is orphaned).
+ * @param files the file store (listing)
+ * @param model the model record
+ * @returns the storage paths, without duplicates
+ */
+export async function modelFilePaths(
+  files: FileStorePort,
+  model: Pick<ModelData, 'files' | 'uuid'> & { id: string },
+): Promise<Set<string>> {
+  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
+  for (const path of referencedPaths(model)) paths.add(path);
+  return paths;
 }
 
 /** Every storage path a model record refers to. */

@@ -3,15 +3,14 @@ import { AppError, ErrorCode, isAppError } from '../errors.js';
 import type { CatalogPort, WriteOp } from '../ports/catalog.js';
 import type { FileStorePort } from '../ports/files.js';
 import type { Backend } from '../ports/index.js';
-import { modelFolder } from '../paths.js';
 import type { Model } from '../types.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ProjectMessages, ValidationMessages, projectHasModels } from '../messages.js';
 import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { referencedPaths } from './models.js';
-import { listFilesDeep, unwrap } from './util.js';
+import { modelFilePaths } from './models.js';
+import { unwrap } from './util.js';
 
 /**
  * Creates a project from the project form's input (SPEC.md §2 Project form, §5 rules: name
@@ -161,8 +160,7 @@ export async function deleteProjectWithModels(
  *   `storage/unauthorized` for a non-admin), with `context.modelId` when it is an AppError's
  */
 async function deleteAllFilesOf(files: FileStorePort, model: Model): Promise<number> {
-  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
-  for (const path of referencedPaths(model)) paths.add(path);
+  const paths = await modelFilePaths(files, model);
   for (const path of paths) {
     try {
       await files.delete(path);

@@ -2,7 +2,7 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { CatalogPort, WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ProjectMessages } from '../messages.js';
-import { isHiddenModel } from './visibility.js';
+import { isHiddenModel } from '../roles.js';
 
 /**
  * Sets a project's reference model (SPEC.md §4 "Reference picker"): clears `isReference` on the

@@ -4,15 +4,6 @@ import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { FileStorePort } from '../ports/files.js';
 import { ProjectMessages } from '../messages.js';
 import { modelFolder } from '../paths.js';
-import type { ModelData } from '../types.js';
-
-/**
- * True when a model is hidden (SPEC.md §3: `visible` false; a missing field counts as visible).
- * @param model a model record (or its data)
- */
-export function isHiddenModel(model: Pick<ModelData, 'visible'>): boolean {
-  return model.visible === false;
-}
 
 /**
  * Hides or shows a model (SPEC.md §4 "Model visibility", admin only): writes `visible` and

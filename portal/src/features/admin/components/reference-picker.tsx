@@ -9,6 +9,7 @@ import { Link } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { ProjectMessages } from '@shared/messages.js';
 import { sortModelsBy } from '@shared/order.js';
+import { isHiddenModel } from '@shared/roles.js';
 import { formatDate } from '@shared/format.js';
 import { modelTypeLabel } from '@shared/model-type.js';
 import type { Model, Project } from '@shared/types.js';
@@ -70,7 +71,7 @@ export function ReferencePicker({
                     </td>
                     <td>
                       {model.name}
-                      {model.visible === false ? (
+                      {isHiddenModel(model) ? (
                         <>
                           {' '}
                           <span className="badge badge-orange">Hidden</span>
@@ -87,9 +88,7 @@ export function ReferencePicker({
                           type="button"
                           className="button button-secondary button-small"
                           disabled={busy !== null}
-                          onClick={() =>
-                            model.visible === false ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id)
-                          }
+                          onClick={() => (isHiddenModel(model) ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id))}
                         >
                           {busy === model.id ? 'Updating...' : 'Set as Reference'}
                         </button>

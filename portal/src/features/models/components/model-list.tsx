@@ -11,6 +11,7 @@ import { ModelMessages } from '@shared/messages.js';
 import { visibleModelsFor } from '@shared/roles.js';
 import { searchModelsWithProjects } from '@shared/search.js';
 import type { Model, Project } from '@shared/types.js';
+import { projectLabel } from '@shared/projects.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
@@ -145,7 +146,7 @@ export function ModelList({
             <option value="">All projects</option>
             {projects.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.structure_id ? `${p.structure_id} — ${p.name}` : p.name}
+                {projectLabel(p)}
               </option>
             ))}
           </select>

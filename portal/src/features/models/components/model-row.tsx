@@ -8,6 +8,8 @@ import type { CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
 import { viewerLink } from '@shared/links.js';
 import { modelKindLabel } from '@shared/model-type.js';
+import { projectLabel } from '@shared/projects.js';
+import { isHiddenModel } from '@shared/roles.js';
 import type { Model, Project } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
@@ -38,7 +40,7 @@ export function ModelRowView({
   style,
   ariaAttributes,
 }: ModelRowViewProps) {
-  const hidden = model.visible === false;
+  const hidden = isHiddenModel(model);
   const href = linkReady && viewerUrl !== null ? viewerLink(viewerUrl, model.publicId) : null;
   return (
     <div style={style} {...ariaAttributes} className="model-row-outer" data-testid="model-row">
@@ -57,10 +59,7 @@ export function ModelRowView({
           <div className="muted model-row-kind">{modelKindLabel(model)}</div>
           {project ? (
             <div className="model-row-project">
-              <Link
-                to={paths.project.getHref(project.id)}
-                title={project.structure_id ? `${project.structure_id} — ${project.name}` : project.name}
-              >
+              <Link to={paths.project.getHref(project.id)} title={projectLabel(project)}>
                 {project.name}
               </Link>
             </div>

@@ -11,6 +11,7 @@ import { ErrorCode, isAppError } from '@shared/errors.js';
 import { ModelMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
+import { projectLabel } from '@shared/projects.js';
 import { Banner } from '../../../components/ui/banner.js';
 import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { Spinner } from '../../../components/ui/spinner.js';
@@ -85,7 +86,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
           <select id="upload-project" value={chosenProject} onChange={(e) => setProjectId(e.target.value)} disabled={busy}>
             {projects.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.structure_id ? `${p.structure_id} — ${p.name}` : p.name}
+                {projectLabel(p)}
               </option>
             ))}
           </select>

@@ -11,6 +11,7 @@ import { compareLink, viewerLink } from '@shared/links.js';
 import { CompareMessages } from '@shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
 import { compareButtonState } from '@shared/projects.js';
+import { isHiddenModel } from '@shared/roles.js';
 import type { Model } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { ExternalLinkButton } from '../../../components/ui/external-link-button.js';
@@ -67,7 +68,7 @@ export function ProjectModelCard({
         <Badge tone="blue" className="mono">
           {model.publicId}
         </Badge>
-        {isAdmin && model.visible === false ? <Badge tone="orange">Hidden</Badge> : null}
+        {isAdmin && isHiddenModel(model) ? <Badge tone="orange">Hidden</Badge> : null}
         <h3 className="card-title">{model.name}</h3>
       </div>
       <dl className="facts">
