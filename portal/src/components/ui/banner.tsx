@@ -15,3 +15,23 @@ export function Banner({ banner }: { banner: BannerMessage | null }) {
     </p>
   );
 }
+
+/**
+ * The result banner inside live regions that are always in the page (issue 19, WCAG 4.1.3 Status
+ * Messages): a polite region for a success and an assertive one for an error, both rendered
+ * (empty) before any message arrives, so that a screen reader announces the message when it
+ * appears. The message itself is the same element as {@link Banner}'s (role status / alert).
+ * `id` names the wrapper, for a field's `aria-describedby`.
+ */
+export function LiveBanner({ banner, id, className }: { banner: BannerMessage | null; id?: string; className?: string }) {
+  return (
+    <div id={id} className={className ? `live-banner ${className}` : 'live-banner'}>
+      <div aria-live="polite" aria-atomic="true">
+        {banner?.kind === 'success' ? <Banner banner={banner} /> : null}
+      </div>
+      <div aria-live="assertive" aria-atomic="true">
+        {banner?.kind === 'error' ? <Banner banner={banner} /> : null}
+      </div>
+    </div>
+  );
+}
