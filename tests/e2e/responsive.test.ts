@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist } from '../support/paths.js';
+import { adminRoutes, settle, signedOutRoutes, userRoutes, type RouteCheck } from '../support/routes.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import type { Model, Project } from '@shared/types.js';
 import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
@@ -25,14 +26,6 @@ const DESKTOP = { width: 1400, height: 900 };
 const SMALL_PHONE = { width: 360, height: 740 };
 const TABLET = { width: 768, height: 1024 };
 const TEST_TIMEOUT_MS = 240_000;
-
-/** One route to check: where, a name for the screenshot, and what shows when its content is there. */
-interface RouteCheck {
-  path: string;
-  name: string;
-  /** A CSS selector or text that appears once the content is there (default: a heading). */
-  ready?: { text: string | RegExp } | { selector: string };
-}
 
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] responsive test skipped: ${skipReason}`);
@@ -77,17 +70,6 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     await page.waitForURL(`${seeded.url}/projects`);
   }
 
-  /** Waits for the route's content, then for spinners to go (a few may stay: links still resolving). */
-  async function settle(page: Page, route: RouteCheck): Promise<void> {
-    const ready = route.ready ?? { selector: 'h1, h2' };
-    const target = 'text' in ready ? page.getByText(ready.text).first() : page.locator(ready.selector).first();
-    await target.waitFor({ timeout: 20_000 });
-    await page
-      .waitForFunction(() => document.querySelectorAll('.spinner-wrap').length === 0, null, { timeout: 5_000 })
-      .catch(() => undefined);
-    await page.waitForTimeout(250);
-  }
-
   /** The page's horizontal overflow: scrollWidth, innerWidth and the elements reaching past the right edge. */
   function overflow(page: Page) {
     return page.evaluate(() => {
@@ -120,35 +102,6 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     expect(failures).toEqual([]);
   }
 
-  const signedOutRoutes: RouteCheck[] = [
-    { path: '/', name: 'landing', ready: { text: 'BETA' } },
-    { path: '/login', name: 'login', ready: { text: 'Welcome back' } },
-    { path: '/no-such-page', name: 'not-found', ready: { text: 'Page Not Found' } },
-  ];
-  const userRoutes = (): RouteCheck[] => [
-    { path: '/catalog', name: 'catalog', ready: { text: 'Browse All Projects' } },
-    { path: '/projects', name: 'projects', ready: { selector: '[data-testid="project-card"], [data-testid="project-row"]' } },
-    {
-      path: '/projects?view=table',
-      name: 'projects-table',
-      ready: { selector: '[data-testid="project-row"], [data-testid="project-card"]' },
-    },
-    { path: '/projects/map', name: 'map', ready: { text: 'Project Map' } },
-    { path: `/projects/${project.id}`, name: 'project-detail', ready: { text: /^3D Models \(\d+\)$/ } },
-    { path: '/models', name: 'models', ready: { text: /models found/ } },
-  ];
-  const adminRoutes = (): RouteCheck[] => [
-    ...userRoutes().map((route) => ({ ...route, name: `admin-${route.name}` })),
-    { path: '/admin', name: 'admin' },
-    { path: '/admin/projects', name: 'admin-projects' },
-    { path: '/admin/project-management', name: 'admin-project-management' },
-    { path: '/admin/model-management', name: 'admin-model-management' },
-    { path: '/admin/users', name: 'admin-users' },
-    { path: `/admin/projects/${project.id}`, name: 'admin-edit-project' },
-    { path: `/admin/models/add/${project.id}`, name: 'admin-add-model' },
-    { path: `/projects/${project.id}/add-model`, name: 'add-model' },
-  ];
-
   for (const viewport of [PHONE, DESKTOP, SMALL_PHONE, TABLET]) {
     it(
       `signed out at ${viewport.width} px: landing, sign-in and a missing page do not scroll sideways`,
@@ -165,7 +118,7 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
       async () => {
         const { context, page } = await open(viewport);
         await signIn(page, 'user');
-        await checkRoutes(page, viewport.width, userRoutes());
+        await checkRoutes(page, viewport.width, userRoutes(project.id));
         // The project table, reached through the list's own view switch too.
         await page.goto(`${seeded.url}/projects`);
         await page.getByText('Table View', { exact: true }).click();
@@ -190,7 +143,7 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
       async () => {
         const { context, page } = await open(viewport);
         await signIn(page, 'admin');
-        await checkRoutes(page, viewport.width, adminRoutes());
+        await checkRoutes(page, viewport.width, adminRoutes(project.id));
         await context.close();
       },
       TEST_TIMEOUT_MS,
