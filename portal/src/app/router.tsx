@@ -31,7 +31,7 @@ function Root() {
 export const routes: RouteObject[] = [
   {
     element: <Root />,
-    errorElement: <RouteError />,
+    errorElement: <RouteError standalone />,
     hydrateFallbackElement: <LoadingState label="Loading..." />,
     children: [
       { path: paths.landing.path, element: <LandingRoute /> },

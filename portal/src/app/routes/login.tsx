@@ -1,21 +1,24 @@
 /**
  * Sign-in page (SPEC.md §2 Sign-in). On success the session resolves the role (§4) and, once it
  * has one, the user goes to /projects; navigating on the session (not on the sign-in promise)
- * means the shell never sees a half-finished sign-in.
+ * means the shell never sees a half-finished sign-in. The page is one main landmark (issue 19).
  */
 import { Navigate } from 'react-router-dom';
 import { APP_TITLE, SIGN_IN_SUBTITLE } from '../../config/app.js';
 import { paths } from '../../config/paths.js';
+import { mainContentProps } from '../../components/layouts/skip-link.js';
 import { useSignIn } from '../../features/auth/api/sign-in.js';
 import { SignInForm } from '../../features/auth/components/sign-in-form.js';
+import { usePageTitle } from '../../hooks/use-page-title.js';
 import { useSession } from '../../lib/session.js';
 
 export default function LoginRoute() {
   const signIn = useSignIn();
   const session = useSession();
+  usePageTitle('Sign In');
   if (session.status === 'success' && session.data?.role) return <Navigate to={paths.projects.getHref()} replace />;
   return (
-    <div className="auth-page">
+    <main {...mainContentProps} className="auth-page skip-target">
       <div className="auth-brand">
         <h1 className="auth-title">{APP_TITLE}</h1>
         <p className="muted">{SIGN_IN_SUBTITLE}</p>
@@ -30,6 +33,6 @@ export default function LoginRoute() {
           </p>
         </div>
       </div>
-    </div>
+    </main>
   );
 }

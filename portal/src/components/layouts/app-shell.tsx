@@ -8,6 +8,8 @@
  * drawer over the content, closed on arrival, opened by the top bar's menu button, closed by
  * navigation, Escape, the backdrop and its close button, with focus moved into it and back to
  * the menu button. The connection banner shows while the backend is unreachable.
+ *
+ * Issue 19: a skip link first in the tab order moves focus to the one `<main>` of the page.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
@@ -28,6 +30,7 @@ import { useSession, useSignOut } from '../../lib/session.js';
 import { ConnectionBanner } from '../ui/connection-banner.js';
 import { LoadingState } from '../ui/spinner.js';
 import { SideNav } from './side-nav.js';
+import { SkipLink, mainContentProps } from './skip-link.js';
 import { TopBar } from './top-bar.js';
 
 export function AppShell() {
@@ -103,6 +106,7 @@ export function AppShell() {
 
   return (
     <div className={`shell${narrow ? ' shell-narrow' : ''}`}>
+      <SkipLink />
       <TopBar
         brand={APP_TITLE}
         start={
@@ -141,7 +145,7 @@ export function AppShell() {
           />
         </>
       ) : null}
-      <main className="shell-main" style={{ marginLeft: withNav && !narrow ? navWidth : 0 }}>
+      <main {...mainContentProps} className="shell-main skip-target" style={{ marginLeft: withNav && !narrow ? navWidth : 0 }}>
         <ConnectionBanner />
         {roleLoading ? <LoadingState label="Loading..." /> : <Outlet />}
       </main>

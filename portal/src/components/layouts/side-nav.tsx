@@ -90,7 +90,7 @@ export function SideNav({
     >
       {drawer ? (
         <button type="button" className="side-nav-toggle" onClick={onToggle} aria-label="Close navigation">
-          ✕
+          <span aria-hidden="true">✕</span>
         </button>
       ) : (
         <button
@@ -100,7 +100,7 @@ export function SideNav({
           aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
           aria-expanded={!collapsed}
         >
-          {collapsed ? '»' : '«'}
+          <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
         </button>
       )}
       <nav className="side-nav-entries" aria-label="Main navigation">
@@ -127,8 +127,10 @@ export function SideNav({
         ))}
       </nav>
       {!collapsed ? (
-        <div className="quick-actions">
-          <h4 className="quick-actions-title">Quick Actions</h4>
+        <nav className="quick-actions" aria-labelledby="quick-actions-title">
+          <p className="quick-actions-title" id="quick-actions-title">
+            Quick Actions
+          </p>
           <Link className="quick-action" to={paths.models.getHref()}>
             Browse Models
           </Link>
@@ -137,7 +139,7 @@ export function SideNav({
               Create Project
             </Link>
           ) : null}
-        </div>
+        </nav>
       ) : null}
       <div className="side-nav-footer">
         {roleLoading ? (
@@ -155,7 +157,7 @@ export function SideNav({
               </span>
             ) : null}
             <button type="button" className="button button-ghost button-small" onClick={onSignOut}>
-              {collapsed ? '⎋' : 'Sign Out'}
+              {collapsed ? <span aria-hidden="true">⎋</span> : 'Sign Out'}
               {collapsed ? <span className="visually-hidden">Sign Out</span> : null}
             </button>
           </>

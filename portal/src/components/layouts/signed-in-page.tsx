@@ -45,7 +45,8 @@ function PageHeader({ title, subtitle, hero }: { title: string; subtitle?: strin
 
 export function SignedInPage({ signedOut, title, subtitle, hero = false, children }: SignedInPageProps) {
   const role = useRole();
-  if (role === null) return <EmptyState title={signedOut.title ?? 'Login Required'} text={signedOut.text} />;
+  // The state is the whole screen: its title is the page's h1 (issue 19).
+  if (role === null) return <EmptyState level={1} title={signedOut.title ?? 'Login Required'} text={signedOut.text} />;
   return (
     <div className="page">
       {title ? <PageHeader title={title} subtitle={subtitle} hero={hero} /> : null}

@@ -8,12 +8,17 @@
  * - chunk: a page's code failed to load while the server answers (the portal was redeployed and the
  *   old file names are gone) → Retry reloads the page (the browser keeps a failed module import).
  * - unexpected: anything else → its message; Retry renders the route again.
+ *
+ * Issue 19: the message is announced (role=alert), its title is the page's h1 and the document
+ * title; outside the shell (`standalone`) it is the page's main landmark.
  */
 import { useEffect, useState } from 'react';
 import { Link, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from 'react-router-dom';
 import { ErrorCode, isAppError } from '@shared/errors.js';
 import type { ConnectionState } from '@shared/ports/index.js';
 import { paths } from '../../config/paths.js';
+import { usePageTitle } from '../../hooks/use-page-title.js';
+import { mainContentProps } from '../layouts/skip-link.js';
 import { useConnectionState } from './connection-banner.js';
 
 export type RouteErrorKind = 'network' | 'chunk' | 'not-found' | 'unexpected';
@@ -111,9 +116,10 @@ export function RouteErrorView({
   onRetry: () => void;
 }) {
   const texts = TEXTS[kind];
+  usePageTitle(texts.title);
   return (
     <div className="state route-error" role="alert" data-testid="route-error" data-kind={kind}>
-      <h2 className="state-title">{texts.title}</h2>
+      <h1 className="state-title">{texts.title}</h1>
       <p className="state-text">{texts.text(message)}</p>
       <div className="actions">
         {kind !== 'not-found' ? (
@@ -129,8 +135,11 @@ export function RouteErrorView({
   );
 }
 
-/** The `errorElement` of the routes: classifies `useRouteError()` and retries as its kind says. */
-export function RouteError() {
+/**
+ * The `errorElement` of the routes: classifies `useRouteError()` and retries as its kind says.
+ * @param standalone true for the root's (no shell around it): the screen is the page's `<main>`
+ */
+export function RouteError({ standalone = false }: { standalone?: boolean }) {
   const error = useRouteError();
   const connection = useConnectionState();
   const navigate = useNavigate();
@@ -161,5 +170,11 @@ export function RouteError() {
   useEffect(() => {
     if (!isRouteErrorResponse(error)) console.error('Route error', error);
   }, [error]);
-  return <RouteErrorView kind={kind} message={messageOf(error)} retrying={retrying} onRetry={() => void retry()} />;
+  const view = <RouteErrorView kind={kind} message={messageOf(error)} retrying={retrying} onRetry={() => void retry()} />;
+  if (!standalone) return view;
+  return (
+    <main {...mainContentProps} className="standalone-main skip-target">
+      {view}
+    </main>
+  );
 }

@@ -51,7 +51,8 @@ export function toolCards(hosts: ToolViewerHosts = { splatViewer: null, dualView
         'A dual-screen viewer for infrastructure monitoring and AI inspection analysis: compare captures side by side and review detected defects.',
       url: hosts.dualViewer ? `${withoutTrailingSlash(hosts.dualViewer)}/#/viewer` : BUILT_IN_VIEWER_DEMO.compare,
       images: { static: '/tools/dual-viewer.svg', animated: '/tools/dual-viewer-animated.svg' },
-      color: { primary: '#d97706', hover: '#b45309', badge: 'purple' },
+      // amber-700: white text on it 5.0:1 (issue 19; #d97706 gave 3.2:1)
+      color: { primary: '#b45309', hover: '#92400e', badge: 'purple' },
       status: 'experimental',
     },
   ];

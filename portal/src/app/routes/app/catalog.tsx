@@ -1,6 +1,7 @@
 /** /catalog (SPEC.md §2 Catalog home): see `features/catalog`, on the live projects and models. */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { CatalogHome } from '../../../features/catalog/components/catalog-home.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useModels } from '../../../features/models/api/use-models.js';
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 
@@ -8,12 +9,16 @@ function Catalog() {
   return <CatalogHome projects={useProjects()} models={useModels()} />;
 }
 
+/** The hero's heading, also the document title. */
+const CATALOG_TITLE = 'Infrastructure Inspection Catalog';
+
 export default function CatalogRoute() {
+  usePageTitle(CATALOG_TITLE);
   return (
     <SignedInPage
       signedOut={{ text: 'Please sign in to access the catalog.' }}
       hero
-      title="Infrastructure Inspection Catalog"
+      title={CATALOG_TITLE}
       subtitle="Inspection projects and their 3D models, over time."
     >
       <Catalog />

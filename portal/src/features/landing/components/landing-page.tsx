@@ -2,14 +2,16 @@
  * The landing page (SPEC.md §2 Landing page): fixed top bar linking to / with the short name,
  * header with the title, BETA badge and subtitle, the grid of three tool cards, the Getting
  * Started panel and the footer with the year, rights line and tagline. Public: no session, map or
- * backend code.
+ * backend code. Issue 19: a skip link before the top bar, the content in one main landmark.
  */
 import { Link } from 'react-router-dom';
 import type { ToolCard } from '@shared/types.js';
+import { SkipLink, mainContentProps } from '../../../components/layouts/skip-link.js';
 import { TopBar } from '../../../components/layouts/top-bar.js';
 import { Badge } from '../../../components/ui/badge.js';
 import { APP_SHORT_NAME, PRODUCT_SUBTITLE, PRODUCT_TITLE, TAGLINE } from '../../../config/app.js';
 import { paths } from '../../../config/paths.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
 import { toolCards } from '../tool-cards.js';
 import { ToolCardView } from './tool-card.js';
@@ -17,11 +19,13 @@ import '../landing.css';
 
 export function LandingPage({ cards: given, year = new Date().getFullYear() }: { cards?: readonly ToolCard[]; year?: number }) {
   const config = useRuntimeConfig();
+  usePageTitle(PRODUCT_TITLE);
   const cards = given ?? toolCards(config.status === 'success' ? config.data.toolViewerUrls : undefined);
   return (
     <div className="landing">
+      <SkipLink />
       <TopBar brand={APP_SHORT_NAME} />
-      <main className="landing-main">
+      <main {...mainContentProps} className="landing-main skip-target">
         <div className="landing-hero">
           <h1 className="landing-title">
             {PRODUCT_TITLE} <Badge tone="purple">BETA</Badge>

@@ -1,6 +1,7 @@
 /**
  * One landing-page tool card (SPEC.md §2 Landing page): a lazily loaded static image that
- * switches to the animated one on hover, the status badge (green for ready, purple otherwise),
+ * switches to the animated one on hover (and keyboard focus) — never for a visitor who asks for
+ * reduced motion (issue 19) — the status badge (green for ready, purple otherwise),
  * a description clamped at 3 lines, the action and the footer. External cards open in a new tab;
  * internal ones navigate in-app.
  */
@@ -9,9 +10,11 @@ import { Link } from 'react-router-dom';
 import { toolCardLink, toolCardStatus } from '@shared/landing.js';
 import type { ToolCard } from '@shared/types.js';
 import { Badge } from '../../../components/ui/badge.js';
+import { usePrefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 
 export function ToolCardView({ card }: { card: ToolCard }) {
   const [hover, setHover] = useState(false);
+  const still = usePrefersReducedMotion();
   const status = toolCardStatus(card.status);
   const link = toolCardLink(card);
   return (
@@ -24,7 +27,7 @@ export function ToolCardView({ card }: { card: ToolCard }) {
       onBlur={() => setHover(false)}
     >
       <div className="tool-card-image">
-        <img src={hover ? card.images.animated : card.images.static} alt={card.name} loading="lazy" width={400} height={225} />
+        <img src={hover && !still ? card.images.animated : card.images.static} alt={card.name} loading="lazy" width={400} height={225} />
       </div>
       <div className="card-body tool-card-body">
         <div className="landing-card-head">
