@@ -27,10 +27,16 @@ export interface CameraPanelProps {
   publicId: string;
 }
 
-/** The photo of one camera, through a download link of the file-store port. */
-function CameraPhoto({ camera, files }: { camera: ViewerCamera; files: FileStorePort }) {
-  const [state, setState] = useState<{ path: string; url: string | null; error: string | null } | null>(null);
-  const path = camera.imagePath;
+/** The download link of a camera's photo: null while it loads (or without a photo), or why it failed. */
+interface PhotoLink {
+  path: string;
+  url: string | null;
+  error: string | null;
+}
+
+/** The download link of the photo at `path` (none for null), through the file-store port. */
+function usePhotoLink(files: FileStorePort, path: string | null): [PhotoLink | null, (error: string) => void] {
+  const [state, setState] = useState<PhotoLink | null>(null);
   useEffect(() => {
     if (!path) return;
     let active = true;
@@ -43,7 +49,13 @@ function CameraPhoto({ camera, files }: { camera: ViewerCamera; files: FileStore
       active = false;
     };
   }, [files, path]);
+  const current = path !== null && state?.path === path ? state : null;
+  return [current, (error) => path && setState({ path, url: null, error })];
+}
 
+/** The photo of one camera (its link from {@link usePhotoLink}); a failed link is told in the panel's alert region. */
+function CameraPhoto({ camera, link, onImageError }: { camera: ViewerCamera; link: PhotoLink | null; onImageError: () => void }) {
+  const path = camera.imagePath;
   if (!path) {
     return (
       <p className="camera-photo-missing" data-testid="camera-no-photo">
@@ -52,28 +64,21 @@ function CameraPhoto({ camera, files }: { camera: ViewerCamera; files: FileStore
       </p>
     );
   }
-  const current = state?.path === path ? state : null;
-  if (current?.error)
-    return (
-      <p className="camera-photo-missing" role="alert">
-        The photo could not be loaded: {current.error}
-      </p>
-    );
+  if (link?.error) return null;
   return (
     <figure className="camera-photo">
-      {current?.url ? (
-        <a href={current.url} target="_blank" rel="noreferrer" title="Open the photo at full size in a new tab">
+      {link?.url ? (
+        <a href={link.url} target="_blank" rel="noreferrer" title="Open the photo at full size in a new tab">
           <img
-            src={current.url}
+            src={link.url}
             alt={`Photo ${fileNameOf(path)} taken from camera ${camera.label}`}
             data-testid="camera-photo"
-            onError={() => setState({ path, url: null, error: 'the image could not be read' })}
+            onError={onImageError}
           />
+          <span className="visually-hidden"> (opens the photo at full size in a new tab)</span>
         </a>
       ) : (
-        <div className="camera-photo-placeholder" role="status">
-          Loading photo…
-        </div>
+        <div className="camera-photo-placeholder">Loading photo…</div>
       )}
       <figcaption>
         <span className="mono">{fileNameOf(path)}</span>
@@ -90,6 +95,20 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
   const listRef = useRef<HTMLOListElement>(null);
   const withPhoto = cameras.filter((c) => c.imagePath !== null).length;
   const camera = selected === null ? null : (cameras[selected] ?? null);
+  const [link, setLinkError] = usePhotoLink(files, camera?.imagePath ?? null);
+  const selectedRef = useRef<HTMLElement>(null);
+
+  /**
+   * Closes the photo (no camera selected). When the keyboard focus was on the photo's own
+   * controls (which go), it moves to the camera's entry in the list, so the user is where they were.
+   */
+  const closePhoto = () => {
+    if (selected === null) return;
+    const inside = selectedRef.current?.contains(document.activeElement) ?? false;
+    const entry = listRef.current?.querySelector<HTMLElement>(`[data-camera-index="${selected}"]`);
+    onSelect(null);
+    if (inside) entry?.focus();
+  };
 
   // A camera picked in the 3D view scrolls into sight in the list.
   useEffect(() => {
@@ -112,7 +131,7 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
       onKeyDown={(event) => {
         if (event.key === 'Escape' && selected !== null) {
           event.stopPropagation();
-          onSelect(null);
+          closePhoto();
         }
       }}
     >
@@ -121,13 +140,22 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
         {cameras.length.toLocaleString('en-US')} {cameras.length === 1 ? 'camera' : 'cameras'}, {withPhoto.toLocaleString('en-US')} with a
         photo. Click a frustum or pick one below.
       </p>
+      {/* Live regions in the panel from the start: the selected camera (polite), a photo that could not be loaded (alert). */}
+      <p className="visually-hidden" role="status" data-testid="camera-status">
+        {camera
+          ? `Camera ${camera.label}, ${selected! + 1} of ${cameras.length}: ${camera.imagePath ? `photo ${fileNameOf(camera.imagePath)}` : 'no photo'}.`
+          : ''}
+      </p>
+      <div role="alert" className="camera-alerts">
+        {camera && link?.error ? <p className="camera-photo-missing">The photo could not be loaded: {link.error}</p> : null}
+      </div>
       <div className="camera-selected-actions">
         <button type="button" onClick={onShowAll} disabled={!drawn.some(Boolean)}>
           Show all cameras
         </button>
       </div>
       {camera ? (
-        <section className="camera-selected" aria-live="polite" data-testid="camera-selected">
+        <section ref={selectedRef} className="camera-selected" data-testid="camera-selected">
           <h3 className="camera-selected-title">
             <span className="mono">{camera.label}</span>
             <span className="camera-selected-index">
@@ -135,7 +163,7 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
               — camera {selected! + 1} of {cameras.length}
             </span>
           </h3>
-          <CameraPhoto camera={camera} files={files} />
+          <CameraPhoto camera={camera} link={link} onImageError={() => setLinkError('the image could not be read')} />
           {!drawn[selected!] ? <p className="camera-photo-missing">This camera's pose could not be read, so it is not drawn.</p> : null}
           <div className="camera-selected-actions">
             <button type="button" onClick={() => step(-1)} aria-label="Previous camera">
@@ -147,7 +175,7 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
             <button type="button" onClick={() => step(1)} aria-label="Next camera">
               Next →
             </button>
-            <button type="button" onClick={() => onSelect(null)}>
+            <button type="button" onClick={closePhoto}>
               Close photo
             </button>
           </div>

@@ -6,7 +6,7 @@
  * that could not be loaded (which file, and why), WebGL unavailable. Exposes `data-state`
  * (loading | ready | error) and `data-rendered-frames` on the viewport element for tests.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Group } from 'three';
 import { formatBytes, formatDate } from '@shared/format.js';
 import { CompareMessages } from '@shared/messages.js';
@@ -18,6 +18,7 @@ import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerMod
 import { ViewerEngine } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
+import { prefersReducedMotion, VIEW_KEYS_HINT, viewActionForKey, type ViewAction } from '../lib/view-keys.js';
 import { CameraPanel } from './camera-panel.js';
 
 /** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
@@ -75,9 +76,36 @@ export interface ModelViewportProps {
   className?: string;
 }
 
-/** Whether the user asked the system for less motion (camera flights then jump). */
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+/** What the engine counted in the loaded files (null: that kind of file is not loaded). */
+export interface ModelStats {
+  splats: number | null;
+  triangles: number | null;
+}
+
+/**
+ * The text alternative of a model's 3D view (issue 19, WCAG 1.1.1): its name and publicId, its
+ * type (Gaussian splat, GLB mesh or hybrid of both) and, once loaded, its splat and triangle
+ * counts, e.g. 'Tower 2025 (TWR-2), a Gaussian splat of 3,600 splats.'
+ * @param model the model
+ * @param kinds the kinds of 3D file it has (viewerFiles)
+ * @param stats the counts, or null while loading
+ */
+export function describeModel(model: Model, kinds: readonly ViewerFile['kind'][], stats: ModelStats | null): string {
+  const splat = kinds.includes('splat');
+  const mesh = kinds.includes('glb');
+  const type =
+    splat && mesh
+      ? 'a hybrid model (Gaussian splat and GLB mesh)'
+      : splat
+        ? 'a Gaussian splat'
+        : mesh
+          ? 'a GLB mesh'
+          : 'a model with no 3D file';
+  const counts = [
+    stats?.splats != null ? `${stats.splats.toLocaleString('en-US')} ${stats.splats === 1 ? 'splat' : 'splats'}` : null,
+    stats?.triangles != null ? `${stats.triangles.toLocaleString('en-US')} ${stats.triangles === 1 ? 'triangle' : 'triangles'}` : null,
+  ].filter((c): c is string => c !== null);
+  return `${model.name} (${model.publicId}), ${type}${counts.length > 0 ? ` of ${counts.join(' and ')}` : ''}.`;
 }
 
 function messageOf(error: unknown): string {
@@ -109,7 +137,10 @@ export function ModelViewport({
   const [phase, setPhase] = useState<Phase>({ kind: 'resolving' });
   const [progress, setProgress] = useState<Record<string, DownloadProgress>>({});
   const [fileErrors, setFileErrors] = useState<string[]>([]);
-  const [stats, setStats] = useState<{ splats: number | null; triangles: number | null }>({ splats: null, triangles: null });
+  const [stats, setStats] = useState<ModelStats>({ splats: null, triangles: null });
+  const summaryId = useId();
+  const keysId = useId();
+  const infoId = useId();
   const [upChoice, setUpChoice] = useState<UpAxis | null>(() => upAxis ?? rememberedUpAxis(publicId));
   const [visible, setVisible] = useState({ splat: true, mesh: true });
   const [infoOpen, setInfoOpen] = useState(variant === 'single');
@@ -136,14 +167,18 @@ export function ModelViewport({
   const callbacks = useLatest({ onEngine, onModel, onReady });
 
   // The canvas and its engine, created here rather than rendered by React, so that a remount
-  // (StrictMode, a new model) never reuses a canvas whose WebGL context was released. Its
-  // aria-label is set by the effect after this one.
+  // (StrictMode, a new model) never reuses a canvas whose WebGL context was released. The canvas
+  // is the keyboard-operated 3D view (role application: a screen reader passes the arrow keys
+  // through); its name is set by the effect after this one, its description is the model summary
+  // and the keys hint rendered below.
   useEffect(() => {
     const host = hostRef.current;
     if (!host) return;
     const canvas = document.createElement('canvas');
     canvas.className = 'viewport-canvas';
     canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'application');
+    canvas.setAttribute('aria-describedby', `${summaryId} ${keysId}`);
     host.appendChild(canvas);
     canvasRef.current = canvas;
     let engine: ViewerEngine;
@@ -156,14 +191,18 @@ export function ModelViewport({
     }
     engineRef.current = engine;
     engine.onFrame = () => {
-      if (rootRef.current) rootRef.current.dataset.renderedFrames = String(engine.renderedFrames);
+      const root = rootRef.current;
+      if (!root) return;
+      root.dataset.renderedFrames = String(engine.renderedFrames);
+      // For tests: the view as drawn, and whether a camera flight is under way.
+      root.dataset.camera = engine.cameraState();
+      root.dataset.flight = engine.flying ? 'on' : 'off';
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.key === 'f' || event.key === 'F') engine.fit();
-      else if (event.key === 'r' || event.key === 'R') engine.reset();
-      else if (!engine.nudge(event.key, event.shiftKey)) return;
+      const action = viewActionForKey(event);
+      if (!action) return;
       event.preventDefault();
+      engine.perform(action);
     };
     canvas.addEventListener('keydown', onKeyDown);
     const observer = new ResizeObserver(() => engine.resize());
@@ -180,13 +219,10 @@ export function ModelViewport({
       canvas.remove();
     };
     // One engine per mount.
-  }, [callbacks]);
+  }, [callbacks, summaryId, keysId]);
 
   useEffect(() => {
-    canvasRef.current?.setAttribute(
-      'aria-label',
-      `3D view of ${model ? `${model.name} (${model.publicId})` : publicId}. Arrow keys orbit, Shift+arrows pan, + and − zoom, F fits to the model, R resets the view.`,
-    );
+    canvasRef.current?.setAttribute('aria-label', `3D view of ${model ? `${model.name} (${model.publicId})` : `model ${publicId}`}`);
   }, [model, publicId]);
 
   // Find the model, download its files, hand them to the engine, frame it.
@@ -325,6 +361,7 @@ export function ModelViewport({
     setSelectedCamera(index);
     const engine = engineRef.current;
     engine?.selectCamera(index);
+    // The engine checks prefers-reduced-motion too: a flight then jumps.
     if (engine && index !== null) engine.viewFromCamera(index, !prefersReducedMotion());
   };
   const selectCameraRef = useRef(selectCamera);
@@ -368,6 +405,9 @@ export function ModelViewport({
     onUpAxisChange?.(next);
   }
 
+  /** A toolbar button's navigation step (the same as the canvas's keys). */
+  const perform = (action: ViewAction) => engineRef.current?.perform(action);
+
   function toggle(part: 'splat' | 'mesh') {
     const next = { ...visible, [part]: !visible[part] };
     setVisible(next);
@@ -386,6 +426,24 @@ export function ModelViewport({
           ? `No model with public ID ${publicId}.`
           : null);
 
+  const kinds = modelFiles.map((file) => file.kind);
+  const summary = model
+    ? `${describeModel(model, kinds, phase.kind === 'ready' ? stats : null)}${phase.kind === 'loading' ? ' Loading…' : ''}`
+    : phase.kind === 'resolving'
+      ? `Finding model ${publicId}…`
+      : `Model ${publicId}.`;
+  // Announced politely (role=status, always in the page so the change is heard); errors go to the alert region.
+  const announcement =
+    webglError !== null
+      ? ''
+      : phase.kind === 'resolving'
+        ? `Finding model ${publicId}…`
+        : phase.kind === 'loading'
+          ? `Loading ${phase.found.model.name}…`
+          : phase.kind === 'ready'
+            ? `Shown: ${describeModel(phase.found.model, kinds, stats)}`
+            : '';
+
   return (
     <div
       ref={rootRef}
@@ -396,16 +454,26 @@ export function ModelViewport({
       data-public-id={publicId}
     >
       <div ref={hostRef} className="viewport-canvas-host" />
+      {/* The canvas's accessible description: the model and the keys (the hint shows while the canvas has keyboard focus). */}
+      <p id={summaryId} className="visually-hidden" data-testid="viewport-summary">
+        {summary}
+      </p>
+      <p id={keysId} className="viewport-keys">
+        {VIEW_KEYS_HINT}
+      </p>
+      <p className="visually-hidden" role="status" data-testid="viewport-status">
+        {announcement}
+      </p>
 
       {phase.kind === 'resolving' && webglError === null ? (
-        <div className="viewport-overlay" role="status">
+        <div className="viewport-overlay">
           <span className="spinner" aria-hidden="true" />
           Finding model {publicId}…
         </div>
       ) : null}
 
       {phase.kind === 'loading' && webglError === null ? (
-        <div className="viewport-overlay viewport-progress" role="status" aria-live="polite">
+        <div className="viewport-overlay viewport-progress">
           {modelFiles.map((file) => {
             const p = progress[file.path];
             const total = p?.total ?? file.size;
@@ -425,38 +493,45 @@ export function ModelViewport({
         </div>
       ) : null}
 
-      {failed && isReference ? (
-        <div className="viewport-overlay viewport-message viewport-error" role="alert">
-          <p className="viewport-error-title">{CompareMessages.referenceUnavailable}</p>
-          {failureDetail ? <p className="viewport-error-detail">{failureDetail}</p> : null}
-        </div>
-      ) : null}
-      {failed && !isReference ? (
-        phase.kind === 'not-found' && webglError === null ? (
-          <div className="viewport-overlay viewport-message" role="alert">
-            <h2>Model Not Found</h2>
-            <p>No model with public ID {publicId}.</p>
+      {/* One alert region for every failure of this viewport, in the page from the start (WCAG 4.1.3). */}
+      <div className="viewport-alerts" role="alert">
+        {failed && isReference ? (
+          <div className="viewport-overlay viewport-message viewport-error">
+            <p className="viewport-error-title">{CompareMessages.referenceUnavailable}</p>
+            {failureDetail ? <p className="viewport-error-detail">{failureDetail}</p> : null}
           </div>
-        ) : phase.kind === 'no-files' && webglError === null ? (
-          <div className="viewport-overlay viewport-message" role="alert">
-            <h2>No 3D File</h2>
-            <p>This model has no 3D file.</p>
-          </div>
-        ) : (
-          <div className="viewport-overlay viewport-message viewport-error" role="alert">
-            <h2>The model could not be shown</h2>
-            <p>{failureDetail}</p>
-          </div>
-        )
-      ) : null}
+        ) : null}
+        {failed && !isReference ? (
+          phase.kind === 'not-found' && webglError === null ? (
+            <div className="viewport-overlay viewport-message">
+              <h2>Model Not Found</h2>
+              <p>No model with public ID {publicId}.</p>
+            </div>
+          ) : phase.kind === 'no-files' && webglError === null ? (
+            <div className="viewport-overlay viewport-message">
+              <h2>No 3D File</h2>
+              <p>This model has no 3D file.</p>
+            </div>
+          ) : (
+            <div className="viewport-overlay viewport-message viewport-error">
+              <h2>The model could not be shown</h2>
+              <p>{failureDetail}</p>
+            </div>
+          )
+        ) : null}
 
-      {phase.kind === 'ready' && fileErrors.length > 0 ? (
-        <div className="viewport-file-errors" role="alert">
-          {fileErrors.map((message) => (
-            <p key={message}>{message}</p>
-          ))}
-        </div>
-      ) : null}
+        {phase.kind === 'ready' && fileErrors.length > 0 ? (
+          <div className="viewport-file-errors">
+            {fileErrors.map((message) => (
+              <p key={message}>{message}</p>
+            ))}
+          </div>
+        ) : null}
+
+        {phase.kind === 'ready' && withCameras && cameras.status === 'error' ? (
+          <p className="viewport-file-errors camera-error">Could not load the camera metadata: {cameras.error.message}</p>
+        ) : null}
+      </div>
 
       {model ? (
         <div className="viewport-label">
@@ -467,10 +542,28 @@ export function ModelViewport({
 
       {phase.kind === 'ready' ? (
         <div className="viewport-toolbar" role="group" aria-label={`View controls for ${model?.publicId ?? publicId}`}>
-          <button type="button" onClick={() => engineRef.current?.fit()}>
+          <button type="button" onClick={() => perform({ kind: 'fit' })}>
             Fit to model
           </button>
-          <button type="button" onClick={() => engineRef.current?.reset()}>
+          <button
+            type="button"
+            className="viewport-icon-button"
+            aria-label="Zoom in"
+            title="Zoom in (+ or Page Up)"
+            onClick={() => perform({ kind: 'zoom', direction: 'in' })}
+          >
+            <span aria-hidden="true">+</span>
+          </button>
+          <button
+            type="button"
+            className="viewport-icon-button"
+            aria-label="Zoom out"
+            title="Zoom out (− or Page Down)"
+            onClick={() => perform({ kind: 'zoom', direction: 'out' })}
+          >
+            <span aria-hidden="true">−</span>
+          </button>
+          <button type="button" onClick={() => perform({ kind: 'reset' })} title="Back to the first view (R or Home)">
             Reset view
           </button>
           <button
@@ -507,18 +600,18 @@ export function ModelViewport({
             </button>
           ) : null}
           {variant !== 'swipe' ? (
-            <button type="button" aria-expanded={infoOpen} onClick={() => setInfoOpen(!infoOpen)}>
+            <button
+              type="button"
+              aria-expanded={infoOpen}
+              aria-controls={infoOpen ? infoId : undefined}
+              onClick={() => setInfoOpen(!infoOpen)}
+            >
               Info
             </button>
           ) : null}
         </div>
       ) : null}
 
-      {phase.kind === 'ready' && withCameras && cameras.status === 'error' ? (
-        <p className="viewport-file-errors camera-error" role="alert">
-          Could not load the camera metadata: {cameras.error.message}
-        </p>
-      ) : null}
       {phase.kind === 'ready' && camerasOn && cameraList && model ? (
         <CameraPanel
           cameras={cameraList}
@@ -533,7 +626,7 @@ export function ModelViewport({
       ) : null}
 
       {model && found && infoOpen && variant !== 'swipe' && phase.kind === 'ready' ? (
-        <aside className="viewport-info" aria-label={`Model information: ${model.publicId}`}>
+        <aside id={infoId} className="viewport-info" aria-label={`Model information: ${model.publicId}`}>
           <h2 className="viewport-info-title">{model.name}</h2>
           <dl>
             <dt>Public ID</dt>

@@ -22,6 +22,8 @@ interface FakeEngine {
   camerasVisible: boolean[];
   selected: Array<number | null>;
   views: Array<[number, boolean]>;
+  /** Navigation steps asked of perform(). */
+  actions: Array<{ kind: string; direction?: string }>;
   onClick: ((x: number, y: number) => void) | null;
   /** What pickCamera answers. */
   pickAnswer: number | null;
@@ -75,9 +77,16 @@ vi.mock('../lib/engine.js', () => {
     framingBounds() {
       return { min: [0, 0, 0], max: [1, 1, 1] };
     }
-    reset() {}
-    nudge() {
-      return false;
+    reset() {
+      this.actions.push({ kind: 'reset' });
+    }
+    actions: Array<{ kind: string; direction?: string }> = [];
+    perform(action: { kind: string; direction?: string }) {
+      this.actions.push(action);
+    }
+    flying = false;
+    cameraState() {
+      return '0,0,0|0,0,0';
     }
     followCamera() {}
     setCameras(list: Array<{ entry: { id: number }; hasPhoto: boolean }> | null, part = 'splat') {
@@ -303,8 +312,9 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     const test = createTestBackend('user', { projects: [project], models });
     test.failingLinks.add('models/m3/model.glb');
     renderViewer(test, '/viewer?id=BRG-1');
+    // The alert region is in the page before the message arrives (issue 19): wait for the message in it.
     const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText('Could not load model.glb: no link for models/m3/model.glb')).toBeTruthy();
+    expect(await within(alert).findByText('Could not load model.glb: no link for models/m3/model.glb')).toBeTruthy();
     expect(viewports()[0]!.dataset.state).toBe('error');
     cleanup();
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=BAD-1');
@@ -411,7 +421,9 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     respond = (url) => (url.endsWith('camera-metadata.json') ? new Response('[{"id": "x"}]') : bytesResponse(url));
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
-    expect((await screen.findByRole('alert')).textContent).toMatch(/^Could not load the camera metadata: JSON format error: Camera 1: /);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toMatch(/^Could not load the camera metadata: JSON format error: Camera 1: /),
+    );
     expect(screen.getByRole('button', { name: 'Cameras' })).toHaveProperty('disabled', true);
   });
 

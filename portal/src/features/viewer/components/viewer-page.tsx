@@ -3,17 +3,19 @@
  * `?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
  * cards' demo links. Full window, outside the app shell. Signed-in users only (the spec's
  * login-required treatment otherwise). Single view: one viewport. Compare mode: the model and its
- * reference model side by side with linked cameras, or stacked with a swipe slider.
+ * reference model side by side with linked cameras, or stacked with a swipe slider. Every state
+ * has one h1, a page title (issue 19: the model's name, 'Compare …', 'Viewer' while loading) and
+ * its content in landmarks (the header's chrome, the main stage).
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { usePromise } from '../../../lib/resource.js';
 import { useSession } from '../../../lib/session.js';
-import { pickDemo } from '../api/viewer-models.js';
+import { pickDemo, type ViewerModel } from '../api/viewer-models.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import { unionBounds, type Bounds } from '../lib/framing.js';
 import { parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
@@ -29,19 +31,42 @@ import '../viewer.css';
 export function ViewerPage({ overlays }: { overlays?: ViewportOverlay } = {}) {
   const session = useSession();
   const { search } = useLocation();
-  if (session.status === 'loading') return <LoadingState label="Loading..." />;
+  if (session.status === 'loading') return <ViewerLoading label="Loading..." />;
   if (session.status === 'error' || session.data === null || session.data.role === null) {
     return (
-      <main className="viewer-gate">
-        <EmptyState title="Login Required" text="Please sign in to view 3D models.">
-          <Link className="button button-primary" to={paths.login.getHref()}>
-            Sign In
-          </Link>
-        </EmptyState>
-      </main>
+      <ViewerGate title="Login Required" text="Please sign in to view 3D models.">
+        <Link className="button button-primary" to={paths.login.getHref()}>
+          Sign In
+        </Link>
+      </ViewerGate>
     );
   }
   return <ViewerForQuery search={search} overlays={overlays} />;
+}
+
+/** A page of the viewer with a message instead of a model (its title is the page's h1 and title). */
+function ViewerGate({ title, text, children }: { title: string; text: string; children?: ReactNode }) {
+  usePageTitle(title);
+  return (
+    <main className="viewer-gate">
+      <div className="state state-empty">
+        <h1 className="state-title">{title}</h1>
+        <p className="state-text">{text}</p>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+/** The viewer while the session or a demo model is looked up. */
+function ViewerLoading({ label }: { label: string }) {
+  usePageTitle('Viewer');
+  return (
+    <main className="viewer-gate">
+      <h1 className="visually-hidden">3D Viewer</h1>
+      <LoadingState label={label} />
+    </main>
+  );
 }
 
 function ViewerForQuery({ search, overlays }: { search: string; overlays?: ViewportOverlay }) {
@@ -52,20 +77,12 @@ function ViewerForQuery({ search, overlays }: { search: string; overlays?: Viewp
   );
   const upAxis = upAxisFromQuery(search);
   if (request.mode === 'invalid') {
-    return (
-      <main className="viewer-gate">
-        <EmptyState title="Nothing to show" text={request.reason} />
-      </main>
-    );
+    return <ViewerGate title="Nothing to show" text={request.reason} />;
   }
   if (request.mode === 'demo') {
-    if (demo.status === 'loading') return <LoadingState label="Finding a demo model..." />;
+    if (demo.status === 'loading') return <ViewerLoading label="Finding a demo model..." />;
     if (demo.status === 'error' || demo.data === null) {
-      return (
-        <main className="viewer-gate">
-          <EmptyState title="No demo model" text="The catalog has no model to show here yet." />
-        </main>
-      );
+      return <ViewerGate title="No demo model" text="The catalog has no model to show here yet." />;
     }
     return demo.data.referenceId ? (
       <CompareView
@@ -128,17 +145,22 @@ function ViewerHeader({
   );
 }
 
+/** The model a viewport found: undefined while it looks, null when there is none. */
+type Found = ViewerModel | null | undefined;
+
 function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | null; overlays?: ViewportOverlay }) {
   const [ref, fullscreen, toggleFullscreen] = useFullscreen();
+  const [found, setFound] = useState<Found>(undefined);
+  usePageTitle(found ? found.model.name : found === null ? 'Model Not Found' : 'Viewer');
   const navigate = useNavigate();
   const { search } = useLocation();
   // The choice goes into the URL too, so a shared link shows the model the same way up.
   const onUpAxisChange = (up: UpAxis) => navigate({ search: withUpAxis(search, up) }, { replace: true });
   return (
     <div ref={ref} className="viewer-page">
-      <ViewerHeader title={`3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
+      <ViewerHeader title={found ? found.model.name : `3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
       <main className="viewer-stage viewer-single">
-        <ModelViewport publicId={id} upAxis={upAxis} onUpAxisChange={onUpAxisChange} overlays={overlays} />
+        <ModelViewport publicId={id} upAxis={upAxis} onUpAxisChange={onUpAxisChange} onModel={setFound} overlays={overlays} />
       </main>
     </div>
   );
@@ -149,6 +171,11 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
   const [linked, setLinked] = useState(true);
   const [layout, setLayout] = useState<'side-by-side' | 'swipe'>('side-by-side');
   const [split, setSplit] = useState(50);
+  const [foundModel, setFoundModel] = useState<Found>(undefined);
+  const [foundReference, setFoundReference] = useState<Found>(undefined);
+  const modelName = foundModel?.model.name ?? id;
+  const referenceName = foundReference?.model.name ?? referenceId;
+  usePageTitle(foundModel === undefined && foundReference === undefined ? 'Viewer' : `Compare ${modelName} with ${referenceName}`);
   const engines = useRef<{ model: ViewerEngine | null; reference: ViewerEngine | null }>({ model: null, reference: null });
   // The swipe view always links the cameras.
   const linkedNow = linked || layout === 'swipe';
@@ -192,7 +219,11 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
 
   return (
     <div ref={ref} className="viewer-page">
-      <ViewerHeader title={`Compare — ${id} with reference ${referenceId}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen}>
+      <ViewerHeader
+        title={`Compare — ${modelName} with reference ${referenceName}`}
+        fullscreen={fullscreen}
+        onFullscreen={toggleFullscreen}
+      >
         <button type="button" aria-pressed={layout === 'swipe'} onClick={() => setLayout(layout === 'swipe' ? 'side-by-side' : 'swipe')}>
           Swipe
         </button>
@@ -215,6 +246,7 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
           publicId={id}
           onEngine={attach('model')}
           onReady={onReady('model')}
+          onModel={setFoundModel}
           className="compare-model"
           variant={variant}
           overlays={overlays}
@@ -225,6 +257,7 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
           isReference
           onEngine={attach('reference')}
           onReady={onReady('reference')}
+          onModel={setFoundReference}
           className="compare-reference"
           variant={variant}
           overlays={overlays}

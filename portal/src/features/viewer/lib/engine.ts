@@ -35,6 +35,7 @@ import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_w
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
 import { cameraView, type Quat } from '@shared/camera-poses.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
+import { prefersReducedMotion, type ViewAction } from './view-keys.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
@@ -426,43 +427,57 @@ export class ViewerEngine {
   }
 
   /**
-   * Keyboard navigation: arrows orbit (15° a press), Shift+arrows pan (5% of the distance), +/−
-   * zoom (×0.85 / ÷0.85 of the distance).
-   * @param key a KeyboardEvent `key`
-   * @param shift whether Shift is held
-   * @returns true when the key was used (the caller prevents its default)
+   * One step of keyboard or button navigation (see view-keys.ts): orbit 15° about the target,
+   * pan 5% of the distance, zoom ×0.85 / ÷0.85 of the distance, fit, or reset. Linked compare
+   * viewports follow (OrbitControls' 'change').
+   * @param action what to do
    */
-  nudge(key: string, shift: boolean): boolean {
+  perform(action: ViewAction): void {
+    if (action.kind === 'fit') return this.fit();
+    if (action.kind === 'reset') return this.reset();
+    this.flight = null;
     const target = this.controls.target;
     const offset = this.camera.position.clone().sub(target);
     const step = Math.PI / 12;
-    if (key === '+' || key === '=' || key === '-' || key === '_') {
-      offset.multiplyScalar(key === '+' || key === '=' ? 0.85 : 1 / 0.85);
+    const { direction } = action;
+    if (action.kind === 'zoom') {
+      offset.multiplyScalar(direction === 'in' ? 0.85 : 1 / 0.85);
       this.camera.position.copy(target).add(offset);
-    } else if (shift && (key === 'ArrowLeft' || key === 'ArrowRight' || key === 'ArrowUp' || key === 'ArrowDown')) {
+    } else if (action.kind === 'pan') {
       this.camera.updateMatrixWorld();
       const distance = offset.length() * 0.05;
       const right = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 0).multiplyScalar(distance);
       const up = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 1).multiplyScalar(distance);
-      const move = key === 'ArrowLeft' ? right.negate() : key === 'ArrowRight' ? right : key === 'ArrowUp' ? up : up.negate();
+      const move = direction === 'left' ? right.negate() : direction === 'right' ? right : direction === 'up' ? up : up.negate();
       this.camera.position.add(move);
       target.add(move);
-    } else if (key === 'ArrowLeft' || key === 'ArrowRight') {
-      offset.applyAxisAngle(new Vector3(0, 1, 0), key === 'ArrowLeft' ? -step : step);
+    } else if (direction === 'left' || direction === 'right') {
+      offset.applyAxisAngle(new Vector3(0, 1, 0), direction === 'left' ? -step : step);
       this.camera.position.copy(target).add(offset);
-    } else if (key === 'ArrowUp' || key === 'ArrowDown') {
+    } else {
       this.camera.updateMatrixWorld();
       const right = new Vector3().setFromMatrixColumn(this.camera.matrixWorld, 0);
-      const turned = offset.clone().applyAxisAngle(right, key === 'ArrowUp' ? -step : step);
+      const turned = offset.clone().applyAxisAngle(right, direction === 'up' ? -step : step);
       // Stop short of the poles (OrbitControls would flip over them).
       if (Math.abs(turned.clone().normalize().y) < 0.995) offset.copy(turned);
       this.camera.position.copy(target).add(offset);
-    } else {
-      return false;
     }
     // OrbitControls.update() dispatches 'change': a frame, and the linked viewport follows.
     this.controls.update();
-    return true;
+  }
+
+  /** Whether a camera flight is under way (tests read it as `data-flight`). */
+  get flying(): boolean {
+    return this.flight !== null;
+  }
+
+  /**
+   * The camera's position and orbit target, rounded to 1e-4 world units, as
+   * `"x,y,z|tx,ty,tz"`: equal strings mean the same view (tests read it as `data-camera`).
+   */
+  cameraState(): string {
+    const round = (v: Vector3) => v.toArray().map((n) => (Math.round(n * 1e4) / 1e4).toString());
+    return `${round(this.camera.position).join(',')}|${round(this.controls.target).join(',')}`;
   }
 
   /**
@@ -510,10 +525,10 @@ export class ViewerEngine {
   /**
    * Moves the view to a camera's pose and lens, looking through it as its photo was taken (the
    * orbit target ahead of it, at the model's depth): a short flight, or a jump when `animate` is
-   * false (the user prefers reduced motion). The next orbit keeps the position and target and
-   * levels the horizon.
+   * false or the user prefers reduced motion (checked here too, issue 19). The next orbit keeps
+   * the position and target and levels the horizon.
    * @param index the camera's index in {@link setCameras}' list
-   * @param animate fly (default) or jump
+   * @param animate fly (default, unless `prefers-reduced-motion: reduce`) or jump
    * @returns false when there is no such drawn camera
    */
   viewFromCamera(index: number, animate = true): boolean {
@@ -543,7 +558,7 @@ export class ViewerEngine {
     const to: Placement = { position, quaternion, fov: view.fovYDegrees, target: position.clone().addScaledVector(forward, distance) };
     this.camera.near = Math.min(this.camera.near, overlay.depth / 10);
     this.camera.updateProjectionMatrix();
-    if (animate) {
+    if (animate && !prefersReducedMotion()) {
       this.flight = { from: this.placement(), to, start: performance.now(), duration: FLIGHT_MS };
     } else {
       this.flight = null;
