@@ -8,20 +8,23 @@ export function ExternalLinkButton({
   href,
   children,
   variant = 'primary',
+  describedBy,
 }: {
   href: string | null;
   children: ReactNode;
   variant?: 'primary' | 'secondary';
+  /** Id(s) of what tells this link apart from its twins, e.g. the model's name (issue 19: aria-describedby). */
+  describedBy?: string;
 }) {
   if (href === null) {
     return (
-      <button type="button" className={`button button-${variant}`} disabled>
+      <button type="button" className={`button button-${variant}`} disabled aria-describedby={describedBy}>
         Preparing...
       </button>
     );
   }
   return (
-    <a className={`button button-${variant}`} href={href} target="_blank" rel="noopener noreferrer">
+    <a className={`button button-${variant}`} href={href} target="_blank" rel="noopener noreferrer" aria-describedby={describedBy}>
       {children}
     </a>
   );

@@ -2,12 +2,14 @@
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { useModels } from '../../../features/models/api/use-models.js';
 import { ProjectList } from '../../../features/projects/components/project-list.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 
 function Projects({ isAdmin }: { isAdmin: boolean }) {
   return <ProjectList isAdmin={isAdmin} models={useModels()} />;
 }
 
 export default function ProjectsRoute() {
+  usePageTitle('Projects');
   return (
     <SignedInPage
       signedOut={{ text: 'Please sign in to access projects.' }}

@@ -3,9 +3,13 @@
  * caller may see, ordered by publicId, in a react-window v2 virtualised `List` 600px high with
  * 120px rows (§9); a search box (publicId, name, project name or structure ID) and a project
  * filter, each row naming its project with a link to it (issue 17).
+ *
+ * Issue 19: the count ('N models found') is a polite status, so a search or filter is
+ * announced; the visibility error is an alert region present before its text; Tab and Shift+Tab
+ * walk past the rows the list has rendered (the next row is scrolled in and takes focus).
  */
-import { useMemo, useState, type ReactNode } from 'react';
-import { List, type RowComponentProps } from 'react-window';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { List, useListRef, type RowComponentProps } from 'react-window';
 import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '@shared/constants.js';
 import { ModelMessages } from '@shared/messages.js';
 import { visibleModelsFor } from '@shared/roles.js';
@@ -69,6 +73,42 @@ function ModelRow({
   );
 }
 
+/** What Tab reaches inside a row (disabled buttons are skipped, as the browser does). */
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab on a row's last control (Shift+Tab on its first) when the next (previous) row is not
+ * rendered yet: scrolls it in and focuses its first (last) control once it is there.
+ * @param event the keydown inside the list
+ * @param rowCount rows in the list
+ * @param scrollToRow the list's scrollToRow
+ */
+export function walkPastRenderedRows(event: KeyboardEvent<HTMLElement>, rowCount: number, scrollToRow: (index: number) => void): void {
+  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const list = event.currentTarget;
+  const active = document.activeElement;
+  const row = active?.closest('[aria-posinset]');
+  if (!active || !row || !list.contains(row)) return;
+  const index = Number(row.getAttribute('aria-posinset')) - 1;
+  const inRow = [...row.querySelectorAll<HTMLElement>(TABBABLE)];
+  const target = event.shiftKey ? index - 1 : index + 1;
+  if (target < 0 || target >= rowCount) return;
+  if (inRow[event.shiftKey ? 0 : inRow.length - 1] !== active) return; // Tab stays inside the row
+  const selector = `[aria-posinset="${target + 1}"]`;
+  const rendered = list.querySelector(selector);
+  if (rendered && rendered.querySelector(TABBABLE)) return; // the browser finds it
+  event.preventDefault();
+  scrollToRow(target);
+  let frames = 0;
+  const focusWhenRendered = () => {
+    const next = [...(list.querySelector(selector)?.querySelectorAll<HTMLElement>(TABBABLE) ?? [])];
+    const control = event.shiftKey ? next[next.length - 1] : next[0];
+    if (control) control.focus();
+    else if (++frames < 30) requestAnimationFrame(focusWhenRendered);
+  };
+  requestAnimationFrame(focusWhenRendered);
+}
+
 /** The admin upload panel on the project list (the app's route feeds it the live projects). */
 export function AdminUploadPanel({ projects }: { projects: Project[] }) {
   const upload = useUploadModel();
@@ -96,6 +136,7 @@ export function ModelList({
   const setVisibility = useSetModelVisibility();
   const links = useDownloadUrlCache();
   const [error, setError] = useState<string | null>(null);
+  const listRef = useListRef(null);
 
   function toggleVisibility(model: Model) {
     setError(null);
@@ -119,16 +160,12 @@ export function ModelList({
 
   return (
     <div className="model-list">
-      <p className="muted" data-testid="model-count">
+      <p className="muted" data-testid="model-count" role="status">
         {visibleModels.length} models found
       </p>
       {isAdmin ? <p className="alert alert-info">To delete models or manage their files, use the Admin panel (Model Management).</p> : null}
       {isAdmin ? uploadPanel : null}
-      {error ? (
-        <p className="alert alert-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <div role="alert">{error ? <p className="alert alert-error">{error}</p> : null}</div>
       <div className="model-filters">
         <div className="field">
           <label htmlFor="model-search">Search models</label>
@@ -158,6 +195,11 @@ export function ModelList({
         <EmptyState title="No Models Available" text="There are no 3D models in the catalog yet." />
       ) : (
         <List
+          listRef={listRef}
+          aria-label="Models"
+          onKeyDown={(event) =>
+            walkPastRenderedRows(event, visibleModels.length, (index) => listRef.current?.scrollToRow({ index, align: 'auto' }))
+          }
           className="virtual-list"
           rowComponent={ModelRow}
           rowCount={visibleModels.length}

@@ -2,9 +2,10 @@
  * One row of the virtualised model list (SPEC.md §2 Model list): thumbnail or placeholder,
  * publicId badge, name, kind label, 'View 3D' ('Preparing...' until the link resolves); for
  * admins a Hide/Show button and the 'Hidden' badge on hidden rows; its project's name, linked to
- * the project (issue 17).
+ * the project (issue 17). Issue 19: 'View 3D' and Hide/Show are described by the model's publicId
+ * and name (aria-describedby), so the rows' identical controls can be told apart.
  */
-import type { CSSProperties } from 'react';
+import { useId, type CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
 import { viewerLink } from '@shared/links.js';
 import { modelKindLabel } from '@shared/model-type.js';
@@ -42,6 +43,8 @@ export function ModelRowView({
 }: ModelRowViewProps) {
   const hidden = isHiddenModel(model);
   const href = linkReady && viewerUrl !== null ? viewerLink(viewerUrl, model.publicId) : null;
+  const id = useId();
+  const describedBy = `${id}-public-id ${id}-name`;
   return (
     <div style={style} {...ariaAttributes} className="model-row-outer" data-testid="model-row">
       <div className={`model-row${hidden && isAdmin ? ' model-row-hidden' : ''}`}>
@@ -51,11 +54,13 @@ export function ModelRowView({
         <div className="model-row-main">
           <div className="model-row-badges">
             <Badge tone="blue" className="mono">
-              {model.publicId}
+              <span id={`${id}-public-id`}>{model.publicId}</span>
             </Badge>
             {hidden && isAdmin ? <Badge tone="orange">Hidden</Badge> : null}
           </div>
-          <div className="model-row-name">{model.name}</div>
+          <div className="model-row-name" id={`${id}-name`}>
+            {model.name}
+          </div>
           <div className="muted model-row-kind">{modelKindLabel(model)}</div>
           {project ? (
             <div className="model-row-project">
@@ -67,11 +72,13 @@ export function ModelRowView({
         </div>
         <div className="model-row-actions">
           {isAdmin && onToggleVisibility ? (
-            <button type="button" className="button button-ghost" onClick={() => onToggleVisibility(model)}>
+            <button type="button" className="button button-ghost" onClick={() => onToggleVisibility(model)} aria-describedby={describedBy}>
               {hidden ? 'Show' : 'Hide'}
             </button>
           ) : null}
-          <ExternalLinkButton href={href}>View 3D</ExternalLinkButton>
+          <ExternalLinkButton href={href} describedBy={describedBy}>
+            View 3D
+          </ExternalLinkButton>
         </div>
       </div>
     </div>

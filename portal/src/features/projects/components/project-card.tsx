@@ -2,7 +2,11 @@
  * One card of the project list (SPEC.md §2 Project list): thumbnail of the reference model or
  * 'No thumbnail', 'Has Reference' / 'No Reference', name, 'ID: {structure_id}', the description
  * cut at 120 characters, and 'View Details'.
+ *
+ * Issue 19: the name is a level-2 heading (under the page's h1), and 'View Details' is described
+ * by the project's name (aria-describedby), so the many 'View Details' links can be told apart.
  */
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { hasReferenceModel, referenceBadgeLabel, truncateDescription } from '@shared/projects.js';
 import type { Project } from '@shared/types.js';
@@ -17,6 +21,7 @@ export interface ProjectCardProps {
 
 export function ProjectCard({ project, thumbnailUrl }: ProjectCardProps) {
   const hasReference = hasReferenceModel(project);
+  const titleId = useId();
   return (
     <article className="card project-card" data-testid="project-card">
       <div className="project-card-thumb">
@@ -30,10 +35,12 @@ export function ProjectCard({ project, thumbnailUrl }: ProjectCardProps) {
         </Badge>
       </div>
       <div className="card-body">
-        <h3 className="card-title">{project.name}</h3>
+        <h2 className="card-title" id={titleId}>
+          {project.name}
+        </h2>
         <p className="muted">ID: {project.structure_id}</p>
         {project.description ? <p className="card-text">{truncateDescription(project.description)}</p> : null}
-        <Link className="button button-primary" to={paths.project.getHref(project.id)}>
+        <Link className="button button-primary" to={paths.project.getHref(project.id)} aria-describedby={titleId}>
           View Details
         </Link>
       </div>

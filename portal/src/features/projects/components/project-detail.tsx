@@ -4,7 +4,7 @@
  * {@link PROJECT_MODELS_PAGE_SIZE} cards at a time (issue 17: a project of 300 models renders 24
  * cards and resolves only their viewing links, plus the reference's).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { formatDate } from '@shared/format.js';
 import { sortProjectDetailModels } from '@shared/order.js';
@@ -15,6 +15,7 @@ import { EmptyState } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
@@ -31,20 +32,62 @@ function linkStateOf(resource: Resource<string>): LinkState {
 /** Model cards per page of the project detail screen (issue 17). */
 export const PROJECT_MODELS_PAGE_SIZE = 24;
 
-/** 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. */
-function ModelPager({ page, pages, total, onPage }: { page: number; pages: number; total: number; onPage: (page: number) => void }) {
+/**
+ * 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. Issue 19:
+ * the pager above the cards announces the new page (a polite status), the two navigation
+ * landmarks have different names, and a button that becomes disabled (the first or last page)
+ * hands focus to the other one instead of dropping it.
+ */
+function ModelPager({
+  page,
+  pages,
+  total,
+  onPage,
+  position,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  onPage: (page: number) => void;
+  position: 'top' | 'bottom';
+}) {
+  const previous = useRef<HTMLButtonElement>(null);
+  const next = useRef<HTMLButtonElement>(null);
+  const refocus = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    refocus.current?.focus();
+    refocus.current = null;
+  }, [page]);
   if (pages <= 1) return null;
   const first = page * PROJECT_MODELS_PAGE_SIZE + 1;
   const last = Math.min(total, (page + 1) * PROJECT_MODELS_PAGE_SIZE);
+  const go = (to: number, from: HTMLButtonElement | null) => {
+    // the button pressed stays focused unless it becomes disabled: then the other one takes focus
+    if (from !== null && from === document.activeElement)
+      refocus.current = to === 0 ? next.current : to === pages - 1 ? previous.current : null;
+    onPage(to);
+  };
   return (
-    <nav className="pager" aria-label="Model pages">
-      <button type="button" className="button button-secondary button-small" disabled={page === 0} onClick={() => onPage(page - 1)}>
+    <nav className="pager" aria-label={position === 'top' ? 'Model pages' : 'Model pages (end of list)'}>
+      <button
+        ref={previous}
+        type="button"
+        className="button button-secondary button-small"
+        disabled={page === 0}
+        onClick={() => go(page - 1, previous.current)}
+      >
         Previous
       </button>
-      <span className="muted" data-testid="model-page">
+      <span className="muted" data-testid="model-page" role={position === 'top' ? 'status' : undefined}>
         Showing {first}–{last} of {total} · Page {page + 1} of {pages}
       </span>
-      <button type="button" className="button button-secondary button-small" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+      <button
+        ref={next}
+        type="button"
+        className="button button-secondary button-small"
+        disabled={page >= pages - 1}
+        onClick={() => go(page + 1, next.current)}
+      >
         Next
       </button>
     </nav>
@@ -74,7 +117,7 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
         ) : null}
       </div>
       {models.length === 0 ? <p className="muted">No models in this project yet.</p> : null}
-      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} />
+      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} position="top" />
       <div className="model-cards">
         {shown.map((model) => (
           <ProjectModelCardWithLink
@@ -90,7 +133,7 @@ function ModelsSection({ project, models: unsorted, isAdmin }: { project: Projec
           />
         ))}
       </div>
-      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} />
+      <ModelPager page={page} pages={pages} total={models.length} onPage={setPage} position="bottom" />
     </section>
   );
 }
@@ -105,6 +148,9 @@ function ProjectModelCardWithLink({
 
 export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
   const { project, models } = useProjectWithModels(projectId);
+  const notFound = project.status === 'error' || (project.status === 'success' && project.data === null);
+  // the page's title: the project's name once known (issue 19)
+  usePageTitle(project.status === 'success' && project.data ? project.data.name : notFound ? 'Project Not Found' : null);
 
   // Server unreachable: the route's error screen (Retry reads again), not 'Project Not Found'.
   throwIfUnreachable(project.error);
@@ -112,7 +158,7 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
   if (project.status === 'error' || project.data === null) {
     if (project.status === 'error') console.error(project.error);
     return (
-      <EmptyState title="Project Not Found" text="The requested project could not be found.">
+      <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">
         <Link className="button button-secondary" to={paths.projects.getHref()}>
           Back to Projects
         </Link>

@@ -5,7 +5,7 @@
  * view'), and the empty state. Both render only what is near the viewport (issue 17: 1,000
  * projects), the page scrolling as usual.
  */
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useDynamicRowHeight, useVirtualizer } from 'react-window';
 import { ModelMessages } from '@shared/messages.js';
@@ -20,7 +20,7 @@ import {
 import type { Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
-import { VirtualCardGrid } from '../../../components/ui/virtual-card-grid.js';
+import { VirtualCardGrid, useFocusedRow, withFocusedRows } from '../../../components/ui/virtual-card-grid.js';
 import { paths } from '../../../config/paths.js';
 import { useDownloadUrl, thumbnailPathOf } from '../../../hooks/use-download-url.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -95,7 +95,13 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
   const counts = useMemo(() => countModelsByProject(models), [models]);
   const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
   const rowHeight = useDynamicRowHeight({ defaultRowHeight: TABLE_ROW_ESTIMATE_PX });
-  const { items, totalSize, measureElement } = useVirtualizer({
+  const { focused, handlers } = useFocusedRow();
+  const nameIdPrefix = useId();
+  const {
+    items: virtualRows,
+    totalSize,
+    measureElement,
+  } = useVirtualizer({
     count: projects.length,
     element: body,
     itemSize: rowHeight,
@@ -103,13 +109,13 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
     defaultSize: window.innerHeight, // until measured: the first render fills the window
     overscanCount: 10,
   });
-  const first = items[0];
+  // the focused row and its neighbours stay rendered: Tab walks row by row to the last project (issue 19)
+  const items = withFocusedRows(virtualRows, focused, projects.length, (i) => rowHeight.getRowHeight(i) ?? rowHeight.getAverageRowHeight());
   const last = items[items.length - 1];
-  const before = first ? first.offset : 0;
   const after = last ? Math.max(0, totalSize - (last.offset + last.size)) : 0;
   return (
     <div className="table-scroll">
-      <table className="data-table" data-testid="project-table" aria-rowcount={projects.length + 1}>
+      <table className="data-table" data-testid="project-table" aria-rowcount={projects.length + 1} aria-label="Projects">
         <thead>
           <tr>
             <th scope="col">Structure ID</th>
@@ -122,16 +128,19 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
             </th>
           </tr>
         </thead>
-        <tbody ref={setBody}>
-          {before > 0 ? <tr aria-hidden="true" className="spacer-row" style={{ height: before }} /> : null}
-          {items.map(({ index }) => {
+        <tbody ref={setBody} {...handlers}>
+          {items.map(({ index, offset }, position) => {
             const project = projects[index] as Project;
             const count = modelCountOf(counts, project.id);
             const badge = projectBadge(count);
-            return (
+            // a spacer stands for the rows not rendered before this one (at the top, or between the rendered rows and the focused one)
+            const previous = items[position - 1];
+            const gap = previous ? offset - (previous.offset + previous.size) : offset;
+            return [
+              gap > 0 ? <tr key={`gap-${index}`} aria-hidden="true" className="spacer-row" style={{ height: gap }} /> : null,
               <tr key={project.id} data-testid="project-row" data-index={index} ref={measureElement} aria-rowindex={index + 2}>
                 <td className="mono">{project.structure_id}</td>
-                <td>{project.name}</td>
+                <td id={`${nameIdPrefix}-${index}`}>{project.name}</td>
                 <td>
                   {count}
                   {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
@@ -139,10 +148,12 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
                 <td>{referenceBadgeLabel(project)}</td>
                 <td>{locationText(project)}</td>
                 <td>
-                  <Link to={paths.project.getHref(project.id)}>View Details</Link>
+                  <Link to={paths.project.getHref(project.id)} aria-describedby={`${nameIdPrefix}-${index}`}>
+                    View Details
+                  </Link>
                 </td>
-              </tr>
-            );
+              </tr>,
+            ];
           })}
           {after > 0 ? <tr aria-hidden="true" className="spacer-row" style={{ height: after }} /> : null}
         </tbody>

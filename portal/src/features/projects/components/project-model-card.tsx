@@ -4,7 +4,11 @@
  * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link;
  * for admins a 'Hidden' badge on a hidden model (issue 17; users never receive hidden models);
  * then the 'File checks' disclosure with the model's validation report (issue 16).
+ *
+ * Issue 19: 'View Model', 'Compare' and 'Manage' are described by the model's name and publicId
+ * (aria-describedby), so the cards' identical buttons can be told apart by a screen reader.
  */
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes, formatDate } from '@shared/format.js';
 import { compareLink, viewerLink } from '@shared/links.js';
@@ -55,6 +59,8 @@ export function ProjectModelCard({
   // §2: the reference model or its links are unavailable (a failed link is only logged elsewhere).
   const referenceUnavailable = showCompare && (reference === null || referenceLinkState === 'failed');
   const compareReady = compare.enabled && viewerUrl !== null;
+  const id = useId();
+  const describedBy = `${id}-name ${id}-public-id`;
 
   function openCompare() {
     if (reference === null || viewerUrl === null) return;
@@ -66,10 +72,12 @@ export function ProjectModelCard({
       <div className="model-card-head">
         {isReference ? <Badge tone="amber">Reference Model</Badge> : null}
         <Badge tone="blue" className="mono">
-          {model.publicId}
+          <span id={`${id}-public-id`}>{model.publicId}</span>
         </Badge>
         {isAdmin && isHiddenModel(model) ? <Badge tone="orange">Hidden</Badge> : null}
-        <h3 className="card-title">{model.name}</h3>
+        <h3 className="card-title" id={`${id}-name`}>
+          {model.name}
+        </h3>
       </div>
       <dl className="facts">
         <div>
@@ -90,14 +98,22 @@ export function ProjectModelCard({
         </div>
       </dl>
       <div className="actions">
-        <ExternalLinkButton href={viewHref}>View Model</ExternalLinkButton>
+        <ExternalLinkButton href={viewHref} describedBy={describedBy}>
+          View Model
+        </ExternalLinkButton>
         {showCompare ? (
-          <button type="button" className="button button-secondary" disabled={!compareReady} onClick={openCompare}>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={!compareReady}
+            onClick={openCompare}
+            aria-describedby={describedBy}
+          >
             Compare
           </button>
         ) : null}
         {isAdmin ? (
-          <Link className="button button-ghost" to={paths.admin.modelManagement.getHref(model.id)}>
+          <Link className="button button-ghost" to={paths.admin.modelManagement.getHref(model.id)} aria-describedby={describedBy}>
             Manage
           </Link>
         ) : null}
