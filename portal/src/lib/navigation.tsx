@@ -5,6 +5,7 @@
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import { NAV_PATH_PREFIXES, paths } from '../config/paths.js';
+import { useFocusOnNavigation } from './route-focus.js';
 
 /** Left navigation width in px, expanded and collapsed (SPEC.md §9). */
 export { NAV_WIDTH_COLLAPSED_PX as NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED_PX as NAV_WIDTH_EXPANDED } from '@shared/constants.js';
@@ -73,11 +74,15 @@ interface NavigationHistory {
 
 const HistoryContext = createContext<NavigationHistory>({ pathname: '', previous: null });
 
-/** Records the previous pathname on every navigation; must be inside the router. */
+/**
+ * Records the previous pathname on every navigation and moves focus to the new page's heading
+ * (`useFocusOnNavigation`, issue 19); must be inside the router.
+ */
 export function NavigationHistoryProvider({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const last = useRef<string | null>(null);
   const [history, setHistory] = useState<NavigationHistory>({ pathname, previous: null });
+  useFocusOnNavigation();
   useEffect(() => {
     if (last.current === pathname) return;
     setHistory({ pathname, previous: last.current });
