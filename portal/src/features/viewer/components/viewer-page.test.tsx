@@ -427,6 +427,147 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(screen.getByRole('button', { name: 'Cameras' })).toHaveProperty('disabled', true);
   });
 
+  it('the 3D view by keyboard (issue 19): a named application; its keys and the toolbar buttons move the view', async () => {
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    const view = screen.getByRole('application', { name: '3D view of North Ridge Tower, May 2024 survey (TWR-1)' });
+    expect(view.tagName).toBe('CANVAS');
+    expect(view.tabIndex).toBe(0);
+    const engine = engines[0]!;
+    const press = (key: string, extra: Record<string, boolean> = {}) => fireEvent.keyDown(view, { key, ...extra });
+    expect(press('ArrowLeft')).toBe(false); // handled: default prevented
+    press('ArrowUp', { shiftKey: true });
+    press('PageUp');
+    press('-');
+    press('Home');
+    press('f');
+    expect(press('Tab')).toBe(true); // not handled: the browser moves focus
+    expect(press('ArrowLeft', { ctrlKey: true })).toBe(true);
+    expect(engine.actions).toEqual([
+      { kind: 'orbit', direction: 'left' },
+      { kind: 'pan', direction: 'up' },
+      { kind: 'zoom', direction: 'in' },
+      { kind: 'zoom', direction: 'out' },
+      { kind: 'reset' },
+      { kind: 'fit' },
+    ]);
+    engine.actions.length = 0;
+    const toolbar = screen.getByRole('group', { name: 'View controls for TWR-1' });
+    for (const name of ['Zoom in', 'Zoom out', 'Reset view', 'Fit to model'])
+      fireEvent.click(within(toolbar).getByRole('button', { name }));
+    expect(engine.actions).toEqual([
+      { kind: 'zoom', direction: 'in' },
+      { kind: 'zoom', direction: 'out' },
+      { kind: 'reset' },
+      { kind: 'fit' },
+    ]);
+  });
+
+  it("the 3D view's description (issue 19): the model's name, type and counts, and the keys", async () => {
+    const description = (canvas: HTMLElement) =>
+      canvas
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => document.getElementById(id)!.textContent)
+        .join(' ');
+    const keys =
+      'Arrow keys orbit, Shift+arrow keys pan, + and − (or Page Up and Page Down) zoom, F fits the model, R or Home resets the view.';
+    const cases = [
+      [
+        'TWR-1',
+        'North Ridge Tower, May 2024 survey (TWR-1), a hybrid model (Gaussian splat and GLB mesh) of 3,600 splats and 1,908 triangles.',
+      ],
+      ['TWR-2', 'Tower 2025 (TWR-2), a Gaussian splat of 3,600 splats.'],
+      ['BRG-1', 'Bridge (BRG-1), a GLB mesh of 1,908 triangles.'],
+    ] as const;
+    for (const [id, summary] of cases) {
+      renderViewer(createTestBackend('user', { projects: [project], models }), `/viewer?id=${id}`);
+      await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+      expect(description(screen.getByRole('application'))).toBe(`${summary} ${keys}`);
+      expect(screen.getByTestId('viewport-status').textContent).toBe(`Shown: ${summary}`);
+      cleanup();
+    }
+  });
+
+  it('live regions are in the page before their text arrives (issue 19)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let release: () => void = () => undefined;
+    respond = (url) =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            release = () => {
+              controller.enqueue(new Uint8Array(100).fill(url.includes('/m6/') ? 0 : 1));
+              controller.close();
+            };
+          },
+        }),
+        { headers: { 'content-length': '100' } },
+      );
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=BAD-1');
+    const viewport = await screen.findByTestId('viewport');
+    const status = within(viewport).getByRole('status');
+    const alert = within(viewport).getByRole('alert');
+    expect(alert.textContent).toBe('');
+    await waitFor(() => expect(status.textContent).toBe('Loading Bad…'));
+    await act(async () => release());
+    await waitFor(() =>
+      expect(alert.textContent).toMatch(/^The model could not be shownCould not load model\.ply: not a readable splat file/),
+    );
+    // The same elements, not new ones.
+    expect(within(viewport).getByRole('alert')).toBe(alert);
+    expect(within(viewport).getByRole('status')).toBe(status);
+  });
+
+  it('page titles and one h1 (issue 19): the model name, Compare …, Viewer while loading, Login Required', async () => {
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-2');
+    await waitFor(() => expect(document.title).toBe('Viewer · Tower Models Catalog'));
+    await waitFor(() => expect(document.title).toBe('Tower 2025 · Tower Models Catalog'));
+    expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Tower 2025']);
+    expect(screen.getByRole('banner')).toBeTruthy();
+    expect(screen.getByRole('main').contains(viewports()[0]!)).toBe(true);
+    cleanup();
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?compareMode=true&id=TWR-2&referenceId=TWR-1');
+    await waitFor(() => expect(document.title).toBe('Compare Tower 2025 with North Ridge Tower, May 2024 survey · Tower Models Catalog'));
+    expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual([
+      'Compare — Tower 2025 with reference North Ridge Tower, May 2024 survey',
+    ]);
+    cleanup();
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=NOPE-9');
+    await waitFor(() => expect(document.title).toBe('Model Not Found · Tower Models Catalog'));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('3D Viewer — NOPE-9');
+    cleanup();
+    renderViewer(createTestBackend(null), '/viewer?id=TWR-1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Login Required' })).toBeTruthy();
+    expect(document.title).toBe('Login Required · Tower Models Catalog');
+    expect(screen.getByRole('main').textContent).toContain('Please sign in to view 3D models.');
+  });
+
+  it('camera photo by keyboard (issue 19): closing it gives focus back to the camera in the list', async () => {
+    renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
+    const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
+    const entry = within(panel).getByRole('button', { name: 'frame_1.jpg' });
+    entry.focus();
+    fireEvent.click(entry);
+    expect(within(panel).getByTestId('camera-status').textContent).toBe('Camera frame_1.jpg, 1 of 3: photo frame_1.png.');
+    await within(panel).findByTestId('camera-photo');
+    const close = within(panel).getByRole('button', { name: 'Close photo' });
+    close.focus();
+    fireEvent.click(close);
+    expect(within(panel).queryByTestId('camera-selected')).toBeNull();
+    expect(document.activeElement).toBe(entry);
+    expect(within(panel).getByTestId('camera-status').textContent).toBe('');
+    // Escape from the photo's controls: the same.
+    fireEvent.click(entry);
+    within(panel).getByRole('button', { name: 'Next camera' }).focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(within(panel).queryByTestId('camera-selected')).toBeNull();
+    expect(document.activeElement).toBe(entry);
+    // A photo whose link fails is told in the panel's alert region, there from the start.
+    const alert = within(panel).getByRole('alert');
+    expect(alert.textContent).toBe('');
+  });
+
   it('hands overlays the splat frame once the model is ready, and disposes the engine on unmount', async () => {
     const removed = vi.fn();
     const overlay = vi.fn<ViewportOverlay>(() => removed);
