@@ -14,7 +14,7 @@ describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
         <LoginRoute />
       </MemoryApp>,
     );
-    expect(await screen.findByRole('heading', { name: 'Tower Models Catalog' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Tower Models Catalog', level: 1 })).toBeTruthy();
     expect(screen.getByText('3D model inspection platform')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Welcome back' })).toBeTruthy();
     expect(screen.getByText('Please sign in to your account')).toBeTruthy();
@@ -24,6 +24,18 @@ describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
     expect(screen.getByText('Account Registration Required:').parentElement?.textContent).toBe(
       'Account Registration Required: Please contact the lab supervisor to obtain your account credentials.',
     );
+  });
+
+  it('is one main landmark with the h1, titled Sign In (issue 19)', async () => {
+    render(
+      <MemoryApp backend={createTestBackend(null).backend} path="/login" pattern="/login">
+        <LoginRoute />
+      </MemoryApp>,
+    );
+    const main = await screen.findByRole('main');
+    expect(main.contains(screen.getByRole('heading', { level: 1 }))).toBe(true);
+    expect(main.contains(screen.getByRole('button', { name: 'Sign In' }))).toBe(true);
+    expect(document.title).toBe('Sign In · Tower Models Catalog');
   });
 
   it('sends a signed-in visitor with a role to /projects', async () => {

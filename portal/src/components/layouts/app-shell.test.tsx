@@ -107,6 +107,7 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
 
     fireEvent.click(menu);
     const drawer = screen.getByRole('dialog', { name: 'Navigation' });
+    expect(drawer.getAttribute('aria-modal')).toBe('true');
     expect(drawer.getAttribute('data-collapsed')).toBe('false');
     expect(screen.getByText('Quick Actions')).toBeTruthy();
     expect(drawer.contains(document.activeElement)).toBe(true);
@@ -135,6 +136,38 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     fireEvent.click(screen.getByRole('link', { name: /Model List/ }));
     expect(await screen.findByText('models page')).toBeTruthy();
     expect(screen.queryByTestId('side-nav')).toBeNull();
+  });
+
+  it('starts with a skip link that moves focus to the one <main> (issue 19, WCAG 2.4.1)', async () => {
+    renderShell('user', '/projects');
+    await screen.findByText('projects page');
+    const focusable = document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, textarea, [tabindex="0"]');
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(focusable[0]).toBe(skip);
+    expect(skip.getAttribute('href')).toBe('#main-content');
+    const mains = screen.getAllByRole('main');
+    expect(mains).toHaveLength(1);
+    fireEvent.click(skip);
+    expect(document.activeElement).toBe(mains[0]);
+    expect(mains[0]?.id).toBe('main-content');
+    expect(mains[0]?.getAttribute('tabindex')).toBe('-1');
+  });
+
+  it('names the rail toggle and marks the active entry (aria-expanded, aria-current)', async () => {
+    renderShell('user', '/models');
+    await screen.findByText('models page');
+    const toggle = screen.getByRole('button', { name: 'Collapse navigation' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('link', { name: /Model List/ }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: /Catalog Home/ }).getAttribute('aria-current')).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
+    fireEvent.click(toggle);
+    const expand = screen.getByRole('button', { name: 'Expand navigation' });
+    expect(expand.getAttribute('aria-expanded')).toBe('false');
+    // collapsed: the entries and Sign Out keep their names
+    expect(screen.getByRole('link', { name: 'Model List' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeTruthy();
   });
 
   it('shows the connection banner while the backend reports offline, and clears it on reconnect', async () => {

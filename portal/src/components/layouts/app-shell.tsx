@@ -46,7 +46,7 @@ export function AppShell() {
   const [drawerOpenAt, setDrawerOpenAt] = useState<string | null>(null);
   const drawerOpen = narrow && drawerOpenAt === location.key;
   const menuButton = useRef<HTMLButtonElement>(null);
-  const drawer = useRef<HTMLElement>(null);
+  const drawer = useRef<HTMLDivElement>(null);
   const wasOpen = useRef(false);
 
   useEffect(() => {

@@ -43,8 +43,8 @@ export interface SideNavProps {
   variant?: 'rail' | 'drawer';
   /** The element's id (the menu button's aria-controls). */
   id?: string;
-  /** The aside element (the shell moves focus into the drawer). */
-  navRef?: Ref<HTMLElement>;
+  /** The root element (the shell moves focus into the drawer). */
+  navRef?: Ref<HTMLDivElement>;
 }
 
 /** Keeps Tab and Shift+Tab inside the drawer. */
@@ -78,8 +78,10 @@ export function SideNav({
   const entries = NAV_ENTRIES.filter((entry) => !entry.adminOnly || isAdmin);
   const drawer = variant === 'drawer';
   const collapsed = drawer ? false : collapsedRail;
+  // The rail is a complementary landmark; the drawer a modal dialog (a role <aside> may not take).
+  const Root = drawer ? 'div' : 'aside';
   return (
-    <aside
+    <Root
       id={id}
       ref={navRef}
       className={`side-nav${collapsed ? ' side-nav-collapsed' : ''}${drawer ? ' side-nav-drawer' : ''}`}
@@ -163,6 +165,6 @@ export function SideNav({
           </>
         )}
       </div>
-    </aside>
+    </Root>
   );
 }

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
@@ -64,12 +64,41 @@ describe('route errors (issue 17 Faults)', () => {
       vi.fn(() => Promise.resolve(new Response(null, { status: 200 }))),
     );
     renderRoutes([{ path: '/flaky', element: <Flaky /> }], '/flaky');
-    expect(await screen.findByText('Something went wrong')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Something went wrong', level: 1 })).toBeTruthy();
+    expect(document.title).toBe('Something went wrong · Tower Models Catalog');
+    expect(screen.getByRole('alert').textContent).toContain('render exploded');
     expect(screen.getByText('An unexpected error stopped this page: render exploded')).toBeTruthy();
     expect(screen.queryByText(/Hey developer/)).toBeNull();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('page content')).toBeTruthy();
+  });
+
+  it('outside the shell (standalone) the error screen is the main landmark; inside it, only the announced message (issue 19)', async () => {
+    function Broken(): never {
+      throw new Error('broken');
+    }
+    const router = createMemoryRouter(
+      [
+        { path: '/outside', element: <Broken />, errorElement: <RouteError standalone /> },
+        { path: '/inside', element: <Broken />, errorElement: <RouteError /> },
+      ],
+      { initialEntries: ['/outside'] },
+    );
+    render(
+      <AppProvider
+        backend={createTestBackend('user').backend}
+        config={{ viewerUrl: 'https://viewer.test', mapsApiKey: null, toolViewerUrls: { splatViewer: null, dualViewer: null } }}
+      >
+        <RouterProvider router={router} />
+      </AppProvider>,
+    );
+    const main = await screen.findByRole('main');
+    expect(main.contains(screen.getByRole('alert'))).toBe(true);
+    expect(main.contains(screen.getByRole('heading', { name: 'Something went wrong', level: 1 }))).toBe(true);
+    await act(() => router.navigate('/inside'));
+    await waitFor(() => expect(screen.queryByRole('main')).toBeNull());
+    expect(screen.getByRole('alert').textContent).toContain('broken');
   });
 
   it('throwIfUnreachable hands a network failure of a page to the route error screen; Retry renders the page again', async () => {

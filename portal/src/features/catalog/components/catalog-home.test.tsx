@@ -109,6 +109,7 @@ describe('/catalog route states (SPEC.md §2, §6)', () => {
     release();
     expect(await screen.findByRole('heading', { name: 'Tower 1' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Infrastructure Inspection Catalog', level: 1 })).toBeTruthy();
+    expect(document.title).toBe('Infrastructure Inspection Catalog · Tower Models Catalog');
   });
 
   it('renders only the cards near the viewport of a large catalog (issue 17), the grid as tall as all of them', () => {

@@ -1,11 +1,14 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolCard } from '@shared/types.js';
 import { TOOL_CARDS, toolCards } from '../tool-cards.js';
 import { LandingPage } from './landing-page.js';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 function renderLanding(cards?: readonly ToolCard[]) {
   return render(
@@ -71,6 +74,37 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     fireEvent.mouseLeave(card);
     expect(image.getAttribute('src')).toBe(TOOL_CARDS[0]?.images.static);
     expect(within(card).getByText(/^Browse and manage 3D model collections/).className).toContain('tool-card-description');
+  });
+
+  it('keeps the still image for a visitor who asks for reduced motion (issue 19)', () => {
+    vi.stubGlobal(
+      'matchMedia',
+      (query: string) =>
+        ({
+          matches: query === '(prefers-reduced-motion: reduce)',
+          media: query,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+        }) as unknown as MediaQueryList,
+    );
+    renderLanding();
+    const card = screen.getAllByTestId('tool-card')[0] as HTMLElement;
+    const image = within(card).getByRole('img');
+    fireEvent.mouseEnter(card);
+    expect(image.getAttribute('src')).toBe(TOOL_CARDS[0]?.images.static);
+    fireEvent.focus(within(card).getByRole('link', { name: 'Access Now' }));
+    expect(image.getAttribute('src')).toBe(TOOL_CARDS[0]?.images.static);
+  });
+
+  it('has a skip link before the top bar, one main landmark with the h1, and its title (issue 19)', () => {
+    renderLanding();
+    const skip = screen.getByRole('link', { name: 'Skip to main content' });
+    expect(document.querySelector('a[href]')).toBe(skip);
+    const main = screen.getByRole('main');
+    expect(main.contains(screen.getByRole('heading', { level: 1 }))).toBe(true);
+    fireEvent.click(skip);
+    expect(document.activeElement).toBe(main);
+    expect(document.title).toBe('Infrastructure Inspection Platform · Tower Models Catalog');
   });
 
   it("presents a beta card as 'Beta', 'Try Beta', 'Beta Version' with a purple badge", () => {
