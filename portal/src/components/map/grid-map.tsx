@@ -6,8 +6,22 @@
  * bounded: only the clusters and points inside the viewport are drawn, and a label is left out
  * when it would overlap one already placed. Drag pans (pointer events, mouse and touch), + / −
  * zoom, a cluster click zooms to where it splits, a point click opens its popup.
+ *
+ * Keyboard (issue 19): the map is a named region that takes focus (arrow keys pan, + and − zoom);
+ * every cluster and point is a button in Tab order; a cluster zooms in and hands focus to the
+ * nearest cluster or point of the new view; a point opens its popup, a dialog (see `MapPopup`)
+ * whose Escape gives focus back to the marker.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
 import {
@@ -23,12 +37,31 @@ import {
   type MapView,
 } from './viewport.js';
 import { useLatest } from '../../hooks/use-latest.js';
+import { MapPopup } from './map-popup.js';
 import { popupPlacement } from './popup-place.js';
 import './map.css';
 
 const FALLBACK_WIDTH = 900;
 /** Pixels a press may move and still count as a click, not a drag. */
 const CLICK_SLOP = 4;
+/** Pixels an arrow key pans the grid. */
+const KEY_PAN_PX = 100;
+
+/** The key of the item drawn nearest to (x, y) on screen, or null when there is none. */
+export function nearestItemKey(
+  items: readonly GridItem[],
+  at: (p: { lat: number; lng: number }) => { x: number; y: number },
+  x: number,
+  y: number,
+): string | null {
+  let best: { key: string; distance: number } | null = null;
+  for (const item of items) {
+    const place = at(item.kind === 'cluster' ? item : item.point);
+    const distance = Math.hypot(place.x - x, place.y - y);
+    if (best === null || distance < best.distance) best = { key: item.key, distance };
+  }
+  return best?.key ?? null;
+}
 
 function useWidth(ref: React.RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(FALLBACK_WIDTH);
@@ -142,6 +175,9 @@ export function GridMap({
   const [view, setView] = useState<MapView>(() => startView(viewSpec, points, width, height));
   const [selected, setSelected] = useState<string | null>(null);
   const drag = useRef<{ id: number; x: number; y: number; start: MapView; moved: boolean } | null>(null);
+  /** After a cluster button zoomed in: focus goes to the item nearest this place once drawn. */
+  const [focusNear, setFocusNear] = useState<{ lat: number; lng: number } | null>(null);
+  const hintId = useId();
 
   const latest = useLatest({ viewSpec, points });
   // Start (fit or fixed) on arrival, when the places or the width change and on re-fit (keyed by
@@ -164,6 +200,14 @@ export function GridMap({
   }, [cluster, points]);
   const items = useMemo(() => gridItems(index, byId, view, width, height), [index, byId, view, width, height]);
   const screen = (p: { lat: number; lng: number }) => toScreen(p, view, width, height);
+  useLayoutEffect(() => {
+    if (focusNear === null) return;
+    setFocusNear(null);
+    const place = toScreen(focusNear, view, width, height);
+    const key = nearestItemKey(items, (p) => toScreen(p, view, width, height), place.x, place.y);
+    const button = [...(container.current?.querySelectorAll<HTMLElement>('[data-key]') ?? [])].find((b) => b.dataset.key === key);
+    (button ?? container.current)?.focus();
+  }, [focusNear, items, view, width, height]);
   const labelled = placeLabels(
     showLabels
       ? items.flatMap((item) => (item.kind === 'point' ? [{ id: item.point.id, label: item.point.label, ...screen(item.point) }] : []))
@@ -203,6 +247,22 @@ export function GridMap({
     event.currentTarget.releasePointerCapture?.(event.pointerId);
   };
 
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    const pan: Record<string, [number, number]> = {
+      ArrowLeft: [KEY_PAN_PX, 0],
+      ArrowRight: [-KEY_PAN_PX, 0],
+      ArrowUp: [0, KEY_PAN_PX],
+      ArrowDown: [0, -KEY_PAN_PX],
+    };
+    const by = pan[event.key];
+    if (by) setView((v) => panBy(v, by[0], by[1]));
+    else if (event.key === '+' || event.key === '=') zoomTo(view.zoom + 1);
+    else if (event.key === '-' || event.key === '_') zoomTo(view.zoom - 1);
+    else return;
+    event.preventDefault();
+  };
+
   const selectedPoint = selected !== null ? (byId.get(selected) ?? null) : null;
   return (
     <div
@@ -211,6 +271,9 @@ export function GridMap({
       style={{ height }}
       role="region"
       aria-label={label}
+      aria-describedby={hintId}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
       data-testid={testId}
       data-renderer="grid"
       data-zoom={view.zoom}
@@ -258,8 +321,12 @@ export function GridMap({
               style={{ left: x, top: y, width: size, height: size, background: CLUSTER_COLOR }}
               data-testid="map-cluster"
               data-count={item.count}
+              data-key={item.key}
               aria-label={`${item.count} projects: zoom in`}
-              onClick={() => zoomTo(Math.max(item.expansionZoom, Math.round(view.zoom) + 1), { lat: item.lat, lng: item.lng })}
+              onClick={() => {
+                zoomTo(Math.max(item.expansionZoom, Math.round(view.zoom) + 1), { lat: item.lat, lng: item.lng });
+                setFocusNear({ lat: item.lat, lng: item.lng });
+              }}
             >
               {item.count}
             </button>
@@ -280,7 +347,10 @@ export function GridMap({
             style={{ left: x, top: y, background: point.color }}
             data-testid="map-marker"
             data-color={point.colorName}
+            data-key={item.key}
             aria-label={point.label}
+            aria-haspopup={renderPopup ? 'dialog' : undefined}
+            aria-expanded={renderPopup ? selected === point.id : undefined}
             onClick={renderPopup ? () => setSelected(point.id) : undefined}
           />,
         ];
@@ -295,6 +365,8 @@ export function GridMap({
                 data-testid="current-location-marker"
                 data-color={CURRENT_LOCATION_COLOR.name}
                 title="Current Location"
+                role="img"
+                aria-label="Current Location"
               />
             );
           })()
@@ -303,12 +375,15 @@ export function GridMap({
         ? (() => {
             const { x, y } = screen(selectedPoint);
             return (
-              <div className="map-popup" style={popupPlacement(x, y, width)} role="dialog" aria-label={selectedPoint.label}>
-                <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
-                  ×
-                </button>
+              <MapPopup
+                key={selectedPoint.id}
+                label={selectedPoint.label}
+                style={popupPlacement(x, y, width)}
+                onClose={() => setSelected(null)}
+                fallbackFocus={() => container.current}
+              >
                 {renderPopup(selectedPoint.id)}
-              </div>
+              </MapPopup>
             );
           })()
         : null}
@@ -323,6 +398,9 @@ export function GridMap({
       <p className="keyless-map-note" data-testid="map-note">
         {note}
       </p>
+      <span id={hintId} className="visually-hidden">
+        Arrow keys pan the map, + and − zoom; Tab reaches its projects and clusters.
+      </span>
     </div>
   );
 }

@@ -15,12 +15,18 @@
  *
  * When no tile has loaded and a tile fails, none arrives within 12 s, the map cannot start (no
  * WebGL) or its context is lost, `onUnavailable` asks for the plain grid.
+ *
+ * Keyboard (issue 19): MapLibre's own keyboard pan and zoom on the focused canvas (named after
+ * the map); beside it a list of the clusters and points the map shows, hidden until it holds
+ * focus ({@link shownOnMap}): a cluster's entry zooms in and focus moves to the list's first
+ * entry of the new view, a point's entry opens its popup (`MapPopup`, whose Escape returns there).
  */
 import { AttributionControl, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
 import type { FilterSpecification, GeoJSONSource, MapGeoJSONFeature, StyleSpecification } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
+import { MapPopup } from './map-popup.js';
 import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
 import { useLatest } from '../../hooks/use-latest.js';
 import { popupPlacement } from './popup-place.js';
@@ -154,6 +160,46 @@ function style(tilesUrl: string, points: readonly MapPoint[], cluster: boolean, 
   };
 }
 
+/** One entry of the keyboard list: a cluster (its id, size and place) or a point (its id and label). */
+export type ShownItem =
+  | { kind: 'cluster'; key: string; clusterId: number; count: number; lng: number; lat: number }
+  | { kind: 'point'; key: string; id: string; label: string };
+
+/**
+ * The clusters and points among rendered features, once each (a feature can be drawn in several
+ * tiles): clusters first, largest first, then points by label.
+ * @param clusters features of the 'clusters' layer (properties cluster_id, point_count)
+ * @param points features of the 'points' layer (properties id, label)
+ */
+export function shownOnMap(
+  clusters: ReadonlyArray<Pick<MapGeoJSONFeature, 'properties' | 'geometry'>>,
+  points: ReadonlyArray<Pick<MapGeoJSONFeature, 'properties' | 'geometry'>>,
+): ShownItem[] {
+  const byKey = new Map<string, ShownItem>();
+  for (const feature of clusters) {
+    const clusterId = Number(feature.properties.cluster_id);
+    if (!Number.isFinite(clusterId) || feature.geometry.type !== 'Point') continue;
+    const [lng, lat] = feature.geometry.coordinates as [number, number];
+    byKey.set(`c${clusterId}`, {
+      kind: 'cluster',
+      key: `c${clusterId}`,
+      clusterId,
+      count: Number(feature.properties.point_count),
+      lng,
+      lat,
+    });
+  }
+  for (const feature of points) {
+    const id = feature.properties.id;
+    if (typeof id !== 'string') continue;
+    byKey.set(`p${id}`, { kind: 'point', key: `p${id}`, id, label: String(feature.properties.label ?? id) });
+  }
+  const items = [...byKey.values()];
+  const clustered = items.filter((i) => i.kind === 'cluster').sort((a, b) => b.count - a.count);
+  const single = items.filter((i) => i.kind === 'point').sort((a, b) => a.label.localeCompare(b.label));
+  return [...clustered, ...single];
+}
+
 function isTileError(event: { sourceId?: unknown; tile?: unknown; error?: unknown }): boolean {
   return event.sourceId === 'tiles' || event.tile !== undefined;
 }
@@ -177,6 +223,10 @@ export default function TileMap({
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [, setFrame] = useState(0);
+  const [shown, setShown] = useState<ShownItem[]>([]);
+  /** A cluster entry zoomed in: the list's first entry takes focus once the new view is reported. */
+  const focusListAfterZoom = useRef(false);
+  const list = useRef<HTMLUListElement>(null);
   const latest = useLatest({ points, view, onUnavailable, cluster, showLabels });
 
   // The map: created once per tile URL and clustering choice, removed on unmount.
@@ -250,6 +300,12 @@ export default function TileMap({
       const single = instance.queryRenderedFeatures({ layers: ['points'] });
       node.setAttribute('data-clusters', String(clusters.length));
       node.setAttribute('data-points', String(single.length));
+      const items = shownOnMap(clusters, single);
+      setShown((previous) => (previous.map((i) => i.key).join() === items.map((i) => i.key).join() ? previous : items));
+      if (focusListAfterZoom.current) {
+        focusListAfterZoom.current = false;
+        requestAnimationFrame(() => list.current?.querySelector('button')?.focus());
+      }
       const biggest = [...clusters].sort((a, b) => Number(b.properties.point_count) - Number(a.properties.point_count))[0];
       if (biggest && biggest.geometry.type === 'Point') {
         const at = instance.project(biggest.geometry.coordinates as [number, number]);
@@ -299,6 +355,11 @@ export default function TileMap({
     };
   }, [latest, tilesUrl]);
 
+  // The canvas (MapLibre's keyboard target) is named after the map, with its keys.
+  useEffect(() => {
+    map?.getCanvas().setAttribute('aria-label', `${label}: arrow keys pan, + and − zoom`);
+  }, [map, label]);
+
   // New places or colours: new data for the source (clustering recomputes in the worker).
   const pointsKey = points.map((p) => `${p.id}@${p.lat},${p.lng},${p.color},${p.label}`).join(';');
   useEffect(() => {
@@ -336,6 +397,15 @@ export default function TileMap({
   }, [map, lat, lng, locationZoom]);
 
   const at = (p: { lat: number; lng: number }) => (map ? map.project([p.lng, p.lat]) : null);
+  const zoomIntoCluster = (item: Extract<ShownItem, { kind: 'cluster' }>) => {
+    const source = map?.getSource<GeoJSONSource>('points');
+    if (!map || !source) return;
+    focusListAfterZoom.current = true;
+    void source.getClusterExpansionZoom(item.clusterId).then(
+      (zoom) => map.easeTo({ center: [item.lng, item.lat], zoom: Math.max(zoom, map.getZoom() + 1), duration: 300 }),
+      (error: unknown) => console.warn(error),
+    );
+  };
   const selectedPoint = selected !== null ? (points.find((p) => p.id === selected) ?? null) : null;
   const popupAt = selectedPoint ? at(selectedPoint) : null;
   const locationAt = currentLocation ? at(currentLocation) : null;
@@ -359,18 +429,40 @@ export default function TileMap({
           title="Current Location"
         />
       ) : null}
-      {selectedPoint && popupAt && renderPopup ? (
-        <div
-          className="map-popup"
-          style={popupPlacement(popupAt.x, popupAt.y, root.current?.clientWidth ?? 0)}
-          role="dialog"
-          aria-label={selectedPoint.label}
-        >
-          <button type="button" className="map-popup-close" aria-label="Close" onClick={() => setSelected(null)}>
-            ×
-          </button>
-          {renderPopup(selectedPoint.id)}
+      {shown.length > 0 ? (
+        <div className="map-keyboard-list">
+          <ul ref={list} aria-label={`${label}: what the map shows`}>
+            {shown.map((item) => (
+              <li key={item.key}>
+                {item.kind === 'cluster' ? (
+                  <button type="button" onClick={() => zoomIntoCluster(item)}>
+                    {item.count} projects: zoom in
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    aria-haspopup={renderPopup ? 'dialog' : undefined}
+                    disabled={!renderPopup}
+                    onClick={() => setSelected(item.id)}
+                  >
+                    {item.label}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
+      ) : null}
+      {selectedPoint && popupAt && renderPopup ? (
+        <MapPopup
+          key={selectedPoint.id}
+          label={selectedPoint.label}
+          style={popupPlacement(popupAt.x, popupAt.y, root.current?.clientWidth ?? 0)}
+          onClose={() => setSelected(null)}
+          fallbackFocus={() => map?.getCanvas() ?? null}
+        >
+          {renderPopup(selectedPoint.id)}
+        </MapPopup>
       ) : null}
     </div>
   );

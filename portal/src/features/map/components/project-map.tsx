@@ -11,6 +11,10 @@
  * the viewer can see (`countModelsByProject` of the route's model list). A project without
  * models is grey (no badge, §4); the legend names grey only when such a marker is on the map, so
  * every colour shown is explained and the spec's three items stay as they are otherwise.
+ *
+ * Issue 19: the stat cards are a list named 'Map statistics', the legend a list named 'Legend';
+ * the geolocation message lands in an alert region that is there before it; the map region is
+ * named 'Project map' and reachable by keyboard (see `components/map`).
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -98,18 +102,18 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
 
   return (
     <>
-      <div className="stat-grid map-stats">
-        <div className="stat-card" data-testid="stat-with-location">
+      <div className="stat-grid map-stats" role="list" aria-label="Map statistics">
+        <div className="stat-card" data-testid="stat-with-location" role="listitem">
           <div className="stat-value">{stats.withLocation}</div>
           <div className="stat-label">Projects with Location</div>
         </div>
-        <div className="stat-card" data-testid="stat-multi-temporal">
+        <div className="stat-card" data-testid="stat-multi-temporal" role="listitem">
           <div className="stat-value" style={{ color: MARKER_HEX.blue }}>
             {stats.multiTemporal}
           </div>
           <div className="stat-label">Multi-Temporal</div>
         </div>
-        <div className="stat-card" data-testid="stat-initial-assessment">
+        <div className="stat-card" data-testid="stat-initial-assessment" role="listitem">
           <div className="stat-value" style={{ color: MARKER_HEX.green }}>
             {stats.initialAssessment}
           </div>
@@ -134,11 +138,7 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
           {location.status === 'locating' ? <Spinner size="sm" /> : null} Current Location
         </button>
       </div>
-      {location.error ? (
-        <p className="alert alert-error" role="alert">
-          {location.error}
-        </p>
-      ) : null}
+      <div role="alert">{location.error ? <p className="alert alert-error">{location.error}</p> : null}</div>
       <div className="map-frame">
         {useKeyed ? (
           <Suspense fallback={<LoadingState label="Loading map..." />}>

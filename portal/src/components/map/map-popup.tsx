@@ -1,0 +1,69 @@
+/**
+ * A marker's popup on the key-less maps (issue 17), as a small dialog (issue 19): named after its
+ * point, focus moves in on open (to the element marked `data-popup-focus`, e.g. 'View Project',
+ * else the first control), Tab and Shift+Tab stay inside it, and Escape or its Close button
+ * closes it and gives focus back to what had it when the popup opened (the marker, or the
+ * keyboard list's entry) — or to `fallbackFocus` when that is gone.
+ */
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+export interface MapPopupProps {
+  /** The dialog's accessible name (the point's label, e.g. the project's name). */
+  label: string;
+  style: CSSProperties;
+  onClose: () => void;
+  /** Where focus goes on close when the element that opened the popup is no longer in the page. */
+  fallbackFocus?: () => HTMLElement | null;
+  children: ReactNode;
+}
+
+export function MapPopup({ label, style, onClose, fallbackFocus, children }: MapPopupProps) {
+  const root = useRef<HTMLDivElement>(null);
+  const opener = useRef<Element | null>(null);
+
+  useEffect(() => {
+    opener.current = document.activeElement;
+    const node = root.current;
+    const target = node?.querySelector<HTMLElement>('[data-popup-focus]') ?? node?.querySelector<HTMLElement>(TABBABLE);
+    target?.focus();
+  }, []);
+
+  const close = () => {
+    const back = opener.current;
+    onClose();
+    if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+    else fallbackFocus?.()?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+      return;
+    }
+    if (event.key !== 'Tab' || !root.current) return;
+    const tabbable = [...root.current.querySelectorAll<HTMLElement>(TABBABLE)];
+    const first = tabbable[0];
+    const last = tabbable[tabbable.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+
+  return (
+    <div ref={root} className="map-popup" style={style} role="dialog" aria-label={label} onKeyDown={onKeyDown}>
+      <button type="button" className="map-popup-close" aria-label="Close" onClick={close}>
+        ×
+      </button>
+      {children}
+    </div>
+  );
+}
