@@ -75,7 +75,9 @@ describe.skipIf(skipReason !== null)('the server stops mid-session and comes bac
     // 1. The server stops: the banner shows; it comes back: the banner goes by itself and the live page gets fresh data.
     await stop();
     await banner.waitFor();
-    expect(await banner.getAttribute('role')).toBe('status');
+    // in the live region that was there before it (issue 19)
+    expect(await page.getByTestId('connection-status').getAttribute('role')).toBe('status');
+    expect(await page.getByTestId('connection-status').getByTestId('connection-banner').count()).toBe(1);
     expect(await banner.textContent()).toContain('Connection to the catalog server lost');
     await page.screenshot({ path: join(RESULTS, 'faults-banner.png') });
     await restart();

@@ -206,16 +206,21 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
       </AppProvider>,
     );
     await screen.findByText('projects page');
-    expect(screen.queryByRole('status')).toBeNull();
+    // the live region is there before the text (issue 19), empty while online
+    const region = screen.getByRole('status');
+    expect(region.textContent).toBe('');
+    expect(screen.queryByTestId('connection-banner')).toBeNull();
     act(() => {
       state = 'offline';
       listener?.('offline');
     });
-    expect(screen.getByRole('status').textContent).toContain('Connection to the catalog server lost');
+    expect(screen.getByRole('status')).toBe(region);
+    expect(region.textContent).toContain('Connection to the catalog server lost');
     act(() => {
       state = 'online';
       listener?.('online');
     });
-    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByTestId('connection-banner')).toBeNull();
+    expect(region.textContent).toBe('');
   });
 });

@@ -2,6 +2,9 @@
  * The connection banner of the shell (issue 17 "Faults"): shown while the backend's connection
  * capability (`Backend.connection`, the local adapter's live-update stream) says 'offline', gone by
  * itself when it is back. Backends without the capability show nothing.
+ *
+ * Issue 19: the live region (role=status) is always there, empty while online, so a screen reader
+ * announces the banner when its text arrives (a region inserted with its text often is not).
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import type { ConnectionPort, ConnectionState } from '@shared/ports/index.js';
@@ -25,13 +28,16 @@ export function useConnectionState(): ConnectionState {
   return useSyncExternalStore(subscribe, getState, ALWAYS_ONLINE);
 }
 
-/** A status strip while the connection is down; nothing otherwise. */
+/** A live region holding a status strip while the connection is down, empty otherwise. */
 export function ConnectionBanner() {
   const state = useConnectionState();
-  if (state === 'online') return null;
   return (
-    <div className="connection-banner" role="status" data-testid="connection-banner">
-      <span aria-hidden="true">⚠</span> {CONNECTION_LOST_TEXT}
+    <div className="connection-status" role="status" data-testid="connection-status">
+      {state === 'online' ? null : (
+        <div className="connection-banner" data-testid="connection-banner">
+          <span aria-hidden="true">⚠</span> {CONNECTION_LOST_TEXT}
+        </div>
+      )}
     </div>
   );
 }
