@@ -1,13 +1,131 @@
 /**
  * The typed-name delete confirmation (SPEC.md §4 "Project delete flow", §5 "Delete model" and
  * "Delete project"): the typed text must equal the name (trimmed) before the delete runs.
+ *
+ * It is a modal dialog (issue 19, WCAG 2.1.2, 2.4.3, 4.1.2): {@link ModalDialog} moves the focus
+ * into it (to the typed-name input), keeps Tab inside it, closes on Escape and gives the focus
+ * back to the control that opened it — or, when that control went away with what was deleted,
+ * to the place its `returnFocus` names.
  */
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { confirmTypedName } from '@shared/validation/confirm.js';
-import { Banner } from './banner.js';
+import { LiveBanner } from './banner.js';
 import { Field } from './field.js';
 import { useAction } from '../../hooks/use-action.js';
+import { useLatest } from '../../hooks/use-latest.js';
 import './forms.css';
+
+/** What Tab may land on inside a dialog. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The elements of `root` that Tab reaches, in document order. */
+export function focusableIn(root: HTMLElement | null): HTMLElement[] {
+  if (!root) return [];
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.hidden && el.getAttribute('aria-hidden') !== 'true');
+}
+
+export interface ModalDialogProps {
+  /** The dialog's accessible name; with `showTitle`, also its visible heading (aria-labelledby). */
+  title: string;
+  showTitle?: boolean;
+  /** 'alertdialog' for a confirmation of something that cannot be undone. */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the element describing the dialog (aria-describedby). */
+  describedBy?: string;
+  /** Where the focus goes on open; default the first control. */
+  initialFocus?: RefObject<HTMLElement | null>;
+  /** Escape (and the caller's Cancel). */
+  onCancel: () => void;
+  /** Where the focus goes on close when the control that opened the dialog is gone (e.g. deleted with its row). */
+  returnFocus?: () => HTMLElement | null;
+  className?: string;
+  children: ReactNode;
+}
+
+/**
+ * A modal dialog over a dimmed page: role dialog/alertdialog with aria-modal, named and described;
+ * the focus moves in on open, Tab and Shift+Tab cycle inside, Escape calls `onCancel`, and on
+ * close the focus goes back to the element that had it when the dialog opened (or `returnFocus()`).
+ */
+export function ModalDialog({
+  title,
+  showTitle = false,
+  role = 'dialog',
+  describedBy,
+  initialFocus,
+  onCancel,
+  returnFocus,
+  className,
+  children,
+}: ModalDialogProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const titleId = `dialog-title-${useId()}`;
+  const latest = useLatest({ returnFocus, initialFocus });
+
+  useEffect(() => {
+    const opener =
+      document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const target = latest.current.initialFocus?.current ?? focusableIn(box.current)[0] ?? box.current;
+    target?.focus();
+    return () => {
+      // runs after the dialog left the page: the opener may have gone with it (a deleted row);
+      // the latest returnFocus is the one wanted (it reads the page as it is now)
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      const back = opener?.isConnected ? opener : (latest.current.returnFocus?.() ?? null);
+      back?.focus();
+    };
+  }, [latest]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const items = focusableIn(box.current);
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) {
+      event.preventDefault();
+      return;
+    }
+    const active = document.activeElement;
+    if (event.shiftKey && (active === first || active === box.current || !box.current?.contains(active))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (active === last || !box.current?.contains(active))) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    // A click on the dimmed page keeps the focus in the dialog (it would otherwise go to the body).
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && e.preventDefault()}>
+      <div
+        ref={box}
+        className={`dialog${className ? ` ${className}` : ''}`}
+        role={role}
+        aria-modal="true"
+        aria-labelledby={showTitle ? titleId : undefined}
+        aria-label={showTitle ? undefined : title}
+        aria-describedby={describedBy}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
+        {showTitle ? (
+          <h2 id={titleId} className="panel-title">
+            {title}
+          </h2>
+        ) : null}
+        {children}
+      </div>
+    </div>
+  );
+}
 
 export interface TypedNameConfirmProps {
   /** The dialog's accessible name (and heading, with `showTitle`). */
@@ -27,6 +145,10 @@ export interface TypedNameConfirmProps {
   onConfirm: (typed: string) => void | Promise<void>;
   failureText?: (error: unknown) => string;
   onCancel: () => void;
+  /** Where the focus goes on close when the control that opened the box is gone (see {@link ModalDialog}). */
+  returnFocus?: () => HTMLElement | null;
+  /** More content under the buttons (e.g. a progress line). */
+  children?: ReactNode;
 }
 
 /** The delete confirmation box: the typed text starts empty and must equal the name (trimmed). */
@@ -43,25 +165,59 @@ export function TypedNameConfirm({
   onConfirm,
   failureText = String,
   onCancel,
+  returnFocus,
+  children,
 }: TypedNameConfirmProps) {
   const [typed, setTyped] = useState('');
   const remove = useAction(onConfirm, { failure: failureText });
   // Stays busy after a success: the box goes away.
   const busy = remove.busy || remove.status === 'success';
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const warningId = `typed-name-warning-${id}`;
+  const messageId = `typed-name-message-${id}`;
+  const mismatch = remove.status === 'error' && remove.args === null;
 
   function confirm() {
-    if (!confirmTypedName(typed, expectedName)) remove.fail(mismatchText);
-    else void remove.run(typed);
+    if (!confirmTypedName(typed, expectedName)) {
+      remove.fail(mismatchText);
+      input.current?.focus();
+    } else void remove.run(typed);
   }
 
   return (
-    <div className="panel delete-box" role="dialog" aria-label={title}>
-      {showTitle ? <h3 className="panel-title">{title}</h3> : null}
-      <p className="alert alert-warning">{warning}</p>
+    <ModalDialog
+      title={title}
+      showTitle={showTitle}
+      describedBy={warningId}
+      initialFocus={input}
+      onCancel={onCancel}
+      returnFocus={returnFocus}
+      className="panel delete-box"
+    >
+      <p id={warningId} className="alert alert-warning">
+        {warning}
+      </p>
       <Field label={prompt}>
-        <input type="text" value={typed} placeholder={placeholder} onChange={(e) => setTyped(e.target.value)} />
+        <input
+          ref={input}
+          type="text"
+          value={typed}
+          placeholder={placeholder}
+          autoComplete="off"
+          aria-invalid={mismatch || undefined}
+          aria-describedby={mismatch ? messageId : undefined}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter in the box confirms, as in a form
+            if (e.key === 'Enter' && !busy && (!requireMatch || confirmTypedName(typed, expectedName))) {
+              e.preventDefault();
+              confirm();
+            }
+          }}
+        />
       </Field>
-      <Banner banner={remove.message} />
+      <LiveBanner id={messageId} banner={remove.message} />
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
@@ -75,6 +231,7 @@ export function TypedNameConfirm({
           {confirmLabel}
         </button>
       </div>
-    </div>
+      {children}
+    </ModalDialog>
   );
 }

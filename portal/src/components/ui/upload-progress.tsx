@@ -2,6 +2,11 @@
  * The staged progress panel of the uploads (SPEC.md §4 add-model stages preparing → uploading →
  * processing → finalizing; additional-file stages preparing → uploading → processing →
  * completed) with the per-file status: waiting, uploading with percent, completed, error.
+ *
+ * For screen readers (issue 19, WCAG 4.1.3): each uploading file's bar is a named progressbar
+ * (`<progress>`, with aria-valuetext), and a polite live region, always in the page, announces the
+ * stage, each file's quarter milestones (25 %, 50 %, 75 %; not every percent), and the end
+ * ('Upload complete.' or a file's error). A failure's message itself is the form's alert.
  */
 import type { UploadProgress } from '@shared/ports/index.js';
 import type { FileStatus } from '@shared/workflows/index.js';
@@ -39,6 +44,33 @@ export function fileStatusText(file: FileProgress): string {
   }
 }
 
+/** A file's milestone: its percent rounded down to a quarter (0, 25, 50, 75, 100). */
+export function milestoneOf(file: FileProgress): number {
+  if (file.status === 'completed') return 100;
+  return Math.floor(percentOf(file.progress) / 25) * 25;
+}
+
+/**
+ * What the live region says for the upload's current state; it changes only at a stage change,
+ * a file's milestone, a file's end, and the upload's end (so it is announced that often).
+ * @returns '' before the upload starts
+ */
+export function uploadAnnouncement(
+  stages: readonly string[],
+  current: string | null,
+  files: ReadonlyMap<string, FileProgress>,
+  done: boolean,
+): string {
+  if (current === null) return '';
+  if (done) return 'Upload complete.';
+  const stage = STAGE_LABELS[current] ?? current;
+  const parts = [...files.entries()].map(([key, file]) =>
+    file.status === 'uploading' ? `${key} ${milestoneOf(file)}% uploaded` : `${key} ${fileStatusText(file).toLowerCase()}`,
+  );
+  const step = `step ${stages.indexOf(current) + 1} of ${stages.length}`;
+  return `${stage} (${step})${parts.length > 0 ? `: ${parts.join(', ')}` : ''}.`;
+}
+
 export function UploadProgressPanel({
   stages,
   current,
@@ -55,11 +87,14 @@ export function UploadProgressPanel({
   const index = current === null ? -1 : stages.indexOf(current);
   return (
     <section className="panel upload-progress" aria-label="Upload progress">
-      <ol className="stages">
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="upload-announcement">
+        {uploadAnnouncement(stages, current, files, done)}
+      </p>
+      <ol className="stages" aria-label="Upload stages">
         {stages.map((stage, i) => {
           const state = i < index || (done && i === index) ? 'done' : i === index ? 'active' : 'pending';
           return (
-            <li key={stage} className={`stage stage-${state}`} data-state={state}>
+            <li key={stage} className={`stage stage-${state}`} data-state={state} aria-current={state === 'active' ? 'step' : undefined}>
               {STAGE_LABELS[stage] ?? stage}
             </li>
           );
@@ -71,7 +106,14 @@ export function UploadProgressPanel({
             <li key={key} className={`file-status file-${file.status}`}>
               <span className="mono">{key}</span>
               <span className="file-status-text">{fileStatusText(file)}</span>
-              {file.status === 'uploading' ? <progress max={100} value={percentOf(file.progress)} /> : null}
+              {file.status === 'uploading' ? (
+                <progress
+                  max={100}
+                  value={percentOf(file.progress)}
+                  aria-label={`${key} upload`}
+                  aria-valuetext={`${percentOf(file.progress)}% uploaded`}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

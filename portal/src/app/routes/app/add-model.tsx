@@ -1,12 +1,14 @@
-/** /projects/{projectId}/add-model (SPEC.md §2 Add model): admin only (the router's guard). */
+/** /projects/{projectId}/add-model (SPEC.md §2 Add model): admin only (the router's guard); page title 'Add Model – {project}' (issue 19). */
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths.js';
 import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
 import { useProject } from '../../../features/projects/api/use-project.js';
+import { usePageTitle } from '../../../hooks/use-page-title.js';
 
 export default function AddModelRoute() {
   const { projectId = '' } = useParams();
   const project = useProject(projectId);
+  usePageTitle(project.status === 'success' && project.data ? `Add Model – ${project.data.name}` : 'Add Model');
   return (
     <div className="page">
       <AddModelPage project={project} doneHref={paths.project.getHref(projectId)}>

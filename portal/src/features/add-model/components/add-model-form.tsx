@@ -5,17 +5,21 @@
  * has none), splat and GLB pickers (a chosen file's content problem shown under its picker at
  * once, issue 16), the four-stage progress panel, Cancel and Upload Model. Cancel during an
  * upload aborts it: 'Upload canceled.' (issue 17), not an error.
+ *
+ * Keyboard and screen readers (issue 19): the pickers are real file inputs; a refused submit marks
+ * the fields its message is about `aria-invalid` (described by the message) and focuses the first;
+ * the outcome and the upload's progress are announced (live regions).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { isAppError, ErrorCode } from '@shared/errors.js';
-import { addModelUploadError, ModelMessages } from '@shared/messages.js';
+import { addModelUploadError, ModelMessages, ValidationMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import { referenceCheckboxState } from '@shared/projects.js';
 import type { ModelType, Project } from '@shared/types.js';
 import { validateAddModel } from '@shared/validation/models.js';
 import { ADD_MODEL_STAGES, type AddModelHooks, type AddModelInput, type AddModelStage } from '@shared/workflows/index.js';
-import { Banner } from '../../../components/ui/banner.js';
-import { Field, TextField } from '../../../components/ui/field.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
+import { Field, TextField, useFieldErrors } from '../../../components/ui/field.js';
 import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
@@ -36,6 +40,33 @@ export interface AddModelFormProps {
   doneDelayMs?: number;
 }
 
+/** The fields of the add-model form a message can be about. */
+export type AddModelField = 'publicId' | 'name' | 'splat' | 'glb';
+
+/**
+ * The fields a message of `validateAddModel` is about: the missing file inputs the model type
+ * needs, the empty ones of Public ID and Model Name, or the Public ID.
+ */
+export function addModelFieldsOf(
+  message: string,
+  input: { publicId: string; name: string; modelType: ModelType; hasSplat: boolean; hasGlb: boolean },
+): AddModelField[] {
+  switch (message) {
+    case ValidationMessages.addModelFilesMissing: {
+      const fields: AddModelField[] = [];
+      if (input.modelType !== 'mesh' && !input.hasSplat) fields.push('splat');
+      if (input.modelType !== 'splat' && !input.hasGlb) fields.push('glb');
+      return fields;
+    }
+    case ValidationMessages.addModelIdAndNameRequired:
+      return (['publicId', 'name'] as const).filter((key) => input[key].trim() === '');
+    case ValidationMessages.publicIdPattern:
+      return ['publicId'];
+    default:
+      return [];
+  }
+}
+
 export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDone, doneDelayMs = 1500 }: AddModelFormProps) {
   const checkbox = referenceCheckboxState(project);
   const [publicId, setPublicId] = useState('');
@@ -52,6 +83,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   const [stage, setStage] = useState<AddModelStage | null>(null);
   const [files, setFiles] = useState<Map<string, FileProgress>>(new Map());
   const abort = useRef<AbortController | null>(null);
+  const errors = useFieldErrors<AddModelField>();
   const upload = useAction(
     async () => {
       setFiles(new Map());
@@ -70,12 +102,15 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
     },
   );
   const succeeded = upload.status === 'success';
+  const referenceNoteId = `${errors.messageId}-reference`;
   // Stays busy after a success: onDone follows.
   const busy = upload.busy || succeeded;
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const check = validateAddModel({ publicId, name, modelType, hasSplat: splat !== null, hasGlb: glb !== null });
+    const input = { publicId, name, modelType, hasSplat: splat !== null, hasGlb: glb !== null };
+    const check = validateAddModel(input);
+    errors.mark(check.ok ? [] : addModelFieldsOf(check.message, input));
     if (!check.ok) upload.fail(check.message);
     else void upload.run();
   }
@@ -109,11 +144,11 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
   }
 
   return (
-    <form className="panel admin-form" onSubmit={submit} noValidate>
-      <Banner banner={upload.message} />
+    <form ref={errors.formRef} className="panel admin-form" onSubmit={submit} noValidate aria-label="Add Model">
+      <LiveBanner id={errors.messageId} banner={upload.message} />
       <div className="form-grid">
-        <TextField label="Public ID" value={publicId} onChange={setPublicId} />
-        <TextField label="Model Name" value={name} onChange={setName} />
+        <TextField label="Public ID" value={publicId} onChange={setPublicId} invalid={errors.props('publicId')} />
+        <TextField label="Model Name" value={name} onChange={setName} invalid={errors.props('name')} />
         <TextField label="Capture Date" type="date" value={captureDate} onChange={setCaptureDate} />
       </div>
       <fieldset className="field-set">
@@ -126,17 +161,28 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
         ))}
       </fieldset>
       <label className="checkbox">
-        <input type="checkbox" checked={asReference} disabled={checkbox.disabled} onChange={(e) => setAsReference(e.target.checked)} />
+        <input
+          type="checkbox"
+          checked={asReference}
+          disabled={checkbox.disabled}
+          aria-describedby={checkbox.disabled ? referenceNoteId : undefined}
+          onChange={(e) => setAsReference(e.target.checked)}
+        />
         Set as Reference Model
       </label>
-      {checkbox.disabled ? <p className="muted small">This project already has a reference model.</p> : null}
+      {checkbox.disabled ? (
+        <p className="muted small" id={referenceNoteId}>
+          This project already has a reference model.
+        </p>
+      ) : null}
       <div className="form-grid">
         <div className="file-field">
           <Field label="Splat File (.splat, .ply)">
             <input
               type="file"
               accept={SPLAT_FILE_ACCEPT}
-              aria-describedby={splatProblem ? splatProblemId : undefined}
+              {...errors.props('splat')}
+              aria-describedby={describedBy(splatProblem ? splatProblemId : null, errors.props('splat'))}
               onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
             />
           </Field>
@@ -147,7 +193,8 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
             <input
               type="file"
               accept={GLB_FILE_ACCEPT}
-              aria-describedby={glbProblem ? glbProblemId : undefined}
+              {...errors.props('glb')}
+              aria-describedby={describedBy(glbProblem ? glbProblemId : null, errors.props('glb'))}
               onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
             />
           </Field>
@@ -165,4 +212,10 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
       </div>
     </form>
   );
+}
+
+/** The ids a file input is described by: its content problem's and the form's message's (when invalid). */
+function describedBy(problemId: string | null, invalid: { 'aria-describedby'?: string }): string | undefined {
+  const ids = [problemId, invalid['aria-describedby']].filter((id): id is string => typeof id === 'string');
+  return ids.length > 0 ? ids.join(' ') : undefined;
 }

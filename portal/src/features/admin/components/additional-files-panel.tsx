@@ -2,7 +2,8 @@
  * The upload-additional-files panel of the model management screen (SPEC.md §2, §4 stages
  * preparing → uploading → processing → completed and back to preparing after 3 seconds, §5
  * camera metadata checks, §8 messages). Cancel during an upload aborts it: 'Upload canceled.'
- * (issue 17), nothing added to the model.
+ * (issue 17), nothing added to the model. The outcome and the progress are announced (live
+ * regions, issue 19).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '@shared/constants.js';
@@ -14,7 +15,7 @@ import {
   type AdditionalUploadHooks,
   type AdditionalUploadStage,
 } from '@shared/workflows/index.js';
-import { Banner } from '../../../components/ui/banner.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
 import { Field } from '../../../components/ui/field.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
@@ -123,7 +124,7 @@ export function AdditionalFilesPanel({
   return (
     <form className="panel" aria-label="Upload Additional Files" onSubmit={submit} noValidate>
       <h3 className="panel-title">Upload Additional Files</h3>
-      <Banner banner={upload.message} />
+      <LiveBanner banner={upload.message} />
       <div className="sort-buttons" role="radiogroup" aria-label="File type">
         {KINDS.map((k) => (
           <label key={k.kind} className="radio">

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ProjectMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
-import { Banner } from '../../../components/ui/banner.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -70,13 +70,16 @@ export function EditProjectPage({ project, models }: { project: Resource<Project
           Back to Projects
         </Link>
       </div>
-      <Banner banner={flash === null ? null : { kind: 'success', text: flash }} />
+      <LiveBanner banner={flash === null ? null : { kind: 'success', text: flash }} />
       <div className="grid-2">
-        <section aria-label="Project Details">
-          <h3 className="section-title">Project Details</h3>
+        <section aria-labelledby="project-details-title">
+          <h3 className="section-title" id="project-details-title">
+            Project Details
+          </h3>
           <ProjectForm
             key={current.id}
             project={current}
+            headingLevel={4}
             onSubmit={async (input) => {
               await updateProject(current.id, input);
               // the creation message gives way to the update's

@@ -35,11 +35,11 @@ describe('ReferencePicker refuses a hidden model (issue 17)', () => {
     );
     const hiddenRow = screen.getByText('Survey B').closest('tr')!;
     expect(within(hiddenRow).getByText('Hidden')).toBeTruthy();
-    fireEvent.click(within(hiddenRow).getByRole('button', { name: 'Set as Reference' }));
+    fireEvent.click(within(hiddenRow).getByRole('button', { name: 'Set as Reference for B' }));
     expect((await screen.findByRole('alert')).textContent).toBe(ProjectMessages.hiddenReference);
     expect(calls).toEqual([]);
     // a visible model goes to the workflow; the workflow's own refusal is shown as it is
-    fireEvent.click(within(screen.getByText('Survey C').closest('tr')!).getByRole('button', { name: 'Set as Reference' }));
+    fireEvent.click(within(screen.getByText('Survey C').closest('tr')!).getByRole('button', { name: 'Set as Reference for C' }));
     expect((await screen.findByRole('status')).textContent).toBe(ProjectMessages.referenceUpdated);
     expect(calls).toEqual(['m3']);
   });
@@ -54,7 +54,7 @@ describe('ReferencePicker refuses a hidden model (issue 17)', () => {
         />
       </MemoryRouter>,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference for C' }));
     expect((await screen.findByRole('alert')).textContent).toBe(ProjectMessages.hiddenReference);
   });
 });
@@ -92,7 +92,7 @@ describe('User Management lists the accounts (issue 17)', () => {
     expect(rows().map((r) => r[0])).toEqual(['field@lab.example']);
     fireEvent.change(within(list).getByLabelText('Search users'), { target: { value: 'uid-user' } });
     expect(rows().map((r) => r[0])).toEqual(['user@demo.lab']);
-    fireEvent.click(within(list).getByRole('button', { name: 'Set user@demo.lab as admin' }));
+    fireEvent.click(within(list).getByRole('button', { name: 'Set as Admin for user@demo.lab' }));
     expect((await within(list).findByRole('status')).textContent).toMatch(/^User user@demo.lab has been set as admin/);
     expect(granted).toEqual(['uid-user-2']);
     fireEvent.change(within(list).getByLabelText('Search users'), { target: { value: 'nobody' } });

@@ -12,7 +12,7 @@ import { fileNameOf, isMainModelFile } from '@shared/paths.js';
 import { searchFileEntries } from '@shared/search.js';
 import type { FileEntry } from '@shared/types.js';
 import { deletableFiles } from '@shared/workflows/model-files.js';
-import { Banner } from '../../../components/ui/banner.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
 import { useAction } from '../../../hooks/use-action.js';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
@@ -84,7 +84,7 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
           Delete All Files
         </button>
       </div>
-      <Banner banner={deletion.message} />
+      <LiveBanner banner={deletion.message} />
       {showsFileSearch(entries.length) ? (
         <input
           type="search"
@@ -98,12 +98,13 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
         />
       ) : null}
       <table className="table">
+        <caption className="visually-hidden">Current files{totalPages > 1 ? `, page ${currentPage} of ${totalPages}` : ''}</caption>
         <thead>
           <tr>
-            <th>File</th>
-            <th>Type</th>
-            <th>Size</th>
-            <th>Actions</th>
+            <th scope="col">File</th>
+            <th scope="col">Type</th>
+            <th scope="col">Size</th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>

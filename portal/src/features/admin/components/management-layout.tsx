@@ -4,9 +4,11 @@
  * the left and, on the right, the selection's panels or the 'No … Selected' state. A new banner
  * is scrolled into view below the fixed top bar (issue 17: a blocked delete's banner appeared
  * above the screen or half under the top bar; `.management-banner` has its scroll margin).
+ * The banner sits in live regions that are always there (issue 19: a blocked delete is announced);
+ * the title takes the focus (`titleRef`) when what had it went away, e.g. with a deleted item.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
+import { useEffect, useRef, type ReactNode, type Ref } from 'react';
+import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
 
 export interface ManagementLayoutProps {
   className: string;
@@ -18,9 +20,11 @@ export interface ManagementLayoutProps {
   children: ReactNode;
   emptyTitle: string;
   emptyText: string;
+  /** The title heading (focusable by script: tabIndex -1). */
+  titleRef?: Ref<HTMLHeadingElement>;
 }
 
-export function ManagementLayout({ className, title, banner, pickList, children, emptyTitle, emptyText }: ManagementLayoutProps) {
+export function ManagementLayout({ className, title, banner, pickList, children, emptyTitle, emptyText, titleRef }: ManagementLayoutProps) {
   const bannerBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // jsdom has no scrollIntoView
@@ -28,9 +32,11 @@ export function ManagementLayout({ className, title, banner, pickList, children,
   }, [banner]);
   return (
     <div className={className}>
-      <h2 className="panel-title">{title}</h2>
+      <h2 className="panel-title" ref={titleRef} tabIndex={-1}>
+        {title}
+      </h2>
       <div ref={bannerBox} className="management-banner">
-        <Banner banner={banner} />
+        <LiveBanner banner={banner} />
       </div>
       <div className="grid-4">
         {pickList}

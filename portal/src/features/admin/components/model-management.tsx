@@ -5,7 +5,7 @@
  * model's 'File checks' (its validation report, issue 16); the additional-files panel and the
  * current files table.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { formatBytes, formatDate, formatDateTimeLocal } from '@shared/format.js';
 import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
@@ -14,8 +14,8 @@ import { sortModelsBy } from '@shared/order.js';
 import { searchModels } from '@shared/search.js';
 import type { Model } from '@shared/types.js';
 import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
-import { Banner, type BannerMessage } from '../../../components/ui/banner.js';
-import { TextField } from '../../../components/ui/field.js';
+import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
+import { TextField, useFieldErrors } from '../../../components/ui/field.js';
 import { FileChecks } from '../../../components/ui/file-checks.js';
 import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -32,7 +32,22 @@ import { AdditionalFilesPanel } from './additional-files-panel.js';
 import { FilesTable } from './files-table.js';
 import { ManagementLayout } from './management-layout.js';
 
-/** The Edit Model form (§5 rules through `validateEditModel`). */
+/** The field a message of `validateEditModel` is about. */
+export function editModelFieldOf(message: string): keyof EditModelInput | null {
+  switch (message) {
+    case ValidationMessages.modelNameRequired:
+      return 'name';
+    case ValidationMessages.publicIdRequired:
+    case ValidationMessages.publicIdPattern:
+      return 'publicId';
+    case ValidationMessages.invalidDate:
+      return 'captureDate';
+    default:
+      return null;
+  }
+}
+
+/** The Edit Model form (§5 rules through `validateEditModel`; a refused field is marked and focused, issue 19). */
 export function EditModelForm({
   model,
   onSave,
@@ -47,6 +62,7 @@ export function EditModelForm({
     publicId: model.publicId,
     captureDate: model.metadata?.captureDate?.slice(0, 10) ?? '',
   });
+  const errors = useFieldErrors<keyof EditModelInput>();
   const save = useAction(
     async (input: EditModelInput) => {
       await onSave(input);
@@ -62,17 +78,30 @@ export function EditModelForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateEditModel(values);
+    const field = check.ok ? null : editModelFieldOf(check.message);
+    errors.mark(field === null ? [] : [field]);
     if (!check.ok) save.fail(check.message);
     else void save.run(values);
   }
   return (
-    <form className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
-      <Banner banner={save.message} />
+    <form ref={errors.formRef} className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
+      <LiveBanner id={errors.messageId} banner={save.message} />
       <div className="form-grid">
-        <TextField label="Model Name" value={values.name} onChange={(name) => setValues({ ...values, name })} />
-        <TextField label="Public ID" value={values.publicId} onChange={(publicId) => setValues({ ...values, publicId })} />
+        <TextField
+          label="Model Name"
+          value={values.name}
+          invalid={errors.props('name')}
+          onChange={(name) => setValues({ ...values, name })}
+        />
+        <TextField
+          label="Public ID"
+          value={values.publicId}
+          invalid={errors.props('publicId')}
+          onChange={(publicId) => setValues({ ...values, publicId })}
+        />
         <TextField
           label="Capture Date"
+          invalid={errors.props('captureDate')}
           placeholder="YYYY-MM-DD"
           value={values.captureDate ?? ''}
           onChange={(captureDate) => setValues({ ...values, captureDate })}
@@ -95,14 +124,19 @@ export function DeleteModelBox({
   model,
   onDelete,
   onClose,
+  returnFocus,
 }: {
   model: Model;
   onDelete: (typed: string) => Promise<void>;
   onClose: () => void;
+  /** Where the focus goes after the model is deleted (its 'Delete Model' button went with it). */
+  returnFocus?: () => HTMLElement | null;
 }) {
   return (
     <TypedNameConfirm
       title="Delete Model"
+      showTitle
+      returnFocus={returnFocus}
       warning="This deletes the model record and all of its files. This action cannot be undone."
       prompt={`Please type ${model.name} to confirm:`}
       placeholder="Type model name here..."
@@ -157,6 +191,12 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
   const deleteModel = useDeleteModel();
   const deleteFiles = useDeleteModelFiles();
   const upload = useUploadAdditionalFiles();
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  /** Set after a delete: the title takes the focus once the deleted model's controls are gone. */
+  const [focusTitle, setFocusTitle] = useState(0);
+  useEffect(() => {
+    if (focusTitle > 0) titleRef.current?.focus();
+  }, [focusTitle]);
 
   const selected = models.status === 'success' ? (models.data.find((m) => m.id === selectedId) ?? null) : null;
 
@@ -173,6 +213,7 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
       className="model-management"
       title={`Model Management${selected ? ` - ${selected.name}` : ''}`}
       banner={banner}
+      titleRef={titleRef}
       pickList={
         <PickList
           {...pick}
@@ -218,10 +259,12 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
                 key={`delete-${selected.id}`}
                 model={selected}
                 onClose={() => setMode('view')}
+                returnFocus={() => titleRef.current}
                 onDelete={async (typed) => {
                   const result = await deleteModel(selected.id, typed);
                   setBanner({ kind: 'success', text: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) });
                   select(null);
+                  setFocusTitle((n) => n + 1);
                 }}
               />
             ) : null}

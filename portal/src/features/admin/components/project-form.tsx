@@ -1,15 +1,16 @@
 /**
  * The project create/edit form (SPEC.md §2 Project create/edit form, §5 Project form rules, §8
  * messages). Validation is the shared `validateProjectForm`; the slug follows the name until the
- * admin types one (§5 "auto-generated from the name if empty").
+ * admin types one (§5 "auto-generated from the name if empty"). A refused field is marked
+ * `aria-invalid`, described by the message, and takes the focus (issue 19).
  */
 import { useState, type FormEvent } from 'react';
-import { ProjectMessages, saveProjectFailed } from '@shared/messages.js';
+import { FormMessages, ProjectMessages, ValidationMessages, saveProjectFailed } from '@shared/messages.js';
 import { slugify } from '@shared/slug.js';
 import type { Project } from '@shared/types.js';
 import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '@shared/validation/project-form.js';
-import { Banner } from '../../../components/ui/banner.js';
-import { Field } from '../../../components/ui/field.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
+import { Field, useFieldErrors } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
 
@@ -27,6 +28,26 @@ export interface ProjectFormProps {
    */
   successText?: string | null;
   failureText?: (detail: string) => string;
+  /** The level of the form's heading (default 2: a page's section; 4 inside a panel's section). */
+  headingLevel?: 2 | 3 | 4;
+}
+
+/** The field a validation message of `validateProjectForm` is about. */
+export function projectFieldOf(message: string): keyof ProjectFormInput | null {
+  switch (message) {
+    case ValidationMessages.projectNameEmpty:
+      return 'name';
+    case FormMessages.projectMapUrlInvalid:
+      return 'mapUrl';
+    case FormMessages.projectLatitudeInvalid:
+    case FormMessages.projectLatitudeRange:
+      return 'lat';
+    case FormMessages.projectLongitudeInvalid:
+    case FormMessages.projectLongitudeRange:
+      return 'lng';
+    default:
+      return null;
+  }
 }
 
 const FIELDS: Array<{ key: keyof ProjectFormInput; label: string; placeholder?: string; multiline?: boolean }> = [
@@ -40,14 +61,25 @@ const FIELDS: Array<{ key: keyof ProjectFormInput; label: string; placeholder?: 
   { key: 'lng', label: 'Longitude', placeholder: 'e.g. -80.5204' },
 ];
 
-export function ProjectForm({ project, onSubmit, onCancel, successText, failureText = saveProjectFailed }: ProjectFormProps) {
+export function ProjectForm({
+  project,
+  onSubmit,
+  onCancel,
+  successText,
+  failureText = saveProjectFailed,
+  headingLevel = 2,
+}: ProjectFormProps) {
   const editing = project !== undefined && project !== null;
   const [values, setValues] = useState(() => projectFormInputOf(project));
   const [slugTouched, setSlugTouched] = useState(() => (project?.slug ?? '') !== '');
+  const errors = useFieldErrors<keyof ProjectFormInput>();
   const save = useAction(onSubmit, {
     success: () => (successText === null ? null : (successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created))),
     failure: (error) => failureText(detailOf(error)),
   });
+
+  const Heading = `h${headingLevel}` as const;
+  const headingId = `${errors.messageId}-title`;
 
   function change(key: keyof ProjectFormInput, value: string) {
     setValues((current) => {
@@ -61,25 +93,35 @@ export function ProjectForm({ project, onSubmit, onCancel, successText, failureT
   function submit(event: FormEvent) {
     event.preventDefault();
     const result = validateProjectForm(values);
+    const field = result.ok ? null : projectFieldOf(result.message);
+    errors.mark(field === null ? [] : [field]);
     if (!result.ok) save.fail(result.message);
     else void save.run(values);
   }
 
   return (
-    <form className="panel admin-form" onSubmit={submit} noValidate>
-      <h2 className="panel-title">{editing ? 'Edit Project' : 'Create Project'}</h2>
-      <Banner banner={save.message} />
+    <form ref={errors.formRef} className="panel admin-form" onSubmit={submit} noValidate aria-labelledby={headingId}>
+      <Heading id={headingId} className="panel-title">
+        {editing ? 'Edit Project' : 'Create Project'}
+      </Heading>
+      <LiveBanner id={errors.messageId} banner={save.message} />
       <div className="form-grid">
         {FIELDS.map((field) => (
           <Field key={field.key} label={field.label} wide={field.multiline}>
             {field.multiline ? (
-              <textarea rows={3} value={values[field.key]} onChange={(e) => change(field.key, e.target.value)} />
+              <textarea
+                rows={3}
+                value={values[field.key]}
+                onChange={(e) => change(field.key, e.target.value)}
+                {...errors.props(field.key)}
+              />
             ) : (
               <input
                 type="text"
                 value={values[field.key]}
                 placeholder={field.placeholder}
                 onChange={(e) => change(field.key, e.target.value)}
+                {...errors.props(field.key)}
               />
             )}
           </Field>

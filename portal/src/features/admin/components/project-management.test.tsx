@@ -136,9 +136,9 @@ describe('ProjectPanel (SPEC.md §2 Project management panel, §4, §5, §8)', (
     const table = screen.getByRole('region', { name: 'Project Models' });
     expect(within(table).getByText('Reference Model').className).toContain('badge');
     expect(screen.getByRole('link', { name: 'Add Model' }).getAttribute('href')).toBe('/admin/models/add/p-full');
-    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference for B' }));
     expect((await screen.findByRole('status')).textContent).toBe('Reference model has been updated successfully.');
-    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Set as Reference for B' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to update the reference model.');
     expect(chosen).toEqual(['m2', 'm2']);
   });

@@ -6,7 +6,7 @@
  * also offers 'Delete Project and Models': one typed-name confirmation, then the shared
  * `deleteProjectWithModels` (issue 17). Long descriptions wrap inside the panel.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
@@ -121,6 +121,13 @@ export function ProjectPanel({
   const [progress, setProgress] = useState<string | null>(null);
   const [banner, setBanner] = useState<BannerMessage | null>(initialBanner === null ? null : { kind: 'success', text: initialBanner });
   const selected = projects.find((p) => p.id === selectedId) ?? null;
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  /** Set after a delete: the title takes the focus once the deleted project's controls are gone. */
+  const [focusTitle, setFocusTitle] = useState(0);
+  useEffect(() => {
+    if (focusTitle > 0) titleRef.current?.focus();
+  }, [focusTitle]);
+  const titleElement = () => titleRef.current;
 
   function select(projectId: string | null) {
     setEditing(false);
@@ -134,6 +141,7 @@ export function ProjectPanel({
       const name = await onDelete(project.id, typed);
       setBanner({ kind: 'success', text: projectDeleted(name) });
       select(null);
+      setFocusTitle((n) => n + 1);
     } catch (error) {
       if (isAppError(error, ErrorCode.FailedPrecondition, ErrorCode.InvalidArgument)) {
         setBanner({ kind: 'error', text: error.message });
@@ -154,6 +162,7 @@ export function ProjectPanel({
       setDeleting(false);
       setBanner({ kind: 'success', text: projectDeletedWithModels(done.name, done.modelsDeleted) });
       select(null);
+      setFocusTitle((n) => n + 1);
     } catch (error) {
       setDeleting(false);
       if (isAppError(error, ErrorCode.InvalidArgument)) setBanner({ kind: 'error', text: error.message });
@@ -171,6 +180,7 @@ export function ProjectPanel({
       className="project-management"
       title={`Project Management${selected ? ` - ${selected.name}` : ''}`}
       banner={banner}
+      titleRef={titleRef}
       pickList={
         <PickList
           {...pick}
@@ -233,6 +243,7 @@ export function ProjectPanel({
               <ProjectForm
                 key={selected.id}
                 project={selected}
+                headingLevel={4}
                 successText={ProjectMessages.infoUpdated}
                 failureText={() => ProjectMessages.infoUpdateFailed}
                 onSubmit={async (input) => {
@@ -246,27 +257,26 @@ export function ProjectPanel({
             )}
           </section>
           {deleting === 'with-models' ? (
-            <>
-              <TypedNameConfirm
-                key={`delete-all-${selected.id}`}
-                title="Delete Project and All Its Models"
-                showTitle
-                warning={projectDeleteWithModelsWarning(models.length)}
-                prompt={projectDeletePrompt(selected.name)}
-                placeholder={ValidationMessages.projectDeletePlaceholder}
-                expectedName={selected.name}
-                mismatchText={ValidationMessages.projectNameMismatch}
-                confirmLabel="Delete Project and Models"
-                requireMatch
-                onCancel={() => setDeleting(false)}
-                onConfirm={(typed) => confirmDeleteWithModels(selected, typed)}
-              />
-              {progress ? (
-                <p className="muted" role="status">
-                  {progress}
-                </p>
-              ) : null}
-            </>
+            <TypedNameConfirm
+              key={`delete-all-${selected.id}`}
+              title="Delete Project and All Its Models"
+              showTitle
+              warning={projectDeleteWithModelsWarning(models.length)}
+              prompt={projectDeletePrompt(selected.name)}
+              placeholder={ValidationMessages.projectDeletePlaceholder}
+              expectedName={selected.name}
+              mismatchText={ValidationMessages.projectNameMismatch}
+              confirmLabel="Delete Project and Models"
+              requireMatch
+              onCancel={() => setDeleting(false)}
+              returnFocus={titleElement}
+              onConfirm={(typed) => confirmDeleteWithModels(selected, typed)}
+            >
+              {/* the progress of a long delete, announced politely */}
+              <p className="muted" role="status">
+                {progress}
+              </p>
+            </TypedNameConfirm>
           ) : deleting === 'project' ? (
             <TypedNameConfirm
               key={`delete-${selected.id}`}
@@ -280,6 +290,7 @@ export function ProjectPanel({
               confirmLabel="Delete Permanently"
               requireMatch
               onCancel={() => setDeleting(false)}
+              returnFocus={titleElement}
               onConfirm={(typed) => void confirmDelete(selected, typed)}
             />
           ) : (

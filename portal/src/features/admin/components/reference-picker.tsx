@@ -3,7 +3,9 @@
  * "Reference picker"): one row per model with 'Set as Reference' on the others; the swap runs
  * in the shared `setReferenceModel` workflow (one atomic batch). A hidden model is marked
  * 'Hidden' and refused ('A hidden model cannot be the reference model. Unhide it first.', issue
- * 17): here before anything is written, and by the workflow for every other caller.
+ * 17): here before anything is written, and by the workflow for every other caller. Each row's
+ * button is named with its model ('Set as Reference for TWR-001-2024-05', issue 19); the result
+ * is announced (live region).
  */
 import { Link } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
@@ -14,7 +16,7 @@ import { formatDate } from '@shared/format.js';
 import { modelTypeLabel } from '@shared/model-type.js';
 import type { Model, Project } from '@shared/types.js';
 import { paths } from '../../../config/paths.js';
-import { Banner } from '../../../components/ui/banner.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
 import { useAction } from '../../../hooks/use-action.js';
 
 export function ReferencePicker({
@@ -46,19 +48,20 @@ export function ReferencePicker({
           Add Model
         </Link>
       </div>
-      <Banner banner={choose.message} />
+      <LiveBanner banner={choose.message} />
       {models.length === 0 ? (
         <p className="muted">No models in this project yet.</p>
       ) : (
         <div className="table-scroll">
           <table className="table">
+            <caption className="visually-hidden">Models of {project.name}</caption>
             <thead>
               <tr>
-                <th>Public ID</th>
-                <th>Name</th>
-                <th>Type</th>
-                <th>Capture Date</th>
-                <th>Reference</th>
+                <th scope="col">Public ID</th>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Capture Date</th>
+                <th scope="col">Reference</th>
               </tr>
             </thead>
             <tbody>
@@ -91,6 +94,7 @@ export function ReferencePicker({
                           onClick={() => (isHiddenModel(model) ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id))}
                         >
                           {busy === model.id ? 'Updating...' : 'Set as Reference'}
+                          <span className="visually-hidden"> for {model.publicId}</span>
                         </button>
                       )}
                     </td>

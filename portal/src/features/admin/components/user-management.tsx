@@ -5,20 +5,38 @@
  * does not sign the new user in, so the sign-out is done here. Manage Roles lists the accounts
  * (email, UID, role, admin flag) with a search box (issue 17), each non-admin with its own 'Set as
  * Admin'; 'Set as Admin' by UID is refused for a UID without an account ('No account with UID …').
+ *
+ * Keyboard and screen readers (issue 19): the two tabs are a tablist (arrow keys, Home, End move
+ * and select; Tab goes into the panel); results are announced (live regions); a refused field is
+ * `aria-invalid`, described by the message, and takes the focus.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { REGISTRATION_SIGN_OUT_DELAY_MS } from '@shared/constants.js';
 import { isAppError, ErrorCode } from '@shared/errors.js';
-import { adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
+import { RegistrationMessages, ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
 import type { Role } from '@shared/types.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
-import { Banner } from '../../../components/ui/banner.js';
-import { Field, TextField } from '../../../components/ui/field.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
+import { Field, TextField, useFieldErrors } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import type { ListedUser } from '../api/list-users.js';
+
+/** The fields a message of `validateRegisterUser` is about (the empty ones for 'Please enter both …'). */
+export function registerFieldsOf(message: string, input: { email: string; password: string }): Array<'email' | 'password'> {
+  switch (message) {
+    case ValidationMessages.registerBothRequired:
+      return (['email', 'password'] as const).filter((key) => input[key].trim() === '');
+    case ValidationMessages.registerPasswordShort:
+      return ['password'];
+    case RegistrationMessages[ErrorCode.InvalidEmail]:
+      return ['email'];
+    default:
+      return [];
+  }
+}
 
 export function RegisterUserForm({
   onRegister,
@@ -33,6 +51,7 @@ export function RegisterUserForm({
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('user');
+  const errors = useFieldErrors<'email' | 'password'>();
   const register = useAction(
     async (input: { email: string; password: string; role: Role }) => {
       await onRegister(input);
@@ -52,17 +71,25 @@ export function RegisterUserForm({
   function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateRegisterUser({ email, password });
+    errors.mark(check.ok ? [] : registerFieldsOf(check.message, { email, password }));
     if (!check.ok) register.fail(check.message);
     else void register.run({ email, password, role });
   }
 
   return (
-    <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Register User">
+    <form ref={errors.formRef} className="panel admin-form" onSubmit={submit} noValidate aria-label="Register User">
       <h3 className="panel-title">Register User</h3>
-      <Banner banner={register.message} />
+      <LiveBanner id={errors.messageId} banner={register.message} />
       <div className="form-grid">
-        <TextField label="Email" type="email" value={email} onChange={setEmail} />
-        <TextField label="Password" type="password" value={password} onChange={setPassword} />
+        <TextField label="Email" type="email" autoComplete="off" value={email} onChange={setEmail} invalid={errors.props('email')} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          invalid={errors.props('password')}
+        />
         <Field label="Role">
           <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
             <option value="user">User</option>
@@ -82,6 +109,7 @@ export function RegisterUserForm({
 export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [uid, setUid] = useState('');
+  const errors = useFieldErrors<'email' | 'uid'>();
   const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
     success: (_, target) => adminGranted(target.email ?? target.uid),
     // 'No account with UID …' as it is (issue 17); other failures in the §8 wrapper
@@ -91,17 +119,26 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   function submit(event: FormEvent) {
     event.preventDefault();
     const check = validateSetAdmin({ email, uid });
+    errors.mark(
+      check.ok
+        ? []
+        : check.message === ValidationMessages.setAdminNeedsInput
+          ? ['email', 'uid']
+          : check.message === ValidationMessages.setAdminEmailOnly
+            ? ['uid']
+            : [],
+    );
     if (!check.ok) grant.fail(check.message);
     else void grant.run(check.value);
   }
 
   return (
-    <form className="panel admin-form" onSubmit={submit} noValidate aria-label="Manage Roles">
+    <form ref={errors.formRef} className="panel admin-form" onSubmit={submit} noValidate aria-label="Manage Roles">
       <h3 className="panel-title">Grant Admin Role</h3>
-      <Banner banner={grant.message} />
+      <LiveBanner id={errors.messageId} banner={grant.message} />
       <div className="form-grid">
-        <TextField label="User Email" type="email" value={email} onChange={setEmail} />
-        <TextField label="User ID (UID)" value={uid} onChange={setUid} />
+        <TextField label="User Email" type="email" value={email} onChange={setEmail} invalid={errors.props('email')} />
+        <TextField label="User ID (UID)" value={uid} onChange={setUid} invalid={errors.props('uid')} />
       </div>
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={grant.busy}>
@@ -129,7 +166,7 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
   return (
     <section className="panel user-list" aria-label="Accounts">
       <h3 className="panel-title">Accounts{users.status === 'success' ? ` (${users.data.length})` : ''}</h3>
-      <Banner banner={grant.message} />
+      <LiveBanner banner={grant.message} />
       <TextField label="Search users" placeholder="Email or UID" value={search} onChange={setSearch} />
       {users.status === 'loading' ? (
         <LoadingState label="Loading users..." />
@@ -140,13 +177,14 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
       ) : (
         <div className="table-scroll">
           <table className="table">
+            <caption className="visually-hidden">Accounts</caption>
             <thead>
               <tr>
-                <th>Email</th>
-                <th>UID</th>
-                <th>Role</th>
-                <th>Admin</th>
-                <th>
+                <th scope="col">Email</th>
+                <th scope="col">UID</th>
+                <th scope="col">Role</th>
+                <th scope="col">Admin</th>
+                <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
               </tr>
@@ -173,11 +211,10 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
                       <button
                         type="button"
                         className="button button-secondary button-small"
-                        aria-label={`Set ${user.email ?? user.uid} as admin`}
                         disabled={grant.busy}
                         onClick={() => void grant.run(user)}
                       >
-                        Set as Admin
+                        Set as Admin<span className="visually-hidden"> for {user.email ?? user.uid}</span>
                       </button>
                     )}
                   </td>
@@ -209,16 +246,35 @@ export function UserManagement({
   users?: Resource<ListedUser[]>;
 }) {
   const [tab, setTab] = useState<(typeof TABS)[number][0]>('register');
+  const id = useId();
+  const tabId = (key: string) => `user-tab-${key}-${id}`;
+  const panelId = `user-tabpanel-${id}`;
+
+  /** Arrow keys, Home and End select and focus another tab (automatic activation). */
+  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
+    const at = TABS.findIndex(([key]) => key === tab);
+    const next =
+      event.key === 'ArrowRight' ? at + 1 : event.key === 'ArrowLeft' ? at - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? -1 : null;
+    if (next === null) return;
+    event.preventDefault();
+    const [key] = TABS[(next + TABS.length) % TABS.length]!;
+    setTab(key);
+    document.getElementById(tabId(key))?.focus();
+  }
+
   return (
     <div className="user-management">
       <h2 className="panel-title">User Management</h2>
-      <div className="tabs" role="tablist">
+      <div className="tabs" role="tablist" aria-label="User Management" onKeyDown={onTabKey}>
         {TABS.map(([key, label]) => (
           <button
             key={key}
+            id={tabId(key)}
             type="button"
             role="tab"
             aria-selected={tab === key}
+            aria-controls={panelId}
+            tabIndex={tab === key ? 0 : -1}
             className={`tab${tab === key ? ' active' : ''}`}
             onClick={() => setTab(key)}
           >
@@ -226,14 +282,16 @@ export function UserManagement({
           </button>
         ))}
       </div>
-      {tab === 'register' ? (
-        <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} />
-      ) : (
-        <>
-          <ManageRolesForm onGrant={onGrant} />
-          {users ? <UserList users={users} onGrant={onGrant} /> : null}
-        </>
-      )}
+      <div role="tabpanel" id={panelId} aria-labelledby={tabId(tab)}>
+        {tab === 'register' ? (
+          <RegisterUserForm onRegister={onRegister} onSignOut={onSignOut} />
+        ) : (
+          <>
+            <ManageRolesForm onGrant={onGrant} />
+            {users ? <UserList users={users} onGrant={onGrant} /> : null}
+          </>
+        )}
+      </div>
     </div>
   );
 }

@@ -5,14 +5,19 @@
  * input shows the §5 message and uploads nothing; a failure shows 'An error occurred during
  * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
  * While uploading, 'Cancel' stops it: 'Upload canceled.' (issue 17), nothing kept.
+ *
+ * Screen readers (issue 19): the start of an upload and its outcome are announced through live
+ * regions that are always in the page; a refused field is `aria-invalid`, described by the
+ * message, and takes the focus.
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorCode, isAppError } from '@shared/errors.js';
-import { ModelMessages } from '@shared/messages.js';
+import { ModelMessages, ValidationMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
 import { projectLabel } from '@shared/projects.js';
-import { Banner } from '../../../components/ui/banner.js';
+import { LiveBanner } from '../../../components/ui/banner.js';
+import { useFieldErrors } from '../../../components/ui/field.js';
 import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { useAction } from '../../../hooks/use-action.js';
@@ -23,6 +28,22 @@ export interface UploadPanelProps {
   /** Projects to upload into, in display order. */
   projects: Project[];
   onUpload: (form: ListUploadForm) => Promise<unknown>;
+}
+
+type UploadField = 'publicId' | 'name' | 'splat' | 'glb';
+
+/** The fields a refusal of the list upload (`validateListUpload`'s messages) is about. */
+export function uploadFieldsOf(message: string, form: { publicId: string; name: string }): UploadField[] {
+  switch (message) {
+    case ValidationMessages.uploadFileRequired:
+      return ['splat', 'glb'];
+    case ValidationMessages.uploadIdAndNameRequired:
+      return (['publicId', 'name'] as const).filter((key) => form[key].trim() === '');
+    case ValidationMessages.publicIdPattern:
+      return ['publicId'];
+    default:
+      return [];
+  }
 }
 
 export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
@@ -39,6 +60,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
   const glbInput = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
   const chosenProject = projectId || projects[0]?.id || '';
+  const errors = useFieldErrors<UploadField>();
 
   const upload = useAction(
     async (form: ListUploadForm) => {
@@ -58,7 +80,8 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
     },
     {
       success: () => ModelMessages.listUploadSucceeded,
-      failure: (caught) => {
+      failure: (caught, form) => {
+        errors.mark(isAppError(caught, ErrorCode.InvalidArgument) ? uploadFieldsOf(caught.message, form) : []);
         if (isAppError(caught) && caught.code === ErrorCode.Canceled) return ModelMessages.uploadCanceled;
         // Bad input, a refused file (issue 16) or a Public ID the project already has: the message says which.
         if (isAppError(caught) && (caught.code === ErrorCode.InvalidArgument || caught.code === ErrorCode.AlreadyExists))
@@ -72,6 +95,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    errors.mark([]);
     void upload.run({ projectId: chosenProject, publicId, name, splat, glb });
   }
 
@@ -80,7 +104,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
       <h2 className="panel-title" id="upload-heading">
         Upload Model
       </h2>
-      <form className="form upload-form" onSubmit={handleSubmit} noValidate>
+      <form ref={errors.formRef} className="form upload-form" onSubmit={handleSubmit} noValidate aria-labelledby="upload-heading">
         <div className="field">
           <label htmlFor="upload-project">Project</label>
           <select id="upload-project" value={chosenProject} onChange={(e) => setProjectId(e.target.value)} disabled={busy}>
@@ -93,11 +117,17 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
         </div>
         <div className="field">
           <label htmlFor="upload-public-id">publicId</label>
-          <input id="upload-public-id" value={publicId} onChange={(e) => setPublicId(e.target.value)} disabled={busy} />
+          <input
+            id="upload-public-id"
+            value={publicId}
+            onChange={(e) => setPublicId(e.target.value)}
+            disabled={busy}
+            {...errors.props('publicId')}
+          />
         </div>
         <div className="field">
           <label htmlFor="upload-name">Name</label>
-          <input id="upload-name" value={name} onChange={(e) => setName(e.target.value)} disabled={busy} />
+          <input id="upload-name" value={name} onChange={(e) => setName(e.target.value)} disabled={busy} {...errors.props('name')} />
         </div>
         <div className="field">
           <label htmlFor="upload-splat">Splat file (.splat, .ply)</label>
@@ -108,7 +138,8 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             accept={SPLAT_FILE_ACCEPT}
             onChange={(e) => setSplat(e.target.files?.[0] ?? null)}
             disabled={busy}
-            aria-describedby={splatProblem ? splatProblemId : undefined}
+            {...errors.props('splat')}
+            aria-describedby={joinIds(splatProblem ? splatProblemId : undefined, errors.props('splat')['aria-describedby'])}
           />
           <FileProblem id={splatProblemId} problem={splatProblem} />
         </div>
@@ -121,11 +152,11 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
             accept={GLB_FILE_ACCEPT}
             onChange={(e) => setGlb(e.target.files?.[0] ?? null)}
             disabled={busy}
-            aria-describedby={glbProblem ? glbProblemId : undefined}
+            {...errors.props('glb')}
+            aria-describedby={joinIds(glbProblem ? glbProblemId : undefined, errors.props('glb')['aria-describedby'])}
           />
           <FileProblem id={glbProblemId} problem={glbProblem} />
         </div>
-        <Banner banner={upload.message} />
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? <Spinner size="sm" label="Uploading..." /> : 'Upload'}
         </button>
@@ -135,6 +166,16 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
           </button>
         ) : null}
       </form>
+      <p className="visually-hidden" aria-live="polite">
+        {busy ? 'Uploading model...' : ''}
+      </p>
+      <LiveBanner id={errors.messageId} className="upload-result" banner={upload.message} />
     </section>
   );
+}
+
+/** Space-separated ids for aria-describedby, or undefined when there are none. */
+function joinIds(...ids: Array<string | undefined>): string | undefined {
+  const present = ids.filter((id): id is string => typeof id === 'string' && id !== '');
+  return present.length > 0 ? present.join(' ') : undefined;
 }
