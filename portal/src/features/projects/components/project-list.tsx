@@ -129,7 +129,7 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
           </tr>
         </thead>
         <tbody ref={setBody} {...handlers}>
-          {items.map(({ index, offset }, position) => {
+          {items.flatMap(({ index, offset }, position) => {
             const project = projects[index] as Project;
             const count = modelCountOf(counts, project.id);
             const badge = projectBadge(count);

@@ -1,0 +1,358 @@
+/**
+ * The browse screens by keyboard and under axe (issue 19), in headless Chromium against the
+ * embedded server with the demo catalog plus 400 projects seeded through the service backend (as
+ * tests/e2e/scale.test.ts does; the first, 'Keyboard Big Project', with 30 models, two pages):
+ * (a) axe-core (WCAG 2.1 A/AA and best practice) finds nothing on /projects (cards and table),
+ *     /projects/map (the plain grid, as in CI, with a popup open), project detail (both pages of
+ *     models) and /models with a search typed, as user and as admin at 1400×900 and 390×844;
+ * (b) with the keyboard alone (page.keyboard, no mouse): Tab walks the virtualised grid card by
+ *     card to the last of the 403 projects and Shift+Tab back to the first, likewise the table;
+ *     Enter opens the last project; 'Search models' is typed into, the result count announced,
+ *     and a model's 'View 3D' opened with Enter; on the map a marker's popup opens with Enter
+ *     ('View Project' focused, Tab kept inside, Escape back to the marker) and 'View Project'
+ *     opens the project. Where focus is is asserted at each step.
+ * Screenshots go to test-results/browse-a11y-*.png.
+ */
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WriteOp } from '@shared/ports/index.js';
+import { sortProjectsByStructureId } from '@shared/order.js';
+import type { Project } from '@shared/types.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { axeViolations } from '../support/axe.js';
+import { portalDist } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+
+const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
+const PROJECTS = 400;
+const BIG_MODELS = 30;
+const TEST_TIMEOUT_MS = 240_000;
+const WIDTHS = [
+  { width: 1400, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+const skipReason = browserSkipReason();
+if (skipReason !== null) console.warn(`[e2e] browse-a11y test skipped: ${skipReason}`);
+
+const pad = (i: number): string => String(i).padStart(4, '0');
+const uuid = (i: number): string => `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
+
+/** What has focus: its tag, accessible-name parts and where it is. */
+interface Focused {
+  tag: string;
+  text: string;
+  label: string | null;
+  description: string;
+  testId: string | null;
+  inGrid: boolean;
+  inTable: boolean;
+  inMap: boolean;
+  inDialog: string | null;
+  id: string;
+}
+const focused = (page: Page): Promise<Focused> =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    const describedBy = (el?.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+    return {
+      tag: el?.tagName.toLowerCase() ?? '',
+      text: (el?.textContent ?? '').trim(),
+      label: el?.getAttribute('aria-label') ?? null,
+      description: describedBy.map((id) => document.getElementById(id)?.textContent?.trim() ?? '').join(' '),
+      testId: el?.getAttribute('data-testid') ?? null,
+      inGrid: Boolean(el?.closest('[data-testid="project-grid"]')),
+      inTable: Boolean(el?.closest('[data-testid="project-table"]')),
+      inMap: Boolean(el?.closest('[data-testid="keyless-map"]')),
+      inDialog: el?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? null,
+      id: el?.id ?? '',
+    };
+  });
+
+/** Presses Tab until `until` holds for the focused element (at most `max` presses); returns it. */
+async function tabUntil(page: Page, until: (f: Focused) => boolean, max = 80): Promise<Focused> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(page);
+    if (until(now)) return now;
+  }
+  throw new Error(`focus never got there in ${max} Tabs (last: ${JSON.stringify(await focused(page))})`);
+}
+
+describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issue 19)', () => {
+  let seeded: EmbeddedServer;
+  let browser: Browser;
+  let context: BrowserContext | null = null;
+  let page: Page | null = null;
+  let ordered: Project[] = [];
+  const figures: Record<string, number> = {};
+
+  beforeAll(async () => {
+    seeded = await startEmbeddedServer({ prefix: 'e2e-browse-a11y', portalDir: portalDist, seed: true });
+    const ops: WriteOp[] = [];
+    for (let i = 0; i < PROJECTS; i++) {
+      ops.push({
+        op: 'set',
+        collection: 'projects',
+        id: `kbd-${pad(i)}`,
+        data: {
+          name: i === 0 ? 'Keyboard Big Project' : `Keyboard Site ${pad(i)}`,
+          structure_id: `ZKB-${pad(i)}`,
+          description: `Site number ${i} of the keyboard test.`,
+          slug: `kbd-${i}`,
+        },
+      });
+    }
+    for (let n = 0; n < BIG_MODELS; n++) {
+      ops.push({
+        op: 'set',
+        collection: 'models',
+        id: uuid(n),
+        data: {
+          uuid: uuid(n),
+          publicId: `ZKB-BIG-${String(n).padStart(3, '0')}`,
+          name: `Keyboard survey ${n}`,
+          projectId: 'kbd-0000',
+          isReference: false,
+          modelType: 'mesh',
+          visible: true,
+          files: { glbPath: `models/${uuid(n)}/model.glb`, glbSize: 1024 },
+          metadata: { captureDate: `2025-02-${String((n % 28) + 1).padStart(2, '0')}`, annotationsCount: 0 },
+        },
+      });
+    }
+    for (let i = 0; i < ops.length; i += 500) await seeded.service.catalog.batch(ops.slice(i, i + 500));
+    ordered = sortProjectsByStructureId((await seeded.service.catalog.query('projects')) as Project[]);
+    browser = await launchChromium();
+  }, 240_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await seeded?.stop();
+    console.info(`[e2e] browse-a11y figures: ${JSON.stringify(figures)}`);
+  });
+
+  beforeEach(screenshotOnFailure('browse-a11y', () => page));
+
+  async function openSignedIn(role: 'user' | 'admin', viewport: { width: number; height: number } = WIDTHS[0]): Promise<Page> {
+    await context?.close().catch(() => undefined);
+    context = await offlineContext(browser, viewport);
+    page = await context.newPage();
+    const { email, password } = account(role);
+    await submitSignIn(page, seeded.url, email, password);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    return page;
+  }
+  const shot = (p: Page, name: string) => p.screenshot({ path: join(RESULTS, `browse-a11y-${name}.png`) });
+
+  for (const role of ['user', 'admin'] as const) {
+    for (const viewport of WIDTHS) {
+      it(
+        `axe finds nothing on the browse screens as ${role} at ${viewport.width}×${viewport.height}`,
+        async () => {
+          const p = await openSignedIn(role, viewport);
+          const found: string[] = [];
+          const scan = async (name: string) => found.push(...(await axeViolations(p, `${viewport.width} ${role} ${name}`)));
+
+          await p.goto(`${seeded.url}/projects`);
+          await p.getByTestId('project-card').first().waitFor();
+          expect(await p.title()).toMatch(/^Projects · /);
+          await scan('/projects');
+          await p.goto(`${seeded.url}/projects?view=table`);
+          await p.getByTestId('project-row').first().waitFor();
+          await scan('/projects?view=table');
+
+          await p.goto(`${seeded.url}/projects/map`);
+          await p.getByTestId('keyless-map').waitFor();
+          expect(await p.getByTestId('keyless-map').getAttribute('data-renderer')).toBe('grid');
+          expect(await p.title()).toMatch(/^Project Map · /);
+          await p.getByTestId('map-marker').first().click();
+          await p.getByTestId('map-popup').waitFor();
+          await scan('/projects/map with a popup');
+          if (viewport.width === 1400) await shot(p, `${role}-map-popup`);
+
+          await p.goto(`${seeded.url}/projects/kbd-0000`);
+          await p.getByRole('heading', { level: 1, name: 'Keyboard Big Project' }).waitFor();
+          await p.getByTestId('project-model').first().waitFor();
+          expect(await p.title()).toMatch(/^Keyboard Big Project · /);
+          await scan('project detail');
+          await p.getByRole('navigation', { name: 'Model pages', exact: true }).getByRole('button', { name: 'Next' }).click();
+          await p.getByRole('status').filter({ hasText: 'Page 2 of 2' }).waitFor();
+          await scan('project detail page 2');
+
+          await p.goto(`${seeded.url}/models`);
+          await p.getByTestId('model-row').first().waitFor();
+          expect(await p.title()).toMatch(/^Models · /);
+          await p.getByLabel('Search models').fill('TWR-001');
+          await p
+            .getByRole('status')
+            .filter({ hasText: /^\d+ models found$/ })
+            .waitFor();
+          await expect.poll(() => p.getByTestId('model-row').count()).toBeLessThan(5);
+          await scan('/models with a search');
+          if (viewport.width === 390) await shot(p, `${role}-models-phone`);
+
+          expect(found).toEqual([]);
+        },
+        TEST_TIMEOUT_MS,
+      );
+    }
+  }
+
+  it(
+    'Tab walks the 403-project card grid to the last card, Enter opens it; Shift+Tab walks back to the first',
+    async () => {
+      const p = await openSignedIn('user');
+      await p.goto(`${seeded.url}/projects`);
+      await p.getByTestId('project-card').first().waitFor();
+      const started = Date.now();
+      let now = await tabUntil(p, (f) => f.inGrid);
+      for (let i = 0; i < ordered.length; i++) {
+        // each Tab lands on the next project's 'View Details', described by its name
+        expect({ text: now.text, description: now.description, inGrid: now.inGrid }, `card ${i}`).toEqual({
+          text: 'View Details',
+          description: ordered[i]?.name,
+          inGrid: true,
+        });
+        if (i < ordered.length - 1) {
+          await p.keyboard.press('Tab');
+          now = await focused(p);
+        }
+      }
+      figures.gridTabMs = Date.now() - started;
+      expect(await p.getByTestId('project-card').count()).toBeLessThan(60); // still virtualised
+      await shot(p, 'grid-last-card');
+      // and back, card by card
+      for (let i = ordered.length - 2; i >= 0; i--) {
+        await p.keyboard.press('Shift+Tab');
+        now = await focused(p);
+        expect({ text: now.text, description: now.description }, `card ${i} going back`).toEqual({
+          text: 'View Details',
+          description: ordered[i]?.name,
+        });
+      }
+      await p.keyboard.press('Shift+Tab');
+      expect((await focused(p)).inGrid).toBe(false);
+      // forward again to the last one, which Enter opens
+      await p.keyboard.press('Tab');
+      now = await focused(p);
+      expect(now.description).toBe(ordered[0]?.name);
+      const last = ordered[ordered.length - 1] as Project;
+      for (let i = 1; i < ordered.length; i++) await p.keyboard.press('Tab');
+      expect((await focused(p)).description).toBe(last.name);
+      await p.keyboard.press('Enter');
+      await p.waitForURL(`${seeded.url}/projects/${last.id}`);
+      await p.getByRole('heading', { level: 1, name: last.name }).waitFor();
+      expect(await p.title()).toMatch(new RegExp(`^${last.name} · `));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'the table view: the view switch is a pair of pressed buttons, Tab walks the rows to the last project',
+    async () => {
+      const p = await openSignedIn('admin');
+      await p.goto(`${seeded.url}/projects`);
+      await p.getByTestId('project-card').first().waitFor();
+      let now = await tabUntil(p, (f) => f.text === 'Table View');
+      expect(await p.locator(':focus').getAttribute('aria-pressed')).toBe('false');
+      await p.keyboard.press('Enter');
+      await p.waitForURL(`${seeded.url}/projects?view=table`);
+      expect(await p.locator(':focus').getAttribute('aria-pressed')).toBe('true');
+      now = await tabUntil(p, (f) => f.inTable);
+      for (let i = 0; i < ordered.length; i++) {
+        expect({ text: now.text, description: now.description }, `row ${i}`).toEqual({
+          text: 'View Details',
+          description: ordered[i]?.name,
+        });
+        if (i < ordered.length - 1) {
+          await p.keyboard.press('Tab');
+          now = await focused(p);
+        }
+      }
+      expect(await p.getByTestId('project-row').count()).toBeLessThan(100);
+      for (let i = ordered.length - 2; i >= ordered.length - 40; i--) {
+        await p.keyboard.press('Shift+Tab');
+        expect((await focused(p)).description, `row ${i} going back`).toBe(ordered[i]?.name);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "search models by keyboard: the count is announced, 'View 3D' (described by the model) opens with Enter",
+    async () => {
+      const p = await openSignedIn('user');
+      await p.goto(`${seeded.url}/models`);
+      await p.getByTestId('model-row').first().waitFor();
+      let now = await tabUntil(p, (f) => f.id === 'model-search');
+      expect(await p.locator(':focus').getAttribute('type')).toBe('search');
+      await p.keyboard.type('BRG-002-2025-04');
+      const count = p.getByTestId('model-count');
+      await expect.poll(() => count.textContent()).toBe('1 models found');
+      expect(await count.getAttribute('role')).toBe('status');
+      await p.keyboard.press('Tab');
+      expect((await focused(p)).id).toBe('model-project-filter');
+      await p.keyboard.press('Tab');
+      now = await focused(p);
+      expect(now.text).toBe('Grand River Footbridge'); // the row's project link
+      await p.keyboard.press('Tab');
+      now = await focused(p);
+      expect(now).toMatchObject({ tag: 'a', text: 'View 3D', description: 'BRG-002-2025-04 Grand River Footbridge, April 2025' });
+      const [viewer] = await Promise.all([context!.waitForEvent('page'), p.keyboard.press('Enter')]);
+      await viewer.waitForLoadState('domcontentloaded');
+      expect(viewer.url()).toContain('BRG-002-2025-04');
+      await viewer.close();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "the map by keyboard: a marker's popup opens with Enter, keeps Tab inside, Escape returns, 'View Project' opens the project",
+    async () => {
+      const p = await openSignedIn('user');
+      await p.goto(`${seeded.url}/projects/map`);
+      const map = p.getByTestId('keyless-map');
+      await map.waitFor();
+      // the map region itself takes focus: arrow keys pan it
+      await tabUntil(p, (f) => f.testId === 'keyless-map');
+      expect(await p.locator(':focus').getAttribute('aria-label')).toBe('Project map');
+      const centre = await map.getAttribute('data-center');
+      await p.keyboard.press('ArrowRight');
+      await expect.poll(() => map.getAttribute('data-center')).not.toBe(centre);
+      // Tab reaches a marker (a cluster zooms in first and hands focus on)
+      let now = await tabUntil(p, (f) => f.testId === 'map-marker' || f.testId === 'map-cluster', 20);
+      for (let i = 0; i < 5 && now.testId === 'map-cluster'; i++) {
+        await p.keyboard.press('Enter');
+        await expect.poll(async () => (await focused(p)).inMap).toBe(true);
+        now = await focused(p);
+        if (now.testId !== 'map-marker') now = await tabUntil(p, (f) => f.testId === 'map-marker' || f.testId === 'map-cluster', 20);
+      }
+      expect(now.testId).toBe('map-marker');
+      const name = now.label as string;
+      const project = ordered.find((x) => x.name === name) as Project;
+      expect(project, name).toBeDefined();
+      await p.keyboard.press('Enter');
+      await p.getByRole('dialog', { name }).waitFor();
+      now = await focused(p);
+      expect(now).toMatchObject({ text: 'View Project', inDialog: name });
+      await shot(p, 'map-popup-keyboard');
+      await p.keyboard.press('Tab');
+      expect(await focused(p)).toMatchObject({ label: 'Close', inDialog: name });
+      await p.keyboard.press('Tab');
+      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await p.keyboard.press('Escape');
+      expect(await p.getByRole('dialog').count()).toBe(0);
+      expect(await focused(p)).toMatchObject({ testId: 'map-marker', label: name });
+      await p.keyboard.press('Enter');
+      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await p.keyboard.press('Enter');
+      await p.waitForURL(`${seeded.url}/projects/${project.id}`);
+      await p.getByRole('heading', { level: 1, name }).waitFor();
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
