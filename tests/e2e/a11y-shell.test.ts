@@ -115,8 +115,9 @@ describe.skipIf(skipReason !== null)('shell, landing, sign-in and 404: axe, land
   }
 
   /** Tab from the top reaches the skip link (shown, with a ring); Enter puts focus on <main>; the next Tab lands inside it. */
-  async function checkSkipLink(page: Page): Promise<void> {
+  async function checkSkipLink(page: Page, shot: string): Promise<void> {
     await page.keyboard.press('Tab');
+    await page.screenshot({ path: join(RESULTS, `a11y-shell-${shot}-skip-link.png`) });
     const link = await focused(page);
     expect(link.tag).toBe('a');
     expect(link.text).toBe('Skip to main content');
@@ -151,7 +152,7 @@ describe.skipIf(skipReason !== null)('shell, landing, sign-in and 404: axe, land
             skips: [],
           });
           expect(await page.title()).toBe(screen.title);
-          if (screen.skipLink) await checkSkipLink(page);
+          if (screen.skipLink) await checkSkipLink(page, `${viewport.width}-${screen.name}`);
         }
         expect(found).toEqual([]);
         await context.close();
@@ -178,7 +179,7 @@ describe.skipIf(skipReason !== null)('shell, landing, sign-in and 404: axe, land
             const toggle = page.getByRole('button', { name: /^(Expand|Collapse) navigation$/ });
             expect(await toggle.getAttribute('aria-expanded')).toMatch(/^(true|false)$/);
           }
-          await checkSkipLink(page);
+          await checkSkipLink(page, `${viewport.width}-catalog-${role}`);
 
           if (phone) {
             // Keyboard only: from the top, Tab to the menu button (after the skip link) and open the drawer.

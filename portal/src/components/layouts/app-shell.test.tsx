@@ -158,6 +158,7 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     await screen.findByText('models page');
     const toggle = screen.getByRole('button', { name: 'Collapse navigation' });
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(document.getElementById(toggle.getAttribute('aria-controls') ?? '')).toBe(screen.getByTestId('side-nav'));
     expect(screen.getByRole('link', { name: /Model List/ }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByRole('link', { name: /Catalog Home/ }).getAttribute('aria-current')).toBeNull();
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeTruthy();

@@ -131,7 +131,7 @@ export function AppShell() {
           </span>
         ) : null}
       </TopBar>
-      {withNav && !narrow ? <SideNav collapsed={collapsed} onToggle={toggleRail} {...navProps} /> : null}
+      {withNav && !narrow ? <SideNav id="shell-rail" collapsed={collapsed} onToggle={toggleRail} {...navProps} /> : null}
       {withNav && drawerOpen ? (
         <>
           <div className="nav-backdrop" data-testid="nav-backdrop" aria-hidden="true" onClick={() => setDrawerOpenAt(null)} />

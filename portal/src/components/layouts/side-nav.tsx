@@ -41,7 +41,7 @@ export interface SideNavProps {
   onSignOut: () => void;
   /** 'rail' beside the content (default) or 'drawer' over it (phones); a drawer's toggle closes it. */
   variant?: 'rail' | 'drawer';
-  /** The element's id (the menu button's aria-controls). */
+  /** The element's id (the menu button's and the rail toggle's aria-controls). */
   id?: string;
   /** The root element (the shell moves focus into the drawer). */
   navRef?: Ref<HTMLDivElement>;
@@ -101,6 +101,7 @@ export function SideNav({
           onClick={onToggle}
           aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
           aria-expanded={!collapsed}
+          aria-controls={id}
         >
           <span aria-hidden="true">{collapsed ? '»' : '«'}</span>
         </button>
