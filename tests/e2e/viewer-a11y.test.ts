@@ -321,6 +321,48 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     await context.close();
   });
 
+  it(
+    'compare by keyboard: the reference follows a keyboard orbit while linked, not when unlinked; the swipe slider moves',
+    { timeout: 300_000 },
+    async () => {
+      const { context, page } = await open({ width: 1400, height: 900 });
+      await view(page, `/viewer/?compareMode=true&id=${GLB.id}&referenceId=${GLB.id}`);
+      const [model, reference] = await page.getByTestId('viewport').all();
+      const cameraOfSide = (side: typeof model) => side!.getAttribute('data-camera');
+      await page.waitForTimeout(500);
+
+      // Linked (the default): an orbit of the model's view turns the reference's view the same way.
+      await tabTo(page, (f) => f.tag === 'canvas', "the model's 3D view");
+      expect((await focused(page)).label).toBe(`3D view of ${GLB.name} (${GLB.id})`);
+      let before = await cameraOfSide(reference);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => cameraOfSide(reference), { timeout: RENDER_TIMEOUT_MS }).not.toBe(before);
+      await expect.poll(() => cameraOfSide(reference), { timeout: RENDER_TIMEOUT_MS }).toBe(await cameraOfSide(model));
+
+      // 'Link cameras' (in the header, before the views): off; the reference stays while the model turns.
+      await tabTo(page, (f) => f.text === 'Link cameras', "'Link cameras'", { back: true, max: 3 });
+      expect((await focused(page)).pressed).toBe('true');
+      await page.keyboard.press('Enter');
+      expect((await focused(page)).pressed).toBe('false');
+      await tabTo(page, (f) => f.tag === 'canvas', "the model's 3D view", { max: 3 });
+      before = await cameraOfSide(reference);
+      const modelBefore = await cameraOfSide(model);
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => cameraOfSide(model), { timeout: RENDER_TIMEOUT_MS }).not.toBe(modelBefore);
+      expect(await cameraOfSide(reference)).toBe(before);
+
+      // 'Swipe', then the slider by arrow keys.
+      await tabTo(page, (f) => f.text === 'Swipe', "'Swipe'", { back: true, max: 4 });
+      await page.keyboard.press('Enter');
+      await tabTo(page, (f) => f.tag === 'input', 'the swipe slider');
+      const slider = page.getByRole('slider', { name: /Swipe between/ });
+      for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowRight');
+      expect(await slider.inputValue()).toBe('55');
+      expect(await slider.getAttribute('aria-valuetext')).toBe('55% model, 45% reference model');
+      await context.close();
+    },
+  );
+
   it('the keyboard alone toggles the cameras, opens a photo and closes it, focus where it should be', { timeout: 300_000 }, async () => {
     const { context, page } = await open({ width: 1400, height: 900 });
     await view(page, `/viewer/?id=${HYBRID.id}`);
