@@ -1,7 +1,8 @@
 /**
  * The searchable, sortable pick list (sort buttons ID / Name / Latest) of the left column of the
  * project and model management screens (SPEC.md §2 Project management panel, Model management
- * screen).
+ * screen). For screen readers (issue 19): the sort buttons say which is on (aria-pressed), the
+ * list is named, and the selected item's button is marked aria-current.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import type { ListSort } from '@shared/order.js';
@@ -80,16 +81,22 @@ export function PickList<T extends { id: string }>({
             key={key}
             type="button"
             className={`button button-small ${sort === key ? 'button-primary' : 'button-ghost'}`}
+            aria-pressed={sort === key}
             onClick={() => onSort(key)}
           >
             {SORT_LABELS[key]}
           </button>
         ))}
       </div>
-      <ul className="pick-list">
+      <ul className="pick-list" aria-label={label}>
         {items.map((item) => (
           <li key={item.id} className={item.id === selectedId ? 'selected' : undefined}>
-            <button type="button" className="pick" onClick={() => onSelect(item.id)}>
+            <button
+              type="button"
+              className="pick"
+              aria-current={item.id === selectedId ? 'true' : undefined}
+              onClick={() => onSelect(item.id)}
+            >
               <span className="pick-title">{title(item)}</span>
               <span className="muted small">{subtitle(item)}</span>
             </button>

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
@@ -79,5 +79,59 @@ describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
     await screen.findByRole('heading', { name: 'Admin Dashboard' });
     const current = screen.getByRole('navigation', { name: 'Admin sections' }).querySelectorAll('a[aria-current="page"]');
     expect([...current].map((a) => a.textContent)).toEqual(['User Management']);
+  });
+
+  it('Quick Actions is a menu button: opens on its first (ArrowDown) or last (ArrowUp) item, arrows/Home/End move, Escape closes and returns the focus', async () => {
+    renderAt(['/admin/projects']);
+    await screen.findByRole('heading', { name: 'Admin Dashboard' });
+    const button = screen.getByRole('button', { name: 'Quick Actions' });
+    const menu = screen.getByRole('menu', { name: 'Quick Actions' });
+    expect([button.getAttribute('aria-haspopup'), button.getAttribute('aria-expanded'), button.getAttribute('aria-controls')]).toEqual([
+      'menu',
+      'false',
+      menu.id,
+    ]);
+    const items = screen.getAllByRole('menuitem');
+    // the items are reached with the arrows, not with Tab
+    expect(items.map((item) => item.tabIndex)).toEqual([-1, -1, -1]);
+    button.focus();
+    fireEvent.keyDown(button, { key: 'ArrowDown' });
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    expect(document.activeElement).toBe(items[0]);
+    fireEvent.keyDown(items[0]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[1]);
+    fireEvent.keyDown(items[1]!, { key: 'End' });
+    expect(document.activeElement).toBe(items[2]);
+    fireEvent.keyDown(items[2]!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[0]);
+    fireEvent.keyDown(items[0]!, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items[2]);
+    fireEvent.keyDown(items[2]!, { key: 'Home' });
+    expect(document.activeElement).toBe(items[0]);
+    fireEvent.keyDown(items[0]!, { key: 'Escape' });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(button);
+    fireEvent.keyDown(button, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items[2]);
+    fireEvent.keyDown(items[2]!, { key: 'Escape' });
+    // Enter or Space on the button (a click) opens it on its first item; a second click closes it
+    fireEvent.click(button);
+    expect(document.activeElement).toBe(items[0]);
+    fireEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('sets the page title of each admin screen', async () => {
+    renderAt(['/admin/users']);
+    await screen.findByRole('heading', { name: 'User Management' });
+    expect(document.title).toMatch(/^User Management – Admin Dashboard · /);
+    cleanup();
+    renderAt(['/admin/model-management']);
+    await screen.findByRole('heading', { name: 'Model Management' });
+    expect(document.title).toMatch(/^Model Management – Admin Dashboard · /);
+    cleanup();
+    renderAt(['/admin/projects']);
+    await screen.findByRole('heading', { name: 'Create Project' });
+    expect(document.title).toMatch(/^Create Project – Admin Dashboard · /);
   });
 });

@@ -190,3 +190,41 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect(calls.map((c) => c.input.files.glb?.name)).toEqual(['mesh.glb']);
   });
 });
+
+describe('AddModelForm for keyboard and screen readers (issue 19)', () => {
+  const invalid = () =>
+    [...document.querySelectorAll('[aria-invalid="true"]')].map((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? el.id);
+
+  it('marks the fields a refusal is about aria-invalid, described by the message, and focuses the first', async () => {
+    setup();
+    fireEvent.click(screen.getByRole('radio', { name: 'Mesh Only' }));
+    submit();
+    await screen.findByRole('alert');
+    expect(invalid()).toEqual(['GLB File (.glb)']);
+    const glb = screen.getByLabelText('GLB File (.glb)');
+    expect(document.activeElement).toBe(glb);
+    const message = document.getElementById(glb.getAttribute('aria-describedby') ?? '');
+    expect(message?.textContent).toBe('Required file types are missing based on the selected model type.');
+    pick('GLB File (.glb)', 'mesh.glb');
+    fill('Model Name', 'Survey');
+    submit();
+    expect(screen.getByRole('alert').textContent).toBe('Please enter Public ID and Model Name.');
+    expect(invalid()).toEqual(['Public ID']);
+    expect(document.activeElement).toBe(screen.getByLabelText('Public ID'));
+    fill('Public ID', 'TWR 1');
+    submit();
+    expect(invalid()).toEqual(['Public ID']);
+    fill('Public ID', 'TWR-1');
+    submit();
+    await screen.findByRole('status');
+    expect(invalid()).toEqual([]);
+  });
+
+  it('has the polite progress region and the result regions in the page before anything happens', () => {
+    setup();
+    expect(screen.getByTestId('upload-announcement').getAttribute('aria-live')).toBe('polite');
+    expect(screen.getByTestId('upload-announcement').textContent).toBe('');
+    expect(document.querySelectorAll('.live-banner [aria-live]')).toHaveLength(2);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
