@@ -8,6 +8,7 @@
 import type { ComponentType } from 'react';
 import { Outlet, createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { AppShell, RequireAdmin } from '../components/layouts/app-shell.js';
+import { mainContentProps } from '../components/layouts/skip-link.js';
 import { RouteError } from '../components/ui/route-error.js';
 import { LoadingState } from '../components/ui/spinner.js';
 import { paths } from '../config/paths.js';
@@ -32,7 +33,12 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <RouteError standalone />,
-    hydrateFallbackElement: <LoadingState label="Loading..." />,
+    // Shown while the first page's code loads: already the page's main landmark (issue 19).
+    hydrateFallbackElement: (
+      <main {...mainContentProps} className="standalone-main skip-target">
+        <LoadingState label="Loading..." />
+      </main>
+    ),
     children: [
       { path: paths.landing.path, element: <LandingRoute /> },
       { path: paths.login.path, element: <LoginRoute /> },
