@@ -225,6 +225,13 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
       figures.gridTabMs = Date.now() - started;
       expect(await p.getByTestId('project-card').count()).toBeLessThan(60); // still virtualised
       await shot(p, 'grid-last-card');
+      // the focused card stays when the page is scrolled far away from it (scroll bar, screen reader), and Tab goes on from it
+      await p.evaluate(() => window.scrollTo(0, 0));
+      await p.waitForTimeout(300);
+      expect(await focused(p)).toMatchObject({ text: 'View Details', description: ordered[ordered.length - 1]?.name, inGrid: true });
+      await p.keyboard.press('Shift+Tab');
+      expect((await focused(p)).description).toBe(ordered[ordered.length - 2]?.name);
+      await p.keyboard.press('Tab');
       // and back, card by card
       for (let i = ordered.length - 2; i >= 0; i--) {
         await p.keyboard.press('Shift+Tab');
@@ -278,6 +285,12 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
         await p.keyboard.press('Shift+Tab');
         expect((await focused(p)).description, `row ${i} going back`).toBe(ordered[i]?.name);
       }
+      // scrolled far away, the focused row stays and Tab goes on from it
+      await p.evaluate(() => window.scrollTo(0, 0));
+      await p.waitForTimeout(300);
+      expect((await focused(p)).description).toBe(ordered[ordered.length - 40]?.name);
+      await p.keyboard.press('Tab');
+      expect((await focused(p)).description).toBe(ordered[ordered.length - 39]?.name);
     },
     TEST_TIMEOUT_MS,
   );
@@ -306,6 +319,46 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
       await viewer.waitForLoadState('domcontentloaded');
       expect(viewer.url()).toContain('BRG-002-2025-04');
       await viewer.close();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'Tab walks every row of the virtualised model list (600 px, a few rows rendered) and Shift+Tab back',
+    async () => {
+      const p = await openSignedIn('user');
+      await p.goto(`${seeded.url}/models`);
+      await p.getByTestId('model-row').first().waitFor();
+      const total = Number((await p.getByTestId('model-count').textContent())?.split(' ')[0]);
+      expect(total).toBeGreaterThan(30);
+      expect(await p.getByTestId('model-row').count()).toBeLessThan(total);
+      const row = () =>
+        p.evaluate(() => Number(document.activeElement?.closest('[data-testid="model-row"]')?.getAttribute('aria-posinset') ?? 0));
+      await tabUntil(p, (f) => f.id === 'model-project-filter');
+      const visited = new Set<number>();
+      let last = 0;
+      for (let i = 0; i < 4 * total; i++) {
+        await p.keyboard.press('Tab');
+        // the next row is scrolled in and focused on the next frames
+        await expect.poll(row, { timeout: 2_000 }).toBeGreaterThanOrEqual(last === total ? 0 : last);
+        const now = await row();
+        if (now === 0) break; // past the list
+        expect(now === last || now === last + 1, `row ${now} after ${last}`).toBe(true);
+        visited.add(now);
+        last = now;
+      }
+      expect(last).toBe(total);
+      expect(visited.size).toBe(total);
+      // back up through rows that are no longer rendered
+      await p.keyboard.press('Shift+Tab');
+      await expect.poll(row).toBe(total);
+      for (let target = total - 1; target >= total - 12; target--) {
+        for (let k = 0; k < 3 && (await row()) !== target; k++) {
+          await p.keyboard.press('Shift+Tab');
+          await expect.poll(row, { timeout: 2_000 }).toBeGreaterThan(0);
+        }
+        expect(await row()).toBe(target);
+      }
     },
     TEST_TIMEOUT_MS,
   );
