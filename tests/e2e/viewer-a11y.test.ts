@@ -237,6 +237,17 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
           })
           .toBe(true);
         await settled(page);
+        // Every control of the toolbar is on top (not covered by the camera panel), at every width.
+        const covered = await page.locator('.viewport-toolbar button').evaluateAll((buttons) =>
+          buttons
+            .filter((button) => {
+              const box = button.getBoundingClientRect();
+              const x = box.left + box.width / 2;
+              return [box.top + 3, box.top + box.height / 2, box.bottom - 3].some((y) => !button.contains(document.elementFromPoint(x, y)));
+            })
+            .map((button) => button.textContent),
+        );
+        expect(covered).toEqual([]);
         await scan('camera photo');
         await context.close();
 
