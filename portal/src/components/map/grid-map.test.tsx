@@ -3,7 +3,7 @@
  * elements, labels never overlap, drag-pan moves the centre, a cluster click zooms in, the
  * key-less map falls back to the grid without WebGL.
  */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import Supercluster from 'supercluster';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GridMap, gridItems, placeLabels } from './grid-map.js';
@@ -97,6 +97,74 @@ describe('GridMap', () => {
     const [lat1, lng1] = map.getAttribute('data-center')!.split(',').map(Number) as [number, number];
     expect(lng1).toBeLessThan(lng0);
     expect(lat1).toBeGreaterThan(lat0);
+  });
+});
+
+describe('GridMap by keyboard (issue 19)', () => {
+  const fit = { kind: 'fit', maxZoom: 15 } as const;
+  const popup = (id: string) => (
+    <div>
+      <p>About {id}</p>
+      <button type="button">Other</button>
+      <button type="button" data-popup-focus>
+        View {id}
+      </button>
+    </div>
+  );
+
+  it('is a named, focusable region: arrow keys pan, + and − zoom; keys on a marker do not move it', () => {
+    render(<GridMap points={points(20)} height={500} view={fit} cluster={false} label="Project map" note="n" />);
+    const map = screen.getByRole('region', { name: 'Project map' });
+    expect(map.tabIndex).toBe(0);
+    expect(document.getElementById(map.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(/Arrow keys pan/);
+    const centre = () => map.getAttribute('data-center')!.split(',').map(Number) as [number, number];
+    const [lat0, lng0] = centre();
+    fireEvent.keyDown(map, { key: 'ArrowRight' });
+    expect(centre()[1]).toBeGreaterThan(lng0);
+    fireEvent.keyDown(map, { key: 'ArrowUp' });
+    expect(centre()[0]).toBeGreaterThan(lat0);
+    const zoom = Number(map.getAttribute('data-zoom'));
+    fireEvent.keyDown(map, { key: '+' });
+    expect(Number(map.getAttribute('data-zoom'))).toBe(zoom + 1);
+    fireEvent.keyDown(map, { key: '-' });
+    expect(Number(map.getAttribute('data-zoom'))).toBe(zoom);
+    const before = map.getAttribute('data-center');
+    fireEvent.keyDown(screen.getAllByTestId('map-marker')[0]!, { key: 'ArrowRight' });
+    expect(map.getAttribute('data-center')).toBe(before);
+  });
+
+  it("a marker's popup is a dialog: focus on its marked control, Tab kept inside, Escape and Close give focus back", () => {
+    render(<GridMap points={points(3)} height={500} view={fit} cluster={false} label="Project map" note="n" renderPopup={popup} />);
+    const marker = screen.getByRole('button', { name: 'Site 1' });
+    expect(marker.getAttribute('aria-haspopup')).toBe('dialog');
+    marker.focus();
+    fireEvent.click(marker);
+    const dialog = screen.getByRole('dialog', { name: 'Site 1' });
+    const view = within(dialog).getByRole('button', { name: 'View p1' });
+    const close = within(dialog).getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(view);
+    fireEvent.keyDown(view, { key: 'Tab' });
+    expect(document.activeElement).toBe(close);
+    fireEvent.keyDown(close, { key: 'Tab', shiftKey: true });
+    expect(document.activeElement).toBe(view);
+    fireEvent.keyDown(view, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(marker);
+    fireEvent.click(marker);
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(marker);
+  });
+
+  it('a cluster button zooms in and hands focus to the nearest cluster or marker of the new view', () => {
+    render(<GridMap points={points(1000)} height={500} view={fit} cluster label="Project map" note="n" />);
+    const cluster = screen.getAllByTestId('map-cluster')[0]!;
+    cluster.focus();
+    fireEvent.click(cluster);
+    const now = document.activeElement as HTMLElement;
+    expect(now).not.toBe(cluster);
+    expect(['map-cluster', 'map-marker']).toContain(now.getAttribute('data-testid'));
+    expect(screen.getByTestId('keyless-map').contains(now)).toBe(true);
   });
 });
 

@@ -18,7 +18,7 @@
  *
  * Keyboard (issue 19): MapLibre's own keyboard pan and zoom on the focused canvas (named after
  * the map); beside it a list of the clusters and points the map shows, hidden until it holds
- * focus ({@link shownOnMap}): a cluster's entry zooms in and focus moves to the list's first
+ * focus (`shownOnMap`): a cluster's entry zooms in and focus moves to the list's first
  * entry of the new view, a point's entry opens its popup (`MapPopup`, whose Escape returns there).
  */
 import { AttributionControl, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
@@ -27,6 +27,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
 import { MapPopup } from './map-popup.js';
+import { shownOnMap, type ShownItem } from './shown-on-map.js';
 import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
 import { useLatest } from '../../hooks/use-latest.js';
 import { popupPlacement } from './popup-place.js';
@@ -158,46 +159,6 @@ function style(tilesUrl: string, points: readonly MapPoint[], cluster: boolean, 
       ...(showLabels ? [labelLayer] : []),
     ],
   };
-}
-
-/** One entry of the keyboard list: a cluster (its id, size and place) or a point (its id and label). */
-export type ShownItem =
-  | { kind: 'cluster'; key: string; clusterId: number; count: number; lng: number; lat: number }
-  | { kind: 'point'; key: string; id: string; label: string };
-
-/**
- * The clusters and points among rendered features, once each (a feature can be drawn in several
- * tiles): clusters first, largest first, then points by label.
- * @param clusters features of the 'clusters' layer (properties cluster_id, point_count)
- * @param points features of the 'points' layer (properties id, label)
- */
-export function shownOnMap(
-  clusters: ReadonlyArray<Pick<MapGeoJSONFeature, 'properties' | 'geometry'>>,
-  points: ReadonlyArray<Pick<MapGeoJSONFeature, 'properties' | 'geometry'>>,
-): ShownItem[] {
-  const byKey = new Map<string, ShownItem>();
-  for (const feature of clusters) {
-    const clusterId = Number(feature.properties.cluster_id);
-    if (!Number.isFinite(clusterId) || feature.geometry.type !== 'Point') continue;
-    const [lng, lat] = feature.geometry.coordinates as [number, number];
-    byKey.set(`c${clusterId}`, {
-      kind: 'cluster',
-      key: `c${clusterId}`,
-      clusterId,
-      count: Number(feature.properties.point_count),
-      lng,
-      lat,
-    });
-  }
-  for (const feature of points) {
-    const id = feature.properties.id;
-    if (typeof id !== 'string') continue;
-    byKey.set(`p${id}`, { kind: 'point', key: `p${id}`, id, label: String(feature.properties.label ?? id) });
-  }
-  const items = [...byKey.values()];
-  const clustered = items.filter((i) => i.kind === 'cluster').sort((a, b) => b.count - a.count);
-  const single = items.filter((i) => i.kind === 'point').sort((a, b) => a.label.localeCompare(b.label));
-  return [...clustered, ...single];
 }
 
 function isTileError(event: { sourceId?: unknown; tile?: unknown; error?: unknown }): boolean {

@@ -27,6 +27,21 @@ function renderModels(test: TestBackend) {
 }
 
 describe('/models (SPEC.md §2 Model list, §6)', () => {
+  it("is titled 'Models'; the count is a polite status, the alert region is there before any error, rows' controls are described by their model (issue 19)", async () => {
+    renderModels(createTestBackend('admin', { models }));
+    const count = await screen.findByText('3 models found');
+    expect(document.title).toMatch(/^Models · /);
+    expect(count.getAttribute('role')).toBe('status');
+    expect(screen.getAllByRole('alert').some((region) => region.textContent === '')).toBe(true);
+    expect(screen.getByRole('list', { name: 'Models' })).toBeTruthy();
+    const row = screen.getAllByTestId('model-row').find((r) => r.textContent?.includes('A-1')) as HTMLElement;
+    const hide = within(row).getByRole('button', { name: 'Hide' });
+    const ids = (hide.getAttribute('aria-describedby') ?? '').split(' ');
+    expect(ids.map((id) => document.getElementById(id)?.textContent)).toEqual(['A-1', 'First']);
+    fireEvent.change(screen.getByLabelText('Search models'), { target: { value: 'Second' } });
+    expect(screen.getByRole('status').textContent).toBe('1 models found');
+  });
+
   it("shows 'Login Required / Please sign in to access the model catalog.' without a role", async () => {
     renderModels(createTestBackend(null));
     expect(await screen.findByText('Login Required')).toBeTruthy();

@@ -87,6 +87,9 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     release();
     expect(await screen.findByText('Project Not Found')).toBeTruthy();
     expect(screen.getByText('The requested project could not be found.')).toBeTruthy();
+    // the screen's one heading is its h1, and its title (issue 19)
+    expect(screen.getByRole('heading', { level: 1, name: 'Project Not Found' })).toBeTruthy();
+    expect(document.title).toMatch(/^Project Not Found · /);
   });
 
   it('shows the fields, the location with map link and 200px zoom-14 map, and the sorted models', async () => {
@@ -183,6 +186,38 @@ describe('/projects/{projectId} with many models, hidden ones marked (issue 17)'
     fireEvent.click(screen.getAllByRole('button', { name: 'Next' })[0] as HTMLElement);
     expect(screen.getAllByTestId('project-model')).toHaveLength(12);
     expect((screen.getAllByRole('button', { name: 'Next' })[0] as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("is titled with the project's name; the pager announces the page and hands focus over at either end (issue 19)", async () => {
+    renderProject(createTestBackend('user', { projects: [{ ...located, reference_model_id: null }], models: many }), 'p1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'North Ridge Tower' })).toBeTruthy();
+    expect(document.title).toMatch(/^North Ridge Tower · /);
+    const top = screen.getByRole('navigation', { name: 'Model pages' });
+    const bottom = screen.getByRole('navigation', { name: 'Model pages (end of list)' });
+    expect(within(top).getByRole('status').textContent).toBe('Showing 1–24 of 60 · Page 1 of 3');
+    expect(within(bottom).queryByRole('status')).toBeNull(); // announced once
+    const next = within(bottom).getByRole('button', { name: 'Next' });
+    next.focus();
+    fireEvent.click(next);
+    expect(within(top).getByRole('status').textContent).toBe('Showing 25–48 of 60 · Page 2 of 3');
+    expect(document.activeElement).toBe(next);
+    fireEvent.click(next);
+    // Next is disabled on the last page: focus moves to Previous instead of being dropped
+    expect((next as HTMLButtonElement).disabled).toBe(true);
+    expect(document.activeElement).toBe(within(bottom).getByRole('button', { name: 'Previous' }));
+    const previous = within(bottom).getByRole('button', { name: 'Previous' });
+    fireEvent.click(previous);
+    fireEvent.click(previous);
+    expect(document.activeElement).toBe(next);
+    // each card's controls are described by its model's name and publicId
+    const card = screen.getAllByTestId('project-model')[0] as HTMLElement;
+    const name = within(card).getByRole('heading', { level: 3 }).textContent ?? '';
+    const view = card.querySelector('.actions a, .actions button') as HTMLElement; // 'View Model' (or 'Preparing...')
+    const describedBy = view.getAttribute('aria-describedby') ?? '';
+    expect(describedBy.split(' ').map((id) => document.getElementById(id)?.textContent)).toEqual([
+      name,
+      expect.stringMatching(/^TWR-\d{3}$/),
+    ]);
   });
 
   it("marks a hidden model 'Hidden' for admins; users never see it", async () => {

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
@@ -154,6 +154,23 @@ describe('/projects on a large catalog (issue 17)', () => {
     expect(cards.length).toBeLessThan(20);
     expect(within(cards[0] as HTMLElement).getByRole('heading').textContent).toBe('Project 0');
     expect(parseFloat(screen.getByTestId('project-grid').style.height)).toBeGreaterThan(400 * 200);
+  });
+
+  it("is titled 'Projects'; the table's 'View Details' links are described by their project, the focused row and the next one rendered (issue 19)", async () => {
+    renderAt('/projects?view=table');
+    const rows = await screen.findAllByTestId('project-row');
+    expect(document.title).toMatch(/^Projects · /);
+    const link = within(rows[3] as HTMLElement).getByRole('link', { name: 'View Details' });
+    expect(document.getElementById(link.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Project 3');
+    const lastRendered = rows.length - 1;
+    expect(screen.queryByText(`Project ${lastRendered + 1}`)).toBeNull();
+    act(() =>
+      within(rows[lastRendered] as HTMLElement)
+        .getByRole('link')
+        .focus(),
+    );
+    expect(screen.getByText(`Project ${lastRendered + 1}`)).toBeTruthy();
+    expect(screen.getByTestId('project-table').getAttribute('aria-label')).toBe('Projects');
   });
 
   it('opens the table view at ?view=table, bounded too, and the switch keeps the URL in step', async () => {

@@ -101,6 +101,27 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
     expect(screen.getByText('project page')).toBeTruthy();
   });
 
+  it("by keyboard (issue 19): named statistics and map, the popup a dialog with 'View Project' focused, Escape back to the marker", () => {
+    renderMap(projects, fakeGeolocation().geolocation);
+    const stats = screen.getByRole('list', { name: 'Map statistics' });
+    expect(within(stats).getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByRole('region', { name: 'Project map' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Current Location' }).getAttribute('aria-pressed')).toBe('false');
+    // the alert region is there before any geolocation message
+    expect(screen.getByRole('alert').textContent).toBe('');
+    const marker = screen.getByRole('button', { name: 'Multi Tower' });
+    marker.focus();
+    fireEvent.click(marker);
+    const dialog = screen.getByRole('dialog', { name: 'Multi Tower' });
+    expect(within(dialog).getByRole('heading', { level: 2, name: 'Multi Tower' })).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'View Project' }));
+    expect(marker.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(marker);
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
+  });
+
   it('toggles Current Location off → locating → on (red marker, zoom 12), again → off and re-fit', () => {
     const geo = fakeGeolocation();
     renderMap(projects, geo.geolocation);

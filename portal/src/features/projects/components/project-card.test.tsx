@@ -34,6 +34,14 @@ describe('ProjectCard (SPEC.md §2 Project list)', () => {
     expect(screen.getByRole('link', { name: 'View Details' }).getAttribute('href')).toBe('/projects/p1');
   });
 
+  it("names the project in a level-2 heading that describes 'View Details' (issue 19)", () => {
+    renderCard(base, null);
+    const heading = screen.getByRole('heading', { level: 2, name: 'North Ridge Telecom Tower' });
+    const link = screen.getByRole('link', { name: 'View Details' });
+    expect(link.getAttribute('aria-describedby')).toBe(heading.id);
+    expect(heading.id).not.toBe('');
+  });
+
   it("shows 'No thumbnail' and 'No Reference' without a reference model", () => {
     renderCard({ ...base, reference_model_id: null, description: 'Short.' }, null);
     expect(screen.getByText('No thumbnail')).toBeTruthy();
