@@ -10,10 +10,17 @@
  *     Enter opens the last project; 'Search models' is typed into, the result count announced,
  *     and a model's 'View 3D' opened with Enter; on the map a marker's popup opens with Enter
  *     ('View Project' focused, Tab kept inside, Escape back to the marker) and 'View Project'
- *     opens the project. Where focus is is asserted at each step.
+ *     opens the project. Where focus is is asserted at each step;
+ * (c) the tile map (MapLibre, WebGL in SwiftShader, tiles from a loopback server as in
+ *     tests/e2e/map.test.ts): its canvas is named and zooms with '+', the keyboard list of what the
+ *     map shows appears when focused, a cluster entry zooms in, a point entry opens the popup
+ *     ('View Project' focused, Escape back to the entry), and axe finds nothing with it open.
  * Screenshots go to test-results/browse-a11y-*.png.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WriteOp } from '@shared/ports/index.js';
@@ -70,6 +77,8 @@ const focused = (page: Page): Promise<Focused> =>
       id: el?.id ?? '',
     };
   });
+
+const shot = (p: Page, name: string) => p.screenshot({ path: join(RESULTS, `browse-a11y-${name}.png`) });
 
 /** Presses Tab until `until` holds for the focused element (at most `max` presses); returns it. */
 async function tabUntil(page: Page, until: (f: Focused) => boolean, max = 80): Promise<Focused> {
@@ -146,7 +155,6 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
     await page.waitForURL((url) => !url.pathname.startsWith('/login'));
     return page;
   }
-  const shot = (p: Page, name: string) => p.screenshot({ path: join(RESULTS, `browse-a11y-${name}.png`) });
 
   for (const role of ['user', 'admin'] as const) {
     for (const viewport of WIDTHS) {
@@ -400,6 +408,137 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
       await p.keyboard.press('Escape');
       expect(await p.getByRole('dialog').count()).toBe(0);
       expect(await focused(p)).toMatchObject({ testId: 'map-marker', label: name });
+      await p.keyboard.press('Enter');
+      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await p.keyboard.press('Enter');
+      await p.waitForURL(`${seeded.url}/projects/${project.id}`);
+      await p.getByRole('heading', { level: 1, name }).waitFor();
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe.skipIf(skipReason !== null)('the tile map by keyboard (issue 19)', () => {
+  let seeded: EmbeddedServer;
+  let tileServer: Server;
+  let browser: Browser;
+  let context: BrowserContext | null = null;
+  let page: Page | null = null;
+  let previousTilesEnv: string | undefined;
+  let located: Project[] = [];
+
+  beforeAll(async () => {
+    const png = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 230, g: 236, b: 240 } } })
+      .png()
+      .toBuffer();
+    tileServer = createServer((request, response) => {
+      if (/^\/tiles\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
+        response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
+        response.end(png);
+        return;
+      }
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => tileServer.listen(0, '127.0.0.1', resolve));
+    // the server reads its tile URL at start (CATALOG_MAP_TILES_URL)
+    previousTilesEnv = process.env.CATALOG_MAP_TILES_URL;
+    process.env.CATALOG_MAP_TILES_URL = `http://127.0.0.1:${(tileServer.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png`;
+    seeded = await startEmbeddedServer({ prefix: 'e2e-browse-a11y-tiles', portalDir: portalDist, seed: true });
+    // a tight group of 40 places that the fitted view draws as a cluster
+    const ops: WriteOp[] = Array.from({ length: 40 }, (_, i) => ({
+      op: 'set',
+      collection: 'projects',
+      id: `group-${pad(i)}`,
+      data: {
+        name: `Group Site ${pad(i)}`,
+        structure_id: `GRP-${pad(i)}`,
+        description: '',
+        slug: `group-${i}`,
+        location: { lat: 43.46 + (i % 7) * 0.002, lng: -80.5 + Math.floor(i / 7) * 0.002, address: null, mapUrl: null },
+      },
+    }));
+    await seeded.service.catalog.batch(ops);
+    located = ((await seeded.service.catalog.query('projects')) as Project[]).filter((p) => typeof p.location?.lat === 'number');
+    browser = await launchChromium({ webgl: true });
+  }, 240_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await seeded?.stop();
+    await new Promise<void>((resolve) => (tileServer ? tileServer.close(() => resolve()) : resolve()));
+    if (previousTilesEnv === undefined) delete process.env.CATALOG_MAP_TILES_URL;
+    else process.env.CATALOG_MAP_TILES_URL = previousTilesEnv;
+  });
+
+  beforeEach(screenshotOnFailure('browse-a11y-tiles', () => page));
+
+  it(
+    "canvas keys, the keyboard list, a point's popup and 'View Project' without a mouse; axe with the popup open",
+    async () => {
+      context = await offlineContext(browser, { width: 1400, height: 900 });
+      const p = (page = await context.newPage());
+      const { email, password } = account('user');
+      await submitSignIn(p, seeded.url, email, password);
+      await p.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await p.goto(`${seeded.url}/projects/map`);
+      const map = p.getByTestId('tile-map');
+      await expect.poll(async () => Number(await map.getAttribute('data-tiles-loaded')), { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(async () => Number(await map.getAttribute('data-clusters')) + Number(await map.getAttribute('data-points')))
+        .toBeGreaterThan(0);
+      // MapLibre's canvas: named, '+' zooms in
+      const canvas = await tabUntil(p, (f) => f.tag === 'canvas');
+      expect(canvas.label).toBe('Project map: arrow keys pan, + and − zoom');
+      const zoom = Number(await map.getAttribute('data-zoom'));
+      await p.keyboard.press('+');
+      await expect.poll(async () => Number(await map.getAttribute('data-zoom')), { timeout: 10_000 }).toBeGreaterThan(zoom);
+      await p.keyboard.press('-');
+      await expect.poll(async () => Number(await map.getAttribute('data-zoom')), { timeout: 10_000 }).toBeCloseTo(zoom, 1);
+      // the list of what the map shows: out of sight until focused
+      const list = p.locator('.map-keyboard-list');
+      expect((await list.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+      // after the canvas: MapLibre's zoom buttons and the attribution, then the list
+      const inKeyboardList = () => p.evaluate(() => Boolean(document.activeElement?.closest('.map-keyboard-list')));
+      let now = await focused(p);
+      for (let k = 0; k < 6 && !(await inKeyboardList()); k++) now = await tabUntil(p, () => true, 1);
+      expect(await inKeyboardList()).toBe(true);
+      expect((await list.boundingBox())?.width ?? 0).toBeGreaterThan(100);
+      await shot(p, 'tiles-keyboard-list');
+      const inList = () =>
+        p.evaluate(() => document.activeElement?.closest('.map-keyboard-list') !== null && document.activeElement?.tagName === 'BUTTON');
+      const isCluster = (f: Focused) => / projects: zoom in$/.test(f.text);
+      // clusters come first in the list: Enter zooms into one and focus lands on the new list's first entry
+      expect(isCluster(now), now.text).toBe(true);
+      const fitted = Number(await map.getAttribute('data-zoom'));
+      await p.keyboard.press('Enter');
+      await expect.poll(async () => Number(await map.getAttribute('data-zoom')), { timeout: 10_000 }).toBeGreaterThan(fitted);
+      await expect.poll(inList, { timeout: 10_000 }).toBe(true);
+      now = await focused(p);
+      for (let i = 0; i < 8 && isCluster(now); i++) {
+        // a point further down this view's list?
+        while (isCluster(now) && (await inList())) now = await tabUntil(p, () => true, 1);
+        if ((await inList()) && !isCluster(now)) break;
+        // none: back to the list's last entry, a cluster, which zooms in; focus lands on the new list's first entry
+        await p.keyboard.press('Shift+Tab');
+        expect(isCluster(await focused(p))).toBe(true);
+        const before = Number(await map.getAttribute('data-zoom'));
+        await p.keyboard.press('Enter');
+        await expect.poll(async () => Number(await map.getAttribute('data-zoom')), { timeout: 10_000 }).toBeGreaterThan(before);
+        await expect.poll(inList, { timeout: 10_000 }).toBe(true);
+        now = await focused(p);
+      }
+      const name = now.text;
+      const project = located.find((x) => x.name === name) as Project;
+      expect(project, `a project entry, not '${name}'`).toBeDefined();
+      await p.keyboard.press('Enter');
+      await p.getByRole('dialog', { name }).waitFor();
+      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      expect(await axeViolations(p, '1400 user tile map with a popup')).toEqual([]);
+      await shot(p, 'tiles-popup-keyboard');
+      await p.keyboard.press('Escape');
+      expect(await p.getByRole('dialog').count()).toBe(0);
+      expect((await focused(p)).text).toBe(name); // back on the list's entry
       await p.keyboard.press('Enter');
       expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       await p.keyboard.press('Enter');
