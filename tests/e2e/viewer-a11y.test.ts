@@ -277,6 +277,8 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(RESULTS, 'viewer-a11y-keyboard-focus.png') });
     const home = (await cameraOf(page))!;
+    // The focused canvas carries the same camera state as its viewport.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-camera'))).toBe(home);
     const homePixels = await centreGrey(page);
 
     // Arrows orbit: the position turns about the target, which stays.

@@ -4,7 +4,10 @@
  * them with the engine (three.js + Spark + GLTFLoader), and shows the toolbar (fit, reset, up
  * axis, splat/mesh toggles, info), the info panel and clear states: not found, no 3D file, a file
  * that could not be loaded (which file, and why), WebGL unavailable. Exposes `data-state`
- * (loading | ready | error) and `data-rendered-frames` on the viewport element for tests.
+ * (loading | ready | error), `data-rendered-frames`, `data-camera` (the drawn view, also on the
+ * canvas) and `data-flight` (on | off) on the viewport element for tests. Keyboard: the canvas
+ * (a named application described by the model's name, type and counts) takes arrows, Shift+arrows,
+ * +/−, Page Up/Down, F, R and Home (lib/view-keys.ts); the toolbar has the same as buttons.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Group } from 'three';
@@ -194,8 +197,9 @@ export function ModelViewport({
       const root = rootRef.current;
       if (!root) return;
       root.dataset.renderedFrames = String(engine.renderedFrames);
-      // For tests: the view as drawn, and whether a camera flight is under way.
-      root.dataset.camera = engine.cameraState();
+      // For tests: the view as drawn (on the viewport and on the focusable canvas), and whether a
+      // camera flight is under way.
+      root.dataset.camera = canvas.dataset.camera = engine.cameraState();
       root.dataset.flight = engine.flying ? 'on' : 'off';
     };
     const onKeyDown = (event: KeyboardEvent) => {
