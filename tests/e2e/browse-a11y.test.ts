@@ -182,6 +182,12 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
           await scan('/projects/map with a popup');
           if (viewport.width === 1400) await shot(p, `${role}-map-popup`);
 
+          const demo = ordered.find((x) => x.structure_id === 'TWR-001') as Project; // models with file checks, a location map
+          await p.goto(`${seeded.url}/projects/${demo.id}`);
+          await p.getByRole('heading', { level: 1, name: demo.name }).waitFor();
+          await p.getByTestId('project-model').first().waitFor();
+          await scan('demo project detail');
+
           await p.goto(`${seeded.url}/projects/kbd-0000`);
           await p.getByRole('heading', { level: 1, name: 'Keyboard Big Project' }).waitFor();
           await p.getByTestId('project-model').first().waitFor();

@@ -358,6 +358,8 @@ export default function TileMap({
   }, [map, lat, lng, locationZoom]);
 
   const at = (p: { lat: number; lng: number }) => (map ? map.project([p.lng, p.lat]) : null);
+  // points are listed when they open a popup (the project map), clusters always
+  const listed = renderPopup ? shown : shown.filter((item) => item.kind === 'cluster');
   const zoomIntoCluster = (item: Extract<ShownItem, { kind: 'cluster' }>) => {
     const source = map?.getSource<GeoJSONSource>('points');
     if (!map || !source) return;
@@ -390,22 +392,17 @@ export default function TileMap({
           title="Current Location"
         />
       ) : null}
-      {shown.length > 0 ? (
+      {listed.length > 0 ? (
         <div className="map-keyboard-list">
           <ul ref={list} aria-label={`${label}: what the map shows`}>
-            {shown.map((item) => (
+            {listed.map((item) => (
               <li key={item.key}>
                 {item.kind === 'cluster' ? (
                   <button type="button" onClick={() => zoomIntoCluster(item)}>
                     {item.count} projects: zoom in
                   </button>
                 ) : (
-                  <button
-                    type="button"
-                    aria-haspopup={renderPopup ? 'dialog' : undefined}
-                    disabled={!renderPopup}
-                    onClick={() => setSelected(item.id)}
-                  >
+                  <button type="button" aria-haspopup="dialog" onClick={() => setSelected(item.id)}>
                     {item.label}
                   </button>
                 )}
