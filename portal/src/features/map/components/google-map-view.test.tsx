@@ -136,6 +136,8 @@ describe('GoogleMapView (SPEC.md §2 Project map, §7, §9) with the maps API mo
       ['Empty Mast', '#94a3b8'],
     ]);
     expect(screen.queryAllByTestId('marker-f')).toEqual([]);
+    // issue 19: titled, unoptimised markers are the maps service's keyboard-focusable ones
+    expect(clusterer!.markers.every((m) => (m.options as { optimized?: boolean }).optimized === false)).toBe(true);
     await waitFor(() => expect(fakeMap.fitBounds).toHaveBeenCalled());
     expect(extended).toContainEqual({ lat: 43.47, lng: -80.54 });
     // a marker click opens the same popup as the key-less map

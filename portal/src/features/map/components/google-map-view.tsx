@@ -86,6 +86,8 @@ export default function GoogleMapView({
         position: { lat: project.location.lat, lng: project.location.lng },
         title: project.name,
         icon: circleIcon(projectMarker(countOf(project.id)).hex),
+        // issue 19: a titled, clickable, unoptimised marker is focusable (Tab, arrow keys) and Enter opens its info window
+        optimized: false,
       });
       marker.addListener('click', () => setSelected(project.id));
       return marker;
