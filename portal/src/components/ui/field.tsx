@@ -93,3 +93,25 @@ export function useFieldErrors<K extends string>(): FieldErrors<K> {
   );
   return useMemo(() => ({ formRef, messageId, invalid, mark, props }), [messageId, invalid, mark, props]);
 }
+
+/**
+ * Keeps the focus from being lost (issue 19, WCAG 2.4.3): after `trigger` changes (not on mount),
+ * when the focus is on <body> — its control went away (a deleted row, a Cancel shown only while
+ * uploading) or was replaced — `target()` takes it (made focusable by script when it is not).
+ * @param trigger what the recovery follows (an action's status, the list it changed)
+ * @param target the element to focus, read when `trigger` changes
+ */
+export function useFocusRecovery(trigger: unknown, target: () => HTMLElement | null | undefined): void {
+  const latest = useRef(target);
+  latest.current = target;
+  const previous = useRef(trigger);
+  useEffect(() => {
+    if (Object.is(previous.current, trigger)) return;
+    previous.current = trigger;
+    if (document.activeElement !== null && document.activeElement !== document.body) return;
+    const element = latest.current();
+    if (!element) return;
+    if (element.tabIndex < 0 && !element.hasAttribute('tabindex')) element.setAttribute('tabindex', '-1');
+    element.focus();
+  }, [trigger]);
+}

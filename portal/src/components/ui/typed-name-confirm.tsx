@@ -179,6 +179,7 @@ export function TypedNameConfirm({
   const mismatch = remove.status === 'error' && remove.args === null;
 
   function confirm() {
+    if (busy) return;
     if (!confirmTypedName(typed, expectedName)) {
       remove.fail(mismatchText);
       input.current?.focus();
@@ -225,7 +226,9 @@ export function TypedNameConfirm({
         <button
           type="button"
           className="button button-danger"
-          disabled={busy || (requireMatch && !confirmTypedName(typed, expectedName))}
+          disabled={requireMatch && !confirmTypedName(typed, expectedName)}
+          // aria-disabled while deleting: a disabled button would drop the focus out of the dialog
+          aria-disabled={busy || undefined}
           onClick={confirm}
         >
           {confirmLabel}

@@ -31,6 +31,7 @@ import { useProjectWithModels } from '../../../features/projects/api/use-project
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 import '../../../features/admin/admin.css';
+import { useFocusHeadingAfterNavigation } from './focus-heading.js';
 
 const TABS = [
   { label: 'Create Project', href: paths.admin.projects.getHref() },
@@ -227,12 +228,16 @@ export function QuickActions() {
 }
 
 export default function AdminRoute() {
-  const active = activeTab(useLocation().pathname);
+  const { pathname } = useLocation();
+  const active = activeTab(pathname);
+  useFocusHeadingAfterNavigation(true, pathname);
   return (
     <div className="page admin-page">
       <header className="page-header">
         <div>
-          <h1 className="page-title">Admin Dashboard</h1>
+          <h1 className="page-title" tabIndex={-1}>
+            Admin Dashboard
+          </h1>
           <p className="muted">Manage projects, models, and users across the platform</p>
         </div>
         <div className="admin-fab">

@@ -108,6 +108,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const input = { publicId, name, modelType, hasSplat: splat !== null, hasGlb: glb !== null };
     const check = validateAddModel(input);
     errors.mark(check.ok ? [] : addModelFieldsOf(check.message, input));
@@ -206,7 +207,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
         <button type="button" className="button button-secondary" onClick={cancel}>
           Cancel
         </button>
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button button-primary" aria-disabled={busy || undefined}>
           {upload.busy ? 'Uploading...' : 'Upload Model'}
         </button>
       </div>

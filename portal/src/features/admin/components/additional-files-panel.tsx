@@ -16,7 +16,7 @@ import {
   type AdditionalUploadStage,
 } from '@shared/workflows/index.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
-import { Field } from '../../../components/ui/field.js';
+import { Field, useFocusRecovery } from '../../../components/ui/field.js';
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
 
@@ -117,10 +117,14 @@ export function AdditionalFilesPanel({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (upload.busy || chosen.length === 0) return;
     void upload.run();
   }
 
   const current = KINDS.find((k) => k.kind === kind);
+  // Cancel is there only while uploading: after it, 'Upload Files' takes the focus.
+  const submitButton = useRef<HTMLButtonElement>(null);
+  useFocusRecovery(upload.status, () => submitButton.current);
   return (
     <form className="panel" aria-label="Upload Additional Files" onSubmit={submit} noValidate>
       <h3 className="panel-title">Upload Additional Files</h3>
@@ -157,7 +161,12 @@ export function AdditionalFilesPanel({
             Cancel
           </button>
         ) : null}
-        <button type="submit" className="button button-primary" disabled={upload.busy || chosen.length === 0}>
+        <button
+          ref={submitButton}
+          type="submit"
+          className="button button-primary"
+          aria-disabled={upload.busy || chosen.length === 0 || undefined}
+        >
           {upload.busy ? 'Uploading...' : 'Upload Files'}
         </button>
       </div>

@@ -4,7 +4,7 @@
  * files refused with the spec's message) and delete all (images, thumbnails, assets and camera
  * metadata only, after 'Are you sure you want to delete all N files?').
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { FILES_TABLE_MAX_PAGE_BUTTONS, FILES_TABLE_PAGE_SIZE, showsFileSearch } from '@shared/constants.js';
 import { formatBytes } from '@shared/format.js';
 import { ModelMessages, ValidationMessages, confirmDeleteAllFiles, filesDeleted } from '@shared/messages.js';
@@ -13,6 +13,7 @@ import { searchFileEntries } from '@shared/search.js';
 import type { FileEntry } from '@shared/types.js';
 import { deletableFiles } from '@shared/workflows/model-files.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
+import { useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
@@ -64,13 +65,18 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
     },
   );
   const busy = deletion.busy;
+  // A deleted file's row (and its Delete button) goes away: the table's heading takes the focus.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusRecovery(entries, () => heading.current);
 
   function remove(entry: FileEntry) {
+    if (busy) return;
     if (isMainModelFile(entry.type)) deletion.fail(ValidationMessages.cannotDeleteMainFiles);
     else if (confirm(`Are you sure you want to delete ${fileNameOf(entry.path)}?`)) void deletion.run(entry.path);
   }
 
   function removeAll() {
+    if (busy) return;
     const count = deletableFiles(entries).length;
     if (count === 0) deletion.fail(ModelMessages.noFilesToDelete);
     else if (confirm(confirmDeleteAllFiles(count))) void deletion.run(null);
@@ -79,8 +85,10 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
   return (
     <section className="panel" aria-label="Current Files">
       <div className="panel-head">
-        <h3 className="panel-title">Current Files ({entries.length})</h3>
-        <button type="button" className="button button-danger button-small" disabled={busy} onClick={removeAll}>
+        <h3 className="panel-title" ref={heading} tabIndex={-1}>
+          Current Files ({entries.length})
+        </h3>
+        <button type="button" className="button button-danger button-small" aria-disabled={busy || undefined} onClick={removeAll}>
           Delete All Files
         </button>
       </div>
@@ -119,7 +127,7 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
                 <button
                   type="button"
                   className="button button-ghost button-small"
-                  disabled={busy}
+                  aria-disabled={busy || undefined}
                   aria-label={`Delete ${fileNameOf(entry.path)}`}
                   onClick={() => remove(entry)}
                 >

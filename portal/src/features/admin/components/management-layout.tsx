@@ -5,10 +5,22 @@
  * is scrolled into view below the fixed top bar (issue 17: a blocked delete's banner appeared
  * above the screen or half under the top bar; `.management-banner` has its scroll margin).
  * The banner sits in live regions that are always there (issue 19: a blocked delete is announced);
- * the title takes the focus (`titleRef`) when what had it went away, e.g. with a deleted item.
+ * when the focus's control went away with a deleted item, the screen's heading takes it
+ * ({@link screenHeading}).
  */
 import { useEffect, useRef, type ReactNode, type Ref } from 'react';
 import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
+
+/**
+ * The heading to give the focus to when the focused control went away (a deleted item's buttons):
+ * the page's h1 (made focusable by script), else `fallback` (the management title).
+ */
+export function screenHeading(fallback: HTMLElement | null): HTMLElement | null {
+  const h1 = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1');
+  if (h1 === null) return fallback;
+  if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+  return h1;
+}
 
 export interface ManagementLayoutProps {
   className: string;

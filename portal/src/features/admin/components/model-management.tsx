@@ -30,7 +30,7 @@ import { useUpdateModel } from '../api/update-model.js';
 import { useUploadAdditionalFiles } from '../api/upload-additional-files.js';
 import { AdditionalFilesPanel } from './additional-files-panel.js';
 import { FilesTable } from './files-table.js';
-import { ManagementLayout } from './management-layout.js';
+import { ManagementLayout, screenHeading } from './management-layout.js';
 
 /** The field a message of `validateEditModel` is about. */
 export function editModelFieldOf(message: string): keyof EditModelInput | null {
@@ -192,10 +192,10 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
   const deleteFiles = useDeleteModelFiles();
   const upload = useUploadAdditionalFiles();
   const titleRef = useRef<HTMLHeadingElement>(null);
-  /** Set after a delete: the title takes the focus once the deleted model's controls are gone. */
+  /** Set after a delete: the screen's heading takes the focus once the deleted model's controls are gone. */
   const [focusTitle, setFocusTitle] = useState(0);
   useEffect(() => {
-    if (focusTitle > 0) titleRef.current?.focus();
+    if (focusTitle > 0) screenHeading(titleRef.current)?.focus();
   }, [focusTitle]);
 
   const selected = models.status === 'success' ? (models.data.find((m) => m.id === selectedId) ?? null) : null;
@@ -259,7 +259,7 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
                 key={`delete-${selected.id}`}
                 model={selected}
                 onClose={() => setMode('view')}
-                returnFocus={() => titleRef.current}
+                returnFocus={() => screenHeading(titleRef.current)}
                 onDelete={async (typed) => {
                   const result = await deleteModel(selected.id, typed);
                   setBanner({ kind: 'success', text: modelDeletedWithLeftovers(result.name, result.filesNotDeleted.length) });

@@ -92,6 +92,7 @@ export function ProjectForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (save.busy) return;
     const result = validateProjectForm(values);
     const field = result.ok ? null : projectFieldOf(result.message);
     errors.mark(field === null ? [] : [field]);
@@ -136,7 +137,8 @@ export function ProjectForm({
             Cancel
           </button>
         ) : null}
-        <button type="submit" className="button button-primary" disabled={save.busy}>
+        {/* aria-disabled, not disabled, while saving: a disabled button would drop the focus (issue 19) */}
+        <button type="submit" className="button button-primary" aria-disabled={save.busy || undefined}>
           {save.busy ? 'Saving...' : editing ? 'Save Changes' : 'Create Project'}
         </button>
       </div>

@@ -35,7 +35,7 @@ import type { Resource } from '../../../lib/resource.js';
 import { useDeleteProject, useDeleteProjectWithModels, type DeleteProjectWithModels } from '../api/delete-project.js';
 import { useSetReferenceModel } from '../api/set-reference-model.js';
 import { useUpdateProject } from '../api/update-project.js';
-import { ManagementLayout } from './management-layout.js';
+import { ManagementLayout, screenHeading } from './management-layout.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 
@@ -122,12 +122,12 @@ export function ProjectPanel({
   const [banner, setBanner] = useState<BannerMessage | null>(initialBanner === null ? null : { kind: 'success', text: initialBanner });
   const selected = projects.find((p) => p.id === selectedId) ?? null;
   const titleRef = useRef<HTMLHeadingElement>(null);
-  /** Set after a delete: the title takes the focus once the deleted project's controls are gone. */
+  /** Set after a delete: the screen's heading takes the focus once the deleted project's controls are gone. */
   const [focusTitle, setFocusTitle] = useState(0);
   useEffect(() => {
-    if (focusTitle > 0) titleRef.current?.focus();
+    if (focusTitle > 0) screenHeading(titleRef.current)?.focus();
   }, [focusTitle]);
-  const titleElement = () => titleRef.current;
+  const titleElement = () => screenHeading(titleRef.current);
 
   function select(projectId: string | null) {
     setEditing(false);

@@ -7,6 +7,7 @@
  * button is named with its model ('Set as Reference for TWR-001-2024-05', issue 19); the result
  * is announced (live region).
  */
+import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { ProjectMessages } from '@shared/messages.js';
@@ -17,6 +18,7 @@ import { modelTypeLabel } from '@shared/model-type.js';
 import type { Model, Project } from '@shared/types.js';
 import { paths } from '../../../config/paths.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
+import { useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 
 export function ReferencePicker({
@@ -40,10 +42,15 @@ export function ReferencePicker({
   const busy = choose.busy ? (choose.args?.[0] ?? null) : null;
 
   const referenceId = project.reference_model_id ?? null;
+  // The new reference's button became its badge: the panel's heading takes the focus.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusRecovery(referenceId, () => heading.current);
   return (
     <section className="panel" aria-label="Project Models">
       <div className="panel-head">
-        <h3 className="panel-title">Project Models ({models.length})</h3>
+        <h3 className="panel-title" ref={heading} tabIndex={-1}>
+          Project Models ({models.length})
+        </h3>
         <Link className="button button-primary button-small" to={paths.admin.addModel.getHref(project.id)}>
           Add Model
         </Link>
@@ -90,8 +97,14 @@ export function ReferencePicker({
                         <button
                           type="button"
                           className="button button-secondary button-small"
-                          disabled={busy !== null}
-                          onClick={() => (isHiddenModel(model) ? choose.fail(ProjectMessages.hiddenReference) : void choose.run(model.id))}
+                          aria-disabled={busy !== null || undefined}
+                          onClick={() =>
+                            busy !== null
+                              ? undefined
+                              : isHiddenModel(model)
+                                ? choose.fail(ProjectMessages.hiddenReference)
+                                : void choose.run(model.id)
+                          }
                         >
                           {busy === model.id ? 'Updating...' : 'Set as Reference'}
                           <span className="visually-hidden"> for {model.publicId}</span>

@@ -10,14 +10,14 @@
  * and select; Tab goes into the panel); results are announced (live regions); a refused field is
  * `aria-invalid`, described by the message, and takes the focus.
  */
-import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { REGISTRATION_SIGN_OUT_DELAY_MS } from '@shared/constants.js';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { RegistrationMessages, ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
 import type { Role } from '@shared/types.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
-import { Field, TextField, useFieldErrors } from '../../../components/ui/field.js';
+import { Field, TextField, useFieldErrors, useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -70,6 +70,7 @@ export function RegisterUserForm({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const check = validateRegisterUser({ email, password });
     errors.mark(check.ok ? [] : registerFieldsOf(check.message, { email, password }));
     if (!check.ok) register.fail(check.message);
@@ -98,7 +99,7 @@ export function RegisterUserForm({
         </Field>
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button button-primary" aria-disabled={busy || undefined}>
           {busy ? 'Registering...' : 'Register User'}
         </button>
       </div>
@@ -118,6 +119,7 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (grant.busy) return;
     const check = validateSetAdmin({ email, uid });
     errors.mark(
       check.ok
@@ -141,7 +143,7 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
         <TextField label="User ID (UID)" value={uid} onChange={setUid} invalid={errors.props('uid')} />
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={grant.busy}>
+        <button type="submit" className="button button-primary" aria-disabled={grant.busy || undefined}>
           {grant.busy ? 'Saving...' : 'Set as Admin'}
         </button>
       </div>
@@ -163,9 +165,14 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
     failure: (error) => (isAppError(error, ErrorCode.NotFound) ? error.message : adminGrantFailed(detailOf(error))),
   });
   const shown = useMemo(() => (users.status === 'success' ? users.data.filter((u) => matchesUser(u, search)) : []), [users, search]);
+  // A row's 'Set as Admin' goes away when its user becomes an admin: the list's heading takes the focus.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusRecovery(users, () => heading.current);
   return (
     <section className="panel user-list" aria-label="Accounts">
-      <h3 className="panel-title">Accounts{users.status === 'success' ? ` (${users.data.length})` : ''}</h3>
+      <h3 className="panel-title" ref={heading} tabIndex={-1}>
+        Accounts{users.status === 'success' ? ` (${users.data.length})` : ''}
+      </h3>
       <LiveBanner banner={grant.message} />
       <TextField label="Search users" placeholder="Email or UID" value={search} onChange={setSearch} />
       {users.status === 'loading' ? (
@@ -211,8 +218,8 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
                       <button
                         type="button"
                         className="button button-secondary button-small"
-                        disabled={grant.busy}
-                        onClick={() => void grant.run(user)}
+                        aria-disabled={grant.busy || undefined}
+                        onClick={() => void (grant.busy || grant.run(user))}
                       >
                         Set as Admin<span className="visually-hidden"> for {user.email ?? user.uid}</span>
                       </button>

@@ -17,7 +17,7 @@ import { GLB_FILE_ACCEPT, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import type { Project } from '@shared/types.js';
 import { projectLabel } from '@shared/projects.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
-import { useFieldErrors } from '../../../components/ui/field.js';
+import { useFieldErrors, useFocusRecovery } from '../../../components/ui/field.js';
 import { FileProblem, useFileProblemId } from '../../../components/ui/file-problem.js';
 import { Spinner } from '../../../components/ui/spinner.js';
 import { useAction } from '../../../hooks/use-action.js';
@@ -92,9 +92,13 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
     },
   );
   const busy = upload.busy;
+  // Cancel is there only while uploading: after it (or the upload), 'Upload' takes the focus.
+  const submitButton = useRef<HTMLButtonElement>(null);
+  useFocusRecovery(upload.status, () => submitButton.current);
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (upload.busy) return;
     errors.mark([]);
     void upload.run({ projectId: chosenProject, publicId, name, splat, glb });
   }
@@ -157,7 +161,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
           />
           <FileProblem id={glbProblemId} problem={glbProblem} />
         </div>
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button ref={submitButton} type="submit" className="button button-primary" aria-disabled={busy || undefined}>
           {busy ? <Spinner size="sm" label="Uploading..." /> : 'Upload'}
         </button>
         {busy ? (
