@@ -192,6 +192,8 @@ describe('/projects/{projectId} with many models, hidden ones marked (issue 17)'
     renderProject(createTestBackend('user', { projects: [{ ...located, reference_model_id: null }], models: many }), 'p1');
     expect(await screen.findByRole('heading', { level: 1, name: 'North Ridge Tower' })).toBeTruthy();
     expect(document.title).toMatch(/^North Ridge Tower · /);
+    const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(breadcrumb).getByText('North Ridge Tower').getAttribute('aria-current')).toBe('page');
     const top = screen.getByRole('navigation', { name: 'Model pages' });
     const bottom = screen.getByRole('navigation', { name: 'Model pages (end of list)' });
     expect(within(top).getByRole('status').textContent).toBe('Showing 1–24 of 60 · Page 1 of 3');

@@ -171,7 +171,7 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
       <nav className="breadcrumb" aria-label="Breadcrumb">
         <Link to={paths.projects.getHref()}>Projects</Link>
         <span aria-hidden="true"> / </span>
-        <span>{data.name}</span>
+        <span aria-current="page">{data.name}</span>
       </nav>
       <header className="page-header">
         <div>
