@@ -5,7 +5,7 @@
  * - axe (WCAG 2.1 A/AA and best practice, tests/support/axe.ts) on every admin screen and both
  *   add-model pages at 1400×900 and 390×844, with each dialog and state open: a validation error,
  *   Quick Actions, the typed-name delete of a project and of a model, both User Management tabs,
- *   an upload held in progress and then canceled.
+ *   an upload held in progress and then canceled, the model list's upload panel with a refusal.
  * - Keyboard only (`page.keyboard`, no mouse event, no `focus()` from the test): create a project
  *   (after a refused submit), edit it, add a model with a GLB chosen in the focused file input
  *   (`setInputFiles`: the operating system's file dialog is outside the page), delete it with the
@@ -205,6 +205,12 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
       await p.getByRole('button', { name: 'Upload Model' }).click();
       await p.getByRole('alert').filter({ hasText: 'Required file types are missing' }).waitFor();
       await scan('/admin/models/add/:id validation error');
+
+      // The model list's upload panel (admin), with a refused upload
+      await go('/models', 'Upload Model');
+      await p.locator('.upload-panel').getByRole('button', { name: 'Upload', exact: true }).click();
+      await p.getByRole('alert').filter({ hasText: 'At least one file (splat or glb) is required.' }).waitFor();
+      await scan('/models upload panel validation error');
 
       // Add Model from the project page: an upload held in progress, then canceled
       await go(`/projects/${tower.id}/add-model`, 'Add New Model');
