@@ -31,7 +31,6 @@ import { useProjectWithModels } from '../../../features/projects/api/use-project
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 import '../../../features/admin/admin.css';
-import { useFocusHeadingAfterNavigation } from './focus-heading.js';
 
 const TABS = [
   { label: 'Create Project', href: paths.admin.projects.getHref() },
@@ -230,7 +229,6 @@ export function QuickActions() {
 export default function AdminRoute() {
   const { pathname } = useLocation();
   const active = activeTab(pathname);
-  useFocusHeadingAfterNavigation(true, pathname);
   return (
     <div className="page admin-page">
       <header className="page-header">

@@ -4,15 +4,12 @@ import { paths } from '../../../config/paths.js';
 import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
 import { useProject } from '../../../features/projects/api/use-project.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
-import { useFocusHeadingAfterNavigation } from '../admin/focus-heading.js';
 
 export default function AddModelRoute() {
   const { projectId = '' } = useParams();
   const project = useProject(projectId);
   const loaded = project.status === 'success' && project.data !== null;
   usePageTitle(loaded && project.data ? `Add Model – ${project.data.name}` : 'Add Model');
-  // from the project page's 'Add Model' link: the focus goes to 'Add New Model'
-  useFocusHeadingAfterNavigation(loaded, projectId);
   return (
     <div className="page">
       <AddModelPage project={project} doneHref={paths.project.getHref(projectId)}>
