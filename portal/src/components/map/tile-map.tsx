@@ -187,6 +187,8 @@ export default function TileMap({
   const [shown, setShown] = useState<ShownItem[]>([]);
   /** A cluster entry zoomed in: the list's first entry takes focus once the new view is reported. */
   const focusListAfterZoom = useRef(false);
+  /** Bumped when the list's first entry should take focus (after the render that shows the new entries). */
+  const [focusRequest, setFocusRequest] = useState(0);
   const list = useRef<HTMLUListElement>(null);
   const latest = useLatest({ points, view, onUnavailable, cluster, showLabels });
 
@@ -265,7 +267,7 @@ export default function TileMap({
       setShown((previous) => (previous.map((i) => i.key).join() === items.map((i) => i.key).join() ? previous : items));
       if (focusListAfterZoom.current) {
         focusListAfterZoom.current = false;
-        requestAnimationFrame(() => list.current?.querySelector('button')?.focus());
+        setFocusRequest((n) => n + 1);
       }
       const biggest = [...clusters].sort((a, b) => Number(b.properties.point_count) - Number(a.properties.point_count))[0];
       if (biggest && biggest.geometry.type === 'Point') {
@@ -315,6 +317,10 @@ export default function TileMap({
       instance.remove();
     };
   }, [latest, tilesUrl]);
+
+  useEffect(() => {
+    if (focusRequest > 0) list.current?.querySelector('button')?.focus();
+  }, [focusRequest]);
 
   // The canvas (MapLibre's keyboard target) is named after the map, with its keys.
   useEffect(() => {
