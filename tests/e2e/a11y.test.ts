@@ -130,16 +130,14 @@ describe.skipIf(skipReason !== null)('axe-core finds no WCAG 2.1 A/AA violation 
     return found;
   }
 
-  /** Project Management's typed-name delete dialog, opened and cancelled (nothing is deleted). */
+  /** Project Management's typed-name delete dialog, opened from the project's row and closed with Escape (nothing is deleted). */
   async function scanDeleteDialog(page: Page, prefix: string): Promise<string[]> {
     await page.goto(`${seeded.url}/admin/project-management`);
     await page
       .getByRole('button', { name: `Delete ${project.name}` })
       .first()
       .click();
-    await page.getByRole('button', { name: 'Delete Project', exact: true }).click();
-    const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog')).first();
-    await dialog.waitFor();
+    await page.getByRole('dialog', { name: 'Delete Project' }).waitFor();
     const found = await scan(page, `${prefix} delete-project-dialog`);
     await page.keyboard.press('Escape');
     return found;
