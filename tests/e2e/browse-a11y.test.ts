@@ -282,7 +282,9 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
       expect(await p.locator(':focus').getAttribute('aria-pressed')).toBe('false');
       await p.keyboard.press('Enter');
       await p.waitForURL(`${seeded.url}/projects?view=table`);
-      expect(await p.locator(':focus').getAttribute('aria-pressed')).toBe('true');
+      // the URL changes before the re-render that presses the button
+      await expect.poll(() => p.locator(':focus').getAttribute('aria-pressed')).toBe('true');
+      expect((await focused(p)).text).toBe('Table View');
       now = await tabUntil(p, (f) => f.inTable);
       for (let i = 0; i < ordered.length; i++) {
         expect({ text: now.text, description: now.description }, `row ${i}`).toEqual({
