@@ -1,4 +1,5 @@
 /** The result banner of a form or screen: a success (green) or error (red) message (SPEC.md §8 texts). */
+import { useEffect, useState } from 'react';
 
 /** A success (green) or error (red) result message. */
 export interface BannerMessage {
@@ -34,4 +35,18 @@ export function LiveBanner({ banner, id, className }: { banner: BannerMessage | 
       </div>
     </div>
   );
+}
+
+/**
+ * A success message that arrives with the page (a flash handed over by the page before, see
+ * hooks/use-flash.ts), in a {@link LiveBanner} whose region is rendered empty first and gets the
+ * text a frame later, so that a screen reader announces it like any other result (issue 19).
+ */
+export function FlashBanner({ text }: { text: string | null }) {
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setShown(text));
+    return () => cancelAnimationFrame(frame);
+  }, [text]);
+  return <LiveBanner banner={shown === null ? null : { kind: 'success', text: shown }} />;
 }

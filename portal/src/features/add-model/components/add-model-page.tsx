@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { FlashState } from '../../../hooks/use-flash.js';
 import { ModelMessages, ProjectMessages } from '@shared/messages.js';
 import type { Project } from '@shared/types.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -45,7 +46,7 @@ export function AddModelPage({ project, doneHref, children }: AddModelPageProps)
         confirmReplace={async () => window.confirm(ProjectMessages.replaceReferenceQuestion)}
         onCancel={() => navigate(paths.project.getHref(current.id))}
         // the success message goes along to the next page (issue 17), which may show it
-        onDone={() => navigate(doneHref, { state: { flash: ModelMessages.addModelSucceeded } })}
+        onDone={() => navigate(doneHref, { state: { flash: ModelMessages.addModelSucceeded } satisfies FlashState })}
       />
     </>
   );

@@ -4,10 +4,11 @@
  * features (the project, its models, the add-model form) the app's admin route hands in.
  */
 import type { ReactNode } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { ProjectMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
-import { LiveBanner } from '../../../components/ui/banner.js';
+import { FlashBanner } from '../../../components/ui/banner.js';
+import { useFlash, type FlashState } from '../../../hooks/use-flash.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -21,17 +22,6 @@ import { useUpdateProject } from '../api/update-project.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement } from './user-management.js';
-
-/** What a page hands the next one to show (issue 17: a success message that outlives the navigation). */
-export interface FlashState {
-  flash?: string;
-}
-
-/** The success message handed over by the page that navigated here, or null. */
-export function useFlash(): string | null {
-  const state = useLocation().state as FlashState | null;
-  return typeof state?.flash === 'string' ? state.flash : null;
-}
 
 /**
  * /admin/projects: the create-project form; after creation, /admin/projects/{newId} showing
@@ -70,7 +60,7 @@ export function EditProjectPage({ project, models }: { project: Resource<Project
           Back to Projects
         </Link>
       </div>
-      <LiveBanner banner={flash === null ? null : { kind: 'success', text: flash }} />
+      <FlashBanner text={flash} />
       <div className="grid-2">
         <section aria-labelledby="project-details-title">
           <h3 className="section-title" id="project-details-title">

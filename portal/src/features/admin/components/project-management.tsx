@@ -7,7 +7,6 @@
  * `deleteProjectWithModels` (issue 17). Long descriptions wrap inside the panel.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
 import { projectMapLink } from '@shared/links.js';
@@ -27,6 +26,7 @@ import { searchProjectsForManagement } from '@shared/search.js';
 import type { Model, Project } from '@shared/types.js';
 import type { ProjectFormInput } from '@shared/validation/project-form.js';
 import type { BannerMessage } from '../../../components/ui/banner.js';
+import { useFlash } from '../../../hooks/use-flash.js';
 import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
@@ -321,7 +321,7 @@ export function ProjectManagement({
   const deleteProject = useDeleteProject();
   const deleteWithModels = useDeleteProjectWithModels();
   const setReferenceModel = useSetReferenceModel();
-  const flash = useLocation().state as { flash?: string } | null;
+  const flash = useFlash();
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   return (
@@ -334,7 +334,7 @@ export function ProjectManagement({
       onDelete={deleteProject}
       onDeleteWithModels={deleteWithModels}
       onSetReference={setReferenceModel}
-      initialBanner={typeof flash?.flash === 'string' ? flash.flash : null}
+      initialBanner={flash}
     />
   );
 }

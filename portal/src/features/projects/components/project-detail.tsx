@@ -11,10 +11,12 @@ import { sortProjectDetailModels } from '@shared/order.js';
 import { addModelLinkLabel, findReferenceModel } from '@shared/projects.js';
 import { ModelMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
+import { FlashBanner } from '../../../components/ui/banner.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import { useFlash } from '../../../hooks/use-flash.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -148,6 +150,8 @@ function ProjectModelCardWithLink({
 
 export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
   const { project, models } = useProjectWithModels(projectId);
+  // '✅ Model uploaded successfully!' from the add-model page (issue 17's hand-over, shown here too)
+  const flash = useFlash();
   const notFound = project.status === 'error' || (project.status === 'success' && project.data === null);
   // the page's title: the project's name once known (issue 19)
   usePageTitle(project.status === 'success' && project.data ? project.data.name : notFound ? 'Project Not Found' : null);
@@ -186,6 +190,7 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
           </Link>
         ) : null}
       </header>
+      <FlashBanner text={flash} />
       <div className="detail-grid">
         <section className="panel">
           <h2 className="panel-title">Details</h2>
