@@ -4,12 +4,13 @@
  * On desktop a rail beside the content (256/64 px); below 768 px a drawer over it (issue 17),
  * always expanded, a modal dialog with a close button.
  */
-import type { KeyboardEvent, Ref } from 'react';
+import type { Ref } from 'react';
 import { NavLink, Link } from 'react-router-dom';
 import { Capability, can, roleBadge } from '@shared/roles.js';
 import type { Role } from '@shared/types.js';
 import { paths } from '../../config/paths.js';
 import { NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED } from '../../lib/navigation.js';
+import { keepTabInside } from '../ui/focus.js';
 import { Spinner } from '../ui/spinner.js';
 
 interface NavEntry {
@@ -47,22 +48,6 @@ export interface SideNavProps {
   navRef?: Ref<HTMLDivElement>;
 }
 
-/** Keeps Tab and Shift+Tab inside the drawer. */
-function trapFocus(event: KeyboardEvent<HTMLElement>): void {
-  if (event.key !== 'Tab') return;
-  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')];
-  const first = focusable[0];
-  const last = focusable[focusable.length - 1];
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
-}
-
 export function SideNav({
   collapsed: collapsedRail,
   onToggle,
@@ -88,7 +73,7 @@ export function SideNav({
       style={{ width: collapsed ? NAV_WIDTH_COLLAPSED : NAV_WIDTH_EXPANDED }}
       data-testid="side-nav"
       data-collapsed={collapsed ? 'true' : 'false'}
-      {...(drawer ? { role: 'dialog', 'aria-modal': true, 'aria-label': 'Navigation', tabIndex: -1, onKeyDown: trapFocus } : {})}
+      {...(drawer ? { role: 'dialog', 'aria-modal': true, 'aria-label': 'Navigation', tabIndex: -1, onKeyDown: keepTabInside } : {})}
     >
       {drawer ? (
         <button type="button" className="side-nav-toggle" onClick={onToggle} aria-label="Close navigation">

@@ -6,8 +6,7 @@
  * keyboard list's entry) — or to `fallbackFocus` when that is gone.
  */
 import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
-
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { keepTabInside, tabbableIn } from '../ui/focus.js';
 
 export interface MapPopupProps {
   /** The dialog's accessible name (the point's label, e.g. the project's name). */
@@ -26,7 +25,7 @@ export function MapPopup({ label, style, onClose, fallbackFocus, children }: Map
   useEffect(() => {
     opener.current = document.activeElement;
     const node = root.current;
-    const target = node?.querySelector<HTMLElement>('[data-popup-focus]') ?? node?.querySelector<HTMLElement>(TABBABLE);
+    const target = node?.querySelector<HTMLElement>('[data-popup-focus]') ?? tabbableIn(node)[0];
     target?.focus();
   }, []);
 
@@ -44,18 +43,7 @@ export function MapPopup({ label, style, onClose, fallbackFocus, children }: Map
       close();
       return;
     }
-    if (event.key !== 'Tab' || !root.current) return;
-    const tabbable = [...root.current.querySelectorAll<HTMLElement>(TABBABLE)];
-    const first = tabbable[0];
-    const last = tabbable[tabbable.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    keepTabInside(event);
   };
 
   return (

@@ -10,20 +10,11 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { confirmTypedName } from '@shared/validation/confirm.js';
 import { LiveBanner } from './banner.js';
+import { keepTabInside, tabbableIn } from './focus.js';
 import { Field } from './field.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useLatest } from '../../hooks/use-latest.js';
 import './forms.css';
-
-/** What Tab may land on inside a dialog. */
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** The elements of `root` that Tab reaches, in document order. */
-export function focusableIn(root: HTMLElement | null): HTMLElement[] {
-  if (!root) return [];
-  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.hidden && el.getAttribute('aria-hidden') !== 'true');
-}
 
 export interface ModalDialogProps {
   /** The dialog's accessible name; with `showTitle`, also its visible heading (aria-labelledby). */
@@ -66,7 +57,7 @@ export function ModalDialog({
   useEffect(() => {
     const opener =
       document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
-    const target = latest.current.initialFocus?.current ?? focusableIn(box.current)[0] ?? box.current;
+    const target = latest.current.initialFocus?.current ?? tabbableIn(box.current)[0] ?? box.current;
     target?.focus();
     return () => {
       // runs after the dialog left the page: the opener may have gone with it (a deleted row);
@@ -84,22 +75,7 @@ export function ModalDialog({
       onCancel();
       return;
     }
-    if (event.key !== 'Tab') return;
-    const items = focusableIn(box.current);
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === box.current || !box.current?.contains(active))) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && (active === last || !box.current?.contains(active))) {
-      event.preventDefault();
-      first.focus();
-    }
+    keepTabInside(event);
   }
 
   return (

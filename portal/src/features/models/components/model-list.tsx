@@ -17,6 +17,7 @@ import { searchModelsWithProjects } from '@shared/search.js';
 import type { Model, Project } from '@shared/types.js';
 import { projectLabel } from '@shared/projects.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
+import { tabbableIn } from '../../../components/ui/focus.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import { useSetModelVisibility } from '../api/set-visibility.js';
@@ -73,9 +74,6 @@ function ModelRow({
   );
 }
 
-/** What Tab reaches inside a row (disabled buttons are skipped, as the browser does). */
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
 /**
  * Tab on a row's last control (Shift+Tab on its first) when the next (previous) row is not
  * rendered yet: scrolls it in and focuses its first (last) control once it is there.
@@ -90,18 +88,18 @@ export function walkPastRenderedRows(event: KeyboardEvent<HTMLElement>, rowCount
   const row = active?.closest('[aria-posinset]');
   if (!active || !row || !list.contains(row)) return;
   const index = Number(row.getAttribute('aria-posinset')) - 1;
-  const inRow = [...row.querySelectorAll<HTMLElement>(TABBABLE)];
+  const inRow = tabbableIn(row);
   const target = event.shiftKey ? index - 1 : index + 1;
   if (target < 0 || target >= rowCount) return;
   if (inRow[event.shiftKey ? 0 : inRow.length - 1] !== active) return; // Tab stays inside the row
   const selector = `[aria-posinset="${target + 1}"]`;
   const rendered = list.querySelector(selector);
-  if (rendered && rendered.querySelector(TABBABLE)) return; // the browser finds it
+  if (tabbableIn(rendered).length > 0) return; // the browser finds it
   event.preventDefault();
   scrollToRow(target);
   let frames = 0;
   const focusWhenRendered = () => {
-    const next = [...(list.querySelector(selector)?.querySelectorAll<HTMLElement>(TABBABLE) ?? [])];
+    const next = tabbableIn(list.querySelector(selector));
     const control = event.shiftKey ? next[next.length - 1] : next[0];
     if (control) control.focus();
     else if (++frames < 30) requestAnimationFrame(focusWhenRendered);
