@@ -18,6 +18,7 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
+import { focused, mouseEventsSeen, tabTo, watchMouse } from '../support/keyboard.js';
 import { join } from 'node:path';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure } from '../support/browser.js';
 import { triangleGlb } from '../support/model-fixtures.js';
@@ -31,68 +32,8 @@ const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCO
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];
 const TOWER = 'North Ridge Telecom Tower';
 const TOWER_MODEL = 'TWR-001-2024-05';
-/** Most Tab presses a step may take before the test says the control cannot be reached. */
-const MAX_TABS = 80;
-
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] admin accessibility test skipped: ${skipReason}`);
-
-/** What the test knows about the focused element. */
-interface Focused {
-  tag: string;
-  role: string | null;
-  /** aria-label, else aria-labelledby's text, else its label's text, else its own text; collapsed. */
-  name: string;
-  type: string | null;
-  href: string | null;
-  invalid: string | null;
-  /** Inside a modal dialog. */
-  inDialog: boolean;
-  /** Inside the element with this aria-label / form name, if any (to tell same-named controls apart). */
-  region: string;
-}
-
-/** Describes `document.activeElement` (runs in the page). */
-function focused(page: Page): Promise<Focused> {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    const text = (node: Element | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!el || el === document.body)
-      return { tag: 'body', role: null, name: '', type: null, href: null, invalid: null, inDialog: false, region: '' };
-    const labelledBy = el.getAttribute('aria-labelledby');
-    const labels = (el as HTMLInputElement).labels;
-    const fieldLabel = labels && labels.length > 0 ? (labels[0]!.querySelector('.field-label') ?? labels[0]) : null;
-    const name =
-      el.getAttribute('aria-label') ??
-      (labelledBy
-        ? labelledBy
-            .split(/\s+/)
-            .map((id) => text(document.getElementById(id)))
-            .join(' ')
-        : null) ??
-      (fieldLabel ? text(fieldLabel) : text(el));
-    return {
-      tag: el.tagName.toLowerCase(),
-      role: el.getAttribute('role'),
-      name: name.replace(/\s+/g, ' ').trim(),
-      type: el.getAttribute('type'),
-      href: el.getAttribute('href'),
-      invalid: el.getAttribute('aria-invalid'),
-      inDialog: el.closest('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]') !== null,
-      region: el.closest('[aria-label]')?.getAttribute('aria-label') ?? '',
-    };
-  });
-}
-
-/** Presses Tab until `match` holds for the focused element; fails naming `what` when it never does. */
-async function tabTo(page: Page, what: string, match: (f: Focused) => boolean, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<Focused> {
-  for (let i = 0; i < MAX_TABS; i += 1) {
-    await page.keyboard.press(key);
-    const now = await focused(page);
-    if (match(now)) return now;
-  }
-  throw new Error(`${what} was not reached with ${MAX_TABS} presses of ${key}; focus is on ${JSON.stringify(await focused(page))}`);
-}
 
 /** Selects the focused field's text and types `text` over it. */
 async function retype(page: Page, text: string): Promise<void> {
@@ -246,23 +187,9 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
 
   it('keyboard only: create a project, edit it, add a model with a chosen file, delete it with the typed name, set an admin, register a user', async () => {
     const context = await offlineContext(browser, { width: 1400, height: 900 });
-    // Every mouse event the pages see, kept across page loads (keyboard activation's click has detail 0 and is not counted).
-    await context.addInitScript(() => {
-      for (const type of ['mousedown', 'mouseup', 'pointerdown', 'click', 'dblclick', 'contextmenu']) {
-        window.addEventListener(
-          type,
-          (event) => {
-            if ((event as MouseEvent).detail === 0 && type === 'click') return;
-            const seen = JSON.parse(sessionStorage.getItem('mouseUsed') ?? '[]') as string[];
-            sessionStorage.setItem('mouseUsed', JSON.stringify([...seen, type]));
-          },
-          true,
-        );
-      }
-    });
+    await watchMouse(context);
     const p = await context.newPage();
     page = p;
-    const mouseUsed = () => p.evaluate(() => JSON.parse(sessionStorage.getItem('mouseUsed') ?? '[]') as string[]);
     const project = { name: 'Keyboard Test Span', structureId: 'BRG-KBD', description: 'Checked without a mouse' };
     const model = { publicId: 'BRG-KBD-01', name: 'Keyboard span capture' };
 
@@ -391,7 +318,7 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
     expect(promoted?.role).toBe('admin');
 
     // 6. Register a user: a short password is refused (the field focused), then the result is announced.
-    await tabTo(p, "the 'Manage Roles' tab", (f) => f.role === 'tab', 'Shift+Tab');
+    await tabTo(p, "the 'Manage Roles' tab", (f) => f.role === 'tab', { back: true });
     await p.keyboard.press('ArrowLeft');
     expect(await focused(p)).toMatchObject({ role: 'tab', name: 'Register User' });
     await p.keyboard.press('Tab');
@@ -409,7 +336,7 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
     const [registered] = await server.service.catalog.query('users', { where: [['email', '==', 'kbd.inspector@demo.lab']] });
     expect(registered?.role).toBe('user');
 
-    expect(await mouseUsed()).toEqual([]);
+    expect(await mouseEventsSeen(p)).toEqual([]);
     await context.close();
     page = null;
   }, 300_000);

@@ -12,6 +12,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure } from '../support/browser.js';
+import { focused, mouseEventsSeen, tabTo, watchMouse } from '../support/keyboard.js';
 import { triangleGlb } from '../support/model-fixtures.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -23,85 +24,6 @@ const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCO
 const CAMERA_MODEL = 'TWR-001-2024-05';
 const COMPARED_MODEL = 'TWR-001-2025-06';
 const NEW_MODEL = { publicId: 'TWR-001-KBD', name: 'Keyboard walk capture' };
-/** Most Tab presses any step may take before the test says the control cannot be reached. */
-const MAX_TABS = 120;
-
-/** What the test knows about the focused element. */
-interface Focused {
-  tag: string;
-  role: string | null;
-  /** aria-label, else the label's or its own text, collapsed. */
-  name: string;
-  href: string | null;
-  type: string | null;
-  testid: string | null;
-  /** The text of the nearest card/article/row/listitem around it (to tell same-named controls apart). */
-  context: string;
-  inDialog: boolean;
-  pressed: string | null;
-  expanded: string | null;
-}
-
-/** Describes `document.activeElement` (runs in the page). */
-function focused(page: Page): Promise<Focused> {
-  return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    const text = (node: Element | null | undefined) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!el || el === document.body) {
-      return {
-        tag: 'body',
-        role: null,
-        name: '',
-        href: null,
-        type: null,
-        testid: null,
-        context: '',
-        inDialog: false,
-        pressed: null,
-        expanded: null,
-      };
-    }
-    const labelledBy = el.getAttribute('aria-labelledby');
-    const labels = (el as HTMLInputElement).labels;
-    const name =
-      el.getAttribute('aria-label') ??
-      (labelledBy
-        ? labelledBy
-            .split(/\s+/)
-            .map((id) => text(document.getElementById(id)))
-            .join(' ')
-        : null) ??
-      (labels && labels.length > 0 ? text(labels[0]) : text(el));
-    return {
-      tag: el.tagName.toLowerCase(),
-      role: el.getAttribute('role'),
-      name: name.replace(/\s+/g, ' ').trim(),
-      href: el.getAttribute('href'),
-      type: el.getAttribute('type'),
-      testid: el.getAttribute('data-testid'),
-      context: text(el.closest('article, [role="row"], tr, li, [data-testid]')).slice(0, 300),
-      inDialog: el.closest('[role="dialog"], [role="alertdialog"], dialog') !== null,
-      pressed: el.getAttribute('aria-pressed'),
-      expanded: el.getAttribute('aria-expanded'),
-    };
-  });
-}
-
-/**
- * Presses Tab (Shift+Tab with `back`) until the focused element matches `wanted`; returns it.
- * @throws Error listing what Tab visited when `wanted` is not reached in {@link MAX_TABS} presses
- */
-async function tabTo(page: Page, what: string, wanted: (f: Focused) => boolean, back = false): Promise<Focused> {
-  const visited: string[] = [];
-  for (let i = 0; i < MAX_TABS; i += 1) {
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    const now = await focused(page);
-    if (wanted(now)) return now;
-    visited.push(`${now.tag}${now.role ? `[${now.role}]` : ''} '${now.name.slice(0, 40)}'`);
-  }
-  throw new Error(`Tab never reached ${what}; visited: ${visited.slice(0, 60).join(' → ')}`);
-}
-
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] keyboard walk skipped: ${skipReason}`);
 
@@ -130,20 +52,7 @@ describe.skipIf(skipReason !== null)('keyboard only: sign-in → project → vie
     const page = await context.newPage();
     current = page;
     // A mouse event would mean the walk is not keyboard-only: fail on any.
-    await context.addInitScript(() => {
-      for (const type of ['mousedown', 'click', 'pointerdown'] as const) {
-        window.addEventListener(
-          type,
-          (event) => {
-            // Enter and Space on buttons and links dispatch a synthetic click with no pointer (detail 0).
-            if ((event as MouseEvent).detail > 0 || type !== 'click') (window as unknown as { mouseUsed: string[] }).mouseUsed.push(type);
-          },
-          true,
-        );
-      }
-      (window as unknown as { mouseUsed: string[] }).mouseUsed = [];
-    });
-    const mouseUsed = (p: Page) => p.evaluate(() => (window as unknown as { mouseUsed: string[] }).mouseUsed);
+    await watchMouse(context);
 
     // 1. Sign in: the skip link or the form comes first; Email, Password, Enter.
     await page.goto(`${seeded.url}/login`);
@@ -199,7 +108,7 @@ describe.skipIf(skipReason !== null)('keyboard only: sign-in → project → vie
         timeout: 30_000,
       })
       .toBe(true);
-    expect(await mouseUsed(viewer)).toEqual([]);
+    expect(await mouseEventsSeen(viewer)).toEqual([]);
     await viewer.close();
     current = page;
 
@@ -216,7 +125,7 @@ describe.skipIf(skipReason !== null)('keyboard only: sign-in → project → vie
     expect(link.pressed).toBe('true');
     await compared.keyboard.press('Space');
     await expect.poll(async () => (await focused(compared)).pressed).toBe('false');
-    expect(await mouseUsed(compared)).toEqual([]);
+    expect(await mouseEventsSeen(compared)).toEqual([]);
     await compared.close();
     current = page;
 
@@ -281,7 +190,7 @@ describe.skipIf(skipReason !== null)('keyboard only: sign-in → project → vie
     // The deleted model's controls are gone: focus is on the screen's heading, not lost on <body>.
     await expect.poll(async () => (await focused(page)).tag).toBe('h1');
     expect(await seeded.service.catalog.query('models', { where: [['publicId', '==', NEW_MODEL.publicId]] })).toEqual([]);
-    expect(await mouseUsed(page)).toEqual([]);
+    expect(await mouseEventsSeen(page)).toEqual([]);
     await context.close();
   });
 });
