@@ -7,11 +7,19 @@
  * and back to the menu button; at 1400 px it is the 256/64 px rail and its collapsed choice
  * survives a reload. Screenshots: test-results/responsive-{width}-{route}.png.
  *
+ * The same walk is the accessibility scan of issue 19: at 1400 and 390 px (the issue's desktop and
+ * phone) axe-core (tests/support/axe.ts: WCAG 2.0/2.1 A and AA plus best practices) runs on every
+ * route for every role, and any violation fails the test; every screen but the landing page has a
+ * title of its own ('… · Tower Models Catalog'). The states a route opens without navigating are
+ * scanned where they are built: the drawer in a11y-shell, the dialogs in admin-a11y, the map
+ * popups and long lists in browse-a11y, the viewer and its panels in viewer-a11y.
+ *
  * Needs the built portal and /usr/bin/chromium (skips with a printed reason otherwise).
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist } from '../support/paths.js';
 import { adminRoutes, settle, signedOutRoutes, userRoutes, type RouteCheck } from '../support/routes.js';
@@ -26,6 +34,8 @@ const DESKTOP = { width: 1400, height: 900 };
 const SMALL_PHONE = { width: 360, height: 740 };
 const TABLET = { width: 768, height: 1024 };
 const TEST_TIMEOUT_MS = 240_000;
+/** The widths at which axe scans every route (issue 19: desktop and phone). */
+const AXE_WIDTHS = new Set([DESKTOP.width, PHONE.width]);
 
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] responsive test skipped: ${skipReason}`);
@@ -49,9 +59,13 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     browser = await launchChromium();
   }, 180_000);
 
+  /** Screens axe scanned, for the count printed at the end. */
+  let scanned = 0;
+
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
     await seeded?.stop();
+    if (scanned > 0) console.info(`[e2e responsive] axe scanned ${scanned} screens`);
   });
 
   beforeEach(screenshotOnFailure('responsive-failure', () => current));
@@ -88,8 +102,14 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     });
   }
 
+  /**
+   * Visits `routes` at `width`: none scrolls sideways, each has a title of its own, and at the
+   * {@link AXE_WIDTHS} axe finds nothing.
+   */
   async function checkRoutes(page: Page, width: number, routes: RouteCheck[]): Promise<void> {
     const failures: string[] = [];
+    const violations: string[] = [];
+    const untitled: string[] = [];
     for (const route of routes) {
       await page.goto(`${seeded.url}${route.path}`);
       await settle(page, route);
@@ -98,8 +118,16 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
       if (found.scrollWidth > found.innerWidth) {
         failures.push(`${route.path}: scrollWidth ${found.scrollWidth} > ${found.innerWidth}; ${found.offenders.join(', ')}`);
       }
+      const title = await page.title();
+      if (route.name !== 'landing' && !title.includes(' · ')) untitled.push(`${route.path}: '${title}'`);
+      if (AXE_WIDTHS.has(width)) {
+        violations.push(...(await axeViolations(page, `${width} ${route.name}`)));
+        scanned += 1;
+      }
     }
     expect(failures).toEqual([]);
+    expect(untitled, 'screens without a title of their own (WCAG 2.4.2)').toEqual([]);
+    expect(violations, 'axe-core: WCAG 2.1 A/AA violations').toEqual([]);
   }
 
   for (const viewport of [PHONE, DESKTOP, SMALL_PHONE, TABLET]) {
