@@ -252,7 +252,9 @@ export default function TileMap({
     });
 
     // State for tests and the overlays: the view in spec zooms, clusters and points drawn.
-    const report = () => {
+    // `settled`: the map is idle (tiles drawn, the source's clusters recomputed for this zoom); at
+    // `moveend` the clusters may still be the previous zoom's, and the list changes again after.
+    const report = (settled: boolean) => {
       const node = root.current;
       if (!node) return;
       const c = instance.getCenter();
@@ -265,7 +267,7 @@ export default function TileMap({
       node.setAttribute('data-points', String(single.length));
       const items = shownOnMap(clusters, single);
       setShown((previous) => (previous.map((i) => i.key).join() === items.map((i) => i.key).join() ? previous : items));
-      if (focusListAfterZoom.current) {
+      if (settled && focusListAfterZoom.current) {
         focusListAfterZoom.current = false;
         setFocusRequest((n) => n + 1);
       }
@@ -280,8 +282,8 @@ export default function TileMap({
         node.setAttribute('data-point-at', `${Math.round(at.x)},${Math.round(at.y)}`);
       } else node.removeAttribute('data-point-at');
     };
-    instance.on('idle', report);
-    instance.on('moveend', report);
+    instance.on('idle', () => report(true));
+    instance.on('moveend', () => report(false));
     let raf = 0;
     instance.on('move', () => {
       if (raf) return;
