@@ -18,10 +18,7 @@
  *     ('View Project' focused, Escape back to the entry), and axe finds nothing with it open.
  * Screenshots go to test-results/browse-a11y-*.png.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WriteOp } from '@shared/ports/index.js';
@@ -31,6 +28,7 @@ import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotO
 import { axeViolations } from '../support/axe.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { startTileServer, type TileServer } from '../support/tiles.js';
 import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
 
 const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
@@ -430,30 +428,15 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
 
 describe.skipIf(skipReason !== null)('the tile map by keyboard (issue 19)', () => {
   let seeded: EmbeddedServer;
-  let tileServer: Server;
+  let tiles: TileServer | null = null;
   let browser: Browser;
   let context: BrowserContext | null = null;
   let page: Page | null = null;
-  let previousTilesEnv: string | undefined;
   let located: Project[] = [];
 
   beforeAll(async () => {
-    const png = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 230, g: 236, b: 240 } } })
-      .png()
-      .toBuffer();
-    tileServer = createServer((request, response) => {
-      if (/^\/tiles\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
-        response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
-        response.end(png);
-        return;
-      }
-      response.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => tileServer.listen(0, '127.0.0.1', resolve));
-    // the server reads its tile URL at start (CATALOG_MAP_TILES_URL)
-    previousTilesEnv = process.env.CATALOG_MAP_TILES_URL;
-    process.env.CATALOG_MAP_TILES_URL = `http://127.0.0.1:${(tileServer.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png`;
-    seeded = await startEmbeddedServer({ prefix: 'e2e-browse-a11y-tiles', portalDir: portalDist, seed: true });
+    tiles = await startTileServer({ r: 230, g: 236, b: 240 });
+    seeded = await startEmbeddedServer({ prefix: 'e2e-browse-a11y-tiles', portalDir: portalDist, seed: true, mapTilesUrl: tiles.url });
     // a tight group of 40 places that the fitted view draws as a cluster
     const ops: WriteOp[] = Array.from({ length: 40 }, (_, i) => ({
       op: 'set',
@@ -476,9 +459,7 @@ describe.skipIf(skipReason !== null)('the tile map by keyboard (issue 19)', () =
     await context?.close().catch(() => undefined);
     await browser?.close();
     await seeded?.stop();
-    await new Promise<void>((resolve) => (tileServer ? tileServer.close(() => resolve()) : resolve()));
-    if (previousTilesEnv === undefined) delete process.env.CATALOG_MAP_TILES_URL;
-    else process.env.CATALOG_MAP_TILES_URL = previousTilesEnv;
+    await tiles?.close();
   });
 
   beforeEach(screenshotOnFailure('browse-a11y-tiles', () => page));

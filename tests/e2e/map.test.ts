@@ -10,8 +10,6 @@
  *     project detail's location map is the same tile map at zoom 14, 200 px high.
  * Screenshots go to test-results/map-*.png.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -20,6 +18,7 @@ import type { WriteOp } from '@shared/ports/index.js';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { startTileServer, type TileServer } from '../support/tiles.js';
 import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
 
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];
@@ -59,36 +58,18 @@ const domNodes = (page: Page) => page.evaluate(() => document.getElementsByTagNa
 
 describe.skipIf(skipReason !== null)('the key-less project map with 1,000 projects', () => {
   let seeded: EmbeddedServer;
-  let tileServer: Server;
-  let tileRequests: string[] = [];
+  let tiles: TileServer | null = null;
   let browser: Browser;
   let context: BrowserContext | null = null;
   let page: Page | null = null;
   const pageErrors: string[] = [];
-  let previousTilesEnv: string | undefined;
-  let tilesUrl = '';
   const figures: Record<string, number | string> = {};
 
   beforeAll(async () => {
     const started = Date.now();
-    const png = await sharp({ create: { width: 256, height: 256, channels: 3, background: TILE_RGB } })
-      .png()
-      .toBuffer();
-    tileServer = createServer((request, response) => {
-      if (/^\/tiles\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '')) {
-        tileRequests.push(request.url ?? '');
-        response.writeHead(200, { 'content-type': 'image/png', 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
-        response.end(png);
-        return;
-      }
-      response.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => tileServer.listen(0, '127.0.0.1', resolve));
-    tilesUrl = `http://127.0.0.1:${(tileServer.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png`;
-    // The server reads its tile URL at start (catalog serve --map-tiles-url / CATALOG_MAP_TILES_URL).
-    previousTilesEnv = process.env.CATALOG_MAP_TILES_URL;
-    process.env.CATALOG_MAP_TILES_URL = tilesUrl;
-    seeded = await startEmbeddedServer({ prefix: 'e2e-map', portalDir: portalDist, seed: true });
+    tiles = await startTileServer(TILE_RGB);
+    // the server hands its tile URL to the portal (catalog serve --map-tiles-url)
+    seeded = await startEmbeddedServer({ prefix: 'e2e-map', portalDir: portalDist, seed: true, mapTilesUrl: tiles.url });
     const ops: WriteOp[] = places(PROJECTS).map((location, i) => ({
       op: 'set',
       collection: 'projects',
@@ -110,9 +91,7 @@ describe.skipIf(skipReason !== null)('the key-less project map with 1,000 projec
     await context?.close().catch(() => undefined);
     await browser?.close();
     await seeded?.stop();
-    await new Promise<void>((resolve) => (tileServer ? tileServer.close(() => resolve()) : resolve()));
-    if (previousTilesEnv === undefined) delete process.env.CATALOG_MAP_TILES_URL;
-    else process.env.CATALOG_MAP_TILES_URL = previousTilesEnv;
+    await tiles?.close();
     console.info(`[e2e] map figures: ${JSON.stringify(figures)}`);
   });
 
@@ -186,7 +165,7 @@ describe.skipIf(skipReason !== null)('the key-less project map with 1,000 projec
   it(
     'tiles from a loopback tile server: MapLibre draws them and clusters the 1,000 projects; drag-pan, cluster zoom, popup',
     async () => {
-      tileRequests = [];
+      tiles!.requests.length = 0;
       const p = await openSignedIn();
       const started = Date.now();
       await p.goto(`${seeded.url}/projects/map`);
@@ -195,8 +174,8 @@ describe.skipIf(skipReason !== null)('the key-less project map with 1,000 projec
       await expect.poll(async () => Number(await map.getAttribute('data-clusters')), { timeout: 30_000 }).toBeGreaterThan(0);
       await expect.poll(async () => Number(await map.getAttribute('data-tiles-loaded')), { timeout: 30_000 }).toBeGreaterThan(0);
       figures.tilesShownMs = Date.now() - started;
-      expect(tileRequests.length).toBeGreaterThan(0);
-      expect(tileRequests.every((url) => /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(url))).toBe(true);
+      expect(tiles!.requests.length).toBeGreaterThan(0);
+      expect(tiles!.requests.every((url) => /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(url))).toBe(true);
       // no grid fallback, the attribution is shown
       expect(await p.getByTestId('keyless-map').count()).toBe(0);
       const attribution = p.getByRole('link', { name: '© OpenStreetMap contributors' });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, RESULTS, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { browserSkipReason, launchChromium, RESULTS, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { portalDist } from '../support/paths.js';
 
@@ -65,21 +65,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     return { context, page };
   }
 
-  /** Waits until every viewport of the page is ready and has drawn a frame (or failed). */
-  async function settled(page: Page): Promise<string[]> {
-    await page.waitForFunction(
-      () => {
-        const viewports = [...document.querySelectorAll<HTMLElement>('[data-testid=viewport]')];
-        return (
-          viewports.length > 0 &&
-          viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0))
-        );
-      },
-      null,
-      { timeout: RENDER_TIMEOUT_MS },
-    );
-    return page.$$eval('[data-testid=viewport]', (viewports) => viewports.map((v) => (v as HTMLElement).dataset.state ?? ''));
-  }
+  const settled = (page: Page) => viewerSettled(page, RENDER_TIMEOUT_MS);
 
   /** Opens a viewer URL and waits for it to settle, every viewport ready. */
   async function view(page: Page, path: string): Promise<void> {

@@ -18,7 +18,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../cli/src/server/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
-import { browserSkipReason, launchChromium, offlineContext, RESULTS, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import {
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  RESULTS,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -134,21 +142,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     return { tab, started };
   }
 
-  /** Waits until no viewport of the page is loading and every ready one has drawn a frame; returns their states. */
-  async function settled(page: Page): Promise<string[]> {
-    await page.waitForFunction(
-      () => {
-        const viewports = [...document.querySelectorAll<HTMLElement>('[data-testid=viewport]')];
-        return (
-          viewports.length > 0 &&
-          viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0))
-        );
-      },
-      null,
-      { timeout: RENDER_TIMEOUT_MS },
-    );
-    return page.$$eval('[data-testid=viewport]', (viewports) => viewports.map((v) => (v as HTMLElement).dataset.state ?? ''));
-  }
+  const settled = (page: Page) => viewerSettled(page, RENDER_TIMEOUT_MS);
 
   /**
    * The centre 40% of a viewport's canvas, read back through a 2D canvas (the WebGL canvas keeps

@@ -99,3 +99,24 @@ export async function buildPortal(viteEnv: Record<string, string>): Promise<stri
   if (result.exitCode !== 0) throw new Error(`the portal build failed (exit ${result.exitCode}):\n${String(result.stderr)}`);
   return outDir;
 }
+
+/**
+ * Waits until no viewport of the built-in viewer on `page` is loading and every ready one has
+ * drawn a frame (each viewport's `data-state` and `data-rendered-frames`, model-viewport.tsx).
+ * Software rendering is slow: `timeoutMs` is generous, the test never asserts on time.
+ * @returns each viewport's state, 'ready' or 'error', in page order
+ */
+export async function viewerSettled(page: Page, timeoutMs: number): Promise<string[]> {
+  await page.waitForFunction(
+    () => {
+      const viewports = [...document.querySelectorAll<HTMLElement>('[data-testid=viewport]')];
+      return (
+        viewports.length > 0 &&
+        viewports.every((v) => v.dataset.state === 'error' || (v.dataset.state === 'ready' && Number(v.dataset.renderedFrames) > 0))
+      );
+    },
+    null,
+    { timeout: timeoutMs },
+  );
+  return page.$$eval('[data-testid=viewport]', (viewports) => viewports.map((v) => (v as HTMLElement).dataset.state ?? ''));
+}

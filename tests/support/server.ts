@@ -31,13 +31,14 @@ export interface EmbeddedServer {
  * @param options.prefix name of the data folder, `catalog-<prefix>-XXXXXX` (default 'data')
  * @param options.portalDir a built portal to serve (default none)
  * @param options.seed when true, runs `catalog seed` against it (the demo catalog `npm start` shows)
+ * @param options.mapTilesUrl the key-less map's tile URL template (`catalog serve --map-tiles-url`; default none)
  * @throws Error with the CLI's output when seeding fails
  */
 export async function startEmbeddedServer(
-  options: { prefix?: string; portalDir?: string | null; seed?: boolean } = {},
+  options: { prefix?: string; portalDir?: string | null; seed?: boolean; mapTilesUrl?: string | null } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = tempDir(options.prefix ?? 'data');
-  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null });
+  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null, mapTilesUrl: options.mapTilesUrl ?? null });
   const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
   const service = createLocalBackend({ baseUrl: server.url, serviceKey });
   const stop = async (): Promise<void> => {
