@@ -21,7 +21,8 @@ import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerMod
 import { ViewerEngine } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
-import { prefersReducedMotion, VIEW_KEYS_HINT, viewActionForKey, type ViewAction } from '../lib/view-keys.js';
+import { VIEW_KEYS_HINT, viewActionForKey, type ViewAction } from '../lib/view-keys.js';
+import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import { CameraPanel } from './camera-panel.js';
 
 /** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
@@ -365,7 +366,7 @@ export function ModelViewport({
     setSelectedCamera(index);
     const engine = engineRef.current;
     engine?.selectCamera(index);
-    // The engine checks prefers-reduced-motion too: a flight then jumps.
+    // a flight, or a jump under prefers-reduced-motion (issue 19)
     if (engine && index !== null) engine.viewFromCamera(index, !prefersReducedMotion());
   };
   const selectCameraRef = useRef(selectCamera);

@@ -35,7 +35,7 @@ import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_w
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
 import { cameraView, type Quat } from '@shared/camera-poses.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
-import { prefersReducedMotion, type ViewAction } from './view-keys.js';
+import type { ViewAction } from './view-keys.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
@@ -525,10 +525,10 @@ export class ViewerEngine {
   /**
    * Moves the view to a camera's pose and lens, looking through it as its photo was taken (the
    * orbit target ahead of it, at the model's depth): a short flight, or a jump when `animate` is
-   * false or the user prefers reduced motion (checked here too, issue 19). The next orbit keeps
-   * the position and target and levels the horizon.
+   * false (the viewport passes false under `prefers-reduced-motion: reduce`, issue 19). The next
+   * orbit keeps the position and target and levels the horizon.
    * @param index the camera's index in {@link setCameras}' list
-   * @param animate fly (default, unless `prefers-reduced-motion: reduce`) or jump
+   * @param animate fly (default) or jump
    * @returns false when there is no such drawn camera
    */
   viewFromCamera(index: number, animate = true): boolean {
@@ -558,7 +558,7 @@ export class ViewerEngine {
     const to: Placement = { position, quaternion, fov: view.fovYDegrees, target: position.clone().addScaledVector(forward, distance) };
     this.camera.near = Math.min(this.camera.near, overlay.depth / 10);
     this.camera.updateProjectionMatrix();
-    if (animate && !prefersReducedMotion()) {
+    if (animate) {
       this.flight = { from: this.placement(), to, start: performance.now(), duration: FLIGHT_MS };
     } else {
       this.flight = null;

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prefersReducedMotion, viewActionForKey } from './view-keys.js';
+import { describe, expect, it } from 'vitest';
+import { viewActionForKey } from './view-keys.js';
 
 describe('viewActionForKey (issue 19: the 3D view by keyboard)', () => {
   it('arrows orbit, Shift+arrows pan', () => {
@@ -28,15 +28,5 @@ describe('viewActionForKey (issue 19: the 3D view by keyboard)', () => {
     expect(viewActionForKey({ key: 'ArrowLeft', ctrlKey: true })).toBeNull();
     expect(viewActionForKey({ key: 'r', metaKey: true })).toBeNull();
     expect(viewActionForKey({ key: '+', altKey: true })).toBeNull();
-  });
-});
-
-describe('prefersReducedMotion', () => {
-  afterEach(() => vi.unstubAllGlobals());
-  it('reads the media query', () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === '(prefers-reduced-motion: reduce)' }));
-    expect(prefersReducedMotion()).toBe(true);
-    vi.stubGlobal('matchMedia', () => ({ matches: false }));
-    expect(prefersReducedMotion()).toBe(false);
   });
 });

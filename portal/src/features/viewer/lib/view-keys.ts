@@ -58,10 +58,3 @@ export function viewActionForKey(event: {
       return null;
   }
 }
-
-/** Whether the user asked the system for less motion (camera flights then jump; WCAG 2.3.3). */
-export function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function'
-    ? window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    : false;
-}
