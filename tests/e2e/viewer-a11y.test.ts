@@ -275,8 +275,13 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     await expect.poll(async () => changed(homePixels, await centreGrey(page)), { timeout: RENDER_TIMEOUT_MS }).toBeGreaterThan(0.05);
 
     // Shift+arrows pan: the target moves.
+    // (`orbited` may be the first arrow's frame, the second arrow's frame still to come: wait for
+    // the target to move rather than for any change; keys are applied in order.)
     await page.keyboard.press('Shift+ArrowRight');
-    const panned = await cameraChange(page, orbited, 'Shift+arrow does not pan');
+    const target = async () => (await cameraOf(page))?.split('|')[1];
+    await expect.poll(target, { timeout: RENDER_TIMEOUT_MS, message: 'Shift+arrow does not pan' }).not.toBe(home.split('|')[1]);
+    const panned = (await cameraOf(page))!;
+    expect(panned).not.toBe(orbited);
     expect(panned.split('|')[1]).not.toBe(home.split('|')[1]);
 
     // Page Up and + zoom in: closer to the target; Page Down and − zoom out.
