@@ -20,8 +20,13 @@ export type Role = 'admin' | 'user';
 /** Model types of §2 (Add model) and §3. */
 export type ModelType = 'hybrid' | 'splat' | 'mesh';
 
-/** Names of the four collections of §3. */
-export type CollectionName = 'projects' | 'models' | 'users' | 'admins';
+/**
+ * Names of the collections: the four of §3, plus issue 18's `annotations` (findings, one
+ * document per finding, {@link AnnotationData}) and `alignments` (one document per pair of
+ * models, {@link AlignmentData}). Both are top-level collections keyed as documented on their
+ * types, on Firestore and on the embedded backend alike.
+ */
+export type CollectionName = 'projects' | 'models' | 'users' | 'admins' | 'annotations' | 'alignments';
 
 /** Location of a project (§3). lat/lng in decimal degrees (WGS 84); null when unknown. */
 export interface ProjectLocation {
@@ -75,7 +80,26 @@ export interface ModelFiles {
 export interface ModelMetadata {
   captureDate?: string | null;
   displayOrder?: number;
+  /**
+   * Number of documents in `annotations` whose `modelId` is this model (§3). Kept exact by the
+   * annotation workflows (`shared/workflows/annotations.ts`): every create and delete of a
+   * finding changes it in the same atomic batch, and both backends' rules refuse a batch that
+   * does not (issue 18).
+   */
   annotationsCount?: number;
+  /**
+   * The highest finding number issued for this model (issue 18): a new finding takes
+   * `annotationsSeq + 1` as its `seq` and id `{modelId}_{seq}` ({@link annotationId}). Never
+   * decreases, so a number is never reused after a delete. Missing counts as 0.
+   */
+  annotationsSeq?: number;
+  /**
+   * The model's scale (issue 18): model units per metre, a positive number (e.g. 1 for a
+   * georeferenced capture in metres, 3.2808 for feet). Null or missing when unknown: then
+   * measurements are shown in model units only. Editable by admins (Model Management,
+   * `catalog models set-scale`).
+   */
+  unitsPerMetre?: number | null;
 }
 
 /** Model document ('models' collection, keyed by its uuid), §3. */
@@ -134,12 +158,117 @@ export interface AdminEntry extends AdminData {
   id: string;
 }
 
+/** A point in a model's own coordinates (the file's frame and units: "model units"). */
+export interface ModelPoint {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Categories of a finding (issue 18). */
+export type AnnotationCategory = 'crack' | 'corrosion' | 'spalling' | 'deformation' | 'vegetation' | 'other';
+
+/** Severity of a finding: 1 (minor) … 5 (critical). */
+export type AnnotationSeverity = 1 | 2 | 3 | 4 | 5;
+
+/** Where a finding stands: open, being monitored, repaired (closed by a repair), or dismissed (not a defect). */
+export type AnnotationStatus = 'open' | 'monitoring' | 'repaired' | 'dismissed';
+
+/**
+ * What a polyline finding measures (issue 18 Measure): 'distance' (two points, straight line),
+ * 'polyline' (the length along every point), 'height' (the vertical difference between the first
+ * and the last point along the model's up axis, `AnnotationData.up`). Null for a plain point.
+ */
+export type MeasureKind = 'distance' | 'polyline' | 'height';
+
+/**
+ * A finding ('annotations' collection), issue 18. Key: `{modelId}_{seq}` ({@link annotationId}):
+ * `seq` is the model's next finding number (`ModelMetadata.annotationsSeq + 1`), so the key is
+ * known before the write and the model's count and sequence change in the same batch.
+ *
+ * Who writes (the documented rule, `docs/ARCHITECTURE.md` "Findings"): admins create, edit and
+ * delete any finding; users create findings on models they can open (as their own author) and
+ * edit their own; only admins delete. Alignments are written by admins only.
+ */
+export interface AnnotationData {
+  /** The model the finding is on (its uuid). */
+  modelId: string;
+  /** The model's project (for the project's findings report); null for a model outside projects. */
+  projectId: string | null;
+  /** The finding's number within its model, 1, 2, 3… (never reused). */
+  seq: number;
+  /** A point (one point) or a polyline (two or more: a measurement). */
+  kind: 'point' | 'polyline';
+  /** The point(s), in model units. Objects, not arrays: Firestore stores no nested arrays. */
+  points: ModelPoint[];
+  /** For a polyline: what it measures; null for a point. */
+  measure: MeasureKind | null;
+  /** The model's up axis in model coordinates when the points were picked (for 'height'); unit length. */
+  up?: ModelPoint | null;
+  /** Short title, 1–120 characters after trimming. */
+  title: string;
+  /** Free text, up to 4,000 characters. */
+  note: string;
+  category: AnnotationCategory;
+  severity: AnnotationSeverity;
+  status: AnnotationStatus;
+  /** `img_name`s of the model's cameras the finding was seen on (camera metadata), up to 20. */
+  photos: string[];
+  /** Uid of the account that created it (the service principal writes its own label, e.g. 'cli'). */
+  author_uid: string;
+  /** Email of the author when known. */
+  author_email: string | null;
+  created_at?: Timestamp | null;
+  last_updated?: Timestamp | null;
+  /**
+   * For a follow-up finding carried over in compare mode: the original finding it continues
+   * (on another capture of the same structure). Null for a first finding.
+   */
+  followUpOf?: { annotationId: string; modelId: string } | null;
+}
+
+/** A finding with its document id. */
+export interface Annotation extends AnnotationData {
+  id: string;
+}
+
+/**
+ * A manual alignment of two captures ('alignments' collection), issue 18 "Across captures".
+ * Key: `{referenceModelId}__{modelId}` ({@link alignmentId}). `matrix` maps the model's
+ * coordinates into the reference model's frame (a similarity: rotation, uniform scale,
+ * translation); the identity when both are in one frame.
+ */
+export interface AlignmentData {
+  /** The reference model (the frame the matrix maps into). */
+  referenceModelId: string;
+  /** The other model (the frame the matrix maps from). */
+  modelId: string;
+  projectId: string | null;
+  /** 4×4 matrix, column-major (three.js `Matrix4.elements` order), 16 numbers. */
+  matrix: number[];
+  /** 'same-frame' (identity, declared) or '3-point' (solved from `pairs`). */
+  method: 'same-frame' | '3-point';
+  /** The picked pairs for '3-point': a point on the model and the same point on the reference. */
+  pairs: Array<{ model: ModelPoint; reference: ModelPoint }>;
+  /** Root-mean-square distance of the pairs after the transform, in reference model units (0 for same-frame). */
+  rmsError: number;
+  created_by: string;
+  created_at?: Timestamp | null;
+}
+
+/** An alignment with its document id. */
+export interface Alignment extends AlignmentData {
+  id: string;
+}
+
 /** Document data type of each collection. */
 export interface CollectionTypes {
   projects: ProjectData;
   models: ModelData;
   users: UserData;
   admins: AdminData;
+  annotations: AnnotationData;
+  alignments: AlignmentData;
 }
 
 /** One element of an uploaded camera-metadata JSON array (§3). Extra keys (fx, fy…) are normal. */

@@ -16,8 +16,8 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-/** Collection names of SPEC.md §3. */
-export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins']);
+/** Collection names of SPEC.md §3, and issue 18's `annotations` and `alignments`. */
+export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins', 'annotations', 'alignments']);
 
 /** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */
 const fieldPathSchema = z.string().superRefine((path, ctx) => {

@@ -18,3 +18,14 @@ export {
 } from './model-files.js';
 export type { AdditionalFileKind, AdditionalUploadHooks, AdditionalUploadStage } from './model-files.js';
 export { updateModel } from './update-model.js';
+export {
+  createAnnotation,
+  updateAnnotation,
+  deleteAnnotation,
+  listModelAnnotations,
+  listProjectAnnotations,
+  setUnitsPerMetre,
+  deleteModelsFindings,
+  FINDINGS_DELETE_BATCH,
+} from './annotations.js';
+export type { AnnotationAuthor } from './annotations.js';

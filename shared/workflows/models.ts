@@ -14,6 +14,7 @@ import type { ContentPlatform } from '../content-check/platform.js';
 import { byteSourceOf, checkUploadContent, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
 import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
 import { setReferenceModel } from './reference.js';
+import { deleteModelsFindings } from './annotations.js';
 import type { FileStatus, FileUpload } from './util.js';
 import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
 
@@ -294,6 +295,8 @@ export async function deleteModel(
     throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
   }
   const paths = await modelFilePaths(files, model);
+  // Issue 18: the model's findings and alignments go first (the count stays exact at every commit).
+  await deleteModelsFindings(catalog, [model]);
 
   const ops: WriteOp[] = [{ op: 'delete', collection: 'models', id: modelId }];
   if (model.projectId) {

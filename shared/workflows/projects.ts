@@ -10,6 +10,7 @@ import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
 import { modelFilePaths } from './models.js';
+import { deleteModelsFindings } from './annotations.js';
 import { unwrap } from './util.js';
 
 /**
@@ -133,6 +134,7 @@ export async function deleteProjectWithModels(
       const limit = pLimit(4);
       const counts = await Promise.all(chunk.map((model) => limit(() => deleteAllFilesOf(files, model))));
       filesDeleted += counts.reduce((a, b) => a + b, 0);
+      await deleteModelsFindings(catalog, chunk);
       const ops: WriteOp[] = chunk.map((model) => ({ op: 'delete', collection: 'models', id: model.id }));
       if (!referenceCleared && chunk.some((model) => model.id === project.reference_model_id)) {
         ops.push({
