@@ -169,7 +169,7 @@ export function validateAnnotation(input: AnnotationInput): ValidationResult<Ann
   let measure: MeasureKind | null = null;
   if (cleanPoints.length >= 2) {
     measure = input.measure ?? (cleanPoints.length === 2 ? 'distance' : 'polyline');
-    if (!(measure in MEASURE_LABELS) || (measure === 'distance' && cleanPoints.length !== 2)) {
+    if (!Object.hasOwn(MEASURE_LABELS, measure) || (measure === 'distance' && cleanPoints.length !== 2)) {
       return invalid(AnnotationMessages.measureInvalid);
     }
   } else if (input.measure) {
