@@ -34,6 +34,13 @@ const DESKTOP = { width: 1400, height: 900 };
 const SMALL_PHONE = { width: 360, height: 740 };
 const TABLET = { width: 768, height: 1024 };
 const TEST_TIMEOUT_MS = 240_000;
+/**
+ * Full-page screenshots of every route at every width (about 90) are for looking at, not asserted:
+ * taken only with CATALOG_TEST_SCREENSHOTS=1 (a failing test gets its screenshot anyway), which
+ * keeps them out of `npm test`'s 15 minutes.
+ */
+const ROUTE_SHOTS = process.env.CATALOG_TEST_SCREENSHOTS === '1';
+
 /** The widths at which axe scans every route (issue 19: desktop and phone). */
 const AXE_WIDTHS = new Set([DESKTOP.width, PHONE.width]);
 
@@ -113,7 +120,7 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     for (const route of routes) {
       await page.goto(`${seeded.url}${route.path}`);
       await settle(page, route);
-      await page.screenshot({ path: join(RESULTS, `responsive-${width}-${route.name}.png`), fullPage: true });
+      if (ROUTE_SHOTS) await page.screenshot({ path: join(RESULTS, `responsive-${width}-${route.name}.png`), fullPage: true });
       const found = await overflow(page);
       if (found.scrollWidth > found.innerWidth) {
         failures.push(`${route.path}: scrollWidth ${found.scrollWidth} > ${found.innerWidth}; ${found.offenders.join(', ')}`);
