@@ -93,7 +93,7 @@ export function degenerateTriangle(points: readonly ModelPoint[], side: 'model' 
 /** Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi rotations; returns the eigenvector of the largest eigenvalue. */
 function largestEigenvector(input: number[][]): number[] {
   const a = input.map((row) => [...row]);
-  const v = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
+  const v: number[][] = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
   const total = a.reduce((s, row) => s + row.reduce((t, x) => t + x * x, 0), 0);
   for (let sweep = 0; sweep < 50; sweep += 1) {
     let off = 0;
