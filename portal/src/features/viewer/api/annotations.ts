@@ -1,0 +1,82 @@
+/**
+ * The findings of one model for the viewer (issue 18): a live list (the catalog port's
+ * subscription on `annotations` where `modelId ==`, so a finding added in another window
+ * appears), the writes over the shared workflows (`shared/workflows/annotations.ts`: create with
+ * the model's count and number in one batch, edit, delete), and who may do what in the UI by the
+ * documented rule (docs/ARCHITECTURE.md "Findings"; both backends enforce it, the UI only hides
+ * what would be refused).
+ */
+import { useMemo } from 'react';
+import type { AnnotationInput, AnnotationValues } from '@shared/annotations.js';
+import type { AuthUser } from '@shared/ports/identity.js';
+import type { Annotation, Role } from '@shared/types.js';
+import { createAnnotation, deleteAnnotation, updateAnnotation } from '@shared/workflows/annotations.js';
+import { useBackend } from '../../../lib/backend-context.js';
+import { useSubscription, type Resource } from '../../../lib/resource.js';
+
+/**
+ * The findings of a model, live, by number (F-1, F-2…).
+ * @param modelId the model's id (its uuid), or null while the model is not known (stays loading)
+ */
+export function useModelAnnotations(modelId: string | null): Resource<Annotation[]> {
+  const { catalog } = useBackend();
+  return useSubscription<Annotation[]>(modelId === null ? null : `annotations:${modelId}`, (onNext, onError) =>
+    catalog.subscribe(
+      'annotations',
+      { where: [['modelId', '==', modelId as string]] },
+      (docs) => onNext([...docs].sort((a, b) => a.seq - b.seq)),
+      onError,
+    ),
+  );
+}
+
+/** What the signed-in account may do with findings (the documented rule). */
+export interface FindingRights {
+  /** Admins, and users on a model they can open (the viewer only shows those). */
+  create: boolean;
+  /** Admins any finding; users their own. */
+  edit: (annotation: Annotation) => boolean;
+  /** Admins only. */
+  remove: boolean;
+}
+
+/**
+ * The documented rule as the UI applies it: admins create, edit and delete any finding; users
+ * create findings and edit their own (author uid = theirs); only admins delete.
+ * @param user the signed-in account (null: signed out, nothing allowed)
+ * @param role its role
+ */
+export function findingRights(user: AuthUser | null, role: Role | null): FindingRights {
+  const admin = role === 'admin' || user?.service === true;
+  const signedIn = user !== null && role !== null;
+  return {
+    create: signedIn,
+    edit: (annotation) => admin || (signedIn && annotation.author_uid === user.uid),
+    remove: admin,
+  };
+}
+
+/** The writes of the findings panel, bound to the backend and the author. */
+export interface FindingWrites {
+  create: (input: AnnotationInput) => Promise<Annotation>;
+  update: (id: string, input: AnnotationInput) => Promise<AnnotationValues>;
+  remove: (id: string) => Promise<Annotation>;
+}
+
+/**
+ * The findings writes of one model through the shared workflows.
+ * @param modelId the model's id
+ * @param author the signed-in account, written as the finding's author (users must write their own uid)
+ */
+export function useFindingWrites(modelId: string, author: AuthUser): FindingWrites {
+  const { catalog } = useBackend();
+  const { uid, email } = author;
+  return useMemo(
+    () => ({
+      create: (input) => createAnnotation(catalog, modelId, input, { uid, email }),
+      update: (id, input) => updateAnnotation(catalog, id, input),
+      remove: (id) => deleteAnnotation(catalog, id),
+    }),
+    [catalog, modelId, uid, email],
+  );
+}
