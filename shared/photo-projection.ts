@@ -35,11 +35,15 @@
  *
  * Nothing here knows the model's surface: a camera on the far side of a wall, whose view of the
  * point is blocked, still counts when the point projects inside its image and in front of it.
+ * When the caller knows the surface normal at the point (three's raycaster gives the face
+ * normal of a mesh hit), `options.normal` drops the cameras that look at the back of the
+ * surface (a cheap back-face test: it removes the cameras behind a box's face, not those behind
+ * another object).
  */
 import { AppError, ErrorCode } from './errors.js';
 import { cameraIntrinsics, projectPoint as projectVec3 } from './camera-poses.js';
 import type { CameraMetadataEntry, ModelPoint } from './types.js';
-import { length, sub, type Vec3 } from './vec3.js';
+import { dot, length, sub, type Vec3 } from './vec3.js';
 
 /** The angle (degrees) at which a camera's score doubles: {@link pointViewScore}. */
 export const SCORE_ANGLE_DEGREES = 30;
@@ -66,9 +70,9 @@ export interface PointView {
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function toVec3(point: ModelPoint): Vec3 {
+function toVec3(point: ModelPoint, name = 'point'): Vec3 {
   if (point === null || typeof point !== 'object' || ![point.x, point.y, point.z].every(isFiniteNumber)) {
-    throw new AppError(ErrorCode.InvalidArgument, 'point must have finite x, y and z', { context: { point } });
+    throw new AppError(ErrorCode.InvalidArgument, `${name} must have finite x, y and z`, { context: { [name]: point } });
   }
   return [point.x, point.y, point.z];
 }
@@ -110,25 +114,33 @@ export function projectPoint(camera: CameraMetadataEntry, point: ModelPoint): { 
 /**
  * The cameras whose photo shows a model point, best first: every camera for which
  * {@link projectPoint} is not null, with the pixel, the distance, the viewing angle and the
- * {@link pointViewScore} (ties keep the input order). No occlusion test (module doc). Entries
+ * {@link pointViewScore} (ties keep the input order). No occlusion test (module doc; see
+ * `options.normal` for a back-face test). Entries
  * that are malformed (a rotation that is not one, a missing size) are skipped, as the viewer
  * skips them.
  * @param cameras the model's camera metadata (§3 entries plus optional fx/fy)
  * @param point the point, model coordinates
  * @param options.limit at most this many views (the best ones); default all
+ * @param options.normal the outward surface normal at the point, model coordinates, any length:
+ *   when given, a camera is kept only if it is on the normal's side of the surface
+ *   (`normal · (camera centre − point) > 0`); default: no such test (module doc, occlusion)
  * @returns the views, best (lowest score) first
- * @throws AppError `invalid-argument` for a point without finite x, y, z or a limit that is not a
- *   non-negative integer
+ * @throws AppError `invalid-argument` for a point or normal without finite x, y, z (or a zero
+ *   normal), or a limit that is not a non-negative integer
  */
 export function camerasSeeingPoint(
   cameras: readonly CameraMetadataEntry[],
   point: ModelPoint,
-  options: { limit?: number } = {},
+  options: { limit?: number; normal?: ModelPoint | null } = {},
 ): PointView[] {
   const p = toVec3(point);
   const { limit } = options;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0)) {
     throw new AppError(ErrorCode.InvalidArgument, 'limit must be a non-negative integer', { context: { limit } });
+  }
+  const normal = options.normal ? toVec3(options.normal, 'normal') : null;
+  if (normal !== null && !(length(normal) > 0)) {
+    throw new AppError(ErrorCode.InvalidArgument, 'normal must not be zero', { context: { normal: options.normal } });
   }
   const views: PointView[] = [];
   cameras.forEach((camera, index) => {
@@ -142,6 +154,7 @@ export function camerasSeeingPoint(
       return;
     }
     if (projected === null) return;
+    if (normal !== null && !(dot(normal, sub(camera.position, p)) > 0)) return;
     const { u, v, depth } = projected;
     // the ray's direction in the camera frame is ((u − cx)/fx, (v − cy)/fy, 1)
     const off = Math.hypot((u - camera.width / 2) / fx, (v - camera.height / 2) / fy);

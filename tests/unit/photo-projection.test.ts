@@ -322,3 +322,27 @@ describe('camerasSeeingPoint ranking', () => {
     expect(() => camerasSeeingPoint([far], { x: 0, y: 0, z: Number.POSITIVE_INFINITY })).toThrow(/finite/);
   });
 });
+
+describe('camerasSeeingPoint with a surface normal (back-face test)', () => {
+  it('keeps only the cameras on the side the normal points to', () => {
+    // two cameras facing each other across the point at the origin, both see it in their image
+    const front = cam([0, 0, -2], { id: 1, width: 400, height: 400 }); // looks down +z
+    const back = {
+      ...cam([0, 0, 2], { id: 2, width: 400, height: 400 }),
+      rotation: [
+        [-1, 0, 0],
+        [0, 1, 0],
+        [0, 0, -1],
+      ],
+    } as CameraMetadataEntry; // looks down −z
+    const origin = { x: 0, y: 0, z: 0 };
+    expect(camerasSeeingPoint([front, back], origin).map((view) => view.camera.id)).toEqual([1, 2]);
+    // a surface facing −z (towards `front`): `back` looks at its back
+    expect(camerasSeeingPoint([front, back], origin, { normal: { x: 0, y: 0, z: -3 } }).map((view) => view.camera.id)).toEqual([1]);
+    expect(camerasSeeingPoint([front, back], origin, { normal: { x: 0, y: 0, z: 1 } }).map((view) => view.camera.id)).toEqual([2]);
+    // a surface edge-on to both (normal ⟂ both rays): neither is on its front side
+    expect(camerasSeeingPoint([front, back], origin, { normal: { x: 1, y: 0, z: 0 } })).toEqual([]);
+    expect(() => camerasSeeingPoint([front], origin, { normal: { x: 0, y: 0, z: 0 } })).toThrow(/normal/);
+    expect(() => camerasSeeingPoint([front], origin, { normal: { x: 0, y: Number.NaN, z: 1 } })).toThrow(/normal must have finite/);
+  });
+});
