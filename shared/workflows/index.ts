@@ -29,3 +29,5 @@ export {
   FINDINGS_DELETE_BATCH,
 } from './annotations.js';
 export type { AnnotationAuthor } from './annotations.js';
+export { saveAlignment, getAlignment, deleteAlignment, carryOverAnnotation, mapAnnotationAcross } from './alignments.js';
+export type { SaveAlignmentInput } from './alignments.js';
