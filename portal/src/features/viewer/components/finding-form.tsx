@@ -25,7 +25,7 @@ import type { Annotation, MeasureKind, ModelPoint } from '@shared/types.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { Field, useFieldErrors } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
-import './findings.css';
+import '../findings.css';
 
 /** The fields of the form that a validation message can be about. */
 export type FindingField = 'title' | 'note' | 'category' | 'severity' | 'status' | 'photos';

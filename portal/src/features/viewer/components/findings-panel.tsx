@@ -24,7 +24,7 @@ import { useAction } from '../../../hooks/use-action.js';
 import type { Resource } from '../../../lib/resource.js';
 import type { FindingRights, FindingWrites } from '../api/annotations.js';
 import { FindingForm, type FindingGeometry } from './finding-form.js';
-import './findings.css';
+import '../findings.css';
 
 export interface FindingsPanelProps {
   model: Model;

@@ -15,7 +15,7 @@ import type { FileStorePort } from '@shared/ports/files.js';
 import type { ModelPoint } from '@shared/types.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 import type { ViewerCamera } from '../api/camera-poses.js';
-import './findings.css';
+import '../findings.css';
 
 /** How many thumbnails show before 'Show all'. */
 export const PHOTOS_SHOWN = 12;
