@@ -7,6 +7,7 @@
  */
 import { stringify } from 'csv-stringify/browser/esm/sync';
 import { z } from 'zod';
+import { formatIsoDate } from './format.js';
 import type {
   Annotation,
   AnnotationCategory,
@@ -14,6 +15,7 @@ import type {
   AnnotationSeverity,
   AnnotationStatus,
   MeasureKind,
+  Model,
   ModelPoint,
 } from './types.js';
 import type { ValidationResult } from './validation/result.js';
@@ -342,6 +344,28 @@ export interface FindingModelFacts {
   publicId: string;
   captureDate?: string | null;
   unitsPerMetre?: number | null;
+}
+
+/**
+ * The facts {@link findingRows} shows of each model, by model id: its name, Public ID, capture
+ * date as 'YYYY-MM-DD' (`formatIsoDate`; null when it has none) and scale.
+ * @param models the models (as the caller may read them)
+ * @returns a map from model id to its facts
+ */
+export function findingModelFacts(
+  models: ReadonlyArray<Pick<Model, 'id' | 'name' | 'publicId' | 'metadata'>>,
+): Map<string, FindingModelFacts> {
+  return new Map(
+    models.map((m) => [
+      m.id,
+      {
+        name: m.name,
+        publicId: m.publicId,
+        captureDate: m.metadata?.captureDate ? formatIsoDate(m.metadata.captureDate) : null,
+        unitsPerMetre: m.metadata?.unitsPerMetre ?? null,
+      },
+    ]),
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * `catalog models list`: every model (hidden ones included), by project, then by Public ID
- * (`shared/order.ts`); capture dates as 'YYYY-MM-DD' (`--json`: as stored).
+ * (`shared/order.ts`); capture dates as 'YYYY-MM-DD' (`--json`: as stored); the scale (issue 18
+ * `metadata.unitsPerMetre`) as model units per metre, '-' when unknown.
  */
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -35,6 +36,7 @@ export const listCommand = leafCommand({
       m.visible === false ? 'hidden' : 'visible',
       m.isReference ? 'yes' : '',
       captureDateText(m.metadata?.captureDate),
+      m.metadata?.unitsPerMetre ? `${m.metadata.unitsPerMetre}/m` : '-',
       m.projectId ?? '-',
       m.id,
     ]);
@@ -43,7 +45,7 @@ export const listCommand = leafCommand({
       text:
         models.length === 0
           ? 'No models'
-          : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'PROJECT', 'ID'], rows),
+          : formatTable(['PUBLIC ID', 'NAME', 'TYPE', 'VISIBILITY', 'REFERENCE', 'CAPTURED', 'SCALE', 'PROJECT', 'ID'], rows),
       summary: formatCount(models.length, 'model'),
     };
   },
