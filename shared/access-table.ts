@@ -57,7 +57,7 @@ export const ACCESS_IDENTITIES: Readonly<Record<Exclude<AccessPrincipal, 'signed
 };
 
 /**
- * A collection of a row: the four of §3, or 'unnamed' standing for any collection the spec does
+ * A collection of a row: the four of §3 and issue 18's two, or 'unnamed' standing for any collection the spec does
  * not name (closed to everyone).
  */
 export type AccessCollection = CollectionName | 'unnamed';
@@ -72,11 +72,37 @@ export interface AccessDoc {
 /** An email in the allowlist that belongs to none of the principals. */
 const OTHER_ALLOWLISTED = 'chief@access.test';
 
+/** A finding's data (issue 18, `AnnotationData`) on model `modelId` of project p1, numbered `seq`, by `author`. */
+function findingData(modelId: string, seq: number, author: AccessIdentity): Record<string, unknown> {
+  return {
+    modelId,
+    projectId: 'p1',
+    seq,
+    kind: 'point',
+    points: [{ x: 1, y: 2, z: 3 }],
+    measure: null,
+    up: null,
+    title: 'Rust on the girder',
+    note: '',
+    category: 'corrosion',
+    severity: 3,
+    status: 'open',
+    photos: [],
+    author_uid: author.uid,
+    author_email: author.email,
+    created_at: '2025-01-01T00:00:00.000Z',
+    last_updated: '2025-01-01T00:00:00.000Z',
+    followUpOf: null,
+  };
+}
+
 /**
  * The documents every row runs against (write before the rows; restore a document after an
  * allowed write changed it): the user's and the admin's records, two allowlist entries (the
- * allowlisted principal's and another), a project, and a visible, a hidden and a legacy model
- * (no `visible` field: counts as visible, §3).
+ * allowlisted principal's and another), a project, a visible, a hidden and a legacy model (no
+ * `visible` field: counts as visible, §3), and (issue 18) two findings of the visible model (the
+ * admin's `shown_1`, the user's `shown_2`), one of the hidden model (`hidden_1`), with the models'
+ * finding counts and numbers to match, and an alignment of the legacy model to the visible one.
  */
 export const ACCESS_FIXTURE: readonly AccessDoc[] = [
   {
@@ -92,17 +118,73 @@ export const ACCESS_FIXTURE: readonly AccessDoc[] = [
   { collection: 'admins', id: ACCESS_IDENTITIES.allowlisted.email, data: { email: ACCESS_IDENTITIES.allowlisted.email } },
   { collection: 'admins', id: OTHER_ALLOWLISTED, data: { email: OTHER_ALLOWLISTED } },
   { collection: 'projects', id: 'p1', data: { name: 'Tower', structure_id: 'TWR-001' } },
-  { collection: 'models', id: 'shown', data: { uuid: 'shown', publicId: 'S-1', name: 'Shown', projectId: 'p1', visible: true } },
-  { collection: 'models', id: 'hidden', data: { uuid: 'hidden', publicId: 'H-1', name: 'Hidden', projectId: 'p1', visible: false } },
+  {
+    collection: 'models',
+    id: 'shown',
+    data: {
+      uuid: 'shown',
+      publicId: 'S-1',
+      name: 'Shown',
+      projectId: 'p1',
+      visible: true,
+      metadata: { annotationsCount: 2, annotationsSeq: 2 },
+    },
+  },
+  {
+    collection: 'models',
+    id: 'hidden',
+    data: {
+      uuid: 'hidden',
+      publicId: 'H-1',
+      name: 'Hidden',
+      projectId: 'p1',
+      visible: false,
+      metadata: { annotationsCount: 1, annotationsSeq: 1 },
+    },
+  },
   { collection: 'models', id: 'legacy', data: { uuid: 'legacy', publicId: 'L-1', name: 'Legacy', projectId: 'p1' } },
+  { collection: 'annotations', id: 'shown_1', data: findingData('shown', 1, ACCESS_IDENTITIES.admin) },
+  { collection: 'annotations', id: 'shown_2', data: findingData('shown', 2, ACCESS_IDENTITIES.user) },
+  { collection: 'annotations', id: 'hidden_1', data: findingData('hidden', 1, ACCESS_IDENTITIES.admin) },
+  {
+    collection: 'alignments',
+    id: 'shown__legacy',
+    data: {
+      referenceModelId: 'shown',
+      modelId: 'legacy',
+      projectId: 'p1',
+      matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+      method: 'same-frame',
+      pairs: [],
+      rmsError: 0,
+      created_by: ACCESS_IDENTITIES.admin.uid,
+    },
+  },
 ];
+
+/** The collections of the fixture and the table (every collection a row may write). */
+export const ACCESS_COLLECTIONS: readonly CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'];
 
 // ---------------------------------------------------------------------------------------------
 // Requests and rows
 // ---------------------------------------------------------------------------------------------
 
-/** The five operations of a row (Firestore's get, list, create, update, delete). */
-export type AccessOp = 'get' | 'list' | 'create' | 'update' | 'delete';
+/**
+ * The operations of a row: Firestore's get, list, create, update, delete, and 'batch' (several
+ * writes committed atomically: a Firestore `WriteBatch`, the server's `POST /v1/batch`, the
+ * port's `batch`), for rules that bind writes together (issue 18's finding count).
+ */
+export type AccessOp = 'get' | 'list' | 'create' | 'update' | 'delete' | 'batch';
+
+/**
+ * One write of a 'batch' request: a create at `id` (Firestore `batch.set` of a missing document,
+ * server op 'create'), an update of fields (dotted paths allowed; `batch.update`, op 'update'),
+ * or a delete.
+ */
+export type AccessBatchOp =
+  | { op: 'create'; collection: CollectionName; id: string; data: Record<string, unknown> }
+  | { op: 'update'; collection: CollectionName; id: string; data: Record<string, unknown> }
+  | { op: 'delete'; collection: CollectionName; id: string };
 
 /**
  * One request, backend-neutral:
@@ -113,14 +195,16 @@ export type AccessOp = 'get' | 'list' | 'create' | 'update' | 'delete';
  * - update: change the fields of `data` (keys may be dotted field paths; Firestore `update`,
  *   server `PATCH`), or with `merge` merge `data` into the document (Firestore
  *   `set(…, {merge: true})`, server `PUT` with `merge: true`; plain keys only);
- * - delete: remove `collection/id`.
+ * - delete: remove `collection/id`;
+ * - batch: commit `ops` atomically (all or none); `collection` names the row's subject.
  */
 export type AccessRequest =
   | { op: 'get'; collection: AccessCollection; id: string }
   | { op: 'list'; collection: AccessCollection; query: Query }
   | { op: 'create'; collection: AccessCollection; id?: string; data: Record<string, unknown> }
   | { op: 'update'; collection: AccessCollection; id: string; data: Record<string, unknown>; merge?: boolean }
-  | { op: 'delete'; collection: AccessCollection; id: string };
+  | { op: 'delete'; collection: AccessCollection; id: string }
+  | { op: 'batch'; collection: AccessCollection; ops: AccessBatchOp[] };
 
 /** One row of the table: who asks what, and whether it is allowed (see the module comment). */
 export interface AccessRow {
@@ -163,6 +247,41 @@ const inAllowlist = (email: string): boolean => ACCESS_FIXTURE.some((d) => d.col
 /** Another user's record: the user's, or the admin's for the user. */
 const otherRecord = (s: Subject): AccessIdentity => (s.principal === 'user' ? ADMIN : USER);
 const own = (s: Subject): AccessIdentity => s.identity ?? USER;
+
+/**
+ * Issue 18's user rule (docs/ARCHITECTURE.md "Findings"): who may add findings — everyone who may
+ * open models (as the finding's author, with the model's count and number bump in the same batch).
+ */
+const mayAddFindings = (s: Subject): boolean => can(s.role, Capability.OpenModels);
+/** Who may write any finding, delete findings, write alignments and change a model otherwise: ManageCatalog. */
+const mayManageFindings = (s: Subject): boolean => can(s.role, Capability.ManageCatalog);
+
+/**
+ * A batch creating finding `{modelId}_{seq}` by `author` with its model's update to
+ * `metadata.annotationsCount` = `count` and `metadata.annotationsSeq` = `seq` (what
+ * `createAnnotation` writes), plus any `extraModelFields` in the same update.
+ */
+function findingWithCount(
+  modelId: string,
+  seq: number,
+  count: number,
+  author: AccessIdentity,
+  extraModelFields: Record<string, unknown> = {},
+): AccessRequest {
+  return {
+    op: 'batch',
+    collection: 'annotations',
+    ops: [
+      { op: 'create', collection: 'annotations', id: `${modelId}_${seq}`, data: findingData(modelId, seq, author) },
+      {
+        op: 'update',
+        collection: 'models',
+        id: modelId,
+        data: { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq, ...extraModelFields },
+      },
+    ],
+  };
+}
 
 /**
  * §4 and §6 for one's own `users/{uid}` record written with role `role`: an admin writes any
@@ -497,6 +616,196 @@ const CASES: readonly CaseTemplate[] = [
     why: '§6 Promote to admin (admins only)',
     request: () => ({ op: 'delete', collection: 'admins', id: OTHER_ALLOWLISTED }),
     allow: (s) => can(s.role, Capability.ManageUsers),
+  },
+
+  // ---- findings (issue 18): OpenModels reads (hidden models' findings: SeeHiddenModels); a user
+  // ---- adds their own with the count batch and edits their own content; admins do the rest ----
+  {
+    collection: 'annotations',
+    case: 'a finding of a visible model',
+    why: 'issue 18: findings are read with their model (§6 Open models)',
+    request: () => ({ op: 'get', collection: 'annotations', id: 'shown_1' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding of a hidden model',
+    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    request: () => ({ op: 'get', collection: 'annotations', id: 'hidden_1' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'annotations',
+    case: "a visible model's findings (modelId ==)",
+    why: 'issue 18: findings are read with their model (§6 Open models)',
+    request: () => ({ op: 'list', collection: 'annotations', query: { where: [['modelId', '==', 'shown']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'annotations',
+    case: "a hidden model's findings (modelId ==)",
+    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'annotations', query: { where: [['modelId', '==', 'hidden']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'annotations',
+    case: "a project's findings, hidden models' included (projectId ==)",
+    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'annotations', query: { where: [['projectId', '==', 'p1']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'annotations',
+    case: "own finding with the model's count and number bump in the same batch (createAnnotation)",
+    why: 'issue 18 user rule: users add findings on models they can open, as their author',
+    request: (s) => findingWithCount('shown', 3, 3, own(s)),
+    allow: mayAddFindings,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding without the count bump',
+    why: "issue 18 user rule: a user's finding comes with its model's count bump",
+    request: (s) => ({ op: 'create', collection: 'annotations', id: 'shown_3', data: findingData('shown', 3, own(s)) }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding authored as someone else, with the count bump',
+    why: "issue 18 user rule: a user's finding has their own uid as author_uid",
+    request: (s) => findingWithCount('shown', 3, 3, otherRecord(s)),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding numbered out of sequence (shown_5), with a matching bump',
+    why: "issue 18 user rule: a user's finding takes the model's next number, id {modelId}_{seq}",
+    request: (s) => findingWithCount('shown', 5, 3, own(s)),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding of a hidden model, with the count bump',
+    why: 'issue 18 user rule: users add findings only on models they can open (§6 See hidden models)',
+    request: (s) => findingWithCount('hidden', 2, 2, own(s)),
+    allow: (s) => mayAddFindings(s) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'annotations',
+    case: 'own finding with a count bump that also renames the model',
+    why: 'issue 18 user rule: the count bump changes nothing else on the model (§6 Edit models)',
+    request: (s) => findingWithCount('shown', 3, 3, own(s), { name: 'Renamed' }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'models',
+    case: "a model's finding count and number raised without a finding",
+    why: "issue 18 user rule: a user's count change is bound to the finding it counts",
+    request: () => ({
+      op: 'update',
+      collection: 'models',
+      id: 'shown',
+      data: { 'metadata.annotationsCount': 3, 'metadata.annotationsSeq': 3 },
+    }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: "the user's finding's content (title, severity, last_updated)",
+    why: 'issue 18 user rule: users edit the content of their own findings',
+    request: () => ({
+      op: 'update',
+      collection: 'annotations',
+      id: 'shown_2',
+      data: { title: 'Rust, spreading', severity: 4, last_updated: '2025-02-01T00:00:00.000Z' },
+    }),
+    allow: (s) => mayManageFindings(s) || (mayAddFindings(s) && s.identity?.uid === USER.uid),
+  },
+  {
+    collection: 'annotations',
+    case: "the admin's finding's content (someone else's for a user)",
+    why: 'issue 18 user rule: users edit only their own findings',
+    request: () => ({ op: 'update', collection: 'annotations', id: 'shown_1', data: { title: 'Not mine' } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: "the user's finding given to another author (author_uid)",
+    why: 'issue 18 user rule: users edit only the content fields',
+    request: () => ({ op: 'update', collection: 'annotations', id: 'shown_2', data: { author_uid: ADMIN.uid } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: "the user's finding",
+    why: 'issue 18 user rule: deleting a record of a defect is an admin decision',
+    request: () => ({ op: 'delete', collection: 'annotations', id: 'shown_2' }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: "the user's finding deleted with the count lowered (deleteAnnotation's batch)",
+    why: 'issue 18 user rule: deleting a record of a defect is an admin decision',
+    request: () => ({
+      op: 'batch',
+      collection: 'annotations',
+      ops: [
+        { op: 'delete', collection: 'annotations', id: 'shown_2' },
+        { op: 'update', collection: 'models', id: 'shown', data: { 'metadata.annotationsCount': 1 } },
+      ],
+    }),
+    allow: mayManageFindings,
+  },
+
+  // ---- alignments (issue 18): OpenModels reads, admin writes ----------------------------------
+  {
+    collection: 'alignments',
+    case: 'an alignment',
+    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    request: () => ({ op: 'get', collection: 'alignments', id: 'shown__legacy' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a reference model's alignments",
+    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: [['referenceModelId', '==', 'shown']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'alignments',
+    case: 'a new alignment',
+    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    request: () => ({
+      op: 'create',
+      collection: 'alignments',
+      id: 'legacy__shown',
+      data: {
+        referenceModelId: 'legacy',
+        modelId: 'shown',
+        projectId: 'p1',
+        matrix: [],
+        method: 'same-frame',
+        pairs: [],
+        rmsError: 0,
+        created_by: 'x',
+      },
+    }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'alignments',
+    case: "an alignment's error",
+    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    request: () => ({ op: 'update', collection: 'alignments', id: 'shown__legacy', data: { rmsError: 0.5 } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'alignments',
+    case: 'an alignment',
+    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    request: () => ({ op: 'delete', collection: 'alignments', id: 'shown__legacy' }),
+    allow: mayManageFindings,
   },
 
   // ---- any collection the spec does not name: closed ------------------------------------------

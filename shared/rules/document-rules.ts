@@ -15,6 +15,14 @@
  *   hold for every writer;
  * - a model's Public ID has Edit's format and is unique within its project (issue 16), checked
  *   whenever a write creates a model or changes its publicId or projectId.
+ * - findings (`annotations`, issue 18) and `alignments` need OpenModels to read; a finding of a
+ *   hidden model is withheld from callers without SeeHiddenModels, as the model is. Admins write
+ *   both freely; a user (OpenModels) creates findings on models they can open as their own author,
+ *   edits the content fields of their own findings, never deletes one and never writes an
+ *   alignment. A non-admin's finding create must come in one commit with the model update that
+ *   raises `metadata.annotationsCount` and `metadata.annotationsSeq` by one (the finding's `seq`,
+ *   id `{modelId}_{seq}`) and changes nothing else; a non-admin writes a model in no other way
+ *   ({@link authorizeBatch}, docs/ARCHITECTURE.md "Findings").
  * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
  * the documents are read through a {@link DocumentLookup}, whatever stores them.
  */
@@ -38,7 +46,15 @@ export interface ReadScope {
   hideHidden: boolean;
   /** Only the document with this id may be returned. */
   onlyId: string | undefined;
+  /**
+   * Leave out findings whose model (`models/{modelId}`) is hidden (`visible === false`); a
+   * finding whose model is missing is kept (issue 18).
+   */
+  hideOfHiddenModels: boolean;
 }
+
+/** The scope that restricts nothing (what the service principal and admins read). */
+export const UNRESTRICTED_SCOPE: ReadScope = Object.freeze({ hideHidden: false, onlyId: undefined, hideOfHiddenModels: false });
 
 /** One write about to be applied, with the document before and after (null: absent). */
 export interface PendingChange {
@@ -93,26 +109,186 @@ export function readScope(principal: Principal, collection: CollectionName): Rea
   requireSignedIn(principal);
   const role = roleOf(principal);
   if (collection === 'users' || collection === 'admins') {
-    if (can(role, Capability.ManageUsers)) return { hideHidden: false, onlyId: undefined };
+    if (can(role, Capability.ManageUsers)) return UNRESTRICTED_SCOPE;
     if (principal.kind !== 'user') throw denied(`read ${collection}`);
-    return { hideHidden: false, onlyId: collection === 'users' ? principal.uid : principal.email };
+    return { ...UNRESTRICTED_SCOPE, onlyId: collection === 'users' ? principal.uid : principal.email };
   }
-  const needed = collection === 'models' ? Capability.OpenModels : Capability.Browse;
+  const needed = collection === 'projects' ? Capability.Browse : Capability.OpenModels;
   if (!can(role, needed)) throw denied(`read ${collection}${role === null ? ' (no role)' : ''}`);
-  return { hideHidden: collection === 'models' && !can(role, Capability.SeeHiddenModels), onlyId: undefined };
+  const seesHidden = can(role, Capability.SeeHiddenModels);
+  return {
+    hideHidden: collection === 'models' && !seesHidden,
+    onlyId: undefined,
+    hideOfHiddenModels: collection === 'annotations' && !seesHidden,
+  };
+}
+
+/** True when a finding's model (`data.modelId`) exists and is hidden. */
+function ofHiddenModel(data: Json, lookup: DocumentLookup): boolean {
+  if (typeof data.modelId !== 'string') return false;
+  const model = lookup('models', data.modelId);
+  return model !== null && isHiddenModel(model);
 }
 
 /**
  * Filters a single-document read.
  * @param doc the stored document (any shape with its `data`), or null when missing
- * @returns the document, or null when it is missing or a hidden model the caller may not see
+ * @param lookup reads the model of a finding (to withhold a hidden model's findings)
+ * @returns the document, or null when it is missing, a hidden model, or a finding of a hidden
+ *   model the caller may not see
  * @throws AppError `unauthenticated` / `permission-denied`
  */
-export function filterGet<D extends { data: Json }>(principal: Principal, collection: CollectionName, id: string, doc: D | null): D | null {
+export function filterGet<D extends { data: Json }>(
+  principal: Principal,
+  collection: CollectionName,
+  id: string,
+  doc: D | null,
+  lookup: DocumentLookup,
+): D | null {
   const scope = readScope(principal, collection);
   if (scope.onlyId !== undefined && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
   if (doc && scope.hideHidden && doc.data.visible === false) return null;
+  if (doc && scope.hideOfHiddenModels && ofHiddenModel(doc.data, lookup)) return null;
   return doc;
+}
+
+/** The fields of a finding its author (a non-admin) may change (issue 18): its content, and `last_updated`. */
+export const FINDING_CONTENT_FIELDS: readonly string[] = [
+  'title',
+  'note',
+  'category',
+  'severity',
+  'status',
+  'photos',
+  'points',
+  'kind',
+  'measure',
+  'up',
+  'last_updated',
+];
+
+/** Every field a finding may have (`AnnotationData`, shared/types.ts). */
+const FINDING_FIELDS: readonly string[] = [
+  ...FINDING_CONTENT_FIELDS,
+  'modelId',
+  'projectId',
+  'seq',
+  'author_uid',
+  'author_email',
+  'created_at',
+  'followUpOf',
+];
+
+/** The model fields a non-admin's finding create changes: the count and the sequence, nothing else. */
+const COUNT_FIELDS = ['annotationsCount', 'annotationsSeq'] as const;
+
+/** Top-level keys whose values differ between two documents (by JSON value; absent ≠ present). */
+function changedKeys(before: Json, after: Json): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+}
+
+/** A document's `metadata` as an object ({} when absent or not an object). */
+function metadataOf(data: Json | null): Json {
+  const metadata = data?.metadata;
+  return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Json) : {};
+}
+
+/** A whole number stored at `metadata[field]`, 0 when absent. */
+function counter(data: Json | null, field: (typeof COUNT_FIELDS)[number]): number | null {
+  const value = metadataOf(data)[field];
+  if (value === undefined || value === null) return 0;
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}
+
+/**
+ * A non-admin's write of a finding, a model or an alignment, decided from its before and after
+ * (the count binding across the commit is {@link authorizeBatch}'s).
+ * @throws AppError `permission-denied`
+ */
+function authorizeUserFindingWrite(principal: Extract<Principal, { kind: 'user' }>, change: PendingChange, lookup: DocumentLookup): void {
+  const { before, after, collection, id } = change;
+  if (!can(principal.role, Capability.OpenModels)) throw denied(`write ${collection}/${id} (no role)`);
+  if (collection === 'alignments') throw denied('write alignments (admins only)');
+  if (collection === 'models') {
+    // Only the count bump of a finding create (authorizeBatch binds it to the finding).
+    if (before === null || after === null) throw denied(`write models/${id}`);
+    if (isHiddenModel(before)) throw denied(`write models/${id}`);
+    const outside = changedKeys(before, after).filter((key) => key !== 'metadata');
+    const inside = changedKeys(metadataOf(before), metadataOf(after)).filter((key) => !(COUNT_FIELDS as readonly string[]).includes(key));
+    if (outside.length > 0 || inside.length > 0 || (before.metadata !== undefined && after.metadata === undefined)) {
+      throw denied(`write models/${id} (a user changes only a model's finding count, with the finding)`);
+    }
+    return;
+  }
+  // annotations
+  if (after === null) throw denied('delete a finding (admins only)');
+  const modelId = (before ?? after).modelId;
+  const model = typeof modelId === 'string' ? lookup('models', modelId) : null;
+  if (model === null || isHiddenModel(model)) throw denied(`write annotations/${id} (no such model)`);
+  const unknown = Object.keys(after).filter((key) => !FINDING_FIELDS.includes(key));
+  if (unknown.length > 0) throw denied(`write annotations/${id} (unknown fields ${unknown.join(', ')})`);
+  if (before === null) {
+    if (after.author_uid !== principal.uid) throw denied("create a finding as someone else (author_uid must be the caller's uid)");
+    if ((after.projectId ?? null) !== (model.projectId ?? null)) throw denied("create a finding with another project than its model's");
+    return;
+  }
+  if (before.author_uid !== principal.uid) throw denied("edit someone else's finding");
+  const changed = changedKeys(before, after).filter((key) => !FINDING_CONTENT_FIELDS.includes(key));
+  if (changed.length > 0) throw denied(`edit a finding's ${changed.join(', ')} (a user edits only its content)`);
+}
+
+/**
+ * The count binding of a commit (issue 18), after all its writes were computed and authorised
+ * one by one, still inside the commit (a throw rolls everything back). For a non-admin, every
+ * finding create must come with its model's update in the same commit: the finding's `seq` is the
+ * model's `metadata.annotationsSeq` before the commit + 1, its id is `{modelId}_{seq}`, and the
+ * model ends the commit with `annotationsSeq` = seq and `annotationsCount` = its count before + 1
+ * (nothing else changed: {@link authorizeWrite}); and every model write of a non-admin is such an
+ * update, for exactly one finding created in the same commit. Admins and the service principal
+ * are not bound (they write models anyway; the shared workflows keep the count exact).
+ * @param changes the commit's writes in order, each with the document before and after it
+ * @throws AppError `permission-denied`
+ */
+export function authorizeBatch(principal: Principal, changes: readonly PendingChange[]): void {
+  if (principal.kind !== 'user' || isAdmin(principal)) return;
+  /** State of each document at the commit's start and end. */
+  const states = new Map<string, { collection: CollectionName; id: string; start: Json | null; end: Json | null }>();
+  for (const change of changes) {
+    const key = `${change.collection}/${change.id}`;
+    const state = states.get(key);
+    if (state) state.end = change.after;
+    else states.set(key, { collection: change.collection, id: change.id, start: change.before, end: change.after });
+  }
+  const created = new Map<string, Array<{ id: string; data: Json }>>();
+  for (const state of states.values()) {
+    if (state.collection !== 'annotations' || state.start !== null || state.end === null) continue;
+    const modelId = String(state.end.modelId);
+    created.set(modelId, [...(created.get(modelId) ?? []), { id: state.id, data: state.end }]);
+  }
+  for (const [modelId, findings] of created) {
+    const model = states.get(`models/${modelId}`);
+    if (!model || model.start === null || model.end === null) {
+      throw denied(`create a finding without its model's count update (models/${modelId}) in the same batch`);
+    }
+    if (findings.length !== 1) throw denied(`create more than one finding of models/${modelId} in one batch`);
+    const finding = findings[0]!;
+    const seqBefore = counter(model.start, 'annotationsSeq');
+    const countBefore = counter(model.start, 'annotationsCount');
+    const seq = finding.data.seq;
+    if (seqBefore === null || countBefore === null || seq !== seqBefore + 1) {
+      throw denied(`a finding of models/${modelId} must be number ${seqBefore === null ? '?' : seqBefore + 1}`);
+    }
+    if (finding.id !== `${modelId}_${seq}`) throw denied(`a finding of models/${modelId} numbered ${seq} must be ${modelId}_${seq}`);
+    if (counter(model.end, 'annotationsSeq') !== seq || counter(model.end, 'annotationsCount') !== countBefore + 1) {
+      throw denied(`models/${modelId} must set annotationsSeq to ${seq} and annotationsCount to ${countBefore + 1}`);
+    }
+  }
+  for (const state of states.values()) {
+    if (state.collection === 'models' && !created.has(state.id)) {
+      throw denied(`write models/${state.id} (a user changes a model's finding count only with the finding it counts)`);
+    }
+  }
 }
 
 /**
@@ -128,6 +304,12 @@ export function preAuthorizeWrite(
 ): void {
   requireSignedIn(principal);
   if (can(roleOf(principal), writeCapability(target.collection))) return;
+  // issue 18: a user creates and edits findings (at their `{modelId}_{seq}` id, never deletes) and
+  // bumps a model's finding count; the data decides the rest (authorizeWrite, authorizeBatch).
+  if (principal.kind === 'user' && can(principal.role, Capability.OpenModels) && target.id !== undefined && target.op !== 'delete') {
+    if (target.collection === 'annotations') return;
+    if (target.collection === 'models' && target.op !== 'create') return;
+  }
   if (principal.kind !== 'user' || target.collection !== 'users' || target.id !== principal.uid) {
     throw denied(`write ${target.collection}/${target.id ?? '(new)'}`);
   }
@@ -136,14 +318,21 @@ export function preAuthorizeWrite(
 
 /**
  * Authorises one computed write of a commit: a non-admin's own `users/{uid}` record keeps its uid,
- * email and role; a first record takes role 'user' or the role §4's resolution gives.
- * @param lookup reads the `admins` allowlist
+ * email and role; a first record takes role 'user' or the role §4's resolution gives. A user's
+ * finding write follows the issue 18 rule (own author, content fields of own findings, no
+ * delete, a model write only as a count bump, no alignments); the binding of a finding create to
+ * its count bump is checked per commit by {@link authorizeBatch}.
+ * @param lookup reads the `admins` allowlist and a finding's model (the commit's state so far)
  * @throws AppError `unauthenticated` / `permission-denied`
  */
 export function authorizeWrite(principal: Principal, change: PendingChange, lookup: DocumentLookup): void {
   requireSignedIn(principal);
   if (can(roleOf(principal), writeCapability(change.collection))) return;
   if (principal.kind !== 'user') throw denied('write');
+  if (change.collection === 'annotations' || change.collection === 'alignments' || change.collection === 'models') {
+    authorizeUserFindingWrite(principal, change, lookup);
+    return;
+  }
   if (change.collection !== 'users' || change.id !== principal.uid) throw denied(`write ${change.collection}/${change.id}`);
   const { before, after } = change;
   if (!after) throw denied('delete own user record');

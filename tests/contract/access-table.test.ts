@@ -12,7 +12,7 @@
 //   status; signed out is always refused (never 200).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
+import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { startLocalServer } from '../support/local-backend.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
@@ -57,13 +57,15 @@ function send(request: AccessRequest, bearer: string | undefined): Promise<Reply
         : call('PATCH', at(request.id), bearer, { data: request.data });
     case 'delete':
       return call('DELETE', at(request.id), bearer);
+    case 'batch':
+      return call('POST', '/v1/batch', bearer, { ops: request.ops });
   }
 }
 
 /** Puts the fixture back: every document of the table's collections not in it removed, the rest rewritten. */
 async function resetFixture(): Promise<void> {
   const ops: unknown[] = [];
-  for (const collection of ['users', 'admins', 'projects', 'models'] as const) {
+  for (const collection of ACCESS_COLLECTIONS) {
     const { body } = await call('POST', `/v1/query/${collection}`, handle.serviceKey, {});
     for (const doc of (body as { docs: { id: string }[] }).docs) {
       if (!ACCESS_FIXTURE.some((f) => f.collection === collection && f.id === doc.id)) ops.push({ op: 'delete', collection, id: doc.id });

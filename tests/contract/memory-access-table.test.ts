@@ -2,7 +2,7 @@
 // (shared/access-table.ts, decided by shared/roles.ts), as tests/contract/access-table.test.ts
 // holds the embedded server to it and tests/rules/role-table.test.ts firestore.rules. The
 // principals are clients of one store signed in with the table's fixed uids; the requests are the
-// port calls a client makes (get, query, add, set, set with merge, update, delete).
+// port calls a client makes (get, query, add, set, set with merge, update, delete, batch).
 //
 // What a decision is here (the embedded server's, without HTTP):
 // - allow: the call succeeds; a read returns exactly what the service principal reads;
@@ -10,7 +10,7 @@
 //   invalid-argument for the §5 content rule and an unnamed collection), or a read is withheld
 //   (a hidden model by id reads as null, a query returns less than the service principal reads).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
+import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import type { MemoryBackend } from '@shared/adapters/memory/index.js';
@@ -59,6 +59,8 @@ async function send(request: AccessRequest, backend: MemoryBackend): Promise<Out
         };
       case 'delete':
         return { ok: true, value: await catalog.delete(collection, request.id) };
+      case 'batch':
+        return { ok: true, value: await catalog.batch(request.ops) };
     }
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error };
@@ -68,7 +70,7 @@ async function send(request: AccessRequest, backend: MemoryBackend): Promise<Out
 
 /** Puts the fixture back: every document not in it removed, the rest rewritten (no role table). */
 function resetFixture(): void {
-  for (const collection of ['users', 'admins', 'projects', 'models'] as const) {
+  for (const collection of ACCESS_COLLECTIONS) {
     for (const doc of store.documents(collection)) {
       if (!ACCESS_FIXTURE.some((f) => f.collection === collection && f.id === doc.id)) store.deleteDocument(collection, doc.id);
     }

@@ -1,7 +1,8 @@
 // Security rules (firestore.rules, storage.rules) with @firebase/rules-unit-testing. firestore.rules
 // runs EVERY row of the shared access table (shared/access-table.ts: the SPEC.md §6 role table for
 // signed out, signed in without a record, allowlisted, user and admin × every collection × get,
-// list, create, update, delete, decided by shared/roles.ts `can()`); the embedded server runs the
+// list, create, update, delete and the atomic batches issue 18's findings need, decided by
+// shared/roles.ts `can()`); the embedded server runs the
 // same rows (tests/contract/access-table.test.ts), so the two backends cannot drift. It runs on
 // Google's Firestore emulator, started here from the machine image's jar
 // (tests/support/emulators.ts; a missing jar or Java fails with the package to install).
@@ -55,6 +56,17 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
         : db.doc(`${request.collection}/${request.id}`).update(request.data);
     case 'delete':
       return db.doc(`${request.collection}/${request.id}`).delete();
+    case 'batch': {
+      // issue 18: writes that the rules bind together (a finding and its model's count), atomically
+      const batch = db.batch();
+      for (const op of request.ops) {
+        const ref = db.doc(`${op.collection}/${op.id}`);
+        if (op.op === 'create') batch.set(ref, op.data);
+        else if (op.op === 'update') batch.update(ref, op.data);
+        else batch.delete(ref);
+      }
+      return batch.commit();
+    }
   }
 }
 
@@ -83,16 +95,19 @@ describe('security rules: the §6 role table', () => {
     await firestore?.stop();
   });
 
-  /** Undoes an allowed write: the target document back to the fixture, documents added removed. */
+  /** Undoes an allowed write: the written collections back to the fixture, documents added removed. */
   async function restore(request: AccessRequest): Promise<void> {
+    const collections = new Set<string>(request.op === 'batch' ? request.ops.map((op) => op.collection) : [request.collection]);
     await env.withSecurityRulesDisabled(async (ctx) => {
       const db = ctx.firestore();
-      const fixture = ACCESS_FIXTURE.filter((doc) => doc.collection === request.collection);
       const batch = db.batch();
-      for (const doc of (await db.collection(request.collection).get()).docs) {
-        if (!fixture.some((f) => f.id === doc.id)) batch.delete(doc.ref);
+      for (const collection of collections) {
+        const fixture = ACCESS_FIXTURE.filter((doc) => doc.collection === collection);
+        for (const doc of (await db.collection(collection).get()).docs) {
+          if (!fixture.some((f) => f.id === doc.id)) batch.delete(doc.ref);
+        }
+        for (const doc of fixture) batch.set(db.doc(`${doc.collection}/${doc.id}`), doc.data);
       }
-      for (const doc of fixture) batch.set(db.doc(`${doc.collection}/${doc.id}`), doc.data);
       await batch.commit();
     });
   }

@@ -10,7 +10,7 @@ const allowed = (principal: string) => ACCESS_TABLE.filter((r) => r.principal ==
 describe('the access table (SPEC.md §6)', () => {
   it('has a row for every principal × named collection × operation', () => {
     for (const principal of ACCESS_PRINCIPALS) {
-      for (const collection of ['users', 'admins', 'projects', 'models'] as const) {
+      for (const collection of ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'] as const) {
         for (const op of OPS) {
           expect(
             ACCESS_TABLE.some((r) => r.principal === principal && r.request.collection === collection && r.request.op === op),
@@ -38,11 +38,17 @@ describe('the access table (SPEC.md §6)', () => {
 
   it('keeps a user to reading visible models and projects and their own record', () => {
     const user = allowed('user');
+    // issue 18: and to adding findings (with the count batch) and editing their own findings' content
     expect(user.filter((r) => r.request.op !== 'get' && r.request.op !== 'list').map((r) => r.case)).toEqual([
       "own record with role 'user' (registration at first sign-in)",
       "own record's note",
+      "own finding with the model's count and number bump in the same batch (createAnnotation)",
+      "the user's finding's content (title, severity, last_updated)",
     ]);
+    expect(user.some((r) => r.request.collection === 'alignments' && !['get', 'list'].includes(r.request.op))).toBe(false);
+    expect(user.some((r) => r.request.op === 'delete' || r.case.includes('deleted'))).toBe(false);
     expect(user.some((r) => r.case === 'a hidden model' || r.case === 'hidden models (visible == false)')).toBe(false);
+    expect(user.some((r) => r.case.includes('hidden model'))).toBe(false);
   });
 
   it('lets an admin do everything but break the §5 map-URL rule', () => {

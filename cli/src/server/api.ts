@@ -17,6 +17,7 @@ import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
 import type { DocumentStore, QueryText, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
 import {
+  authorizeBatch,
   authorizeWrite,
   checkDocumentContent,
   checkModelPublicId,
@@ -212,11 +213,15 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   /** Coarse check of every op (no data walked), then the shared data rule and the computed-document checks. */
   const commit = (principal: Principal, ops: WriteOp[]): void => {
     for (const op of ops) preAuthorizeWrite(principal, op);
-    documents.commit(ops, (change) => {
-      authorizeWrite(principal, change, documents.lookup);
-      checkDocumentContent(change);
-      checkModelPublicId(change, modelsWithPublicId);
-    });
+    documents.commit(
+      ops,
+      (change) => {
+        authorizeWrite(principal, change, documents.lookup);
+        checkDocumentContent(change);
+        checkModelPublicId(change, modelsWithPublicId);
+      },
+      (changes) => authorizeBatch(principal, changes),
+    );
   };
   const signedIn: onRequestAsyncHookHandler = async (request) => {
     requireSignedIn(await ctx.principal(request));
@@ -296,7 +301,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   serveRoute(app, routes.getDoc, async (request) => {
     const principal = await ctx.principal(request);
     const { collection, id } = parseRequest(routes.getDoc, 'params', request.params);
-    const doc = filterGet(principal, collection, id, documents.get(collection, id));
+    const doc = filterGet(principal, collection, id, documents.get(collection, id), documents.lookup);
     return { doc: doc ? withId(doc) : null };
   });
 

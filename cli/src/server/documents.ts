@@ -10,6 +10,7 @@ import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Json } from '@shared/documents/merge.js';
+import { UNRESTRICTED_SCOPE } from '@shared/rules/document-rules.js';
 import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/document-rules.js';
 import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
@@ -129,6 +130,12 @@ export class DocumentStore {
       params.push(scope.onlyId);
     }
     if (scope.hideHidden === true) clauses.push(`json_type(data, '$.visible') IS NOT 'false'`);
+    // issue 18: a finding of a hidden model is withheld as the model is (a missing model hides nothing).
+    if (scope.hideOfHiddenModels === true) {
+      clauses.push(
+        `NOT EXISTS (SELECT 1 FROM documents AS model WHERE model.collection = 'models' AND model.id = json_extract(documents.data, '$.modelId') AND json_type(model.data, '$.visible') = 'false')`,
+      );
+    }
     validateQueryFields(query);
     for (const [field, op, value] of query.where ?? []) {
       const local: unknown[] = [];
@@ -144,7 +151,7 @@ export class DocumentStore {
    * @param scope restrictions from the role table
    * @throws AppError `invalid-argument` for an invalid field path
    */
-  query(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): StoredDoc[] {
+  query(collection: CollectionName, query: Query, scope: ReadScope = UNRESTRICTED_SCOPE): StoredDoc[] {
     return this.rows(collection, query, scope).map((row) => ({ id: row.id, data: JSON.parse(row.data) as Json }));
   }
 
@@ -157,7 +164,7 @@ export class DocumentStore {
    * @returns `{ json }`, e.g. `{ json: '[{"name":"a","id":"x"}]' }`: the same object while kept
    * @throws AppError `invalid-argument` for an invalid field path
    */
-  queryText(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): QueryText {
+  queryText(collection: CollectionName, query: Query, scope: ReadScope = UNRESTRICTED_SCOPE): QueryText {
     const key = JSON.stringify([
       collection,
       query.where ?? [],
@@ -165,8 +172,10 @@ export class DocumentStore {
       query.limit ?? null,
       scope.hideHidden,
       scope.onlyId ?? null,
+      scope.hideOfHiddenModels,
     ]);
-    const version = this.versions.get(collection) ?? 0;
+    // An answer that withholds hidden models' findings changes with the models too.
+    const version = (this.versions.get(collection) ?? 0) + (scope.hideOfHiddenModels ? (this.versions.get('models') ?? 0) * 2 ** 26 : 0);
     const dataVersion = this.dataVersion.get()?.data_version ?? 0;
     const kept = this.answers.get(key);
     if (kept) {
@@ -220,7 +229,7 @@ export class DocumentStore {
   }
 
   /** Counts what {@link query} would return (limit applies). */
-  count(collection: CollectionName, query: Query, scope: ReadScope = { hideHidden: false, onlyId: undefined }): number {
+  count(collection: CollectionName, query: Query, scope: ReadScope = UNRESTRICTED_SCOPE): number {
     const params: unknown[] = [];
     const inner = `SELECT 1 FROM documents WHERE ${this.where(collection, query, scope, params)}${query.limit !== undefined ? ' LIMIT ?' : ''}`;
     if (query.limit !== undefined) params.push(query.limit);
@@ -233,14 +242,22 @@ export class DocumentStore {
    * become one ISO timestamp for the whole commit.
    * @param ops the writes, in order (later ops see earlier ones)
    * @param authorize called for each write with the document before and after; throwing aborts the commit
+   * @param authorizeAll called once after every write was applied, inside the transaction, with all
+   *   of them in order (the commit-wide rules, e.g. issue 18's finding count binding); throwing
+   *   rolls the whole commit back
    * @throws AppError `already-exists` (create of an existing doc), `not-found` (update of a missing
-   *   doc), `invalid-argument`, or whatever `authorize` throws; nothing is written then
+   *   doc), `invalid-argument`, or whatever `authorize` / `authorizeAll` throw; nothing is written then
    */
-  commit(ops: WriteOp[], authorize: (change: PendingChange) => void): void {
+  commit(
+    ops: WriteOp[],
+    authorize: (change: PendingChange) => void,
+    authorizeAll: (changes: readonly PendingChange[]) => void = () => undefined,
+  ): void {
     for (const op of ops) validateWriteOp(op);
     const now = new Date().toISOString();
     const touched = new Set<CollectionName>();
     const run = this.db.transaction(() => {
+      const changes: PendingChange[] = [];
       for (const op of ops) {
         const before = this.get(op.collection, op.id)?.data ?? null;
         const after = applyWrite(op, before, now);
@@ -254,7 +271,9 @@ export class DocumentStore {
           touched.add(op.collection);
         }
         this.afterWrite(change);
+        changes.push(change);
       }
+      authorizeAll(changes);
     });
     run();
     for (const collection of touched) this.versions.set(collection, (this.versions.get(collection) ?? 0) + 1);

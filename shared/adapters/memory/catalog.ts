@@ -16,6 +16,7 @@ import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shar
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Principal, PendingChange } from '@shared/rules/document-rules.js';
 import {
+  authorizeBatch,
   authorizeWrite,
   checkDocumentContent,
   checkModelPublicId,
@@ -82,7 +83,7 @@ export class MemoryCatalog implements CatalogPort {
     parse(collectionSchema, collection, 'collection');
     parse(docIdSchema, id, 'document id');
     const data = this.store.readDocument(collection, id);
-    const doc = filterGet(principal, collection, id, data ? { id, data } : null);
+    const doc = filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
     return (doc ? withId(doc) : null) as WithId<CollectionTypes[C]> | null;
   }
 
@@ -96,7 +97,9 @@ export class MemoryCatalog implements CatalogPort {
     requireSignedIn(principal);
     parse(collectionSchema, collection, 'collection');
     const parsed = parseQuery(query);
-    return runQuery(this.store.documents(collection), parsed, readScope(principal, collection)).map(withId);
+    return runQuery(this.store.documents(collection), parsed, readScope(principal, collection), (c, id) =>
+      this.store.readDocument(c, id),
+    ).map(withId);
   }
 
   async count(collection: CollectionName, query?: Query): Promise<number> {
@@ -156,7 +159,8 @@ export class MemoryCatalog implements CatalogPort {
    * Commits writes atomically, as the embedded backend's `DocumentStore.commit`: every op is
    * decided by its target, the data checked by the shared rule, then each write is computed on
    * the state the earlier ops left (one server timestamp for the commit) and authorised with its
-   * before and after; only when all pass is anything stored.
+   * before and after, and the commit as a whole is held to the finding count binding
+   * (`authorizeBatch`, issue 18); only when all pass is anything stored.
    * @throws AppError `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
    */
   private commit(principal: Principal, ops: WriteOp[]): void {
@@ -179,6 +183,7 @@ export class MemoryCatalog implements CatalogPort {
         .map(([id]) => id);
     };
     const changes: Array<{ collection: CollectionName; id: string; after: Json | null }> = [];
+    const computed: PendingChange[] = [];
     for (const op of copies) {
       const before = current(op.collection, op.id);
       const after = applyWrite(op, before, now);
@@ -188,7 +193,9 @@ export class MemoryCatalog implements CatalogPort {
       checkModelPublicId(change, modelsWithPublicId);
       pending.set(key(op.collection, op.id), after);
       changes.push({ collection: op.collection, id: op.id, after });
+      computed.push(change);
     }
+    authorizeBatch(principal, computed);
     this.store.apply(changes);
   }
 

@@ -11,7 +11,7 @@ import type { Json } from '@shared/documents/merge.js';
 import { validateQueryFields } from '@shared/field-path.js';
 import { compareCodeUnits } from '@shared/order.js';
 import type { FilterValue, Query, WhereClause } from '@shared/ports/catalog.js';
-import type { ReadScope } from '@shared/rules/document-rules.js';
+import type { DocumentLookup, ReadScope } from '@shared/rules/document-rules.js';
 
 export type { Json };
 
@@ -92,16 +92,18 @@ function compareField(a: Json, b: Json, field: string): number {
  * @param docs every document of the collection
  * @param query the query (field paths are checked)
  * @param scope restrictions from the role table
+ * @param lookup reads a finding's model (for `scope.hideOfHiddenModels`, issue 18)
  * @returns the matching documents (the same objects; callers copy them)
  * @throws AppError `invalid-argument` for an invalid field path
  */
-export function runQuery(docs: Iterable<MemoryDoc>, query: Query, scope: ReadScope): MemoryDoc[] {
+export function runQuery(docs: Iterable<MemoryDoc>, query: Query, scope: ReadScope, lookup: DocumentLookup = () => null): MemoryDoc[] {
   validateQueryFields(query);
   const where = query.where ?? [];
   const matching = [...docs].filter(
     (doc) =>
       (scope.onlyId === undefined || doc.id === scope.onlyId) &&
       !(scope.hideHidden && doc.data.visible === false) &&
+      !(scope.hideOfHiddenModels && typeof doc.data.modelId === 'string' && lookup('models', doc.data.modelId)?.visible === false) &&
       where.every((clause) => matchesFilter(doc.data, clause)),
   );
   const orderBy = query.orderBy ?? [];
