@@ -8,22 +8,28 @@
  * canvas) and `data-flight` (on | off) on the viewport element for tests. Keyboard: the canvas
  * (a named application described by the model's name, type and counts) takes arrows, Shift+arrows,
  * +/−, Page Up/Down, F, R and Home (lib/view-keys.ts); the toolbar has the same as buttons.
+ * Inspection (issue 18): in `pickMode` a click (or P, at the view's centre) picks a point of the
+ * model instead of a camera, reported to `onPick` in model coordinates, shown in a status line and
+ * as `data-picked` (JSON of the point) on the viewport element; `markers` are drawn over the
+ * model; a new `flyTo.key` flies the camera to `flyTo.point`.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Group } from 'three';
 import { formatBytes, formatDate } from '@shared/format.js';
 import { CompareMessages } from '@shared/messages.js';
-import type { Model } from '@shared/types.js';
+import { formatPoint } from '@shared/annotations.js';
+import type { Model, ModelPoint } from '@shared/types.js';
 import { useLatest } from '../../../hooks/use-latest.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { hasCameraMetadata, useViewerCameras } from '../api/camera-poses.js';
 import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerModel } from '../api/viewer-models.js';
-import { ViewerEngine } from '../lib/engine.js';
+import { ViewerEngine, type PickResult, type ViewerMarker } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
 import { VIEW_KEYS_HINT, viewActionForKey, type ViewAction } from '../lib/view-keys.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import { CameraPanel } from './camera-panel.js';
+import './measure-tool.css';
 
 /** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
 export interface OverlayContext {
@@ -78,7 +84,18 @@ export interface ModelViewportProps {
   overlays?: ViewportOverlay;
   /** Extra class on the viewport element (compare layouts). */
   className?: string;
+  /** When true, a click on the model (or P at the view's centre) picks a point instead of a camera (issue 18). */
+  pickMode?: boolean;
+  /** Receives each picked point (model coordinates); a click that misses the model reports nothing. */
+  onPick?: (pick: PickResult) => void;
+  /** Drawn over the model (points in model coordinates); replaced whenever the array changes. */
+  markers?: readonly ViewerMarker[];
+  /** Flies the camera to `point` (model coordinates) whenever `key` changes (a jump under reduced motion). */
+  flyTo?: { point: ModelPoint; key: number } | null;
 }
+
+/** The view keys' hint, with the pick key while a click picks a point. */
+export const PICK_KEY_HINT = 'P picks the point at the centre of the view (marked by the cross).';
 
 /** What the engine counted in the loaded files (null: that kind of file is not loaded). */
 export interface ModelStats {
@@ -131,6 +148,10 @@ export function ModelViewport({
   onReady,
   overlays,
   className,
+  pickMode = false,
+  onPick,
+  markers,
+  flyTo = null,
 }: ModelViewportProps) {
   const { catalog, files } = useBackend();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -152,6 +173,10 @@ export function ModelViewport({
   const [camerasOn, setCamerasOn] = useState(variant === 'single');
   const [selectedCamera, setSelectedCamera] = useState<number | null>(null);
   const [drawnCameras, setDrawnCameras] = useState<boolean[]>([]);
+  const [picked, setPicked] = useState<{ pick: PickResult | null; seq: number } | null>(null);
+  // The canvas's key handler reads whether P picks (it is bound once per engine).
+  const pickModeRef = useRef(pickMode);
+  pickModeRef.current = pickMode;
 
   const found =
     phase.kind === 'no-files' || phase.kind === 'loading' || phase.kind === 'ready' || phase.kind === 'error' ? phase.found : null;
@@ -168,7 +193,7 @@ export function ModelViewport({
   }, [upAxis]);
 
   // The callbacks the effects below call: the latest ones, whenever they run.
-  const callbacks = useLatest({ onEngine, onModel, onReady });
+  const callbacks = useLatest({ onEngine, onModel, onReady, onPick });
 
   // The canvas and its engine, created here rather than rendered by React, so that a remount
   // (StrictMode, a new model) never reuses a canvas whose WebGL context was released. The canvas
@@ -203,7 +228,21 @@ export function ModelViewport({
       root.dataset.camera = canvas.dataset.camera = engine.cameraState();
       root.dataset.flight = engine.flying ? 'on' : 'off';
     };
+    // Every pick (a click in pick mode, P, the measure tool's button) comes here through the engine.
+    let seq = 0;
+    engine.onPointPicked = (pick) => {
+      seq += 1;
+      setPicked({ pick, seq });
+      const root = rootRef.current;
+      if (root && pick) root.dataset.picked = JSON.stringify(pick.point);
+      if (pick) callbacks.current.onPick?.(pick);
+    };
     const onKeyDown = (event: KeyboardEvent) => {
+      if (pickModeRef.current && (event.key === 'p' || event.key === 'P') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        engine.pickCentre();
+        return;
+      }
       const action = viewActionForKey(event);
       if (!action) return;
       event.preventDefault();
@@ -292,6 +331,8 @@ export function ModelViewport({
         if (engine) {
           const withSplat = hasSplat(found.model);
           engine.setFlipped(withSplat ? 'splat' : 'mesh', (upChoiceRef.current ?? defaultUpAxis(withSplat)) === 'y-down');
+          // Picks and markers are in the model's coordinates: the splat's file frame, or the GLB's for a mesh-only model.
+          engine.setModelFrame(withSplat ? 'splat' : 'mesh');
           engine.fit(true);
         }
         setPhase({ kind: 'ready', found });
@@ -376,17 +417,45 @@ export function ModelViewport({
     const engine = engineRef.current;
     if (!engine || !cameraList) return;
     engine.setCamerasVisible(camerasOn);
-    // A click on the canvas picks the frustum under it (a drag orbits as before).
-    engine.onClick = camerasOn
-      ? (x, y) => {
-          const index = engine.pickCamera(x, y);
-          if (index !== null) selectCameraRef.current(index);
-        }
-      : null;
+  }, [cameraList, camerasOn]);
+
+  // A click on the canvas (a drag orbits as before): in pick mode it picks a point of the model,
+  // else, with the cameras shown, the frustum under it.
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine || !ready) return;
+    engine.onClick = pickMode
+      ? (x, y) => void engine.pickAndReport(x, y)
+      : cameraList && camerasOn
+        ? (x, y) => {
+            const index = engine.pickCamera(x, y);
+            if (index !== null) selectCameraRef.current(index);
+          }
+        : null;
     return () => {
       engine.onClick = null;
     };
-  }, [cameraList, camerasOn]);
+  }, [ready, pickMode, cameraList, camerasOn]);
+
+  // Leaving pick mode forgets the last pick's line (data-picked stays for tests).
+  useEffect(() => {
+    if (!pickMode) setPicked(null);
+  }, [pickMode]);
+
+  useEffect(() => {
+    const engine = engineRef.current;
+    if (!engine || !ready) return;
+    engine.setMarkers(markers ?? []);
+  }, [ready, markers]);
+
+  const flyKey = flyTo?.key ?? null;
+  const flyPoint = useLatest(flyTo?.point ?? null);
+  useEffect(() => {
+    const engine = engineRef.current;
+    const point = flyPoint.current;
+    if (!engine || !ready || flyKey === null || !point) return;
+    engine.flyToPoint(point, !prefersReducedMotion());
+  }, [ready, flyKey, flyPoint]);
 
   function toggleCameras() {
     if (camerasOn) selectCamera(null);
@@ -465,7 +534,19 @@ export function ModelViewport({
       </p>
       <p id={keysId} className="viewport-keys">
         {VIEW_KEYS_HINT}
+        {pickMode ? ` ${PICK_KEY_HINT}` : ''}
       </p>
+      {pickMode && phase.kind === 'ready' ? <div className="viewport-crosshair" aria-hidden="true" /> : null}
+      {/* The last pick in model units (announced: role=status); in the page from the start of pick mode, before its text. */}
+      {pickMode ? (
+        <p className="viewport-pick" role="status" data-testid="pick-readout">
+          {picked
+            ? picked.pick
+              ? `Picked ${formatPoint(picked.pick.point)} on the ${picked.pick.part === 'splat' ? 'splat' : 'mesh'} (model units)`
+              : 'No point of the model there: pick on the model.'
+            : ''}
+        </p>
+      ) : null}
       <p className="visually-hidden" role="status" data-testid="viewport-status">
         {announcement}
       </p>

@@ -106,6 +106,34 @@ vi.mock('../lib/engine.js', () => {
     fitToCameras() {
       this.fits += 1;
     }
+    // Picking and markers (issue 18): a pick answers `pointAnswer`, reported like the engine does.
+    modelFrame: string | null = null;
+    markerLists: unknown[][] = [];
+    flights: Array<[{ x: number; y: number; z: number }, boolean]> = [];
+    pointAnswer: { point: { x: number; y: number; z: number }; part: 'splat' | 'mesh' } | null = null;
+    onPointPicked: ((pick: unknown) => void) | null = null;
+    setModelFrame(part: string) {
+      this.modelFrame = part;
+    }
+    setMarkers(markers: unknown[]) {
+      this.markerLists.push(markers);
+    }
+    flyToPoint(point: { x: number; y: number; z: number }, animate = true) {
+      this.flights.push([point, animate]);
+    }
+    pickPoint() {
+      return this.pointAnswer;
+    }
+    pickAndReport() {
+      this.onPointPicked?.(this.pointAnswer);
+      return this.pointAnswer;
+    }
+    pickCentre() {
+      return this.pickAndReport();
+    }
+    modelUp() {
+      return { x: 0, y: this.modelFrame === 'splat' ? -1 : 1, z: 0 };
+    }
     viewFromCamera(index: number, animate: boolean) {
       this.views.push([index, animate]);
       return true;

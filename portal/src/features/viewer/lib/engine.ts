@@ -5,7 +5,9 @@
  * a CDN), OrbitControls, framing on the model, the y-down fix of 3DGS output, and on-demand
  * rendering: a frame is drawn when the camera, the scene or the size changes, when Spark says a
  * new splat order is ready (`onDirty`), continuously while files load and for about a second
- * after; then the loop sleeps. No React here: the viewport component owns one engine per canvas.
+ * after; then the loop sleeps. Inspection (issue 18): picking a point ({@link ViewerEngine.pickPoint},
+ * in model coordinates), markers ({@link ViewerEngine.setMarkers}), a flight to a point and the
+ * displayed up axis in model coordinates. No React here: the viewport component owns one engine per canvas.
  */
 import { SparkRenderer, SplatMesh } from '@sparkjsdev/spark';
 import {
@@ -35,8 +37,14 @@ import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_w
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
 import { cameraView, type Quat } from '@shared/camera-poses.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
+import { MarkerLayer, type ViewerMarker } from './markers.js';
+import { flyToPlacement, modelToWorld, nearestHit, upInModel, worldToModel, type PickResult } from './picking.js';
 import type { ViewAction } from './view-keys.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
+import type { ModelPoint } from '@shared/types.js';
+
+export type { PickResult } from './picking.js';
+export type { MarkerTone, ViewerMarker } from './markers.js';
 
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
 export const VIEWPORT_BACKGROUND = 0x1b1f24;
@@ -57,6 +65,12 @@ const DEFAULT_FOV = 50;
 
 /** How long a flight to a photo's camera takes, ms (none when the user prefers reduced motion). */
 const FLIGHT_MS = 700;
+
+/**
+ * A flight to a picked point ends this far from it: a fraction of the framed model's radius
+ * (never further than the camera already was).
+ */
+const FLY_TO_POINT_FRACTION = 0.35;
 
 /** A pointer that moved less than this between press and release clicked, CSS pixels. */
 const CLICK_SLOP = 5;
@@ -97,6 +111,11 @@ export class ViewerEngine {
    * with its position from the canvas's top-left corner in CSS pixels.
    */
   onClick: ((x: number, y: number) => void) | null = null;
+  /**
+   * Called by {@link pickAndReport} and {@link pickCentre} with what they picked (null: the ray
+   * missed the model); the viewport shows it and hands it on.
+   */
+  onPointPicked: ((pick: PickResult | null) => void) | null = null;
 
   private readonly renderer: WebGLRenderer;
   private readonly spark: SparkRenderer;
@@ -112,6 +131,9 @@ export class ViewerEngine {
   private syncing = false;
   private disposed = false;
   private cameras: CameraOverlay | null = null;
+  private readonly markerLayer = new MarkerLayer();
+  /** The part whose file frame is the model's coordinate frame (null: the splat when loaded, else the mesh). */
+  private framePart: 'splat' | 'mesh' | null = null;
   private flight: { from: Placement; to: Placement; start: number; duration: number } | null = null;
   private press: { x: number; y: number; id: number } | null = null;
   /** framingBounds() of the current files, turns and visibility (it reads up to 65,536 splats). */
@@ -127,7 +149,7 @@ export class ViewerEngine {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene.background = new Color(VIEWPORT_BACKGROUND);
     this.spark = new SparkRenderer({ renderer: this.renderer, onDirty: () => this.requestRender() });
-    this.scene.add(this.spark, this.splatGroup, this.meshGroup, this.overlayGroup);
+    this.scene.add(this.spark, this.splatGroup, this.meshGroup, this.overlayGroup, this.markerLayer.group);
     this.scene.add(new AmbientLight(0xffffff, 1.6));
     const sun = new DirectionalLight(0xffffff, 2.2);
     sun.position.set(3, 5, 4);
@@ -181,6 +203,7 @@ export class ViewerEngine {
     if (this.disposed) return;
     this.framesOwed = Math.max(0, this.framesOwed - 1);
     if (this.flight) this.stepFlight();
+    this.updateMarkers();
     this.renderer.render(this.scene, this.camera);
     this.renderedFrames += 1;
     this.onFrame?.();
@@ -569,6 +592,123 @@ export class ViewerEngine {
     return true;
   }
 
+  /**
+   * Says which file's frame is the model's coordinate frame (ARCHITECTURE "Findings"): the
+   * splat's for splat and hybrid models, the GLB's for a mesh-only model. Picks are returned in
+   * it and markers drawn in it. Until set: the splat's when one is loaded, else the GLB's.
+   */
+  setModelFrame(part: 'splat' | 'mesh'): void {
+    this.framePart = part;
+    this.requestRender();
+  }
+
+  /** The group whose inverse world matrix turns world points into model coordinates. */
+  private modelFrame(): Group {
+    const part = this.framePart ?? (this.splat ? 'splat' : 'mesh');
+    return part === 'splat' ? this.splatGroup : this.meshGroup;
+  }
+
+  /** Keeps the markers turned like the model's frame and sized for the camera (before each frame). */
+  private updateMarkers(): void {
+    const group = this.markerLayer.group;
+    const frame = this.modelFrame();
+    if (!group.quaternion.equals(frame.quaternion) || !group.position.equals(frame.position)) {
+      group.quaternion.copy(frame.quaternion);
+      group.position.copy(frame.position);
+      group.updateMatrixWorld(true);
+    }
+    this.markerLayer.update(this.camera, this.canvas.clientHeight);
+  }
+
+  /**
+   * The point of the model under a canvas position: the nearest hit of the visible parts (Spark's
+   * splat raycasting, three's raycaster on the GLB's meshes), in model coordinates (the model
+   * frame's turn undone). Camera frustums and markers are never hit.
+   * @param x CSS pixels from the canvas's left edge
+   * @param y CSS pixels from its top edge
+   * @returns the point and the part it is on, or null when the ray misses the model
+   */
+  pickPoint(x: number, y: number): PickResult | null {
+    if (this.disposed) return null;
+    this.camera.updateMatrixWorld();
+    const targets = [
+      ...(this.splat ? [{ part: 'splat' as const, object: this.splat, visible: this.splatGroup.visible }] : []),
+      ...(this.mesh ? [{ part: 'mesh' as const, object: this.mesh, visible: this.meshGroup.visible }] : []),
+    ];
+    const hit = nearestHit(this.camera, x, y, this.canvas.clientWidth, this.canvas.clientHeight, targets);
+    if (!hit) return null;
+    return { point: worldToModel(hit.point, this.modelFrame()), part: hit.part };
+  }
+
+  /**
+   * {@link pickPoint}, then tells {@link onPointPicked}.
+   * @returns the pick, or null for a miss
+   */
+  pickAndReport(x: number, y: number): PickResult | null {
+    const pick = this.pickPoint(x, y);
+    if (!this.disposed) this.onPointPicked?.(pick);
+    return pick;
+  }
+
+  /** Picks the point at the centre of the view (the keyboard's pick: P, or a button) and tells {@link onPointPicked}. */
+  pickCentre(): PickResult | null {
+    return this.pickAndReport(this.canvas.clientWidth / 2, this.canvas.clientHeight / 2);
+  }
+
+  /**
+   * Draws markers over the model (points as spheres that keep their size on screen, polylines as
+   * lines), replacing those drawn before; an empty list removes them.
+   * @param markers points in model coordinates
+   */
+  setMarkers(markers: readonly ViewerMarker[]): void {
+    if (this.disposed) return;
+    this.markerLayer.set(markers);
+    this.requestRender();
+  }
+
+  /** The markers drawn now (as last given to {@link setMarkers}). */
+  get markers(): readonly ViewerMarker[] {
+    return this.markerLayer.markers;
+  }
+
+  /**
+   * Moves the orbit target onto a point and the camera closer to it (to about a third of the
+   * model's radius, never further than it is), keeping the direction it looks from: a short
+   * flight, or a jump when `animate` is false (the viewport passes false under
+   * `prefers-reduced-motion: reduce`).
+   * @param point model coordinates
+   * @param animate fly (default) or jump
+   */
+  flyToPoint(point: ModelPoint, animate = true): void {
+    if (this.disposed || ![point.x, point.y, point.z].every(Number.isFinite)) return;
+    const world = modelToWorld(point, this.modelFrame());
+    const bounds = this.framingBounds();
+    const now = this.camera.position.distanceTo(this.controls.target);
+    const radius = bounds ? new Vector3().fromArray(bounds.max).distanceTo(new Vector3().fromArray(bounds.min)) / 2 : now;
+    const distance = Math.max(radius * FLY_TO_POINT_FRACTION, 1e-4);
+    const fly = flyToPlacement(this.camera.position, this.controls.target, world, distance);
+    const to: Placement = { ...fly, fov: this.camera.fov };
+    const reach = to.position.distanceTo(to.target);
+    if (this.camera.near > reach / 20) {
+      this.camera.near = Math.max(reach / 1000, 1e-5);
+      this.camera.updateProjectionMatrix();
+    }
+    if (animate) {
+      this.flight = { from: this.placement(), to, start: performance.now(), duration: FLIGHT_MS };
+    } else {
+      this.flight = null;
+      this.place(to);
+      this.controls.update();
+      this.onCameraChange?.();
+    }
+    this.requestRender();
+  }
+
+  /** The displayed up axis (world +Y) in model coordinates, unit length: what 'Height difference' measures along. */
+  modelUp(): ModelPoint {
+    return upInModel(this.modelFrame());
+  }
+
   /** Copies another engine's camera and orbit target (linked compare viewports), without echoing back. */
   followCamera(other: ViewerEngine): void {
     if (this.disposed) return;
@@ -598,6 +738,7 @@ export class ViewerEngine {
     this.canvas.removeEventListener('pointerup', this.onPointerUp);
     this.controls.dispose();
     this.cameras?.dispose();
+    this.markerLayer.dispose();
     this.splat?.dispose();
     disposeObject(this.meshGroup);
     disposeObject(this.overlayGroup);
