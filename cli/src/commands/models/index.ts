@@ -8,6 +8,8 @@ import { Command } from 'commander';
 import { examplesHelp } from '../../lib/command.js';
 import { deleteCommand } from './delete.js';
 import { listCommand } from './list.js';
+import { photosAtCommand } from './photos-at.js';
+import { setScaleCommand } from './set-scale.js';
 import { showCommand } from './show.js';
 import { updateCommand } from './update.js';
 import { uploadManyCommand } from './upload-many.js';
@@ -15,7 +17,18 @@ import { uploadCommand } from './upload.js';
 import { hideCommand, unhideCommand } from './visibility.js';
 
 export { REPLACE_REFERENCE_QUESTION } from './common.js';
-export { deleteCommand, hideCommand, listCommand, showCommand, unhideCommand, updateCommand, uploadCommand, uploadManyCommand };
+export {
+  deleteCommand,
+  hideCommand,
+  listCommand,
+  photosAtCommand,
+  setScaleCommand,
+  showCommand,
+  unhideCommand,
+  updateCommand,
+  uploadCommand,
+  uploadManyCommand,
+};
 
 /** `catalog models …` */
 export const modelsCommand = new Command('models')
@@ -27,7 +40,9 @@ export const modelsCommand = new Command('models')
   .addCommand(updateCommand)
   .addCommand(hideCommand)
   .addCommand(unhideCommand)
+  .addCommand(setScaleCommand)
   .addCommand(deleteCommand)
+  .addCommand(photosAtCommand)
   .addHelpText(
     'after',
     examplesHelp([
