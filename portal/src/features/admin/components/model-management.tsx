@@ -3,7 +3,8 @@
  * model", §8 messages, §9 ordering and loading progress): `?modelId=` preselects; a searchable
  * list sortable by ID (default), Name, Latest; model info with Edit Model and Delete Model; the
  * model's 'File checks' (its validation report, issue 16); the additional-files panel and the
- * current files table.
+ * current files table. Edit Model also sets the model's scale, 'Units per metre' (issue 18
+ * `metadata.unitsPerMetre`, optional), shown in the model's information.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -12,6 +13,7 @@ import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithL
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
 import { sortModelsBy } from '@shared/order.js';
 import { searchModels } from '@shared/search.js';
+import { validateUnitsPerMetre } from '@shared/annotations.js';
 import type { Model } from '@shared/types.js';
 import { validateEditModel, type EditModelInput } from '@shared/validation/models.js';
 import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
@@ -26,6 +28,7 @@ import type { Resource } from '../../../lib/resource.js';
 import { useDeleteModel } from '../api/delete-model.js';
 import { useDeleteModelFiles } from '../api/delete-model-files.js';
 import { useModelFiles } from '../api/list-model-files.js';
+import { useSetUnitsPerMetre } from '../api/set-units-per-metre.js';
 import { useUpdateModel } from '../api/update-model.js';
 import { useUploadAdditionalFiles } from '../api/upload-additional-files.js';
 import { AdditionalFilesPanel } from './additional-files-panel.js';
@@ -47,14 +50,29 @@ export function editModelFieldOf(message: string): keyof EditModelInput | null {
   }
 }
 
-/** The Edit Model form (§5 rules through `validateEditModel`; a refused field is marked and focused, issue 19). */
+/** A changed scale handed to {@link EditModelForm}'s `onSave`: the new `metadata.unitsPerMetre` (null: unknown). */
+export interface ScaleChange {
+  unitsPerMetre: number | null;
+}
+
+/** The scale as the form's field shows it: the number, or '' when unknown. */
+function scaleText(model: Model): string {
+  const value = model.metadata?.unitsPerMetre;
+  return typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * The Edit Model form (§5 rules through `validateEditModel`; a refused field is marked and
+ * focused, issue 19) with the optional 'Units per metre' (issue 18, `validateUnitsPerMetre`):
+ * `onSave` gets the §5 fields and, only when the scale changed, the new scale.
+ */
 export function EditModelForm({
   model,
   onSave,
   onClose,
 }: {
   model: Model;
-  onSave: (input: EditModelInput) => Promise<void>;
+  onSave: (input: EditModelInput, scale?: ScaleChange) => Promise<void>;
   onClose: () => void;
 }) {
   const [values, setValues] = useState<EditModelInput>({
@@ -62,10 +80,11 @@ export function EditModelForm({
     publicId: model.publicId,
     captureDate: model.metadata?.captureDate?.slice(0, 10) ?? '',
   });
-  const errors = useFieldErrors<keyof EditModelInput>();
+  const [scale, setScale] = useState(() => scaleText(model));
+  const errors = useFieldErrors<keyof EditModelInput | 'unitsPerMetre'>();
   const save = useAction(
-    async (input: EditModelInput) => {
-      await onSave(input);
+    async (input: EditModelInput, change?: ScaleChange) => {
+      await onSave(input, change);
       onClose();
     },
     {
@@ -79,9 +98,18 @@ export function EditModelForm({
     event.preventDefault();
     const check = validateEditModel(values);
     const field = check.ok ? null : editModelFieldOf(check.message);
-    errors.mark(field === null ? [] : [field]);
-    if (!check.ok) save.fail(check.message);
-    else void save.run(values);
+    const units = validateUnitsPerMetre(scale);
+    if (!check.ok) {
+      errors.mark(field === null ? [] : [field]);
+      save.fail(check.message);
+    } else if (!units.ok) {
+      errors.mark(['unitsPerMetre']);
+      save.fail(units.message);
+    } else {
+      errors.mark([]);
+      const before = model.metadata?.unitsPerMetre ?? null;
+      void save.run(values, units.value === before ? undefined : { unitsPerMetre: units.value });
+    }
   }
   return (
     <form ref={errors.formRef} className="admin-form" onSubmit={submit} noValidate aria-label="Edit Model">
@@ -105,6 +133,13 @@ export function EditModelForm({
           placeholder="YYYY-MM-DD"
           value={values.captureDate ?? ''}
           onChange={(captureDate) => setValues({ ...values, captureDate })}
+        />
+        <TextField
+          label="Units per metre"
+          invalid={errors.props('unitsPerMetre')}
+          placeholder="Optional, e.g. 1 for a model in metres"
+          value={scale}
+          onChange={setScale}
         />
       </div>
       <div className="actions">
@@ -163,6 +198,8 @@ function ModelInfo({ model }: { model: Model }) {
       <dd>{model.isReference ? 'Yes' : 'No'}</dd>
       <dt>Capture Date</dt>
       <dd>{formatDate(model.metadata?.captureDate)}</dd>
+      <dt>Units per metre</dt>
+      <dd>{typeof model.metadata?.unitsPerMetre === 'number' ? model.metadata.unitsPerMetre : 'Not set'}</dd>
       <dt>Total Size</dt>
       <dd>{formatBytes(totalFileSize(model))}</dd>
       <dt>Created</dt>
@@ -188,6 +225,7 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const { files, reload } = useModelFiles(selectedId);
   const updateModel = useUpdateModel();
+  const setUnitsPerMetre = useSetUnitsPerMetre();
   const deleteModel = useDeleteModel();
   const deleteFiles = useDeleteModelFiles();
   const upload = useUploadAdditionalFiles();
@@ -246,8 +284,9 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
                 key={selected.id}
                 model={selected}
                 onClose={() => setMode('view')}
-                onSave={async (input) => {
+                onSave={async (input, scale) => {
                   await updateModel(selected.id, input);
+                  if (scale) await setUnitsPerMetre(selected.id, scale.unitsPerMetre);
                   setBanner({ kind: 'success', text: ModelMessages.modelUpdated });
                 }}
               />
