@@ -8,7 +8,6 @@ import { Command } from 'commander';
 import { examplesHelp } from '../../lib/command.js';
 import { deleteCommand } from './delete.js';
 import { listCommand } from './list.js';
-import { setScaleCommand } from './set-scale.js';
 import { photosAtCommand } from './photos-at.js';
 import { setScaleCommand } from './set-scale.js';
 import { showCommand } from './show.js';
@@ -41,7 +40,6 @@ export const modelsCommand = new Command('models')
   .addCommand(updateCommand)
   .addCommand(hideCommand)
   .addCommand(unhideCommand)
-  .addCommand(setScaleCommand)
   .addCommand(setScaleCommand)
   .addCommand(deleteCommand)
   .addCommand(photosAtCommand)
