@@ -84,8 +84,8 @@ export class DocumentStore {
   private readonly dataVersion;
   /** Writes committed per collection (bumped by {@link commit}): what kept query answers are valid for. */
   private readonly versions = new Map<CollectionName, number>();
-  /** Query answers by collection, query and scope, with the collection version and SQLite data_version they were read at. */
-  private readonly answers = new Map<string, { version: number; dataVersion: number; answer: QueryText }>();
+  /** Query answers by collection, query and scope, with the collection version (and the models' for findings scoped by their model) and SQLite data_version they were read at. */
+  private readonly answers = new Map<string, { version: string; dataVersion: number; answer: QueryText }>();
   /** Characters of JSON in `answers`. */
   private keptChars = 0;
 
@@ -175,7 +175,8 @@ export class DocumentStore {
       scope.hideOfHiddenModels,
     ]);
     // An answer that withholds hidden models' findings changes with the models too.
-    const version = (this.versions.get(collection) ?? 0) + (scope.hideOfHiddenModels ? (this.versions.get('models') ?? 0) * 2 ** 26 : 0);
+    const own = String(this.versions.get(collection) ?? 0);
+    const version = scope.hideOfHiddenModels ? `${own}/${this.versions.get('models') ?? 0}` : own;
     const dataVersion = this.dataVersion.get()?.data_version ?? 0;
     const kept = this.answers.get(key);
     if (kept) {
