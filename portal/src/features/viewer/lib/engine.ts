@@ -38,7 +38,7 @@ import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decode
 import { cameraView, type Quat } from '@shared/camera-poses.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
 import { MarkerLayer, type ViewerMarker } from './markers.js';
-import { flyToPlacement, modelToWorld, nearestHit, upInModel, worldToModel, type PickResult } from './picking.js';
+import { worldDirectionToModel, flyToPlacement, modelToWorld, nearestHit, upInModel, worldToModel, type PickResult } from './picking.js';
 import type { ViewAction } from './view-keys.js';
 import { fitCamera, framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds, type Vec3 } from './framing.js';
 import type { ModelPoint } from '@shared/types.js';
@@ -637,7 +637,8 @@ export class ViewerEngine {
     ];
     const hit = nearestHit(this.camera, x, y, this.canvas.clientWidth, this.canvas.clientHeight, targets);
     if (!hit) return null;
-    return { point: worldToModel(hit.point, this.modelFrame()), part: hit.part };
+    const frame = this.modelFrame();
+    return { point: worldToModel(hit.point, frame), part: hit.part, normal: hit.normal ? worldDirectionToModel(hit.normal, frame) : null };
   }
 
   /**

@@ -4,7 +4,16 @@
  */
 import { BoxGeometry, Group, Mesh, MeshBasicMaterial, PerspectiveCamera, Vector3, type Object3D } from 'three';
 import { describe, expect, it } from 'vitest';
-import { canvasToNdc, flyToPlacement, modelToWorld, nearestHit, upInModel, worldToModel, type PickTarget } from './picking.js';
+import {
+  canvasToNdc,
+  flyToPlacement,
+  modelToWorld,
+  nearestHit,
+  upInModel,
+  worldDirectionToModel,
+  worldToModel,
+  type PickTarget,
+} from './picking.js';
 
 const W = 800;
 const H = 600;
@@ -126,5 +135,14 @@ describe('flyToPlacement', () => {
   it('never moves the camera further away than it was from its target', () => {
     const fly = flyToPlacement(new Vector3(0, 0, 1), new Vector3(0, 0, 0), new Vector3(5, 0, 0), 10);
     expect(fly.position.distanceTo(fly.target)).toBeCloseTo(1, 9);
+  });
+});
+
+describe('surface normals', () => {
+  it('come with a mesh hit, facing the camera, and turn into the model frame', () => {
+    const hit = nearestHit(camera([5, 0, 0]), W / 2, H / 2, W, H, [target('mesh', box())]);
+    expect(hit?.normal?.toArray().map((v) => Math.round(v * 1e9) / 1e9)).toEqual([1, 0, 0]);
+    const up = worldDirectionToModel(new Vector3(0, 1, 0), flipped());
+    expect(up.y).toBeCloseTo(-1, 9);
   });
 });

@@ -15,6 +15,12 @@ export interface PickResult {
   point: ModelPoint;
   /** The part the ray hit first. */
   part: 'splat' | 'mesh';
+  /**
+   * The surface's normal there, model coordinates, unit length, on the side the view looks at
+   * (a GLB face's normal; null for a splat, which has no surface). "Photos of this point" uses it
+   * to leave out the cameras behind the surface (issue 18).
+   */
+  normal?: ModelPoint | null;
 }
 
 /** Something a pick ray can hit: a part's 3D object and whether it is shown. */
@@ -33,6 +39,8 @@ export interface WorldHit {
   point: Vector3;
   /** From the camera, world units. */
   distance: number;
+  /** A mesh face's normal in world space, unit length, turned towards the camera; null for a splat. */
+  normal: Vector3 | null;
 }
 
 /**
@@ -76,7 +84,14 @@ export function nearestHit(
     for (const hit of hits) {
       if (target.part === 'mesh' && !(hit.object as { isMesh?: boolean }).isMesh) continue;
       if (!Number.isFinite(hit.distance) || hit.distance < 0) continue;
-      if (!best || hit.distance < best.distance) best = { part: target.part, point: hit.point.clone(), distance: hit.distance };
+      if (!best || hit.distance < best.distance) {
+        let normal: Vector3 | null = null;
+        if (target.part === 'mesh' && hit.face) {
+          normal = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
+          if (normal.dot(raycaster.ray.direction) > 0) normal.negate(); // the side the view looks at
+        }
+        best = { part: target.part, point: hit.point.clone(), distance: hit.distance, normal };
+      }
       break; // intersectObject sorts by distance: the first usable hit is this target's nearest
     }
   }
@@ -91,6 +106,17 @@ export function nearestHit(
 export function worldToModel(world: Vector3, frame: Object3D): ModelPoint {
   frame.updateMatrixWorld(true);
   const local = world.clone().applyMatrix4(new Matrix4().copy(frame.matrixWorld).invert());
+  return { x: local.x, y: local.y, z: local.z };
+}
+
+/**
+ * A world direction in the model coordinates of a frame group (its inverse world turn), unit length.
+ * @param direction world space
+ * @param frame the part's frame group, its world matrix up to date
+ */
+export function worldDirectionToModel(direction: Vector3, frame: Object3D): ModelPoint {
+  frame.updateMatrixWorld(true);
+  const local = direction.clone().transformDirection(new Matrix4().copy(frame.matrixWorld).invert());
   return { x: local.x, y: local.y, z: local.z };
 }
 
