@@ -24,12 +24,15 @@ export const PHOTOS_SHOWN = 12;
  * The cameras that see a point, best first (empty for a malformed point).
  * @param cameras the model's cameras (camera-poses.ts), in file order
  * @param point the point, model coordinates
+ * @param normal the surface's outward normal there when known (a mesh pick): the cameras that
+ *   look at the back of the surface are left out
  */
-export function viewsOfPoint(cameras: readonly ViewerCamera[], point: ModelPoint): PointView[] {
+export function viewsOfPoint(cameras: readonly ViewerCamera[], point: ModelPoint, normal: ModelPoint | null = null): PointView[] {
   try {
     return camerasSeeingPoint(
       cameras.map((c) => c.entry),
       point,
+      { normal },
     );
   } catch {
     return [];
@@ -39,6 +42,8 @@ export function viewsOfPoint(cameras: readonly ViewerCamera[], point: ModelPoint
 export interface PhotosAtPanelProps {
   /** The picked point (model coordinates), or null before a pick. */
   point: ModelPoint | null;
+  /** The surface normal at the point (model coordinates) when the pick knows it, else null. */
+  normal?: ModelPoint | null;
   /** The model's cameras: null when it has no camera metadata. */
   cameras: Resource<ViewerCamera[]> | null;
   /** Where photo links come from. */
@@ -88,11 +93,11 @@ function MarkedPhoto({ view, camera, files, large }: { view: PointView; camera: 
 }
 
 /** The panel. */
-export function PhotosAtPanel({ point, cameras, files, onViewFrom }: PhotosAtPanelProps) {
+export function PhotosAtPanel({ point, normal = null, cameras, files, onViewFrom }: PhotosAtPanelProps) {
   const [open, setOpen] = useState<number | null>(null);
   const [showAll, setShowAll] = useState(false);
   const list = cameras?.status === 'success' ? cameras.data : null;
-  const views = useMemo(() => (list && point ? viewsOfPoint(list, point) : []), [list, point]);
+  const views = useMemo(() => (list && point ? viewsOfPoint(list, point, normal) : []), [list, point, normal]);
   const opened = open === null ? null : (views.find((v) => v.index === open) ?? null);
   const shown = showAll ? views : views.slice(0, PHOTOS_SHOWN);
 
@@ -116,7 +121,10 @@ export function PhotosAtPanel({ point, cameras, files, onViewFrom }: PhotosAtPan
       <>
         <p className="findings-muted">
           {views.length.toLocaleString('en-US')} of {cameras.data.length.toLocaleString('en-US')} cameras see the point, best first
-          (nearest, most head-on). Nothing here knows what hides the point: a camera behind a wall is listed too.
+          (nearest, most head-on).{' '}
+          {normal
+            ? 'Cameras behind the picked surface are left out; nothing here knows what else may hide the point.'
+            : 'Nothing here knows what hides the point: a camera behind a wall is listed too.'}
         </p>
         {opened ? (
           <figure className="photo-at-open" data-testid="photo-at-open">
