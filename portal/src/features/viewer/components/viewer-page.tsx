@@ -20,6 +20,9 @@ import type { ViewerEngine } from '../lib/engine.js';
 import { unionBounds, type Bounds } from '../lib/framing.js';
 import { parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
+import { useCompareFindings } from './compare-findings.js';
+import { FindingsSide, useFindingsInspection } from './findings-side.js';
+import { MeasureTool, useMeasureTool } from './measure-tool.js';
 import { ModelViewport, type ViewportOverlay } from './model-viewport.js';
 import '../viewer.css';
 
@@ -156,11 +159,45 @@ function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | nul
   const { search } = useLocation();
   // The choice goes into the URL too, so a shared link shows the model the same way up.
   const onUpAxisChange = (up: UpAxis) => navigate({ search: withUpAxis(search, up) }, { replace: true });
+  // Findings and the photos of a picked point (issue 18): a side column, pick mode while it is open.
+  const inspection = useFindingsInspection(found?.model ?? null);
+  // The measure tool (issue 18): while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
+  const measureTool = useMeasureTool(found?.model ?? null, (points, measure, up) => inspection.saveMeasurement({ points, measure, up }));
   return (
     <div ref={ref} className="viewer-page">
-      <ViewerHeader title={found ? found.model.name : `3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen} />
-      <main className="viewer-stage viewer-single">
-        <ModelViewport publicId={id} upAxis={upAxis} onUpAxisChange={onUpAxisChange} onModel={setFound} overlays={overlays} />
+      <ViewerHeader title={found ? found.model.name : `3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen}>
+        {found ? (
+          <button
+            type="button"
+            aria-pressed={measureTool.open}
+            onClick={measureTool.toggle}
+            title="Pick points, measure distances and heights"
+          >
+            Measure
+          </button>
+        ) : null}
+        {found ? (
+          <button
+            type="button"
+            aria-pressed={inspection.open}
+            onClick={inspection.toggle}
+            title="Findings, and the photos that see a picked point"
+          >
+            Findings
+          </button>
+        ) : null}
+      </ViewerHeader>
+      <main className={`viewer-stage viewer-single${inspection.side ? ' viewer-with-side' : ''}`}>
+        <ModelViewport
+          publicId={id}
+          upAxis={upAxis}
+          onUpAxisChange={onUpAxisChange}
+          onModel={setFound}
+          overlays={overlays}
+          {...measureTool.withViewport(inspection.viewport)}
+        />
+        {measureTool.tool ? <MeasureTool {...measureTool.tool} /> : null}
+        {inspection.side ? <FindingsSide {...inspection.side} /> : null}
       </main>
     </div>
   );
@@ -182,6 +219,14 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
   const variant = layout === 'swipe' ? 'swipe' : 'compare';
   const linkedRef = useRef(linkedNow);
   linkedRef.current = linkedNow;
+  // Findings across captures (issue 18): the 'Findings' panel beside the stage, markers and 3-point picking in the viewports.
+  const [findingsOpen, setFindingsOpen] = useState(false);
+  const inspection = useCompareFindings({
+    open: findingsOpen,
+    model: foundModel?.model ?? null,
+    reference: foundReference?.model ?? null,
+    onAlignStart: () => setLayout('side-by-side'),
+  });
 
   const attach = useCallback(
     (side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
@@ -236,48 +281,63 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
         >
           Link cameras
         </button>
-      </ViewerHeader>
-      <main
-        className={`viewer-stage viewer-compare viewer-${layout}`}
-        data-testid="compare-stage"
-        style={{ ['--split' as string]: `${split}%` }}
-      >
-        <ModelViewport
-          publicId={id}
-          onEngine={attach('model')}
-          onReady={onReady('model')}
-          onModel={setFoundModel}
-          className="compare-model"
-          variant={variant}
-          overlays={overlays}
-        />
-        {/* In the swipe view the reference model lies on top, clipped to the right of the slider. */}
-        <ModelViewport
-          publicId={referenceId}
-          isReference
-          onEngine={attach('reference')}
-          onReady={onReady('reference')}
-          onModel={setFoundReference}
-          className="compare-reference"
-          variant={variant}
-          overlays={overlays}
-        />
-        {layout === 'swipe' ? (
-          <>
-            <div className="swipe-divider" aria-hidden="true" />
-            <input
-              className="swipe-slider"
-              type="range"
-              min={0}
-              max={100}
-              value={split}
-              aria-label="Swipe between the model (left) and the reference model (right)"
-              aria-valuetext={`${split}% model, ${100 - split}% reference model`}
-              onChange={(event) => setSplit(Number(event.target.value))}
-            />
-          </>
+        {foundModel && foundReference ? (
+          <button
+            type="button"
+            aria-pressed={findingsOpen}
+            onClick={() => setFindingsOpen(!findingsOpen)}
+            title="Findings of both captures, carried over between them"
+          >
+            Findings
+          </button>
         ) : null}
-      </main>
+      </ViewerHeader>
+      <div className="compare-body">
+        <main
+          className={`viewer-stage viewer-compare viewer-${layout}`}
+          data-testid="compare-stage"
+          style={{ ['--split' as string]: `${split}%` }}
+        >
+          <ModelViewport
+            publicId={id}
+            onEngine={attach('model')}
+            onReady={onReady('model')}
+            onModel={setFoundModel}
+            className="compare-model"
+            variant={variant}
+            overlays={overlays}
+            {...inspection.model}
+          />
+          {/* In the swipe view the reference model lies on top, clipped to the right of the slider. */}
+          <ModelViewport
+            publicId={referenceId}
+            isReference
+            onEngine={attach('reference')}
+            onReady={onReady('reference')}
+            onModel={setFoundReference}
+            className="compare-reference"
+            variant={variant}
+            overlays={overlays}
+            {...inspection.reference}
+          />
+          {layout === 'swipe' ? (
+            <>
+              <div className="swipe-divider" aria-hidden="true" />
+              <input
+                className="swipe-slider"
+                type="range"
+                min={0}
+                max={100}
+                value={split}
+                aria-label="Swipe between the model (left) and the reference model (right)"
+                aria-valuetext={`${split}% model, ${100 - split}% reference model`}
+                onChange={(event) => setSplit(Number(event.target.value))}
+              />
+            </>
+          ) : null}
+        </main>
+        {inspection.panel}
+      </div>
     </div>
   );
 }
