@@ -4,7 +4,8 @@
  *
  * ```
  * <dir>/catalog.json                  manifest: {format, version, exportedAt, source, counts, files}
- * <dir>/documents/<collection>.json   every document of users, admins, projects, models:
+ * <dir>/documents/<collection>.json   every document of users, admins, projects, models,
+ *                                     annotations and alignments (issue 18's findings):
  *                                     a JSON array of {id, ...data}, sorted by id
  * <dir>/files/<storage path>          every stored file under models/, byte for byte
  * <dir>/accounts.json                 sign-in accounts [{uid, email, password_hash, disabled}]
@@ -28,8 +29,17 @@ export const EXPORT_DOCUMENTS_DIR = 'documents';
 export const EXPORT_FILES_DIR = 'files';
 /** Sign-in accounts file (embedded backend). */
 export const EXPORT_ACCOUNTS = 'accounts.json';
-/** Collections exported, in import order. */
-export const EXPORT_COLLECTIONS: readonly CollectionName[] = ['users', 'admins', 'projects', 'models'];
+/**
+ * Collections exported, in import order (findings after their models, so the models' counts
+ * arrive with the findings they count).
+ */
+export const EXPORT_COLLECTIONS: readonly CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'];
+
+/**
+ * Collections an export may lack: exports made before issue 18 have no `annotations.json` or
+ * `alignments.json`; an import reads them as empty.
+ */
+export const EXPORT_OPTIONAL_COLLECTIONS: readonly CollectionName[] = ['annotations', 'alignments'];
 
 /** One stored file listed in the manifest. size in bytes. */
 export interface ExportedFile {

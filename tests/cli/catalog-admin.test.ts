@@ -10,6 +10,7 @@ import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
+import { createAnnotation } from '@shared/workflows/annotations.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
 import { noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
 import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
@@ -340,11 +341,32 @@ describe('seed → export → import', () => {
     try {
       const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);
+      // issue 18: a finding and an alignment travel with the catalog
+      const [m1, m2] = await source.service.catalog.query('models', { orderBy: [['publicId', 'asc']], limit: 2 });
+      const finding = await createAnnotation(
+        source.service.catalog,
+        m1!.id,
+        { title: 'Crack at the weld', category: 'crack', severity: 4, points: [{ x: 0.5, y: 1, z: -2 }] },
+        { uid: 'cli', email: null },
+      );
+      await source.service.catalog.set('alignments', `${m1!.id}__${m2!.id}`, {
+        referenceModelId: m1!.id,
+        modelId: m2!.id,
+        projectId: m1!.projectId ?? null,
+        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+        method: 'same-frame',
+        pairs: [],
+        rmsError: 0,
+        created_by: 'cli',
+      });
       const first = join(work, 'export-1');
       const exp = await runCli(['export', first, '--data-dir', source.dataDir, '--json']);
       expect(exp.exitCode, exp.stdout + exp.stderr).toBe(0);
       expect(existsSync(join(first, 'catalog.json'))).toBe(true);
       expect(JSON.parse(readFileSync(join(first, 'documents', 'models.json'), 'utf8')).length).toBeGreaterThan(0);
+      const exportedFindings = JSON.parse(readFileSync(join(first, 'documents', 'annotations.json'), 'utf8')) as { id: string }[];
+      expect(exportedFindings.map((f) => f.id)).toEqual([finding.id]);
+      expect(JSON.parse(readFileSync(join(first, 'documents', 'alignments.json'), 'utf8'))).toHaveLength(1);
 
       const imp = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
       expect(imp.exitCode, imp.stdout + imp.stderr).toBe(0);
@@ -364,6 +386,18 @@ describe('seed → export → import', () => {
         return { counts: m.counts, files: m.files };
       };
       expect(manifest(second)).toEqual(manifest(first));
+      expect((await target.service.catalog.get('annotations', finding.id))?.title).toBe('Crack at the weld');
+      expect((await target.service.catalog.get('models', m1!.id))?.metadata).toMatchObject({ annotationsCount: 1, annotationsSeq: 1 });
+
+      // an export made before issue 18 (no findings or alignments files) still imports
+      rmSync(join(first, 'documents', 'annotations.json'));
+      rmSync(join(first, 'documents', 'alignments.json'));
+      const older = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
+      expect(older.exitCode, older.stdout + older.stderr).toBe(0);
+      expect(parseJson<{ counts: Record<string, number> }>(older.stdout)).toMatchObject({
+        status: 'ok',
+        result: { counts: { annotations: 0, alignments: 0 } },
+      });
 
       expect(existsSync(join(first, 'accounts.json'))).toBe(true);
       const users = JSON.parse(readFileSync(join(first, 'documents', 'users.json'), 'utf8')) as { id: string; email: string }[];

@@ -14,6 +14,7 @@ import type { ExportManifest, ExportedFile } from '@shared/export-layout.js';
 import {
   EXPORT_ACCOUNTS,
   EXPORT_COLLECTIONS,
+  EXPORT_OPTIONAL_COLLECTIONS,
   EXPORT_DOCUMENTS_DIR,
   EXPORT_FILES_DIR,
   EXPORT_FORMAT,
@@ -231,8 +232,9 @@ export function projectLocationProblems(projects: ReadonlyArray<Record<string, u
  * Imports an export into a backend: the Public ID rule is checked first ({@link publicIdClashes}),
  * and the projects' location ranges ({@link projectLocationProblems}),
  * then every file (checked against the manifest's sizes before anything is written), then every
- * document with its id, in batches. Re-running it sends no file again and rewrites the same
- * documents.
+ * document with its id, in batches (findings and alignments after the models; an export made
+ * before issue 18, without their files, imports none). Re-running it sends no file again and
+ * rewrites the same documents.
  * @param backend the opened backend (admin)
  * @param dir the export folder
  * @param options.log progress lines
@@ -251,7 +253,13 @@ export async function importCatalog(
   try {
     manifest = checkExportManifest(JSON.parse(await readFile(join(dir, EXPORT_MANIFEST), 'utf8')));
     for (const collection of EXPORT_COLLECTIONS) {
-      const list = JSON.parse(await readFile(join(dir, EXPORT_DOCUMENTS_DIR, `${collection}.json`), 'utf8')) as unknown;
+      const path = join(dir, EXPORT_DOCUMENTS_DIR, `${collection}.json`);
+      // An export made before issue 18 has no findings or alignments files: none to import.
+      if (EXPORT_OPTIONAL_COLLECTIONS.includes(collection) && !(await stat(path).catch(() => null))) {
+        docs.set(collection, []);
+        continue;
+      }
+      const list = JSON.parse(await readFile(path, 'utf8')) as unknown;
       if (!Array.isArray(list) || list.some((d) => typeof d?.id !== 'string' || d.id === ''))
         throw new Error(`${collection}.json is not an array of documents with ids`);
       docs.set(collection, list);
