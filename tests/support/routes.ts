@@ -33,6 +33,11 @@ export function userRoutes(projectId: string): RouteCheck[] {
     },
     { path: '/projects/map', name: 'map', ready: { text: 'Project Map' } },
     { path: `/projects/${projectId}`, name: 'project-detail', ready: { text: /^3D Models \(\d+\)$/ } },
+    {
+      path: `/projects/${projectId}/findings`,
+      name: 'findings',
+      ready: { selector: '[data-testid="findings-table"], [data-testid="findings-report"] .state-empty' },
+    },
     { path: '/models', name: 'models', ready: { text: /models found/ } },
   ];
 }

@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
               { path: paths.projects.path, lazy: lazyRoute(() => import('./routes/app/projects.js')) },
               { path: paths.projectMap.path, lazy: lazyRoute(() => import('./routes/app/project-map.js')) },
               { path: paths.project.path, lazy: lazyRoute(() => import('./routes/app/project.js')) },
+              { path: paths.findings.path, lazy: lazyRoute(() => import('./routes/app/findings.js')) },
               { path: paths.models.path, lazy: lazyRoute(() => import('./routes/app/models.js')) },
               {
                 element: <RequireAdmin />,

@@ -20,6 +20,11 @@ export const paths = {
   projects: { path: '/projects', getHref: () => '/projects' },
   projectMap: { path: '/projects/map', getHref: () => '/projects/map' },
   project: { path: '/projects/:projectId', getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}` },
+  /** The project's findings report (issue 18). */
+  findings: {
+    path: '/projects/:projectId/findings',
+    getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/findings`,
+  },
   addModel: {
     path: '/projects/:projectId/add-model',
     getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/add-model`,

@@ -184,11 +184,16 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
             Structure ID: <strong>{data.structure_id || 'Not set'}</strong>
           </p>
         </div>
-        {isAdmin ? (
-          <Link className="button button-secondary" to={paths.admin.projectManagement.getHref(data.id)}>
-            Project Management
+        <div className="actions">
+          <Link className="button button-secondary" to={paths.findings.getHref(data.id)}>
+            Findings report
           </Link>
-        ) : null}
+          {isAdmin ? (
+            <Link className="button button-secondary" to={paths.admin.projectManagement.getHref(data.id)}>
+              Project Management
+            </Link>
+          ) : null}
+        </div>
       </header>
       <FlashBanner text={flash} />
       <div className="detail-grid">
