@@ -250,6 +250,14 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     expect(second).toMatchObject({ id: `${later.id}_2`, title: 'Rust stain', author_email: USER[0], status: 'open' });
     expect((await seeded.service.catalog.get('models', later.id))?.metadata?.annotationsCount).toBe(2);
     expect(await axeViolations(page, 'compare findings, user')).toEqual([]);
+    // At phone width the panel goes below the stage.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const stage = (await page.getByTestId('compare-stage').boundingBox())!;
+    const below = (await panel.boundingBox())!;
+    expect(below.y).toBeGreaterThanOrEqual(stage.y + stage.height - 1);
+    expect(below.width).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page, 'compare findings, user, 390 px')).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/compare-findings-phone.png` });
     await page.context().close();
   });
 });
