@@ -1,5 +1,5 @@
 /**
- * `catalog seed`: the demo catalog (accounts, projects, models), idempotent.
+ * `catalog seed`: the demo catalog (accounts, projects, models and their findings), idempotent.
  */
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -27,6 +27,7 @@ export const seedCommand = leafCommand({
     });
     const lines = [
       ...result.items.map((i) => `${i.created ? 'created ' : 'exists  '} ${i.kind.padEnd(7)} ${i.key.padEnd(18)} ${i.id}`),
+      ...(result.findings > 0 ? [`created  ${result.findings} findings on the demo models`] : []),
       '',
       'Sign-ins:',
       ...result.accounts.map((a) => `  ${a.role.padEnd(5)} ${a.email} / ${a.password}`),

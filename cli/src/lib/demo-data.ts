@@ -27,7 +27,15 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { cameraAxes, cameraIntrinsics, lookAtRotation, makeProjector, quaternionFromMatrix } from '@shared/camera-poses.js';
 import type { CameraLike, ImagePoint, Mat3 } from '@shared/camera-poses.js';
 import { add, cross, dot, length as len, normalize as unit, scale as mul, sub, type Vec3 } from '@shared/vec3.js';
-import type { CameraMetadataEntry } from '@shared/types.js';
+import type { AnnotationInput } from '@shared/annotations.js';
+import type {
+  AnnotationCategory,
+  AnnotationSeverity,
+  AnnotationStatus,
+  CameraMetadataEntry,
+  MeasureKind,
+  ModelPoint,
+} from '@shared/types.js';
 import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
 
 /**
@@ -1146,6 +1154,63 @@ export interface DemoModel {
   survey?: Omit<SplatOptions, 'count' | 'seed' | 'tint'>;
   seed: number;
   tint: RGB;
+  /** The model's scale, `metadata.unitsPerMetre` (the demo structures are in metres: 1). */
+  unitsPerMetre?: number;
+  /** Findings seeded on it (issue 18), in order: F-1, F-2… */
+  findings?: DemoFinding[];
+}
+
+/**
+ * A demo finding (issue 18). Points are given y-up in metres, as the structures are built
+ * ({@link demoFindingInput} turns them into the model's coordinates).
+ */
+export interface DemoFinding {
+  title: string;
+  note: string;
+  category: AnnotationCategory;
+  severity: AnnotationSeverity;
+  status: AnnotationStatus;
+  /** One point, or two or more for a measurement; y-up, metres. */
+  points: Vec3[];
+  measure?: MeasureKind;
+  /** A follow-up of this finding of another demo model: its Public ID and finding number. */
+  followUpOf?: { publicId: string; seq: number };
+}
+
+/** The tower's leg half-width at height `y` (y-up, metres; the default 40 m tower of towerParts). */
+const towerHalf = (y: number) => 3.5 - 2.5 * (y / 40);
+/** A point on the third antenna sector, `twist` degrees off its 270° design azimuth, 1.6 m above the platform. */
+const sectorThree = (twist: number): Vec3 => {
+  const azimuth = ((270 + twist) * Math.PI) / 180;
+  const reach = towerHalf(36) + 1 + 0.25 + 0.14;
+  return [Math.cos(azimuth) * reach, 36 + 1.6, Math.sin(azimuth) * reach];
+};
+/** The lower leg joint of the tower at the first panel level (8 m), on the +x +z leg. */
+const LOWER_JOINT: Vec3 = [towerHalf(8), 8, towerHalf(8)];
+
+/**
+ * A demo finding as the finding workflow takes it: the points (and the up axis of a height) in
+ * the model's own coordinates, which for a model with a splat are the splat file's y-down frame
+ * ({@link toYDown}) and for a mesh-only model the GLB's y-up frame.
+ * @param model the demo model it is on
+ * @param finding the finding
+ */
+export function demoFindingInput(model: Pick<DemoModel, 'files'>, finding: DemoFinding): AnnotationInput {
+  const frame = (p: Vec3): ModelPoint => {
+    const [x, y, z] = model.files.splat ? toYDown(p) : p;
+    return { x, y, z };
+  };
+  return {
+    title: finding.title,
+    note: finding.note,
+    category: finding.category,
+    severity: finding.severity,
+    status: finding.status,
+    points: finding.points.map(frame),
+    measure: finding.measure ?? null,
+    up: finding.measure === 'height' ? frame([0, 1, 0]) : null,
+    photos: [],
+  };
 }
 
 /**
@@ -1180,6 +1245,28 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         survey: { rust: 0.15 },
         seed: 11,
         tint: [0.85, 0.2, 0.2],
+        unitsPerMetre: 1,
+        findings: [
+          {
+            title: 'Bolt corrosion at lower leg joint',
+            note: 'Surface rust on the bolted splice of the north-east leg at the first panel level. Clean and re-coat.',
+            category: 'corrosion',
+            severity: 3,
+            status: 'open',
+            points: [LOWER_JOINT],
+          },
+          {
+            title: 'Leg spacing at the base',
+            note: 'Footing to footing on the north face, for the foundation survey.',
+            category: 'other',
+            severity: 1,
+            status: 'dismissed',
+            points: [
+              [towerHalf(0), 0.45, towerHalf(0)],
+              [-towerHalf(0), 0.45, towerHalf(0)],
+            ],
+          },
+        ],
       },
       {
         publicId: 'TWR-001-2025-06',
@@ -1197,6 +1284,38 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         survey: { rust: 0.55, antennaPanels: 3, sectorTwist: 8 },
         seed: 12,
         tint: [0.82, 0.3, 0.18],
+        unitsPerMetre: 1,
+        findings: [
+          {
+            title: 'Bolt corrosion at lower leg joint',
+            note: 'Rust has spread to the brace connections since the 2024 survey. Schedule repair.',
+            category: 'corrosion',
+            severity: 4,
+            status: 'open',
+            points: [LOWER_JOINT],
+            followUpOf: { publicId: 'TWR-001-2024-05', seq: 1 },
+          },
+          {
+            title: 'Antenna sector 3 turned off azimuth',
+            note: 'The third sector mount is turned about 8° from its design azimuth; check the clamp bolts.',
+            category: 'deformation',
+            severity: 3,
+            status: 'monitoring',
+            points: [sectorThree(8)],
+          },
+          {
+            title: 'Platform height above the footing',
+            note: 'Height of the antenna platform above the north-east footing.',
+            category: 'other',
+            severity: 1,
+            status: 'open',
+            points: [
+              [towerHalf(0), 0.45, towerHalf(0)],
+              [towerHalf(36) + 1, 36, towerHalf(36) + 1],
+            ],
+            measure: 'height',
+          },
+        ],
       },
       {
         publicId: 'TWR-001-DRAFT',
@@ -1233,6 +1352,25 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         files: { splat: false, glb: true, photos: 1 },
         seed: 21,
         tint: [0.3, 0.4, 0.7],
+        unitsPerMetre: 1,
+        findings: [
+          {
+            title: 'Girder corrosion at the east bearing',
+            note: 'Paint loss and rust on the bottom flange of the south girder over the east bearing.',
+            category: 'corrosion',
+            severity: 2,
+            status: 'open',
+            points: [[14.9, 3.12, 1.6]],
+          },
+          {
+            title: 'Vegetation on the east abutment',
+            note: 'Moss and small plants on the abutment seat; clear at the spring inspection.',
+            category: 'vegetation',
+            severity: 1,
+            status: 'repaired',
+            points: [[16, 3.0, 0]],
+          },
+        ],
       },
     ],
   },

@@ -7,18 +7,30 @@
  * built-in viewer (demo-data.ts): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
  * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
- * about a second. Files are seeded only where there is file storage
+ * about a second. The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
+ * (issue 18: created with the finding workflow, so `metadata.annotationsCount` is exact; only on a
+ * model that never had one, `metadata.annotationsSeq` unset, so a re-run adds none). Files are
+ * seeded only where there is file storage
  * (`backend.capabilities.fileStorage`): on the Firebase emulators without the Storage emulator
  * the models are records without files, and the run says so ({@link NO_FILE_STORAGE_MESSAGE}).
  */
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import type { Backend } from '@shared/ports/index.js';
-import type { Role } from '@shared/types.js';
-import { addModel, createProject, grantAdmin, registerUser, setModelVisibility } from '@shared/workflows/index.js';
+import { annotationId } from '@shared/annotations.js';
+import type { Model, Role } from '@shared/types.js';
+import {
+  addModel,
+  createAnnotation,
+  createProject,
+  grantAdmin,
+  registerUser,
+  setModelVisibility,
+  setUnitsPerMetre,
+} from '@shared/workflows/index.js';
 import type { AddModelInput } from '@shared/workflows/index.js';
 import { nodeContentPlatform } from './content-platform.js';
 import type { DemoModel } from './demo-data.js';
-import { DEMO_ACCOUNTS, DEMO_PROJECTS, makeDemoModelFiles } from './demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_PROJECTS, demoFindingInput, makeDemoModelFiles } from './demo-data.js';
 import type { ProgressReporter } from './progress.js';
 
 /**
@@ -39,8 +51,10 @@ export interface SeedItem {
 
 /** Result of {@link seedDemoData}. */
 export interface SeedResult {
-  /** Number of records created by this run (0 on a re-run). */
+  /** Number of accounts, projects and models created by this run (0 on a re-run). */
   created: number;
+  /** Number of findings created by this run on the demo models (0 on a re-run). */
+  findings: number;
   items: SeedItem[];
   accounts: { email: string; password: string; role: Role }[];
   /** Why no files were seeded ({@link NO_FILE_STORAGE_MESSAGE}), or null when they were. */
@@ -93,6 +107,15 @@ export async function seedDemoData(
     items.push({ kind: 'account', key: account.email, id: record.id, created: true });
   }
 
+  const admin = DEMO_ACCOUNTS.find((a) => a.role === 'admin');
+  const author = {
+    uid: items.find((i) => i.kind === 'account' && i.key === admin?.email)?.id ?? options.actorUid,
+    email: admin?.email ?? null,
+  };
+  /** Finding ids by demo Public ID and number, for follow-ups. */
+  const findingIds = new Map<string, string>();
+  let findings = 0;
+
   for (const project of DEMO_PROJECTS) {
     const [existing] = await catalog.query('projects', { where: [['structure_id', '==', project.structure_id]], limit: 1 });
     let projectId: string;
@@ -114,12 +137,15 @@ export async function seedDemoData(
       items.push({ kind: 'project', key: project.structure_id, id: projectId, created: true });
     }
     for (const model of project.models) {
-      items.push(await seedModel(backend, projectId, model, { ...options, recordOnly: filesSkipped !== null }, log));
+      const item = await seedModel(backend, projectId, model, { ...options, recordOnly: filesSkipped !== null }, log);
+      items.push(item);
+      findings += await seedFindings(backend, item.id, model, author, findingIds, log);
     }
   }
 
   return {
     created: items.filter((i) => i.created).length,
+    findings,
     items,
     accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, password: a.password, role: a.role })),
     filesSkipped,
@@ -168,6 +194,40 @@ async function seedModel(
   } finally {
     progress?.stop();
   }
+}
+
+/**
+ * The demo model's scale when it has none, and its findings (demo-data.ts) when it never had one
+ * (`metadata.annotationsSeq` unset), each through the finding workflow (count and number in the
+ * same write); a follow-up links to the finding of the earlier survey.
+ * @returns how many findings were created
+ */
+async function seedFindings(
+  backend: Backend,
+  modelId: string,
+  model: DemoModel,
+  author: { uid: string; email: string | null },
+  findingIds: Map<string, string>,
+  log: (line: string) => void,
+): Promise<number> {
+  const { catalog } = backend;
+  const stored: Model | null = await catalog.get('models', modelId);
+  if (stored === null) return 0;
+  if (model.unitsPerMetre !== undefined && stored.metadata?.unitsPerMetre === undefined) {
+    await setUnitsPerMetre(catalog, modelId, model.unitsPerMetre);
+  }
+  const demo = model.findings ?? [];
+  demo.forEach((_, i) => findingIds.set(`${model.publicId}#${i + 1}`, annotationId(modelId, i + 1)));
+  if (demo.length === 0 || (stored.metadata?.annotationsSeq ?? 0) > 0) return 0;
+  for (const finding of demo) {
+    const original = finding.followUpOf ? findingIds.get(`${finding.followUpOf.publicId}#${finding.followUpOf.seq}`) : undefined;
+    const originalModel = original?.slice(0, original.lastIndexOf('_'));
+    await createAnnotation(catalog, modelId, demoFindingInput(model, finding), author, {
+      followUpOf: original && originalModel ? { annotationId: original, modelId: originalModel } : null,
+    });
+  }
+  log(`Created ${demo.length} finding${demo.length === 1 ? '' : 's'} on ${model.publicId}`);
+  return demo.length;
 }
 
 /** Generates a demo model's files (demo-data.ts) as the add-model workflow's input. */
