@@ -1,32 +1,15 @@
-// Issue 18's findings workflows (shared/workflows/annotations.ts) through the ports of each
+// Issue 18's findings workflows (tests/support/findings-contract.ts) through the ports of each
 // backend the contract suite runs: the in-memory backend, the local adapter against a real
 // embedded backend (`catalog serve`), and the CLI's firebase-admin adapter on the Firestore and
 // Storage emulators (the Admin SDK is the service principal and bypasses rules: there the user
-// rule's cases skip with that reason; firestore.rules runs the same batches in
-// tests/rules/role-table.test.ts). What is checked: the count and the number move with each
-// create and delete in the same batch; edits keep the author; deleteModel takes the model's
-// findings and alignments with it; a user adds and edits their own findings with the same
-// workflows, but cannot delete one, edit someone else's, or read or add findings of a hidden model.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnnotationInput } from '@shared/annotations.js';
-import { alignmentId, annotationId } from '@shared/annotations.js';
-import { AppError } from '@shared/errors.js';
-import type { Backend } from '@shared/ports/index.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
-import {
-  createAnnotation,
-  deleteAnnotation,
-  listModelAnnotations,
-  listProjectAnnotations,
-  updateAnnotation,
-} from '@shared/workflows/annotations.js';
-import { deleteModel } from '@shared/workflows/models.js';
+// rule's cases skip with that reason; they run on firestore.rules through the portal's web SDK in
+// tests/firebase/annotations-emulator.test.ts, and row by row in tests/rules/role-table.test.ts).
 import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
 import { firebaseToolsUnavailable, startFirestoreEmulator, startStorageEmulatorWithoutRules } from '../support/emulators.js';
+import { describeFindingsWorkflows } from '../support/findings-contract.js';
 import { setupLocalBackend } from '../support/local-backend.js';
 import { setupMemoryBackend } from '../support/memory-backend.js';
 import type { ContractSetup } from './suite/index.js';
-import { randomTag } from './suite/context.js';
 
 /** The firebase-admin adapter on the emulators (as tests/contract/firebase-admin.test.ts sets it up). */
 async function setupFirebaseAdmin(): Promise<ContractSetup> {
@@ -56,218 +39,12 @@ async function setupFirebaseAdmin(): Promise<ContractSetup> {
   };
 }
 
-const BACKENDS: Array<{ name: string; setup: () => Promise<ContractSetup>; skipAll: string | null; noRules: string | null }> = [
-  { name: 'memory', setup: setupMemoryBackend, skipAll: null, noRules: null },
-  { name: 'local', setup: setupLocalBackend, skipAll: null, noRules: null },
-  {
-    name: 'firebase-admin (Firestore and Storage emulators)',
-    setup: setupFirebaseAdmin,
-    skipAll: firebaseToolsUnavailable(),
-    noRules:
-      'the Admin SDK acts as the service principal and bypasses security rules; the user rule runs on firestore.rules in tests/rules/role-table.test.ts',
-  },
-];
-
-const input = (title: string, extra: Partial<AnnotationInput> = {}): AnnotationInput => ({
-  title,
-  note: 'seen from the south span',
-  category: 'corrosion',
-  severity: 3,
-  points: [{ x: 1.5, y: -2, z: 0.25 }],
-  ...extra,
+describeFindingsWorkflows({ name: 'memory', setup: setupMemoryBackend, skipAll: null, noRules: null });
+describeFindingsWorkflows({ name: 'local', setup: setupLocalBackend, skipAll: null, noRules: null });
+describeFindingsWorkflows({
+  name: 'firebase-admin (Firestore and Storage emulators)',
+  setup: setupFirebaseAdmin,
+  skipAll: firebaseToolsUnavailable(),
+  noRules:
+    'the Admin SDK acts as the service principal and bypasses security rules; the user rule runs on firestore.rules in tests/firebase/annotations-emulator.test.ts and tests/rules/role-table.test.ts',
 });
-
-/** The code of the AppError a promise is refused with (fails when it resolves). */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return (error as AppError).code;
-  }
-  throw new Error('expected a refusal, the call succeeded');
-}
-
-for (const backend of BACKENDS) {
-  if (backend.skipAll) console.info(`[annotations ${backend.name}] skipping: ${backend.skipAll}`);
-  else if (backend.noRules) console.info(`[annotations ${backend.name}] skipping the user rule: ${backend.noRules}`);
-
-  describe.skipIf(backend.skipAll !== null)(`findings workflows: ${backend.name}`, () => {
-    let env: ContractSetup;
-    let adminUid = '';
-    let userUid = '';
-    const tag = randomTag();
-    const project = `proj-f-${tag}`;
-    const model = `model-f-${tag}`;
-    const other = `other-f-${tag}`;
-    const hidden = `hidden-f-${tag}`;
-
-    const modelRecord = (id: string, visible: boolean): Record<string, unknown> => ({
-      uuid: id,
-      publicId: `F-${id.slice(0, 5)}-${tag}`,
-      name: `model ${id}`,
-      projectId: project,
-      visible,
-      files: {},
-      metadata: {},
-      created_at: SERVER_TIMESTAMP,
-    });
-    const counts = async (catalog: Backend['catalog'], id: string): Promise<{ count?: number; seq?: number }> => {
-      const stored = await catalog.get('models', id);
-      return { count: stored?.metadata?.annotationsCount, seq: stored?.metadata?.annotationsSeq };
-    };
-
-    beforeAll(async () => {
-      env = await backend.setup();
-      adminUid = env.admin.identity.currentUser()?.uid ?? 'cli';
-      userUid = env.user.identity.currentUser()?.uid ?? 'cli';
-      await env.admin.catalog.set('projects', project, { name: `Findings ${tag}`, structure_id: `F-${tag}`, created_at: SERVER_TIMESTAMP });
-      await env.admin.catalog.set('models', model, modelRecord(model, true) as never);
-      await env.admin.catalog.set('models', other, modelRecord(other, true) as never);
-      await env.admin.catalog.set('models', hidden, modelRecord(hidden, false) as never);
-    });
-
-    afterAll(async () => {
-      await env?.teardown();
-    });
-
-    it('create sets count 1 and number 1; a second is F-2; a delete keeps the count exact and the number', async () => {
-      const admin = env.admin.catalog;
-      const first = await createAnnotation(admin, model, input('Rust on girder 4'), { uid: adminUid, email: 'admin@contract.test' });
-      expect(first.id).toBe(annotationId(model, 1));
-      expect(first.seq).toBe(1);
-      expect(await counts(admin, model)).toEqual({ count: 1, seq: 1 });
-      const second = await createAnnotation(admin, model, input('Spalling at the pier', { category: 'spalling' }), {
-        uid: adminUid,
-        email: null,
-      });
-      expect(second.id).toBe(annotationId(model, 2));
-      expect(await counts(admin, model)).toEqual({ count: 2, seq: 2 });
-      expect((await listModelAnnotations(admin, model)).map((a) => a.id)).toEqual([annotationId(model, 1), annotationId(model, 2)]);
-
-      await deleteAnnotation(admin, first.id);
-      expect(await admin.get('annotations', first.id)).toBeNull();
-      expect(await counts(admin, model)).toEqual({ count: 1, seq: 2 });
-      const third = await createAnnotation(admin, model, input('Crack, new'), { uid: adminUid, email: null });
-      expect(third.id).toBe(annotationId(model, 3)); // numbers are never reused
-      expect(await counts(admin, model)).toEqual({ count: 2, seq: 3 });
-      expect((await listModelAnnotations(admin, model)).length).toBe(2);
-    });
-
-    it('an edit changes the content and keeps the model, number, author and creation time', async () => {
-      const admin = env.admin.catalog;
-      const created = await createAnnotation(admin, other, input('Bent rail'), { uid: adminUid, email: 'admin@contract.test' });
-      const before = await admin.get('annotations', created.id);
-      expect(before?.created_at).toBeTruthy();
-      await updateAnnotation(admin, created.id, input('Bent rail, worse', { severity: 5, status: 'monitoring' }));
-      const after = await admin.get('annotations', created.id);
-      expect(after).toMatchObject({
-        title: 'Bent rail, worse',
-        severity: 5,
-        status: 'monitoring',
-        modelId: other,
-        seq: 1,
-        author_uid: adminUid,
-        author_email: 'admin@contract.test',
-      });
-      expect(after?.created_at).toEqual(before?.created_at);
-      expect(await counts(admin, other)).toEqual({ count: 1, seq: 1 });
-    });
-
-    it.skipIf(backend.noRules !== null)(
-      "a user adds and edits their own finding with the workflows; deleting it or editing someone else's is refused and changes nothing",
-      async () => {
-        const user = env.user.catalog;
-        const admin = env.admin.catalog;
-        const start = await counts(admin, model);
-        const mine = await createAnnotation(user, model, input('Vegetation on the bearing', { category: 'vegetation' }), {
-          uid: userUid,
-          email: 'user@contract.test',
-        });
-        expect(mine.id).toBe(annotationId(model, (start.seq ?? 0) + 1));
-        expect(await counts(admin, model)).toEqual({ count: (start.count ?? 0) + 1, seq: (start.seq ?? 0) + 1 });
-        expect((await admin.get('annotations', mine.id))?.author_uid).toBe(userUid);
-
-        await updateAnnotation(user, mine.id, input('Vegetation on the bearing, cut back', { category: 'vegetation', status: 'repaired' }));
-        expect((await admin.get('annotations', mine.id))?.status).toBe('repaired');
-
-        const afterCreate = await counts(admin, model);
-        expect(await refusal(deleteAnnotation(user, mine.id))).toBe('permission-denied');
-        expect(await admin.get('annotations', mine.id)).not.toBeNull();
-        expect(await counts(admin, model)).toEqual(afterCreate);
-
-        const admins = (await listModelAnnotations(admin, model)).find((a) => a.author_uid === adminUid)!;
-        expect(await refusal(updateAnnotation(user, admins.id, input('Not mine')))).toBe('permission-denied');
-        expect((await admin.get('annotations', admins.id))?.title).toBe(admins.title);
-
-        // as someone else: refused, nothing written
-        expect(await refusal(createAnnotation(user, model, input('Forged'), { uid: adminUid, email: null }))).toBe('permission-denied');
-        expect(await counts(admin, model)).toEqual(afterCreate);
-        // alignments are admins' only
-        const alignment = {
-          referenceModelId: model,
-          modelId: other,
-          projectId: project,
-          matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-          method: 'same-frame' as const,
-          pairs: [],
-          rmsError: 0,
-          created_by: userUid,
-        };
-        expect(await refusal(user.set('alignments', alignmentId(model, other), alignment))).toBe('permission-denied');
-        expect(await admin.get('alignments', alignmentId(model, other))).toBeNull();
-      },
-    );
-
-    it.skipIf(backend.noRules !== null)("a hidden model's findings are withheld from a user, who cannot add one there", async () => {
-      const admin = env.admin.catalog;
-      const user = env.user.catalog;
-      const found = await createAnnotation(admin, hidden, input('Crack under the deck'), { uid: adminUid, email: null });
-      expect((await listModelAnnotations(admin, hidden)).map((a) => a.id)).toEqual([found.id]);
-      expect(await listModelAnnotations(user, hidden)).toEqual([]);
-      expect(await user.get('annotations', found.id)).toBeNull();
-      expect((await listProjectAnnotations(user, [model, other, hidden])).some((a) => a.modelId === hidden)).toBe(false);
-      // the workflow reads the model first: a user cannot see it
-      expect(await refusal(createAnnotation(user, hidden, input('Mine'), { uid: userUid, email: null }))).toBe('not-found');
-      // nor write the batch by hand
-      expect(
-        await refusal(
-          user.batch([
-            {
-              op: 'create',
-              collection: 'annotations',
-              id: annotationId(hidden, 2),
-              data: { ...found, id: undefined, seq: 2, author_uid: userUid, title: 'Mine' },
-            },
-            { op: 'update', collection: 'models', id: hidden, data: { 'metadata.annotationsCount': 2, 'metadata.annotationsSeq': 2 } },
-          ]),
-        ),
-      ).toBe('permission-denied');
-      expect(await counts(admin, hidden)).toEqual({ count: 1, seq: 1 });
-    });
-
-    it('deleteModel removes the model with its findings and alignments, and leaves the other models alone', async () => {
-      const admin = env.admin.catalog;
-      await admin.set('alignments', alignmentId(other, model), {
-        referenceModelId: other,
-        modelId: model,
-        projectId: project,
-        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-        method: 'same-frame',
-        pairs: [],
-        rmsError: 0,
-        created_by: adminUid,
-        created_at: SERVER_TIMESTAMP,
-      });
-      const ofModel = await listModelAnnotations(admin, model);
-      expect(ofModel.length).toBeGreaterThan(0);
-      const ofOther = await listModelAnnotations(admin, other);
-      await deleteModel(env.admin, model, `model ${model}`);
-      expect(await admin.get('models', model)).toBeNull();
-      expect(await admin.query('annotations', { where: [['modelId', '==', model]] })).toEqual([]);
-      expect(await admin.get('alignments', alignmentId(other, model))).toBeNull();
-      expect((await listModelAnnotations(admin, other)).map((a) => a.id)).toEqual(ofOther.map((a) => a.id));
-      expect(await counts(admin, other)).toEqual({ count: ofOther.length, seq: 1 });
-    });
-  });
-}

@@ -2,7 +2,10 @@
  * CatalogPort over the Firestore web SDK (SPEC.md §7 document database). The security rules
  * (firestore.rules) enforce the role table; this adapter adds what rules cannot: a non-admin's
  * model queries filter `visible == true` (rules reject unfiltered ones), and a hidden model read
- * by a non-admin comes back as null, as the port says.
+ * by a non-admin comes back as null, as the port says. Issue 18: a finding of a hidden model
+ * read by a non-admin comes back as null too, and a non-admin's query of one model's findings
+ * (`modelId ==`), which the rules refuse when that model is hidden, as no findings — as the
+ * other backends withhold them.
  */
 import {
   addDoc,
@@ -82,9 +85,25 @@ export class FirebaseCatalog implements CatalogPort {
     } catch (error) {
       const mapped = mapFirestoreError(error);
       // A hidden model is denied by the rules; for a reader with a role the port answers null.
-      if (collection === 'models' && mapped.code === ErrorCode.PermissionDenied && (await this.role()) !== null) return null;
+      if (
+        (collection === 'models' || collection === 'annotations') &&
+        mapped.code === ErrorCode.PermissionDenied &&
+        (await this.role()) !== null
+      ) {
+        return null;
+      }
       throw mapped;
     }
+  }
+
+  /**
+   * True when a refused query is one model's findings asked by a reader with a role: the rules
+   * refuse it only when that model is hidden from the reader, whom the port answers with none.
+   */
+  private async withheldFindings(collection: CollectionName, query: Query | undefined, error: AppError): Promise<boolean> {
+    if (collection !== 'annotations' || error.code !== ErrorCode.PermissionDenied) return false;
+    if (!(query?.where ?? []).some(([field, op]) => field === 'modelId' && op === '==')) return false;
+    return (await this.role()) !== null;
   }
 
   async query<C extends CollectionName>(collection: C, query?: Query): Promise<WithId<CollectionTypes[C]>[]> {
@@ -94,7 +113,9 @@ export class FirebaseCatalog implements CatalogPort {
       const snapshot = await getDocs(sdkQuery(collectionRef(this.db, collection), ...constraints));
       return snapshot.docs.map((d) => withId<CollectionTypes[C]>(d));
     } catch (error) {
-      throw mapFirestoreError(error);
+      const mapped = mapFirestoreError(error);
+      if (await this.withheldFindings(collection, query, mapped)) return [];
+      throw mapped;
     }
   }
 
@@ -105,7 +126,9 @@ export class FirebaseCatalog implements CatalogPort {
       const snapshot = await getCountFromServer(sdkQuery(collectionRef(this.db, collection), ...constraints));
       return snapshot.data().count;
     } catch (error) {
-      throw mapFirestoreError(error);
+      const mapped = mapFirestoreError(error);
+      if (await this.withheldFindings(collection, query, mapped)) return 0;
+      throw mapped;
     }
   }
 
