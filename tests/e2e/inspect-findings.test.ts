@@ -147,6 +147,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
       const dialog = page.getByRole('alertdialog', { name: 'Delete finding F-1?' });
       await dialog.waitFor();
       expect(await axeViolations(page, 'viewer finding delete confirmation')).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, 'finding-delete.png') });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => dialog.count()).toBe(0);
 
