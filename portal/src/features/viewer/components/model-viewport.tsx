@@ -10,7 +10,7 @@
  * +/−, Page Up/Down, F, R and Home (lib/view-keys.ts); the toolbar has the same as buttons.
  * Inspection (issue 18): in `pickMode` a click (or P, at the view's centre) picks a point of the
  * model instead of a camera, reported to `onPick` in model coordinates, shown in a status line and
- * as `data-picked` (JSON of the point) on the viewport element; `markers` are drawn over the
+ * as `data-picked` (JSON of the point; `data-picks` counts the picks, misses included) on the viewport element; `markers` are drawn over the
  * model; a new `flyTo.key` flies the camera to `flyTo.point`.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -234,7 +234,11 @@ export function ModelViewport({
       seq += 1;
       setPicked({ pick, seq });
       const root = rootRef.current;
-      if (root && pick) root.dataset.picked = JSON.stringify(pick.point);
+      if (root) {
+        // For tests: how many picks so far (hits and misses), and the last hit's point.
+        root.dataset.picks = String(seq);
+        if (pick) root.dataset.picked = JSON.stringify(pick.point);
+      }
       if (pick) callbacks.current.onPick?.(pick);
     };
     const onKeyDown = (event: KeyboardEvent) => {

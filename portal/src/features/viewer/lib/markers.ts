@@ -51,12 +51,12 @@ export const MARKER_COLOURS: Readonly<Record<MarkerTone, number>> = {
 export const MARKER_PIXEL_RADIUS: Readonly<Record<MarkerTone, number>> = {
   finding: 6,
   selected: 9,
-  measure: 5,
+  measure: 6,
   carried: 6,
 };
 
 /** The vertices of a polyline's corners are drawn this much smaller than a point marker. */
-const VERTEX_SCALE = 0.7;
+const VERTEX_SCALE = 0.85;
 
 /** Draw order of markers: after the model (the splat is drawn by Spark in the scene). */
 const MARKER_RENDER_ORDER = 1000;
