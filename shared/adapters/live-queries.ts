@@ -98,11 +98,14 @@ export class LiveQueries {
   }
 
   /**
-   * Re-runs the subscriptions on the given collections.
+   * Re-runs the subscriptions on the given collections. A change to `models` also re-runs the
+   * subscriptions on `annotations` (issue 18: which findings a non-admin reads follows their
+   * models' visibility).
    * @param collections the collections that changed, or null for every subscription
    */
   rerun(collections: readonly string[] | null): void {
-    this.rerunWhere((sub) => !collections || collections.includes(sub.collection));
+    const touched = collections?.includes('models') ? [...collections, 'annotations'] : collections;
+    this.rerunWhere((sub) => !touched || touched.includes(sub.collection));
   }
 
   /**

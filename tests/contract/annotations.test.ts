@@ -39,8 +39,8 @@ async function setupFirebaseAdmin(): Promise<ContractSetup> {
   };
 }
 
-describeFindingsWorkflows({ name: 'memory', setup: setupMemoryBackend, skipAll: null, noRules: null });
-describeFindingsWorkflows({ name: 'local', setup: setupLocalBackend, skipAll: null, noRules: null });
+describeFindingsWorkflows({ name: 'memory', setup: setupMemoryBackend, skipAll: null, noRules: null, liveFollowsVisibility: true });
+describeFindingsWorkflows({ name: 'local', setup: setupLocalBackend, skipAll: null, noRules: null, liveFollowsVisibility: true });
 describeFindingsWorkflows({
   name: 'firebase-admin (Firestore and Storage emulators)',
   setup: setupFirebaseAdmin,

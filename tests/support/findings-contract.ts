@@ -36,6 +36,11 @@ export interface FindingsBackend {
   noRules: string | null;
   /** Why deleteModel skips (no file storage), or null/absent. */
   noFiles?: string | null;
+  /**
+   * True when a live subscription re-runs when a model is hidden or shown (the embedded and the
+   * memory backends); Firestore ends a refused listener, so it does not.
+   */
+  liveFollowsVisibility?: boolean;
 }
 
 const input = (title: string, extra: Partial<AnnotationInput> = {}): AnnotationInput => ({
@@ -221,6 +226,30 @@ export function describeFindingsWorkflows(backend: FindingsBackend): void {
         ),
       ).toBe('permission-denied');
       expect(await counts(admin, hidden)).toEqual({ count: 1, seq: 1 });
+
+      // live: a user's subscription to the hidden model's findings delivers none, never an error
+      const delivered: string[][] = [];
+      const errors: unknown[] = [];
+      const stop = user.subscribe(
+        'annotations',
+        { where: [['modelId', '==', hidden]] },
+        (docs) => delivered.push(docs.map((d) => d.id)),
+        (error) => errors.push(error),
+      );
+      try {
+        await expect.poll(() => delivered.length, { timeout: 10_000 }).toBeGreaterThan(0);
+        expect(delivered.at(-1)).toEqual([]);
+        expect(errors).toEqual([]);
+        if (backend.liveFollowsVisibility) {
+          // shown: the subscription re-runs with the model's change and delivers the finding
+          await admin.update('models', hidden, { visible: true });
+          await expect.poll(() => delivered.at(-1), { timeout: 10_000 }).toEqual([found.id]);
+          await admin.update('models', hidden, { visible: false });
+          await expect.poll(() => delivered.at(-1), { timeout: 10_000 }).toEqual([]);
+        }
+      } finally {
+        stop();
+      }
     });
 
     it.skipIf(backend.noFiles !== null && backend.noFiles !== undefined)(

@@ -224,7 +224,11 @@ export class FirebaseCatalog implements CatalogPort {
         stop = onSnapshot(
           sdkQuery(collectionRef(this.db, collection), ...constraints),
           (snapshot) => onNext(snapshot.docs.map((d) => withId<CollectionTypes[C]>(d))),
-          (error) => onError?.(mapFirestoreError(error)),
+          (error) => {
+            const mapped = mapFirestoreError(error);
+            // a hidden model's findings: none for a non-admin (Firestore ends the listener)
+            void this.withheldFindings(collection, query, mapped).then((withheld) => (withheld ? onNext([]) : onError?.(mapped)));
+          },
         );
       })
       .catch((error: unknown) => onError?.(mapFirestoreError(error)));
