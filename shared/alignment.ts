@@ -8,6 +8,7 @@
  * the centroids. Matrices are 4×4, column-major (three.js `Matrix4.elements` order), and map the
  * model's coordinates into the reference model's frame (`AlignmentData.matrix`). No three.js here.
  */
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { AppError, ErrorCode } from './errors.js';
 import type { ModelPoint } from './types.js';
 
@@ -90,47 +91,18 @@ export function degenerateTriangle(points: readonly ModelPoint[], side: 'model' 
   return null;
 }
 
-/** Eigen-decomposition of a symmetric 4×4 matrix by cyclic Jacobi rotations; returns the eigenvector of the largest eigenvalue. */
+/**
+ * The eigenvector of the largest eigenvalue of a symmetric 4×4 matrix (ml-matrix's symmetric
+ * eigen-decomposition).
+ * @param input the matrix, rows
+ * @returns the unit eigenvector, 4 numbers
+ */
 function largestEigenvector(input: number[][]): number[] {
-  const a = input.map((row) => [...row]);
-  const v: number[][] = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
-  const total = a.reduce((s, row) => s + row.reduce((t, x) => t + x * x, 0), 0);
-  for (let sweep = 0; sweep < 50; sweep += 1) {
-    let off = 0;
-    for (let p = 0; p < 4; p += 1) for (let q = p + 1; q < 4; q += 1) off += a[p]![q]! ** 2;
-    if (off <= 1e-32 * total) break;
-    for (let p = 0; p < 4; p += 1) {
-      for (let q = p + 1; q < 4; q += 1) {
-        const apq = a[p]![q]!;
-        if (Math.abs(apq) < 1e-300) continue;
-        const theta = (a[q]![q]! - a[p]![p]!) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const s = t * c;
-        for (let k = 0; k < 4; k += 1) {
-          const akp = a[k]![p]!;
-          const akq = a[k]![q]!;
-          a[k]![p] = c * akp - s * akq;
-          a[k]![q] = s * akp + c * akq;
-        }
-        for (let k = 0; k < 4; k += 1) {
-          const apk = a[p]![k]!;
-          const aqk = a[q]![k]!;
-          a[p]![k] = c * apk - s * aqk;
-          a[q]![k] = s * apk + c * aqk;
-        }
-        for (let k = 0; k < 4; k += 1) {
-          const vkp = v[k]![p]!;
-          const vkq = v[k]![q]!;
-          v[k]![p] = c * vkp - s * vkq;
-          v[k]![q] = s * vkp + c * vkq;
-        }
-      }
-    }
-  }
+  const decomposition = new EigenvalueDecomposition(new Matrix(input), { assumeSymmetric: true });
+  const values = decomposition.realEigenvalues;
   let best = 0;
-  for (let i = 1; i < 4; i += 1) if (a[i]![i]! > a[best]![best]!) best = i;
-  return [0, 1, 2, 3].map((k) => v[k]![best]!);
+  for (let i = 1; i < values.length; i += 1) if (values[i]! > values[best]!) best = i;
+  return decomposition.eigenvectorMatrix.getColumn(best);
 }
 
 /**
