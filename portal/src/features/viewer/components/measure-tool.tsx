@@ -55,7 +55,7 @@ export interface MeasureToolState {
    * The viewport props with the tool's merged in: while the tool is open its pick handler takes
    * the picks and its markers are drawn after the others; the engine is passed on to both.
    */
-  withViewport: <P extends MeasureViewportProps>(props: P) => P & Required<MeasureViewportProps>;
+  withViewport: <P extends MeasureViewportProps>(props: P) => Omit<P, keyof MeasureViewportProps> & Required<MeasureViewportProps>;
   /** The props of {@link MeasureTool}, or null while closed. */
   tool: MeasureToolProps | null;
 }
@@ -100,7 +100,7 @@ export function useMeasureTool(model: Model | null, onSave?: SaveMeasurement): M
   );
 
   const withViewport = useCallback(
-    <P extends MeasureViewportProps>(props: P): P & Required<MeasureViewportProps> => ({
+    <P extends MeasureViewportProps>(props: P): Omit<P, keyof MeasureViewportProps> & Required<MeasureViewportProps> => ({
       ...props,
       pickMode: open || Boolean(props.pickMode),
       onPick: open ? onPick : (props.onPick ?? (() => undefined)),
