@@ -24,6 +24,7 @@ import { formatCount, formatDate } from '@shared/format.js';
 import { viewerLink } from '@shared/links.js';
 import type { Annotation, AnnotationCategory, AnnotationStatus, Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
+import '../../../components/ui/forms.css';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import type { Resource } from '../../../lib/resource.js';
@@ -129,7 +130,7 @@ function FindingsTable({ project, rows, viewerUrl }: { project: Project; rows: r
                 {row.modelName}
                 {row.publicId ? <span className="findings-public-id mono">{row.publicId}</span> : null}
               </td>
-              <td>{formatDate(row.captureDate)}</td>
+              <td className="findings-date">{formatDate(row.captureDate)}</td>
               <td className="findings-title">
                 {row.title}
                 {row.followUpOf ? <span className="findings-follow-up muted">Follow-up</span> : null}
