@@ -267,12 +267,18 @@ function findingWithCount(
   count: number,
   author: AccessIdentity,
   extraModelFields: Record<string, unknown> = {},
+  findingFields: Record<string, unknown> = {},
 ): AccessRequest {
   return {
     op: 'batch',
     collection: 'annotations',
     ops: [
-      { op: 'create', collection: 'annotations', id: `${modelId}_${seq}`, data: findingData(modelId, seq, author) },
+      {
+        op: 'create',
+        collection: 'annotations',
+        id: `${modelId}_${seq}`,
+        data: { ...findingData(modelId, seq, author), ...findingFields },
+      },
       {
         op: 'update',
         collection: 'models',
@@ -674,6 +680,13 @@ const CASES: readonly CaseTemplate[] = [
     case: 'a finding authored as someone else, with the count bump',
     why: "issue 18 user rule: a user's finding has their own uid as author_uid",
     request: (s) => findingWithCount('shown', 3, 3, otherRecord(s)),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: "own finding with someone else's author_email, with the count bump",
+    why: "issue 18 user rule: a user's finding names them as its author",
+    request: (s) => findingWithCount('shown', 3, 3, own(s), {}, { author_email: otherRecord(s).email }),
     allow: mayManageFindings,
   },
   {

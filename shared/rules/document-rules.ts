@@ -230,6 +230,10 @@ function authorizeUserFindingWrite(principal: Extract<Principal, { kind: 'user' 
   if (unknown.length > 0) throw denied(`write annotations/${id} (unknown fields ${unknown.join(', ')})`);
   if (before === null) {
     if (after.author_uid !== principal.uid) throw denied("create a finding as someone else (author_uid must be the caller's uid)");
+    const email = after.author_email;
+    if (email !== undefined && email !== null && String(email).toLowerCase() !== principal.email.toLowerCase()) {
+      throw denied("create a finding with someone else's email (author_email must be the caller's or null)");
+    }
     if ((after.projectId ?? null) !== (model.projectId ?? null)) throw denied("create a finding with another project than its model's");
     return;
   }

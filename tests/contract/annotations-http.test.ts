@@ -130,6 +130,9 @@ describe('findings over raw HTTP as a user (issue 18 user rule)', () => {
     expect(await asUser('PUT', '/v1/docs/annotations/m1_1', { data: finding('m1', 1, userUid) })).toMatchObject({ status: 403 });
     // as someone else, out of sequence, or with another change to the model
     expect(await asUser('POST', '/v1/batch', countBatch('m1', 1, 1, 'someone-else'))).toMatchObject({ status: 403 });
+    const otherEmail = countBatch('m1', 1, 1, userUid) as { ops: Array<{ data: Record<string, unknown> }> };
+    otherEmail.ops[0]!.data.author_email = 'boss@http.test';
+    expect(await asUser('POST', '/v1/batch', otherEmail)).toMatchObject({ status: 403 });
     expect(await asUser('POST', '/v1/batch', countBatch('m1', 4, 1, userUid))).toMatchObject({ status: 403 });
     expect(await asUser('POST', '/v1/batch', countBatch('m1', 1, 1, userUid, { name: 'Mine now' }))).toMatchObject({ status: 403 });
     expect(await modelCounts('m1')).toEqual({ annotationsCount: 0 });
