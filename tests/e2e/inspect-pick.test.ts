@@ -195,11 +195,11 @@ describe.skipIf(skipReason !== null)('picking and measuring in the viewer (softw
       // y-down fix not been undone (y and z negated), the nearest centre would be far.
       const centres = plyCentres(readFileSync(plyPath));
       const { nearest, scale } = nearestCentre(centres, point);
+      const flipped = nearestCentre(centres, { x: point.x, y: -point.y, z: -point.z });
       console.info(
-        `[e2e inspect-pick] 3DGS pick ${JSON.stringify(point)}: nearest splat centre ${nearest.toFixed(4)}, scene size ${scale.toFixed(3)}`,
+        `[e2e inspect-pick] 3DGS pick ${JSON.stringify(point)}: nearest splat centre ${nearest.toFixed(4)} (${flipped.nearest.toFixed(4)} with y and z negated), scene size ${scale.toFixed(3)}`,
       );
       expect(nearest).toBeLessThan(scale * 0.03);
-      const flipped = nearestCentre(centres, { x: point.x, y: -point.y, z: -point.z });
       expect(flipped.nearest).toBeGreaterThan(nearest);
       // The coordinates are shown, in model units.
       await expect
