@@ -691,6 +691,20 @@ const CASES: readonly CaseTemplate[] = [
   },
   {
     collection: 'annotations',
+    case: 'own finding with severity 9, with the count bump',
+    why: 'issue 18: a finding holds the form rules (severity 1–5), for everyone',
+    request: (s) => findingWithCount('shown', 3, 3, own(s), {}, { severity: 9 }),
+    allow: () => false,
+  },
+  {
+    collection: 'annotations',
+    case: "the user's finding's title emptied",
+    why: 'issue 18: a finding holds the form rules (a title is required), for everyone',
+    request: () => ({ op: 'update', collection: 'annotations', id: 'shown_2', data: { title: '   ' } }),
+    allow: () => false,
+  },
+  {
+    collection: 'annotations',
     case: 'a finding numbered out of sequence (shown_5), with a matching bump',
     why: "issue 18 user rule: a user's finding takes the model's next number, id {modelId}_{seq}",
     request: (s) => findingWithCount('shown', 5, 3, own(s)),

@@ -6,6 +6,7 @@
 // nothing; a hidden model's findings are withheld from the user (by id, by query, by count).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnnotationMessages } from '@shared/annotations.js';
 import { startLocalServer } from '../support/local-backend.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
 
@@ -133,6 +134,14 @@ describe('findings over raw HTTP as a user (issue 18 user rule)', () => {
     const otherEmail = countBatch('m1', 1, 1, userUid) as { ops: Array<{ data: Record<string, unknown> }> };
     otherEmail.ops[0]!.data.author_email = 'boss@http.test';
     expect(await asUser('POST', '/v1/batch', otherEmail)).toMatchObject({ status: 403 });
+    // bad content: refused with the form's message, whoever writes
+    const severe = countBatch('m1', 1, 1, userUid) as { ops: Array<{ data: Record<string, unknown> }> };
+    severe.ops[0]!.data.severity = 9;
+    for (const bearer of [userToken, handle.serviceKey]) {
+      const reply = await call('POST', '/v1/batch', bearer, severe);
+      expect(reply.status).toBe(400);
+      expect(JSON.stringify(reply.body)).toContain(AnnotationMessages.severityInvalid);
+    }
     expect(await asUser('POST', '/v1/batch', countBatch('m1', 4, 1, userUid))).toMatchObject({ status: 403 });
     expect(await asUser('POST', '/v1/batch', countBatch('m1', 1, 1, userUid, { name: 'Mine now' }))).toMatchObject({ status: 403 });
     expect(await modelCounts('m1')).toEqual({ annotationsCount: 0 });

@@ -51,8 +51,14 @@ describe('the access table (SPEC.md §6)', () => {
     expect(user.some((r) => r.case.includes('hidden model'))).toBe(false);
   });
 
-  it('lets an admin do everything but break the §5 map-URL rule', () => {
+  it("lets an admin do everything but break the §5 map-URL rule or a finding's form rules", () => {
     const denied = ACCESS_TABLE.filter((r) => r.principal === 'admin' && r.expect === 'deny' && r.request.collection !== 'unnamed');
-    expect(denied.map((r) => r.case)).toEqual(['a new project with a javascript: map URL', "a project's map URL set to javascript:"]);
+    // issue 18: and a finding's form rules
+    expect(denied.map((r) => r.case)).toEqual([
+      'a new project with a javascript: map URL',
+      "a project's map URL set to javascript:",
+      'own finding with severity 9, with the count bump',
+      "the user's finding's title emptied",
+    ]);
   });
 });
