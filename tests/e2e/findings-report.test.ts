@@ -6,8 +6,9 @@
  * the models they can open in report order with viewer links, filters them, downloads the CSV
  * (content = findingsCsv of those rows, name {structure_id}-findings.csv) and prints (print media:
  * no shell chrome); an admin also sees the hidden model's finding; a project without findings
- * shows 'No findings yet'. axe is clean at 1400 and 390 px. Screenshots: /tmp/shots18/report.png,
- * /tmp/shots18/report-print.png.
+ * shows 'No findings yet'; the scale an admin sets in Model Management ('Units per metre') shows in
+ * the report's measurements. axe is clean at 1400 and 390 px. Screenshots: /tmp/shots18/report.png,
+ * /tmp/shots18/report-print.png, report-390.png, model-scale.png.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -168,12 +169,30 @@ describe.skipIf(skipReason !== null)('findings report (issue 18)', () => {
     await context.close();
   }, 90_000);
 
-  it("an admin also sees the hidden model's finding; a project without findings shows 'No findings yet'", async () => {
+  it("an admin also sees the hidden model's finding, sets a model's scale in Model Management; a project without findings shows 'No findings yet'", async () => {
     const { context, page } = await signedIn('admin');
     await page.goto(`${seeded.url}/projects/${tower.id}/findings`);
     await page.getByTestId('findings-table').waitFor();
     expect(await page.getByTestId('finding-row').count()).toBe(7);
     await page.getByText('Floaters near the mast').waitFor();
+
+    // the scale set in Model Management shows in the report's measurements
+    const older = towerModels.find((m) => m.publicId === 'TWR-001-2024-05')!;
+    await page.goto(`${seeded.url}/admin/model-management?modelId=${older.id}`);
+    await page.getByRole('button', { name: 'Edit Model' }).click();
+    const scale = page.getByLabel('Units per metre');
+    expect(await scale.inputValue()).toBe('1');
+    await scale.fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect(await scale.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Units per metre must be a positive number').waitFor();
+    await scale.fill('2');
+    await page.screenshot({ path: join(SHOTS, 'model-scale.png') });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Model information updated successfully.').waitFor();
+    expect((await seeded.service.catalog.get('models', older.id))?.metadata?.unitsPerMetre).toBe(2);
+    await page.goto(`${seeded.url}/projects/${tower.id}/findings`);
+    await page.getByText('Distance: 7 units (3.5 m)').waitFor();
     await page.goto(`${seeded.url}/projects/${mast.id}/findings`);
     await page.getByRole('heading', { name: 'No findings yet' }).waitFor();
     expect(await page.getByTestId('findings-table').count()).toBe(0);
