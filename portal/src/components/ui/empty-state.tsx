@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '../../config/paths.js';
 
 /**
  * A centred message with a title, text and optional action (empty lists, not found, login
@@ -12,5 +14,16 @@ export function EmptyState({ title, text, level = 2, children }: { title: string
       {text ? <p className="state-text">{text}</p> : null}
       {children}
     </div>
+  );
+}
+
+/** The whole-screen 'Project Not Found' of a project route (SPEC.md §2 project detail), with 'Back to Projects'. */
+export function ProjectNotFound() {
+  return (
+    <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">
+      <Link className="button button-secondary" to={paths.projects.getHref()}>
+        Back to Projects
+      </Link>
+    </EmptyState>
   );
 }

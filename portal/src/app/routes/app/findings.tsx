@@ -3,12 +3,11 @@
  * signed-in users, over the project's models they can open. Composes the projects feature (the
  * project and its live models) and the findings feature (the report).
  */
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
-import { EmptyState } from '../../../components/ui/empty-state.js';
+import { EmptyState, ProjectNotFound } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
-import { paths } from '../../../config/paths.js';
 import { ProjectFindingsReport } from '../../../features/findings/components/findings-report.js';
 import { useProjectWithModels } from '../../../features/projects/api/use-project-with-models.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
@@ -24,13 +23,7 @@ function ProjectFindings({ projectId }: { projectId: string }) {
   if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading findings..." />;
   if (project.status === 'error' || project.data === null) {
     if (project.status === 'error') console.error(project.error);
-    return (
-      <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">
-        <Link className="button button-secondary" to={paths.projects.getHref()}>
-          Back to Projects
-        </Link>
-      </EmptyState>
-    );
+    return <ProjectNotFound />;
   }
   if (models.status === 'error') {
     console.error(models.error);

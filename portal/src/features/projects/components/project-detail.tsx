@@ -12,7 +12,7 @@ import { addModelLinkLabel, findReferenceModel } from '@shared/projects.js';
 import { ModelMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
 import { FlashBanner } from '../../../components/ui/banner.js';
-import { EmptyState } from '../../../components/ui/empty-state.js';
+import { ProjectNotFound } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -161,13 +161,7 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
   if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
   if (project.status === 'error' || project.data === null) {
     if (project.status === 'error') console.error(project.error);
-    return (
-      <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">
-        <Link className="button button-secondary" to={paths.projects.getHref()}>
-          Back to Projects
-        </Link>
-      </EmptyState>
-    );
+    return <ProjectNotFound />;
   }
   const data = project.data;
   return (

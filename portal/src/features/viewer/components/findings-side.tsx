@@ -12,11 +12,11 @@ import { useBackend } from '../../../lib/backend-context.js';
 import { useSession } from '../../../lib/session.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import type { Resource } from '../../../lib/resource.js';
-import { findingRights, useFindingWrites, useModelAnnotations, type FindingRights, type FindingWrites } from '../api/annotations.js';
+import { findingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
 import { hasCameraMetadata, useViewerCameras, type ViewerCamera } from '../api/camera-poses.js';
 import type { PickResult, ViewerEngine, ViewerMarker } from '../lib/engine.js';
 import type { FindingGeometry } from './finding-form.js';
-import { FindingsPanel } from './findings-panel.js';
+import { FindingsPanel, type FindingsPanelProps } from './findings-panel.js';
 import { PhotosAtPanel, viewsOfPoint } from './photos-at-panel.js';
 
 /** A measurement the measure tool saves as a finding's geometry. */
@@ -154,15 +154,8 @@ export function useFindingsInspection(model: Model | null): FindingsInspection {
   };
 }
 
-export interface FindingsSideProps {
-  model: Model;
-  annotations: Resource<Annotation[]>;
-  rights: FindingRights;
-  writes: FindingWrites;
-  draft: FindingGeometry | null;
-  photosAt: (point: ModelPoint) => string[];
-  selectedId: string | null;
-  onSelect: (annotation: Annotation) => void;
+/** The findings panel's props (its `onCreated` required here), and the photos panel's inputs. */
+export interface FindingsSideProps extends Omit<FindingsPanelProps, 'onCreated'> {
   onCreated: (annotation: Annotation) => void;
   picked: Picked | null;
   cameras: Resource<ViewerCamera[]> | null;
