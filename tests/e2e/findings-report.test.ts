@@ -7,8 +7,8 @@
  * (content = findingsCsv of those rows, name {structure_id}-findings.csv) and prints (print media:
  * no shell chrome); an admin also sees the hidden model's finding; a project without findings
  * shows 'No findings yet'; the scale an admin sets in Model Management ('Units per metre') shows in
- * the report's measurements. axe is clean at 1400 and 390 px. Screenshots: /tmp/shots18/report.png,
- * /tmp/shots18/report-print.png, report-390.png, model-scale.png.
+ * the report's measurements. axe is clean at 1400 and 390 px. Screenshots: test-results/inspect/report.png,
+ * test-results/inspect/report-print.png, report-390.png, model-scale.png.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +19,12 @@ import type { Model, Project } from '@shared/types.js';
 import { createAnnotation, listProjectAnnotations } from '@shared/workflows/index.js';
 import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-const SHOTS = '/tmp/shots18';
+/** Where this file's screenshots go (test-results/inspect/). */
+const SHOTS = join(RESULTS, 'inspect');
 const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role)!;
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] findings-report test skipped: ${skipReason}`);

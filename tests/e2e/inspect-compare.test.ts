@@ -12,7 +12,7 @@
  *   model's annotationsCount equals the number stored; 'Follow-up of F-1' selects the original.
  * - A user sees the aligned pair, no align or remove button, and carries a second finding over.
  * The carried markers are found by their colour in the model's canvas. axe is clean in the
- * unaligned, aligning and aligned states. Screenshots looked at: /tmp/shots18/compare-carried.png
+ * unaligned, aligning and aligned states. Screenshots looked at: test-results/inspect/compare-carried.png
  * (one finding carried over, one still to carry), compare-carried-admin.png, compare-align-3-points.png.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,15 @@ import { alignmentId } from '@shared/annotations.js';
 import type { Alignment, Annotation, Model, ModelPoint } from '@shared/types.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
+import {
+  RESULTS,
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import { inspectionBoxGlb } from '../support/inspection-scene.js';
 import { portalDist, tempDir } from '../support/paths.js';
@@ -36,7 +44,8 @@ if (skipReason) console.info(`[e2e inspect-compare] skipping: ${skipReason}`);
 
 const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
 const USER = ['user@demo.lab', 'demo-user-1'] as const;
-const SHOTS = '/tmp/shots18';
+/** Where this file's screenshots go (test-results/inspect/). */
+const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 /** Where the 3 alignment points are clicked, as fractions of a canvas (on the box, not on one line). */
 const PICKS: Array<[number, number]> = [

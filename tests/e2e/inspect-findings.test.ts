@@ -6,7 +6,7 @@
  * still there; the model's `metadata.annotationsCount` equals the number stored (read through the
  * service backend) and `catalog annotations list MODEL --format json` lists it; a user adds a
  * finding of their own but is offered no Delete (and no Edit of the admin's); axe is clean with the
- * panel, the form and the delete confirmation open. Screenshot: /tmp/shots18/findings-list.png.
+ * panel, the form and the delete confirmation open. Screenshot: test-results/inspect/findings-list.png.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Annotation, Model } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
+import {
+  RESULTS,
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import { writeInspectionScene } from '../support/inspection-scene.js';
 import { portalDist, tempDir } from '../support/paths.js';
@@ -25,7 +33,8 @@ if (skipReason) console.info(`[e2e inspect-findings] skipping: ${skipReason}`);
 
 const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
 const USER = ['user@demo.lab', 'demo-user-1'] as const;
-const SHOTS = '/tmp/shots18';
+/** Where this file's screenshots go (test-results/inspect/). */
+const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 
 describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', () => {

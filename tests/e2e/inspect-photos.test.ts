@@ -8,7 +8,7 @@
  * those behind the box), and each photo shows the mark where the scene's own projection puts the
  * point (within 2 CSS px on screen; on the photo's own pixels, the face's colour under the mark).
  * The large view and the flight to the camera's pose are checked too. Screenshot:
- * /tmp/shots18/photos-at.png.
+ * test-results/inspect/photos-at.png.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelPoint } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
+import {
+  RESULTS,
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import {
   INSPECTION_BOX,
@@ -37,7 +45,8 @@ const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e inspect-photos] skipping: ${skipReason}`);
 
 const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
-const SHOTS = '/tmp/shots18';
+/** Where this file's screenshots go (test-results/inspect/). */
+const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 /** On screen, how far the mark's centre may be from where the scene's projection puts the point (CSS px). */
 const MARK_TOLERANCE_PX = 2;

@@ -19,7 +19,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUnitsPerMetre } from '@shared/workflows/annotations.js';
 import type { Model, ModelPoint } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
+import {
+  RESULTS,
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import { INSPECTION_BOX, inspectionBoxGlb } from '../support/inspection-scene.js';
 import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
@@ -36,7 +44,8 @@ const RENDER_TIMEOUT_MS = 60_000;
 /** The viewer camera's vertical field of view, degrees (engine.ts DEFAULT_FOV; the fit keeps it). */
 const VIEWER_FOV = 50;
 /** Where the screenshots for the closing note go. */
-const SHOTS = '/tmp/shots18';
+/** Where this file's screenshots go (test-results/inspect/). */
+const SHOTS = join(RESULTS, 'inspect');
 
 describe.skipIf(skipReason !== null)('picking and measuring in the viewer (software WebGL)', () => {
   let seeded: EmbeddedServer;
