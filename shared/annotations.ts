@@ -318,6 +318,8 @@ export interface FindingRow {
   id: string;
   /** 'F-3' (the finding's number in its model). */
   number: string;
+  /** The finding's number, 3 for 'F-3'. */
+  seq: number;
   modelId: string;
   modelName: string;
   publicId: string;
@@ -375,12 +377,13 @@ export function findingModelFacts(
  * @param models the facts of each finding's model, by model id (a missing model shows its id)
  */
 export function findingRows(annotations: readonly Annotation[], models: ReadonlyMap<string, FindingModelFacts>): FindingRow[] {
-  const rows = annotations.map((a): FindingRow & { sortSeq: number } => {
+  const rows = annotations.map((a): FindingRow => {
     const model = models.get(a.modelId);
     const value = annotationMeasurement(a, model?.unitsPerMetre);
     return {
       id: a.id,
       number: `F-${a.seq}`,
+      seq: a.seq,
       modelId: a.modelId,
       modelName: model?.name ?? a.modelId,
       publicId: model?.publicId ?? '',
@@ -396,7 +399,6 @@ export function findingRows(annotations: readonly Annotation[], models: Readonly
       photos: a.photos.join(' '),
       followUpOf: a.followUpOf?.annotationId ?? '',
       note: a.note,
-      sortSeq: a.seq,
     };
   });
   rows.sort(
@@ -404,9 +406,9 @@ export function findingRows(annotations: readonly Annotation[], models: Readonly
       (a.captureDate ?? '').localeCompare(b.captureDate ?? '') ||
       a.modelName.localeCompare(b.modelName) ||
       b.severity - a.severity ||
-      a.sortSeq - b.sortSeq,
+      a.seq - b.seq,
   );
-  return rows.map(({ sortSeq: _sortSeq, ...row }) => row);
+  return rows;
 }
 
 /** Columns of the findings CSV, in order, with their headers. */

@@ -51,6 +51,18 @@ export function viewerLink(viewer: string, publicId: string): string {
 }
 
 /**
+ * The viewer link of one finding (issue 18 report): {@link viewerLink} with `&finding={seq}`,
+ * which the built-in viewer reads to open its Findings panel on that finding and fly to it (an
+ * external viewer ignores the parameter and opens the model).
+ * @param viewer the viewer's base URL; a trailing slash is tolerated
+ * @param publicId the model's publicId
+ * @param seq the finding's number within its model (F-{seq})
+ */
+export function findingLink(viewer: string, publicId: string, seq: number): string {
+  return `${viewerLink(viewer, publicId)}&finding=${seq}`;
+}
+
+/**
  * The external viewer link in compare mode (§7):
  * `{viewer}/?compareMode=true&id={publicId}&referenceId={referencePublicId}`, values URL-encoded.
  * @param viewer the viewer's base URL; a trailing slash is tolerated

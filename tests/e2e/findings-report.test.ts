@@ -120,9 +120,9 @@ describe.skipIf(skipReason !== null)('findings report (issue 18)', () => {
       '—',
     ]);
     expect(await rows.nth(2).locator('td').last().textContent()).toBe('Distance: 7 units (7 m)');
-    // each finding links to the viewer at its model
+    // each finding links to the viewer at its model, opening that finding (finding={seq})
     const link = rows.first().getByRole('link', { name: 'F-3, North Ridge Tower, May 2024 survey: open in the viewer' });
-    expect(await link.getAttribute('href')).toBe(`${seeded.url}/viewer/?id=TWR-001-2024-05`);
+    expect(await link.getAttribute('href')).toBe(`${seeded.url}/viewer/?id=TWR-001-2024-05&finding=3`);
 
     expect(await axeViolations(page, 'findings report 1400')).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'report.png'), fullPage: true });

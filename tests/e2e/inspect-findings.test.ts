@@ -190,6 +190,11 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
       await again.getByRole('button', { name: /^F-1 / }).click();
       expect(await again.getByRole('button', { name: /^F-1 / }).getAttribute('aria-pressed')).toBe('true');
       await expect.poll(() => page.getByTestId('viewport').getAttribute('data-camera'), { timeout: 20_000 }).not.toBe(camera);
+
+      // the findings report's link (finding=1): the panel opens by itself on F-1, selected
+      await page.goto(`${seeded.url}/viewer/?id=BOX-F&finding=1`);
+      const linked = page.getByTestId('findings-panel').getByRole('button', { name: /^F-1 / });
+      await expect.poll(() => linked.getAttribute('aria-pressed'), { timeout: 30_000 }).toBe('true');
       await page.context().close();
     },
   );

@@ -282,6 +282,7 @@ describe('findingRows', () => {
     expect(row).toEqual({
       id: 'm2025_7',
       number: 'F-7',
+      seq: 7,
       modelId: 'm2025',
       modelName: '2025 survey',
       publicId: 'TWR-001-2025',

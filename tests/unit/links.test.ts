@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUILT_IN_VIEWER_DEMO,
   compareLink,
+  findingLink,
   resolveViewerBase,
   mapsEmbedLink,
   mapsSearchLink,
@@ -13,6 +14,10 @@ import {
 describe('viewer links (§7)', () => {
   it('builds {viewer}/?id={publicId}', () => {
     expect(viewerLink('https://viewer.example.org', 'TWR-001')).toBe('https://viewer.example.org/?id=TWR-001');
+  });
+
+  it('links one finding with &finding={seq} (issue 18 report)', () => {
+    expect(findingLink('https://viewer.example.org/', 'TWR 1', 3)).toBe('https://viewer.example.org/?id=TWR%201&finding=3');
   });
 
   it('tolerates a trailing slash on the viewer', () => {

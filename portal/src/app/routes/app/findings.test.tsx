@@ -101,7 +101,7 @@ describe('Findings report route (issue 18)', () => {
     expect(screen.getByRole('heading', { name: 'Findings (3)' })).toBeTruthy();
     // each finding links to the viewer at its model
     const link = within(rows[1]!).getByRole('link', { name: 'F-2, 2025 survey: open in the viewer' });
-    expect(link.getAttribute('href')).toBe('https://viewer.test/?id=HBC-2025');
+    expect(link.getAttribute('href')).toBe('https://viewer.test/?id=HBC-2025&finding=2');
     expect(screen.getByRole('link', { name: 'Harbour Crane' }).getAttribute('href')).toBe('/projects/p1');
   });
 

@@ -21,7 +21,7 @@ import {
   type FindingRow,
 } from '@shared/annotations.js';
 import { formatCount, formatDate } from '@shared/format.js';
-import { viewerLink } from '@shared/links.js';
+import { findingLink } from '@shared/links.js';
 import type { Annotation, AnnotationCategory, AnnotationStatus, Model, Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import '../../../components/ui/forms.css';
@@ -119,7 +119,10 @@ function FindingsTable({ project, rows, viewerUrl }: { project: Project; rows: r
             <tr key={row.id} data-testid="finding-row" data-finding-id={row.id}>
               <th scope="row">
                 {viewerUrl !== null && row.publicId !== '' ? (
-                  <a href={viewerLink(viewerUrl, row.publicId)} aria-label={`${row.number}, ${row.modelName}: open in the viewer`}>
+                  <a
+                    href={findingLink(viewerUrl, row.publicId, row.seq)}
+                    aria-label={`${row.number}, ${row.modelName}: open in the viewer`}
+                  >
                     {row.number}
                   </a>
                 ) : (

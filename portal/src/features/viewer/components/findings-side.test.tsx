@@ -78,8 +78,8 @@ const finding: Omit<Annotation, 'id'> = {
 
 let latest: FindingsInspection | null = null;
 
-function Harness() {
-  latest = useFindingsInspection(model);
+function Harness({ openFinding = null }: { openFinding?: number | null }) {
+  latest = useFindingsInspection(model, openFinding);
   return <p data-testid="state">{latest.side ? 'side' : 'no side'}</p>;
 }
 
@@ -146,6 +146,20 @@ describe('useFindingsInspection', () => {
     // the measurement's own markers are the measure tool's: no picked-point marker then
     expect(latest!.viewport.markers.some((m) => m.id === 'picked-point')).toBe(false);
     expect(screen.getByTestId('state').textContent).toBe('side');
+  });
+
+  it("opens on the URL's finding: the panel starts open, selects F-1 once the list has it and flies there", async () => {
+    const test = createTestBackend('admin', { models: [model] });
+    test.store.writeDocument('annotations', 'm1_1', finding);
+    render(
+      <MemoryApp backend={test.backend} path="/viewer" pattern="/viewer">
+        <Harness openFinding={1} />
+      </MemoryApp>,
+    );
+    await waitFor(() => expect(latest?.side?.selectedId).toBe('m1_1'));
+    expect(latest!.open).toBe(true);
+    expect(latest!.viewport.flyTo).toEqual({ point: finding.points[0], key: 1 });
+    expect(latest!.viewport.markers[0]!.tone).toBe('selected');
   });
 
   it('findingMarkers: one marker a finding (a polyline for a measurement), the selected one highlighted, then the pick', () => {

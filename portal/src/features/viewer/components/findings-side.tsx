@@ -5,7 +5,7 @@
  * picked point), a flight to a selected finding, and the engine (to fly to a photo's camera).
  * `useFindingsInspection` holds the state; `FindingsSide` draws the panels.
  */
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { MeasureKind, Model, ModelPoint } from '@shared/types.js';
 import type { Annotation } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
@@ -70,13 +70,16 @@ export function findingMarkers(annotations: readonly Annotation[], selectedId: s
 /**
  * The inspection state of the single view.
  * @param model the model once found (null before)
+ * @param openFinding the number of a finding to open at once (the URL's `finding=`): the panel
+ *   starts open and selects that finding (the view flies to it) once the list has loaded
  */
-export function useFindingsInspection(model: Model | null): FindingsInspection {
+export function useFindingsInspection(model: Model | null, openFinding: number | null = null): FindingsInspection {
   const session = useSession();
   const { files } = useBackend();
   const user = session.status === 'success' ? (session.data?.user ?? null) : null;
   const role = session.status === 'success' ? (session.data?.role ?? null) : null;
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(openFinding !== null);
+  const openedFinding = useRef(false);
   const [picked, setPicked] = useState<Picked | null>(null);
   const [measurement, setMeasurement] = useState<SavedMeasurement | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -103,6 +106,14 @@ export function useFindingsInspection(model: Model | null): FindingsInspection {
     const point = annotation.points[0];
     if (point) setFlyTo((current) => ({ point, key: (current?.key ?? 0) + 1 }));
   }, []);
+  // The URL's finding, once: selected (and flown to) when the list first has it.
+  useEffect(() => {
+    if (openedFinding.current || openFinding === null || !list) return;
+    const wanted = list.find((a) => a.seq === openFinding);
+    if (!wanted) return;
+    openedFinding.current = true;
+    select(wanted);
+  }, [list, openFinding, select]);
   const cameraList = cameras.status === 'success' ? cameras.data : null;
   const photosAt = useCallback(
     (point: ModelPoint) =>

@@ -18,7 +18,7 @@ import { useSession } from '../../../lib/session.js';
 import { pickDemo, type ViewerModel } from '../api/viewer-models.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import { unionBounds, type Bounds } from '../lib/framing.js';
-import { parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
+import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
 import { useCompareFindings } from './compare-findings.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
@@ -160,7 +160,7 @@ function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | nul
   // The choice goes into the URL too, so a shared link shows the model the same way up.
   const onUpAxisChange = (up: UpAxis) => navigate({ search: withUpAxis(search, up) }, { replace: true });
   // Findings and the photos of a picked point (issue 18): a side column, pick mode while it is open.
-  const inspection = useFindingsInspection(found?.model ?? null);
+  const inspection = useFindingsInspection(found?.model ?? null, findingFromQuery(search));
   // The measure tool (issue 18): while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
   const measureTool = useMeasureTool(found?.model ?? null, (points, measure, up) => inspection.saveMeasurement({ points, measure, up }));
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../../config/paths.js';
-import { parseViewerQuery, upAxisFromQuery, withUpAxis } from './query.js';
+import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis } from './query.js';
 
 describe('viewer URL contract (SPEC.md §7 external viewer links)', () => {
   it('reads ?id= as one model, trimmed and URL-decoded', () => {
@@ -37,5 +37,12 @@ describe('viewer URL contract (SPEC.md §7 external viewer links)', () => {
     expect(upAxisFromQuery('?id=A')).toBeNull();
     expect(withUpAxis('?id=A&x=1', 'y-up')).toBe('?id=A&x=1&up=y-up');
     expect(withUpAxis('?id=A&up=y-up', 'y-down')).toBe('?id=A&up=y-down');
+  });
+
+  it('reads the finding to open (issue 18): finding=3 or F-3; anything else is none', () => {
+    expect(findingFromQuery('?id=A&finding=3')).toBe(3);
+    expect(findingFromQuery('?id=A&finding=F-12')).toBe(12);
+    expect(findingFromQuery('?id=A')).toBeNull();
+    for (const bad of ['0', '-1', '2.5', 'x', '']) expect(findingFromQuery(`?id=A&finding=${bad}`)).toBeNull();
   });
 });

@@ -4,7 +4,8 @@
  * The route answers `/viewer` and `/viewer/` alike (links are built as `{viewer}/?id=`). The
  * built-in viewer also answers `?demo=splat` and `?compareMode=true&demo=compare` (the landing
  * page's experimental cards: the viewer picks a demo model of the catalog itself), and keeps the
- * user's up-axis choice in `up=y-down|y-up` (single view).
+ * user's up-axis choice in `up=y-down|y-up` (single view), and opens a finding with
+ * `finding={seq}` (issue 18: the findings report's links, `findingLink` in shared/links.ts).
  */
 import { parseUpAxis, type UpAxis } from './up-axis.js';
 
@@ -49,4 +50,15 @@ export function withUpAxis(search: string, up: UpAxis): string {
   const params = new URLSearchParams(search);
   params.set('up', up);
   return `?${params.toString()}`;
+}
+
+/**
+ * The finding a viewer URL opens (`finding=3`, also `finding=F-3`), or null when unset or not a
+ * whole number of 1 or more.
+ */
+export function findingFromQuery(search: string): number | null {
+  const raw = new URLSearchParams(search).get('finding')?.trim().replace(/^F-/i, '') ?? '';
+  if (!/^\d+$/.test(raw)) return null;
+  const seq = Number(raw);
+  return seq >= 1 ? seq : null;
 }
