@@ -365,7 +365,10 @@ describe('seed → export → import', () => {
       expect(existsSync(join(first, 'catalog.json'))).toBe(true);
       expect(JSON.parse(readFileSync(join(first, 'documents', 'models.json'), 'utf8')).length).toBeGreaterThan(0);
       const exportedFindings = JSON.parse(readFileSync(join(first, 'documents', 'annotations.json'), 'utf8')) as { id: string }[];
-      expect(exportedFindings.map((f) => f.id)).toEqual([finding.id]);
+      // every stored finding (the demo's and this one), each once
+      const storedFindings = await source.service.catalog.query('annotations');
+      expect(exportedFindings.map((f) => f.id).sort()).toEqual(storedFindings.map((f) => f.id).sort());
+      expect(exportedFindings.map((f) => f.id)).toContain(finding.id);
       expect(JSON.parse(readFileSync(join(first, 'documents', 'alignments.json'), 'utf8'))).toHaveLength(1);
 
       const imp = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
@@ -387,7 +390,14 @@ describe('seed → export → import', () => {
       };
       expect(manifest(second)).toEqual(manifest(first));
       expect((await target.service.catalog.get('annotations', finding.id))?.title).toBe('Crack at the weld');
-      expect((await target.service.catalog.get('models', m1!.id))?.metadata).toMatchObject({ annotationsCount: 1, annotationsSeq: 1 });
+      const sourceModel = await source.service.catalog.get('models', m1!.id);
+      expect((await target.service.catalog.get('models', m1!.id))?.metadata).toMatchObject({
+        annotationsCount: sourceModel!.metadata!.annotationsCount,
+        annotationsSeq: finding.seq,
+      });
+      expect(await target.service.catalog.count('annotations', { where: [['modelId', '==', m1!.id]] })).toBe(
+        sourceModel!.metadata!.annotationsCount,
+      );
 
       // an export made before issue 18 (no findings or alignments files) still imports
       rmSync(join(first, 'documents', 'annotations.json'));
