@@ -266,6 +266,17 @@ describe('doctor', () => {
       'files.webSplatSize': null,
     });
 
+    // issue 18: a count written by hand (2, one finding stored) and a finding whose model is gone
+    const counted = await createAnnotation(
+      backend.catalog,
+      model.id,
+      { title: 'Crack', category: 'crack', severity: 2, points: [{ x: 0, y: 0, z: 0 }] },
+      { uid: 'cli', email: null },
+    );
+    await backend.catalog.update('models', model.id, { 'metadata.annotationsCount': 2, 'metadata.annotationsSeq': 0 });
+    const { id: _id, ...data } = counted;
+    await backend.catalog.set('annotations', 'vanished_1', { ...data, modelId: 'vanished', seq: 1 });
+
     const res = await runCli(['doctor', '--json'], { env });
     expect(res.exitCode).toBe(1);
     const out = JSON.parse(res.stdout) as { status: string; result: { problems: number; report: Record<string, unknown[]> } };
@@ -282,7 +293,14 @@ describe('doctor', () => {
       { modelId: before.id, publicId: 'DOC-M2', missing: ['report', 'thumbnail', 'webSplat'] },
       { modelId: 'old', publicId: 'DOC-OLD', missing: ['report', 'webSplat'] },
     ]);
+    expect(out.result.report.findingCounts).toEqual([
+      { modelId: model.id, publicId: 'DOC-M1', count: 2, stored: 1, seq: 0, highestSeq: 1 },
+    ]);
+    expect(out.result.report.findingsWithoutModel).toEqual([{ id: 'vanished_1', modelId: 'vanished' }]);
     const human = await runCli(['doctor'], { env });
+    expect(human.stdout).toContain(
+      `finding count: model DOC-M1 (${model.id}) says 2 finding(s), 1 stored; its last number 0 is below F-1 (--fix sets them from what is stored)`,
+    );
     expect(human.stdout).toContain(
       'stored before file checks: model DOC-OLD (old) has no validation report, no web-sized copy of its training PLY (--fix makes it)',
     );
@@ -304,6 +322,8 @@ describe('doctor', () => {
     expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
     expect((await backend.catalog.get('models', 'old'))?.visible).toBe(true);
     expect((await backend.catalog.get('models', model.id))?.visible).toBe(true);
+    expect((await backend.catalog.get('models', model.id))?.metadata).toMatchObject({ annotationsCount: 1, annotationsSeq: 1 });
+    expect(await backend.catalog.get('annotations', 'vanished_1')).toBeNull();
     // backfilled: the report from the stored files, a thumbnail from the first photo, the web-sized copy
     const older = await backend.catalog.get('models', before.id);
     expect(older?.validation?.splat).toMatchObject({ verdict: 'ok', format: 'ply' });

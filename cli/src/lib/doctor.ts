@@ -8,7 +8,7 @@ import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import { parseModelPath } from '@shared/paths.js';
 import type { Model } from '@shared/types.js';
 import { deleteFilesQuietly, listFilesDeep } from '@shared/workflows/util.js';
-import { referencedPaths } from '@shared/workflows/index.js';
+import { deleteModelsFindings, referencedPaths } from '@shared/workflows/index.js';
 import type { StorageScanApi } from './catalog-io.js';
 import { backfillModel, missingBackfill } from './backfill.js';
 import type { BackfillNeed } from './backfill.js';
@@ -42,6 +42,14 @@ export interface DoctorReport {
    * (they are reported above). `--fix` backfills them from the stored files.
    */
   modelsToBackfill: { modelId: string; publicId: string; missing: BackfillNeed[] }[];
+  /**
+   * Issue 18: models whose `metadata.annotationsCount` is not the number of findings stored for
+   * them, or whose `metadata.annotationsSeq` is below a stored finding's number (written by hand
+   * or by a tool that bypassed the workflows). `--fix` sets both from what is stored.
+   */
+  findingCounts: { modelId: string; publicId: string; count: number; stored: number; seq: number; highestSeq: number }[];
+  /** Issue 18: findings whose model does not exist. `--fix` deletes them. */
+  findingsWithoutModel: { id: string; modelId: string }[];
 }
 
 /** Number of problems in a report. */
@@ -54,7 +62,9 @@ export function problemCount(report: DoctorReport): number {
     report.modelsWithoutVisibility.length +
     report.storage.untracked.length +
     report.storage.missing.length +
-    report.modelsToBackfill.length
+    report.modelsToBackfill.length +
+    report.findingCounts.length +
+    report.findingsWithoutModel.length
   );
 }
 
@@ -65,7 +75,11 @@ export function problemCount(report: DoctorReport): number {
  */
 export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, storageScan?: StorageScanApi): Promise<DoctorReport> {
   const storage = storageScan ? await storageScan.scan() : { untracked: [], missing: [] };
-  const [projects, models] = await Promise.all([backend.catalog.query('projects'), backend.catalog.query('models')]);
+  const [projects, models, findings] = await Promise.all([
+    backend.catalog.query('projects'),
+    backend.catalog.query('models'),
+    backend.catalog.query('annotations'),
+  ]);
   // A file record whose bytes are gone (disk scan) does not count as stored.
   const missingBytes = new Set(storage.missing);
   const stored = new Set((await listFilesDeep(backend.files, 'models/')).filter((path) => !missingBytes.has(path)));
@@ -89,7 +103,21 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
     modelsWithoutVisibility: [],
     storage,
     modelsToBackfill: [],
+    findingCounts: [],
+    findingsWithoutModel: [],
   };
+  // findings per model: how many, and the highest number given
+  const findingsOf = new Map<string, { stored: number; highestSeq: number }>();
+  for (const finding of findings) {
+    if (!modelsById.has(finding.modelId)) {
+      report.findingsWithoutModel.push({ id: finding.id, modelId: finding.modelId });
+      continue;
+    }
+    const entry = findingsOf.get(finding.modelId) ?? { stored: 0, highestSeq: 0 };
+    entry.stored += 1;
+    entry.highestSeq = Math.max(entry.highestSeq, typeof finding.seq === 'number' ? finding.seq : 0);
+    findingsOf.set(finding.modelId, entry);
+  }
   const unusable = new Set<string>();
   for (const model of models) {
     const uuid = model.uuid || model.id;
@@ -109,6 +137,12 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
         files: byUuid.get(uuid) ?? [],
       });
       unusable.add(model.id);
+    }
+    const { stored: storedFindings, highestSeq } = findingsOf.get(model.id) ?? { stored: 0, highestSeq: 0 };
+    const count = model.metadata?.annotationsCount ?? 0;
+    const seq = model.metadata?.annotationsSeq ?? 0;
+    if (count !== storedFindings || seq < highestSeq) {
+      report.findingCounts.push({ modelId: model.id, publicId: model.publicId, count, stored: storedFindings, seq, highestSeq });
     }
     const needs = unusable.has(model.id) ? [] : missingBackfill(model);
     if (needs.length > 0) report.modelsToBackfill.push({ modelId: model.id, publicId: model.publicId, missing: needs });
@@ -145,6 +179,12 @@ export function describeReport(report: DoctorReport): string {
     lines.push(
       `stored before file checks: model ${m.publicId} (${m.modelId}) has no ${m.missing.map(describeNeed).join(', no ')} (--fix makes it)`,
     );
+  for (const f of report.findingCounts)
+    lines.push(
+      `finding count: model ${f.publicId} (${f.modelId}) says ${f.count} finding(s), ${f.stored} stored${f.seq < f.highestSeq ? `; its last number ${f.seq} is below F-${f.highestSeq}` : ''} (--fix sets them from what is stored)`,
+    );
+  for (const f of report.findingsWithoutModel)
+    lines.push(`finding without model: ${f.id} belongs to missing model ${f.modelId} (--fix deletes it)`);
   return lines.length === 0 ? 'No problems found.' : lines.join('\n');
 }
 
@@ -161,7 +201,8 @@ function describeNeed(need: BackfillNeed): string {
  * Repairs what a report found: on the embedded server first the disk scan (untracked files and
  * records without bytes are removed), then deletes files without records, deletes models without a project
  * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
- * clears dangling project references, writes `visible: true` on models without it, then
+ * clears dangling project references, writes `visible: true` on models without it, deletes
+ * findings without a model and sets wrong finding counts and numbers from what is stored, then
  * backfills models stored before the content checks ({@link backfillModel}: report, thumbnail,
  * web-sized copy). Records missing their splat/GLB are left (reported); a model whose backfill
  * fails is left too, its reason passed to `onBackfillError`.
@@ -189,6 +230,9 @@ export async function repair(
   }
   const deletedModels = new Set<string>();
   for (const m of report.modelsWithoutProject) {
+    const record = await backend.catalog.get('models', m.modelId);
+    // its findings and alignments first (issue 18: no orphan findings)
+    if (record) await deleteModelsFindings(backend.catalog, [record]);
     await backend.catalog.delete('models', m.modelId);
     await deleteFilesQuietly(backend.files, m.files);
     deletedModels.add(m.modelId);
@@ -216,6 +260,18 @@ export async function repair(
   for (const m of report.modelsWithoutVisibility) {
     if (deletedModels.has(m.modelId)) continue;
     await backend.catalog.update('models', m.modelId, { visible: true });
+    fixed++;
+  }
+  for (const f of report.findingsWithoutModel) {
+    await backend.catalog.delete('annotations', f.id);
+    fixed++;
+  }
+  for (const f of report.findingCounts) {
+    if (deletedModels.has(f.modelId)) continue;
+    await backend.catalog.update('models', f.modelId, {
+      'metadata.annotationsCount': f.stored,
+      'metadata.annotationsSeq': Math.max(f.seq, f.highestSeq),
+    });
     fixed++;
   }
   for (const m of report.modelsToBackfill) {
