@@ -423,6 +423,12 @@ export function ModelViewport({
     engine.setCamerasVisible(camerasOn);
   }, [cameraList, camerasOn]);
 
+  // Entering pick mode (Findings or Measure opened) closes the camera list, which would cover a
+  // third of the view next to the side column; the Cameras button opens it again.
+  useEffect(() => {
+    if (pickMode) setCamerasOn(false);
+  }, [pickMode]);
+
   // A click on the canvas (a drag orbits as before): in pick mode it picks a point of the model,
   // else, with the cameras shown, the frustum under it.
   useEffect(() => {
