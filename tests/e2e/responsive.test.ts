@@ -1,14 +1,16 @@
 /**
- * Phones and desktops (issue 17 "Phones and tablets"): every route of SPEC.md §2 at 390×844 and
- * 1400×900 (and 360×740, 768×1024) — signed out, as user and as admin on the seeded demo catalog — does not scroll
+ * Phones and desktops (issue 17 "Phones and tablets"): every route of SPEC.md §2 at 1400×900,
+ * 768×1024 and 360×740 — signed out, as user and as admin on the seeded demo catalog — does not scroll
  * sideways (`document.documentElement.scrollWidth <= window.innerWidth` once the page's content
  * shows); at 390 px the navigation is a drawer, closed on arrival, opened by the top bar's menu
  * button and closed by Escape, a click on the backdrop and a navigation, with focus moved into it
  * and back to the menu button; at 1400 px it is the 256/64 px rail and its collapsed choice
  * survives a reload. Screenshots: test-results/responsive-{width}-{route}.png.
  *
- * The same walk is the accessibility scan of issue 19: at 1400 and 390 px (the issue's desktop and
- * phone) axe-core (tests/support/axe.ts: WCAG 2.0/2.1 A and AA plus best practices) runs on every
+ * The same walk is the accessibility scan of issue 19: at 1400 and 360 px (desktop, and the
+ * narrowest phone; the 390 px walk was dropped in issue 18 to keep `npm test` under 15 minutes:
+ * 360 px is the harder phone width for overflow, and the other a11y files scan their states at
+ * 390 px) axe-core (tests/support/axe.ts: WCAG 2.0/2.1 A and AA plus best practices) runs on every
  * route for every role, and any violation fails the test; every screen but the landing page has a
  * title of its own ('… · Tower Models Catalog'). The states a route opens without navigating are
  * scanned where they are built: the drawer in a11y-shell, the dialogs in admin-a11y, the map
@@ -42,12 +44,12 @@ const TEST_TIMEOUT_MS = 240_000;
 const ROUTE_SHOTS = process.env.CATALOG_TEST_SCREENSHOTS === '1';
 
 /** The widths at which axe scans every route (issue 19: desktop and phone). */
-const AXE_WIDTHS = new Set([DESKTOP.width, PHONE.width]);
+const AXE_WIDTHS = new Set([DESKTOP.width, SMALL_PHONE.width]);
 
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] responsive test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => {
+describe.skipIf(skipReason !== null)('every route at 360, 768 and 1400 px', () => {
   let seeded: EmbeddedServer;
   let browser: Browser;
   let project: Project;
@@ -137,7 +139,7 @@ describe.skipIf(skipReason !== null)('every route at 390 px and 1400 px', () => 
     expect(violations, 'axe-core: WCAG 2.1 A/AA violations').toEqual([]);
   }
 
-  for (const viewport of [PHONE, DESKTOP, SMALL_PHONE, TABLET]) {
+  for (const viewport of [DESKTOP, SMALL_PHONE, TABLET]) {
     it(
       `signed out at ${viewport.width} px: landing, sign-in and a missing page do not scroll sideways`,
       async () => {
