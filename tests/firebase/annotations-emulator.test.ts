@@ -6,55 +6,14 @@
 // refused or withheld) runs here against the real rules. deleteModel needs file storage, whose
 // emulator cannot run here (its rules runtime is downloaded from Google at start): that case skips
 // unless FIREBASE_STORAGE_EMULATOR_HOST is set (.github/workflows/firebase.yml).
+// Assertions: this file only binds a backend to the shared findings suite; every test and its
+// expect() calls live in tests/support/findings-contract.ts (describeFindingsWorkflows).
 import { describe, it } from 'vitest';
-import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
-import { createFirebaseBackend } from '../../portal/src/lib/backend/firebase/index.js';
-import type { Backend } from '@shared/ports/index.js';
-import type { ContractSetup } from '../contract/suite/index.js';
-import { contractClients, createContractAccounts } from '../support/contract-clients.js';
-import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
+import { firebaseToolsUnavailable } from '../support/emulators.js';
 import { describeFindingsWorkflows } from '../support/findings-contract.js';
+import { externalStorageHost, setupFirebaseWebOnEmulators } from '../support/firebase-setups.js';
 
 const skipReason = firebaseToolsUnavailable();
-const projectId = process.env.GCLOUD_PROJECT || 'demo-catalog';
-const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
-
-/** The web-SDK clients under firestore.rules and the firebase-admin service principal, on the emulators. */
-async function setupFirebaseEmulators(): Promise<ContractSetup> {
-  const firestore = await startFirestoreEmulator();
-  const auth = process.env.FIREBASE_AUTH_EMULATOR_HOST ? null : await startAuthEmulator({ projectId });
-  const previous = { firestore: process.env.FIRESTORE_EMULATOR_HOST, auth: process.env.FIREBASE_AUTH_EMULATOR_HOST };
-  process.env.FIRESTORE_EMULATOR_HOST = firestore.host;
-  if (auth) process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
-  await loadFirestoreRules(firestore.host, projectId);
-  const service = createFirebaseAdminBackend({ projectId, storageBucket: `${projectId}.appspot.com` });
-  const web = (name: string): Backend =>
-    createFirebaseBackend({
-      config: { apiKey: 'demo-api-key', projectId, storageBucket: `${projectId}.appspot.com` },
-      emulators: {
-        auth: process.env.FIREBASE_AUTH_EMULATOR_HOST!,
-        firestore: process.env.FIRESTORE_EMULATOR_HOST!,
-        ...(storageHost ? { storage: storageHost } : {}),
-      },
-      persistSession: false,
-      appName: `findings-${name}-${Date.now()}`,
-    });
-  await createContractAccounts(service);
-  return contractClients(web, service, {
-    async stop() {
-      await firestore.stop();
-      await auth?.stop();
-      for (const [name, value] of [
-        ['FIRESTORE_EMULATOR_HOST', previous.firestore],
-        ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    },
-  });
-}
-
 if (skipReason) {
   console.info(`[findings firebase emulators] skipping: ${skipReason}`);
   describe.skip('findings workflows: firebase (emulators)', () => {
@@ -63,10 +22,10 @@ if (skipReason) {
 } else {
   describeFindingsWorkflows({
     name: 'firebase (web SDK under firestore.rules + firebase-admin, on the emulators)',
-    setup: setupFirebaseEmulators,
+    setup: () => setupFirebaseWebOnEmulators('findings'),
     skipAll: null,
     noRules: null,
-    noFiles: storageHost
+    noFiles: externalStorageHost
       ? null
       : 'no Storage emulator here (its rules runtime is downloaded from Google at start); deleteModel lists and deletes files: runs in .github/workflows/firebase.yml',
   });

@@ -8,59 +8,12 @@
 // Assertions: this file only binds a backend to the shared contract; every test and its
 // expect() calls live in tests/contract/suite/ (describeBackendContract).
 import { describe, it } from 'vitest';
-import { createFirebaseAdminBackend } from '../../cli/src/adapters/firebase-admin/index.js';
-import type { AdminIdentity } from '../../cli/src/adapters/firebase-admin/index.js';
-import { createFirebaseBackend } from '../../portal/src/lib/backend/firebase/index.js';
-import type { Backend } from '@shared/ports/index.js';
 import { describeBackendContract } from '../contract/suite/index.js';
-import type { ContractSetup } from '../contract/suite/index.js';
-import { contractClients, createContractAccounts } from '../support/contract-clients.js';
-import { firebaseToolsUnavailable, loadFirestoreRules, startAuthEmulator, startFirestoreEmulator } from '../support/emulators.js';
+import { firebaseToolsUnavailable } from '../support/emulators.js';
+import { externalStorageHost, setupFirebaseWebOnEmulators } from '../support/firebase-setups.js';
 
 const skipReason = firebaseToolsUnavailable();
-const projectId = process.env.GCLOUD_PROJECT || 'demo-catalog';
-const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
-
-async function setupFirebaseEmulators(): Promise<ContractSetup> {
-  const firestore = await startFirestoreEmulator();
-  const auth = process.env.FIREBASE_AUTH_EMULATOR_HOST ? null : await startAuthEmulator({ projectId });
-  const previous = { firestore: process.env.FIRESTORE_EMULATOR_HOST, auth: process.env.FIREBASE_AUTH_EMULATOR_HOST };
-  process.env.FIRESTORE_EMULATOR_HOST = firestore.host;
-  if (auth) process.env.FIREBASE_AUTH_EMULATOR_HOST = auth.host;
-  // firestore.rules, as deployed: the web-SDK clients are held to it (the Admin SDK bypasses rules).
-  await loadFirestoreRules(firestore.host, projectId);
-  const service = createFirebaseAdminBackend({ projectId, storageBucket: `${projectId}.appspot.com` });
-  const web = (name: string): Backend =>
-    createFirebaseBackend({
-      config: { apiKey: 'demo-api-key', projectId, storageBucket: `${projectId}.appspot.com` },
-      emulators: {
-        auth: process.env.FIREBASE_AUTH_EMULATOR_HOST!,
-        firestore: process.env.FIRESTORE_EMULATOR_HOST!,
-        ...(storageHost ? { storage: storageHost } : {}),
-      },
-      persistSession: false,
-      appName: `contract-${name}-${Date.now()}`,
-    });
-  await createContractAccounts(service);
-  return contractClients(web, service, {
-    async disableAccount(email) {
-      const account = await service.identity.findAccountByEmail!(email);
-      if (!account) throw new Error(`no account ${email}`);
-      await (service.identity as AdminIdentity).setDisabled(account.uid, true);
-    },
-    async stop() {
-      await firestore.stop();
-      await auth?.stop();
-      for (const [name, value] of [
-        ['FIRESTORE_EMULATOR_HOST', previous.firestore],
-        ['FIREBASE_AUTH_EMULATOR_HOST', previous.auth],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    },
-  });
-}
+const storageHost = externalStorageHost;
 
 if (skipReason) {
   console.info(`[contract firebase emulators] skipping: ${skipReason}`);
@@ -69,7 +22,7 @@ if (skipReason) {
     it.todo('runs with firebase-tools installed (npm ci --prefix tools/firebase)');
   });
 } else {
-  describeBackendContract('firebase (web SDK + firebase-admin on the emulators)', setupFirebaseEmulators, {
+  describeBackendContract('firebase (web SDK + firebase-admin on the emulators)', () => setupFirebaseWebOnEmulators('contract'), {
     skip: {
       ...(storageHost
         ? {}
