@@ -567,7 +567,8 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     cleanup();
     renderViewer(createTestBackend(null), '/viewer?id=TWR-1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Login Required' })).toBeTruthy();
-    expect(document.title).toBe('Login Required · Tower Models Catalog');
+    // the title is set by an effect after the heading renders
+    await waitFor(() => expect(document.title).toBe('Login Required · Tower Models Catalog'));
     expect(screen.getByRole('main').textContent).toContain('Please sign in to view 3D models.');
   });
 
