@@ -153,3 +153,35 @@ export function routeAccess(role: Role | null | undefined, pathname: string): Ro
 export function roleBadge(role: Role): { label: string; color: 'green' | 'blue' } {
   return { label: role.toUpperCase(), color: role === 'admin' ? 'green' : 'blue' };
 }
+
+/** What an account may do with findings and alignments (issue 18's documented rule). */
+export interface FindingRights {
+  /** Record a finding (as its author) on a model it can open: OpenModels. */
+  create: boolean;
+  /** Edit a finding: any with ManageCatalog (admins), else only one it authored. */
+  edit: (finding: { author_uid: string }) => boolean;
+  /** Delete a finding: ManageCatalog (admins) only. */
+  remove: boolean;
+  /** Write an alignment of two captures ('Same frame', 'Align with 3 points', remove): ManageCatalog only. */
+  align: boolean;
+}
+
+/**
+ * The documented findings rule of issue 18 (docs/ARCHITECTURE.md §6) as screens apply it, decided
+ * by {@link can} like every other row of the role table: admins create, edit and delete any
+ * finding and write alignments; users create findings and edit their own; only admins delete.
+ * Both backends enforce the same rule server-side (`shared/rules/document-rules.ts`,
+ * `firestore.rules`); a screen uses this only to hide what would be refused.
+ * @param role the role the account acts with (null: signed out or no role: nothing allowed)
+ * @param uid the account's uid (null when signed out)
+ */
+export function findingRights(role: Role | null | undefined, uid: string | null): FindingRights {
+  const admin = can(role, Capability.ManageCatalog);
+  const create = uid !== null && can(role, Capability.OpenModels);
+  return {
+    create,
+    edit: (finding) => admin || (create && finding.author_uid === uid),
+    remove: admin,
+    align: admin,
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CAPABILITIES, Capability, can, decideRole, roleBadge, routeAccess, visibleModelsFor } from '@shared/roles.js';
+import { ALL_CAPABILITIES, Capability, can, decideRole, findingRights, roleBadge, routeAccess, visibleModelsFor } from '@shared/roles.js';
 import type { Role } from '@shared/types.js';
 
 describe('decideRole (§4 role resolution at sign-in)', () => {
@@ -101,5 +101,19 @@ describe('roleBadge (§2 Shell footer)', () => {
   it('shows the role in upper case, green for admin and blue otherwise', () => {
     expect(roleBadge('admin')).toEqual({ label: 'ADMIN', color: 'green' });
     expect(roleBadge('user')).toEqual({ label: 'USER', color: 'blue' });
+  });
+});
+
+describe('findingRights (issue 18: the documented findings rule)', () => {
+  it('admins do everything; users create and edit their own; signed out or without a role nothing', () => {
+    const admin = findingRights('admin', 'a1');
+    expect([admin.create, admin.remove, admin.align, admin.edit({ author_uid: 'someone' })]).toEqual([true, true, true, true]);
+    const user = findingRights('user', 'u1');
+    expect([user.create, user.remove, user.align]).toEqual([true, false, false]);
+    expect(user.edit({ author_uid: 'u1' })).toBe(true);
+    expect(user.edit({ author_uid: 'a1' })).toBe(false);
+    for (const none of [findingRights(null, 'x'), findingRights('user', null)]) {
+      expect([none.create, none.remove, none.align, none.edit({ author_uid: 'x' })]).toEqual([false, false, false, false]);
+    }
   });
 });

@@ -9,6 +9,7 @@
 import { useMemo } from 'react';
 import type { AnnotationInput, AnnotationValues } from '@shared/annotations.js';
 import type { AuthUser } from '@shared/ports/identity.js';
+import { findingRights, type FindingRights } from '@shared/roles.js';
 import type { Annotation, Role } from '@shared/types.js';
 import { createAnnotation, deleteAnnotation, updateAnnotation } from '@shared/workflows/annotations.js';
 import { useBackend } from '../../../lib/backend-context.js';
@@ -30,30 +31,15 @@ export function useModelAnnotations(modelId: string | null): Resource<Annotation
   );
 }
 
-/** What the signed-in account may do with findings (the documented rule). */
-export interface FindingRights {
-  /** Admins, and users on a model they can open (the viewer only shows those). */
-  create: boolean;
-  /** Admins any finding; users their own. */
-  edit: (annotation: Annotation) => boolean;
-  /** Admins only. */
-  remove: boolean;
-}
-
 /**
- * The documented rule as the UI applies it: admins create, edit and delete any finding; users
- * create findings and edit their own (author uid = theirs); only admins delete.
+ * What the signed-in account may do with findings: `findingRights` of shared/roles.ts (the
+ * documented rule, decided by the role table), for the account's role (the service key acts as
+ * admin).
  * @param user the signed-in account (null: signed out, nothing allowed)
  * @param role its role
  */
-export function findingRights(user: AuthUser | null, role: Role | null): FindingRights {
-  const admin = role === 'admin' || user?.service === true;
-  const signedIn = user !== null && role !== null;
-  return {
-    create: signedIn,
-    edit: (annotation) => admin || (signedIn && annotation.author_uid === user.uid),
-    remove: admin,
-  };
+export function accountFindingRights(user: AuthUser | null, role: Role | null): FindingRights {
+  return findingRights(user?.service === true ? 'admin' : role, user?.uid ?? null);
 }
 
 /** The writes of the findings panel, bound to the backend and the author. */

@@ -20,7 +20,7 @@ import { LiveBanner } from '../../../components/ui/banner.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { useSession } from '../../../lib/session.js';
 import { useAlignment, useAlignmentWrites, type AlignmentWrites } from '../api/alignments.js';
-import { findingRights, useModelAnnotations } from '../api/annotations.js';
+import { accountFindingRights, useModelAnnotations } from '../api/annotations.js';
 import type { PickResult, ViewerMarker } from '../lib/engine.js';
 import './compare-findings.css';
 
@@ -86,6 +86,7 @@ export function useCompareFindings({
 }): CompareInspection {
   const session = useSession();
   const signedIn = session.status === 'success' && session.data !== null ? session.data : null;
+  const rights = accountFindingRights(signedIn?.user ?? null, signedIn?.role ?? null);
   // Read only while the panel is open (as the single view's findings).
   const modelFindings = useModelAnnotations(open && model ? model.id : null);
   const referenceFindings = useModelAnnotations(open && reference ? reference.id : null);
@@ -171,8 +172,8 @@ export function useCompareFindings({
                 : null
         }
         alignment={alignment.status === 'loading' ? undefined : aligned}
-        admin={signedIn.role === 'admin' || signedIn.user.service === true}
-        canCreate={findingRights(signedIn.user, signedIn.role).create}
+        admin={rights.align}
+        canCreate={rights.create}
         user={signedIn.user}
         selected={selected}
         onSelect={select}

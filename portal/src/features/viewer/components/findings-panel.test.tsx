@@ -11,7 +11,7 @@ import { AnnotationMessages } from '@shared/annotations.js';
 import type { Annotation, Model, ModelPoint, Role } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { useSession } from '../../../lib/session.js';
-import { findingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
+import { accountFindingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
 import type { FindingGeometry } from './finding-form.js';
 import { FindingsPanel } from './findings-panel.js';
 
@@ -46,7 +46,7 @@ function Harness({
     <FindingsPanel
       model={model}
       annotations={annotations}
-      rights={findingRights(user, role)}
+      rights={accountFindingRights(user, role)}
       writes={writes}
       draft={draft}
       photosAt={() => photos}
@@ -248,7 +248,7 @@ function ScaledHarness({ model: m, onSelect }: { model: Model; onSelect: (a: Ann
     <FindingsPanel
       model={m}
       annotations={annotations}
-      rights={findingRights(user, 'admin')}
+      rights={accountFindingRights(user, 'admin')}
       writes={writes}
       draft={null}
       photosAt={() => []}

@@ -22,7 +22,8 @@ import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js
 import { ModalDialog } from '../../../components/ui/typed-name-confirm.js';
 import { useAction } from '../../../hooks/use-action.js';
 import type { Resource } from '../../../lib/resource.js';
-import type { FindingRights, FindingWrites } from '../api/annotations.js';
+import type { FindingRights } from '@shared/roles.js';
+import type { FindingWrites } from '../api/annotations.js';
 import { FindingForm, type FindingGeometry } from './finding-form.js';
 import '../findings.css';
 

@@ -12,7 +12,7 @@ import { useBackend } from '../../../lib/backend-context.js';
 import { useSession } from '../../../lib/session.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import type { Resource } from '../../../lib/resource.js';
-import { findingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
+import { accountFindingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
 import { hasCameraMetadata, useViewerCameras, type ViewerCamera } from '../api/camera-poses.js';
 import type { PickResult, ViewerEngine, ViewerMarker } from '../lib/engine.js';
 import type { FindingGeometry } from './finding-form.js';
@@ -147,7 +147,7 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
         ? {
             model,
             annotations,
-            rights: findingRights(user, role),
+            rights: accountFindingRights(user, role),
             writes,
             draft,
             photosAt,
