@@ -50,10 +50,33 @@ export async function loadViewerCameras(files: FileStorePort, model: Model): Pro
 }
 
 /**
- * The cameras of a model, loaded once per model (nothing is loaded while `enabled` is false or the
- * model has no camera metadata: stays 'loading').
+ * The cameras of a model, loaded once per model and version (nothing is loaded while `enabled` is
+ * false or the model has no camera metadata: stays 'loading'); every caller shares one download.
  */
 export function useViewerCameras(files: FileStorePort, model: Model | null, enabled: boolean): Resource<ViewerCamera[]> {
-  const key = enabled && model && hasCameraMetadata(model) ? `${model.id}:${model.files.cameraMetadata}` : null;
-  return usePromise(key, () => loadViewerCameras(files, model!));
+  const key = enabled && model && hasCameraMetadata(model) ? `${model.id}:${model.files.cameraMetadata}:${model.last_updated ?? ''}` : null;
+  return usePromise(key, () => sharedLoad(files, key!, () => loadViewerCameras(files, model!)));
+}
+
+/** Camera lists loaded lately, per file store, by model, file and last update (at most {@link CAMERAS_KEPT} each). */
+const loaded = new WeakMap<FileStorePort, Map<string, Promise<ViewerCamera[]>>>();
+/** How many models' camera lists are kept (a compare view shows two). */
+const CAMERAS_KEPT = 4;
+
+/**
+ * One download per model and version of its camera metadata: the viewport (frustums and the
+ * camera list) and the findings side (photos of a point) ask for the same cameras at once
+ * (issue 18 review: it was downloaded and parsed twice). A failed load is not kept.
+ */
+function sharedLoad(files: FileStorePort, key: string, load: () => Promise<ViewerCamera[]>): Promise<ViewerCamera[]> {
+  let kept = loaded.get(files);
+  if (!kept) loaded.set(files, (kept = new Map()));
+  const found = kept.get(key);
+  if (found) return found;
+  const promise = load();
+  kept.set(key, promise);
+  const store = kept;
+  promise.catch(() => store.delete(key));
+  while (kept.size > CAMERAS_KEPT) kept.delete(kept.keys().next().value!);
+  return promise;
 }
