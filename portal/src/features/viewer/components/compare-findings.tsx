@@ -21,6 +21,7 @@ import { useAction } from '../../../hooks/use-action.js';
 import { useSession } from '../../../lib/session.js';
 import { useAlignment, useAlignmentWrites, type AlignmentWrites } from '../api/alignments.js';
 import { accountFindingRights, useModelAnnotations } from '../api/annotations.js';
+import { findingMarkers } from './findings-side.js';
 import type { PickResult, ViewerMarker } from '../lib/engine.js';
 import './compare-findings.css';
 
@@ -107,12 +108,7 @@ export function useCompareFindings({
   }, [aligned, model, own, theirs]);
 
   const modelMarkers = useMemo<ViewerMarker[]>(() => {
-    const markers: ViewerMarker[] = own.map((a) => ({
-      id: a.id,
-      points: a.points,
-      label: `F-${a.seq} ${a.title}`,
-      tone: selected?.side === 'model' && selected.id === a.id ? 'selected' : 'finding',
-    }));
+    const markers = findingMarkers(own, selected?.side === 'model' ? selected.id : null, null);
     for (const { annotation, points } of carried) {
       markers.push({ id: `carried:${annotation.id}`, points, label: `Reference F-${annotation.seq} ${annotation.title}`, tone: 'carried' });
     }
@@ -123,12 +119,7 @@ export function useCompareFindings({
   }, [own, carried, selected, aligning]);
 
   const referenceMarkers = useMemo<ViewerMarker[]>(() => {
-    const markers: ViewerMarker[] = theirs.map((a) => ({
-      id: a.id,
-      points: a.points,
-      label: `F-${a.seq} ${a.title}`,
-      tone: selected?.side === 'reference' && selected.id === a.id ? 'selected' : 'finding',
-    }));
+    const markers = findingMarkers(theirs, selected?.side === 'reference' ? selected.id : null, null);
     aligning?.reference.forEach((point, i) =>
       markers.push({ id: `align-reference-${i + 1}`, points: [point], label: String(i + 1), tone: 'measure' }),
     );
