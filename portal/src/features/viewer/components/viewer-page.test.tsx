@@ -404,7 +404,8 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
     const engine = engines[0]!;
-    expect(engine.cameras).toEqual([{ part: 'splat', count: 3, withPhoto: 2 }]);
+    // the frustums are handed over by an effect, which may run after the panel shows
+    await waitFor(() => expect(engine.cameras).toEqual([{ part: 'splat', count: 3, withPhoto: 2 }]));
     expect(engine.camerasVisible.at(-1)).toBe(true);
     expect(within(panel).getByText('3 cameras, 2 with a photo. Click a frustum or pick one below.')).toBeTruthy();
     expect(
