@@ -6,87 +6,35 @@
 // in this process). Multi-step attacks (the privilege escalation of issue 12, parallel password
 // guessing, links that outlive hiding a model) have their own tests below the table.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpRequest } from 'node:http';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import type { Backend } from '@shared/ports/index.js';
-import { listFilesDeep } from '@shared/workflows/util.js';
 import { ValidationMessages } from '@shared/messages.js';
 import { publicIdInUse } from '@shared/validation/models.js';
-import { startLocalServer } from '../support/local-backend.js';
-import { HTML_PAGE, LFS_POINTER, triangleGlb } from '../support/model-fixtures.js';
+import { HTML_PAGE, LFS_POINTER } from '../support/model-fixtures.js';
+import { createAccount, hostileTable, literally, startHostileWorld, authHeader as hostileAuthHeader } from '../support/hostile.js';
+import type { Caller, HostileCase, HostileWorld } from '../support/hostile.js';
 import { HTML_GLB_MESSAGE } from './suite/content.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
 
-type Caller = 'anon' | 'user' | 'admin' | 'service' | { token: string };
-
-interface HostileCase {
-  name: string;
-  as: Caller;
-  method: string;
-  path: string | (() => string);
-  /** A JSON value (sent as JSON), a raw string, or a builder. */
-  body?: unknown;
-  raw?: string | (() => string | FormData);
-  headers?: Record<string, string>;
-  status: number;
-  /** What the error message (or the whole reply text) must say. */
-  message?: RegExp;
-  /** Extra checks on the reply. */
-  check?: (reply: { status: number; headers: Headers; text: string }) => void;
-}
-
-let handle: LocalServerHandle;
+let world: HostileWorld;
 let service: Backend;
 let url: string;
-const tokens: Record<'user' | 'admin', string> = { user: '', admin: '' };
+let handle: LocalServerHandle;
 const ids = {
   userUid: '',
   adminUid: '',
   project: 'proj-security',
   model: randomUUID(),
   hidden: randomUUID(),
-  disabledToken: '',
-  expiredToken: '',
-  forgedToken: '',
-  noneToken: '',
-  refreshToken: '',
 };
 
-async function signInToken(email: string, password: string): Promise<{ idToken: string; refreshToken: string; uid: string }> {
-  const response = await fetch(`${url}/v1/auth/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const body = (await response.json()) as { idToken: string; refreshToken: string; user: { uid: string } };
-  return { idToken: body.idToken, refreshToken: body.refreshToken, uid: body.user.uid };
-}
-
-function authHeader(caller: Caller): Record<string, string> {
-  if (caller === 'anon') return {};
-  if (caller === 'service') return { authorization: `Bearer ${handle.serviceKey}` };
-  if (typeof caller === 'object') return { authorization: `Bearer ${caller.token}` };
-  return { authorization: `Bearer ${tokens[caller]}` };
-}
-
-/** Everything a hostile request could change: documents, file rows, files on disk, Object.prototype. */
-async function snapshot(): Promise<string> {
-  const collections = await Promise.all((['projects', 'models', 'users', 'admins'] as const).map((c) => service.catalog.query(c)));
-  const rows = await Promise.all(
-    (await listFilesDeep(service.files, 'models/')).sort().map(async (p) => `${p}:${(await service.files.getMetadata(p)).size}`),
-  );
-  const root = join(handle.dataDir, 'storage');
-  const disk = readdirSync(root, { recursive: true, withFileTypes: true })
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .sort();
-  return JSON.stringify({ collections, rows, disk, proto: Object.getOwnPropertyNames(Object.prototype).sort() });
-}
+const authHeader = (caller: Caller): Record<string, string> => hostileAuthHeader(world, caller);
 
 const deep = (levels: number): unknown => {
   let value: unknown = 1;
@@ -94,12 +42,8 @@ const deep = (levels: number): unknown => {
   return value;
 };
 
-/** The stored GLB of the fixture models (a real one: the server checks every model file; issue 16), set in beforeAll. */
-let glbBody: Uint8Array<ArrayBuffer> = new Uint8Array(0);
 /** The GLB as `Response.text()` decodes it (UTF-8 with replacement characters). */
-const glbText = (): string => new TextDecoder().decode(glbBody);
-/** A regular expression matching `text` literally. */
-const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+const glbText = (): string => new TextDecoder().decode(world.glbBody);
 const longName = 'x'.repeat(1000);
 
 function hostileCases(): HostileCase[] {
@@ -1181,70 +1125,22 @@ function postFrom(localAddress: string, path: string, body: unknown): Promise<{ 
   });
 }
 
-async function send(c: HostileCase): Promise<{ status: number; headers: Headers; text: string }> {
-  const headers: Record<string, string> = {
-    ...authHeader(c.as === 'anon' || typeof c.as === 'string' ? c.as : resolveToken(c.as)),
-    ...c.headers,
-  };
-  let body: string | FormData | undefined;
-  if (c.raw !== undefined) body = typeof c.raw === 'function' ? c.raw() : c.raw;
-  else if (c.body !== undefined) body = JSON.stringify(typeof c.body === 'function' ? (c.body as () => unknown)() : c.body);
-  const path = typeof c.path === 'function' ? c.path() : c.path;
-  if (typeof body === 'string') headers['content-type'] ??= path.startsWith('/v1/files/') ? 'application/octet-stream' : 'application/json';
-  const response = await fetch(`${url}${path}`, { method: c.method, headers, body });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-function resolveToken(caller: { token: string }): Caller {
-  const map: Record<string, string> = {
-    forged: ids.forgedToken,
-    none: ids.noneToken,
-    expired: ids.expiredToken,
-    disabled: ids.disabledToken,
-    refresh: ids.refreshToken,
-    'service-typo': `${handle.serviceKey.slice(0, -1)}${handle.serviceKey.endsWith('A') ? 'B' : 'A'}`,
-  };
-  return { token: map[caller.token] ?? caller.token };
-}
-
 beforeAll(async () => {
   const portalDir = mkdtempSync(join(tmpdir(), 'catalog-security-portal-'));
   writeFileSync(join(portalDir, 'index.html'), '<!doctype html><title>portal</title>');
-  handle = await startLocalServer({ portalDir });
-  url = handle.server.url;
-  service = createLocalBackend({ baseUrl: url, serviceKey: handle.serviceKey });
-  const accounts = {
-    admin: ['admin@security.test', 'admin-pass-1'],
-    user: ['user@security.test', 'user-pass-1'],
-    gone: ['gone@security.test', 'gone-pass-1'],
-  } as const;
-  const uids: Record<string, string> = {};
-  for (const [role, [email, password]] of Object.entries(accounts)) {
-    const account = await service.identity.createAccount(email, password);
-    uids[role] = account.uid;
-    await service.catalog.set('users', account.uid, {
-      uid: account.uid,
-      email,
-      role: role === 'admin' ? 'admin' : 'user',
-      created_at: SERVER_TIMESTAMP,
-      created_by: 'security',
-    });
-  }
-  ids.userUid = uids.user!;
-  ids.adminUid = uids.admin!;
-  const user = await signInToken(...accounts.user);
-  tokens.user = user.idToken;
-  ids.refreshToken = user.refreshToken;
-  tokens.admin = (await signInToken(...accounts.admin)).idToken;
-  ids.disabledToken = (await signInToken(...accounts.gone)).idToken;
-  await fetch(`${url}/v1/auth/accounts/${uids.gone}`, {
+  world = await startHostileWorld({ portalDir, model: ids.model, hidden: ids.hidden });
+  ({ handle, url, service } = world);
+  ids.userUid = world.user.uid;
+  ids.adminUid = world.admin.uid;
+  const gone = await createAccount(url, service, 'gone@security.test', 'gone-pass-1', 'user');
+  await fetch(`${url}/v1/auth/accounts/${gone.uid}`, {
     method: 'PATCH',
     headers: { authorization: `Bearer ${handle.serviceKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ disabled: true }),
   });
   const secret = new TextEncoder().encode(readFileSync(join(handle.dataDir, 'auth-secret'), 'utf8').trim());
   const now = Math.floor(Date.now() / 1000);
-  ids.expiredToken = await new SignJWT({ email: 'user@security.test' })
+  const expired = await new SignJWT({ email: 'user@security.test' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(ids.userUid)
     .setIssuer('catalog-local')
@@ -1252,7 +1148,7 @@ beforeAll(async () => {
     .setIssuedAt(now - 7200)
     .setExpirationTime(now - 3600)
     .sign(secret);
-  ids.forgedToken = await new SignJWT({ email: 'admin@security.test' })
+  const forged = await new SignJWT({ email: 'admin@security.test' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(ids.adminUid)
     .setIssuer('catalog-local')
@@ -1261,40 +1157,19 @@ beforeAll(async () => {
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
   const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-  ids.noneToken = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: ids.adminUid, email: 'admin@security.test', iss: 'catalog-local', aud: 'catalog-local', exp: now + 3600 })}.`;
-
-  await service.catalog.set('projects', ids.project, {
-    name: 'Security tower',
-    structure_id: 'SEC-1',
-    description: '',
-    slug: 'security-tower',
-    location: { lat: 1, lng: 2, address: null, mapUrl: 'https://maps.example/x' },
-  });
-  await service.catalog.set('models', ids.model, {
-    uuid: ids.model,
-    publicId: 'SEC-M',
-    name: 'visible',
-    projectId: ids.project,
-    visible: true,
-    files: { glbPath: `models/${ids.model}/model.glb` },
-  });
-  await service.catalog.set('models', ids.hidden, {
-    uuid: ids.hidden,
-    publicId: 'SEC-H',
-    name: 'hidden',
-    projectId: ids.project,
-    visible: false,
-    files: { glbPath: `models/${ids.hidden}/model.glb` },
-  });
-  glbBody = await triangleGlb();
-  await service.files.upload(`models/${ids.model}/model.glb`, new Blob([glbBody]));
-  await service.files.upload(`models/${ids.hidden}/model.glb`, new Blob([glbBody]));
+  world.tokensByName = {
+    forged,
+    none: `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ sub: ids.adminUid, email: 'admin@security.test', iss: 'catalog-local', aud: 'catalog-local', exp: now + 3600 })}.`,
+    expired,
+    disabled: gone.token,
+    refresh: world.user.refreshToken,
+    'service-typo': `${handle.serviceKey.slice(0, -1)}${handle.serviceKey.endsWith('A') ? 'B' : 'A'}`,
+  };
   downloadToken = new URL(await service.files.getDownloadUrl(`models/${ids.model}/model.glb`)).searchParams.get('token')!;
 });
 
 afterAll(async () => {
-  await service?.close();
-  await handle?.server.close();
+  await world?.stop();
 });
 
 describe('embedded backend under hostile requests', () => {
@@ -1304,24 +1179,7 @@ describe('embedded backend under hostile requests', () => {
     expect(cases.length).toBeGreaterThanOrEqual(80);
   });
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const before = await snapshot();
-    const reply = await send(c);
-    expect(reply.status, reply.text.slice(0, 300)).toBe(c.status);
-    if (c.status >= 400 && c.method !== 'OPTIONS' && c.method !== 'HEAD') {
-      // Every refusal says what is wrong: JSON `{error: {code, message}}` from the API, text from tus.
-      expect(reply.text.length).toBeGreaterThan(0);
-      if (reply.text.startsWith('{')) {
-        const body = JSON.parse(reply.text) as { error?: { code?: string; message?: string } };
-        expect(body.error?.message ?? '').not.toBe('');
-        expect(body.error?.code).not.toBe('internal');
-      }
-    }
-    if (c.message) expect(reply.text).toMatch(c.message);
-    c.check?.(reply);
-    expect(await snapshot()).toBe(before);
-    expect(({} as Record<string, unknown>).role).toBeUndefined();
-  });
+  hostileTable(() => world, cases);
 });
 
 describe('multi-step attacks', () => {
@@ -1384,7 +1242,7 @@ describe('multi-step attacks', () => {
       visible: true,
       files: { glbPath: path },
     });
-    await service.files.upload(path, new Blob([glbBody]));
+    await service.files.upload(path, new Blob([world.glbBody]));
     const userBackend = createLocalBackend({ baseUrl: url });
     await userBackend.identity.signIn('user@security.test', 'user-pass-1');
     const kept = await userBackend.files.getDownloadUrl(path);
