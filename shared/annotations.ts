@@ -91,6 +91,20 @@ export const AnnotationMessages = {
   pointsInvalid: 'A finding needs one point, or two or more for a measurement, with finite coordinates',
   measureInvalid: 'A measurement needs two or more points (a distance exactly two)',
   photosInvalid: `A finding lists at most ${ANNOTATION_PHOTOS_MAX} photos, by camera image name`,
+  /** A title with a line break, a control character (terminal escapes) or spaces around it, as only a raw write can send. */
+  titleInvalid: 'Finding title must be one line of text without control characters or surrounding spaces',
+  /** A note with control characters other than line breaks and tabs. */
+  noteInvalid: 'Note must be text without control characters (line breaks and tabs are allowed)',
+  kindInvalid: "A finding's kind is 'point' for one point and 'polyline' for two or more",
+  upInvalid: 'The up axis of a finding is null, or a non-zero point with finite x, y and z for a height difference',
+  keyInvalid: "A finding is stored at {modelId}_{seq}, with its model's id and a whole seq of 1 or more",
+  authorInvalid: "A finding's author is a uid (1 to 128 characters) and an email address or null",
+  followUpInvalid: 'A follow-up names its original finding as {annotationId: "{modelId}_{seq}", modelId} of another model',
+  /** Also for an original the writer may not read (a hidden model's finding): the answer does not tell which. */
+  followUpNotFound: 'The original finding of a follow-up must be a finding you can open, of another model of the same project',
+  /** A non-admin's write of a finding with its own times (only admins and imports keep given times). */
+  serverTimeRequired: "A finding's created_at and last_updated are set by the server: send the server-time sentinel",
+  createdAtChanged: "A finding's created_at never changes",
   modelNotFound: 'Model not found',
   annotationNotFound: 'Finding not found',
   unitsPerMetreInvalid: 'Units per metre must be a positive number',
@@ -141,54 +155,159 @@ export type AnnotationValues = Pick<
   'title' | 'note' | 'category' | 'severity' | 'status' | 'points' | 'kind' | 'measure' | 'up' | 'photos'
 >;
 
-const finite = z.number().refine(Number.isFinite);
-const pointSchema = z.object({ x: finite, y: finite, z: finite });
+/** Control characters (C0, DEL and C1: line breaks, terminal escapes): never in a title or a photo name. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+/** Control characters other than tab, line feed and carriage return: never in a note. */
+const NOTE_CONTROL_CHARACTER = /(?![\t\n\r])\p{Cc}/u;
 
 /**
- * Validates a finding's fields (issue 18): title 1–120 characters, note ≤ 4,000, a category of
- * {@link ANNOTATION_CATEGORIES}, a whole severity 1–5, a status of {@link ANNOTATION_STATUSES}
- * (default 'open'), one point or 2–500 points with finite coordinates, a measure that fits the
- * points, at most 20 photo names.
- * @returns the normalised values (trimmed text; `kind` from the number of points; `measure` null
- *   for one point), or the first rule's message ({@link AnnotationMessages})
+ * A point in model units as stored: exactly the keys x, y and z, each a finite number (zod's
+ * numbers refuse NaN and ±Infinity), any problem reported as `message`.
+ */
+function pointSchema(message: string) {
+  const coordinate = z.number({ error: message });
+  return z.strictObject({ x: coordinate, y: coordinate, z: coordinate }, { error: message });
+}
+
+/**
+ * The rule of each content field of a stored finding, each problem reported with the form's
+ * message ({@link AnnotationMessages}). One definition for two uses: {@link validateAnnotation}
+ * checks a form's input with them after normalising it, and the stored-document schema of
+ * `shared/validation/documents.ts` holds every stored finding to them (whoever writes).
+ * - title: 1–120 characters, not blank, one line without control characters or surrounding spaces;
+ * - note: at most 4,000 characters, no control characters but line breaks and tabs;
+ * - category, status: one of {@link ANNOTATION_CATEGORIES}, {@link ANNOTATION_STATUSES};
+ * - severity: a whole number 1–5 (a number, never a numeric string);
+ * - points: 1–500 points of exactly x, y, z finite numbers;
+ * - kind: 'point' or 'polyline'; measure: null or one of {@link MEASURE_LABELS}'s kinds;
+ * - up: null or a non-zero point;
+ * - photos: at most 20 distinct camera image names of 1–255 characters without control characters.
+ * How the fields fit together (kind and measure against the points) is {@link annotationShapeProblem}.
+ */
+export const annotationFieldSchemas = {
+  title: z
+    .string({ error: AnnotationMessages.titleRequired })
+    .refine((title) => title.trim() !== '', AnnotationMessages.titleRequired)
+    .refine((title) => title.length <= ANNOTATION_TITLE_MAX, AnnotationMessages.titleTooLong)
+    .refine((title) => !CONTROL_CHARACTER.test(title) && title === title.trim(), AnnotationMessages.titleInvalid),
+  note: z
+    .string({ error: AnnotationMessages.noteInvalid })
+    .max(ANNOTATION_NOTE_MAX, AnnotationMessages.noteTooLong)
+    .refine((note) => !NOTE_CONTROL_CHARACTER.test(note), AnnotationMessages.noteInvalid),
+  category: z.enum(ANNOTATION_CATEGORIES as [AnnotationCategory, ...AnnotationCategory[]], { error: AnnotationMessages.categoryInvalid }),
+  severity: z
+    .number({ error: AnnotationMessages.severityInvalid })
+    .int(AnnotationMessages.severityInvalid)
+    .min(1, AnnotationMessages.severityInvalid)
+    .max(5, AnnotationMessages.severityInvalid),
+  status: z.enum(ANNOTATION_STATUSES as [AnnotationStatus, ...AnnotationStatus[]], { error: AnnotationMessages.statusInvalid }),
+  points: z
+    .array(pointSchema(AnnotationMessages.pointsInvalid), { error: AnnotationMessages.pointsInvalid })
+    .min(1, AnnotationMessages.pointsInvalid)
+    .max(ANNOTATION_POINTS_MAX, AnnotationMessages.pointsInvalid),
+  kind: z.enum(['point', 'polyline'], { error: AnnotationMessages.kindInvalid }),
+  measure: z.enum(['distance', 'polyline', 'height'], { error: AnnotationMessages.measureInvalid }).nullable(),
+  up: pointSchema(AnnotationMessages.upInvalid)
+    .refine((up) => up.x !== 0 || up.y !== 0 || up.z !== 0, AnnotationMessages.upInvalid)
+    .nullable(),
+  photos: z
+    .array(
+      z
+        .string({ error: AnnotationMessages.photosInvalid })
+        .min(1, AnnotationMessages.photosInvalid)
+        .max(255, AnnotationMessages.photosInvalid)
+        .refine((name) => !CONTROL_CHARACTER.test(name), AnnotationMessages.photosInvalid),
+      { error: AnnotationMessages.photosInvalid },
+    )
+    .max(ANNOTATION_PHOTOS_MAX, AnnotationMessages.photosInvalid)
+    .refine((names) => new Set(names).size === names.length, AnnotationMessages.photosInvalid),
+} as const;
+
+/**
+ * How a finding's geometry fields fit together (the rule every stored finding holds): `kind` is
+ * 'point' for one point and 'polyline' for more; a point has no `measure`, a polyline has one,
+ * and 'distance' has exactly two points; `up` is null unless the measure is 'height'. Fields that
+ * are not yet of their own type are left to their field rule ({@link annotationFieldSchemas}).
+ * @param values the stored (or normalised) points, kind, measure and up
+ * @returns null when they fit, else the problem: `field` (where it is reported), `fields` (every
+ *   field it depends on) and the form's message
+ */
+export function annotationShapeProblem(values: {
+  points?: unknown;
+  kind?: unknown;
+  measure?: unknown;
+  up?: unknown;
+}): { field: 'kind' | 'measure' | 'up'; fields: string[]; message: string } | null {
+  const { points, kind, measure, up } = values;
+  if (!Array.isArray(points)) return null;
+  const n = points.length;
+  if ((kind === 'point' && n !== 1) || (kind === 'polyline' && n < 2)) {
+    return { field: 'kind', fields: ['kind', 'points'], message: AnnotationMessages.kindInvalid };
+  }
+  if ((n === 1 && measure !== null) || (n >= 2 && measure === null) || (measure === 'distance' && n !== 2)) {
+    return { field: 'measure', fields: ['measure', 'points'], message: AnnotationMessages.measureInvalid };
+  }
+  if (up !== null && up !== undefined && measure !== 'height') {
+    return { field: 'up', fields: ['up', 'measure'], message: AnnotationMessages.upInvalid };
+  }
+  return null;
+}
+
+/** The message of the first problem `schema` finds in `value`, or null when it has none. */
+function problemOf(schema: z.ZodType, value: unknown): string | null {
+  const result = schema.safeParse(value);
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid value');
+}
+
+/**
+ * Validates a finding's fields as a form, the CLI or a carry-over gives them (issue 18), and
+ * normalises them to what is stored: text trimmed, a numeric severity string made a number, status
+ * 'open' by default, each point reduced to x, y, z, the measure defaulted ('distance' for two
+ * points, 'polyline' for more), `up` made unit length for 'height' (default +Y) and null
+ * otherwise, photo names without repeats. The normalised values must then hold the stored rules
+ * ({@link annotationFieldSchemas}, {@link annotationShapeProblem}), checked in the form's order:
+ * title, note, category, severity, status, points, measure, photos.
+ * @returns the normalised values, or the first rule's message ({@link AnnotationMessages}); a
+ *   zero or non-finite `up` for 'height' is {@link AnnotationMessages.measureInvalid}
  */
 export function validateAnnotation(input: AnnotationInput): ValidationResult<AnnotationValues> {
   const title = typeof input.title === 'string' ? input.title.trim() : '';
-  if (title === '') return invalid(AnnotationMessages.titleRequired);
-  if (title.length > ANNOTATION_TITLE_MAX) return invalid(AnnotationMessages.titleTooLong);
   const note = typeof input.note === 'string' ? input.note.trim() : '';
-  if (note.length > ANNOTATION_NOTE_MAX) return invalid(AnnotationMessages.noteTooLong);
-  if (!(ANNOTATION_CATEGORIES as readonly string[]).includes(input.category)) return invalid(AnnotationMessages.categoryInvalid);
   const severity = typeof input.severity === 'string' && input.severity.trim() !== '' ? Number(input.severity) : input.severity;
-  if (typeof severity !== 'number' || !Number.isInteger(severity) || severity < 1 || severity > 5) {
-    return invalid(AnnotationMessages.severityInvalid);
-  }
   const status = input.status ?? 'open';
-  if (!(ANNOTATION_STATUSES as readonly string[]).includes(status)) return invalid(AnnotationMessages.statusInvalid);
-  const points = z.array(pointSchema).min(1).max(ANNOTATION_POINTS_MAX).safeParse(input.points);
-  if (!points.success) return invalid(AnnotationMessages.pointsInvalid);
-  const cleanPoints = points.data.map(({ x, y, z: zz }) => ({ x, y, z: zz }));
-  let measure: MeasureKind | null = null;
-  if (cleanPoints.length >= 2) {
-    measure = input.measure ?? (cleanPoints.length === 2 ? 'distance' : 'polyline');
-    if (!Object.hasOwn(MEASURE_LABELS, measure) || (measure === 'distance' && cleanPoints.length !== 2)) {
-      return invalid(AnnotationMessages.measureInvalid);
-    }
-  } else if (input.measure) {
-    return invalid(AnnotationMessages.measureInvalid);
-  }
+  const points = Array.isArray(input.points)
+    ? input.points.map((p: unknown) =>
+        typeof p === 'object' && p !== null ? { x: (p as ModelPoint).x, y: (p as ModelPoint).y, z: (p as ModelPoint).z } : p,
+      )
+    : input.points;
+  const fieldProblem =
+    problemOf(annotationFieldSchemas.title, title) ??
+    problemOf(annotationFieldSchemas.note, note) ??
+    problemOf(annotationFieldSchemas.category, input.category) ??
+    problemOf(annotationFieldSchemas.severity, severity) ??
+    problemOf(annotationFieldSchemas.status, status) ??
+    problemOf(annotationFieldSchemas.points, points);
+  if (fieldProblem !== null) return invalid(fieldProblem);
+  const cleanPoints = points as ModelPoint[];
+  const measure =
+    cleanPoints.length >= 2 ? (input.measure ?? (cleanPoints.length === 2 ? 'distance' : 'polyline')) : (input.measure ?? null);
+  if (problemOf(annotationFieldSchemas.measure, measure) !== null) return invalid(AnnotationMessages.measureInvalid);
   let up: ModelPoint | null = null;
   if (measure === 'height') {
-    const parsed = pointSchema.safeParse(input.up ?? { x: 0, y: 1, z: 0 });
-    const length = parsed.success ? Math.hypot(parsed.data.x, parsed.data.y, parsed.data.z) : 0;
-    if (!parsed.success || !(length > 0)) return invalid(AnnotationMessages.measureInvalid);
+    const given = input.up ?? { x: 0, y: 1, z: 0 };
+    const parsed = annotationFieldSchemas.up.safeParse(
+      typeof given === 'object' && given !== null ? { x: given.x, y: given.y, z: given.z } : given,
+    );
+    const length = parsed.success && parsed.data ? Math.hypot(parsed.data.x, parsed.data.y, parsed.data.z) : 0;
+    if (!parsed.success || !parsed.data || !(length > 0) || !Number.isFinite(length)) return invalid(AnnotationMessages.measureInvalid);
     up = { x: parsed.data.x / length, y: parsed.data.y / length, z: parsed.data.z / length };
   }
-  const photos = z
-    .array(z.string().min(1).max(255))
-    .max(ANNOTATION_PHOTOS_MAX)
-    .safeParse(input.photos ?? []);
-  if (!photos.success) return invalid(AnnotationMessages.photosInvalid);
+  const kind = cleanPoints.length === 1 ? 'point' : 'polyline';
+  const shape = annotationShapeProblem({ points: cleanPoints, kind, measure, up });
+  if (shape !== null) return invalid(shape.message);
+  const photos = Array.isArray(input.photos) ? [...new Set(input.photos)] : (input.photos ?? []);
+  const photosProblem = problemOf(annotationFieldSchemas.photos, photos);
+  if (photosProblem !== null) return invalid(photosProblem);
   return valid({
     title,
     note,
@@ -196,10 +315,10 @@ export function validateAnnotation(input: AnnotationInput): ValidationResult<Ann
     severity: severity as AnnotationSeverity,
     status: status as AnnotationStatus,
     points: cleanPoints,
-    kind: cleanPoints.length === 1 ? 'point' : 'polyline',
-    measure,
+    kind,
+    measure: measure as MeasureKind | null,
     up,
-    photos: [...new Set(photos.data)],
+    photos: photos as string[],
   });
 }
 
