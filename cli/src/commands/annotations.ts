@@ -2,7 +2,9 @@
  * `catalog annotations list|export` (issue 18 "Annotations" and "Report"): the findings of one
  * model, or of every model of a project, as a table, JSON or CSV. The rows, their order and the
  * CSV are the portal report's (`findingRows`, `findingsCsv` of `shared/annotations.ts`); the
- * findings are read with `listModelAnnotations` / `listProjectAnnotations`.
+ * findings are read with `listModelAnnotations` / `listProjectAnnotations`. A malformed stored
+ * finding never fails the command: the table and the CSV show what it has (`findingRows`), the
+ * JSON is the stored findings exactly; the table's cells are made terminal-safe by `formatTable`.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -68,7 +70,7 @@ export async function readFindings(
   };
 }
 
-/** The findings table for human output ('No findings' when empty). */
+/** The findings table for human output ('No findings' when empty; '-' for an empty cell). */
 function findingsTable(rows: readonly FindingRow[]): string {
   if (rows.length === 0) return 'No findings';
   return formatTable(
@@ -78,20 +80,23 @@ function findingsTable(rows: readonly FindingRow[]): string {
       r.publicId || r.modelName,
       r.captureDate ?? '-',
       r.title,
-      r.category,
-      String(r.severity),
-      r.status,
+      r.category || '-',
+      r.severity === null ? '-' : String(r.severity),
+      r.status || '-',
       r.measurement || '-',
       r.id,
     ]),
   );
 }
 
-/** The findings as `--format` asks: JSON (the stored findings), CSV (the report's table) or a table. */
-function render(scope: FindingsScope, format: 'json' | 'csv' | 'table'): string {
-  if (format === 'json') return `${JSON.stringify(scope.annotations, null, 2)}\n`;
-  if (format === 'csv') return findingsCsv(scope.rows);
-  return findingsTable(scope.rows);
+/**
+ * The findings as `--format` asks: JSON (the stored findings, exactly), CSV (the report's table)
+ * or a table; `data` marks the two data formats for the output wrapper (printed byte for byte).
+ */
+function render(scope: FindingsScope, format: 'json' | 'csv' | 'table'): { text: string; data?: 'json' | 'csv' } {
+  if (format === 'json') return { text: `${JSON.stringify(scope.annotations, null, 2)}\n`, data: 'json' };
+  if (format === 'csv') return { text: findingsCsv(scope.rows), data: 'csv' };
+  return { text: findingsTable(scope.rows) };
 }
 
 const scopeShape = { model: z.string().optional(), project: z.string().optional(), ...backendOptionsShape };
@@ -128,7 +133,7 @@ export const annotationsListCommand = leafCommand({
     const scope = await readFindings(backend, input.model, input.project);
     return {
       result: scope.annotations,
-      text: render(scope, input.format),
+      ...render(scope, input.format),
       summary: `${formatCount(scope.annotations.length, 'finding')} (${scope.kind} ${scope.label})`,
     };
   },
@@ -152,9 +157,9 @@ export const annotationsExportCommand = leafCommand({
     const scope = await readFindings(backend, input.model, input.project);
     const content = render(scope, input.format);
     const summary = `${formatCount(scope.annotations.length, 'finding')} (${scope.kind} ${scope.label})`;
-    if (input.out === undefined) return { result: scope.annotations, text: content, summary };
+    if (input.out === undefined) return { result: scope.annotations, ...content, summary };
     const file = resolve(input.out);
-    writeFileSync(file, content);
+    writeFileSync(file, content.text);
     return {
       result: { file, format: input.format, count: scope.annotations.length },
       text: file,

@@ -5,6 +5,9 @@
  * - `--json`: ONLY `{"status":"ok","result":…}` or `{"status":"error","error":{"code","message"}}`
  *   on stdout (progress may still go to stderr).
  * Exit codes: 0 ok, 1 expected error (AppError, invalid options), 2 unexpected error.
+ * Human output is made safe for a terminal (`terminal-text.ts`: no escape sequences or other
+ * control characters from stored text); `--json` and data formats (a command's JSON or CSV
+ * written to a pipe or file) stay byte for byte.
  */
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
@@ -12,6 +15,7 @@ import { z } from 'zod';
 import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
 import { formatIsoDate } from '@shared/format.js';
 import type { ModelMetadata } from '@shared/types.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, expected: 1, unexpected: 2 } as const;
@@ -36,7 +40,14 @@ export interface ActionResult<T = unknown> {
   result: T;
   /** Human rendering of the data for stdout (default: the result as indented JSON). */
   text?: string;
-  /** One human line for stderr (e.g. 'Created project …'). */
+  /**
+   * `text` is a data format the user asked for (`--format json|csv`): printed byte for byte, as a
+   * file would hold it. JSON escapes every control character itself; CSV carries them raw, so CSV
+   * shown on a terminal (stdout a TTY) gets the terminal-safe treatment of other human text.
+   * Without it, `text` is human text and always made terminal-safe.
+   */
+  data?: 'json' | 'csv';
+  /** One human line for stderr (e.g. 'Created project …'); printed terminal-safe, on one line. */
   summary?: string;
   /** For long-running commands (`serve`): the output is printed, then this is awaited. */
   keepAlive?: Promise<void>;
@@ -90,27 +101,36 @@ export function describeError(error: unknown, argNames: readonly string[] = []):
   return { code: ErrorCode.Internal, message: `Unexpected error: ${message}`, exitCode: ExitCode.unexpected };
 }
 
+/**
+ * What human mode prints on stdout: a data format as it is (CSV made terminal-safe when stdout
+ * is a terminal), the result as indented JSON when there is no text, other text terminal-safe.
+ */
+function humanBody(text: string | undefined, data: ActionResult['data'], result: unknown): string {
+  if (text === undefined) return result === undefined ? '' : JSON.stringify(result, null, 2);
+  if (data === 'json' || (data === 'csv' && process.stdout.isTTY !== true)) return text;
+  return terminalText(text);
+}
+
 /** Prints a result or an error the one way the CLI does (see the module comment). */
 export function printOutcome(
   json: boolean,
   outcome: { ok: true; output: ActionResult } | { ok: false; error: unknown; argNames?: readonly string[] },
 ): number {
   if (outcome.ok) {
-    const { result, text, summary, failure } = outcome.output;
+    const { result, text, data, summary, failure } = outcome.output;
+    const body = humanBody(text, data, result);
     if (failure) {
       if (json) process.stdout.write(`${JSON.stringify({ status: 'error', error: failure, result: result ?? null })}\n`);
       else {
-        const body = text ?? (result === undefined ? '' : JSON.stringify(result, null, 2));
         if (body !== '') process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
-        process.stderr.write(`Error: ${failure.message}\n`);
+        process.stderr.write(`Error: ${terminalText(failure.message)}\n`);
       }
       return ExitCode.expected;
     }
     if (json) {
       process.stdout.write(`${JSON.stringify({ status: 'ok', result: result ?? null })}\n`);
     } else {
-      if (summary) process.stderr.write(`${summary}\n`);
-      const body = text ?? (result === undefined ? '' : JSON.stringify(result, null, 2));
+      if (summary) process.stderr.write(`${terminalLine(summary)}\n`);
       if (body !== '') process.stdout.write(body.endsWith('\n') ? body : `${body}\n`);
     }
     return ExitCode.ok;
@@ -119,7 +139,7 @@ export function printOutcome(
   if (json) {
     process.stdout.write(`${JSON.stringify({ status: 'error', error: { code, message } })}\n`);
   } else {
-    process.stderr.write(`Error: ${message}\n`);
+    process.stderr.write(`Error: ${terminalText(message)}\n`);
   }
   if (exitCode === ExitCode.unexpected && process.env.CATALOG_DEBUG && outcome.error instanceof Error) {
     process.stderr.write(`${outcome.error.stack ?? ''}\n`);
@@ -158,7 +178,7 @@ export function defineAction<S extends z.ZodType>(
       json,
       yes,
       interactive: !json && !yes && process.stdin.isTTY === true && process.stderr.isTTY === true,
-      log: (line) => process.stderr.write(`${line}\n`),
+      log: (line) => process.stderr.write(`${terminalText(line)}\n`),
       onCleanup: (fn) => cleanups.push(fn),
     };
     let exitCode: number;
@@ -189,18 +209,24 @@ export function usageError(message: string, context: Record<string, unknown> = {
 }
 
 /**
- * A plain-text table for human output: columns padded to their widest cell, two spaces apart.
+ * A plain-text table for human output: columns padded to their widest cell, two spaces apart,
+ * one line per row. Every cell is made safe for a terminal first ({@link terminalLine}: escape
+ * sequences and control characters removed, a line break inside a cell shown as '↵', a tab as a
+ * space), since cells hold stored text such as titles and names.
  * @param header the column titles
- * @param rows the cells, one array per row (as many cells as `header`)
+ * @param rows the cells, one array per row (as many cells as `header`; a missing or non-string
+ *   cell is shown as text, '' for null or undefined)
+ * @returns the table, lines joined by LF, no trailing line break
  */
-export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+export function formatTable(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const cells = [header, ...rows].map((r) => header.map((_, i) => terminalLine(r[i])));
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
   const fmt = (r: readonly string[]) =>
     r
-      .map((c, i) => c.padEnd(widths[i]))
+      .map((c, i) => c.padEnd(widths[i]!))
       .join('  ')
       .trimEnd();
-  return [fmt(header), ...rows.map(fmt)].join('\n');
+  return cells.map(fmt).join('\n');
 }
 
 /**

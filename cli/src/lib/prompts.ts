@@ -3,10 +3,12 @@
  * - `--yes` answers yes to confirmations;
  * - with `--json`, `--yes` or no TTY, a question with a default takes the default, and a
  *   question without one is a clear error (exit 1) naming the flag that answers it.
- * Prompts render on stderr so that stdout stays clean.
+ * Prompts render on stderr so that stdout stays clean; a question's text is made terminal-safe
+ * (it may name a stored record, e.g. the project a delete asks to confirm).
  */
 import type { CommandContext } from './output.js';
 import { usageError } from './output.js';
+import { terminalLine } from './terminal-text.js';
 
 const promptContext = { output: process.stderr } as const;
 
@@ -29,7 +31,7 @@ export async function askConfirm(
     throw usageError(`${question.message} No terminal to ask in: pass ${question.flag} to answer yes.`, { flag: question.flag });
   }
   const { confirm } = await import('@inquirer/prompts');
-  return confirm({ message: question.message, default: question.default }, promptContext);
+  return confirm({ message: terminalLine(question.message), default: question.default }, promptContext);
 }
 
 /**
@@ -53,6 +55,7 @@ export async function askText(
     });
   }
   const { input, password } = await import('@inquirer/prompts');
-  if (question.secret) return password({ message: question.message, mask: '*' }, promptContext);
-  return input({ message: question.message, default: question.default }, promptContext);
+  const message = terminalLine(question.message);
+  if (question.secret) return password({ message, mask: '*' }, promptContext);
+  return input({ message, default: question.default }, promptContext);
 }

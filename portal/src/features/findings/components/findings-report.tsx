@@ -16,8 +16,10 @@ import {
   SEVERITY_LABELS,
   STATUS_LABELS,
   findingModelFacts,
+  severityLabel,
   findingRows,
   findingsCsv,
+  readableFinding,
   type FindingRow,
 } from '@shared/annotations.js';
 import { formatCount, formatDate } from '@shared/format.js';
@@ -44,16 +46,17 @@ export interface FindingsFilter {
 export const NO_FILTER: FindingsFilter = { category: '', status: '', minSeverity: 1 };
 
 /**
- * The findings a filter keeps.
+ * The findings a filter keeps. No filter keeps every finding, also one whose stored category,
+ * status or severity is not a known one.
  * @param annotations the findings
- * @param filter category ('' all), status ('' all), lowest severity
+ * @param filter category ('' all), status ('' all), lowest severity (1 or less: all)
  */
 export function filterFindings(annotations: readonly Annotation[], filter: FindingsFilter): Annotation[] {
   return annotations.filter(
     (a) =>
       (filter.category === '' || a.category === filter.category) &&
       (filter.status === '' || a.status === filter.status) &&
-      a.severity >= filter.minSeverity,
+      (filter.minSeverity <= 1 || a.severity >= filter.minSeverity),
   );
 }
 
@@ -140,9 +143,11 @@ function FindingsTable({ project, rows, viewerUrl }: { project: Project; rows: r
               </td>
               <td>{row.category}</td>
               <td>
-                <span className={`findings-severity findings-severity-${row.severity}`}>
-                  {SEVERITY_LABELS[row.severity as keyof typeof SEVERITY_LABELS] ?? row.severity}
-                </span>
+                {row.severity === null ? (
+                  '—'
+                ) : (
+                  <span className={`findings-severity findings-severity-${row.severity}`}>{severityLabel(row.severity)}</span>
+                )}
               </td>
               <td>{row.status}</td>
               <td>{row.measurement || '—'}</td>
@@ -157,7 +162,8 @@ function FindingsTable({ project, rows, viewerUrl }: { project: Project; rows: r
 /** The report screen's content for a loaded project (see the module comment). */
 export function FindingsReport({ project, models, findings, viewerUrl, print, download }: FindingsReportProps) {
   const [filter, setFilter] = useState<FindingsFilter>(NO_FILTER);
-  const all = findings.status === 'success' ? findings.data : null;
+  // Read through readableFinding: a malformed stored finding is listed with what it has.
+  const all = useMemo(() => (findings.status === 'success' ? findings.data.map(readableFinding) : null), [findings]);
   const facts = useMemo(() => findingModelFacts(models), [models]);
   const rows = useMemo(() => (all === null ? [] : findingRows(filterFindings(all, filter), facts)), [all, filter, facts]);
   const filtered = filter.category !== '' || filter.status !== '' || filter.minSeverity > 1;

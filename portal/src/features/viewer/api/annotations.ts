@@ -7,7 +7,7 @@
  * what would be refused).
  */
 import { useMemo } from 'react';
-import type { AnnotationInput, AnnotationValues } from '@shared/annotations.js';
+import { readableFinding, type AnnotationInput, type AnnotationValues } from '@shared/annotations.js';
 import type { AuthUser } from '@shared/ports/identity.js';
 import { findingRights, type FindingRights } from '@shared/roles.js';
 import type { Annotation, Role } from '@shared/types.js';
@@ -16,7 +16,8 @@ import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
 
 /**
- * The findings of a model, live, by number (F-1, F-2…).
+ * The findings of a model, live, by number (F-1, F-2…), each read through `readableFinding` (a
+ * malformed stored finding is listed with what it has and never breaks the panel or the markers).
  * @param modelId the model's id (its uuid), or null while the model is not known (stays loading)
  */
 export function useModelAnnotations(modelId: string | null): Resource<Annotation[]> {
@@ -25,7 +26,7 @@ export function useModelAnnotations(modelId: string | null): Resource<Annotation
     catalog.subscribe(
       'annotations',
       { where: [['modelId', '==', modelId as string]] },
-      (docs) => onNext([...docs].sort((a, b) => a.seq - b.seq)),
+      (docs) => onNext(docs.map(readableFinding).sort((a, b) => a.seq - b.seq)),
       onError,
     ),
   );

@@ -13,7 +13,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { solveAlignment, type AlignmentPair } from '@shared/alignment.js';
-import { CATEGORY_LABELS, SEVERITY_LABELS, STATUS_LABELS, formatPoint } from '@shared/annotations.js';
+import { findingFacts, formatPoint } from '@shared/annotations.js';
 import type { Alignment, Annotation, Model, ModelPoint } from '@shared/types.js';
 import { mapAnnotationAcross } from '@shared/workflows/alignments.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
@@ -50,11 +50,6 @@ const NO_MARKERS: ViewerMarker[] = [];
 function numberOfId(annotationId: string): string {
   const seq = annotationId.slice(annotationId.lastIndexOf('_') + 1);
   return `F-${seq}`;
-}
-
-/** 'Crack · Severity 3 · Moderate · Open'. */
-function factsOf(annotation: Annotation): string {
-  return `${CATEGORY_LABELS[annotation.category] ?? annotation.category} · Severity ${SEVERITY_LABELS[annotation.severity] ?? annotation.severity} · ${STATUS_LABELS[annotation.status] ?? annotation.status}`;
 }
 
 /** An RMS error in reference units (and metres when the reference has a scale). */
@@ -258,7 +253,7 @@ function ComparePanel(props: ComparePanelProps) {
           <span className="compare-finding-head">
             <span className="mono">F-{annotation.seq}</span> {annotation.title}
           </span>
-          <span className="compare-finding-facts">{factsOf(annotation)}</span>
+          <span className="compare-finding-facts">{findingFacts(annotation)}</span>
         </button>
         {extra ? <div className="compare-finding-actions">{extra}</div> : null}
       </li>

@@ -8,15 +8,7 @@
  * would refuse.
  */
 import { useEffect, useRef, useState } from 'react';
-import {
-  CATEGORY_LABELS,
-  MEASURE_LABELS,
-  SEVERITY_LABELS,
-  STATUS_LABELS,
-  annotationMeasurement,
-  formatMeasurement,
-  formatPoint,
-} from '@shared/annotations.js';
+import { MEASURE_LABELS, annotationMeasurement, findingFacts, formatMeasurement, formatPoint } from '@shared/annotations.js';
 import type { Annotation, Model, ModelPoint } from '@shared/types.js';
 import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
 import { ModalDialog } from '../../../components/ui/typed-name-confirm.js';
@@ -47,11 +39,6 @@ export interface FindingsPanelProps {
 }
 
 type FormState = { kind: 'new'; geometry: FindingGeometry } | { kind: 'edit'; annotation: Annotation } | null;
-
-/** 'Crack · 3 · Moderate · Open'. */
-function factsOf(annotation: Annotation): string {
-  return `${CATEGORY_LABELS[annotation.category] ?? annotation.category} · Severity ${SEVERITY_LABELS[annotation.severity] ?? annotation.severity} · ${STATUS_LABELS[annotation.status] ?? annotation.status}`;
-}
 
 /** The panel. */
 export function FindingsPanel({
@@ -171,11 +158,11 @@ export function FindingsPanel({
                 <span className="finding-head">
                   <span className="finding-number mono">F-{annotation.seq}</span>{' '}
                   <span className={`finding-severity severity-${annotation.severity}`} aria-hidden="true">
-                    {annotation.severity}
+                    {annotation.severity || '—'}
                   </span>{' '}
                   <span className="finding-title">{annotation.title}</span>
                 </span>
-                <span className="finding-facts">{factsOf(annotation)}</span>
+                <span className="finding-facts">{findingFacts(annotation)}</span>
                 {value ? (
                   <span className="finding-measure">
                     {MEASURE_LABELS[value.kind]}: <span className="mono">{formatMeasurement(value)}</span>
