@@ -8,7 +8,9 @@
  * - GLB: the Khronos glTF validator ({@link checkGlb});
  * - camera metadata: SPEC.md §5 rules with the spec's messages (`parseCameraMetadata`), and how
  *   many cameras have a photo;
- * - photos and thumbnails: a real, decodable image of the declared type ({@link checkImage}).
+ * - photos and thumbnails: a real, decodable image of a photo type, named with its extension,
+ *   within the pixel limit ({@link checkImage});
+ * - the web-sized splat `model.spz`: SPZ in a gzip stream, its size what its header declares ({@link checkSpz}).
  *
  * Pure TypeScript over {@link ByteSource}s: a `Blob` in the browser, a file on disk in Node
  * (`cli/src/lib/byte-source.ts`), bytes on the server.
@@ -17,7 +19,7 @@ import pLimit from 'p-limit';
 import { matchCameraImages } from '../camera-poses.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { AppError, ErrorCode } from '../errors.js';
-import { CAMERA_METADATA_FILE_NAME, MODEL_FILE_BASE_NAME, parseModelPath } from '../paths.js';
+import { CAMERA_METADATA_FILE_NAME, MODEL_FILE_BASE_NAME, parseModelPath, WEB_SPLAT_FILE_NAME } from '../paths.js';
 import type { CameraMetadataCheck, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
 import type { ByteSource } from './byte-source.js';
 import { readAll } from './byte-source.js';
@@ -27,18 +29,24 @@ import { checkImage, IMAGE_TYPES } from './image.js';
 import { contentMessage, dotExtension } from './messages.js';
 import { checkPly, checkSplatFile } from './splat.js';
 import type { SplatCheckOptions } from './splat.js';
+import { checkSpz } from './spz.js';
+import type { SpzCheck } from './spz.js';
 
 export type { ByteSource } from './byte-source.js';
 export { blobSource, bytesSource, readAll, readChunks } from './byte-source.js';
 export type { ImageCheck, ImageDecoder } from './image.js';
 export type { SplatCheckOptions } from './splat.js';
-export { checkImage, IMAGE_TYPES } from './image.js';
+export { assertImagePixels, checkImage, IMAGE_MAX_PIXELS, IMAGE_TYPES, readImageSize } from './image.js';
+export type { SpzCheck } from './spz.js';
+export { checkSpz, SPZ_MAGIC, SPZ_VERSIONS, spzInflatedBytes } from './spz.js';
 export { checkGlb } from './glb.js';
 export {
   checkPly,
   checkSplatFile,
   GAUSSIAN_PROPERTIES,
   parsePlyHeader,
+  PLY_MAX_ELEMENT_COUNT,
+  PlyHeaderError,
   shDegreeOf,
   SPLAT_RECORD_BYTES,
   TRAINING_PLY_PROPERTIES,
@@ -52,7 +60,7 @@ export const CONTENT_CHECKS_VERSION = 1;
 const IMAGE_CHECK_CONCURRENCY = 4;
 
 /** What a file is checked as. */
-export type ContentKind = 'splat' | 'glb' | 'cameraMetadata' | 'image';
+export type ContentKind = 'splat' | 'glb' | 'cameraMetadata' | 'image' | 'spz';
 
 /** Platform help for the checks. */
 export interface ContentCheckOptions extends SplatCheckOptions {
@@ -62,7 +70,7 @@ export interface ContentCheckOptions extends SplatCheckOptions {
 
 /**
  * The check a file name calls for: `.ply`/`.splat` → 'splat', `.glb` → 'glb', `.json` →
- * 'cameraMetadata', a photo extension ({@link IMAGE_TYPES}) → 'image'.
+ * 'cameraMetadata', a photo extension ({@link IMAGE_TYPES}) → 'image', `.spz` → 'spz'.
  * @returns the kind, or null (not checked: assets)
  */
 export function contentKindOfName(fileName: string): ContentKind | null {
@@ -70,13 +78,15 @@ export function contentKindOfName(fileName: string): ContentKind | null {
   if (ext === '.ply' || ext === '.splat') return 'splat';
   if (ext === '.glb') return 'glb';
   if (ext === '.json') return 'cameraMetadata';
-  return IMAGE_TYPES[ext] ? 'image' : null;
+  if (ext === '.spz') return 'spz';
+  return Object.hasOwn(IMAGE_TYPES, ext) ? 'image' : null;
 }
 
 /**
  * The check a storage path calls for (SPEC.md §3 paths): `models/{uuid}/model.ply|.splat` →
- * 'splat', `model.glb` → 'glb', `camera-metadata.json` → 'cameraMetadata', a file in `images/`
- * or `images_thumbnails/` → 'image'. Assets and web-sized copies are not checked.
+ * 'splat', `model.glb` → 'glb', `camera-metadata.json` → 'cameraMetadata', the web-sized copy
+ * `model.spz` → 'spz', any file in `images/` or `images_thumbnails/` → 'image' (whatever its
+ * name: a name that is not a photo's is refused by the check). Assets are not checked.
  * @returns the kind, or null
  */
 export function contentKindOfPath(path: string): ContentKind | null {
@@ -86,6 +96,7 @@ export function contentKindOfPath(path: string): ContentKind | null {
   if (rest === `${MODEL_FILE_BASE_NAME}.ply` || rest === `${MODEL_FILE_BASE_NAME}.splat`) return 'splat';
   if (rest === `${MODEL_FILE_BASE_NAME}.glb`) return 'glb';
   if (rest === CAMERA_METADATA_FILE_NAME) return 'cameraMetadata';
+  if (rest === WEB_SPLAT_FILE_NAME) return 'spz';
   if (/^(images|images_thumbnails)\/[^/]+$/.test(rest)) return 'image';
   return null;
 }
@@ -124,7 +135,7 @@ export async function checkContent(
   kind: ContentKind,
   source: ByteSource,
   options: ContentCheckOptions = {},
-): Promise<SplatCheck | GlbCheck | CameraMetadataCheck | ImageCheck> {
+): Promise<SplatCheck | GlbCheck | CameraMetadataCheck | ImageCheck | SpzCheck> {
   switch (kind) {
     case 'splat':
       return checkSplat(source, options);
@@ -134,6 +145,8 @@ export async function checkContent(
       return checkCameraMetadata(source);
     case 'image':
       return checkImage(source, options);
+    case 'spz':
+      return checkSpz(source);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a file really is, from its first bytes, in words for messages ('an HTML page', 'a JPEG
  * image', 'a Git LFS pointer'): binary formats by `file-type`'s signatures, the text cases a
- * model folder meets (HTML, Git LFS pointers, JSON, PLY headers) by their opening text.
+ * model folder meets (HTML, SVG, XML, Git LFS pointers, JSON, PLY headers) by their opening text.
  */
 import { fileTypeFromBuffer } from 'file-type/core';
 
@@ -74,8 +74,11 @@ export async function describeContent(head: Uint8Array): Promise<SniffedContent>
   const text = asciiOf(head, 512)
     .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
     .trimStart();
-  if (/^<(!doctype\s+html|html|head|body)\b/i.test(text)) return { mime: 'text/html', phrase: 'an HTML page' };
-  if (/^<\?xml\b/i.test(text)) return { mime: 'application/xml', phrase: 'an XML file' };
+  if (/^<(!doctype\s+html|html|head|body|script|iframe)\b/i.test(text)) return { mime: 'text/html', phrase: 'an HTML page' };
+  // SVG is XML that browsers run scripts in: named as such, never taken for a photo.
+  const svg = { mime: 'image/svg+xml', phrase: 'an SVG image' };
+  if (/^<(svg|!doctype\s+svg)\b/i.test(text)) return svg;
+  if (/^<\?xml\b/i.test(text)) return /<svg\b/i.test(text) ? svg : { mime: 'application/xml', phrase: 'an XML file' };
   if (/^ply\r?\n/.test(text)) return { mime: 'application/x-ply', phrase: 'a PLY file' };
   if (/^[[{]/.test(text)) return { mime: 'application/json', phrase: 'a JSON file' };
   return { mime: null, phrase: null };

@@ -63,6 +63,11 @@ const PLY_TYPE_BYTES: Record<string, number> = {
   float64: 8,
 };
 
+/** True for a PLY scalar type name (an own key of the size table: 'constructor' is none). */
+function isPlyType(type: string): boolean {
+  return Object.hasOwn(PLY_TYPE_BYTES, type);
+}
+
 /** One property of a PLY element. `list` properties have a count type and an item type. */
 export interface PlyProperty {
   name: string;
@@ -87,9 +92,68 @@ export interface PlyHeader {
 }
 
 /**
- * Parses a PLY header.
+ * Most rows one PLY element may declare (one billion): more than any splat a viewer can hold
+ * (a billion Gaussians of a training PLY are about 248 GB), and small enough that every offset
+ * computed from a header stays an exact integer.
+ */
+export const PLY_MAX_ELEMENT_COUNT = 1_000_000_000;
+
+/** The PLY formats a header may name (only the first two can be read here). */
+const PLY_FORMATS = new Set(['binary_little_endian', 'ascii', 'binary_big_endian']);
+
+/** The scalar types a list's count may have (whole numbers). */
+const PLY_INTEGER_TYPES = new Set([
+  'char',
+  'int8',
+  'uchar',
+  'uint8',
+  'short',
+  'int16',
+  'ushort',
+  'uint16',
+  'int',
+  'int32',
+  'uint',
+  'uint32',
+]);
+
+/**
+ * A PLY header line that breaks the format's rules: an unknown keyword, an element whose count
+ * is not a whole number within {@link PLY_MAX_ELEMENT_COUNT}, a property of an unknown type.
+ */
+export class PlyHeaderError extends Error {
+  /**
+   * @param line the line's number in the file (1 is `ply`)
+   * @param text the line as written (control characters removed, at most 60 characters)
+   * @param reason what is wrong, in words
+   */
+  constructor(
+    readonly line: number,
+    readonly text: string,
+    readonly reason: string,
+  ) {
+    super(`line ${line} ('${text}'): ${reason}`);
+    this.name = 'PlyHeaderError';
+  }
+}
+
+/** A header line as a message quotes it: control characters removed, at most 60 characters. */
+function shownLine(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = raw.replace(/[\u0000-\u001f\u007f-\u00a0]/g, ' ').trim();
+  return clean.length > 60 ? `${clean.slice(0, 60)}…` : clean;
+}
+
+/**
+ * Parses and validates a PLY header. Every line is checked before anything is computed from it:
+ * `format` (once, before the elements: ascii, binary_little_endian or binary_big_endian, version
+ * 1.0), `element <name> <count>` (a new name; the count a whole number, no sign, at most
+ * {@link PLY_MAX_ELEMENT_COUNT}), `property <type> <name>` and `property list <count type> <item
+ * type> <name>` (known scalar types, a whole-number count type, a new name within its element,
+ * after an element), `comment` and `obj_info`; blank lines are skipped; any other line is refused.
  * @param head the file's first bytes (the header must be within them)
  * @returns the header, or null when the bytes do not start with `ply` or have no `end_header` line
+ * @throws PlyHeaderError naming the first line that breaks these rules
  */
 export function parsePlyHeader(head: Uint8Array): PlyHeader | null {
   if (!/^ply\r?\n/.test(asciiOf(head, 5))) return null;
@@ -99,16 +163,58 @@ export function parsePlyHeader(head: Uint8Array): PlyHeader | null {
   const headerBytes = match.index + match[0].length;
   let format = '';
   const elements: PlyElement[] = [];
-  for (const raw of text.slice(0, match.index).split(/\r?\n/)) {
-    const parts = raw.trim().split(/\s+/);
-    if (parts[0] === 'format') format = parts[1] ?? '';
-    else if (parts[0] === 'element') elements.push({ name: parts[1] ?? '', count: Number(parts[2]), properties: [] });
-    else if (parts[0] === 'property' && elements.length > 0) {
-      const element = elements[elements.length - 1]!;
-      if (parts[1] === 'list') element.properties.push({ name: parts[4] ?? '', type: parts[3] ?? '', list: { countType: parts[2] ?? '' } });
-      else element.properties.push({ name: parts[2] ?? '', type: parts[1] ?? '', list: null });
+  const lines = text.slice(0, match.index).split('\n');
+  // line 1 is 'ply' (tested above)
+  for (let i = 1; i < lines.length; i += 1) {
+    const raw = lines[i]!;
+    const fail = (reason: string): PlyHeaderError => new PlyHeaderError(i + 1, shownLine(raw), reason);
+    const parts = raw.trim().split(/[ \t]+/);
+    const keyword = parts[0]!;
+    if (keyword === '' || keyword === 'comment' || keyword === 'obj_info') continue;
+    if (keyword === 'format') {
+      if (format !== '') throw fail('a second format line');
+      if (elements.length > 0) throw fail('the format line must come before the elements');
+      if (parts.length !== 3 || !PLY_FORMATS.has(parts[1]!))
+        throw fail('the format must be ascii, binary_little_endian or binary_big_endian, then 1.0');
+      if (parts[2] !== '1.0') throw fail(`PLY version '${parts[2]}' is not 1.0`);
+      format = parts[1]!;
+    } else if (keyword === 'element') {
+      if (format === '') throw fail('an element before the format line');
+      if (parts.length !== 3) throw fail('an element line is "element <name> <count>"');
+      const [, elementName, countText] = parts as [string, string, string];
+      if (!/^\d+$/.test(countText)) throw fail(`the count '${shownLine(countText)}' is not a whole number of rows`);
+      const count = Number(countText);
+      if (count > PLY_MAX_ELEMENT_COUNT) {
+        throw fail(
+          `the count ${count.toLocaleString('en-US')} is more than the ${PLY_MAX_ELEMENT_COUNT.toLocaleString('en-US')} rows an element may have`,
+        );
+      }
+      if (elements.some((e) => e.name === elementName)) throw fail(`a second element '${elementName}'`);
+      elements.push({ name: elementName, count, properties: [] });
+    } else if (keyword === 'property') {
+      const element = elements[elements.length - 1];
+      if (element === undefined) throw fail('a property before any element');
+      let property: PlyProperty;
+      if (parts[1] === 'list') {
+        if (parts.length !== 5) throw fail('a list property is "property list <count type> <item type> <name>"');
+        const [, , countType, itemType, propertyName] = parts as [string, string, string, string, string];
+        if (!PLY_INTEGER_TYPES.has(countType)) throw fail(`a list's count type '${shownLine(countType)}' is not a whole-number type`);
+        if (!isPlyType(itemType)) throw fail(`unknown property type '${shownLine(itemType)}'`);
+        property = { name: propertyName, type: itemType, list: { countType } };
+      } else {
+        if (parts.length !== 3) throw fail('a property line is "property <type> <name>"');
+        const [, type, propertyName] = parts as [string, string, string];
+        if (!isPlyType(type)) throw fail(`unknown property type '${shownLine(type)}'`);
+        property = { name: propertyName, type, list: null };
+      }
+      if (element.properties.some((p) => p.name === property.name))
+        throw fail(`a second property '${property.name}' in element '${element.name}'`);
+      element.properties.push(property);
+    } else {
+      throw fail(`'${shownLine(keyword)}' is not a PLY header keyword`);
     }
   }
+  if (format === '') throw new PlyHeaderError(lines.length + 1, 'end_header', 'the header has no format line');
   return { format, elements, headerBytes };
 }
 
@@ -274,7 +380,13 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
   if (size === 0) return refusedSplat(source, 'ply', contentMessage(name, 'is empty (0 bytes)'));
   const head = await source.read(0, Math.min(size, PLY_HEADER_MAX_BYTES));
   if (isLfsPointer(head)) return refusedSplat(source, 'ply', lfsPointerMessage(name, size, 'splat'));
-  const header = parsePlyHeader(head);
+  let header: PlyHeader | null;
+  try {
+    header = parsePlyHeader(head);
+  } catch (error) {
+    if (!(error instanceof PlyHeaderError)) throw error;
+    return refusedSplat(source, 'ply', contentMessage(name, `has an invalid PLY header: ${error.message}`));
+  }
   if (header === null) {
     if (/^ply\r?\n/.test(asciiOf(head, 5))) {
       return refusedSplat(source, 'ply', contentMessage(name, "is not a complete PLY file: its header has no 'end_header' line"));
@@ -385,6 +497,8 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
   } else {
     const columns = vertex.properties.length;
     const ix = ['x', 'y', 'z'].map((axis) => vertex.properties.findIndex((p) => p.name === axis));
+    // Each row of an ASCII element is one line: the rows of the elements before the vertices are skipped.
+    let skip = header.elements.slice(0, vertexIndex).reduce((n, e) => n + (e.properties.length > 0 ? e.count : 0), 0);
     let carry = '';
     let rows = 0;
     let badRow: number | null = null;
@@ -393,6 +507,10 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
       if (rows >= count || badRow !== null) return;
       const trimmedLine = line.trim();
       if (trimmedLine === '') return;
+      if (skip > 0) {
+        skip -= 1;
+        return;
+      }
       const values = trimmedLine.split(/\s+/);
       const numbers = ix.map((i) => Number(values[i]));
       if (values.length < columns || numbers.some((v) => Number.isNaN(v))) {

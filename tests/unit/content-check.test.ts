@@ -241,7 +241,7 @@ describe('camera metadata and the whole model', () => {
         `${u}/images_thumbnails/t.jpg`,
         `${u}/assets/a.jpg`,
       ].map(contentKindOfPath),
-    ).toEqual(['splat', 'glb', null, 'cameraMetadata', 'image', 'image', null]);
+    ).toEqual(['splat', 'glb', 'spz', 'cameraMetadata', 'image', 'image', null]);
   });
 
   it.skipIf(!samplesPresent())(

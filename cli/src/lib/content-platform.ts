@@ -1,7 +1,8 @@
 /**
  * The CLI's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to the
  * add-model and additional-files workflows (issue 16): local files read as byte sources
- * (node:fs), photos decoded and thumbnails made with sharp, web-sized splats (SPZ) made with
+ * (node:fs), photos decoded and thumbnails made with sharp (within the photo pixel limit,
+ * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) made with
  * Spark's transcoder in a worker thread.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

@@ -2,7 +2,9 @@
  * The browser's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to
  * the add-model and additional-files workflows (issue 16): photos fully decoded with
  * `createImageBitmap` (a truncated or corrupt photo is refused with the browser's reason),
- * thumbnails made by a canvas resize to JPEG (long edge `THUMBNAIL_MAX_PX`). No `compressSplat`:
+ * thumbnails made by a canvas resize to JPEG (long edge `THUMBNAIL_MAX_PX`). A photo whose header
+ * declares more than `IMAGE_MAX_PIXELS` is refused before the browser decodes it: the browser's
+ * decoder has no limit of its own, and a small decompression bomb would take the tab's memory. No `compressSplat`:
  * the embedded server makes web-sized copies itself, and on Firebase `catalog doctor --fix` does.
  * Blobs are read by the checks without help, so there is no `open`.
  *
@@ -10,6 +12,7 @@
  * their header only and no thumbnail is made (the report says so in its notes).
  */
 import { readAll, type ByteSource } from '@shared/content-check/byte-source.js';
+import { assertImagePixels } from '@shared/content-check/image.js';
 import { THUMBNAIL_MAX_PX, type ContentPlatform } from '@shared/content-check/platform.js';
 
 /** JPEG quality of generated thumbnails (0–1). */
@@ -29,8 +32,9 @@ async function blobOf(source: ByteSource, type: string): Promise<Blob> {
   return new Blob([bytes as Uint8Array<ArrayBuffer>], { type });
 }
 
-/** Decodes a photo; the rejection names the file and carries the browser's reason. */
+/** Decodes a photo within the pixel limit; the rejection names the file and carries the browser's reason. */
 async function decode(source: ByteSource, mime: string): Promise<ImageBitmap> {
+  await assertImagePixels(source);
   try {
     return await createImageBitmap(await blobOf(source, mime));
   } catch (error) {
@@ -46,7 +50,8 @@ async function decode(source: ByteSource, mime: string): Promise<ImageBitmap> {
  * @param source the photo
  * @param mime its detected type ('image/jpeg')
  * @returns its pixel size, or null for a type browsers do not decode (TIFF)
- * @throws Error with the browser's reason when the photo is corrupt or truncated
+ * @throws Error with the browser's reason when the photo is corrupt or truncated; Error 'This .png
+ *   declares 20,000 × 20,000 pixels …' over the pixel limit, before decoding
  */
 export async function decodeImageInBrowser(source: ByteSource, mime: string): Promise<{ width: number; height: number } | null> {
   if (UNDECODABLE_TYPES.has(mime)) return null;
