@@ -26,8 +26,9 @@ const CONTENT_CHECK_CONCURRENCY = 4;
 /**
  * The content check of a received file before it is recorded (issue 16, `assertStoredContent`):
  * the splat's header and size, the GLB with the validator, camera metadata, a photo's type and
- * pixel size. Photos are not decoded here: the clients decode them whole, and a decode costs
- * 4–16 ms a photo of the server's CPU. Assets and the web-sized copy are not checked.
+ * pixel size (within the pixel limit, a PNG or WebP ending where the file ends), the web-sized
+ * copy as SPZ (inflated in a stream, never held). Photos are not decoded here: the clients decode
+ * them whole, and a decode costs 4–16 ms a photo of the server's CPU. Assets are not checked.
  * @param path the storage path the file is about to be stored at (its name is the declared type)
  * @param file absolute path of the received bytes
  * @param size their size in bytes
@@ -230,7 +231,8 @@ export class FileStore {
     const rows: FileRow[] = entries.map((entry) => ({
       path: entry.path,
       size: entry.size,
-      content_type: entry.contentType || guessContentType(entry.path),
+      // decided from the path, never by the uploader (who could say text/html)
+      content_type: guessContentType(entry.path),
       updated,
       token: randomBytes(24).toString('base64url'),
     }));

@@ -18,6 +18,7 @@ import { Server as TusServer } from '@tus/server';
 import { ERRORS, isPathInsideDirectory } from '@tus/utils';
 import { z } from 'zod';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
+import { downloadHeaders } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { StoredFile } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
@@ -276,9 +277,13 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
           const { token } = parseRequest(routes.download, 'query', request.query);
           if (!token) throw new AppError(ErrorCode.StorageUnauthenticated, 'A download token is required');
           if (!files.checkToken(path, token)) throw new AppError(ErrorCode.StorageUnauthorized, 'Invalid download token');
-          const meta = files.metadata(path);
+          files.metadata(path);
+          // The type comes from the path, not from the stored row (older rows kept the uploader's
+          // word, which could be text/html); an unknown kind is an attachment.
+          const { contentType, disposition } = downloadHeaders(path);
+          if (disposition !== null) reply.header('content-disposition', disposition);
           reply
-            .header('content-type', meta.contentType ?? 'application/octet-stream')
+            .header('content-type', contentType)
             .header('cache-control', 'private, max-age=0')
             .header('x-content-type-options', 'nosniff')
             .header('content-security-policy', "sandbox; default-src 'none'");
