@@ -133,6 +133,61 @@ const folderListingSchema = z.object({ items: z.array(storedFileSchema), prefixe
 /** The path parameter of file routes: the storage path after the route's prefix. */
 const wildcardParamsSchema = z.object({ '*': z.string() });
 
+/**
+ * Unfinished resumable (tus) uploads expire this long after they were created, in ms (24 h);
+ * until then a client may resume one where it stopped.
+ */
+export const UPLOAD_EXPIRY_MS = 24 * 3600 * 1000;
+
+/**
+ * Default grace period of storage repairs (`catalog doctor --fix`), in ms: files younger than
+ * this, in a folder without a record, are left alone as an upload in progress or resumable.
+ * It equals {@link UPLOAD_EXPIRY_MS}: an interrupted upload can be resumed that long, and a
+ * resumed `upload-many` reuses the files it stored before instead of sending them again.
+ */
+export const REPAIR_GRACE_MS = UPLOAD_EXPIRY_MS;
+
+/** Query of the storage scan and repair: the grace period in whole ms (0: only transfers running now are left alone). */
+const storageScanQuerySchema = z
+  .object({
+    graceMs: z
+      .string()
+      .regex(/^\d{1,13}$/, 'graceMs must be a whole number of milliseconds')
+      .transform(Number)
+      .optional(),
+  })
+  .strict();
+
+/** `?graceMs=N`, or nothing for the server's default. */
+const graceQuery = (graceMs: number | undefined): string => (graceMs === undefined ? '' : `?graceMs=${Math.max(0, Math.trunc(graceMs))}`);
+
+/**
+ * Why a storage repair left something alone: `in-flight` — a transfer or a store of it runs on
+ * the server now (a batch being received, a file being moved into place and recorded, a
+ * web-sized copy being made, a tus request); `resumable` — an unfinished tus upload to its
+ * folder was written within the grace period; `recent` — it is younger than the grace period.
+ */
+export const leftAloneReasonSchema = z.enum(['in-flight', 'resumable', 'recent']);
+
+/** One storage path a repair left alone, and why. */
+const leftAloneSchema = z.object({ path: z.string(), reason: leftAloneReasonSchema });
+
+/**
+ * The storage scan's reply: `untracked` (files on disk without a file record) and `missing`
+ * (file records without bytes) that a repair would remove, what it leaves alone and why, and
+ * the model folders (`models/{uuid}/`) with an upload in progress or resumable.
+ */
+export const storageScanReplySchema = z.object({
+  untracked: z.array(z.string()),
+  missing: z.array(z.string()),
+  leftAlone: z.array(leftAloneSchema),
+  liveUploads: z.array(z.object({ uuid: z.string(), reason: z.enum(['in-flight', 'resumable']) })),
+  graceMs: z.number(),
+});
+
+/** What the storage scan found. */
+export type StorageScanReport = z.infer<typeof storageScanReplySchema>;
+
 export { runtimeConfigSchema };
 
 /** Data of a `change` event on the live stream: which collections changed. */
@@ -361,20 +416,22 @@ export const routes = {
     body: z.object({ path: z.string() }),
     reply: z.object({ file: storedFileSchema }),
   }),
-  // storage consistency (service key only: `catalog doctor`)
+  // storage consistency (service key only: `catalog doctor`); `graceMs` defaults to REPAIR_GRACE_MS
   storageScan: route({
     name: 'storage scan',
     method: 'GET',
     pattern: '/v1/admin/storage-scan',
-    path: () => '/v1/admin/storage-scan',
-    reply: z.object({ untracked: z.array(z.string()), missing: z.array(z.string()) }),
+    path: (graceMs?: number) => `/v1/admin/storage-scan${graceQuery(graceMs)}`,
+    query: storageScanQuerySchema,
+    reply: storageScanReplySchema,
   }),
   storageRepair: route({
     name: 'storage repair',
     method: 'POST',
     pattern: '/v1/admin/storage-scan/repair',
-    path: () => '/v1/admin/storage-scan/repair',
-    reply: z.object({ removedFiles: z.number(), removedRows: z.number() }),
+    path: (graceMs?: number) => `/v1/admin/storage-scan/repair${graceQuery(graceMs)}`,
+    query: storageScanQuerySchema,
+    reply: z.object({ removedFiles: z.number(), removedRows: z.number(), leftAlone: z.array(leftAloneSchema) }),
   }),
   // public runtime configuration of the portal
   config: route({ name: 'config', method: 'GET', pattern: CONFIG_PATH, path: () => CONFIG_PATH, reply: runtimeConfigSchema }),

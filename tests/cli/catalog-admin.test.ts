@@ -277,7 +277,8 @@ describe('doctor', () => {
     const { id: _id, ...data } = counted;
     await backend.catalog.set('annotations', 'vanished_1', { ...data, modelId: 'vanished', seq: 1 });
 
-    const res = await runCli(['doctor', '--json'], { env });
+    // the orphan was stored just now: --grace 0 (else it is left alone as an upload in progress or resumable)
+    const res = await runCli(['doctor', '--grace', '0', '--json'], { env });
     expect(res.exitCode).toBe(1);
     const out = JSON.parse(res.stdout) as { status: string; result: { problems: number; report: Record<string, unknown[]> } };
     expect(out.status).toBe('error');
@@ -297,7 +298,7 @@ describe('doctor', () => {
       { modelId: model.id, publicId: 'DOC-M1', count: 2, stored: 1, seq: 0, highestSeq: 1 },
     ]);
     expect(out.result.report.findingsWithoutModel).toEqual([{ id: 'vanished_1', modelId: 'vanished' }]);
-    const human = await runCli(['doctor'], { env });
+    const human = await runCli(['doctor', '--grace', '0'], { env });
     expect(human.stdout).toContain(
       `finding count: model DOC-M1 (${model.id}) says 2 finding(s), 1 stored; its last number 0 is below F-1 (--fix sets them from what is stored)`,
     );
@@ -310,14 +311,15 @@ describe('doctor', () => {
       (parseJson<Model>((await runCli(['models', 'show', 'old', '--json'], { env })).stdout) as { result: Model }).result.validation,
     ).toBeNull();
 
-    const noYes = await runCli(['doctor', '--fix'], { env });
+    const noYes = await runCli(['doctor', '--fix', '--grace', '0'], { env });
     expect(noYes.exitCode).toBe(1);
     expect(noYes.stderr).toContain('pass --yes');
     expect(await backend.catalog.get('models', 'ghost')).not.toBeNull();
 
-    const fixed = await runCli(['doctor', '--fix', '--yes', '--json'], { env });
+    const fixed = await runCli(['doctor', '--fix', '--yes', '--grace', '0', '--json'], { env });
     expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
     expect(await backend.catalog.get('models', 'ghost')).toBeNull();
+    expect((await backend.files.list(`models/${orphan}/`)).items).toEqual([]);
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBeNull();
     expect((await backend.catalog.get('models', model.id))?.files.images).toEqual([]);
     expect((await backend.catalog.get('models', 'old'))?.visible).toBe(true);

@@ -1,6 +1,6 @@
 // `catalog models delete` with the server killed (SIGKILL) in the middle of deleting the model's
 // files: the CLI reports a partial delete as an error (exit 1) naming what was left, and after a
-// restart `catalog doctor --fix` leaves no file without a record and no record without a file —
+// restart `catalog doctor --fix --grace 0` (the leftovers are seconds old) leaves no file without a record and no record without a file —
 // neither in the catalog nor between the server's file records and its disk.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,11 +83,11 @@ describe('a server killed in the middle of `models delete`', () => {
         const key = (JSON.parse(readFileSync(join(dataDir, 'service-key.json'), 'utf8')) as { key: string }).key;
         const backend = createLocalBackend({ baseUrl: `http://127.0.0.1:${port}`, serviceKey: key });
         try {
-          const found = await runCli(['doctor', '--json'], { env });
+          const found = await runCli(['doctor', '--grace', '0', '--json'], { env });
           expect(found.exitCode).toBe(1);
-          const fixed = await runCli(['doctor', '--fix', '--yes', '--json'], { env });
+          const fixed = await runCli(['doctor', '--fix', '--yes', '--grace', '0', '--json'], { env });
           expect(fixed.exitCode, fixed.stdout + fixed.stderr).toBe(0);
-          const clean = await runCli(['doctor', '--json'], { env });
+          const clean = await runCli(['doctor', '--grace', '0', '--json'], { env });
           expect(clean.exitCode, clean.stdout).toBe(0);
           // the model is gone everywhere: no record, no file record, no bytes
           expect(await backend.catalog.query('models', { where: [['publicId', '==', 'KIL-M']] })).toEqual([]);

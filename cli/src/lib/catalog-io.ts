@@ -27,7 +27,7 @@ import { ValidationMessages } from '@shared/messages.js';
 import { PUBLIC_ID_PATTERN } from '@shared/validation/models.js';
 import { locationCoordinatesProblem } from '@shared/validation/project-form.js';
 import { resumingFiles } from './resume.js';
-import { routes, type ReplyOf } from '@shared/wire/routes.js';
+import { routes, type ReplyOf, type StorageScanReport } from '@shared/wire/routes.js';
 
 /** Reading and writing sign-in accounts (password hashes): the embedded server's service-only API. */
 export interface AccountsApi {
@@ -65,10 +65,15 @@ export function embeddedAccountsApi(baseUrl: string, serviceKey: string): Accoun
 
 /** Files on the embedded server's disk compared with its file records (`routes.storageScan`, service key only). */
 export interface StorageScanApi {
-  /** `untracked`: files on disk without a record; `missing`: records without bytes on disk (storage paths). */
-  scan(): Promise<{ untracked: string[]; missing: string[] }>;
-  /** Removes both kinds; returns how many files and records went. */
-  repair(): Promise<{ removedFiles: number; removedRows: number }>;
+  /**
+   * `untracked`: files on disk without a record; `missing`: records without bytes on disk
+   * (storage paths); what a repair leaves alone and why; the model folders with an upload in
+   * progress or resumable.
+   * @param graceMs the grace period in ms (default: the server's, 24 h)
+   */
+  scan(graceMs?: number): Promise<StorageScanReport>;
+  /** Removes both kinds, leaving alone what the scan leaves alone; returns how many files and records went and what stayed. */
+  repair(graceMs?: number): Promise<ReplyOf<typeof routes.storageRepair>>;
 }
 
 /**
@@ -80,15 +85,18 @@ export interface StorageScanApi {
  */
 export function embeddedStorageScanApi(baseUrl: string, serviceKey: string): StorageScanApi {
   const headers = { authorization: `Bearer ${serviceKey}` };
-  const call = async <R extends typeof routes.storageScan | typeof routes.storageRepair>(route: R): Promise<ReplyOf<R>> => {
-    const response = await fetch(`${baseUrl}${route.path()}`, { method: route.method, headers });
+  const call = async <R extends typeof routes.storageScan | typeof routes.storageRepair>(
+    route: R,
+    graceMs?: number,
+  ): Promise<ReplyOf<R>> => {
+    const response = await fetch(`${baseUrl}${route.path(graceMs)}`, { method: route.method, headers });
     if (!response.ok)
       throw new AppError(ErrorCode.PermissionDenied, `Storage scan refused: HTTP ${response.status} ${await response.text()}`);
     return (await response.json()) as ReplyOf<R>;
   };
   return {
-    scan: () => call(routes.storageScan),
-    repair: () => call(routes.storageRepair),
+    scan: (graceMs) => call(routes.storageScan, graceMs),
+    repair: (graceMs) => call(routes.storageRepair, graceMs),
   };
 }
 

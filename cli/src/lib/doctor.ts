@@ -2,23 +2,47 @@
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
  * their repairs; and the backfill of what models stored before issue 16 lack (their validation
  * report, a thumbnail from their first photo, the web-sized copy of their training PLY).
+ *
+ * Maintenance never races live work: uploads store their files first and write the model record
+ * last, so files without a record may be an upload in progress or one that can still resume.
+ * Such folders are left alone while an upload to them runs or is resumable on the embedded
+ * server, or while their newest file is younger than the grace period; and every repair checks
+ * its item again just before it changes anything (a record may have been written since the
+ * diagnosis).
  */
-import type { Backend } from '@shared/ports/index.js';
+import type { Backend, FileStorePort, StoredFile } from '@shared/ports/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import { parseModelPath } from '@shared/paths.js';
 import type { Model } from '@shared/types.js';
-import { deleteFilesQuietly, listFilesDeep } from '@shared/workflows/util.js';
+import { deleteFilesQuietly } from '@shared/workflows/util.js';
 import { deleteModelsFindings, referencedPaths } from '@shared/workflows/index.js';
+import { REPAIR_GRACE_MS } from '@shared/wire/routes.js';
 import type { StorageScanApi } from './catalog-io.js';
 import { backfillModel, missingBackfill } from './backfill.js';
 import type { BackfillNeed } from './backfill.js';
+
+/**
+ * Why something was left alone: `in-flight` — an upload to it runs on the server now;
+ * `resumable` — an unfinished resumable upload to its folder can still be resumed; `recent` —
+ * it (or its folder's newest file) is younger than the grace period.
+ */
+export type LeftAloneReason = 'in-flight' | 'resumable' | 'recent';
 
 /** What `doctor` found. */
 export interface DoctorReport {
   /** Models whose record names files that are not stored. `main` is true when the splat or GLB is among them (not repairable). */
   recordsWithoutFiles: { modelId: string; publicId: string; missing: string[]; main: boolean }[];
-  /** Stored files under `models/{uuid}/` that no model record owns. */
+  /** Stored files under `models/{uuid}/` that no model record owns (and that no upload in progress or resumable may still own). */
   filesWithoutRecords: { uuid: string; files: string[] }[];
+  /**
+   * Folders of stored files without a model record that are left alone: an upload to them is in
+   * progress or resumable (see {@link LeftAloneReason}). Not problems: `--fix` leaves them, and a
+   * later run removes them once the upload is gone and the grace period has passed.
+   */
+  leftAlone: { uuid: string; files: string[]; reason: LeftAloneReason }[];
+  /** The grace period used, in ms: files younger than this in a folder without a record are left alone. */
+  graceMs: number;
   /** Models whose project does not exist. */
   modelsWithoutProject: { modelId: string; publicId: string; projectId: string | null; files: string[] }[];
   /** Projects whose reference_model_id names a missing model (or one of another project). */
@@ -32,9 +56,17 @@ export interface DoctorReport {
   /**
    * The embedded server only: files on its disk that no file record describes (`untracked`, left
    * by a kill between writing a file and recording it) and file records whose bytes are gone
-   * (`missing`). Empty lists for other backends.
+   * (`missing`); what the storage repair leaves alone and why (`leftAlone`: being stored now, in
+   * a folder with an upload in progress or resumable, or younger than the grace period); the
+   * model folders with an upload in progress or resumable (`liveUploads`). Empty lists for other
+   * backends.
    */
-  storage: { untracked: string[]; missing: string[] };
+  storage: {
+    untracked: string[];
+    missing: string[];
+    leftAlone: { path: string; reason: LeftAloneReason }[];
+    liveUploads: { uuid: string; reason: 'in-flight' | 'resumable' }[];
+  };
   /**
    * Models stored before the content checks (issue 16) that lack their validation report
    * (`report`), a thumbnail while they have photos (`thumbnail`), or the web-sized copy of their
@@ -68,13 +100,100 @@ export function problemCount(report: DoctorReport): number {
   );
 }
 
+/** What {@link diagnose} and {@link repair} take besides the backend. */
+export interface DoctorOptions {
+  /** Grace period in ms (default {@link REPAIR_GRACE_MS}, 24 h): files younger than this in a folder without a record are left alone. */
+  graceMs?: number;
+  /** The current time in ms since the epoch (tests). */
+  now?: () => number;
+}
+
+/** Longest grace period accepted, in ms (365 days). */
+const MAX_GRACE_MS = 365 * 24 * 3600 * 1000;
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Reads a grace period as `doctor --grace` takes it: a number and a unit (`ms`, `s`, `m` or
+ * `min`, `h`, `d`), e.g. `24h`, `90m`, `1.5d`, or `0` (leave alone only uploads running now).
+ * @param text the option's value
+ * @returns the duration in ms (whole)
+ * @throws AppError `invalid-argument` for anything else, or more than 365 days
+ */
+export function parseGrace(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h|d)?\s*$/i.exec(text);
+  const unit = match?.[2]?.toLowerCase();
+  const value = match ? Number(match[1]) : Number.NaN;
+  const ms = unit === undefined ? (value === 0 ? 0 : Number.NaN) : Math.round(value * (DURATION_UNITS_MS[unit] ?? Number.NaN));
+  if (!Number.isFinite(ms) || ms > MAX_GRACE_MS) {
+    throw new AppError(
+      ErrorCode.InvalidArgument,
+      `Invalid grace period '${text}': give a number and a unit (ms, s, m, h, d), e.g. 24h or 30m, or 0; at most 365 days.`,
+      { context: { grace: text } },
+    );
+  }
+  return ms;
+}
+
+/**
+ * A duration for people: `0 s`, `45 s`, `30 min`, `24 h`, `2 d` — the largest unit that divides
+ * it (days from two days on, so a day reads `24 h`), else seconds with one decimal.
+ * @param ms the duration in ms
+ */
+export function formatGrace(ms: number): string {
+  if (ms % 86_400_000 === 0 && ms >= 2 * 86_400_000) return `${ms / 86_400_000} d`;
+  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000} min`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Every stored file under `folder` (ending in '/'), recursively, with its listed metadata (its update time). */
+async function listStoredDeep(files: FileStorePort, folder: string): Promise<StoredFile[]> {
+  const listing = await files.list(folder);
+  const items = [...listing.items];
+  for (const prefix of listing.prefixes) items.push(...(await listStoredDeep(files, prefix)));
+  return items;
+}
+
+/** True when the newest of `files` was stored less than `graceMs` before `now` (a file without an update time counts as old). */
+function hasRecentFile(files: readonly StoredFile[], graceMs: number, now: number): boolean {
+  return files.some((file) => {
+    const updated = file.updated ? Date.parse(file.updated) : Number.NaN;
+    return !Number.isNaN(updated) && now - updated < graceMs;
+  });
+}
+
+/** Why a folder without a record is left alone now, or null when it may go. */
+function folderLeftAlone(
+  uuid: string,
+  files: readonly StoredFile[],
+  live: ReadonlyMap<string, 'in-flight' | 'resumable'>,
+  graceMs: number,
+  now: number,
+): LeftAloneReason | null {
+  return live.get(uuid) ?? (hasRecentFile(files, graceMs, now) ? 'recent' : null);
+}
+
 /**
  * Runs every check. Reads only.
  * @param backend the opened backend (service: hidden models included)
  * @param storageScan the embedded server's disk scan, when the backend is one (file records vs disk)
+ * @param options the grace period (default 24 h) and clock
+ * @returns the report; folders without a record whose upload is in progress or resumable are in
+ *   `leftAlone`, not `filesWithoutRecords`
  */
-export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, storageScan?: StorageScanApi): Promise<DoctorReport> {
-  const storage = storageScan ? await storageScan.scan() : { untracked: [], missing: [] };
+export async function diagnose(
+  backend: Pick<Backend, 'catalog' | 'files'>,
+  storageScan?: StorageScanApi,
+  options: DoctorOptions = {},
+): Promise<DoctorReport> {
+  const graceMs = options.graceMs ?? REPAIR_GRACE_MS;
+  const now = options.now ?? Date.now;
+  const scanned = storageScan ? await storageScan.scan(graceMs) : null;
+  const storage: DoctorReport['storage'] = scanned
+    ? { untracked: scanned.untracked, missing: scanned.missing, leftAlone: scanned.leftAlone, liveUploads: scanned.liveUploads }
+    : { untracked: [], missing: [], leftAlone: [], liveUploads: [] };
   const [projects, models, findings] = await Promise.all([
     backend.catalog.query('projects'),
     backend.catalog.query('models'),
@@ -82,22 +201,26 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
   ]);
   // A file record whose bytes are gone (disk scan) does not count as stored.
   const missingBytes = new Set(storage.missing);
-  const stored = new Set((await listFilesDeep(backend.files, 'models/')).filter((path) => !missingBytes.has(path)));
+  const storedFiles = (await listStoredDeep(backend.files, 'models/')).filter((file) => !missingBytes.has(file.path));
+  const stored = new Set(storedFiles.map((file) => file.path));
   // stored files by model folder, each list sorted
-  const byUuid = new Map<string, string[]>();
-  for (const path of [...stored].sort()) {
-    const uuid = parseModelPath(path)?.uuid;
+  const byUuid = new Map<string, StoredFile[]>();
+  for (const file of [...storedFiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const uuid = parseModelPath(file.path)?.uuid;
     if (uuid === undefined) continue;
     const list = byUuid.get(uuid);
-    if (list) list.push(path);
-    else byUuid.set(uuid, [path]);
+    if (list) list.push(file);
+    else byUuid.set(uuid, [file]);
   }
+  const pathsOf = (uuid: string): string[] => (byUuid.get(uuid) ?? []).map((file) => file.path);
   const projectIds = new Set(projects.map((p) => p.id));
   const modelsById = new Map(models.map((m) => [m.id, m]));
   const owned = new Set<string>();
   const report: DoctorReport = {
     recordsWithoutFiles: [],
     filesWithoutRecords: [],
+    leftAlone: [],
+    graceMs,
     modelsWithoutProject: [],
     projectsWithMissingReference: [],
     modelsWithoutVisibility: [],
@@ -134,7 +257,7 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
         modelId: model.id,
         publicId: model.publicId,
         projectId: model.projectId ?? null,
-        files: byUuid.get(uuid) ?? [],
+        files: pathsOf(uuid),
       });
       unusable.add(model.id);
     }
@@ -147,7 +270,14 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
     const needs = unusable.has(model.id) ? [] : missingBackfill(model);
     if (needs.length > 0) report.modelsToBackfill.push({ modelId: model.id, publicId: model.publicId, missing: needs });
   }
-  for (const [uuid, files] of byUuid) if (!owned.has(uuid)) report.filesWithoutRecords.push({ uuid, files });
+  const live = new Map(storage.liveUploads.map((upload) => [upload.uuid, upload.reason]));
+  const checkedAt = now();
+  for (const [uuid, files] of byUuid) {
+    if (owned.has(uuid)) continue;
+    const reason = folderLeftAlone(uuid, files, live, graceMs, checkedAt);
+    if (reason === null) report.filesWithoutRecords.push({ uuid, files: pathsOf(uuid) });
+    else report.leftAlone.push({ uuid, files: pathsOf(uuid), reason });
+  }
   for (const project of projects) {
     const ref = project.reference_model_id;
     if (!ref) continue;
@@ -158,7 +288,16 @@ export async function diagnose(backend: Pick<Backend, 'catalog' | 'files'>, stor
   return report;
 }
 
-/** A human rendering of a report. */
+/** What a left-alone reason says in the report, with the grace period for `recent`. */
+function describeLeftAlone(reason: LeftAloneReason, graceMs: number): string {
+  return reason === 'in-flight'
+    ? 'an upload to it runs now'
+    : reason === 'resumable'
+      ? 'an unfinished upload to it can still be resumed'
+      : `younger than the grace period of ${formatGrace(graceMs)} (--grace changes it)`;
+}
+
+/** A human rendering of a report: its problems (or 'No problems found.'), then what was left alone. */
 export function describeReport(report: DoctorReport): string {
   const lines: string[] = [];
   for (const r of report.recordsWithoutFiles)
@@ -185,7 +324,17 @@ export function describeReport(report: DoctorReport): string {
     );
   for (const f of report.findingsWithoutModel)
     lines.push(`finding without model: ${f.id} belongs to missing model ${f.modelId} (--fix deletes it)`);
-  return lines.length === 0 ? 'No problems found.' : lines.join('\n');
+  const leftAlone = [
+    ...report.leftAlone.map(
+      (f) =>
+        `left alone (upload in progress or resumable): models/${f.uuid}/ holds ${f.files.length} file(s) no model owns yet; ${describeLeftAlone(f.reason, report.graceMs)}`,
+    ),
+    ...report.storage.leftAlone.map(
+      (f) =>
+        `left alone (upload in progress or resumable): file on disk without a file record yet: ${f.path}; ${describeLeftAlone(f.reason, report.graceMs)}`,
+    ),
+  ];
+  return [...(lines.length === 0 ? ['No problems found.'] : lines), ...leftAlone].join('\n');
 }
 
 /** What a backfill need is called in the report. */
@@ -197,44 +346,94 @@ function describeNeed(need: BackfillNeed): string {
       : 'web-sized copy of its training PLY';
 }
 
+/** True when the stored file at `path` exists now. */
+async function isStored(files: FileStorePort, path: string): Promise<boolean> {
+  try {
+    await files.getMetadata(path);
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === ErrorCode.ObjectNotFound) return false;
+    throw error;
+  }
+}
+
+/** True when a model record owns the folder `models/{uuid}/` now (its id or its `uuid` field). */
+async function folderHasRecord(catalog: Backend['catalog'], uuid: string): Promise<boolean> {
+  if ((await catalog.get('models', uuid)) !== null) return true;
+  return (await catalog.query('models', { where: [['uuid', '==', uuid]], limit: 1 })).length > 0;
+}
+
 /**
- * Repairs what a report found: on the embedded server first the disk scan (untracked files and
- * records without bytes are removed), then deletes files without records, deletes models without a project
- * (record and files), takes missing images/thumbnails/assets/camera metadata off their records,
- * clears dangling project references, writes `visible: true` on models without it, deletes
- * findings without a model and sets wrong finding counts and numbers from what is stored, then
- * backfills models stored before the content checks ({@link backfillModel}: report, thumbnail,
- * web-sized copy). Records missing their splat/GLB are left (reported); a model whose backfill
- * fails is left too, its reason passed to `onBackfillError`.
+ * Repairs what a report found, checking each item again just before it changes anything (a
+ * record may have been written, a file stored or an upload started since the diagnosis): on
+ * the embedded server first the disk scan (untracked files and records without bytes are
+ * removed, except what is being stored now, belongs to an upload in progress or resumable, or
+ * is younger than the grace period), then deletes files without records (a folder that has a
+ * record now, an upload in progress or resumable, or a file younger than the grace period is
+ * left alone), deletes models whose project is still missing (findings, record and files; not
+ * while an upload to their folder runs), takes images/thumbnails/assets/camera metadata that are
+ * still missing off their records, clears project references that still dangle, writes
+ * `visible: true` on models still without it, deletes findings whose model is still missing and
+ * sets finding counts and numbers re-counted from what is stored, then backfills models stored
+ * before the content checks ({@link backfillModel}: report, thumbnail, web-sized copy). Records
+ * missing their splat/GLB are left (reported); a model whose backfill fails is left too, its
+ * reason logged.
  * @param backend the opened backend (service)
  * @param report what {@link diagnose} found
  * @param storageScan the embedded server's disk scan, when the backend is one
- * @param options.log human progress lines (one per backfilled model)
+ * @param options.log human progress lines (one per backfilled model, one per item left alone)
+ * @param options.graceMs the grace period in ms (default: the report's)
  * @returns the number of repairs made
  */
 export async function repair(
   backend: Pick<Backend, 'catalog' | 'files'>,
   report: DoctorReport,
   storageScan?: StorageScanApi,
-  options: { log?: (line: string) => void } = {},
+  options: DoctorOptions & { log?: (line: string) => void } = {},
 ): Promise<number> {
   const log = options.log ?? (() => undefined);
+  const graceMs = options.graceMs ?? report.graceMs ?? REPAIR_GRACE_MS;
+  const now = options.now ?? Date.now;
   let fixed = 0;
   if (storageScan && report.storage.untracked.length + report.storage.missing.length > 0) {
-    const removed = await storageScan.repair();
+    const removed = await storageScan.repair(graceMs);
     fixed += removed.removedFiles + removed.removedRows;
+    for (const f of removed.leftAlone)
+      if (!report.storage.leftAlone.some((known) => known.path === f.path))
+        log(`left alone (upload in progress or resumable): ${f.path}; ${describeLeftAlone(f.reason, graceMs)}`);
   }
+  // which folders have an upload in progress or resumable now (not at the diagnosis)
+  const needLive = report.filesWithoutRecords.length + report.modelsWithoutProject.length > 0;
+  const live = new Map(needLive && storageScan ? (await storageScan.scan(graceMs)).liveUploads.map((u) => [u.uuid, u.reason]) : []);
   for (const f of report.filesWithoutRecords) {
-    await deleteFilesQuietly(backend.files, f.files);
+    if (await folderHasRecord(backend.catalog, f.uuid)) continue;
+    const files = await listStoredDeep(backend.files, `models/${f.uuid}/`);
+    const reason = folderLeftAlone(f.uuid, files, live, graceMs, now());
+    if (reason !== null) {
+      log(`left alone (upload in progress or resumable): models/${f.uuid}/; ${describeLeftAlone(reason, graceMs)}`);
+      continue;
+    }
+    await deleteFilesQuietly(
+      backend.files,
+      files.map((file) => file.path),
+    );
     fixed++;
   }
   const deletedModels = new Set<string>();
   for (const m of report.modelsWithoutProject) {
     const record = await backend.catalog.get('models', m.modelId);
+    if (record === null) continue;
+    if (record.projectId && (await backend.catalog.get('projects', record.projectId)) !== null) continue;
+    const uuid = record.uuid || record.id;
+    if (live.get(uuid) === 'in-flight') {
+      log(`left alone: model ${m.publicId} (${m.modelId}) without project; ${describeLeftAlone('in-flight', graceMs)}`);
+      continue;
+    }
     // its findings and alignments first (issue 18: no orphan findings)
-    if (record) await deleteModelsFindings(backend.catalog, [record]);
+    await deleteModelsFindings(backend.catalog, [record]);
     await backend.catalog.delete('models', m.modelId);
-    await deleteFilesQuietly(backend.files, m.files);
+    const files = new Set([...(await listStoredDeep(backend.files, `models/${uuid}/`)).map((file) => file.path), ...m.files]);
+    await deleteFilesQuietly(backend.files, [...files]);
     deletedModels.add(m.modelId);
     fixed++;
   }
@@ -242,7 +441,10 @@ export async function repair(
     if (r.main || deletedModels.has(r.modelId)) continue;
     const model = await backend.catalog.get('models', r.modelId);
     if (model === null) continue;
-    const gone = new Set(r.missing);
+    const stillMissing: string[] = [];
+    for (const path of r.missing) if (!(await isStored(backend.files, path))) stillMissing.push(path);
+    if (stillMissing.length === 0) continue;
+    const gone = new Set(stillMissing);
     const f = model.files ?? {};
     await backend.catalog.update('models', model.id, {
       'files.images': (f.images ?? []).filter((p) => !gone.has(p)),
@@ -254,23 +456,42 @@ export async function repair(
     fixed++;
   }
   for (const p of report.projectsWithMissingReference) {
+    const project = await backend.catalog.get('projects', p.projectId);
+    if (project === null || project.reference_model_id !== p.referenceModelId) continue;
+    const model = await backend.catalog.get('models', p.referenceModelId);
+    if (model !== null && model.projectId === p.projectId) continue;
     await backend.catalog.update('projects', p.projectId, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
     fixed++;
   }
   for (const m of report.modelsWithoutVisibility) {
     if (deletedModels.has(m.modelId)) continue;
+    const model = await backend.catalog.get('models', m.modelId);
+    if (model === null || typeof model.visible === 'boolean') continue;
     await backend.catalog.update('models', m.modelId, { visible: true });
     fixed++;
   }
   for (const f of report.findingsWithoutModel) {
+    if ((await backend.catalog.get('models', f.modelId)) !== null) continue;
+    if ((await backend.catalog.get('annotations', f.id)) === null) continue;
     await backend.catalog.delete('annotations', f.id);
     fixed++;
   }
   for (const f of report.findingCounts) {
     if (deletedModels.has(f.modelId)) continue;
+    // re-counted from what is stored now, not from the diagnosis
+    const [model, findings] = await Promise.all([
+      backend.catalog.get('models', f.modelId),
+      backend.catalog.query('annotations', { where: [['modelId', '==', f.modelId]] }),
+    ]);
+    if (model === null) continue;
+    const stored = findings.length;
+    const highestSeq = findings.reduce((max, finding) => Math.max(max, typeof finding.seq === 'number' ? finding.seq : 0), 0);
+    const count = model.metadata?.annotationsCount ?? 0;
+    const seq = model.metadata?.annotationsSeq ?? 0;
+    if (count === stored && seq >= highestSeq) continue;
     await backend.catalog.update('models', f.modelId, {
-      'metadata.annotationsCount': f.stored,
-      'metadata.annotationsSeq': Math.max(f.seq, f.highestSeq),
+      'metadata.annotationsCount': stored,
+      'metadata.annotationsSeq': Math.max(seq, highestSeq),
     });
     fixed++;
   }

@@ -8,15 +8,16 @@
  * checks refuse.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
 import { assertStoredContent } from '@shared/content-check/index.js';
 import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { fileNameOf, MAX_FILE_NAME_BYTES } from '@shared/paths.js';
+import { fileNameOf, MAX_FILE_NAME_BYTES, parseModelPath } from '@shared/paths.js';
 import type { FolderListing, StoredFile } from '@shared/ports/files.js';
+import type { StorageScanReport } from '@shared/wire/routes.js';
 import { fileByteSource } from '../lib/byte-source.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -101,6 +102,8 @@ export class FileStore {
   /** Absolute directory holding the stored files. */
   readonly root: string;
   private readonly tmp: string;
+  /** Storage paths being stored now ({@link hold}), with how many stores of each run. */
+  private readonly storing = new Map<string, number>();
 
   /**
    * @param db the catalog database
@@ -186,6 +189,20 @@ export class FileStore {
    *   path that collides with a folder (or has a file in the way)
    */
   async adoptMany(
+    entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>,
+  ): Promise<StoredFile[]> {
+    // Held from before the moves until the rows are committed (or the moved files removed), so a
+    // storage repair never takes a moved file for one without a record.
+    const release = this.hold(entries.map((entry) => entry.path));
+    try {
+      return await this.moveAndRecord(entries);
+    } finally {
+      release();
+    }
+  }
+
+  /** {@link adoptMany}'s work, while its paths are held. */
+  private async moveAndRecord(
     entries: ReadonlyArray<{ path: string; source: string; size: number; contentType: string | null | undefined }>,
   ): Promise<StoredFile[]> {
     const targets = entries.map((entry) => this.diskPath(entry.path));
@@ -316,12 +333,49 @@ export class FileStore {
   }
 
   /**
-   * Compares the storage folder with the metadata rows.
-   * @returns `untracked`: files on disk that no row describes (left by a kill between a move and
-   *   its row, or by older versions that removed the row first); `missing`: rows whose bytes are
-   *   not on disk. Both sorted storage paths.
+   * Marks storage paths as being stored until the returned function is called: a storage repair
+   * ({@link repairScan}) leaves them alone, and the scan reports their model folders as uploads
+   * in progress. Several holds of one path may overlap (each release undoes its own).
+   * @param paths storage paths about to be written (a batch being received, a file being moved
+   *   into place and recorded, a web-sized copy being made)
+   * @returns the release; calling it again does nothing
    */
-  async scan(): Promise<{ untracked: string[]; missing: string[] }> {
+  hold(paths: readonly string[]): () => void {
+    const held = [...new Set(paths)];
+    for (const path of held) this.storing.set(path, (this.storing.get(path) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const path of held) {
+        const left = (this.storing.get(path) ?? 1) - 1;
+        if (left > 0) this.storing.set(path, left);
+        else this.storing.delete(path);
+      }
+    };
+  }
+
+  /**
+   * Compares the storage folder with the metadata rows, leaving alone what belongs to live work.
+   * A file on disk without a row is left alone while its path is held ({@link hold}: being
+   * stored now), while its model folder has an upload in progress or resumable (`uploads`, or a
+   * held path in the folder), or while it is younger than `graceMs` (its last change, a move
+   * into place included). A row without bytes is left alone while its path is held; a row is
+   * written only after its bytes are in place, so no grace applies to rows.
+   * @param options.graceMs the grace period in ms (0: only what is held or uploading now)
+   * @param options.uploads the server's unfinished resumable uploads: their storage path and
+   *   whether a request of theirs runs now (`in-flight`) or they can still be resumed (`resumable`)
+   * @param options.now the current time in ms since the epoch (tests)
+   * @returns `untracked` (files a repair removes) and `missing` (rows it removes), both sorted
+   *   storage paths; `leftAlone` with reasons; `liveUploads`, the model folders (uuids) with an
+   *   upload in progress (`in-flight`) or resumable; the grace period used
+   */
+  async scan(options: {
+    graceMs: number;
+    uploads?: readonly { path: string; reason: 'in-flight' | 'resumable' }[];
+    now?: number;
+  }): Promise<StorageScanReport> {
+    const now = options.now ?? Date.now();
     const onDisk = new Set<string>();
     const entries = await readdir(this.root, { recursive: true, withFileTypes: true });
     for (const entry of entries) {
@@ -335,24 +389,92 @@ export class FileStore {
         .all()
         .map((row) => row.path),
     );
+    // model folders with live work: a held path in them is in flight; a tus upload may be either
+    const live = new Map<string, 'in-flight' | 'resumable'>();
+    const mark = (path: string, reason: 'in-flight' | 'resumable'): void => {
+      const uuid = parseModelPath(path)?.uuid;
+      if (uuid !== undefined && live.get(uuid) !== 'in-flight') live.set(uuid, reason);
+    };
+    for (const upload of options.uploads ?? []) mark(upload.path, upload.reason);
+    for (const path of this.storing.keys()) mark(path, 'in-flight');
+    const untracked: string[] = [];
+    const missing: string[] = [];
+    const leftAlone: StorageScanReport['leftAlone'] = [];
+    for (const path of [...onDisk].filter((p) => !rows.has(p)).sort()) {
+      if (this.storing.has(path)) {
+        leftAlone.push({ path, reason: 'in-flight' });
+        continue;
+      }
+      const folder = live.get(parseModelPath(path)?.uuid ?? '');
+      if (folder !== undefined) {
+        leftAlone.push({ path, reason: folder });
+        continue;
+      }
+      const changed = await lstat(join(this.root, ...path.split('/'))).then(
+        (stats) => Math.max(stats.mtimeMs, stats.ctimeMs),
+        () => null,
+      );
+      if (changed === null) continue; // gone since the listing
+      if (now - changed < options.graceMs) leftAlone.push({ path, reason: 'recent' });
+      else untracked.push(path);
+    }
+    for (const path of [...rows].filter((p) => !onDisk.has(p)).sort()) {
+      if (this.storing.has(path)) leftAlone.push({ path, reason: 'in-flight' });
+      else missing.push(path);
+    }
     return {
-      untracked: [...onDisk].filter((path) => !rows.has(path)).sort(),
-      missing: [...rows].filter((path) => !onDisk.has(path)).sort(),
+      untracked,
+      missing,
+      leftAlone,
+      liveUploads: [...live].map(([uuid, reason]) => ({ uuid, reason })).sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)),
+      graceMs: options.graceMs,
     };
   }
 
   /**
-   * Repairs what {@link scan} finds: removes untracked files from disk and rows without bytes.
-   * @returns how many files and rows were removed
+   * Repairs what {@link scan} finds: removes the untracked files from disk and the rows without
+   * bytes. Each is checked again just before it goes, with no await between the check and the
+   * removal (the server runs one JavaScript thread, so no store can slip in between): a file
+   * whose path is held now or that has a row now stays, and so does a row whose path is held now
+   * or whose bytes are back. Emptied folders are kept: a store may be about to move a file into one.
+   * @param options as for {@link scan}
+   * @returns how many files and rows were removed, and what was left alone and why
    */
-  async repairScan(): Promise<{ removedFiles: number; removedRows: number }> {
-    const { untracked, missing } = await this.scan();
-    for (const path of untracked) await rm(join(this.root, ...path.split('/')), { force: true });
+  async repairScan(options: Parameters<FileStore['scan']>[0]): Promise<{
+    removedFiles: number;
+    removedRows: number;
+    leftAlone: StorageScanReport['leftAlone'];
+  }> {
+    const found = await this.scan(options);
+    const leftAlone = [...found.leftAlone];
+    let removedFiles = 0;
+    for (const path of found.untracked) {
+      if (this.storing.has(path)) {
+        leftAlone.push({ path, reason: 'in-flight' });
+        continue;
+      }
+      if (this.row(path)) continue; // recorded since the scan
+      try {
+        unlinkSync(join(this.root, ...path.split('/')));
+        removedFiles += 1;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
     const remove = this.db.prepare<[string]>('DELETE FROM files WHERE path = ?');
+    let removedRows = 0;
     this.db.transaction(() => {
-      for (const path of missing) remove.run(path);
+      for (const path of found.missing) {
+        if (this.storing.has(path)) {
+          leftAlone.push({ path, reason: 'in-flight' });
+          continue;
+        }
+        if (existsSync(join(this.root, ...path.split('/')))) continue; // stored again since the scan
+        removedRows += remove.run(path).changes;
+      }
     })();
-    return { removedFiles: untracked.length, removedRows: missing.length };
+    leftAlone.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { removedFiles, removedRows, leftAlone };
   }
 
   /**

@@ -23,7 +23,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type { StoredFile } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
-import { FILE_BATCH_PARTS, fileBatchEntrySchema, routes, UPLOADS_PATH } from '@shared/wire/routes.js';
+import { FILE_BATCH_PARTS, fileBatchEntrySchema, REPAIR_GRACE_MS, routes, UPLOAD_EXPIRY_MS, UPLOADS_PATH } from '@shared/wire/routes.js';
 import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPath } from '@shared/paths.js';
 import { compressPlyFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
@@ -36,8 +36,6 @@ import { errorResponse } from './http-errors.js';
 export const SIMPLE_UPLOAD_LIMIT = 1024 * 1024;
 /** Largest resumable upload in bytes (64 GiB). */
 const MAX_UPLOAD_SIZE = 64 * 1024 ** 3;
-/** Unfinished resumable uploads expire after this many milliseconds (24 h). */
-const UPLOAD_EXPIRY_MS = 24 * 3600 * 1000;
 /**
  * Write buffer of a resumable upload's file stream in bytes (1 MiB). Node's default (16 KiB)
  * makes one write per 64 KiB socket chunk; buffering lets the stream coalesce them (writev),
@@ -83,6 +81,17 @@ async function storage<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
+/**
+ * The upload id of a tus request URL (`{UPLOADS_PATH}/{id}`), or null for the creation
+ * request (`POST {UPLOADS_PATH}`) and anything else.
+ */
+function uploadIdOf(url: string): string | null {
+  const path = url.split('?')[0] ?? '';
+  if (!path.startsWith(`${UPLOADS_PATH}/`)) return null;
+  const id = path.slice(UPLOADS_PATH.length + 1);
+  return id === '' || id.includes('/') ? null : decodeURIComponent(id);
+}
+
 /** A tus hook failure: tus sends `status_code` and `body` to the client. */
 function tusFailure(error: unknown): { status_code: number; body: string } {
   const { status, body } = errorResponse(toStorageError(error));
@@ -111,6 +120,17 @@ const batchManifestSchema = z
  *   part, a part over 1 MiB, more than UPLOAD_BATCH_MAX_FILES files or UPLOAD_BATCH_MAX_BYTES bytes)
  */
 async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<StoredFile[]> {
+  // From its manifest until it is stored, a batch is an upload in progress for storage repairs.
+  const held: Array<() => void> = [];
+  try {
+    return await readAndStoreBatch(request, files, (paths) => held.push(files.hold(paths)));
+  } finally {
+    for (const release of held) release();
+  }
+}
+
+/** {@link receiveBatch}'s work; `onManifest` gets the batch's paths once its manifest is read. */
+async function readAndStoreBatch(request: FastifyRequest, files: FileStore, onManifest: (paths: string[]) => void): Promise<StoredFile[]> {
   const bad = (reason: string): AppError => new AppError(ErrorCode.InvalidArgument, `Invalid file batch: ${reason}`);
   let manifest: z.infer<typeof batchManifestSchema> | null = null;
   const bodies: Buffer[] = [];
@@ -127,6 +147,7 @@ async function receiveBatch(request: FastifyRequest, files: FileStore): Promise<
         manifest = parse(batchManifestSchema, raw, 'file batch manifest');
         for (const entry of manifest) validateModelFilePath(entry.path);
         if (new Set(manifest.map((entry) => entry.path)).size !== manifest.length) throw bad('a path is listed twice');
+        onManifest(manifest.map((entry) => entry.path));
         continue;
       }
       if (manifest === null) throw bad('the manifest must come before the files');
@@ -164,11 +185,14 @@ export async function makeWebSplat(files: FileStore, path: string): Promise<Stor
   }
   files.metadata(path);
   const temp = files.tempFile();
+  // a web-sized copy being made is an upload in progress for storage repairs
+  const release = files.hold([webSplatPath(parsed.uuid)]);
   try {
     await compressPlyFile(files.diskPath(path), temp);
     const { size } = await stat(temp);
     return await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
   } finally {
+    release();
     await rm(temp, { force: true });
   }
 }
@@ -219,13 +243,53 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     },
   });
 
+  /** Requests being handled now, by upload id (a PATCH streaming bytes, a HEAD, the finish). */
+  const tusRequests = new Map<string, number>();
+  /**
+   * The unfinished resumable uploads a storage repair leaves alone: `in-flight` while a request
+   * of theirs runs, `resumable` while they have not expired and their bytes were written within
+   * the grace period. Expired uploads are left out (tus deletes them).
+   * @param graceMs the grace period in ms
+   * @returns their storage paths and reasons
+   */
+  const tusUploads = async (graceMs: number): Promise<{ path: string; reason: 'in-flight' | 'resumable' }[]> => {
+    const ids = (await datastore.configstore.list?.()) ?? [];
+    const now = Date.now();
+    const found = await Promise.all(
+      ids.map(async (id) => {
+        const info = await datastore.configstore.get(id);
+        const path = info?.metadata?.path;
+        if (typeof path !== 'string') return null;
+        if (tusRequests.has(id)) return { path, reason: 'in-flight' as const };
+        const created = info?.creation_date ? Date.parse(info.creation_date) : Number.NaN;
+        if (!Number.isNaN(created) && now - created > UPLOAD_EXPIRY_MS) return null;
+        const written = await stat(join(datastore.directory, id)).then(
+          (stats) => stats.mtimeMs,
+          () => null,
+        );
+        return written !== null && now - written < graceMs ? { path, reason: 'resumable' as const } : null;
+      }),
+    );
+    return found.filter((upload) => upload !== null);
+  };
+
   app.register(async (scope) => {
     // tus reads the raw request stream itself.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
     const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       reply.hijack();
-      await tus.handle(request.raw, reply.raw);
+      const id = uploadIdOf(request.url);
+      if (id !== null) tusRequests.set(id, (tusRequests.get(id) ?? 0) + 1);
+      try {
+        await tus.handle(request.raw, reply.raw);
+      } finally {
+        if (id !== null) {
+          const left = (tusRequests.get(id) ?? 1) - 1;
+          if (left > 0) tusRequests.set(id, left);
+          else tusRequests.delete(id);
+        }
+      }
     };
     scope.all(UPLOADS_PATH, handle);
     scope.all(`${UPLOADS_PATH}/*`, handle);
@@ -339,13 +403,18 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     requireAdmin(principal);
     if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
   };
+  /** The grace period a scan or repair asked for (default REPAIR_GRACE_MS) and the live tus uploads. */
+  const scanOptions = async (request: FastifyRequest, route: typeof routes.storageScan | typeof routes.storageRepair) => {
+    const graceMs = parseRequest(route, 'query', request.query).graceMs ?? REPAIR_GRACE_MS;
+    return { graceMs, uploads: await tusUploads(graceMs) };
+  };
   serveRoute(app, routes.storageScan, async (request) => {
     await requireService(request);
-    return files.scan();
+    return files.scan(await scanOptions(request, routes.storageScan));
   });
   serveRoute(app, routes.storageRepair, async (request) => {
     await requireService(request);
-    return files.repairScan();
+    return files.repairScan(await scanOptions(request, routes.storageRepair));
   });
 
   // ---- metadata, links, listing --------------------------------------------------------------
