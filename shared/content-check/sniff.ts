@@ -67,6 +67,9 @@ export function phraseOfMime(mime: string): string {
 export async function describeContent(head: Uint8Array): Promise<SniffedContent> {
   if (isLfsPointer(head)) return { mime: 'text/x-git-lfs-pointer', phrase: 'a Git LFS pointer' };
   const detected = head.byteLength === 0 ? undefined : await fileTypeFromBuffer(head).catch(() => undefined);
+  // SVG is XML that browsers run scripts in: named as such, never taken for a photo.
+  const svg = { mime: 'image/svg+xml', phrase: 'an SVG image' };
+  if (detected?.mime === 'application/xml' && /<svg\b/i.test(asciiOf(head, 1024))) return svg;
   if (detected) {
     const mime = detected.mime as string;
     return { mime, phrase: PHRASES[mime] ?? `a .${detected.ext} file (${mime})` };
@@ -75,8 +78,6 @@ export async function describeContent(head: Uint8Array): Promise<SniffedContent>
     .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
     .trimStart();
   if (/^<(!doctype\s+html|html|head|body|script|iframe)\b/i.test(text)) return { mime: 'text/html', phrase: 'an HTML page' };
-  // SVG is XML that browsers run scripts in: named as such, never taken for a photo.
-  const svg = { mime: 'image/svg+xml', phrase: 'an SVG image' };
   if (/^<(svg|!doctype\s+svg)\b/i.test(text)) return svg;
   if (/^<\?xml\b/i.test(text)) return /<svg\b/i.test(text) ? svg : { mime: 'application/xml', phrase: 'an XML file' };
   if (/^ply\r?\n/.test(text)) return { mime: 'application/x-ply', phrase: 'a PLY file' };

@@ -294,7 +294,8 @@ async function scanCentres(
   const [ox, oy, oz] = offsets as [number, number, number];
   for await (const { bytes: chunk } of readChunks(source, start, end, chunkBytes)) {
     if (fast) {
-      const bytes = chunk.byteOffset % 4 === 0 ? chunk : chunk.slice();
+      // a copy when unaligned (new Uint8Array copies; a Node Buffer's slice() would not)
+      const bytes = chunk.byteOffset % 4 === 0 ? chunk : new Uint8Array(chunk);
       const floats = new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
       const step = stride / 4;
       const [ix, iy, iz] = [ox / 4, oy / 4, oz / 4];

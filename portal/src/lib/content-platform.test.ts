@@ -32,4 +32,20 @@ describe('the browser content platform (issue 16)', () => {
       'The browser could not decode a.jpg (The source image could not be decoded.)',
     );
   });
+
+  it('refuses a photo whose header declares more than IMAGE_MAX_PIXELS before the browser decodes it', async () => {
+    // a PNG header of 20,000 × 20,000 pixels: signature and IHDR are all the check reads
+    const png = new Uint8Array(33);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    new DataView(png.buffer).setUint32(16, 20_000);
+    new DataView(png.buffer).setUint32(20, 20_000);
+    const decoder = vi.fn(async () => ({ width: 20_000, height: 20_000, close: () => undefined }));
+    vi.stubGlobal('createImageBitmap', decoder);
+    const platform = browserContentPlatform();
+    const expected =
+      'This .png declares 20,000 × 20,000 pixels (400 megapixels), more than the 268 megapixels a photo may have (bomb.png).';
+    await expect(decodeImageInBrowser(bytesSource(png, 'bomb.png'), 'image/png')).rejects.toThrow(expected);
+    await expect(platform.makeThumbnail!(bytesSource(png, 'bomb.png'))).rejects.toThrow(expected);
+    expect(decoder).not.toHaveBeenCalled();
+  });
 });
