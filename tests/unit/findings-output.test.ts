@@ -2,11 +2,12 @@
 // formulas escaped at the start of the field and of each line in it), the rows of a malformed
 // stored finding (shown with what it has, never an error), and the CLI's terminal-safe text
 // (no escape sequence or control character, one line per table row).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FindingModelFacts } from '@shared/annotations.js';
 import { findingFacts, findingRows, findingsCsv, readableFinding } from '@shared/annotations.js';
 import type { Annotation } from '@shared/types.js';
-import { formatTable } from '../../cli/src/lib/output.js';
+import { formatTable, printOutcome, type ActionResult } from '../../cli/src/lib/output.js';
+import { AppError } from '@shared/errors.js';
 import { LINE_BREAK_MARK, terminalLine, terminalText } from '../../cli/src/lib/terminal-text.js';
 
 const models = new Map<string, FindingModelFacts>([
@@ -238,5 +239,54 @@ describe('terminal-safe text', () => {
     ]);
     // eslint-disable-next-line no-control-regex -- the check is that no control character is left
     expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('printOutcome: human output terminal-safe, data formats and --json exact', () => {
+  const ESC = '\u001b';
+  const hostile = `a${ESC}[2Jb\r\nc\u009b31m`;
+  let isTTY: boolean | undefined;
+
+  /** What printOutcome writes on stdout and stderr with stdout a terminal or not. */
+  function printed(json: boolean, outcome: Parameters<typeof printOutcome>[1], tty: boolean): { out: string; err: string } {
+    let out = '';
+    let err = '';
+    isTTY = process.stdout.isTTY;
+    process.stdout.isTTY = tty;
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+    try {
+      printOutcome(json, outcome);
+    } finally {
+      vi.restoreAllMocks();
+      process.stdout.isTTY = isTTY as boolean;
+    }
+    return { out, err };
+  }
+  const ok = (output: ActionResult) => ({ ok: true as const, output });
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('human text and the summary are cleaned (the summary on one line); CSV to a pipe is exact, on a terminal cleaned', () => {
+    expect(printed(false, ok({ result: null, text: hostile, summary: `Created ${hostile}` }), false)).toEqual({
+      out: 'ab\nc\n',
+      err: `Created ab${LINE_BREAK_MARK}c\n`,
+    });
+    expect(printed(false, ok({ result: null, text: hostile, data: 'csv' }), false).out).toBe(`${hostile}\n`);
+    expect(printed(false, ok({ result: null, text: hostile, data: 'csv' }), true).out).toBe('ab\nc\n');
+  });
+
+  it('JSON is exact: a --format json text even on a terminal, and --json', () => {
+    const text = JSON.stringify({ title: hostile });
+    expect(printed(false, ok({ result: null, text, data: 'json' }), true).out).toBe(`${text}\n`);
+    expect(printed(true, ok({ result: { title: hostile }, text: 'ignored' }), true).out).toBe(
+      `${JSON.stringify({ status: 'ok', result: { title: hostile } })}\n`,
+    );
+  });
+
+  it('error messages are cleaned in human mode and exact in --json', () => {
+    const error = new AppError('not-found', `Model ${hostile} not found`);
+    expect(printed(false, { ok: false, error }, true).err).toBe('Error: Model ab\nc not found\n');
+    expect(JSON.parse(printed(true, { ok: false, error }, true).out).error.message).toBe(`Model ${hostile} not found`);
   });
 });
