@@ -55,10 +55,10 @@ describe('formatEta and checkExportManifest', () => {
     const good = {
       format: 'inspection-catalog-export',
       version: 1,
-      exportedAt: '',
+      exportedAt: '2026-01-02T03:04:05.000Z',
       source: '',
       counts: {},
-      files: [{ path: 'models/u/model.ply', size: 3 }],
+      files: [{ path: 'models/0b7c1e0e-5d2f-4c4e-9a43-3f1d2a9b6c11/model.ply', size: 3 }],
     };
     expect(checkExportManifest(good)).toEqual(good);
     expect(() => checkExportManifest({ ...good, version: 2 })).toThrow('version 2');

@@ -13,9 +13,18 @@ import { embeddedAccountsApi, exportCatalog, importCatalog } from '../lib/catalo
 const LAYOUT_HELP = `
 Layout:
   <dir>/catalog.json                 manifest (format, version, counts, every file with its size)
-  <dir>/documents/<collection>.json  users, admins, projects, models: [{id, ...fields}] sorted by id
+  <dir>/documents/<collection>.json  users, admins, projects, models, annotations (findings), alignments:
+                                     [{id, ...fields}] sorted by id
   <dir>/files/models/<uuid>/...      every stored file, byte for byte
   <dir>/accounts.json                sign-in accounts with password hashes (embedded server; mode 0600)
+`;
+
+const IMPORT_HELP = `
+An export is checked whole before anything is written, and every problem is listed: files must
+be regular files (no symbolic or hard links), files/ must hold exactly the files catalog.json
+lists, every document must be valid, every file must pass its content check, and accounts.json
+may not take over an existing account nor make an existing account an admin. If writing fails
+part way (or on Ctrl-C), everything the import wrote is undone.
 `;
 
 const schema = z.object({ dir: z.string().min(1), ...backendOptionsShape });
@@ -50,14 +59,33 @@ export const importCommand = leafCommand({
     .argument('<dir>', 'folder written by `catalog export`'),
   backend: true,
   schema,
-  help: `${LAYOUT_HELP}\nExample:\n  $ catalog import ./catalog-backup-2025-06 --data-dir ./new-data\n`,
+  help: `${LAYOUT_HELP}${IMPORT_HELP}\nExample:\n  $ catalog import ./catalog-backup-2025-06 --data-dir ./new-data\n`,
   run: async (input, _ctx, open) => {
     const { backend, baseUrl, serviceKey } = await open();
     const dir = resolve(input.dir);
-    const result = await importCatalog(backend, dir, { ...(serviceKey ? { accounts: embeddedAccountsApi(baseUrl, serviceKey) } : {}) });
+    // Ctrl-C (or a stop) while importing: stop, undo what was written, then exit with the error.
+    const interrupted = new AbortController();
+    const onSignal = (): void => interrupted.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let result;
+    try {
+      result = await importCatalog(backend, dir, {
+        signal: interrupted.signal,
+        ...(serviceKey ? { accounts: embeddedAccountsApi(baseUrl, serviceKey) } : {}),
+      });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
     const counts = Object.entries(result.counts)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ');
-    return { result: { dir, ...result }, text: dir, summary: `Imported ${counts} from ${dir} (sent ${formatBytes(result.bytesSent)}).` };
+    const admins = result.newAdmins.length > 0 ? ` New admins: ${result.newAdmins.join(', ')}.` : '';
+    return {
+      result: { dir, ...result },
+      text: dir,
+      summary: `Imported ${counts} from ${dir} (sent ${formatBytes(result.bytesSent)}).${admins}`,
+    };
   },
 });

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { normalizeEmail, normalizeEmailOrNull } from '@shared/email.js';
+import { importedAccountsProblems } from '@shared/export-layout.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import type { exportedAccountSchema, TokenGrant } from '@shared/wire/routes.js';
 import { randomId } from './db.js';
@@ -235,20 +236,30 @@ export class IdentityService {
   }
 
   /**
-   * Adds exported accounts (same uid, email and password hash), for `catalog import`; an account
-   * whose uid or email already exists is left as it is. One transaction: all or none.
+   * Adds exported accounts (same uid, email and password hash), for `catalog import`. Importing
+   * password hashes is a privilege, so the list is held to the import rule of
+   * `importedAccountsProblems` (`shared/export-layout.ts`): exactly the four fields, a valid
+   * uid, a normalised email, a bounded scrypt hash, no uid or email twice; an account whose uid is
+   * an existing account's must have its email and is then left as it is (its password and state
+   * are kept), and an email of an existing account must come with its uid. One transaction: all
+   * or none.
+   * @param accounts the request's list, as sent (checked here, not trusted)
    * @returns how many accounts were added
-   * @throws AppError `auth/invalid-email` (nothing added)
+   * @throws AppError `invalid-argument` naming every refused account (nothing added)
    */
-  importAccounts(accounts: readonly ExportedAccount[]): number {
-    const insert = this.db.prepare(
-      'INSERT OR IGNORE INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)',
-    );
+  importAccounts(accounts: unknown): number {
+    const insert = this.db.prepare('INSERT INTO accounts (uid, email, password_hash, disabled, created_at) VALUES (?, ?, ?, ?, ?)');
     const now = new Date().toISOString();
     const run = this.db.transaction(() => {
-      let added = 0;
-      for (const a of accounts) added += insert.run(a.uid, normalizeEmail(a.email), a.password_hash, a.disabled ? 1 : 0, now).changes;
-      return added;
+      const existing = this.db.prepare<[], { uid: string; email: string }>('SELECT uid, email FROM accounts').all();
+      const { added, problems } = importedAccountsProblems(accounts, existing);
+      if (problems.length > 0) {
+        throw new AppError(ErrorCode.InvalidArgument, `Accounts refused, none added:\n${problems.slice(0, 50).join('\n')}`, {
+          context: { problems: problems.slice(0, 200) },
+        });
+      }
+      for (const a of added) insert.run(a.uid, a.email, a.password_hash, a.disabled ? 1 : 0, now);
+      return added.length;
     });
     return run();
   }

@@ -18,6 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import { registerApi, serveRoute } from './api.js';
 import { isApiPath, routes } from '@shared/wire/routes.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
+import { assertPortalKeepsOutOfData } from './data-secrets.js';
 import { openDatabase } from './db.js';
 import { DocumentStore } from './documents.js';
 import { ChangeHub } from './events.js';
@@ -84,6 +85,7 @@ const BODY_LIMIT = 1024 * 1024;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (options.portalDir) assertPortalKeepsOutOfData(resolve(options.portalDir), dataDir);
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 8787;
   const viewerUrl = options.viewerUrl ?? (process.env.CATALOG_VIEWER_URL || null);
