@@ -14,11 +14,15 @@
  *   not name), or — for reads only — withholds: a hidden model a non-admin asks for by id reads as
  *   missing (200 `{doc: null}`), and a query returns only what the caller may read (so not the
  *   full answer). Firestore cannot narrow a query; it refuses every query that could return a
- *   document the caller may not read.
+ *   document the caller may not read. Hidden means hidden: a write addressed to a document the
+ *   caller cannot read (a hidden model, a finding or an alignment of one, or a document that
+ *   does not exist) is refused on the embedded server as for a missing document (404
+ *   `not-found` for an update), so that no refusal tells a hidden document from a missing one.
  *
  * Pure TypeScript: no Firebase, no Node.
  */
 import type { Query } from './ports/catalog.js';
+import { SERVER_TIMESTAMP } from './ports/catalog.js';
 import { Capability, can, decideRole } from './roles.js';
 import type { CollectionName, Role } from './types.js';
 
@@ -96,13 +100,29 @@ function findingData(modelId: string, seq: number, author: AccessIdentity): Reco
   };
 }
 
+/** An alignment's data (issue 18, `AlignmentData`): `modelId` declared in the frame of `referenceModelId`, project p1. */
+function alignmentData(referenceModelId: string, modelId: string): Record<string, unknown> {
+  return {
+    referenceModelId,
+    modelId,
+    projectId: 'p1',
+    matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+    method: 'same-frame',
+    pairs: [],
+    rmsError: 0,
+    created_by: ACCESS_IDENTITIES.admin.uid,
+  };
+}
+
 /**
  * The documents every row runs against (write before the rows; restore a document after an
  * allowed write changed it): the user's and the admin's records, two allowlist entries (the
  * allowlisted principal's and another), a project, a visible, a hidden and a legacy model (no
  * `visible` field: counts as visible, §3), and (issue 18) two findings of the visible model (the
  * admin's `shown_1`, the user's `shown_2`), one of the hidden model (`hidden_1`), with the models'
- * finding counts and numbers to match, and an alignment of the legacy model to the visible one.
+ * finding counts and numbers to match, and an alignment of the legacy model to the visible one;
+ * (hidden means hidden) an alignment of the hidden model to the visible one and one of the
+ * legacy model to the hidden one.
  */
 export const ACCESS_FIXTURE: readonly AccessDoc[] = [
   {
@@ -160,6 +180,8 @@ export const ACCESS_FIXTURE: readonly AccessDoc[] = [
       created_by: ACCESS_IDENTITIES.admin.uid,
     },
   },
+  { collection: 'alignments', id: 'shown__hidden', data: alignmentData('shown', 'hidden') },
+  { collection: 'alignments', id: 'hidden__legacy', data: alignmentData('hidden', 'legacy') },
 ];
 
 /** The collections of the fixture and the table (every collection a row may write). */
@@ -256,10 +278,19 @@ const mayAddFindings = (s: Subject): boolean => can(s.role, Capability.OpenModel
 /** Who may write any finding, delete findings, write alignments and change a model otherwise: ManageCatalog. */
 const mayManageFindings = (s: Subject): boolean => can(s.role, Capability.ManageCatalog);
 
+/** The query of one pair's alignment: `referenceModelId ==` and `modelId ==` (what the viewer asks). */
+function alignmentPair(referenceModelId: string, modelId: string): NonNullable<Query['where']> {
+  return [
+    ['referenceModelId', '==', referenceModelId],
+    ['modelId', '==', modelId],
+  ];
+}
+
 /**
  * A batch creating finding `{modelId}_{seq}` by `author` with its model's update to
  * `metadata.annotationsCount` = `count` and `metadata.annotationsSeq` = `seq` (what
- * `createAnnotation` writes), plus any `extraModelFields` in the same update.
+ * `createAnnotation` writes: its times as the server-time sentinel, which runners send as their
+ * backend's own, Firestore's `serverTimestamp()`), plus any `extraModelFields` in the same update.
  */
 function findingWithCount(
   modelId: string,
@@ -277,7 +308,7 @@ function findingWithCount(
         op: 'create',
         collection: 'annotations',
         id: `${modelId}_${seq}`,
-        data: { ...findingData(modelId, seq, author), ...findingFields },
+        data: { ...findingData(modelId, seq, author), created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP, ...findingFields },
       },
       {
         op: 'update',
@@ -744,7 +775,7 @@ const CASES: readonly CaseTemplate[] = [
       op: 'update',
       collection: 'annotations',
       id: 'shown_2',
-      data: { title: 'Rust, spreading', severity: 4, last_updated: '2025-02-01T00:00:00.000Z' },
+      data: { title: 'Rust, spreading', severity: 4, last_updated: SERVER_TIMESTAMP },
     }),
     allow: (s) => mayManageFindings(s) || (mayAddFindings(s) && s.identity?.uid === USER.uid),
   },
@@ -784,7 +815,75 @@ const CASES: readonly CaseTemplate[] = [
     allow: mayManageFindings,
   },
 
-  // ---- alignments (issue 18): OpenModels reads, admin writes ----------------------------------
+  // ---- hidden means hidden: a write to a hidden document is refused as one to a missing document
+  // ---- (pairs: the hidden one, and one that does not exist), for whoever may not see hidden models
+  {
+    collection: 'annotations',
+    case: "a finding at a hidden model's next number taken already (hidden_1 exists), with the count bump",
+    why: 'hidden means hidden: refused as on a model that does not exist (§6 See hidden models)',
+    applies: (s) => !can(s.role, Capability.SeeHiddenModels),
+    request: (s) => findingWithCount('hidden', 1, 2, own(s)),
+    allow: () => false,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding of a model that does not exist (absent_1), with the count bump',
+    why: 'hidden means hidden: the pair of the row above (§6 Open models)',
+    applies: (s) => !can(s.role, Capability.SeeHiddenModels),
+    request: (s) => findingWithCount('absent', 1, 1, own(s)),
+    allow: () => false,
+  },
+  {
+    collection: 'annotations',
+    case: "a hidden model's finding's title (hidden_1)",
+    why: 'hidden means hidden: a user edits only findings they can read (§6 See hidden models)',
+    request: () => ({ op: 'update', collection: 'annotations', id: 'hidden_1', data: { title: 'Seen' } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'annotations',
+    case: 'a finding that does not exist (absent_1): its title',
+    why: 'hidden means hidden: the pair of the row above',
+    applies: (s) => !can(s.role, Capability.SeeHiddenModels),
+    request: () => ({ op: 'update', collection: 'annotations', id: 'absent_1', data: { title: 'Seen' } }),
+    allow: () => false,
+  },
+  {
+    collection: 'models',
+    case: 'rename a hidden model',
+    why: 'hidden means hidden: refused to users as for a model that does not exist (§6 Edit models)',
+    request: () => ({ op: 'update', collection: 'models', id: 'hidden', data: { name: 'Renamed' } }),
+    allow: (s) => can(s.role, Capability.ManageCatalog),
+  },
+  {
+    collection: 'models',
+    case: 'rename a model that does not exist',
+    why: 'hidden means hidden: the pair of the row above',
+    applies: (s) => !can(s.role, Capability.SeeHiddenModels),
+    request: () => ({ op: 'update', collection: 'models', id: 'absent', data: { name: 'Renamed' } }),
+    allow: () => false,
+  },
+  {
+    collection: 'models',
+    case: "a hidden model's finding count and number raised without a finding",
+    why: "hidden means hidden; issue 18 user rule: a user's count change is bound to the finding it counts",
+    request: () => ({
+      op: 'update',
+      collection: 'models',
+      id: 'hidden',
+      data: { 'metadata.annotationsCount': 2, 'metadata.annotationsSeq': 2 },
+    }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'alignments',
+    case: 'an alignment whose model is hidden: its error',
+    why: 'hidden means hidden; issue 18 user rule: admins only write alignments',
+    request: () => ({ op: 'update', collection: 'alignments', id: 'shown__hidden', data: { rmsError: 0.5 } }),
+    allow: mayManageFindings,
+  },
+
+  // ---- alignments (issue 18): OpenModels reads with both models (a hidden one: SeeHiddenModels), admin writes
   {
     collection: 'alignments',
     case: 'an alignment',
@@ -794,10 +893,59 @@ const CASES: readonly CaseTemplate[] = [
   },
   {
     collection: 'alignments',
-    case: "a reference model's alignments",
+    case: 'an alignment whose model is hidden',
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'get', collection: 'alignments', id: 'shown__hidden' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'alignments',
+    case: 'an alignment whose reference model is hidden',
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'get', collection: 'alignments', id: 'hidden__legacy' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'alignments',
+    case: 'no alignment yet of two models one can open (read as absent)',
     why: 'issue 18: alignments are read with the models they align (§6 Open models)',
-    request: () => ({ op: 'list', collection: 'alignments', query: { where: [['referenceModelId', '==', 'shown']] } }),
+    request: () => ({ op: 'get', collection: 'alignments', id: 'legacy__shown' }),
     allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a pair's alignment (referenceModelId == and modelId ==, the viewer's query)",
+    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('shown', 'legacy') } }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a pair's alignment whose model is hidden (both ids ==)",
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('shown', 'hidden') } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a pair's alignment whose reference model is hidden (both ids ==)",
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('hidden', 'legacy') } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a reference model's alignments, one of them with a hidden model (referenceModelId == only)",
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: [['referenceModelId', '==', 'shown']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'alignments',
+    case: "a project's alignments, hidden models' included (projectId ==)",
+    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    request: () => ({ op: 'list', collection: 'alignments', query: { where: [['projectId', '==', 'p1']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
@@ -811,7 +959,7 @@ const CASES: readonly CaseTemplate[] = [
         referenceModelId: 'legacy',
         modelId: 'shown',
         projectId: 'p1',
-        matrix: [],
+        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
         method: 'same-frame',
         pairs: [],
         rmsError: 0,

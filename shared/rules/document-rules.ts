@@ -15,8 +15,10 @@
  *   hold for every writer;
  * - a model's Public ID has Edit's format and is unique within its project (issue 16), checked
  *   whenever a write creates a model or changes its publicId or projectId.
- * - findings (`annotations`, issue 18) and `alignments` need OpenModels to read; a finding of a
- *   hidden model is withheld from callers without SeeHiddenModels, as the model is. Admins write
+ * - findings (`annotations`, issue 18) and `alignments` need OpenModels to read; a finding, or an
+ *   alignment, is withheld from callers without SeeHiddenModels unless its model (both models)
+ *   exists and is not hidden, as the model is. Hidden means hidden for writes too: a caller writes
+ *   as if a document it may not read were absent, so no refusal tells that it exists. Admins write
  *   both freely; a user (OpenModels) creates findings on models they can open as their own author,
  *   edits the content fields of their own findings, never deletes one and never writes an
  *   alignment. A non-admin's finding create must come in one commit with the model update that
@@ -49,14 +51,27 @@ export interface ReadScope {
   /** Only the document with this id may be returned. */
   onlyId: string | undefined;
   /**
-   * Leave out findings whose model (`models/{modelId}`) is hidden (`visible === false`); a
-   * finding whose model is missing is kept (issue 18).
+   * The fields naming the models a document is read with (a finding's `modelId`, an alignment's
+   * `referenceModelId` and `modelId`): a document is left out unless every model they name exists
+   * and is not hidden (`visible !== false`). Empty: nothing left out.
    */
-  hideOfHiddenModels: boolean;
+  modelFields: readonly string[];
 }
 
 /** The scope that restricts nothing (what the service principal and admins read). */
-export const UNRESTRICTED_SCOPE: ReadScope = Object.freeze({ hideHidden: false, onlyId: undefined, hideOfHiddenModels: false });
+export const UNRESTRICTED_SCOPE: ReadScope = Object.freeze({ hideHidden: false, onlyId: undefined, modelFields: Object.freeze([]) });
+
+/**
+ * The fields of each collection's documents that name the models they are read with: a finding
+ * goes with its model, an alignment with both models it aligns. A reader who may not see hidden
+ * models reads such a document only while each of those models exists and is not hidden, so
+ * hiding a model (or deleting it) withholds its findings and alignments too.
+ */
+export const MODEL_FIELDS: Readonly<Partial<Record<CollectionName, readonly string[]>>> = Object.freeze({
+  annotations: Object.freeze(['modelId']),
+  alignments: Object.freeze(['referenceModelId', 'modelId']),
+});
+
 
 /** One write about to be applied, with the document before and after (null: absent). */
 export interface PendingChange {
@@ -121,23 +136,67 @@ export function readScope(principal: Principal, collection: CollectionName): Rea
   return {
     hideHidden: collection === 'models' && !seesHidden,
     onlyId: undefined,
-    hideOfHiddenModels: collection === 'annotations' && !seesHidden,
+    modelFields: seesHidden ? [] : (MODEL_FIELDS[collection] ?? []),
   };
 }
 
-/** True when a finding's model (`data.modelId`) exists and is hidden. */
-function ofHiddenModel(data: Json, lookup: DocumentLookup): boolean {
-  if (typeof data.modelId !== 'string') return false;
-  const model = lookup('models', data.modelId);
-  return model !== null && isHiddenModel(model);
+/**
+ * True when a document names, in one of `fields`, a model that is missing or hidden (or names
+ * none there): what {@link ReadScope.modelFields} leaves out.
+ * @param lookup reads the models (the store's current state)
+ */
+export function namesClosedModel(data: Json, fields: readonly string[], lookup: DocumentLookup): boolean {
+  return fields.some((field) => {
+    const modelId = data[field];
+    if (typeof modelId !== 'string') return true;
+    const model = lookup('models', modelId);
+    return model === null || isHiddenModel(model);
+  });
+}
+
+/**
+ * True when a caller without SeeHiddenModels may not read this stored document because of the
+ * hidden-model rule: a hidden model, or a finding or an alignment whose model (either model) is
+ * hidden or missing. Callers with SeeHiddenModels (admins, the service principal) read them all.
+ * @param data the stored document's data
+ * @param lookup reads the models (the store's current state, a commit's state so far)
+ */
+export function withheldFrom(principal: Principal, collection: CollectionName, data: Json, lookup: DocumentLookup): boolean {
+  if (can(roleOf(principal), Capability.SeeHiddenModels)) return false;
+  if (collection === 'models') return isHiddenModel(data);
+  const fields = MODEL_FIELDS[collection];
+  return fields !== undefined && namesClosedModel(data, fields, lookup);
+}
+
+/**
+ * What a write sees of the document it changes (hidden means hidden): a stored document the
+ * caller may not read ({@link withheldFrom}) is seen as absent, so the write is decided — and
+ * refused — exactly as one to a missing document (an update: 'Document … not found'; a create
+ * or set: by the rules for a new document), and no answer tells that it exists. A store that
+ * gets null here for a stored document must never write it: {@link withheldWrite}.
+ * @param stored the stored document's data, or null when there is none
+ * @param lookup reads the models (the commit's state so far)
+ * @returns `stored`, or null when the caller may not read it
+ */
+export function writerView(principal: Principal, collection: CollectionName, stored: Json | null, lookup: DocumentLookup): Json | null {
+  return stored !== null && withheldFrom(principal, collection, stored, lookup) ? null : stored;
+}
+
+/**
+ * The refusal of a write that the rules would allow on a missing document but whose target
+ * exists and is withheld from the caller ({@link writerView}): it is never written over.
+ * @returns AppError `permission-denied` ('Missing permission: write {collection}/{id}')
+ */
+export function withheldWrite(collection: CollectionName, id: string): AppError {
+  return denied(`write ${collection}/${id}`);
 }
 
 /**
  * Filters a single-document read.
  * @param doc the stored document (any shape with its `data`), or null when missing
- * @param lookup reads the model of a finding (to withhold a hidden model's findings)
- * @returns the document, or null when it is missing, a hidden model, or a finding of a hidden
- *   model the caller may not see
+ * @param lookup reads the models of a finding or an alignment (to withhold them with a hidden or missing model)
+ * @returns the document, or null when it is missing, a hidden model, or a finding or an alignment
+ *   of a hidden or missing model the caller may not see
  * @throws AppError `unauthenticated` / `permission-denied`
  */
 export function filterGet<D extends { data: Json }>(
@@ -150,7 +209,7 @@ export function filterGet<D extends { data: Json }>(
   const scope = readScope(principal, collection);
   if (scope.onlyId !== undefined && scope.onlyId !== id) throw denied(`read ${collection}/${id}`);
   if (doc && scope.hideHidden && doc.data.visible === false) return null;
-  if (doc && scope.hideOfHiddenModels && ofHiddenModel(doc.data, lookup)) return null;
+  if (doc && namesClosedModel(doc.data, scope.modelFields, lookup)) return null;
   return doc;
 }
 
@@ -450,14 +509,27 @@ export function isHiddenModelPath(path: string, lookup: DocumentLookup): boolean
 
 /**
  * Authorises reading a stored file's metadata, a listing or a link: signed-in callers with a
- * role; a non-admin may not read the files of a hidden model.
- * @throws AppError `unauthenticated` / `permission-denied` (callers map them to storage codes)
+ * role. A hidden model's files are withheld from callers without SeeHiddenModels as the model
+ * is: they read as absent, never refused, so the answer is the same as for a model that does
+ * not exist.
+ * @returns 'withheld' when `path` lies in a hidden model's folder the caller may not see (answer
+ *   as for a missing file, {@link withheldFile}, or an empty folder), else 'readable'
+ * @throws AppError `unauthenticated` / `permission-denied` (no role; callers map them to storage codes)
  */
-export function authorizeFileRead(principal: Principal, path: string, lookup: DocumentLookup): void {
+export function authorizeFileRead(principal: Principal, path: string, lookup: DocumentLookup): 'readable' | 'withheld' {
   requireSignedIn(principal);
   const role = roleOf(principal);
   if (!can(role, Capability.OpenModels)) throw denied('read files (no role)');
-  if (!can(role, Capability.SeeHiddenModels) && isHiddenModelPath(path, lookup)) throw denied('read files of a hidden model');
+  return !can(role, Capability.SeeHiddenModels) && isHiddenModelPath(path, lookup) ? 'withheld' : 'readable';
+}
+
+/**
+ * The answer to a read of a file withheld by {@link authorizeFileRead}: the one a missing file
+ * gets, word for word.
+ * @returns AppError `storage/object-not-found` ('No file at {path}', context `{path}`)
+ */
+export function withheldFile(path: string): AppError {
+  return new AppError(ErrorCode.ObjectNotFound, `No file at ${path}`, { context: { path } });
 }
 
 /**

@@ -8,8 +8,10 @@
 // - allow: 2xx; a read returns exactly what the service key reads (same ids, same data, same order);
 // - deny: 401 (signed out), 403 (permission) or 400 (the §5 content rule, an unnamed collection);
 //   a read may instead be withheld: 200 with less than the service key reads (a hidden model by
-//   id reads as `{doc: null}`, a query returns only what the caller may read). Never any other
-//   status; signed out is always refused (never 200).
+//   id reads as `{doc: null}`, a query returns only what the caller may read), and a write to a
+//   document the caller reads as absent (a hidden model, a finding or an alignment of one, or none
+//   at all) may be refused as for a missing document: 404 `not-found` (hidden means hidden). Never
+//   any other status; signed out is always refused (never 200).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
@@ -60,6 +62,21 @@ function send(request: AccessRequest, bearer: string | undefined): Promise<Reply
     case 'batch':
       return call('POST', '/v1/batch', bearer, { ops: request.ops });
   }
+}
+
+/** The documents a write addresses: its own, or each of a batch's. */
+function targets(request: AccessRequest): { collection: string; id: string }[] {
+  if (request.op === 'batch') return request.ops.map((op) => ({ collection: op.collection, id: op.id }));
+  return 'id' in request && request.id !== undefined ? [{ collection: request.collection, id: request.id }] : [];
+}
+
+/** True when the caller reads one of a write's documents as absent (missing, or withheld from them). */
+async function absentToCaller(request: AccessRequest, bearer: string | undefined): Promise<boolean> {
+  for (const { collection, id } of targets(request)) {
+    const reply = await call('GET', `/v1/docs/${collection}/${encodeURIComponent(id)}`, bearer);
+    if (reply.status !== 200 || (reply.body as { doc: unknown }).doc === null) return true;
+  }
+  return false;
 }
 
 /** Puts the fixture back: every document of the table's collections not in it removed, the rest rewritten. */
@@ -121,9 +138,14 @@ describe('embedded server: the access table of shared/access-table.ts', () => {
         return;
       }
       if (row.principal === 'signed-out' && request.collection !== 'unnamed') expect(reply.status, detail).toBe(401);
-      const refused = [400, 401, 403].includes(reply.status);
+      const code = (reply.body as { error?: { code?: string } } | null)?.error?.code;
+      const asMissing = !read && reply.status === 404 && code === 'not-found' && (await absentToCaller(request, tokens.get(row.principal)));
+      const refused = [400, 401, 403].includes(reply.status) || asMissing;
       const withheld = read && reply.status === 200 && !complete;
-      expect(refused || withheld, `a denial must be refused (400/401/403)${read ? ' or withheld' : ''}: ${detail}`).toBe(true);
+      expect(
+        refused || withheld,
+        `a denial must be refused (400/401/403, or 404 for a document absent to the caller)${read ? ' or withheld' : ''}: ${detail}`,
+      ).toBe(true);
       if (!read && !refused) await resetFixture();
     });
   }

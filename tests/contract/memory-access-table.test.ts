@@ -8,7 +8,9 @@
 // - allow: the call succeeds; a read returns exactly what the service principal reads;
 // - deny: the call is refused (unauthenticated when signed out, permission-denied, or
 //   invalid-argument for the §5 content rule and an unnamed collection), or a read is withheld
-//   (a hidden model by id reads as null, a query returns less than the service principal reads).
+//   (a hidden model by id reads as null, a query returns less than the service principal reads),
+//   or a write to a document the caller reads as absent (hidden from them, or none at all) is
+//   refused as for a missing document: not-found (hidden means hidden).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
@@ -68,6 +70,21 @@ async function send(request: AccessRequest, backend: MemoryBackend): Promise<Out
   }
 }
 
+/** True when the caller reads one of a write's documents (its own, or each of a batch's) as absent: missing, or withheld from them. */
+async function absentToCaller(request: AccessRequest, backend: MemoryBackend): Promise<boolean> {
+  const targets =
+    request.op === 'batch'
+      ? request.ops.map((op) => ({ collection: op.collection, id: op.id }))
+      : 'id' in request && request.id !== undefined
+        ? [{ collection: request.collection as CollectionName, id: request.id }]
+        : [];
+  for (const { collection, id } of targets) {
+    const doc = await backend.catalog.get(collection, id).catch(() => null);
+    if (doc === null) return true;
+  }
+  return false;
+}
+
 /** Puts the fixture back: every document not in it removed, the rest rewritten (no role table). */
 function resetFixture(): void {
   for (const collection of ACCESS_COLLECTIONS) {
@@ -97,7 +114,10 @@ describe('in-memory backend: the access table of shared/access-table.ts', () => 
       }
       if (row.principal === 'signed-out' && request.collection !== 'unnamed')
         expect(outcome.ok ? null : outcome.error.code, detail).toBe('unauthenticated');
-      const refused = !outcome.ok && ['unauthenticated', 'permission-denied', 'invalid-argument'].includes(outcome.error.code);
+      const asMissing =
+        !read && !outcome.ok && outcome.error.code === 'not-found' && (await absentToCaller(request, clients.get(row.principal)!));
+      const refused =
+        asMissing || (!outcome.ok && ['unauthenticated', 'permission-denied', 'invalid-argument'].includes(outcome.error.code));
       const withheld = read && outcome.ok && !complete;
       expect(refused || withheld, `a denial must be refused${read ? ' or withheld' : ''}: ${detail}`).toBe(true);
     });

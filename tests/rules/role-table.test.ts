@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { assertFails, assertSucceeds, initializeTestEnvironment } from '@firebase/rules-unit-testing';
 import type { RulesTestContext, RulesTestEnvironment } from '@firebase/rules-unit-testing';
 import { setLogLevel } from 'firebase/firestore';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { startFirestoreEmulator } from '../support/emulators.js';
@@ -137,6 +137,52 @@ describe('security rules: the §6 role table', () => {
         if (row.request.op !== 'get' && row.request.op !== 'list') await restore(row.request);
       });
     }
+  });
+
+  // Hidden means hidden: a user's request about a hidden model's document gets the same answer as
+  // about one that does not exist (permission-denied, which the web adapter turns into "none" for
+  // reads), so no refusal tells that a hidden document exists; the documents of models one can
+  // open read as absent when missing.
+  describe('hidden means hidden: the same answer for a hidden and a missing document', () => {
+    const refusal = async (attempt: Promise<unknown>): Promise<string> => {
+      const error = (await assertFails(attempt)) as { code?: string };
+      return String(error.code);
+    };
+    const pairs: Array<[string, (db: Db) => Promise<unknown>, (db: Db) => Promise<unknown>]> = [
+      ['get a finding', (db) => db.doc('annotations/hidden_1').get(), (db) => db.doc('annotations/absent_1').get()],
+      ['get a finding number not given yet', (db) => db.doc('annotations/hidden_9').get(), (db) => db.doc('annotations/absent_9').get()],
+      [
+        "list a model's findings",
+        (db) => db.collection('annotations').where('modelId', '==', 'hidden').get(),
+        (db) => db.collection('annotations').where('modelId', '==', 'absent').get(),
+      ],
+      ['get an alignment', (db) => db.doc('alignments/shown__hidden').get(), (db) => db.doc('alignments/shown__absent').get()],
+      [
+        "list a pair's alignment",
+        (db) => db.collection('alignments').where('referenceModelId', '==', 'hidden').where('modelId', '==', 'legacy').get(),
+        (db) => db.collection('alignments').where('referenceModelId', '==', 'absent').where('modelId', '==', 'legacy').get(),
+      ],
+      ['get a model', (db) => db.doc('models/hidden').get(), (db) => db.doc('models/absent').get()],
+      ['rename a model', (db) => db.doc('models/hidden').update({ name: 'x' }), (db) => db.doc('models/absent').update({ name: 'x' })],
+      [
+        "edit a finding's title",
+        (db) => db.doc('annotations/hidden_1').update({ title: 'x' }),
+        (db) => db.doc('annotations/absent_1').update({ title: 'x' }),
+      ],
+    ];
+    for (const [what, hidden, missing] of pairs) {
+      it(`user: ${what}: a hidden one and a missing one are both refused alike`, async () => {
+        const db = user().firestore();
+        const [a, b] = [await refusal(hidden(db)), await refusal(missing(db))];
+        expect([a, b]).toEqual(['permission-denied', 'permission-denied']);
+      });
+    }
+    it("user: a missing finding or alignment of models one can open reads as absent; the admin reads a hidden model's", async () => {
+      const db = user().firestore();
+      expect((await assertSucceeds(db.doc('annotations/shown_9').get())).exists).toBe(false);
+      expect((await assertSucceeds(db.doc('alignments/legacy__shown').get())).exists).toBe(false);
+      expect((await assertSucceeds(admin().firestore().doc('alignments/shown__hidden').get())).exists).toBe(true);
+    });
   });
 
   // issue 16: a model's Public ID has the Edit form's format on create and whenever publicId or

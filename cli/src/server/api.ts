@@ -26,6 +26,7 @@ import {
   readScope,
   requireAdmin,
   requireSignedIn,
+  writerView,
 } from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import { randomId } from './db.js';
@@ -221,6 +222,8 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
         checkModelPublicId(change, modelsWithPublicId);
       },
       (changes) => authorizeBatch(principal, changes),
+      // a document the caller may not read is written as if absent (refused as a missing one)
+      (collection, stored) => writerView(principal, collection, stored, documents.lookup),
     );
   };
   const signedIn: onRequestAsyncHookHandler = async (request) => {

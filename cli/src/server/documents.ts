@@ -10,7 +10,7 @@ import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Json } from '@shared/documents/merge.js';
-import { UNRESTRICTED_SCOPE } from '@shared/rules/document-rules.js';
+import { UNRESTRICTED_SCOPE, withheldWrite } from '@shared/rules/document-rules.js';
 import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/document-rules.js';
 import type { CollectionName } from '@shared/types.js';
 import type { SqliteDatabase } from './db.js';
@@ -84,7 +84,7 @@ export class DocumentStore {
   private readonly dataVersion;
   /** Writes committed per collection (bumped by {@link commit}): what kept query answers are valid for. */
   private readonly versions = new Map<CollectionName, number>();
-  /** Query answers by collection, query and scope, with the collection version (and the models' for findings scoped by their model) and SQLite data_version they were read at. */
+  /** Query answers by collection, query and scope, with the collection version (and the models' for findings and alignments scoped by their models) and SQLite data_version they were read at. */
   private readonly answers = new Map<string, { version: string; dataVersion: number; answer: QueryText }>();
   /** Characters of JSON in `answers`. */
   private keptChars = 0;
@@ -130,10 +130,12 @@ export class DocumentStore {
       params.push(scope.onlyId);
     }
     if (scope.hideHidden === true) clauses.push(`json_type(data, '$.visible') IS NOT 'false'`);
-    // issue 18: a finding of a hidden model is withheld as the model is (a missing model hides nothing).
-    if (scope.hideOfHiddenModels === true) {
+    // Hidden means hidden: a finding or an alignment is read with its model(s), only while each
+    // exists and is not hidden (the scope's model fields; paths checked, written in).
+    for (const field of scope.modelFields) {
+      const path = pathLiteral(field);
       clauses.push(
-        `NOT EXISTS (SELECT 1 FROM documents AS model WHERE model.collection = 'models' AND model.id = json_extract(documents.data, '$.modelId') AND json_type(model.data, '$.visible') = 'false')`,
+        `EXISTS (SELECT 1 FROM documents AS model WHERE model.collection = 'models' AND json_type(documents.data, ${path}) = 'text' AND model.id = json_extract(documents.data, ${path}) AND json_type(model.data, '$.visible') IS NOT 'false')`,
       );
     }
     validateQueryFields(query);
@@ -172,11 +174,11 @@ export class DocumentStore {
       query.limit ?? null,
       scope.hideHidden,
       scope.onlyId ?? null,
-      scope.hideOfHiddenModels,
+      scope.modelFields,
     ]);
-    // An answer that withholds hidden models' findings changes with the models too.
+    // An answer that withholds the findings or alignments of hidden models changes with the models too.
     const own = String(this.versions.get(collection) ?? 0);
-    const version = scope.hideOfHiddenModels ? `${own}/${this.versions.get('models') ?? 0}` : own;
+    const version = scope.modelFields.length > 0 ? `${own}/${this.versions.get('models') ?? 0}` : own;
     const dataVersion = this.dataVersion.get()?.data_version ?? 0;
     const kept = this.answers.get(key);
     if (kept) {
@@ -246,13 +248,18 @@ export class DocumentStore {
    * @param authorizeAll called once after every write was applied, inside the transaction, with all
    *   of them in order (the commit-wide rules, e.g. issue 18's finding count binding); throwing
    *   rolls the whole commit back
+   * @param view what the caller sees of a stored document it writes (`writerView` of the role
+   *   table): null for one it may not read, which the write then treats as absent (its refusal is
+   *   a missing document's) and never writes over (`withheldWrite`); default: all of it
    * @throws AppError `already-exists` (create of an existing doc), `not-found` (update of a missing
-   *   doc), `invalid-argument`, or whatever `authorize` / `authorizeAll` throw; nothing is written then
+   *   doc), `invalid-argument`, `permission-denied` (a write over a document withheld from the
+   *   caller), or whatever `authorize` / `authorizeAll` throw; nothing is written then
    */
   commit(
     ops: WriteOp[],
     authorize: (change: PendingChange) => void,
     authorizeAll: (changes: readonly PendingChange[]) => void = () => undefined,
+    view: (collection: CollectionName, stored: Json) => Json | null = (_collection, stored) => stored,
   ): void {
     for (const op of ops) validateWriteOp(op);
     const now = new Date().toISOString();
@@ -260,10 +267,13 @@ export class DocumentStore {
     const run = this.db.transaction(() => {
       const changes: PendingChange[] = [];
       for (const op of ops) {
-        const before = this.get(op.collection, op.id)?.data ?? null;
+        const stored = this.get(op.collection, op.id)?.data ?? null;
+        // Hidden means hidden: what the caller may not read is written as if absent.
+        const before = stored === null ? null : view(op.collection, stored);
         const after = applyWrite(op, before, now);
         const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
         authorize(change);
+        if (stored !== null && before === null) throw withheldWrite(op.collection, op.id);
         if (after) {
           this.upsert.run(op.collection, op.id, JSON.stringify(after), now, now);
           touched.add(op.collection);

@@ -28,7 +28,7 @@ import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPa
 import { compressPlyFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
 import { validateStoragePath } from './file-store.js';
-import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError } from '@shared/rules/document-rules.js';
+import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError, withheldFile } from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import { errorResponse } from './http-errors.js';
 
@@ -418,10 +418,11 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   });
 
   // ---- metadata, links, listing --------------------------------------------------------------
+  // A hidden model's files read as missing to whoever may not see the model (404, an empty folder).
   serveRoute(app, routes.fileMeta, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
-      authorizeFileRead(await ctx.principal(request), path, documents.lookup);
+      if (authorizeFileRead(await ctx.principal(request), path, documents.lookup) === 'withheld') throw withheldFile(path);
       return { file: files.metadata(path) };
     }),
   );
@@ -429,7 +430,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   serveRoute(app, routes.downloadUrl, async (request) =>
     storage(async () => {
       const path = storagePathOf(request);
-      authorizeFileRead(await ctx.principal(request), path, documents.lookup);
+      if (authorizeFileRead(await ctx.principal(request), path, documents.lookup) === 'withheld') throw withheldFile(path);
       return { url: routes.download.path(path, files.token(path)) };
     }),
   );
@@ -439,9 +440,11 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       const principal = await ctx.principal(request);
       const { prefix } = parseRequest(routes.list, 'query', request.query);
       const folder = prefix ?? '';
-      authorizeFileRead(principal, folder.replace(/\/+$/, ''), documents.lookup);
+      const access = authorizeFileRead(principal, folder.replace(/\/+$/, ''), documents.lookup);
       const hide = isAdmin(principal) ? undefined : (p: string): boolean => isHiddenModelPath(p, documents.lookup);
-      return files.list(folder, hide);
+      // listed first all the same, so that a bad folder is refused alike in both
+      const listing = files.list(folder, hide);
+      return access === 'withheld' ? { items: [], prefixes: [] } : listing;
     }),
   );
 

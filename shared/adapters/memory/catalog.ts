@@ -24,6 +24,8 @@ import {
   preAuthorizeWrite,
   readScope,
   requireSignedIn,
+  withheldWrite,
+  writerView,
 } from '@shared/rules/document-rules.js';
 import type { Json, MemoryDoc } from './documents.js';
 import { runQuery, wireCopy } from './documents.js';
@@ -185,12 +187,15 @@ export class MemoryCatalog implements CatalogPort {
     const changes: Array<{ collection: CollectionName; id: string; after: Json | null }> = [];
     const computed: PendingChange[] = [];
     for (const op of copies) {
-      const before = current(op.collection, op.id);
+      const stored = current(op.collection, op.id);
+      // Hidden means hidden: what the caller may not read is written as if absent (as the embedded server).
+      const before = writerView(principal, op.collection, stored, current);
       const after = applyWrite(op, before, now);
       const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
       authorizeWrite(principal, change, current);
       checkDocumentContent(change);
       checkModelPublicId(change, modelsWithPublicId);
+      if (stored !== null && before === null) throw withheldWrite(op.collection, op.id);
       pending.set(key(op.collection, op.id), after);
       changes.push({ collection: op.collection, id: op.id, after });
       computed.push(change);

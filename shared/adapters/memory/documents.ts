@@ -11,6 +11,7 @@ import type { Json } from '@shared/documents/merge.js';
 import { validateQueryFields } from '@shared/field-path.js';
 import { compareCodeUnits } from '@shared/order.js';
 import type { FilterValue, Query, WhereClause } from '@shared/ports/catalog.js';
+import { namesClosedModel } from '@shared/rules/document-rules.js';
 import type { DocumentLookup, ReadScope } from '@shared/rules/document-rules.js';
 
 export type { Json };
@@ -92,7 +93,7 @@ function compareField(a: Json, b: Json, field: string): number {
  * @param docs every document of the collection
  * @param query the query (field paths are checked)
  * @param scope restrictions from the role table
- * @param lookup reads a finding's model (for `scope.hideOfHiddenModels`, issue 18)
+ * @param lookup reads the models a finding or an alignment names (for `scope.modelFields`)
  * @returns the matching documents (the same objects; callers copy them)
  * @throws AppError `invalid-argument` for an invalid field path
  */
@@ -103,7 +104,7 @@ export function runQuery(docs: Iterable<MemoryDoc>, query: Query, scope: ReadSco
     (doc) =>
       (scope.onlyId === undefined || doc.id === scope.onlyId) &&
       !(scope.hideHidden && doc.data.visible === false) &&
-      !(scope.hideOfHiddenModels && typeof doc.data.modelId === 'string' && lookup('models', doc.data.modelId)?.visible === false) &&
+      !namesClosedModel(doc.data, scope.modelFields, lookup) &&
       where.every((clause) => matchesFilter(doc.data, clause)),
   );
   const orderBy = query.orderBy ?? [];

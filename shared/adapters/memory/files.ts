@@ -4,8 +4,8 @@
  * `fs.ReadStream`, or a web `ReadableStream`), batches of small files (all or none), one-level
  * listings, metadata, deletion and download links, under the embedded backend's rules: storage
  * paths of `shared/paths.ts` (`validateModelFilePath`), writes for admins and the service
- * principal only, reads for signed-in callers with a role, never a hidden model's files for a
- * non-admin; access errors in their storage flavour (SPEC.md §8).
+ * principal only, reads for signed-in callers with a role, a hidden model's files read as missing
+ * by a non-admin; access errors in their storage flavour (SPEC.md §8).
  *
  * Every model file whose path calls for a content check (`contentKindOfPath`: the splat, the GLB,
  * camera metadata, photos and thumbnails; issue 16) is checked before it is stored, as the
@@ -266,7 +266,8 @@ export class MemoryFiles implements FileStorePort {
     return storage(() => {
       const principal = this.session.principal();
       const prefix = normalizeFolder(folder);
-      authorizeFileRead(principal, prefix.replace(/\/+$/, ''), this.lookup);
+      // a hidden model's folder lists as a missing one (empty) to whoever may not see the model
+      if (authorizeFileRead(principal, prefix.replace(/\/+$/, ''), this.lookup) === 'withheld') return { items: [], prefixes: [] };
       const hide = isAdmin(principal) ? () => false : (p: string): boolean => isHiddenModelPath(p, this.lookup);
       const items: StoredFile[] = [];
       const prefixes = new Set<string>();
@@ -304,10 +305,10 @@ export class MemoryFiles implements FileStorePort {
     return storage(() => this.store.downloadUrl(this.readable(path)));
   }
 
-  /** The stored file at `path`, when the caller may read it. */
+  /** The stored file at `path`, when the caller may read it (a hidden model's file reads as missing to whoever may not see the model). */
   private readable(path: string): MemoryFile {
     checkStoragePath(path);
-    authorizeFileRead(this.session.principal(), path, this.lookup);
+    if (authorizeFileRead(this.session.principal(), path, this.lookup) === 'withheld') throw notFound(path);
     const file = this.store.file(path);
     if (!file) throw notFound(path);
     return file;

@@ -111,8 +111,9 @@ export function rolesContract(ctx: ContractContext): void {
       await env.admin.catalog.set('models', uuid, { uuid, publicId: 'HF', name: 'hf', visible: false, files: {} });
       const glb = await triangleGlb();
       await env.admin.files.upload(`models/${uuid}/model.glb`, new Blob([glb]));
-      await expectCode(env.user.files.getMetadata(`models/${uuid}/model.glb`), 'storage/unauthorized');
-      await expectCode(env.user.files.getDownloadUrl(`models/${uuid}/model.glb`), 'storage/unauthorized');
+      // hidden means hidden: read as missing (the embedded and memory backends), or refused as a read under a missing model is (storage.rules)
+      await expectCode(env.user.files.getMetadata(`models/${uuid}/model.glb`), 'storage/object-not-found', 'storage/unauthorized');
+      await expectCode(env.user.files.getDownloadUrl(`models/${uuid}/model.glb`), 'storage/object-not-found', 'storage/unauthorized');
       expect((await env.admin.files.getMetadata(`models/${uuid}/model.glb`)).size).toBe(glb.length);
       await env.admin.files.delete(`models/${uuid}/model.glb`);
     });
