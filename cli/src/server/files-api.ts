@@ -89,7 +89,12 @@ function uploadIdOf(url: string): string | null {
   const path = url.split('?')[0] ?? '';
   if (!path.startsWith(`${UPLOADS_PATH}/`)) return null;
   const id = path.slice(UPLOADS_PATH.length + 1);
-  return id === '' || id.includes('/') ? null : decodeURIComponent(id);
+  if (id === '' || id.includes('/')) return null;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id; // malformed escapes: tus answers it as an unknown upload
+  }
 }
 
 /** A tus hook failure: tus sends `status_code` and `body` to the client. */
