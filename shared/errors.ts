@@ -25,6 +25,8 @@ export const ErrorCode = {
   AlreadyExists: 'already-exists',
   FailedPrecondition: 'failed-precondition',
   InvalidArgument: 'invalid-argument',
+  /** A transaction kept meeting concurrent writes to what it read and gave up (retry later). */
+  Aborted: 'aborted',
   // storage (SPEC.md §8: 401, 402, 403, 404, network, canceled)
   StorageUnauthenticated: 'storage/unauthenticated',
   StorageQuotaExceeded: 'storage/quota-exceeded',

@@ -60,6 +60,47 @@ export type WriteOp =
   | { op: 'update'; collection: CollectionName; id: string; data: UpdateData }
   | { op: 'delete'; collection: CollectionName; id: string };
 
+/**
+ * The handle a transaction's work gets ({@link CatalogPort.transaction}), with Firestore's rules:
+ * every `get` comes before the first write; writes are buffered and committed together when the
+ * work returns, and only if no document the work read was changed by someone else meanwhile.
+ */
+export interface CatalogTransaction {
+  /**
+   * Reads one document as the caller may see it (a hidden model, or a finding of one, reads as
+   * null to a non-admin), and remembers what was read: the commit fails over to another attempt
+   * when it has changed by then.
+   * @throws AppError `failed-precondition` when called after a write of this transaction,
+   *   `permission-denied` / `unauthenticated` as {@link CatalogPort.get}
+   */
+  get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null>;
+  /** Buffers the creation of a document (the commit fails with `already-exists` when it exists). */
+  create<C extends CollectionName>(collection: C, id: string, data: WriteData<CollectionTypes[C]>): CatalogTransaction;
+  /** Buffers a create-or-replace (with `merge`, of the given fields only), as {@link CatalogPort.set}. */
+  set<C extends CollectionName>(
+    collection: C,
+    id: string,
+    data: WriteData<CollectionTypes[C]>,
+    options?: { merge?: boolean },
+  ): CatalogTransaction;
+  /** Buffers an update of fields (the commit fails with `not-found` when the document is missing). */
+  update(collection: CollectionName, id: string, data: UpdateData): CatalogTransaction;
+  /** Buffers a delete (a missing document is no error). */
+  delete(collection: CollectionName, id: string): CatalogTransaction;
+}
+
+/** Options of {@link CatalogPort.transaction}. */
+export interface TransactionOptions {
+  /** Most attempts before giving up with `aborted`, 1 or more (default {@link TRANSACTION_ATTEMPTS}). */
+  maxAttempts?: number;
+}
+
+/**
+ * Default attempts of a transaction: enough for 20 writers of one document at once, each
+ * conflict costing one attempt of the losers, with jittered back-off spreading them out.
+ */
+export const TRANSACTION_ATTEMPTS = 30;
+
 export interface CatalogPort {
   /**
    * Reads one document.
@@ -107,6 +148,19 @@ export interface CatalogPort {
    *   existing one), `permission-denied`; nothing is written then
    */
   batch(ops: WriteOp[]): Promise<void>;
+
+  /**
+   * Runs `work` as a transaction (Firestore's semantics): its reads (`tx.get`, all before its
+   * writes) and buffered writes commit atomically, and only when no document it read changed
+   * before the commit; otherwise the whole work runs again (so it may run several times and must
+   * not have other side effects), after a jittered back-off, up to `maxAttempts` times. The
+   * writes go through the same rules as {@link batch}.
+   * @param work reads, decides and buffers writes; its result is returned after the commit
+   * @returns what the last (committed) run of `work` returned
+   * @throws AppError `aborted` when every attempt met a conflicting write; whatever `work`
+   *   throws (nothing is written then, and it is not retried); the commit's errors as {@link batch}
+   */
+  transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
 
   /**
    * Live query (§7 live subscriptions). `onNext` is called with the full result first, then

@@ -65,3 +65,19 @@ export const writeOpSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('update'), collection: collectionSchema, id: docIdSchema, data: plainObject }),
   z.object({ op: z.literal('delete'), collection: collectionSchema, id: docIdSchema }),
 ]);
+
+/** Longest document version accepted on the wire (the embedded server's are 43 characters). */
+export const VERSION_MAX_LENGTH = 128;
+
+/**
+ * Wire schema of a transaction's precondition (`POST /v1/batch`'s `preconditions`): a document
+ * the transaction read, with the version it read (`version` of the document reply; null: it read
+ * no document). The server refuses the whole batch with `aborted` (HTTP 409) when the document,
+ * as the caller may read it, has another version now. A version is opaque to clients.
+ */
+export const preconditionSchema = z
+  .object({ collection: collectionSchema, id: docIdSchema, version: z.string().min(1).max(VERSION_MAX_LENGTH).nullable() })
+  .strict();
+
+/** A transaction's precondition: `{collection, id, version}` (version null: absent when read). */
+export type Precondition = z.infer<typeof preconditionSchema>;

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import { CONFIG_PATH, runtimeConfigSchema } from './config.js';
-import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from './catalog.js';
+import { collectionSchema, docIdSchema, preconditionSchema, querySchema, writeOpSchema } from './catalog.js';
 
 /** Prefix of every route of the embedded backend's API. */
 export const API_PREFIX = '/v1';
@@ -285,7 +285,8 @@ export const routes = {
     pattern: '/v1/docs/:collection/:id',
     path: (collection: string, id: string) => `/v1/docs/${seg(collection)}/${seg(id)}`,
     params: docParamsSchema,
-    reply: z.object({ doc: docSchema.nullable() }),
+    // version: the document's version as the caller reads it (null when it reads no document), for a transaction's precondition
+    reply: z.object({ doc: docSchema.nullable(), version: z.string().nullable().optional() }),
   }),
   addDoc: route({
     name: 'document',
@@ -345,7 +346,8 @@ export const routes = {
     method: 'POST',
     pattern: '/v1/batch',
     path: () => '/v1/batch',
-    body: z.object({ ops: z.array(writeOpSchema).max(500) }),
+    // preconditions: what a transaction read (`preconditionSchema`), checked before any write
+    body: z.object({ ops: z.array(writeOpSchema).max(500), preconditions: z.array(preconditionSchema).max(500).optional() }),
     reply: null,
   }),
   // live updates: a Server-Sent-Events stream (events `ready` and `change`, data {@link changeEventSchema})

@@ -2,14 +2,17 @@
  * The findings workflows of issue 18 over the catalog port: create, edit, delete and list
  * findings (`annotations`), set a model's scale (`metadata.unitsPerMetre`), and the writes a
  * model delete adds for its findings and alignments. A finding's create and delete change the
- * model's `metadata.annotationsCount` (and a create its `metadata.annotationsSeq`) in the same
- * atomic batch, so the count is the number stored; both backends' rules refuse a finding write
- * whose batch does not do so (`firestore.rules`, `shared/rules/document-rules.ts`).
+ * model's `metadata.annotationsCount` (and a create its `metadata.annotationsSeq`) in one
+ * transaction that read the model and the finding, so the count is the number stored whatever
+ * runs beside them; both backends' rules refuse a finding write whose batch does not do so
+ * (`firestore.rules`, `shared/rules/document-rules.ts`). Deleting a model ends with a transaction
+ * that re-reads it, so a finding added meanwhile is deleted too and a finding create after it
+ * finds no model.
  */
 import type { AnnotationInput, AnnotationValues } from '../annotations.js';
 import { AnnotationMessages, annotationId, validateAnnotation, validateUnitsPerMetre } from '../annotations.js';
 import { AppError, ErrorCode } from '../errors.js';
-import type { CatalogPort, WriteOp } from '../ports/catalog.js';
+import type { CatalogPort, CatalogTransaction, WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { Annotation, AnnotationData, Model } from '../types.js';
 import { unwrap } from './util.js';
@@ -20,22 +23,20 @@ export interface AnnotationAuthor {
   email: string | null;
 }
 
-/** How many times a create is retried when another writer took the same finding number first. */
-const CREATE_ATTEMPTS = 3;
-
-/** Reads a model or throws `not-found` ('Model not found'). */
-async function modelOrThrow(catalog: CatalogPort, modelId: string): Promise<Model> {
+/** Reads a model (in a transaction or not) or throws `not-found` ('Model not found'). */
+async function modelOrThrow(catalog: Pick<CatalogPort | CatalogTransaction, 'get'>, modelId: string): Promise<Model> {
   const model = await catalog.get('models', modelId);
   if (model === null) throw new AppError(ErrorCode.NotFound, AnnotationMessages.modelNotFound, { context: { modelId } });
   return model;
 }
 
 /**
- * Creates a finding on a model (issue 18): validates the input, takes the model's next finding
- * number, and writes in one batch the finding at `{modelId}_{seq}` and the model's
- * `metadata.annotationsCount` + 1 and `metadata.annotationsSeq` = seq. When another writer took
- * the same number first (the create finds the key taken: `already-exists`), it reads the model
- * again and retries, up to 3 times. Nothing is written when the input is invalid.
+ * Creates a finding on a model (issue 18) in one transaction: reads the model and the finding at
+ * its next number, and writes the finding at `{modelId}_{seq}` (seq = `metadata.annotationsSeq`
+ * + 1) with the model's `metadata.annotationsCount` + 1 and `metadata.annotationsSeq` = seq, the
+ * numbers computed from what was read. When another writer changed the model first (a create, a
+ * delete, the model's delete), the transaction runs again on the new state. Nothing is written
+ * when the input is invalid.
  *
  * @param catalog the catalog port, as the author (rules: admins, or users on a model they can open)
  * @param modelId the model's id
@@ -44,8 +45,10 @@ async function modelOrThrow(catalog: CatalogPort, modelId: string): Promise<Mode
  * @param options.followUpOf for a follow-up carried over from another capture: the original
  * @returns the stored finding (timestamps as the sentinel was resolved: null here; read it back for the server time)
  * @throws AppError `invalid-argument` (an {@link AnnotationMessages} text), `not-found` ('Model
- *   not found', also for a hidden model a user cannot see), `permission-denied`, `already-exists`
- *   after 3 attempts
+ *   not found', also for a hidden model a user cannot see, and for a model deleted meanwhile),
+ *   `already-exists` (a finding is stored at the model's next number: its `annotationsSeq` is
+ *   behind, which `catalog doctor --fix` repairs), `permission-denied`, `aborted` (other writes
+ *   kept winning)
  */
 export async function createAnnotation(
   catalog: CatalogPort,
@@ -55,11 +58,14 @@ export async function createAnnotation(
   options: { followUpOf?: { annotationId: string; modelId: string } | null } = {},
 ): Promise<Annotation> {
   const values = unwrap(validateAnnotation(input));
-  for (let attempt = 1; ; attempt += 1) {
-    const model = await modelOrThrow(catalog, modelId);
+  const outcome = await catalog.transaction(async (tx): Promise<{ taken: string } | { created: Annotation }> => {
+    const model = await modelOrThrow(tx, modelId);
     const seq = (model.metadata?.annotationsSeq ?? 0) + 1;
     const count = (model.metadata?.annotationsCount ?? 0) + 1;
     const id = annotationId(modelId, seq);
+    // Taken: decided after the commit, which checks that both reads still hold (if not, another
+    // create came between them and the transaction runs again).
+    if ((await tx.get('annotations', id)) !== null) return { taken: id };
     const data: AnnotationData = {
       modelId,
       projectId: model.projectId ?? null,
@@ -69,21 +75,14 @@ export async function createAnnotation(
       author_email: author.email,
       followUpOf: options.followUpOf ?? null,
     };
-    try {
-      await catalog.batch([
-        { op: 'create', collection: 'annotations', id, data: { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP } },
-        {
-          op: 'update',
-          collection: 'models',
-          id: modelId,
-          data: { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq },
-        },
-      ]);
-      return { id, ...data, created_at: null, last_updated: null };
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === ErrorCode.AlreadyExists) || attempt >= CREATE_ATTEMPTS) throw error;
-    }
-  }
+    tx.create('annotations', id, { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP });
+    tx.update('models', modelId, { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq });
+    return { created: { id, ...data, created_at: null, last_updated: null } };
+  });
+  if ('created' in outcome) return outcome.created;
+  throw new AppError(ErrorCode.AlreadyExists, `Finding ${outcome.taken} already exists: the model's finding number is behind`, {
+    context: { id: outcome.taken, modelId },
+  });
 }
 
 /**
@@ -105,28 +104,26 @@ export async function updateAnnotation(catalog: CatalogPort, id: string, input: 
 }
 
 /**
- * Deletes a finding and lowers its model's `metadata.annotationsCount` by one in the same batch
- * (the number sequence is kept). When the model is gone, only the finding is deleted.
+ * Deletes a finding and lowers its model's `metadata.annotationsCount` by one in one transaction
+ * that read both (the number sequence is kept), so concurrent creates and deletes leave the count
+ * exact. When the model is gone, only the finding is deleted.
  * @param catalog the catalog port (rules: admins only)
  * @param id the finding's id
  * @returns the deleted finding
- * @throws AppError `not-found` ('Finding not found'), `permission-denied`
+ * @throws AppError `not-found` ('Finding not found', also when another delete took it first),
+ *   `permission-denied`, `aborted`
  */
 export async function deleteAnnotation(catalog: CatalogPort, id: string): Promise<Annotation> {
-  const existing = await catalog.get('annotations', id);
-  if (existing === null) throw new AppError(ErrorCode.NotFound, AnnotationMessages.annotationNotFound, { context: { id } });
-  const model = await catalog.get('models', existing.modelId);
-  const ops: WriteOp[] = [{ op: 'delete', collection: 'annotations', id }];
-  if (model !== null) {
-    ops.push({
-      op: 'update',
-      collection: 'models',
-      id: model.id,
-      data: { 'metadata.annotationsCount': Math.max(0, (model.metadata?.annotationsCount ?? 0) - 1) },
-    });
-  }
-  await catalog.batch(ops);
-  return existing;
+  return catalog.transaction(async (tx) => {
+    const existing = await tx.get('annotations', id);
+    if (existing === null) throw new AppError(ErrorCode.NotFound, AnnotationMessages.annotationNotFound, { context: { id } });
+    const model = await tx.get('models', existing.modelId);
+    tx.delete('annotations', id);
+    if (model !== null) {
+      tx.update('models', model.id, { 'metadata.annotationsCount': Math.max(0, (model.metadata?.annotationsCount ?? 0) - 1) });
+    }
+    return existing;
+  });
 }
 
 /** Orders findings by model, then number. */
@@ -175,69 +172,167 @@ export async function setUnitsPerMetre(catalog: CatalogPort, modelId: string, va
   return unitsPerMetre;
 }
 
-/** Deletes per batch of {@link deleteModelsFindings} (a Firestore batch holds 500 writes; the count updates ride along). */
+/** Most writes of one commit of {@link deleteModelsFindings}: a Firestore commit holds 500, the count updates ride along. */
 export const FINDINGS_DELETE_BATCH = 400;
 
-/**
- * Deletes every finding of the given models and every alignment they are part of, before the
- * models themselves are deleted (no orphan findings): in batches of {@link FINDINGS_DELETE_BATCH},
- * each batch also setting the touched models' `metadata.annotationsCount` to what remains, so
- * the count is exact after every commit even if the run stops midway.
- * @param catalog the catalog port (admins)
- * @param models the models about to be deleted (their ids, projects and stored counts); findings
- *   are found by project (one query each) and by model for a model outside projects
- * @returns how many findings and alignments were deleted
- * @throws catalog errors (`permission-denied`…); what was committed before stays consistent
- */
-export async function deleteModelsFindings(
+/** Most rounds of {@link deleteModelsWithFindings} (each after findings were added while it ran). */
+export const MODEL_DELETE_ROUNDS = 10;
+
+/** A model as the delete workflows need it: id, project and stored counters. */
+type ModelToDelete = Pick<Model, 'id' | 'metadata' | 'projectId'>;
+
+/** The last finding number a model record says it gave (0 when none). */
+const seqOf = (model: ModelToDelete): number => model.metadata?.annotationsSeq ?? 0;
+
+/** The findings and alignments of `models`: one query per project, per model for a model outside projects. */
+async function listModelsFindings(
   catalog: CatalogPort,
-  models: ReadonlyArray<Pick<Model, 'id' | 'metadata' | 'projectId'>>,
-): Promise<{ annotations: number; alignments: number }> {
+  models: readonly ModelToDelete[],
+): Promise<{ annotations: Annotation[]; alignments: string[] }> {
   const ids = new Set(models.map((m) => m.id));
-  const remaining = new Map(models.map((m) => [m.id, m.metadata?.annotationsCount ?? 0]));
-  const ops: Array<{ op: WriteOp; modelId: string | null }> = [];
-  const seenAlignments = new Set<string>();
-  // One query per project (findings and alignments carry the project id), per model otherwise.
-  const found: { annotations: Annotation[]; alignments: Array<{ id: string; modelId: string; referenceModelId: string }> } = {
-    annotations: [],
-    alignments: [],
-  };
+  const annotations: Annotation[] = [];
+  const alignments: Array<{ id: string; modelId: string; referenceModelId: string }> = [];
   const projects = new Set(models.map((m) => m.projectId).filter((p): p is string => typeof p === 'string' && p !== ''));
   for (const projectId of projects) {
-    found.annotations.push(...(await catalog.query('annotations', { where: [['projectId', '==', projectId]] })));
-    found.alignments.push(...(await catalog.query('alignments', { where: [['projectId', '==', projectId]] })));
+    annotations.push(...(await catalog.query('annotations', { where: [['projectId', '==', projectId]] })));
+    alignments.push(...(await catalog.query('alignments', { where: [['projectId', '==', projectId]] })));
   }
   for (const model of models) {
     if (typeof model.projectId === 'string' && model.projectId !== '') continue;
-    found.annotations.push(...(await catalog.query('annotations', { where: [['modelId', '==', model.id]] })));
-    found.alignments.push(...(await catalog.query('alignments', { where: [['modelId', '==', model.id]] })));
-    found.alignments.push(...(await catalog.query('alignments', { where: [['referenceModelId', '==', model.id]] })));
+    annotations.push(...(await catalog.query('annotations', { where: [['modelId', '==', model.id]] })));
+    alignments.push(...(await catalog.query('alignments', { where: [['modelId', '==', model.id]] })));
+    alignments.push(...(await catalog.query('alignments', { where: [['referenceModelId', '==', model.id]] })));
   }
-  for (const a of found.annotations) {
-    if (ids.has(a.modelId)) ops.push({ op: { op: 'delete', collection: 'annotations', id: a.id }, modelId: a.modelId });
-  }
-  for (const a of found.alignments) {
-    if (seenAlignments.has(a.id) || !(ids.has(a.modelId) || ids.has(a.referenceModelId))) continue;
-    seenAlignments.add(a.id);
-    ops.push({ op: { op: 'delete', collection: 'alignments', id: a.id }, modelId: null });
-  }
-  for (let start = 0; start < ops.length; start += FINDINGS_DELETE_BATCH) {
-    const chunk = ops.slice(start, start + FINDINGS_DELETE_BATCH);
-    const touched = new Set<string>();
-    for (const { modelId } of chunk) {
-      if (modelId === null || !ids.has(modelId)) continue;
-      remaining.set(modelId, Math.max(0, (remaining.get(modelId) ?? 0) - 1));
-      touched.add(modelId);
+  const findings = new Map<string, Annotation>();
+  for (const a of annotations) if (ids.has(a.modelId)) findings.set(a.id, a);
+  const pairs = new Set<string>();
+  for (const a of alignments) if (ids.has(a.modelId) || ids.has(a.referenceModelId)) pairs.add(a.id);
+  return { annotations: [...findings.values()], alignments: [...pairs] };
+}
+
+/** Splits findings into commits of at most {@link FINDINGS_DELETE_BATCH} writes (their deletes and their models' count updates). */
+function findingChunks(findings: readonly Annotation[]): Annotation[][] {
+  const chunks: Annotation[][] = [];
+  let chunk: Annotation[] = [];
+  let models = new Set<string>();
+  for (const finding of findings) {
+    const more = models.has(finding.modelId) ? 1 : 2;
+    if (chunk.length + models.size + more > FINDINGS_DELETE_BATCH) {
+      chunks.push(chunk);
+      chunk = [];
+      models = new Set();
     }
-    await catalog.batch([
-      ...chunk.map(({ op }) => op),
-      ...[...touched].map((id): WriteOp => ({
-        op: 'update',
-        collection: 'models',
-        id,
-        data: { 'metadata.annotationsCount': remaining.get(id) ?? 0 },
-      })),
-    ]);
+    chunk.push(finding);
+    models.add(finding.modelId);
   }
-  return { annotations: ops.filter((o) => o.modelId !== null).length, alignments: seenAlignments.size };
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/**
+ * Deletes every finding of the given models and every alignment they are part of, before the
+ * models themselves are deleted (no orphan findings). Findings go in transactions of at most
+ * {@link FINDINGS_DELETE_BATCH} writes, each reading its findings and their models, deleting
+ * those still stored and lowering each model's `metadata.annotationsCount` by what it deleted, so
+ * the count is exact after every commit, beside concurrent creates and deletes, even if the run
+ * stops midway; alignments follow in batches. A caller that then deletes the models uses
+ * {@link deleteModelsWithFindings}, which also catches findings added while this ran.
+ * @param catalog the catalog port (admins)
+ * @param models the models whose findings go (ids and projects); findings are found by project
+ *   (one query each) and by model for a model outside projects
+ * @returns how many findings and alignments were deleted
+ * @throws catalog errors (`permission-denied`, `aborted`…); what was committed before stays consistent
+ */
+export async function deleteModelsFindings(
+  catalog: CatalogPort,
+  models: readonly ModelToDelete[],
+): Promise<{ annotations: number; alignments: number }> {
+  const found = await listModelsFindings(catalog, models);
+  let annotations = 0;
+  for (const chunk of findingChunks(found.annotations)) {
+    annotations += await catalog.transaction(async (tx) => {
+      const stored = await Promise.all(chunk.map((finding) => tx.get('annotations', finding.id)));
+      const modelIds = [...new Set(chunk.map((finding) => finding.modelId))];
+      const current = await Promise.all(modelIds.map((id) => tx.get('models', id)));
+      const deleted = new Map<string, number>();
+      chunk.forEach((finding, i) => {
+        if (stored[i] === null) return; // deleted by someone else meanwhile: not counted twice
+        tx.delete('annotations', finding.id);
+        deleted.set(finding.modelId, (deleted.get(finding.modelId) ?? 0) + 1);
+      });
+      for (const model of current) {
+        const gone = model === null ? 0 : (deleted.get(model.id) ?? 0);
+        if (model === null || gone === 0) continue;
+        tx.update('models', model.id, { 'metadata.annotationsCount': Math.max(0, (model.metadata?.annotationsCount ?? 0) - gone) });
+      }
+      return [...deleted.values()].reduce((a, b) => a + b, 0);
+    });
+  }
+  for (let start = 0; start < found.alignments.length; start += FINDINGS_DELETE_BATCH) {
+    const chunk = found.alignments.slice(start, start + FINDINGS_DELETE_BATCH);
+    await catalog.batch(chunk.map((id): WriteOp => ({ op: 'delete', collection: 'alignments', id })));
+  }
+  return { annotations, alignments: found.alignments.length };
+}
+
+/**
+ * Most findings the final transaction of {@link deleteModelsWithFindings} deletes itself (those
+ * added since the listing, read by their numbers); more start another round of listing.
+ */
+const CATCH_UP_FINDINGS = 200;
+
+/**
+ * Deletes models with their findings and alignments, so that deleting a model and adding a
+ * finding to it cannot both succeed: the findings go first ({@link deleteModelsFindings}), then
+ * one transaction re-reads the models and deletes them together with any finding added since the
+ * findings were listed — those whose numbers lie between the model's `metadata.annotationsSeq`
+ * as it was before the listing and as it is now (a finding's id is `{modelId}_{seq}`). A create
+ * committed meanwhile makes the transaction run again; more than {@link CATCH_UP_FINDINGS} new
+ * findings start another round of listing, up to {@link MODEL_DELETE_ROUNDS} rounds. A finding
+ * create reads its model in its own transaction, so once the models are deleted it fails with
+ * 'Model not found'.
+ * @param catalog the catalog port (admins)
+ * @param models the models to delete, as read before (their `annotationsSeq` is what their
+ *   findings are listed against); a model already gone is skipped
+ * @param options.alsoWrite more of the final transaction (reads first, then writes), given the
+ *   ids of the models it deletes: e.g. clearing the project's reference model; it may run several times
+ * @returns how many findings, alignments and models were deleted
+ * @throws AppError `aborted` (findings kept being added for every round, or the final
+ *   transaction kept meeting other writes), catalog errors (`permission-denied`…)
+ */
+export async function deleteModelsWithFindings(
+  catalog: CatalogPort,
+  models: readonly ModelToDelete[],
+  options: { alsoWrite?: (tx: CatalogTransaction, modelIds: string[]) => Promise<void> | void } = {},
+): Promise<{ annotations: number; alignments: number; models: number }> {
+  let pending: ModelToDelete[] = [...models];
+  const total = { annotations: 0, alignments: 0, models: 0 };
+  for (let round = 1; ; round += 1) {
+    const removed = await deleteModelsFindings(catalog, pending);
+    total.annotations += removed.annotations;
+    total.alignments += removed.alignments;
+    const listed = new Map(pending.map((m) => [m.id, seqOf(m)]));
+    const outcome = await catalog.transaction(async (tx) => {
+      const current = (await Promise.all(pending.map((m) => tx.get('models', m.id)))).filter((m) => m !== null);
+      // Findings added since the listing: numbered after the sequence the listing was made at.
+      const added: string[] = [];
+      for (const model of current) {
+        for (let seq = (listed.get(model.id) ?? 0) + 1; seq <= seqOf(model); seq += 1) added.push(annotationId(model.id, seq));
+      }
+      if (added.length > CATCH_UP_FINDINGS) return { moved: current as ModelToDelete[] };
+      const ids = current.map((m) => m.id);
+      await options.alsoWrite?.(tx, ids);
+      // Deleted by number without reading them (a missing one is no error; their count goes with the model).
+      for (const id of added) tx.delete('annotations', id);
+      for (const id of ids) tx.delete('models', id);
+      return { moved: null, models: ids.length, annotations: added.length };
+    });
+    if (outcome.moved === null) return { ...total, annotations: total.annotations + outcome.annotations, models: outcome.models };
+    if (round >= MODEL_DELETE_ROUNDS) {
+      throw new AppError(ErrorCode.Aborted, `Findings kept being added while the model was being deleted (${round} rounds); try again`, {
+        context: { modelIds: outcome.moved.map((m) => m.id) },
+      });
+    }
+    pending = outcome.moved;
+  }
 }

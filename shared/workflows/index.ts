@@ -26,6 +26,7 @@ export {
   listProjectAnnotations,
   setUnitsPerMetre,
   deleteModelsFindings,
+  deleteModelsWithFindings,
   FINDINGS_DELETE_BATCH,
 } from './annotations.js';
 export type { AnnotationAuthor } from './annotations.js';

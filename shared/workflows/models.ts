@@ -1,6 +1,5 @@
 import { AppError, ErrorCode } from '../errors.js';
 import type { Backend } from '../ports/index.js';
-import type { WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { FileStorePort, UploadProgress, UploadSource } from '../ports/files.js';
 import { ProjectMessages, ValidationMessages } from '../messages.js';
@@ -14,7 +13,7 @@ import type { ContentPlatform } from '../content-check/platform.js';
 import { byteSourceOf, checkUploadContent, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
 import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
 import { setReferenceModel } from './reference.js';
-import { deleteModelsFindings } from './annotations.js';
+import { deleteModelsWithFindings } from './annotations.js';
 import type { FileStatus, FileUpload } from './util.js';
 import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
 
@@ -295,22 +294,18 @@ export async function deleteModel(
     throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
   }
   const paths = await modelFilePaths(files, model);
-  // Issue 18: the model's findings and alignments go first (the count stays exact at every commit).
-  await deleteModelsFindings(catalog, [model]);
-
-  const ops: WriteOp[] = [{ op: 'delete', collection: 'models', id: modelId }];
-  if (model.projectId) {
-    const project = await catalog.get('projects', model.projectId);
-    if (project !== null && project.reference_model_id === modelId) {
-      ops.push({
-        op: 'update',
-        collection: 'projects',
-        id: project.id,
-        data: { reference_model_id: null, last_updated: SERVER_TIMESTAMP },
-      });
-    }
-  }
-  await catalog.batch(ops);
+  // The model's findings and alignments go first (the count stays exact at every commit); the
+  // record goes in a transaction that re-reads it, so a finding added meanwhile goes too.
+  const projectId = model.projectId;
+  await deleteModelsWithFindings(catalog, [model], {
+    alsoWrite: async (tx) => {
+      if (!projectId) return;
+      const project = await tx.get('projects', projectId);
+      if (project !== null && project.reference_model_id === modelId) {
+        tx.update('projects', project.id, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
+      }
+    },
+  });
   const failed = await deleteFilesQuietly(files, [...paths]);
   return { name: model.name, filesDeleted: paths.size - failed.length, filesNotDeleted: failed };
 }

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { AppError, ErrorCode, isAppError } from '../errors.js';
-import type { CatalogPort, WriteOp } from '../ports/catalog.js';
+import type { CatalogPort } from '../ports/catalog.js';
 import type { FileStorePort } from '../ports/files.js';
 import type { Backend } from '../ports/index.js';
 import type { Model } from '../types.js';
@@ -10,7 +10,7 @@ import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
 import { modelFilePaths } from './models.js';
-import { deleteModelsFindings } from './annotations.js';
+import { deleteModelsWithFindings } from './annotations.js';
 import { unwrap } from './util.js';
 
 /**
@@ -134,18 +134,15 @@ export async function deleteProjectWithModels(
       const limit = pLimit(4);
       const counts = await Promise.all(chunk.map((model) => limit(() => deleteAllFilesOf(files, model))));
       filesDeleted += counts.reduce((a, b) => a + b, 0);
-      await deleteModelsFindings(catalog, chunk);
-      const ops: WriteOp[] = chunk.map((model) => ({ op: 'delete', collection: 'models', id: model.id }));
-      if (!referenceCleared && chunk.some((model) => model.id === project.reference_model_id)) {
-        ops.push({
-          op: 'update',
-          collection: 'projects',
-          id: projectId,
-          data: { reference_model_id: null, last_updated: SERVER_TIMESTAMP },
-        });
-        referenceCleared = true;
-      }
-      await catalog.batch(ops);
+      // Findings and alignments first; the models in a transaction that re-reads them (a finding added meanwhile goes too).
+      let clears = false;
+      await deleteModelsWithFindings(catalog, chunk, {
+        alsoWrite: (tx, ids) => {
+          clears = !referenceCleared && ids.some((id) => id === project.reference_model_id);
+          if (clears) tx.update('projects', projectId, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
+        },
+      });
+      if (clears) referenceCleared = true;
       modelsDeleted += chunk.length;
       options.onProgress?.({ modelsDeleted, models: total });
     }

@@ -190,7 +190,7 @@ describe('findings over raw HTTP as a user (issue 18 user rule)', () => {
 
   it("withholds a hidden model's findings from the user: by id, by model, by project and in counts", async () => {
     expect((await service('GET', '/v1/docs/annotations/h1_1')).body).toMatchObject({ doc: { id: 'h1_1' } });
-    expect(await asUser('GET', '/v1/docs/annotations/h1_1')).toEqual({ status: 200, body: { doc: null } });
+    expect(await asUser('GET', '/v1/docs/annotations/h1_1')).toEqual({ status: 200, body: { doc: null, version: null } });
     const byModel = { query: { where: [['modelId', '==', 'h1']] } };
     expect(((await service('POST', '/v1/query/annotations', byModel)).body as { docs: unknown[] }).docs).toHaveLength(1);
     expect(await asUser('POST', '/v1/query/annotations', byModel)).toEqual({ status: 200, body: { docs: [] } });

@@ -400,7 +400,7 @@ function hostileCases(): HostileCase[] {
       method: 'GET',
       path: () => `/v1/docs/models/${ids.hidden}`,
       status: 200,
-      check: (reply) => expect(JSON.parse(reply.text)).toEqual({ doc: null }),
+      check: (reply) => expect(JSON.parse(reply.text)).toEqual({ doc: null, version: null }),
     },
     {
       name: 'user: a filter on visible == false returns nothing',

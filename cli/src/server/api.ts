@@ -12,9 +12,9 @@ import type { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { IdentityService } from './auth.js';
-import { docIdSchema, type querySchema } from '@shared/wire/catalog.js';
+import { docIdSchema, type Precondition, type querySchema } from '@shared/wire/catalog.js';
 import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
-import type { DocumentStore, QueryText, StoredDoc } from './documents.js';
+import type { CommitPreconditions, DocumentStore, QueryText, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
 import {
   authorizeBatch,
@@ -212,7 +212,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
       })
       .map((doc) => doc.id);
   /** Coarse check of every op (no data walked), then the shared data rule and the computed-document checks. */
-  const commit = (principal: Principal, ops: WriteOp[]): void => {
+  const commit = (principal: Principal, ops: WriteOp[], preconditions?: readonly Precondition[]): void => {
     for (const op of ops) preAuthorizeWrite(principal, op);
     documents.commit(
       ops,
@@ -222,10 +222,16 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
         checkModelPublicId(change, modelsWithPublicId);
       },
       (changes) => authorizeBatch(principal, changes),
+      preconditions && preconditionsOf(principal, preconditions),
       // a document the caller may not read is written as if absent (refused as a missing one)
       (collection, stored) => writerView(principal, collection, stored, documents.lookup),
     );
   };
+  /** A transaction's preconditions, each document compared as this caller reads it (what it may not read counts as absent). */
+  const preconditionsOf = (principal: Principal, checks: readonly Precondition[]): CommitPreconditions => ({
+    checks,
+    readable: (collection, id, data) => filterGet(principal, collection, id, { data }, documents.lookup) !== null,
+  });
   const signedIn: onRequestAsyncHookHandler = async (request) => {
     requireSignedIn(await ctx.principal(request));
   };
@@ -304,8 +310,9 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   serveRoute(app, routes.getDoc, async (request) => {
     const principal = await ctx.principal(request);
     const { collection, id } = parseRequest(routes.getDoc, 'params', request.params);
-    const doc = filterGet(principal, collection, id, documents.get(collection, id), documents.lookup);
-    return { doc: doc ? withId(doc) : null };
+    // with its version, which a transaction sends back as a precondition of its commit
+    const doc = filterGet(principal, collection, id, documents.getVersioned(collection, id), documents.lookup);
+    return { doc: doc ? withId(doc) : null, version: doc ? doc.version : null };
   });
 
   serveRoute(
@@ -391,8 +398,8 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
     routes.batch,
     async (request, reply) => {
       const principal = await ctx.principal(request);
-      const { ops } = parseRequest(routes.batch, 'body', request.body);
-      commit(principal, ops as WriteOp[]);
+      const { ops, preconditions } = parseRequest(routes.batch, 'body', request.body);
+      commit(principal, ops as WriteOp[], preconditions);
       return reply.code(204).send();
     },
     { onRequest: signedIn },

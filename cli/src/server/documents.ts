@@ -6,6 +6,8 @@
  * batches. Query results are also served as JSON text straight from the stored rows (`queryText`,
  * issue 17: no parse and re-serialisation of every document), cached per query until the next write.
  */
+import { createHash } from 'node:crypto';
+import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
 import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import { applyWrite } from '@shared/documents/merge.js';
@@ -13,12 +15,41 @@ import type { Json } from '@shared/documents/merge.js';
 import { UNRESTRICTED_SCOPE, withheldWrite } from '@shared/rules/document-rules.js';
 import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/document-rules.js';
 import type { CollectionName } from '@shared/types.js';
+import type { Precondition } from '@shared/wire/catalog.js';
 import type { SqliteDatabase } from './db.js';
 
 /** A stored document: its id and data (JSON object). */
 export interface StoredDoc {
   id: string;
   data: Record<string, unknown>;
+}
+
+/** A stored document with its version ({@link documentVersion}). */
+export interface VersionedDoc extends StoredDoc {
+  version: string;
+}
+
+/**
+ * A document's version, for transactions' preconditions: the SHA-256 (base64url, 43 characters)
+ * of its stored JSON text. A hash of the content rather than a counter: it needs no column, is
+ * the same whichever process or connection wrote the row (import, doctor), and a precondition
+ * holds exactly when the document reads as it did, which is what a transaction's reads need.
+ * @param storedJson the row's `data` text
+ */
+export function documentVersion(storedJson: string): string {
+  return createHash('sha256').update(storedJson).digest('base64url');
+}
+
+/**
+ * What a commit's preconditions are checked against (`DocumentStore.commit`): the documents a
+ * transaction read with their versions, and whether the caller may read a stored document (one
+ * it may not read — a hidden model, a finding of one, for a non-admin — counts as absent, so that
+ * a conflict never tells that it exists).
+ */
+export interface CommitPreconditions {
+  checks: readonly Precondition[];
+  /** True when the caller may read this stored document (may throw the caller's read refusal). */
+  readable: (collection: CollectionName, id: string, data: Record<string, unknown>) => boolean;
 }
 
 const jsonPath = (field: string): string => `$.${field}`;
@@ -120,6 +151,33 @@ export class DocumentStore {
   get(collection: CollectionName, id: string): StoredDoc | null {
     const row = this.selectOne.get(collection, id);
     return row ? { id, data: JSON.parse(row.data) as Json } : null;
+  }
+
+  /**
+   * Reads one document with its version ({@link documentVersion}), for a transaction's read.
+   * @returns the document and version, or null when it does not exist
+   */
+  getVersioned(collection: CollectionName, id: string): VersionedDoc | null {
+    const row = this.selectOne.get(collection, id);
+    return row ? { id, data: JSON.parse(row.data) as Json, version: documentVersion(row.data) } : null;
+  }
+
+  /**
+   * Checks a transaction's preconditions (inside the commit's SQLite transaction, before any
+   * write): each document, as the caller may read it, must still have the version it was read
+   * with (null: it read none).
+   * @throws AppError `aborted` naming the first document that changed; the caller's read refusal from `readable`
+   */
+  private checkPreconditions({ checks, readable }: CommitPreconditions): void {
+    for (const { collection, id, version } of checks) {
+      const row = this.selectOne.get(collection, id);
+      const seen = row && readable(collection, id, JSON.parse(row.data) as Json) ? documentVersion(row.data) : null;
+      if (seen !== version) {
+        throw new AppError(ErrorCode.Aborted, `Transaction aborted: ${collection}/${id} changed since it was read; nothing was written`, {
+          context: { collection, id },
+        });
+      }
+    }
   }
 
   private where(collection: CollectionName, query: Query, scope: ReadScope, params: unknown[]): string {
@@ -248,23 +306,28 @@ export class DocumentStore {
    * @param authorizeAll called once after every write was applied, inside the transaction, with all
    *   of them in order (the commit-wide rules, e.g. issue 18's finding count binding); throwing
    *   rolls the whole commit back
+   * @param preconditions a transaction's reads: checked first, inside the SQLite transaction,
+   *   before any write is computed or authorised
    * @param view what the caller sees of a stored document it writes (`writerView` of the role
    *   table): null for one it may not read, which the write then treats as absent (its refusal is
    *   a missing document's) and never writes over (`withheldWrite`); default: all of it
-   * @throws AppError `already-exists` (create of an existing doc), `not-found` (update of a missing
-   *   doc), `invalid-argument`, `permission-denied` (a write over a document withheld from the
+   * @throws AppError `aborted` (a precondition failed), `already-exists` (create of an existing
+   *   doc), `not-found` (update of a missing doc), `invalid-argument`, `permission-denied` (a write over a document withheld from the
    *   caller), or whatever `authorize` / `authorizeAll` throw; nothing is written then
    */
   commit(
     ops: WriteOp[],
     authorize: (change: PendingChange) => void,
     authorizeAll: (changes: readonly PendingChange[]) => void = () => undefined,
+    preconditions?: CommitPreconditions,
     view: (collection: CollectionName, stored: Json) => Json | null = (_collection, stored) => stored,
   ): void {
     for (const op of ops) validateWriteOp(op);
     const now = new Date().toISOString();
     const touched = new Set<CollectionName>();
     const run = this.db.transaction(() => {
+      // A transaction's reads must still hold before anything of its batch is looked at.
+      if (preconditions) this.checkPreconditions(preconditions);
       const changes: PendingChange[] = [];
       for (const op of ops) {
         const stored = this.get(op.collection, op.id)?.data ?? null;

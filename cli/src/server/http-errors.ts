@@ -15,6 +15,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.ObjectNotFound]: 404,
   [ErrorCode.AlreadyExists]: 409,
   [ErrorCode.EmailAlreadyInUse]: 409,
+  [ErrorCode.Aborted]: 409,
   [ErrorCode.StorageQuotaExceeded]: 402,
   [ErrorCode.TooManyRequests]: 429,
   [ErrorCode.Internal]: 500,

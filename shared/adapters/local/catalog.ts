@@ -18,7 +18,16 @@
  * (a reconnect, a run that did not wait) are repeated.
  */
 import { createParser } from 'eventsource-parser';
-import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
+import type {
+  CatalogPort,
+  CatalogTransaction,
+  Query,
+  TransactionOptions,
+  UpdateData,
+  WithId,
+  WriteData,
+  WriteOp,
+} from '@shared/ports/catalog.js';
 import type { Unsubscribe } from '@shared/ports/identity.js';
 import type { ConnectionPort, ConnectionState } from '@shared/ports/index.js';
 import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
@@ -28,6 +37,7 @@ import { errorFromResponse, routePath } from './http.js';
 import { changeEventSchema, LIVE_EVENTS, routes } from '@shared/wire/routes.js';
 import type { Transport } from './http.js';
 import { LiveQueries, type LiveSubscription } from '@shared/adapters/live-queries.js';
+import { runOptimisticTransaction } from '@shared/adapters/transaction.js';
 import type { LocalIdentity } from './identity.js';
 
 const RECONNECT_START_MS = 1000;
@@ -134,6 +144,28 @@ export class LocalCatalog implements CatalogPort {
   async batch(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     await this.identity.call(routes.batch, [], { json: { ops } });
+  }
+
+  /**
+   * CatalogPort.transaction by optimistic concurrency: reads ask the server for the document with
+   * its version (`GET /v1/docs/…`), and the commit is one `POST /v1/batch` with those versions as
+   * preconditions, which the server checks before any write (409 `aborted` when one changed);
+   * a refused attempt runs again after a jittered back-off.
+   */
+  async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return runOptimisticTransaction(
+      {
+        read: async (collection, id) => {
+          const result = await this.identity.call(routes.getDoc, [collection, id]);
+          return { doc: result.doc, version: result.version ?? null };
+        },
+        commit: async (ops, preconditions) => {
+          await this.identity.call(routes.batch, [], { json: { ops, preconditions } });
+        },
+      },
+      work,
+      options,
+    );
   }
 
   // CatalogPort.subscribe (the return type, an Unsubscribe, is checked by `implements`)

@@ -9,10 +9,21 @@
 import type { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateWriteOp } from '@shared/field-path.js';
-import type { CatalogPort, Query, UpdateData, WithId, WriteData, WriteOp } from '@shared/ports/catalog.js';
+import type {
+  CatalogPort,
+  CatalogTransaction,
+  Query,
+  TransactionOptions,
+  UpdateData,
+  WithId,
+  WriteData,
+  WriteOp,
+} from '@shared/ports/catalog.js';
 import type { Unsubscribe } from '@shared/ports/identity.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
-import { collectionSchema, docIdSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
+import { collectionSchema, docIdSchema, preconditionSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
+import type { Precondition } from '@shared/wire/catalog.js';
+import { runOptimisticTransaction } from '@shared/adapters/transaction.js';
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Principal, PendingChange } from '@shared/rules/document-rules.js';
 import {
@@ -60,6 +71,27 @@ function parseQuery(query: Query | undefined): Query {
 }
 
 const withId = (doc: MemoryDoc): Record<string, unknown> => ({ ...wireCopy(doc.data), id: doc.id });
+
+/**
+ * A stored document's version for transactions' preconditions: a 53-bit hash (cyrb53) of its
+ * JSON text, as the embedded server hashes its stored JSON (this backend is for tests; a hash
+ * here needs no crypto module).
+ * @param data the document's data
+ * @returns 14 hex digits
+ */
+function memoryVersion(data: Json): string {
+  const text = JSON.stringify(data);
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
 
 /** CatalogPort of the in-memory backend. */
 export class MemoryCatalog implements CatalogPort {
@@ -158,15 +190,66 @@ export class MemoryCatalog implements CatalogPort {
   }
 
   /**
+   * CatalogPort.transaction by optimistic concurrency, as the local adapter's over the embedded
+   * server: reads return each document's version as the caller reads it, and the commit checks
+   * them as preconditions before any write ({@link checkPreconditions}).
+   */
+  async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    return runOptimisticTransaction(
+      {
+        read: async (collection, id) => {
+          await this.store.tick();
+          const principal = this.session.principal();
+          parse(collectionSchema, collection, 'collection');
+          parse(docIdSchema, id, 'document id');
+          const data = this.store.readDocument(collection, id);
+          const doc = filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
+          return doc ? { doc: withId(doc), version: memoryVersion(doc.data) } : { doc: null, version: null };
+        },
+        commit: async (ops, preconditions) => {
+          await this.store.tick();
+          const principal = this.session.principal();
+          requireSignedIn(principal);
+          const parsed = ops.map((op, i) => parse(writeOpSchema, wireCopy(op), `batch op ${i}`) as WriteOp);
+          const checks = preconditions.map((p, i) => parse(preconditionSchema, wireCopy(p), `precondition ${i}`));
+          this.commit(principal, parsed, checks);
+        },
+      },
+      work,
+      options,
+    );
+  }
+
+  /**
+   * A transaction's preconditions, as the embedded server checks them: each document, as this
+   * caller may read it (a hidden model or a finding of one is absent to a non-admin), must still
+   * have the version it was read with (null: none).
+   * @throws AppError `aborted` (nothing written), the caller's read refusal (`permission-denied`)
+   */
+  private checkPreconditions(principal: Principal, checks: readonly Precondition[]): void {
+    for (const { collection, id, version } of checks) {
+      const data = this.store.readDocument(collection, id);
+      const doc = filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
+      if ((doc ? memoryVersion(doc.data) : null) !== version) {
+        throw new AppError(ErrorCode.Aborted, `Transaction aborted: ${collection}/${id} changed since it was read; nothing was written`, {
+          context: { collection, id },
+        });
+      }
+    }
+  }
+
+  /**
    * Commits writes atomically, as the embedded backend's `DocumentStore.commit`: every op is
    * decided by its target, the data checked by the shared rule, then each write is computed on
    * the state the earlier ops left (one server timestamp for the commit) and authorised with its
    * before and after, and the commit as a whole is held to the finding count binding
    * (`authorizeBatch`, issue 18); only when all pass is anything stored.
-   * @throws AppError `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
+   * @param preconditions a transaction's reads, checked before any write is computed
+   * @throws AppError `aborted`, `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
    */
-  private commit(principal: Principal, ops: WriteOp[]): void {
+  private commit(principal: Principal, ops: WriteOp[], preconditions: readonly Precondition[] = []): void {
     for (const op of ops) preAuthorizeWrite(principal, op);
+    this.checkPreconditions(principal, preconditions);
     const copies = ops.map((op) => wireCopy(op));
     for (const op of copies) validateWriteOp(op);
     const now = this.store.now();

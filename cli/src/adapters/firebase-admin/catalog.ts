@@ -3,9 +3,20 @@
  * as the service principal: security rules do not apply, so every document is readable,
  * hidden models included (the CLI is an admin tool).
  */
-import type { DocumentSnapshot, Firestore, QueryDocumentSnapshot } from 'firebase-admin/firestore';
+import type { DocumentSnapshot, Firestore, QueryDocumentSnapshot, Transaction } from 'firebase-admin/firestore';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
+import type {
+  CatalogPort,
+  CatalogTransaction,
+  Query,
+  TransactionOptions,
+  UpdateData,
+  Unsubscribe,
+  WithId,
+  WriteData,
+  WriteOp,
+} from '@shared/ports/index.js';
+import { abortedError, attemptsOf, BufferedTransaction } from '@shared/adapters/transaction.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
@@ -106,6 +117,42 @@ export class AdminCatalog implements CatalogPort {
       await batch.commit();
     } catch (error) {
       throw firestoreError(error, `batch of ${ops.length} writes`);
+    }
+  }
+
+  /**
+   * CatalogPort.transaction over the Admin SDK's `runTransaction` (the server locks what the work
+   * reads and the SDK runs the work again when Firestore aborts it). The work's writes are
+   * buffered and put on the SDK's transaction (create, set, update, delete) when it returns.
+   * Giving up after `maxAttempts` (Firestore's ABORTED) is `aborted`.
+   */
+  async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    const maxAttempts = attemptsOf(options);
+    try {
+      return await this.db.runTransaction(
+        async (sdk: Transaction) => {
+          const tx = new BufferedTransaction({
+            read: async (collection, id) => {
+              const snapshot = await sdk.get(this.db.collection(collection).doc(id));
+              return { doc: snapshot.exists ? withId<Record<string, unknown>>(snapshot) : null, version: null };
+            },
+          });
+          const result = await work(tx);
+          for (const op of tx.ops) {
+            const ref = this.db.collection(op.collection).doc(op.id);
+            if (op.op === 'create') sdk.create(ref, toFirestore(op.data));
+            else if (op.op === 'set') sdk.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
+            else if (op.op === 'update') sdk.update(ref, toFirestore(op.data, 'update'));
+            else sdk.delete(ref);
+          }
+          return result;
+        },
+        { maxAttempts },
+      );
+    } catch (error) {
+      const mapped = firestoreError(error, 'transaction');
+      if (mapped.code === ErrorCode.Aborted && !(error instanceof AppError)) throw abortedError(maxAttempts, error);
+      throw mapped;
     }
   }
 

@@ -12,7 +12,7 @@ const GRPC: Record<number, ErrorCode> = {
   6: ErrorCode.AlreadyExists,
   7: ErrorCode.PermissionDenied,
   9: ErrorCode.FailedPrecondition,
-  10: ErrorCode.FailedPrecondition,
+  10: ErrorCode.Aborted,
   14: ErrorCode.Unavailable,
   16: ErrorCode.Unauthenticated,
 };
@@ -64,6 +64,7 @@ function stringCode(code: string): ErrorCode {
     'already-exists': ErrorCode.AlreadyExists,
     'permission-denied': ErrorCode.PermissionDenied,
     'failed-precondition': ErrorCode.FailedPrecondition,
+    aborted: ErrorCode.Aborted,
     unavailable: ErrorCode.Unavailable,
     unauthenticated: ErrorCode.Unauthenticated,
   };

@@ -22,9 +22,21 @@ import {
   updateDoc,
   writeBatch,
 } from 'firebase/firestore';
-import type { DocumentSnapshot, Firestore } from 'firebase/firestore';
+import type { DocumentSnapshot, Firestore, Transaction } from 'firebase/firestore';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { AuthUser, CatalogPort, Query, UpdateData, Unsubscribe, WithId, WriteData, WriteOp } from '@shared/ports/index.js';
+import type {
+  AuthUser,
+  CatalogPort,
+  CatalogTransaction,
+  Query,
+  TransactionOptions,
+  UpdateData,
+  Unsubscribe,
+  WithId,
+  WriteData,
+  WriteOp,
+} from '@shared/ports/index.js';
+import { abortedError, attemptsOf, BufferedTransaction } from '@shared/adapters/transaction.js';
 import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
@@ -206,6 +218,76 @@ export class FirebaseCatalog implements CatalogPort {
       throw mapFirestoreError(error);
     } finally {
       if (ops.some((op) => op.collection === 'users')) this.resetRoles();
+    }
+  }
+
+  /**
+   * CatalogPort.transaction over the SDK's `runTransaction` (optimistic: the commit carries the
+   * versions read, and the SDK runs the work again when one changed). The work's writes are
+   * buffered and put on the SDK's transaction when it returns; a create whose target the work did
+   * not read is read first (the SDK's transactions have no create: a set after reading it absent
+   * carries the "must not exist" precondition). A hidden model or a finding of one reads as null to
+   * a non-admin, as {@link get}. Giving up after `maxAttempts` (Firestore's `aborted`, or
+   * `failed-precondition` for reads that went stale) is `aborted`.
+   */
+  async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    const maxAttempts = attemptsOf(options);
+    let wroteUsers = false;
+    try {
+      return await runTransaction(
+        this.db,
+        async (sdk) => {
+          const tx = new BufferedTransaction({
+            read: async (collection, id) => ({ doc: await this.readIn(sdk, collection, id), version: null }),
+          });
+          const result = await work(tx);
+          await this.applyWrites(sdk, tx);
+          wroteUsers = tx.ops.some((op) => op.collection === 'users');
+          return result;
+        },
+        { maxAttempts },
+      );
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (!(error instanceof AppError) && (code === 'aborted' || code === 'failed-precondition')) throw abortedError(maxAttempts, error);
+      throw mapFirestoreError(error);
+    } finally {
+      if (wroteUsers) this.resetRoles();
+    }
+  }
+
+  /** A transaction's read: as {@link get} (a hidden model or its finding is null to a reader with a role). */
+  private async readIn(sdk: Transaction, collection: CollectionName, id: string): Promise<Record<string, unknown> | null> {
+    try {
+      const snapshot = await sdk.get(doc(this.db, collection, id));
+      return snapshot.exists() ? withId<Record<string, unknown>>(snapshot) : null;
+    } catch (error) {
+      const mapped = mapFirestoreError(error);
+      if (
+        (collection === 'models' || collection === 'annotations') &&
+        mapped.code === ErrorCode.PermissionDenied &&
+        (await this.role()) !== null
+      ) {
+        return null;
+      }
+      throw mapped;
+    }
+  }
+
+  /** Puts a transaction's buffered writes on the SDK's transaction (creates checked against what was read, or read now). */
+  private async applyWrites(sdk: Transaction, tx: BufferedTransaction): Promise<void> {
+    for (const op of tx.ops) {
+      if (op.op !== 'create') continue;
+      const state = tx.readState(op.collection, op.id);
+      const found = state.read ? state.found : (await sdk.get(doc(this.db, op.collection, op.id))).exists();
+      if (found) throw new AppError(ErrorCode.AlreadyExists, `${op.collection}/${op.id} already exists`, { context: { id: op.id } });
+    }
+    for (const op of tx.ops) {
+      const ref = doc(this.db, op.collection, op.id);
+      if (op.op === 'create') sdk.set(ref, toFirestore(op.data));
+      else if (op.op === 'set') sdk.set(ref, toFirestore(op.data), { merge: op.merge ?? false });
+      else if (op.op === 'update') sdk.update(ref, toFirestore(op.data, 'update'));
+      else sdk.delete(ref);
     }
   }
 

@@ -29,6 +29,7 @@ const FIRESTORE: Record<string, ErrorCode> = {
   'invalid-argument': ErrorCode.InvalidArgument,
   'failed-precondition': ErrorCode.FailedPrecondition,
   unavailable: ErrorCode.Unavailable,
+  aborted: ErrorCode.Aborted,
 };
 
 /** Storage codes to ours (SPEC.md §8: 401, 402, 403, 404, network, canceled). */
