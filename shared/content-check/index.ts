@@ -154,7 +154,8 @@ export async function checkContent(
  * The check a file store runs before it records a file (the embedded server, the in-memory
  * backend): the check its storage path calls for ({@link contentKindOfPath}), on what a refusal
  * depends on (`scanData: false`: a splat's header and size; photos decoded only when
- * `options.decodeImage` is given). Paths that call for no check pass.
+ * `options.decodeImage` is given; a web-sized copy inflated in a stream to compare its size with
+ * its header). Paths that call for no check (assets) pass.
  * @param path the storage path the file is about to be stored at (its name is the declared type)
  * @param source the received bytes
  * @param options platform help
