@@ -9,6 +9,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
@@ -377,12 +378,25 @@ export class FileStore {
   }): Promise<StorageScanReport> {
     const now = options.now ?? Date.now();
     const onDisk = new Set<string>();
-    const entries = await readdir(this.root, { recursive: true, withFileTypes: true });
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const full = join(entry.parentPath, entry.name);
-      onDisk.add(relative(this.root, full).split(sep).join('/'));
-    }
+    // folder by folder: a folder emptied and removed by a delete meanwhile is skipped, not an error
+    const walk = async (dir: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') return;
+        throw error;
+      }
+      const folders: string[] = [];
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) folders.push(full);
+        else if (entry.isFile()) onDisk.add(relative(this.root, full).split(sep).join('/'));
+      }
+      await Promise.all(folders.map(walk));
+    };
+    await walk(this.root);
     const rows = new Set(
       this.db
         .prepare<[], { path: string }>('SELECT path FROM files')
