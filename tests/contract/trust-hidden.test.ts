@@ -357,6 +357,14 @@ const PAIRS: readonly OraclePair[] = [
     message: literally('{"count":0}'),
   },
   {
+    name: "a transaction's precondition on the model (read as absent, now changed)",
+    method: 'POST',
+    path: () => '/v1/batch',
+    body: (m) => ({ ops: [], preconditions: [{ collection: 'models', id: m, version: 'x'.repeat(43) }] }),
+    status: 409,
+    message: /changed since it was read/,
+  },
+  {
     name: "the metadata of the model's GLB",
     method: 'GET',
     path: (m) => `/v1/file-meta/models/${m}/model.glb`,
