@@ -3,8 +3,9 @@
  *
  * PLY: the `ply` magic, every header line valid before anything is computed from it
  * ({@link parsePlyHeader}), `binary_little_endian` or `ascii`, a vertex element whose declared
- * count (and every element's before it) fits the file size, the 3DGS properties (x, y, z, scale_0..2, rot_0..3, opacity, f_dc_0..2;
- * the number of f_rest_* gives the SH degree), and the Git-LFS-pointer case named as such.
+ * count (and every element's before it) fits the file size, the 3DGS properties (x, y, z,
+ * scale_0..2, rot_0..3, opacity, f_dc_0..2; the number of f_rest_* gives the SH degree), and the
+ * Git-LFS-pointer case named as such.
  * `.splat`: a non-zero multiple of 32 bytes. Both report the Gaussians' count and the box of
  * their centres, read in one pass over the data.
  */
