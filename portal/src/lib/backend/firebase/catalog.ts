@@ -36,7 +36,7 @@ import type {
   WriteData,
   WriteOp,
 } from '@shared/ports/index.js';
-import { abortedError, attemptsOf, BufferedTransaction } from '@shared/adapters/transaction.js';
+import { abortedError, attemptsOf, backoffMs, BufferedTransaction } from '@shared/adapters/transaction.js';
 import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
@@ -227,26 +227,49 @@ export class FirebaseCatalog implements CatalogPort {
    * buffered and put on the SDK's transaction when it returns; a create whose target the work did
    * not read is read first (the SDK's transactions have no create: a set after reading it absent
    * carries the "must not exist" precondition). A hidden model or a finding of one reads as null to
-   * a non-admin, as {@link get}. Giving up after `maxAttempts` (Firestore's `aborted`, or
-   * `failed-precondition` for reads that went stale) is `aborted`.
+   * a non-admin, as {@link get}.
+   *
+   * Firestore evaluates the security rules of a commit against the documents as they are then, so a
+   * commit whose reads went stale can be refused with permission-denied (a user's count bump no
+   * longer one more than the stored count) before its versions are compared: such a refusal is a
+   * conflict when a document the attempt read has changed since (read again outside the
+   * transaction), and the work runs again after a jittered back-off; a refusal with every read
+   * unchanged is the rules' answer. Giving up after `maxAttempts` (Firestore's `aborted`,
+   * `failed-precondition` for reads that went stale, or such conflicts) is `aborted`.
    */
   async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const maxAttempts = attemptsOf(options);
     let wroteUsers = false;
     try {
-      return await runTransaction(
-        this.db,
-        async (sdk) => {
-          const tx = new BufferedTransaction({
-            read: async (collection, id) => ({ doc: await this.readIn(sdk, collection, id), version: null }),
-          });
-          const result = await work(tx);
-          await this.applyWrites(sdk, tx);
-          wroteUsers = tx.ops.some((op) => op.collection === 'users');
-          return result;
-        },
-        { maxAttempts },
-      );
+      for (let attempt = 1; ; attempt += 1) {
+        /** What this attempt read: JSON of each document (null: none), by `collection/id`. */
+        const seen = new Map<string, { collection: CollectionName; id: string; json: string | null }>();
+        try {
+          return await runTransaction(
+            this.db,
+            async (sdk) => {
+              seen.clear();
+              const tx = new BufferedTransaction({
+                read: async (collection, id) => {
+                  const found = await this.readIn(sdk, collection, id);
+                  seen.set(`${collection}/${id}`, { collection, id, json: found === null ? null : JSON.stringify(found) });
+                  return { doc: found, version: null };
+                },
+              });
+              const result = await work(tx);
+              await this.applyWrites(sdk, tx);
+              wroteUsers = tx.ops.some((op) => op.collection === 'users');
+              return result;
+            },
+            { maxAttempts },
+          );
+        } catch (error) {
+          const code = (error as { code?: unknown } | null)?.code;
+          if (error instanceof AppError || code !== 'permission-denied' || !(await this.changedSince(seen))) throw error;
+          if (attempt >= maxAttempts) throw abortedError(attempt, error);
+          await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
+        }
+      }
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (!(error instanceof AppError) && (code === 'aborted' || code === 'failed-precondition')) throw abortedError(maxAttempts, error);
@@ -254,6 +277,16 @@ export class FirebaseCatalog implements CatalogPort {
     } finally {
       if (wroteUsers) this.resetRoles();
     }
+  }
+
+  /** True when a document a transaction read reads differently now (outside the transaction, as {@link get}). */
+  private async changedSince(seen: ReadonlyMap<string, { collection: CollectionName; id: string; json: string | null }>): Promise<boolean> {
+    for (const { collection, id, json } of seen.values()) {
+      // a read that fails now tells nothing: the refusal stands
+      const now = await this.get(collection, id).catch(() => undefined);
+      if (now !== undefined && (now === null ? null : JSON.stringify(now)) !== json) return true;
+    }
+    return false;
   }
 
   /** A transaction's read: as {@link get} (a hidden model or its finding is null to a reader with a role). */
