@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import type { Backend } from '@shared/ports/index.js';
-import { createAnnotation } from '@shared/workflows/annotations.js';
+import { createAnnotation, deleteAnnotation } from '@shared/workflows/annotations.js';
 import { openDatabase } from '../../cli/src/server/db.js';
 import { FileStore } from '../../cli/src/server/file-store.js';
 import type { StorageScanApi } from '../../cli/src/lib/catalog-io.js';
@@ -241,6 +241,46 @@ describe('doctor on the in-memory backend: left alone, and checked again at repa
     expect(await backend.catalog.get('models', orphanModel)).not.toBeNull();
     expect(await backend.catalog.get('annotations', 'vanished_1')).not.toBeNull();
     expect((await backend.catalog.get('models', counted))?.metadata).toMatchObject({ annotationsCount: 2, annotationsSeq: 2 });
+  });
+});
+
+describe("doctor's finding-count repair", () => {
+  it('counts a finding created and one deleted between its re-count and its write (one transaction)', async () => {
+    const backend = createMemoryBackend({
+      store: createMemoryStore({ documents: { projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }] } }),
+      service: true,
+    });
+    const modelId = randomUUID();
+    await backend.catalog.set('models', modelId, { uuid: modelId, publicId: 'M-1', name: 'M', projectId: 'p1', visible: true, files: {} });
+    const author = { uid: 'cli', email: null };
+    const crack = { title: 'Crack', category: 'crack', severity: 2, points: [{ x: 0, y: 0, z: 0 }] };
+    const first = [];
+    for (let i = 0; i < 3; i += 1) first.push(await createAnnotation(backend.catalog, modelId, crack, author));
+    // a count written by hand
+    await backend.catalog.update('models', modelId, { 'metadata.annotationsCount': 9 });
+    const report = await diagnose(backend);
+    expect(report.findingCounts).toMatchObject([{ modelId, count: 9, stored: 3, seq: 3, highestSeq: 3 }]);
+    // right after the repair lists the model's findings, a user adds one and an admin deletes one
+    let raced = false;
+    const catalog = new Proxy(backend.catalog, {
+      get(target, prop, receiver) {
+        if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+        return async (...args: Parameters<typeof target.query>) => {
+          const listed = await target.query(...args);
+          if (args[0] === 'annotations' && args[1]?.where && !raced) {
+            raced = true;
+            await createAnnotation(target, modelId, crack, author);
+            await deleteAnnotation(target, first[0]!.id);
+          }
+          return listed;
+        };
+      },
+    });
+    await repair({ catalog, files: backend.files }, report);
+    expect(raced).toBe(true);
+    const stored = await backend.catalog.query('annotations', { where: [['modelId', '==', modelId]] });
+    expect(stored.map((f) => f.seq).sort()).toEqual([2, 3, 4]);
+    expect((await backend.catalog.get('models', modelId))?.metadata).toMatchObject({ annotationsCount: 3, annotationsSeq: 4 });
   });
 });
 

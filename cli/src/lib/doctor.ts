@@ -364,6 +364,38 @@ async function folderHasRecord(catalog: Backend['catalog'], uuid: string): Promi
 }
 
 /**
+ * Sets a model's finding count and last number from the findings stored now, in one catalog
+ * transaction: it reads the model and every finding of it (those a query listed, and those
+ * numbered after them up to the model's last number, which a create since the query may have
+ * added), so a finding created or deleted meanwhile (the workflows change the model with it)
+ * makes the transaction run again on the new state.
+ * @param catalog the catalog (service)
+ * @param modelId the model's id
+ * @returns true when the model was changed; false when it is gone or already right
+ */
+async function recountFindings(catalog: Backend['catalog'], modelId: string): Promise<boolean> {
+  const listed = await catalog.query('annotations', { where: [['modelId', '==', modelId]] });
+  const seqOf = (finding: { seq?: unknown }): number => (typeof finding.seq === 'number' ? finding.seq : 0);
+  const listedTop = listed.reduce((max, finding) => Math.max(max, seqOf(finding)), 0);
+  return catalog.transaction(async (tx) => {
+    const model = await tx.get('models', modelId);
+    if (model === null) return false;
+    const count = model.metadata?.annotationsCount ?? 0;
+    const seq = model.metadata?.annotationsSeq ?? 0;
+    const ids = new Set(listed.map((finding) => finding.id));
+    for (let n = listedTop + 1; n <= seq; n += 1) ids.add(`${modelId}_${n}`);
+    const findings = (await Promise.all([...ids].map((id) => tx.get('annotations', id)))).filter(
+      (finding) => finding !== null && finding.modelId === modelId,
+    );
+    const stored = findings.length;
+    const highestSeq = findings.reduce((max, finding) => Math.max(max, seqOf(finding!)), 0);
+    if (count === stored && seq >= highestSeq) return false;
+    tx.update('models', modelId, { 'metadata.annotationsCount': stored, 'metadata.annotationsSeq': Math.max(seq, highestSeq) });
+    return true;
+  });
+}
+
+/**
  * Repairs what a report found, checking each item again just before it changes anything (a
  * record may have been written, a file stored or an upload started since the diagnosis): on
  * the embedded server first the disk scan (untracked files and records without bytes are
@@ -374,10 +406,10 @@ async function folderHasRecord(catalog: Backend['catalog'], uuid: string): Promi
  * while an upload to their folder runs), takes images/thumbnails/assets/camera metadata that are
  * still missing off their records, clears project references that still dangle, writes
  * `visible: true` on models still without it, deletes findings whose model is still missing and
- * sets finding counts and numbers re-counted from what is stored, then backfills models stored
- * before the content checks ({@link backfillModel}: report, thumbnail, web-sized copy). Records
- * missing their splat/GLB are left (reported); a model whose backfill fails is left too, its
- * reason logged.
+ * sets finding counts and numbers re-counted from what is stored (in a transaction per model),
+ * then backfills models stored before the content checks ({@link backfillModel}: report,
+ * thumbnail, web-sized copy). Records missing their splat/GLB are left (reported); a model whose
+ * backfill fails is left too, its reason logged.
  * @param backend the opened backend (service)
  * @param report what {@link diagnose} found
  * @param storageScan the embedded server's disk scan, when the backend is one
@@ -478,22 +510,7 @@ export async function repair(
   }
   for (const f of report.findingCounts) {
     if (deletedModels.has(f.modelId)) continue;
-    // re-counted from what is stored now, not from the diagnosis
-    const [model, findings] = await Promise.all([
-      backend.catalog.get('models', f.modelId),
-      backend.catalog.query('annotations', { where: [['modelId', '==', f.modelId]] }),
-    ]);
-    if (model === null) continue;
-    const stored = findings.length;
-    const highestSeq = findings.reduce((max, finding) => Math.max(max, typeof finding.seq === 'number' ? finding.seq : 0), 0);
-    const count = model.metadata?.annotationsCount ?? 0;
-    const seq = model.metadata?.annotationsSeq ?? 0;
-    if (count === stored && seq >= highestSeq) continue;
-    await backend.catalog.update('models', f.modelId, {
-      'metadata.annotationsCount': stored,
-      'metadata.annotationsSeq': Math.max(seq, highestSeq),
-    });
-    fixed++;
+    if (await recountFindings(backend.catalog, f.modelId)) fixed++;
   }
   for (const m of report.modelsToBackfill) {
     if (deletedModels.has(m.modelId)) continue;
