@@ -351,12 +351,12 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
     new AppError(ErrorCode.InvalidArgument, `${dir} is not a readable catalog export: ${why}: ${NOTHING_IMPORTED}`, { cause });
   let folder: ExportFolder;
   let manifest: ExportManifest;
+  let rawManifest: unknown;
   const problems: string[] = [];
   try {
     folder = await ExportFolder.open(dir);
-    const checked = exportManifestProblems(
-      parseJsonText(await folder.readFile(EXPORT_MANIFEST, EXPORT_MANIFEST_MAX_BYTES), EXPORT_MANIFEST),
-    );
+    rawManifest = parseJsonText(await folder.readFile(EXPORT_MANIFEST, EXPORT_MANIFEST_MAX_BYTES), EXPORT_MANIFEST);
+    const checked = exportManifestProblems(rawManifest);
     if (checked.manifest === null) throw new Error(checked.problems.join('; '));
     manifest = checked.manifest;
     problems.push(...checked.problems);
@@ -404,12 +404,15 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
   // The stored files: exactly those the manifest lists, each a regular file of its size whose
   // content passes the check the server runs on upload.
   const filesDir = EXPORT_FILES_DIR;
-  const listed = new Map(manifest.files.map((f) => [`${filesDir}/${f.path}`, f]));
+  // every path the manifest names, refused ones too (those are reported as the manifest's problems)
+  const named = new Set(
+    ((rawManifest as { files: unknown[] }).files ?? []).map((f) => `${filesDir}/${String((f as { path?: unknown } | null)?.path)}`),
+  );
   try {
     const tree = await folder.listTree(filesDir);
     problems.push(...tree.problems);
     for (const rel of tree.files)
-      if (!listed.has(rel)) problems.push(`${rel}: is not listed in ${EXPORT_MANIFEST} (an export holds only the files it lists)`);
+      if (!named.has(rel)) problems.push(`${rel}: is not listed in ${EXPORT_MANIFEST} (an export holds only the files it lists)`);
   } catch (error) {
     problems.push(error instanceof Error ? error.message : String(error));
   }
@@ -627,6 +630,7 @@ export async function importCatalog(
   const counts: Record<string, number> = { files: plan.files.length };
   let bytesSent = 0;
   let bytesSkipped = 0;
+  let step = 'starting';
   const stopIfAborted = (): void => {
     if (options.signal?.aborted) throw new AppError(ErrorCode.Canceled, 'The import was interrupted');
   };
@@ -639,6 +643,7 @@ export async function importCatalog(
         bytesSkipped += entry.size;
         continue;
       }
+      step = `sending ${entry.path}`;
       if (existing) await undo.keepPrevious(existing);
       else undo.created(entry.path);
       const rel = `${EXPORT_FILES_DIR}/${entry.path}`;
@@ -668,12 +673,14 @@ export async function importCatalog(
       for (let i = 0; i < list.length; i += BATCH_SIZE) {
         stopIfAborted();
         const chunk = list.slice(i, i + BATCH_SIZE);
+        step = `writing ${collection} (${i + 1}–${i + chunk.length} of ${list.length})`;
         undo.writing(chunk.map(({ id }) => ({ collection, id, before: previous.get(id) ?? null })));
         await backend.catalog.batch(chunk.map(({ id, ...data }) => ({ op: 'set', collection, id, data })));
       }
     }
     if (plan.accounts !== null && options.accounts) {
       stopIfAborted();
+      step = `adding ${plan.accounts.length} accounts`;
       if (plan.accounts.length > 0) await options.accounts.write(plan.accounts);
       counts.accounts = plan.accountsListed;
     }
@@ -683,8 +690,8 @@ export async function importCatalog(
     throw rewrap(
       error,
       left.length === 0
-        ? `The import of ${dir} failed (${why}); everything it had written was undone: ${NOTHING_IMPORTED}.`
-        : `The import of ${dir} failed (${why}), and ${left.length} of the things it had written could not be undone (run the same import again to finish it, or \`catalog doctor\`):\n${left.join('\n')}`,
+        ? `The import of ${dir} failed while ${step} (${why}); everything it had written was undone: ${NOTHING_IMPORTED}.`
+        : `The import of ${dir} failed while ${step} (${why}), and ${left.length} of the things it had written could not be undone (run the same import again to finish it, or \`catalog doctor\`):\n${left.join('\n')}`,
       { dir },
     );
   } finally {
