@@ -27,6 +27,7 @@ import { FILE_BATCH_PARTS, fileBatchEntrySchema, REPAIR_GRACE_MS, routes, UPLOAD
 import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPath } from '@shared/paths.js';
 import { compressPlyFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
+import { assertPlainStoredFile } from './data-secrets.js';
 import { validateStoragePath } from './file-store.js';
 import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError, withheldFile } from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
@@ -356,6 +357,8 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
             .header('cache-control', 'private, max-age=0')
             .header('x-content-type-options', 'nosniff')
             .header('content-security-policy', "sandbox; default-src 'none'");
+          // Only a regular file reached without a link (never a link to the data folder's secrets).
+          await assertPlainStoredFile(files.root, path);
           return reply.sendFile(path, files.root, {
             contentType: false,
             dotfiles: 'allow',
