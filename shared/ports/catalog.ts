@@ -157,7 +157,7 @@ export interface CatalogPort {
    * writes go through the same rules as {@link batch}.
    * @param work reads, decides and buffers writes; its result is returned after the commit
    * @returns what the last (committed) run of `work` returned
-   * @throws AppError `aborted` when every attempt met a conflicting write; whatever `work`
+   * @throws AppError `aborted` when every attempt met a conflicting write; whatever else `work`
    *   throws (nothing is written then, and it is not retried); the commit's errors as {@link batch}
    */
   transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;

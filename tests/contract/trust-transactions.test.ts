@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { AnnotationMessages } from '@shared/annotations.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
+import { saveAlignment } from '@shared/workflows/alignments.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
 import { hostileTable, sendCase, snapshot, startHostileWorld } from '../support/hostile.js';
 import type { Caller, HostileCase, HostileReply, HostileWorld } from '../support/hostile.js';
@@ -22,7 +23,7 @@ const hidden = randomUUID();
 /** A model id that names nothing. */
 const absent = randomUUID();
 /** Versions as the admin reads them (set in beforeAll). */
-const versions = { model: '', hidden: '', project: '', hiddenFinding: '', modelFinding: '', userRecord: '' };
+const versions = { model: '', hidden: '', project: '', hiddenFinding: '', modelFinding: '', userRecord: '', hiddenAlignment: '' };
 /** A version no document has (43 base64url characters, as the server's). */
 const STALE = 'A'.repeat(43);
 
@@ -40,6 +41,13 @@ beforeAll(async () => {
   const author = { uid: world.admin.uid, email: world.admin.email };
   await createAnnotation(world.service.catalog, hidden, finding, author); // `${hidden}_1`
   await createAnnotation(world.service.catalog, model, finding, author); // `${model}_1`
+  await saveAlignment(world.service.catalog, {
+    referenceModelId: model,
+    modelId: hidden,
+    method: 'same-frame',
+    createdBy: world.admin.uid,
+  });
+  versions.hiddenAlignment = (await read('admin', 'alignments', `${model}__${hidden}`)).version!;
   versions.model = (await read('admin', 'models', model)).version!;
   versions.hidden = (await read('admin', 'models', hidden)).version!;
   versions.project = (await read('admin', 'projects', world.project)).version!;
@@ -368,6 +376,23 @@ function cases(): HostileCase[] {
       409,
       changed('models', absent),
       aborted,
+    ),
+    batch(
+      'user',
+      "a user's precondition with the real version of an alignment of a hidden model",
+      () => ({ ops: [], preconditions: [precondition('alignments', `${model}__${hidden}`, versions.hiddenAlignment)] }),
+      409,
+      changed('alignments', `${model}__${hidden}`),
+      aborted,
+    ),
+    batch(
+      'user',
+      "a user's 'absent' on an alignment of a hidden model holds, as on a missing one",
+      () => ({
+        ops: [],
+        preconditions: [precondition('alignments', `${model}__${hidden}`, null), precondition('alignments', `${model}__${absent}`, null)],
+      }),
+      204,
     ),
     {
       name: "a user's read of a hidden model has no version, as a missing one",
