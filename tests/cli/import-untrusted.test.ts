@@ -177,7 +177,7 @@ beforeAll(async () => {
             splatSize: ply.byteLength,
             cameraMetadata: `models/${A}/camera-metadata.json`,
             images: [`models/${A}/images/a.jpg`],
-            assets: [`models/${A}/assets/readme.txt`],
+            assets: [`models/${A}/assets/big.bin`, `models/${A}/assets/readme.txt`],
           },
           metadata: { annotationsCount: 1, annotationsSeq: 1 },
           created_at: NOW,
@@ -241,6 +241,8 @@ beforeAll(async () => {
       ],
     },
     {
+      // over 256 KB: sent as a resumable (tus) upload, read through the checked descriptor
+      [`models/${A}/assets/big.bin`]: Buffer.alloc(300 * 1024, 7),
       [`models/${A}/assets/readme.txt`]: 'Read me\n',
       [`models/${A}/camera-metadata.json`]: JSON.stringify([cameraEntry()]),
       [`models/${A}/images/a.jpg`]: photo,
@@ -390,12 +392,14 @@ describe('catalog import writes all or nothing', () => {
     expect(res.exitCode, res.stdout + res.stderr).toBe(0);
     expect(parseJson(res.stdout)).toMatchObject({
       status: 'ok',
-      result: { counts: { files: 6, users: 1, projects: 1, models: 3, annotations: 1, alignments: 1, accounts: 1 }, newAdmins: [] },
+      result: { counts: { files: 7, users: 1, projects: 1, models: 3, annotations: 1, alignments: 1, accounts: 1 }, newAdmins: [] },
     });
     expect((await target.service.catalog.get('models', OLD))?.name).toBe('Old model (imported)');
     expect((await target.service.catalog.get('annotations', `${A}_1`))?.title).toBe('Crack at the weld');
     const readme = await fetch(await target.service.files.getDownloadUrl(`models/${A}/assets/readme.txt`));
     expect(await readme.text()).toBe('Read me\n');
+    const big = await fetch(await target.service.files.getDownloadUrl(`models/${A}/assets/big.bin`));
+    expect(Buffer.from(await big.arrayBuffer()).equals(Buffer.alloc(300 * 1024, 7))).toBe(true);
     const client = createLocalBackend({ baseUrl: target.url });
     try {
       expect((await client.identity.signIn('new@import.test', 'new-pass-1')).uid).toBe(NEW_UID);

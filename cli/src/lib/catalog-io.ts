@@ -421,6 +421,7 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
   await Promise.all(
     manifest.files.map((entry) =>
       limit(async () => {
+        if (options.signal?.aborted) return;
         const rel = `${filesDir}/${entry.path}`;
         let file: ExportFile;
         try {
@@ -443,6 +444,7 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
       }),
     ),
   );
+  if (options.signal?.aborted) throw new AppError(ErrorCode.Canceled, `The import was interrupted: ${NOTHING_IMPORTED}`);
   planned.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
 
   // The target as it is.
