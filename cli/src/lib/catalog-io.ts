@@ -296,7 +296,9 @@ interface ProblemGroup {
 }
 
 /** The refusal of an export: every problem, grouped, each naming its document or file. */
-function refusal(dir: string, groups: readonly ProblemGroup[]): AppError {
+function refusal(dir: string, found: readonly ProblemGroup[]): AppError {
+  // a problem found twice (a link seen by the folder walk and by the file's open) is named once
+  const groups = found.map((g) => ({ ...g, lines: [...new Set(g.lines)] }));
   const all = groups.flatMap((g) => g.lines);
   const out = [`${dir} cannot be imported (${all.length} problem${all.length === 1 ? '' : 's'}): ${NOTHING_IMPORTED}.`];
   let shown = 0;
@@ -417,6 +419,8 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
     problems.push(error instanceof Error ? error.message : String(error));
   }
   const planned: PlannedFile[] = [];
+  // checked a few at a time: their problems are sorted afterwards, so a refusal reads the same every time
+  const fileProblems: string[] = [];
   const limit = pLimit(CONTENT_CHECKS_AT_ONCE);
   await Promise.all(
     manifest.files.map((entry) =>
@@ -427,23 +431,25 @@ async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, dir: stri
         try {
           file = await folder.openFile(rel);
         } catch (error) {
-          problems.push(error instanceof Error ? error.message : String(error));
+          fileProblems.push(error instanceof Error ? error.message : String(error));
           return;
         }
         try {
-          if (file.size !== entry.size) return void problems.push(`${rel}: is ${file.size} bytes, ${EXPORT_MANIFEST} says ${entry.size}`);
+          if (file.size !== entry.size)
+            return void fileProblems.push(`${rel}: is ${file.size} bytes, ${EXPORT_MANIFEST} says ${entry.size}`);
           await assertStoredContent(entry.path, exportFileByteSource(file, entry.path.slice(entry.path.lastIndexOf('/') + 1)));
           if (!sameIdentity(await currentIdentity(file), file.identity))
-            return void problems.push(`${rel}: changed while it was being checked`);
+            return void fileProblems.push(`${rel}: changed while it was being checked`);
           planned.push({ entry, identity: file.identity, mtimeMs: file.mtimeMs });
         } catch (error) {
-          problems.push(`${rel}: ${error instanceof Error ? error.message : String(error)}`);
+          fileProblems.push(`${rel}: ${error instanceof Error ? error.message : String(error)}`);
         } finally {
           await file.close();
         }
       }),
     ),
   );
+  problems.push(...fileProblems.sort());
   if (options.signal?.aborted) throw new AppError(ErrorCode.Canceled, `The import was interrupted: ${NOTHING_IMPORTED}`);
   planned.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
 

@@ -70,11 +70,14 @@ export interface ExportFile {
   close(): Promise<void>;
 }
 
+/** Why a link is refused (the same words wherever it is found, so a refusal names it once). */
+const LINK_REASON = 'is a symbolic link (an export holds only regular files and folders)';
+
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 /** A regular file with a single name: what an export's files must be. */
 function regularFileProblem(s: BigIntStats): string | null {
-  if (s.isSymbolicLink()) return 'is a symbolic link (an export holds only regular files)';
+  if (s.isSymbolicLink()) return LINK_REASON;
   if (!s.isFile()) return 'is not a regular file';
   if (s.nlink > 1n) return 'has other hard links (an export holds only files of its own; copy the folder with `cp -r`)';
   return null;
@@ -178,7 +181,7 @@ export class ExportFolder {
       handle = await open(full, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP' || code === 'EMLINK') throw new ExportEntryError(rel, 'is a symbolic link (an export holds only regular files)');
+      if (code === 'ELOOP' || code === 'EMLINK') throw new ExportEntryError(rel, LINK_REASON);
       if (isMissing(error)) throw new ExportEntryError(rel, 'is missing from the export');
       throw error;
     }
@@ -253,13 +256,13 @@ export class ExportFolder {
     const problems: string[] = [];
     if (!(await this.has(rel))) return { files, problems };
     const top = await lstat(join(this.root, ...rel.split('/')));
-    if (top.isSymbolicLink()) throw new ExportEntryError(rel, 'is a symbolic link (an export holds only regular files and folders)');
+    if (top.isSymbolicLink()) throw new ExportEntryError(rel, LINK_REASON);
     if (!top.isDirectory()) throw new ExportEntryError(rel, 'is not a folder');
     const walk = async (folder: string, depth: number): Promise<void> => {
       const dir = await opendir(join(this.root, ...folder.split('/')));
       for await (const entry of dir) {
         const path = `${folder}/${entry.name}`;
-        if (entry.isSymbolicLink()) problems.push(`${path}: is a symbolic link (an export holds only regular files and folders)`);
+        if (entry.isSymbolicLink()) problems.push(`${path}: ${LINK_REASON}`);
         else if (entry.isDirectory()) {
           if (depth >= MAX_TREE_DEPTH) problems.push(`${path}: is nested deeper than any stored file`);
           else await walk(path, depth + 1);
