@@ -28,8 +28,6 @@
  * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
  * the documents are read through a {@link DocumentLookup}, whatever stores them.
  */
-import type { AnnotationInput } from '@shared/annotations.js';
-import { validateAnnotation } from '@shared/annotations.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { FormMessages, ValidationMessages } from '@shared/messages.js';
 import type { WriteOp } from '@shared/ports/catalog.js';
@@ -72,7 +70,6 @@ export const MODEL_FIELDS: Readonly<Partial<Record<CollectionName, readonly stri
   alignments: Object.freeze(['referenceModelId', 'modelId']),
 });
 
-
 /** One write about to be applied, with the document before and after (null: absent). */
 export interface PendingChange {
   op: WriteOp['op'];
@@ -80,6 +77,11 @@ export interface PendingChange {
   id: string;
   before: Json | null;
   after: Json | null;
+  /**
+   * The commit's time (ISO), what its server-time sentinels were resolved to: a server-owned
+   * time such as a user's finding's `last_updated` must equal it (shared/rules/stored-documents.ts).
+   */
+  now?: string;
 }
 
 /** What the rules read of the store: one document by id. */
@@ -420,14 +422,12 @@ export function authorizeWrite(principal: Principal, change: PendingChange, look
  * Content rules every stored document is held to, whoever writes it (SPEC.md §5 project form:
  * the map URL is an http(s) URL; issue 17: lat and lng are null/absent or numbers within
  * −90..90 and −180..180, checked when a write creates the project or changes lat or lng, so a
- * project stored before the rule stays editable; issue 18: a finding's fields, checked when a
- * write creates it or changes its content).
+ * project stored before the rule stays editable). Every collection's fields, a finding's
+ * included, are held to its stored-document schema by `storedDocument` (stored-documents.ts).
  * @throws AppError `invalid-argument` with the form's message ('Latitude must be between -90 and
- *   90', 'Longitude must be between -180 and 180', 'Latitude must be a number.', a finding's
- *   `AnnotationMessages`…)
+ *   90', 'Longitude must be between -180 and 180', 'Latitude must be a number.'…)
  */
 export function checkDocumentContent(change: PendingChange): void {
-  if (change.collection === 'annotations') checkFindingContent(change);
   if (change.collection !== 'projects' || change.after === null) return;
   const location = change.after.location;
   if (location === null || typeof location !== 'object') return;
@@ -442,29 +442,6 @@ export function checkDocumentContent(change: PendingChange): void {
   if (typeof mapUrl !== 'string' || !isHttpUrl(mapUrl.trim())) {
     throw new AppError(ErrorCode.InvalidArgument, FormMessages.projectMapUrlInvalid);
   }
-}
-
-/**
- * The content rule of findings (issue 18), whoever writes: a write that creates a finding or
- * changes its content holds `validateAnnotation`'s rules (title 1–120 characters, a known
- * category and status, a whole severity 1–5 stored as a number, 1–500 finite points, a fitting
- * measure, at most 20 photo names) and a whole `seq` ≥ 1 and a `modelId`; a finding stored before
- * stays editable in its other fields.
- * @throws AppError `invalid-argument` with the form's message (`AnnotationMessages`)
- */
-function checkFindingContent(change: PendingChange): void {
-  const { before, after } = change;
-  if (after === null) return;
-  if (before !== null && changedKeys(before, after).every((key) => !FINDING_CONTENT_FIELDS.includes(key) || key === 'last_updated')) return;
-  const result = validateAnnotation(after as unknown as AnnotationInput);
-  const problem = !result.ok
-    ? result.message
-    : typeof after.severity !== 'number'
-      ? 'Severity must be a number'
-      : typeof after.modelId !== 'string' || after.modelId === '' || !Number.isInteger(after.seq) || (after.seq as number) < 1
-        ? 'A finding needs its modelId and a whole seq of 1 or more'
-        : null;
-  if (problem !== null) throw new AppError(ErrorCode.InvalidArgument, problem, { context: { id: change.id } });
 }
 
 /**

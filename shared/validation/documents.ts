@@ -101,39 +101,26 @@ const followUpOf = z
  * stored before them); `up` may be absent (null). The key (`{modelId}_{seq}`) is checked by
  * {@link parseStoredDocument}.
  */
-export const annotationDocumentSchema = z
-  .strictObject({
-    ...annotationFieldSchemas,
-    up: annotationFieldSchemas.up.optional(),
-    modelId: idText(AnnotationMessages.keyInvalid),
-    projectId: idText(AnnotationMessages.keyInvalid).nullable(),
-    seq: z.number({ error: AnnotationMessages.keyInvalid }).int(AnnotationMessages.keyInvalid).min(1, AnnotationMessages.keyInvalid),
-    author_uid: z
-      .string({ error: AnnotationMessages.authorInvalid })
-      .min(1, AnnotationMessages.authorInvalid)
-      .max(128, AnnotationMessages.authorInvalid)
-      .refine((uid) => !CONTROL_CHARACTER.test(uid), AnnotationMessages.authorInvalid),
-    author_email: z
-      .string({ error: AnnotationMessages.authorInvalid })
-      .max(254, AnnotationMessages.authorInvalid)
-      .refine(isEmail, AnnotationMessages.authorInvalid)
-      .nullable(),
-    created_at: timestamp.optional(),
-    last_updated: timestamp.optional(),
-    followUpOf: followUpOf.optional(),
-  })
-  .superRefine((finding, ctx) => {
-    const shape = annotationShapeProblem(finding);
-    if (shape !== null) ctx.addIssue({ code: 'custom', message: shape.message, path: [shape.field], params: { fields: shape.fields } });
-    if (finding.followUpOf && finding.followUpOf.modelId === finding.modelId) {
-      ctx.addIssue({
-        code: 'custom',
-        message: AnnotationMessages.followUpInvalid,
-        path: ['followUpOf'],
-        params: { fields: ['followUpOf', 'modelId'] },
-      });
-    }
-  });
+export const annotationDocumentSchema = z.strictObject({
+  ...annotationFieldSchemas,
+  up: annotationFieldSchemas.up.optional(),
+  modelId: idText(AnnotationMessages.keyInvalid),
+  projectId: idText(AnnotationMessages.keyInvalid).nullable(),
+  seq: z.number({ error: AnnotationMessages.keyInvalid }).int(AnnotationMessages.keyInvalid).min(1, AnnotationMessages.keyInvalid),
+  author_uid: z
+    .string({ error: AnnotationMessages.authorInvalid })
+    .min(1, AnnotationMessages.authorInvalid)
+    .max(128, AnnotationMessages.authorInvalid)
+    .refine((uid) => !CONTROL_CHARACTER.test(uid), AnnotationMessages.authorInvalid),
+  author_email: z
+    .string({ error: AnnotationMessages.authorInvalid })
+    .max(254, AnnotationMessages.authorInvalid)
+    .refine(isEmail, AnnotationMessages.authorInvalid)
+    .nullable(),
+  created_at: timestamp.optional(),
+  last_updated: timestamp.optional(),
+  followUpOf: followUpOf.optional(),
+});
 
 /**
  * An alignment ('alignments', `AlignmentData`): two model ids, the project, a 4×4 column-major
@@ -141,43 +128,24 @@ export const annotationDocumentSchema = z
  * method, its pairs (none for 'same-frame', exactly 3 for '3-point'), a finite RMS error ≥ 0, who
  * made it and when. The key is checked by {@link parseStoredDocument}.
  */
-export const alignmentDocumentSchema = z
-  .strictObject({
-    referenceModelId: idText(DocumentMessages.alignmentKey),
-    modelId: idText(DocumentMessages.alignmentKey),
-    projectId: idText().nullable(),
-    matrix: z
-      .array(z.number({ error: AlignmentMessages.matrixInvalid }), { error: AlignmentMessages.matrixInvalid })
-      .length(16, AlignmentMessages.matrixInvalid)
-      .refine(isAlignmentMatrix, AlignmentMessages.matrixInvalid),
-    method: z.enum(['same-frame', '3-point'], { error: AlignmentMessages.methodInvalid }),
-    pairs: z
-      .array(z.strictObject({ model: point, reference: point }, { error: DocumentMessages.alignmentPairs }), {
-        error: DocumentMessages.alignmentPairs,
-      })
-      .max(3, DocumentMessages.alignmentPairs),
-    rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
-    created_by: pathText,
-    created_at: timestamp.optional(),
-  })
-  .superRefine((alignment, ctx) => {
-    if (alignment.referenceModelId === alignment.modelId) {
-      ctx.addIssue({
-        code: 'custom',
-        message: AlignmentMessages.sameModel,
-        path: ['modelId'],
-        params: { fields: ['modelId', 'referenceModelId'] },
-      });
-    }
-    if (alignment.pairs.length !== (alignment.method === '3-point' ? 3 : 0)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: DocumentMessages.alignmentPairs,
-        path: ['pairs'],
-        params: { fields: ['pairs', 'method'] },
-      });
-    }
-  });
+export const alignmentDocumentSchema = z.strictObject({
+  referenceModelId: idText(DocumentMessages.alignmentKey),
+  modelId: idText(DocumentMessages.alignmentKey),
+  projectId: idText().nullable(),
+  matrix: z
+    .array(z.number({ error: AlignmentMessages.matrixInvalid }), { error: AlignmentMessages.matrixInvalid })
+    .length(16, AlignmentMessages.matrixInvalid)
+    .refine(isAlignmentMatrix, AlignmentMessages.matrixInvalid),
+  method: z.enum(['same-frame', '3-point'], { error: AlignmentMessages.methodInvalid }),
+  pairs: z
+    .array(z.strictObject({ model: point, reference: point }, { error: DocumentMessages.alignmentPairs }), {
+      error: DocumentMessages.alignmentPairs,
+    })
+    .max(3, DocumentMessages.alignmentPairs),
+  rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
+  created_by: pathText,
+  created_at: timestamp.optional(),
+});
 
 /** A file check's common fields (`FileCheckBase`). */
 const fileCheck = {
@@ -405,6 +373,36 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
   };
 }
 
+/**
+ * The rules of a collection that tie fields together, checked on the raw data whatever its
+ * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
+ * finding's kind, measure and up against its points ({@link annotationShapeProblem}) and a
+ * follow-up of another model; an alignment of two different models with the pairs its method
+ * takes. A field that is not of its own type is left to its field rule.
+ */
+function crossProblems(collection: CollectionName, data: Record<string, unknown>): DocumentProblem[] {
+  const problems: DocumentProblem[] = [];
+  if (collection === 'annotations') {
+    const shape = annotationShapeProblem(data);
+    if (shape !== null) problems.push({ message: shape.message, path: [shape.field], depends: shape.fields.map((f) => [f]) });
+    const link = data.followUpOf as { modelId?: unknown } | null | undefined;
+    if (typeof link === 'object' && link !== null && link.modelId === data.modelId) {
+      problems.push({ message: AnnotationMessages.followUpInvalid, path: ['followUpOf'], depends: [['followUpOf'], ['modelId']] });
+    }
+  }
+  if (collection === 'alignments') {
+    if (typeof data.modelId === 'string' && data.modelId === data.referenceModelId) {
+      problems.push({ message: AlignmentMessages.sameModel, path: ['modelId'], depends: [['modelId'], ['referenceModelId']] });
+    }
+    if (Array.isArray(data.pairs) && (data.method === '3-point' || data.method === 'same-frame')) {
+      if (data.pairs.length !== (data.method === '3-point' ? 3 : 0)) {
+        problems.push({ message: DocumentMessages.alignmentPairs, path: ['pairs'], depends: [['pairs'], ['method']] });
+      }
+    }
+  }
+  return problems;
+}
+
 /** The key rule of a collection: the problem when `id` does not fit the parsed document, else null. */
 function keyProblem(collection: CollectionName, id: string, data: Record<string, unknown>): DocumentProblem | null {
   switch (collection) {
@@ -449,8 +447,12 @@ export function parseStoredDocument<C extends CollectionName>(
 ): StoredDocumentResult<CollectionTypes[C]> {
   const result = DOCUMENT_SCHEMAS[collection].safeParse(data, { error: fieldMessages(collection) });
   const problems = result.success ? [] : problemsOf(collection, result.error.issues);
-  const key = typeof data === 'object' && data !== null ? keyProblem(collection, id, data as Record<string, unknown>) : null;
-  if (key !== null) problems.push(key);
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+    const raw = data as Record<string, unknown>;
+    problems.push(...crossProblems(collection, raw));
+    const key = keyProblem(collection, id, raw);
+    if (key !== null) problems.push(key);
+  }
   if (problems.length === 0) return { ok: true, value: result.data as CollectionTypes[C] };
   const first = problems[0]!;
   return { ok: false, message: first.message, path: first.path.join('.'), problems };

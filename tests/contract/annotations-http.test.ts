@@ -154,8 +154,9 @@ describe('findings over raw HTTP as a user (issue 18 user rule)', () => {
     const stored = await asUser('GET', '/v1/docs/annotations/m1_1');
     expect(stored.body).toMatchObject({ doc: { id: 'm1_1', author_uid: userUid, seq: 1 } });
 
-    // own content edits pass; other fields do not
-    expect(await asUser('PATCH', '/v1/docs/annotations/m1_1', { data: { status: 'monitoring', severity: 4 } })).toMatchObject({
+    // own content edits pass (with the server's time as last_updated); other fields do not
+    const edit = { status: 'monitoring', severity: 4, last_updated: { $serverTimestamp: true } };
+    expect(await asUser('PATCH', '/v1/docs/annotations/m1_1', { data: edit })).toMatchObject({
       status: 204,
     });
     expect(await asUser('PATCH', '/v1/docs/annotations/m1_1', { data: { author_uid: 'cli' } })).toMatchObject({ status: 403 });

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
 import { startFirestoreEmulator } from '../support/emulators.js';
+import { sdkData } from '../support/rules-data.js';
 import type { FirestoreEmulatorHandle } from '../support/emulators.js';
 
 const storageHost = process.env.FIREBASE_STORAGE_EMULATOR_HOST ?? null;
@@ -48,12 +49,12 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
     }
     case 'create':
       return request.id === undefined
-        ? db.collection(request.collection).add(request.data)
-        : db.doc(`${request.collection}/${request.id}`).set(request.data);
+        ? db.collection(request.collection).add(sdkData(request.data))
+        : db.doc(`${request.collection}/${request.id}`).set(sdkData(request.data));
     case 'update':
       return request.merge
-        ? db.doc(`${request.collection}/${request.id}`).set(request.data, { merge: true })
-        : db.doc(`${request.collection}/${request.id}`).update(request.data);
+        ? db.doc(`${request.collection}/${request.id}`).set(sdkData(request.data), { merge: true })
+        : db.doc(`${request.collection}/${request.id}`).update(sdkData(request.data));
     case 'delete':
       return db.doc(`${request.collection}/${request.id}`).delete();
     case 'batch': {
@@ -61,8 +62,8 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
       const batch = db.batch();
       for (const op of request.ops) {
         const ref = db.doc(`${op.collection}/${op.id}`);
-        if (op.op === 'create') batch.set(ref, op.data);
-        else if (op.op === 'update') batch.update(ref, op.data);
+        if (op.op === 'create') batch.set(ref, sdkData(op.data));
+        else if (op.op === 'update') batch.update(ref, sdkData(op.data));
         else batch.delete(ref);
       }
       return batch.commit();

@@ -29,6 +29,7 @@ import {
   writerView,
 } from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
+import { storedDocument } from '@shared/rules/stored-documents.js';
 import { randomId } from './db.js';
 
 /** What the route modules share. */
@@ -220,6 +221,8 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
         authorizeWrite(principal, change, documents.lookup);
         checkDocumentContent(change);
         checkModelPublicId(change, modelsWithPublicId);
+        // Stored = validated: the collection schema's output is stored, not the data sent.
+        return storedDocument(principal, change, documents.lookup);
       },
       (changes) => authorizeBatch(principal, changes),
       preconditions && preconditionsOf(principal, preconditions),

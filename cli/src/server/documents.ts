@@ -302,7 +302,9 @@ export class DocumentStore {
    * Applies writes atomically (one SQLite transaction): all or none. Server-time sentinels
    * become one ISO timestamp for the whole commit.
    * @param ops the writes, in order (later ops see earlier ones)
-   * @param authorize called for each write with the document before and after; throwing aborts the commit
+   * @param authorize called for each write with the document before and after (and the commit's time);
+   *   it returns the document to store instead of `after` (the stored-document schema's output) or
+   *   nothing to store `after`; throwing aborts the commit
    * @param authorizeAll called once after every write was applied, inside the transaction, with all
    *   of them in order (the commit-wide rules, e.g. issue 18's finding count binding); throwing
    *   rolls the whole commit back
@@ -312,12 +314,13 @@ export class DocumentStore {
    *   table): null for one it may not read, which the write then treats as absent (its refusal is
    *   a missing document's) and never writes over (`withheldWrite`); default: all of it
    * @throws AppError `aborted` (a precondition failed), `already-exists` (create of an existing
-   *   doc), `not-found` (update of a missing doc), `invalid-argument`, `permission-denied` (a write over a document withheld from the
-   *   caller), or whatever `authorize` / `authorizeAll` throw; nothing is written then
+   *   doc), `not-found` (update of a missing doc), `invalid-argument`, `permission-denied` (a
+   *   write over a document withheld from the caller), or whatever `authorize` / `authorizeAll`
+   *   throw; nothing is written then
    */
   commit(
     ops: WriteOp[],
-    authorize: (change: PendingChange) => void,
+    authorize: (change: PendingChange) => Json | null | void,
     authorizeAll: (changes: readonly PendingChange[]) => void = () => undefined,
     preconditions?: CommitPreconditions,
     view: (collection: CollectionName, stored: Json) => Json | null = (_collection, stored) => stored,
@@ -334,11 +337,13 @@ export class DocumentStore {
         // Hidden means hidden: what the caller may not read is written as if absent.
         const before = stored === null ? null : view(op.collection, stored);
         const after = applyWrite(op, before, now);
-        const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
-        authorize(change);
+        const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after, now };
+        // What is stored is what the rules return (a stored-document schema's output), not the input.
+        const checked = authorize(change);
+        if (checked !== undefined) change.after = checked;
         if (stored !== null && before === null) throw withheldWrite(op.collection, op.id);
-        if (after) {
-          this.upsert.run(op.collection, op.id, JSON.stringify(after), now, now);
+        if (change.after) {
+          this.upsert.run(op.collection, op.id, JSON.stringify(change.after), now, now);
           touched.add(op.collection);
         } else if (before) {
           this.remove.run(op.collection, op.id);

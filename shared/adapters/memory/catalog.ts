@@ -38,6 +38,7 @@ import {
   withheldWrite,
   writerView,
 } from '@shared/rules/document-rules.js';
+import { storedDocument } from '@shared/rules/stored-documents.js';
 import type { Json, MemoryDoc } from './documents.js';
 import { runQuery, wireCopy } from './documents.js';
 import { LiveQueries } from '@shared/adapters/live-queries.js';
@@ -274,13 +275,15 @@ export class MemoryCatalog implements CatalogPort {
       // Hidden means hidden: what the caller may not read is written as if absent (as the embedded server).
       const before = writerView(principal, op.collection, stored, current);
       const after = applyWrite(op, before, now);
-      const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after };
+      const change: PendingChange = { op: op.op, collection: op.collection, id: op.id, before, after, now };
       authorizeWrite(principal, change, current);
       checkDocumentContent(change);
       checkModelPublicId(change, modelsWithPublicId);
+      // Stored = validated: the collection schema's output, not the data sent.
+      change.after = storedDocument(principal, change, current);
       if (stored !== null && before === null) throw withheldWrite(op.collection, op.id);
-      pending.set(key(op.collection, op.id), after);
-      changes.push({ collection: op.collection, id: op.id, after });
+      pending.set(key(op.collection, op.id), change.after);
+      changes.push({ collection: op.collection, id: op.id, after: change.after });
       computed.push(change);
     }
     authorizeBatch(principal, computed);
