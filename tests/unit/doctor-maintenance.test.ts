@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import type { Backend } from '@shared/ports/index.js';
+import type { Annotation } from '@shared/types.js';
 import { createAnnotation, deleteAnnotation } from '@shared/workflows/annotations.js';
 import { openDatabase } from '../../cli/src/server/db.js';
 import { FileStore } from '../../cli/src/server/file-store.js';
@@ -18,15 +19,27 @@ import type { StorageScanApi } from '../../cli/src/lib/catalog-io.js';
 import { describeReport, diagnose, formatGrace, parseGrace, problemCount, repair } from '../../cli/src/lib/doctor.js';
 import { tempDir } from '../support/paths.js';
 
-// Moves into place (`rename`) can be held back, to stop a store between its moves and its records.
-const renameGate = vi.hoisted(() => ({ suffix: null as string | null, opened: Promise.resolve() }));
+// Moves into place (`rename`) and folder reads (`readdir`, once read) can be held back, to stop a
+// store between its moves and its records, or a scan between reading a folder and reading the records.
+const gates = vi.hoisted(() => ({
+  rename: { suffix: null as string | null, opened: Promise.resolve() },
+  readdir: { suffix: null as string | null, opened: Promise.resolve(), reached: (): void => undefined },
+}));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof FsPromises>();
   const rename: typeof fs.rename = async (from, to) => {
-    if (renameGate.suffix !== null && String(to).endsWith(renameGate.suffix)) await renameGate.opened;
+    if (gates.rename.suffix !== null && String(to).endsWith(gates.rename.suffix)) await gates.rename.opened;
     return fs.rename(from, to);
   };
-  return { ...fs, default: { ...fs, rename }, rename };
+  const readdir = (async (dir: string, options?: unknown) => {
+    const entries = await (fs.readdir as (d: string, o?: unknown) => Promise<unknown>)(dir, options);
+    if (gates.readdir.suffix !== null && String(dir).endsWith(gates.readdir.suffix)) {
+      gates.readdir.reached();
+      await gates.readdir.opened;
+    }
+    return entries;
+  }) as typeof fs.readdir;
+  return { ...fs, default: { ...fs, rename, readdir }, rename, readdir };
 });
 
 const work = tempDir('doctor-maintenance');
@@ -105,21 +118,41 @@ describe('FileStore scan and repair (the embedded server)', () => {
     expect(await store.repairScan({ graceMs: HOUR })).toEqual({ removedFiles: 0, removedRows: 1, leftAlone: [] });
   });
 
+  it('a file stored after the scan read its folder, before it read the records, keeps its record', async () => {
+    const uuid = randomUUID();
+    const path = `models/${uuid}/assets/late.bin`;
+    mkdirSync(join(disk(path), '..'), { recursive: true });
+    // the repair reads the (empty) folder, then waits there while the file is stored with its record
+    let open = (): void => undefined;
+    const reached = new Promise<void>((resolve) => (gates.readdir.reached = resolve));
+    gates.readdir.opened = new Promise<void>((resolve) => (open = resolve));
+    gates.readdir.suffix = `${uuid}/assets`;
+    const repairing = store.repairScan({ graceMs: 0 });
+    await reached;
+    gates.readdir.suffix = null;
+    await store.put(path, Buffer.from('late'), null);
+    open();
+    // the scan sees a record whose bytes it did not list; the repair finds the bytes and keeps it
+    expect(await repairing).toEqual({ removedFiles: 0, removedRows: 0, leftAlone: [] });
+    expect(store.metadata(path).size).toBe(4);
+    expect(existsSync(disk(path))).toBe(true);
+  });
+
   it('a file moved into place whose record is not written yet survives a repair with grace 0', async () => {
     const uuid = randomUUID();
     const first = { path: `models/${uuid}/assets/a.bin`, body: Buffer.from('first'), contentType: null };
     const second = { path: `models/${uuid}/assets/b.bin`, body: Buffer.from('second'), contentType: null };
     // the second move waits, so the first file lies in place without its record (the rows come after all moves)
     let open = (): void => undefined;
-    renameGate.suffix = '/b.bin';
-    renameGate.opened = new Promise<void>((resolve) => (open = resolve));
+    gates.rename.suffix = '/b.bin';
+    gates.rename.opened = new Promise<void>((resolve) => (open = resolve));
     const storing = store.putMany([first, second]);
     while (!existsSync(disk(first.path))) await new Promise((resolve) => setImmediate(resolve));
     expect(() => store.metadata(first.path)).toThrow(/No file at/);
     const repaired = await store.repairScan({ graceMs: 0 });
     expect(repaired).toMatchObject({ removedFiles: 0, leftAlone: [{ path: first.path, reason: 'in-flight' }] });
     open();
-    renameGate.suffix = null;
+    gates.rename.suffix = null;
     await storing;
     for (const entry of [first, second]) {
       expect(store.metadata(entry.path).size).toBe(entry.body.length);
@@ -254,7 +287,7 @@ describe("doctor's finding-count repair", () => {
     await backend.catalog.set('models', modelId, { uuid: modelId, publicId: 'M-1', name: 'M', projectId: 'p1', visible: true, files: {} });
     const author = { uid: 'cli', email: null };
     const crack = { title: 'Crack', category: 'crack', severity: 2, points: [{ x: 0, y: 0, z: 0 }] };
-    const first = [];
+    const first: Annotation[] = [];
     for (let i = 0; i < 3; i += 1) first.push(await createAnnotation(backend.catalog, modelId, crack, author));
     // a count written by hand
     await backend.catalog.update('models', modelId, { 'metadata.annotationsCount': 9 });
