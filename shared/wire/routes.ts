@@ -80,7 +80,7 @@ export type TokenGrant = z.infer<typeof tokenGrantSchema>;
 const credentialsSchema = z.object({ email: z.unknown(), password: z.unknown() });
 
 /** An account as `catalog export` writes it and `catalog import` reads it (with its scrypt hash). */
-export const exportedAccountSchema = z.object({
+export const exportedAccountSchema = z.strictObject({
   uid: z.string().min(1),
   email: z.string().min(1),
   password_hash: z.string().startsWith('scrypt$'),
