@@ -223,19 +223,20 @@ export class FirebaseCatalog implements CatalogPort {
 
   /**
    * CatalogPort.transaction over the SDK's `runTransaction` (optimistic: the commit carries the
-   * versions read, and the SDK runs the work again when one changed). The work's writes are
-   * buffered and put on the SDK's transaction when it returns; a create whose target the work did
-   * not read is read first (the SDK's transactions have no create: a set after reading it absent
-   * carries the "must not exist" precondition). A hidden model or a finding of one reads as null to
-   * a non-admin, as {@link get}.
+   * versions read, and fails when one changed). The work's writes are buffered and put on the
+   * SDK's transaction when it returns; a create whose target the work did not read is read first
+   * (the SDK's transactions have no create: a set after reading it absent carries the "must not
+   * exist" precondition). A hidden model or a finding of one reads as null to a non-admin, as
+   * {@link get}.
    *
-   * Firestore evaluates the security rules of a commit against the documents as they are then, so a
-   * commit whose reads went stale can be refused with permission-denied (a user's count bump no
-   * longer one more than the stored count) before its versions are compared: such a refusal is a
-   * conflict when a document the attempt read has changed since (read again outside the
-   * transaction), and the work runs again after a jittered back-off; a refusal with every read
-   * unchanged is the rules' answer. Giving up after `maxAttempts` (Firestore's `aborted`,
-   * `failed-precondition` for reads that went stale, or such conflicts) is `aborted`.
+   * Each attempt is one SDK attempt; a conflict runs the work again after this product's jittered
+   * back-off (the SDK's starts at a second, which 20 writers of one model would wait many times):
+   * Firestore's `aborted`, `failed-precondition` (a read went stale) and `already-exists` (a
+   * document read as absent was created meanwhile), and a permission-denied while a document the
+   * attempt read has changed since (read again outside the transaction): Firestore evaluates a
+   * commit's rules against the documents as they are then, so a stale commit can be refused by
+   * the rules before its versions are compared. A refusal with every read unchanged is the rules'
+   * answer. Giving up after `maxAttempts` is `aborted`.
    */
   async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const maxAttempts = attemptsOf(options);
@@ -248,7 +249,6 @@ export class FirebaseCatalog implements CatalogPort {
           return await runTransaction(
             this.db,
             async (sdk) => {
-              seen.clear();
               const tx = new BufferedTransaction({
                 read: async (collection, id) => {
                   const found = await this.readIn(sdk, collection, id);
@@ -261,19 +261,21 @@ export class FirebaseCatalog implements CatalogPort {
               wroteUsers = tx.ops.some((op) => op.collection === 'users');
               return result;
             },
-            { maxAttempts },
+            { maxAttempts: 1 },
           );
         } catch (error) {
+          if (error instanceof AppError) throw error;
           const code = (error as { code?: unknown } | null)?.code;
-          if (error instanceof AppError || code !== 'permission-denied' || !(await this.changedSince(seen))) throw error;
+          const conflict =
+            code === 'aborted' ||
+            code === 'failed-precondition' ||
+            code === 'already-exists' ||
+            (code === 'permission-denied' && (await this.changedSince(seen)));
+          if (!conflict) throw mapFirestoreError(error);
           if (attempt >= maxAttempts) throw abortedError(attempt, error);
           await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
         }
       }
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (!(error instanceof AppError) && (code === 'aborted' || code === 'failed-precondition')) throw abortedError(maxAttempts, error);
-      throw mapFirestoreError(error);
     } finally {
       if (wroteUsers) this.resetRoles();
     }
