@@ -67,7 +67,7 @@ export interface ModelFiles {
   assets?: string[];
   /**
    * Storage path of the web-sized copy of a training `.ply` splat (`models/{uuid}/model.spz`,
-   * SPZ v3 written by Spark's `transcodeSpz`): what the viewer loads. The original stays at
+   * SPZ (version 2) written by Spark's `transcodeSpz`): what the viewer loads. The original stays at
    * `splatPath` for download. Null or missing when there is none (a `.splat`, a mesh, a model
    * stored before web-sized copies existed: `catalog doctor --fix` makes it).
    */

@@ -16,7 +16,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import { parseModelPath } from '@shared/paths.js';
 import type { Model } from '@shared/types.js';
 import { deleteFilesQuietly } from '@shared/workflows/util.js';
-import { deleteModelsFindings, referencedPaths } from '@shared/workflows/index.js';
+import { deleteModelsWithFindings, referencedPaths } from '@shared/workflows/index.js';
 import { REPAIR_GRACE_MS } from '@shared/wire/routes.js';
 import type { StorageScanApi } from './catalog-io.js';
 import { backfillModel, missingBackfill } from './backfill.js';
@@ -461,9 +461,8 @@ export async function repair(
       log(`left alone: model ${m.publicId} (${m.modelId}) without project; ${describeLeftAlone('in-flight', graceMs)}`);
       continue;
     }
-    // its findings and alignments first (issue 18: no orphan findings)
-    await deleteModelsFindings(backend.catalog, [record]);
-    await backend.catalog.delete('models', m.modelId);
+    // With its findings and alignments, so that no finding is left without its model even when one is added meanwhile.
+    await deleteModelsWithFindings(backend.catalog, [record]);
     const files = new Set([...(await listStoredDeep(backend.files, `models/${uuid}/`)).map((file) => file.path), ...m.files]);
     await deleteFilesQuietly(backend.files, [...files]);
     deletedModels.add(m.modelId);

@@ -1,5 +1,5 @@
 // Worker thread of cli/src/lib/web-splat.ts: reads a training PLY, writes its web-sized copy
-// (SPZ v3, the version Spark 2.2 reads) with Spark's transcodeSpz, and posts the byte count.
+// (SPZ version 2, as Spark 2.2 writes it; Spark reads versions 2 and 3) with Spark's transcodeSpz, and posts the byte count.
 // Plain JavaScript so it runs the same from the TypeScript sources and from the CLI bundle.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';

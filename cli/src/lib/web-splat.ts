@@ -1,5 +1,5 @@
 /**
- * Web-sized splats: the compressed copy of a 3DGS training PLY that the viewer loads (SPZ v3,
+ * Web-sized splats: the compressed copy of a 3DGS training PLY that the viewer loads (SPZ version 2,
  * about 12× smaller), written by Spark's `transcodeSpz` (@sparkjsdev/spark, the viewer's own
  * splat library, so the copy reads back exactly as the viewer expects) in a worker thread, so
  * a server or CLI keeps answering while a large file compresses. One compression runs at a time
@@ -28,7 +28,7 @@ export interface WebSplatResult {
 }
 
 /**
- * Writes the web-sized copy (SPZ v3) of a training PLY, in a worker thread.
+ * Writes the web-sized copy (SPZ, version 2 as Spark writes it) of a training PLY, in a worker thread.
  * @param input path of the PLY
  * @param output path of the SPZ to write (replaced)
  * @param name the PLY's file name (tells the transcoder the format; default 'model.ply')
