@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(async () => world?.stop());
 
 /** A request body of raw bytes (the harness hands any fetch body through). */
-const bytes = (data: Uint8Array): (() => string) => (() => new Blob([new Uint8Array(data)])) as unknown as () => string;
+const bytes =
+  (data: Uint8Array): (() => Blob) =>
+  () =>
+    new Blob([new Uint8Array(data)]);
 
 const m = `models/${model}`;
 const binary = { 'content-type': 'application/octet-stream' };

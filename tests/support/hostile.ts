@@ -30,8 +30,8 @@ export interface HostileCase {
   path: string | (() => string);
   /** A JSON value (sent as JSON), or a builder of one. */
   body?: unknown;
-  /** A raw body (string or multipart form), or a builder of one. */
-  raw?: string | (() => string | FormData);
+  /** A raw body (text, bytes or a multipart form), or a builder of one. */
+  raw?: string | (() => string | FormData | Blob);
   headers?: Record<string, string>;
   status: number;
   /** What the error message (or the whole reply text) must say. */
@@ -212,7 +212,7 @@ export async function snapshot(world: HostileWorld): Promise<string> {
  */
 export async function sendCase(world: HostileWorld, c: HostileCase): Promise<HostileReply> {
   const headers: Record<string, string> = { ...authHeader(world, c.as), ...c.headers };
-  let body: string | FormData | undefined;
+  let body: string | FormData | Blob | undefined;
   if (c.raw !== undefined) body = typeof c.raw === 'function' ? c.raw() : c.raw;
   else if (c.body !== undefined) body = JSON.stringify(typeof c.body === 'function' ? (c.body as () => unknown)() : c.body);
   const path = typeof c.path === 'function' ? c.path() : c.path;
