@@ -42,6 +42,9 @@ export const IMAGE_TYPES: Readonly<Record<string, string>> = {
   '.tiff': 'image/tiff',
 };
 
+/** `accept` of a photo or thumbnail file input: exactly the names {@link IMAGE_TYPES} takes ('.jpg,.jpeg,.png,…'). */
+export const PHOTO_FILE_ACCEPT = Object.keys(IMAGE_TYPES).join(',');
+
 /**
  * Decodes a whole image, as the platform can: resolves its pixel size, null when the platform
  * cannot decode this type (the check then relies on the header), rejects when the data is

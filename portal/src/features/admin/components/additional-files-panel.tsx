@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '@shared/constants.js';
+import { PHOTO_FILE_ACCEPT } from '@shared/content-check/image.js';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { ModelMessages, cameraMetadataUploaded, filesUploaded } from '@shared/messages.js';
 import {
@@ -21,8 +22,8 @@ import { UploadProgressPanel, type FileProgress } from '../../../components/ui/u
 import { useAction } from '../../../hooks/use-action.js';
 
 const KINDS: Array<{ kind: AdditionalFileKind; label: string; accept?: string }> = [
-  { kind: 'images', label: 'Images', accept: 'image/*' },
-  { kind: 'thumbnails', label: 'Thumbnails', accept: 'image/*' },
+  { kind: 'images', label: 'Images', accept: PHOTO_FILE_ACCEPT },
+  { kind: 'thumbnails', label: 'Thumbnails', accept: PHOTO_FILE_ACCEPT },
   { kind: 'assets', label: 'Assets' },
   { kind: 'cameraMetadata', label: 'Camera Metadata', accept: '.json,application/json' },
 ];
