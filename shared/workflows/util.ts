@@ -1,3 +1,4 @@
+import { guessContentType } from '../content-type.js';
 import pLimit from 'p-limit';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES, usesResumableUpload } from '../constants.js';
 import { AppError, ErrorCode } from '../errors.js';
@@ -131,13 +132,17 @@ export async function uploadFiles(
   let failure: { error: unknown } | undefined;
   const store = async ({ batch, items }: UploadUnit): Promise<StoredFile[]> => {
     if (batch) {
-      const batchItems = items.map((item) => ({ path: item.path, source: item.source, contentType: item.contentType }));
+      const batchItems = items.map((item) => ({
+        path: item.path,
+        source: item.source,
+        contentType: item.contentType ?? guessContentType(item.path),
+      }));
       return (files as Required<Pick<FileStorePort, 'uploadBatch'>>).uploadBatch(batchItems, { signal: stop.signal });
     }
     const [item] = items;
     return [
       await files.upload(item.path, item.source, {
-        contentType: item.contentType,
+        contentType: item.contentType ?? guessContentType(item.path),
         signal: stop.signal,
         onProgress: (progress) => options.onFile?.(item.key, 'uploading', progress),
       }),

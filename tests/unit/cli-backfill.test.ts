@@ -62,8 +62,8 @@ describe('doctor --fix backfill (memory backend: the web-sized copy is made here
       files: {
         [`${folder}/model.ply`]: { data: gaussianPly(300) },
         // stored before the checks existed: an HTML page named .glb
-        [`${folder}/model.glb`]: { data: HTML_PAGE, contentType: 'model/gltf-binary' },
-        [`${folder}/images/a.png`]: { data: await pngPhoto(800, 600), contentType: 'image/png' },
+        [`${folder}/model.glb`]: { data: HTML_PAGE },
+        [`${folder}/images/a.png`]: { data: await pngPhoto(800, 600) },
       },
       documents: {
         projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }],

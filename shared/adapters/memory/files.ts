@@ -179,7 +179,6 @@ export class MemoryFiles implements FileStorePort {
       destroyInput(source);
       throw canceled();
     }
-    const contentType = options.contentType ?? (isBlob(source) && source.type ? source.type : undefined);
     await this.store.tick();
     try {
       await storage(() => requireAdmin(this.session.principal()));
@@ -205,7 +204,7 @@ export class MemoryFiles implements FileStorePort {
     }
     const bytes = concat(parts, received);
     await assertStoredContent(path, bytesSource(bytes, fileNameOf(path)));
-    const [stored] = this.store.putFiles([{ path, bytes, contentType }]);
+    const [stored] = this.store.putFiles([{ path, bytes }]);
     if (!usesResumableUpload(total) || received !== total) {
       options.onProgress?.({ bytesTransferred: stored!.size, totalBytes: stored!.size });
     }
@@ -239,7 +238,7 @@ export class MemoryFiles implements FileStorePort {
     }
     const total = items.reduce((sum, item) => sum + item.source.size, 0);
     options.onProgress?.({ bytesTransferred: 0, totalBytes: total });
-    const entries: Array<{ path: string; bytes: Uint8Array; contentType?: string }> = [];
+    const entries: Array<{ path: string; bytes: Uint8Array }> = [];
     for (const item of items) {
       const parts: Uint8Array[] = [];
       let length = 0;
@@ -251,8 +250,7 @@ export class MemoryFiles implements FileStorePort {
       } finally {
         destroyInput(item.source);
       }
-      const contentType = item.contentType ?? (isBlob(item.source) && item.source.type ? item.source.type : undefined);
-      entries.push({ path: item.path, bytes: concat(parts, length), ...(contentType ? { contentType } : {}) });
+      entries.push({ path: item.path, bytes: concat(parts, length) });
     }
     if (options.signal?.aborted) throw canceled(options.signal.reason);
     for (const entry of entries) await assertStoredContent(entry.path, bytesSource(entry.bytes, fileNameOf(entry.path)));

@@ -43,10 +43,9 @@ export interface MemoryAccountSeed {
   disabled?: boolean;
 }
 
-/** A file to seed: its bytes (or text) and content type. */
+/** A file to seed: its bytes (or text). Its content type comes from its path, as every stored file's. */
 export interface MemoryFileSeed {
   data: Uint8Array | string;
-  contentType?: string;
 }
 
 /** A document to seed: its id and data (server-time sentinels are resolved). */
@@ -179,7 +178,7 @@ export class MemoryStore {
         : Object.entries(docs ?? {});
       for (const [id, data] of entries) this.writeDocument(collection, id, data);
     }
-    for (const [path, file] of Object.entries(seed.files ?? {})) this.putFile(path, file.data, file.contentType);
+    for (const [path, file] of Object.entries(seed.files ?? {})) this.putFile(path, file.data);
   }
 
   // ---- documents --------------------------------------------------------------------------------
@@ -310,21 +309,22 @@ export class MemoryStore {
   /**
    * Stores a file without the role table (a seed), replacing any file at `path`.
    * @param data bytes, or text (UTF-8)
-   * @param contentType default: guessed from the extension
-   * @returns its metadata
+   * @returns its metadata (content type from the path's extension)
    */
-  putFile(path: string, data: Uint8Array | string, contentType?: string | null): StoredFile {
-    return this.putFiles([{ path, bytes: toBytes(data), contentType }])[0]!;
+  putFile(path: string, data: Uint8Array | string): StoredFile {
+    return this.putFiles([{ path, bytes: toBytes(data) }])[0]!;
   }
 
   /**
-   * Stores files together (all at once; the bytes are kept as given).
+   * Stores files together (all at once; the bytes are kept as given). Each is recorded with the
+   * content type of its path (`guessContentType`), as the embedded server does: never one an
+   * uploader names, which may be text/html.
    * @returns their metadata, in order
    */
-  putFiles(entries: ReadonlyArray<{ path: string; bytes: Uint8Array; contentType?: string | null }>): StoredFile[] {
+  putFiles(entries: ReadonlyArray<{ path: string; bytes: Uint8Array }>): StoredFile[] {
     const updated = this.now();
-    return entries.map(({ path, bytes, contentType }) => {
-      const file: MemoryFile = { path, bytes, contentType: contentType || guessContentType(path), updated };
+    return entries.map(({ path, bytes }) => {
+      const file: MemoryFile = { path, bytes, contentType: guessContentType(path), updated };
       this.fileMap.set(path, file);
       return toStoredFile(file);
     });
