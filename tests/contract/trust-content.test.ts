@@ -375,6 +375,25 @@ describe('downloads go out with a type from the path, never the uploader’s', (
     expectHeaders(await download(`${m}/assets/t.html`), 'application/octet-stream', 'attachment');
   });
 
+  it('a tus upload whose creation request carries the whole file answers 201 and stores it (creation-with-upload)', async () => {
+    const path = `${m}/images/whole.png`;
+    const data = tinyPng();
+    const created = await fetch(`${world.url}/v1/uploads`, {
+      method: 'POST',
+      headers: {
+        ...authHeader(world, 'admin'),
+        'tus-resumable': '1.0.0',
+        'upload-length': String(data.byteLength),
+        'upload-metadata': `path ${Buffer.from(path).toString('base64')}`,
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: new Blob([new Uint8Array(data)]),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    expect(created.headers.get('upload-offset')).toBe(String(data.byteLength));
+    expect(new Uint8Array(await (await download(path)).arrayBuffer())).toEqual(new Uint8Array(data));
+  });
+
   it('a row stored before this rule with text/html is still served with the type of its path', async () => {
     const path = `${m}/images/old.png`;
     await put(path, tinyPng(), 'image/png');

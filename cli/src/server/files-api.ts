@@ -15,7 +15,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import { FileStore as TusFileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import { ERRORS, isPathInsideDirectory } from '@tus/utils';
+import { ERRORS, EVENTS, isPathInsideDirectory } from '@tus/utils';
+import type { Upload } from '@tus/utils';
 import { z } from 'zod';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
 import { downloadHeaders } from '@shared/content-type.js';
@@ -51,6 +52,18 @@ const UPLOAD_WRITE_BUFFER = 1024 * 1024;
  * bytes already written stay (the next HEAD reports them, so the client resumes after them).
  */
 class BufferedTusFileStore extends TusFileStore {
+  /**
+   * Uploads finished and moved into storage whose request has not been answered yet, by id. A
+   * creation-with-upload POST reads its upload back after the finish hook (for its expiry
+   * header), when the bytes have moved to storage and the record is gone; without this it
+   * answered 404 for a file it had stored.
+   */
+  readonly finished = new Map<string, Upload>();
+
+  override async getUpload(id: string): Promise<Upload> {
+    return this.finished.get(id) ?? super.getUpload(id);
+  }
+
   override async write(readable: NodeJS.ReadableStream, fileId: string, offset: number): Promise<number> {
     const file = join(this.directory, fileId);
     if (!isPathInsideDirectory(this.directory, file)) throw ERRORS.FILE_NOT_FOUND;
@@ -240,6 +253,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       const path = upload.metadata?.path as string;
       try {
         await files.adopt(path, join(datastore.directory, upload.id), upload.offset, upload.metadata?.contentType);
+        datastore.finished.set(upload.id, upload);
         return {};
       } catch (error) {
         throw tusFailure(error);
@@ -248,6 +262,8 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       }
     },
   });
+  // Answered: a finished upload is no longer read back (see BufferedTusFileStore.finished).
+  tus.on(EVENTS.POST_FINISH, (_req, _res, upload) => datastore.finished.delete(upload.id));
 
   /** Requests being handled now, by upload id (a PATCH streaming bytes, a HEAD, the finish). */
   const tusRequests = new Map<string, number>();
