@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnotationInput } from '@shared/annotations.js';
 import { alignmentId, annotationId } from '@shared/annotations.js';
 import { AppError } from '@shared/errors.js';
-import type { Backend } from '@shared/ports/index.js';
+import type { Backend, Query } from '@shared/ports/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import {
   createAnnotation,
@@ -249,6 +249,38 @@ export function describeFindingsWorkflows(backend: FindingsBackend): void {
         }
       } finally {
         stop();
+      }
+    });
+
+    it.skipIf(backend.noRules !== null)('an alignment with a hidden model is withheld from a user, as the model is', async () => {
+      const admin = env.admin.catalog;
+      const user = env.user.catalog;
+      const id = alignmentId(model, hidden);
+      await admin.set('alignments', id, {
+        referenceModelId: model,
+        modelId: hidden,
+        projectId: project,
+        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+        method: 'same-frame',
+        pairs: [],
+        rmsError: 0,
+        created_by: adminUid,
+        created_at: SERVER_TIMESTAMP,
+      });
+      try {
+        const pair: Query = {
+          where: [
+            ['referenceModelId', '==', model],
+            ['modelId', '==', hidden],
+          ],
+        };
+        expect((await admin.get('alignments', id))?.modelId).toBe(hidden);
+        expect((await admin.query('alignments', pair)).map((a) => a.id)).toEqual([id]);
+        expect(await user.get('alignments', id)).toBeNull();
+        expect(await user.query('alignments', pair)).toEqual([]);
+        expect(await user.count('alignments', pair)).toBe(0);
+      } finally {
+        await admin.delete('alignments', id);
       }
     });
 

@@ -39,6 +39,7 @@ import type {
 import { abortedError, attemptsOf, backoffMs, BufferedTransaction } from '@shared/adapters/transaction.js';
 import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
+import { MODEL_FIELDS } from '@shared/rules/document-rules.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 import { mapFirestoreError } from './errors.js';
 
@@ -96,25 +97,32 @@ export class FirebaseCatalog implements CatalogPort {
       return snapshot.exists() ? withId<CollectionTypes[C]>(snapshot) : null;
     } catch (error) {
       const mapped = mapFirestoreError(error);
-      // A hidden model is denied by the rules; for a reader with a role the port answers null.
-      if (
-        (collection === 'models' || collection === 'annotations') &&
-        mapped.code === ErrorCode.PermissionDenied &&
-        (await this.role()) !== null
-      ) {
-        return null;
-      }
+      // A hidden model (or a document read with it) is denied by the rules; for a reader with a role the port answers null.
+      if (await this.withheldDocument(collection, mapped)) return null;
       throw mapped;
     }
   }
 
   /**
-   * True when a refused query is one model's findings asked by a reader with a role: the rules
-   * refuse it only when that model is hidden from the reader, whom the port answers with none.
+   * True when a refused get is of a document the rules withhold from a reader with a role: a
+   * hidden model, or a finding or an alignment read with a hidden (or missing) model. The other
+   * backends answer such a read with null, as for a missing document.
+   */
+  private async withheldDocument(collection: CollectionName, error: AppError): Promise<boolean> {
+    if ((collection !== 'models' && MODEL_FIELDS[collection] === undefined) || error.code !== ErrorCode.PermissionDenied) return false;
+    return (await this.role()) !== null;
+  }
+
+  /**
+   * True when a refused query is one model's findings, or one pair's alignment, asked by a reader
+   * with a role: the rules refuse it only when a model it names is hidden from the reader, whom
+   * the port answers with none.
    */
   private async withheldFindings(collection: CollectionName, query: Query | undefined, error: AppError): Promise<boolean> {
-    if (collection !== 'annotations' || error.code !== ErrorCode.PermissionDenied) return false;
-    if (!(query?.where ?? []).some(([field, op]) => field === 'modelId' && op === '==')) return false;
+    const fields = MODEL_FIELDS[collection];
+    if (fields === undefined || error.code !== ErrorCode.PermissionDenied) return false;
+    const where = query?.where ?? [];
+    if (!fields.every((name) => where.some(([field, op]) => field === name && op === '=='))) return false;
     return (await this.role()) !== null;
   }
 
@@ -298,13 +306,7 @@ export class FirebaseCatalog implements CatalogPort {
       return snapshot.exists() ? withId<Record<string, unknown>>(snapshot) : null;
     } catch (error) {
       const mapped = mapFirestoreError(error);
-      if (
-        (collection === 'models' || collection === 'annotations') &&
-        mapped.code === ErrorCode.PermissionDenied &&
-        (await this.role()) !== null
-      ) {
-        return null;
-      }
+      if (await this.withheldDocument(collection, mapped)) return null;
       throw mapped;
     }
   }
