@@ -38,8 +38,10 @@ export function findingFieldOf(message: string): FindingField | null {
   switch (message) {
     case AnnotationMessages.titleRequired:
     case AnnotationMessages.titleTooLong:
+    case AnnotationMessages.titleInvalid:
       return 'title';
     case AnnotationMessages.noteTooLong:
+    case AnnotationMessages.noteInvalid:
       return 'note';
     case AnnotationMessages.categoryInvalid:
       return 'category';
