@@ -118,6 +118,24 @@ function maintenanceCases(): HostileCase[] {
       status: 400,
     },
     {
+      name: 'admin: tus PATCH of an upload id with a malformed escape: the API error format',
+      as: 'admin',
+      method: 'PATCH',
+      path: `${UPLOADS_PATH}/%E0%A4%A`,
+      raw: 'abc',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      status: 400,
+      message: /"code":"invalid-argument".*Invalid request/,
+    },
+    {
+      name: 'user: a document path with a malformed escape: the API error format',
+      as: 'user',
+      method: 'GET',
+      path: '/v1/docs/models/%E0%A4%A',
+      status: 400,
+      message: /"code":"invalid-argument".*Invalid request/,
+    },
+    {
       name: 'service: tus PATCH of an unknown upload',
       as: 'service',
       method: 'PATCH',
@@ -158,7 +176,7 @@ afterAll(async () => {
 
 describe('storage scan and repair under hostile requests', () => {
   const cases = maintenanceCases();
-  it('has its cases', () => expect(cases.length).toBe(31));
+  it('has its cases', () => expect(cases.length).toBe(33));
   hostileTable(() => world, cases);
 });
 

@@ -14,7 +14,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { registerApi, serveRoute } from './api.js';
 import { isApiPath, routes } from '@shared/wire/routes.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
@@ -139,6 +139,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     routerOptions: { maxParamLength: 2048 },
+    // A URL Fastify cannot decode (a malformed %-escape) is refused in the API's error format.
+    frameworkErrors: (error, _request, reply) => {
+      const { status, body } = errorResponse(new AppError(ErrorCode.InvalidArgument, `Invalid request: ${error.message}`));
+      void (reply as FastifyReply).code(status).send(body);
+    },
   });
 
   // JSON bodies: secure-json-parse refuses `__proto__` and `constructor.prototype` keys, with a message saying so.
