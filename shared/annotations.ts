@@ -174,14 +174,16 @@ function pointSchema(message: string) {
  * message ({@link AnnotationMessages}). One definition for two uses: {@link validateAnnotation}
  * checks a form's input with them after normalising it, and the stored-document schema of
  * `shared/validation/documents.ts` holds every stored finding to them (whoever writes).
- * - title: 1–120 characters, not blank, one line without control characters or surrounding spaces;
- * - note: at most 4,000 characters, no control characters but line breaks and tabs;
+ * - title: 1–120 characters (UTF-16 units, as inputs and Firestore rules count), not blank, one
+ *   line without control characters or surrounding spaces;
+ * - note: at most 4,000 characters (UTF-16 units), no control characters but line breaks and tabs;
  * - category, status: one of {@link ANNOTATION_CATEGORIES}, {@link ANNOTATION_STATUSES};
  * - severity: a whole number 1–5 (a number, never a numeric string);
  * - points: 1–500 points of exactly x, y, z finite numbers;
  * - kind: 'point' or 'polyline'; measure: null or one of {@link MEASURE_LABELS}'s kinds;
  * - up: null or a non-zero point;
- * - photos: at most 20 distinct camera image names of 1–255 characters without control characters.
+ * - photos: at most 20 distinct camera image names of 1–255 characters (code points, as zod and
+ *   the rules' pattern count) without control characters.
  * How the fields fit together (kind and measure against the points) is {@link annotationShapeProblem}.
  */
 export const annotationFieldSchemas = {
@@ -192,7 +194,7 @@ export const annotationFieldSchemas = {
     .refine((title) => !CONTROL_CHARACTER.test(title) && title === title.trim(), AnnotationMessages.titleInvalid),
   note: z
     .string({ error: AnnotationMessages.noteInvalid })
-    .max(ANNOTATION_NOTE_MAX, AnnotationMessages.noteTooLong)
+    .refine((note) => note.length <= ANNOTATION_NOTE_MAX, AnnotationMessages.noteTooLong)
     .refine((note) => !NOTE_CONTROL_CHARACTER.test(note), AnnotationMessages.noteInvalid),
   category: z.enum(ANNOTATION_CATEGORIES as [AnnotationCategory, ...AnnotationCategory[]], { error: AnnotationMessages.categoryInvalid }),
   severity: z

@@ -51,20 +51,24 @@ export const DocumentMessages = {
   counterInvalid: "A model's annotationsCount and annotationsSeq are whole numbers of 0 or more",
 } as const;
 
-/** Control characters (C0, DEL, C1). */
+/**
+ * Control characters (C0, DEL, C1). Lengths below are UTF-16 units (`String.length`), as the
+ * browser's inputs and Firestore rules' `size()` count them (zod's own string lengths count code
+ * points).
+ */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 /** A plain document-id-like text: 1–1,500 characters, no '/', no control characters. */
 const idText = (message?: string) =>
   z
     .string(message ? { error: message } : undefined)
     .min(1, message)
-    .max(1500, message)
+    .refine((id) => id.length <= 1500, message)
     .refine((id) => !id.includes('/') && !CONTROL_CHARACTER.test(id), message);
 /** A storage path or label: 1–1,024 characters without control characters. */
 const pathText = z
   .string()
   .min(1)
-  .max(1024)
+  .refine((text) => text.length <= 1024)
   .refine((text) => !CONTROL_CHARACTER.test(text));
 /** A whole number of 0 or more (sizes in bytes, counts). */
 const count = z.number().int().min(0);
@@ -93,13 +97,14 @@ const followUpOf = z
   .nullable();
 
 /**
- * A finding ('annotations', `AnnotationData`): the content fields of {@link annotationFieldSchemas}
- * in the form's order (so the first problem is the one the form reports first), how they fit
- * together ({@link annotationShapeProblem}), the model and number, the author (a uid of 1–128
- * characters without control characters, an email address or null), the times and the follow-up
- * link (of another model). `created_at`, `last_updated` and `followUpOf` may be absent (findings
- * stored before them); `up` may be absent (null). The key (`{modelId}_{seq}`) is checked by
- * {@link parseStoredDocument}.
+ * A finding's fields ('annotations', `AnnotationData`): the content fields of
+ * {@link annotationFieldSchemas} in the form's order (so the first problem is the one the form
+ * reports first), the model and number, the author (a uid of 1–128 characters without control
+ * characters, an email address or null), the times and the follow-up link
+ * (`{annotationId: '{modelId}_{seq}', modelId}`). `created_at`, `last_updated` and `followUpOf`
+ * may be absent (findings stored before them); `up` may be absent (null). How the fields fit
+ * together ({@link annotationShapeProblem}; a follow-up of another model) and the key
+ * (`{modelId}_{seq}`) are {@link parseStoredDocument}'s to check.
  */
 export const annotationDocumentSchema = z.strictObject({
   ...annotationFieldSchemas,
@@ -110,11 +115,11 @@ export const annotationDocumentSchema = z.strictObject({
   author_uid: z
     .string({ error: AnnotationMessages.authorInvalid })
     .min(1, AnnotationMessages.authorInvalid)
-    .max(128, AnnotationMessages.authorInvalid)
+    .refine((uid) => uid.length <= 128, AnnotationMessages.authorInvalid)
     .refine((uid) => !CONTROL_CHARACTER.test(uid), AnnotationMessages.authorInvalid),
   author_email: z
     .string({ error: AnnotationMessages.authorInvalid })
-    .max(254, AnnotationMessages.authorInvalid)
+    .refine((email) => email.length <= 254, AnnotationMessages.authorInvalid)
     .refine(isEmail, AnnotationMessages.authorInvalid)
     .nullable(),
   created_at: timestamp.optional(),
@@ -123,10 +128,11 @@ export const annotationDocumentSchema = z.strictObject({
 });
 
 /**
- * An alignment ('alignments', `AlignmentData`): two model ids, the project, a 4×4 column-major
- * matrix of 16 finite numbers that is an invertible affine transform (last row 0 0 0 1), the
- * method, its pairs (none for 'same-frame', exactly 3 for '3-point'), a finite RMS error ≥ 0, who
- * made it and when. The key is checked by {@link parseStoredDocument}.
+ * An alignment's fields ('alignments', `AlignmentData`): two model ids, the project, a 4×4
+ * column-major matrix of 16 finite numbers that is an invertible affine transform (last row
+ * 0 0 0 1), the method, at most 3 pairs of points, a finite RMS error ≥ 0, who made it and when.
+ * Two different models, the pairs the method takes (none for 'same-frame', exactly 3 for
+ * '3-point') and the key (`{referenceModelId}__{modelId}`) are {@link parseStoredDocument}'s to check.
  */
 export const alignmentDocumentSchema = z.strictObject({
   referenceModelId: idText(DocumentMessages.alignmentKey),
@@ -430,8 +436,10 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
 
 /**
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
- * schema and key rule: a finding at `{modelId}_{seq}`, an alignment at
- * `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
+ * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
+ * measure and up against its points, a follow-up of another model; an alignment of two models
+ * with the pairs its method takes) and its key rule: a finding at `{modelId}_{seq}`, an alignment
+ * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
  * Timestamps are in the ports' form (ISO strings, no server-time sentinels).
  * @param collection the collection
  * @param id the document's id

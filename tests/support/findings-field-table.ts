@@ -304,6 +304,11 @@ export const FINDING_FIELD_CASES: readonly FindingFieldCase[] = [
   deny('user', 'create', 'a photo listed twice', AnnotationMessages.photosInvalid, () => ({ photos: ['IMG_1.jpg', 'IMG_1.jpg'] })),
   deny('user', 'update', 'a photo name with a line break', AnnotationMessages.photosInvalid, () => ({ photos: ['IMG_1.jpg\n=2+3'] })),
   deny('user', 'create', 'a photo name of 256 characters', AnnotationMessages.photosInvalid, () => ({ photos: ['p'.repeat(256)] })),
+  // (names count code points, on both backends: 255 emoji are one name)
+  allow('admin', 'create', 'a photo name of 255 emoji', () => ({ photos: ['📷'.repeat(255)] })),
+  deny('user', 'create', 'a title of 61 emoji (122 UTF-16 units, as inputs count)', AnnotationMessages.titleTooLong, () => ({
+    title: '🙂'.repeat(61),
+  })),
   deny(
     'user',
     'update-legacy',
