@@ -11,8 +11,9 @@
  * - a non-admin's finding: `created_at` is the commit's time on create and never changes,
  *   `last_updated` is the commit's time on every write (both sent as the server-time sentinel,
  *   which the server resolves to one time per commit; any other value is refused), and a
- *   `followUpOf` names a finding that exists, that the writer may read (not a hidden model's;
- *   refused with the same message as a missing one), on the model it names, of the same project.
+ *   `followUpOf` names a finding that exists, that the writer may read (its model there and not
+ *   hidden; refused with the same message as a missing one), on the model it names, of the same
+ *   project.
  * Admins and the service key may keep given times (an import preserves them) and link any
  * follow-up of the right form; the shapes stay exact for them too.
  */
@@ -101,6 +102,7 @@ function checkFindingServerFields(change: PendingChange, stored: Json, lookup: D
     original !== null &&
     original.modelId === link.modelId &&
     (original.projectId ?? null) === (stored.projectId ?? null) &&
-    !(model !== null && isHiddenModel(model));
+    model !== null &&
+    !isHiddenModel(model);
   if (!readable) throw refuse(AnnotationMessages.followUpNotFound, id, 'followUpOf');
 }
