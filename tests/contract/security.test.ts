@@ -250,13 +250,13 @@ function hostileCases(): HostileCase[] {
       message: /Missing permission/,
     },
     {
-      name: 'user: unhide a model',
+      name: 'user: unhide a model (a hidden model reads as missing to a user, so it is answered as one)',
       as: 'user',
       method: 'PATCH',
       path: () => `/v1/docs/models/${ids.hidden}`,
       body: { data: { visible: true } },
-      status: 403,
-      message: /Missing permission/,
+      status: 404,
+      message: /Document models\/[0-9a-f-]+ not found/,
     },
     {
       name: 'user: delete a model',
