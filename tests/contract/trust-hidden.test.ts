@@ -9,10 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import { AppError } from '@shared/errors.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
 import { saveAlignment } from '@shared/workflows/alignments.js';
-import { hostileTable, literally, sendCase, snapshot, startHostileWorld } from '../support/hostile.js';
+import { hostileTable, literally, sendCase, snapshot, startHostileWorld, userFindingOps } from '../support/hostile.js';
 import type { HostileCase, HostileReply, HostileWorld } from '../support/hostile.js';
 
 let world: HostileWorld;
@@ -60,31 +59,8 @@ const docsOf = (reply: HostileReply): Array<{ id: string }> => (JSON.parse(reply
 /** The document of a get's reply (`{doc}`, null when absent to the caller). */
 const docOf = (reply: HostileReply): { id: string } | null => (JSON.parse(reply.text) as { doc: { id: string } | null }).doc;
 
-/** A finding's create at `{modelId}_{seq}` with its model's count bump: what `createAnnotation` commits. */
-function findingBatch(modelId: string, seq: number): unknown {
-  const data = { ...finding, note: '', status: 'open', photos: [], kind: 'point', measure: null, up: null };
-  return {
-    ops: [
-      {
-        op: 'create',
-        collection: 'annotations',
-        id: `${modelId}_${seq}`,
-        data: {
-          ...data,
-          modelId,
-          projectId: world.project,
-          seq,
-          author_uid: world.user.uid,
-          author_email: world.user.email,
-          followUpOf: null,
-          created_at: SERVER_TIMESTAMP,
-          last_updated: SERVER_TIMESTAMP,
-        },
-      },
-      { op: 'update', collection: 'models', id: modelId, data: { 'metadata.annotationsCount': seq, 'metadata.annotationsSeq': seq } },
-    ],
-  };
-}
+/** A user's finding create at `{modelId}_{seq}` with its model's count bump, as one batch body. */
+const findingBatch = (modelId: string, seq: number): unknown => ({ ops: userFindingOps(world, modelId, seq) });
 
 describe('hidden means hidden: alignments follow their models', () => {
   // What the service key reads, so that a withheld answer is told from an empty one.

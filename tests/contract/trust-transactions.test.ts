@@ -11,10 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { AnnotationMessages } from '@shared/annotations.js';
-import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import { saveAlignment } from '@shared/workflows/alignments.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
-import { hostileTable, sendCase, snapshot, startHostileWorld } from '../support/hostile.js';
+import { hostileTable, sendCase, snapshot, startHostileWorld, userFindingOps } from '../support/hostile.js';
 import type { Caller, HostileCase, HostileReply, HostileWorld } from '../support/hostile.js';
 
 let world: HostileWorld;
@@ -60,34 +59,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-/** A finding create at `{modelId}_{seq}` by the user, with its model's count bump: what `createAnnotation` commits. */
-function findingOps(modelId: string, seq: number, count: number): unknown[] {
-  return [
-    {
-      op: 'create',
-      collection: 'annotations',
-      id: `${modelId}_${seq}`,
-      data: {
-        ...finding,
-        note: '',
-        status: 'open',
-        photos: [],
-        kind: 'point',
-        measure: null,
-        up: null,
-        modelId,
-        projectId: world.project,
-        seq,
-        author_uid: world.user.uid,
-        author_email: world.user.email,
-        followUpOf: null,
-        created_at: SERVER_TIMESTAMP,
-        last_updated: SERVER_TIMESTAMP,
-      },
-    },
-    { op: 'update', collection: 'models', id: modelId, data: { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq } },
-  ];
-}
+const findingOps = (modelId: string, seq: number, count: number): unknown[] => userFindingOps(world, modelId, seq, count);
 
 const precondition = (collection: string, id: string, version: string | null): Record<string, unknown> => ({ collection, id, version });
 const projectUpdate = { op: 'update', collection: 'projects', id: 'proj-security', data: { description: 'changed' } };

@@ -255,3 +255,45 @@ export function hostileTable(world: () => HostileWorld, cases: readonly HostileC
 
 /** A regular expression matching `text` literally. */
 export const literally = (text: string): RegExp => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
+/** The fields of the finding the tables create: a point finding, as the form writes it. */
+export const HOSTILE_FINDING = {
+  title: 'Rust on the girder',
+  note: '',
+  category: 'corrosion',
+  severity: 3,
+  status: 'open',
+  points: [{ x: 1, y: 2, z: 3 }],
+  kind: 'point',
+  measure: null,
+  up: null,
+  photos: [],
+} as const;
+
+/**
+ * The writes of the user's finding create at `{modelId}_{seq}` with its model's count bump (what
+ * `createAnnotation` commits as that user).
+ * @param count the model's finding count after the create (default `seq`)
+ * @returns the batch's ops, for `{ops}` or `{ops, preconditions}`
+ */
+export function userFindingOps(world: HostileWorld, modelId: string, seq: number, count = seq): unknown[] {
+  return [
+    {
+      op: 'create',
+      collection: 'annotations',
+      id: `${modelId}_${seq}`,
+      data: {
+        ...HOSTILE_FINDING,
+        modelId,
+        projectId: world.project,
+        seq,
+        author_uid: world.user.uid,
+        author_email: world.user.email,
+        followUpOf: null,
+        created_at: SERVER_TIMESTAMP,
+        last_updated: SERVER_TIMESTAMP,
+      },
+    },
+    { op: 'update', collection: 'models', id: modelId, data: { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq } },
+  ];
+}

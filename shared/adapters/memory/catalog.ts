@@ -112,13 +112,18 @@ export class MemoryCatalog implements CatalogPort {
     this.stopSession = session.onChange(() => this.live.rerun(null));
   }
 
-  async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
+  /** One document as the signed-in caller reads it (null when missing or withheld by the role table). */
+  private async readAsCaller(collection: CollectionName, id: string): Promise<{ id: string; data: Json } | null> {
     await this.store.tick();
     const principal = this.session.principal();
     parse(collectionSchema, collection, 'collection');
     parse(docIdSchema, id, 'document id');
     const data = this.store.readDocument(collection, id);
-    const doc = filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
+    return filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
+  }
+
+  async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
+    const doc = await this.readAsCaller(collection, id);
     return (doc ? withId(doc) : null) as WithId<CollectionTypes[C]> | null;
   }
 
@@ -199,12 +204,7 @@ export class MemoryCatalog implements CatalogPort {
     return runOptimisticTransaction(
       {
         read: async (collection, id) => {
-          await this.store.tick();
-          const principal = this.session.principal();
-          parse(collectionSchema, collection, 'collection');
-          parse(docIdSchema, id, 'document id');
-          const data = this.store.readDocument(collection, id);
-          const doc = filterGet(principal, collection, id, data ? { id, data } : null, (c, i) => this.store.readDocument(c, i));
+          const doc = await this.readAsCaller(collection, id);
           return doc ? { doc: withId(doc), version: memoryVersion(doc.data) } : { doc: null, version: null };
         },
         commit: async (ops, preconditions) => {
