@@ -1,4 +1,4 @@
-// The findings field table (issue 28 "stored = validated"): one table of finding writes — a
+// The findings field table ("stored = validated"): one table of finding writes — a
 // user's new finding with its count batch, a user's edit of their own finding, the admin's — each
 // with what both backends decide. tests/contract/trust-findings-fields.test.ts sends every case to
 // `catalog serve` as raw HTTP (a refusal: its status, message, and nothing changed;

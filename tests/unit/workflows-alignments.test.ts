@@ -30,13 +30,13 @@ async function seeded() {
       op: 'create',
       collection: 'models',
       id: 'ref',
-      data: { name: 'Bridge 2024', publicId: 'BR-2024', projectId: 'P1', metadata: { captureDate: '2024-06-01' }, files: {} },
+      data: { uuid: 'ref', name: 'Bridge 2024', publicId: 'BR-2024', projectId: 'P1', metadata: { captureDate: '2024-06-01' }, files: {} },
     },
     {
       op: 'create',
       collection: 'models',
       id: 'new',
-      data: { name: 'Bridge 2025', publicId: 'BR-2025', projectId: 'P1', metadata: {}, files: {} },
+      data: { uuid: 'new', name: 'Bridge 2025', publicId: 'BR-2025', projectId: 'P1', metadata: {}, files: {} },
     },
   ]);
   return catalog;

@@ -5,7 +5,7 @@
  * listings, metadata, deletion and download links, under the embedded backend's rules: storage
  * paths of `shared/paths.ts` (`validateModelFilePath`), writes for admins and the service
  * principal only, reads for signed-in callers with a role, a hidden model's files read as missing
- * by a non-admin; access errors in their storage flavour (SPEC.md §8).
+ * by a non-admin; access errors in their storage flavour (the storage service's codes: unauthenticated, unauthorized, object-not-found).
  *
  * Every model file whose path calls for a content check (`contentKindOfPath`: the splat, the GLB,
  * camera metadata, photos and thumbnails; issue 16) is checked before it is stored, as the
