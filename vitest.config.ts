@@ -7,8 +7,13 @@ const resolve = { alias: { '@shared': fileURLToPath(new URL('./shared', import.m
 // Test projects: unit (pure functions of shared/ and cli/src/lib, default timeouts), contract (ports
 // against the embedded backend), cli (execa end-to-end), portal (components in jsdom), e2e (headless
 // Chromium). Their harnesses live in tests/support/.
+//
+// Two workers (Vitest's default is the cores less one: a single worker on a 2-core CI machine) run
+// every project but e2e; the browser tests run after them, one file at a time, with the machine
+// to themselves (software WebGL is CPU-bound: a second test beside it makes its waits a matter of load).
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       { resolve, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
       {
@@ -43,6 +48,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

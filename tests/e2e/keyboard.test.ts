@@ -85,11 +85,18 @@ describe.skipIf(skipReason !== null)('keyboard only: sign-in → project → vie
     );
     const [viewer] = await Promise.all([context.waitForEvent('page'), page.keyboard.press('Enter')]);
     current = viewer;
-    await viewer.locator('[data-state="ready"]').first().waitFor({ timeout: 120_000 });
+    const viewerRoot = viewer.locator('[data-state="ready"]').first();
+    await viewerRoot.waitFor({ timeout: 120_000 });
+    const frames = async (): Promise<number> => Number(await viewerRoot.getAttribute('data-rendered-frames'));
     // The viewport takes focus from the keyboard; arrows orbit, + zooms, Home/R resets.
     const viewport = await tabTo(viewer, 'the 3D viewport', (f) => f.testid === 'viewport' || f.role === 'application' || f.role === 'img');
     expect(viewport.name).toContain(CAMERA_MODEL);
     const cameraState = () => viewer.evaluate(() => document.activeElement?.getAttribute('data-camera') ?? null);
+    // The home view as drawn: data-camera follows drawn frames, so right after 'ready' it may still
+    // show the camera from before the model was framed; Home draws a frame of the home view.
+    const framesBefore = await frames();
+    await viewer.keyboard.press('Home');
+    await expect.poll(frames, { timeout: 30_000 }).toBeGreaterThan(framesBefore);
     const start = await cameraState();
     await viewer.keyboard.press('ArrowLeft');
     await viewer.keyboard.press('ArrowLeft');
