@@ -7,7 +7,8 @@
  * need it skip with that command printed when it is absent.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +96,8 @@ interface StorageEmulatorLike {
   stop(): Promise<void>;
   _rulesRuntime: { start(): Promise<void>; stop(): Promise<void> };
   _rulesManager: { start(): Promise<void>; stop(): Promise<void> };
+  _persistence: { reset(dir: string): void };
+  getPersistenceTmpDir(): string;
 }
 
 /**
@@ -122,6 +125,11 @@ export async function startStorageEmulatorWithoutRules(options: { projectId?: st
   emulator._rulesRuntime.stop = noop;
   emulator._rulesManager.start = noop;
   emulator._rulesManager.stop = noop;
+  // Its blobs go to one fixed folder (<tmp>/firebase/storage/blobs) that stop() deletes whole:
+  // two test files running at once would delete each other's bytes. One folder per emulator.
+  const blobs = mkdtempSync(join(tmpdir(), 'storage-emulator-'));
+  emulator.getPersistenceTmpDir = () => blobs;
+  emulator._persistence.reset(blobs);
   // The emulator finds its own URL (for bucket metadata) through firebase-tools' registry.
   const { EmulatorRegistry } = toolsRequire('firebase-tools/lib/emulator/registry.js') as {
     EmulatorRegistry: { start(instance: unknown): Promise<void>; stop(name: string): Promise<void> };
