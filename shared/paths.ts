@@ -180,9 +180,19 @@ export function splatPath(uuid: string, ext: string): string {
   return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.${normalised}`;
 }
 
-/** `models/{uuid}/model.spz`: the web-sized copy of a training PLY, beside it ({@link WEB_SPLAT_FILE_NAME}). */
+/** `models/{uuid}/model.spz`: the web-sized copy of a splat, beside it ({@link WEB_SPLAT_FILE_NAME}). */
 export function webSplatPath(uuid: string): string {
   return `${modelFolder(uuid)}/${WEB_SPLAT_FILE_NAME}`;
+}
+
+/**
+ * Whether a splat file gets a web-sized copy: a 3DGS PLY (any SH degree up to 3) or a `.splat`.
+ * An SPZ is already web-sized.
+ * @param path a storage path or file name
+ * @returns true for a `.ply` or `.splat` name (any case)
+ */
+export function hasWebSplatCopy(path: string): boolean {
+  return /\.(ply|splat)$/i.test(path);
 }
 
 /** `models/{uuid}/model.glb` (§3). */

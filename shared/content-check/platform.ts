@@ -32,7 +32,7 @@ export interface ContentPlatform {
    */
   makeThumbnail?(photo: ByteSource): Promise<Blob>;
   /**
-   * Makes the web-sized copy (SPZ) of a training PLY on this machine. Used only when the file
+   * Makes the web-sized copy (SPZ) of a splat (a 3DGS PLY or a .splat) on this machine. Used only when the file
    * store cannot make it itself (`FileStorePort.makeWebSplat`).
    * @returns the SPZ bytes as a Blob
    */

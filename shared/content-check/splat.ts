@@ -46,7 +46,7 @@ export const TRAINING_PLY_PROPERTIES: readonly string[] = [
 ];
 
 /** Size in bytes of each PLY scalar type. */
-const PLY_TYPE_BYTES: Record<string, number> = {
+export const PLY_TYPE_BYTES: Readonly<Record<string, number>> = {
   char: 1,
   int8: 1,
   uchar: 1,

@@ -1,6 +1,6 @@
 /**
- * The check of a web-sized splat (`models/{uuid}/model.spz`, SPZ as Spark's transcoder writes
- * it): a gzip stream whose first 16 bytes, once inflated, are SPZ's header — magic `NGSP`
+ * The check of a web-sized splat (`models/{uuid}/model.spz`, SPZ as the catalog writes it and
+ * Spark reads it): a gzip stream whose first 16 bytes, once inflated, are SPZ's header — magic `NGSP`
  * (0x5053474e), version 2 or 3 (the ones Spark reads), a number of Gaussians, an SH degree 0–3,
  * fractional bits, flags (only 'antialiased') and a zero reserved byte — followed by exactly the
  * bytes those numbers call for (positions, alphas, colours, scales, rotations, SH coefficients).
@@ -21,7 +21,7 @@ import { PLY_MAX_ELEMENT_COUNT } from './splat.js';
 /** SPZ's magic number, little-endian 'NGSP'. */
 export const SPZ_MAGIC = 0x5053474e;
 
-/** The SPZ versions a web-sized copy may have: 2 (Spark's transcoder writes it) and 3 (smallest-three rotations). */
+/** The SPZ versions a web-sized copy may have: 2 and 3 (smallest-three rotations; what the catalog writes); Spark 2.2 reads no other. */
 export const SPZ_VERSIONS: readonly number[] = [2, 3];
 
 /** Bytes of SPZ's header (inside the gzip stream). */

@@ -125,13 +125,13 @@ export interface FileStorePort {
   revokeDownloadUrls?(folder: string): Promise<number>;
 
   /**
-   * Optional: makes the web-sized copy of a stored training PLY, SPZ v3 at
+   * Optional: makes the web-sized copy of a stored splat (PLY or .splat), SPZ v3 at
    * `models/{uuid}/model.spz` ({@link import('../paths.js').webSplatPath}), on the machine that
    * holds the file. The embedded backend has it (its server compresses in a worker thread);
    * Firebase has no server of this product, so its adapters leave it out and the workflow uses
    * the platform's `compressSplat` (the CLI) or notes that none was made (the portal; `catalog
    * doctor --fix` makes it later).
-   * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
+   * @param plyPath the stored splat (`models/{uuid}/model.ply` or `model.splat`)
    * @returns the stored SPZ's metadata
    * @throws AppError `storage/object-not-found`, `invalid-argument` (not a splat PLY),
    *   `storage/unauthorized`

@@ -409,7 +409,7 @@ export const routes = {
     query: z.object({ prefix: z.string().optional() }),
     reply: folderListingSchema,
   }),
-  // the web-sized copy (SPZ) of a stored training PLY, made by the server (admins and the service key; issue 16)
+  // the web-sized copy (SPZ) of a stored splat (PLY or .splat), made by the server (admins and the service key; issue 16)
   webSplat: route({
     name: 'web-sized splat',
     method: 'POST',

@@ -1,7 +1,7 @@
 /**
  * The content side of the upload workflows (issue 16): every file is checked before anything is
  * written (shared/content-check/), the model's validation report is built from the checks, a
- * thumbnail is made from the first photo when the model has none, and a training PLY gets its
+ * thumbnail is made from the first photo when the model has none, and a splat (PLY or .splat) gets its
  * web-sized copy (SPZ) beside it.
  */
 import { AppError, ErrorCode } from '../errors.js';
@@ -98,7 +98,7 @@ export async function thumbnailFromFirstPhoto(
 }
 
 /**
- * Makes the web-sized copy of a stored training PLY: by the file store when it can
+ * Makes the web-sized copy of a stored splat (PLY or .splat): by the file store when it can
  * (`makeWebSplat`, the embedded server), else on this machine (`platform.compressSplat`, the CLI)
  * and uploaded to `models/{uuid}/model.spz`; else nothing, with a note. A failure is a note too:
  * the model stays viewable from its original.

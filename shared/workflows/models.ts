@@ -8,7 +8,7 @@ import type { CatalogPort } from '../ports/catalog.js';
 import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { assetPath, cameraMetadataPath, glbPath, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
+import { assetPath, cameraMetadataPath, glbPath, hasWebSplatCopy, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
 import type { ContentPlatform } from '../content-check/platform.js';
 import { byteSourceOf, checkUploadContent, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
 import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
@@ -115,7 +115,7 @@ export interface AddModelResult {
  * camera metadata, and of every file's content (shared/content-check/); the project lookup; a
  * thumbnail from the first photo when none is given; nothing is written on a failure),
  * uploading (each file to `models/{uuid}/…` with progress), processing (the web-sized copy of a
- * training PLY, then the record with its validation report), finalizing (the record is written;
+ * splat, then the record with its validation report), finalizing (the record is written;
  * as the reference when asked).
  *
  * Reference handling: when the project has no reference, the model and the project's
@@ -198,7 +198,7 @@ export async function addModel(
     hooks.onStage?.('processing');
     const data = buildModelRecord(uuid, input, plan, sizes, hooks.ownerUid ?? null);
     const splatUpload = plan.find((p) => p.key === 'splat');
-    if (report !== null && splatUpload !== undefined && splatUpload.path.endsWith('.ply') && input.files.splat) {
+    if (report !== null && splatUpload !== undefined && hasWebSplatCopy(splatUpload.path) && input.files.splat) {
       const ply = byteSourceOf(input.files.splat, hooks.content);
       const web = await makeWebSplat(files, uuid, splatUpload.path, ply, hooks.content, report.notes, hooks.signal);
       if (web !== null) {

@@ -13,28 +13,39 @@ export const GAUSSIAN_PLY_PROPERTIES = TRAINING_PLY_PROPERTIES;
 /** Bytes per Gaussian of {@link gaussianPly} (62 float32). */
 export const GAUSSIAN_PLY_STRIDE = GAUSSIAN_PLY_PROPERTIES.length * 4;
 
-/** The header of {@link gaussianPly} for `count` Gaussians. */
-export function gaussianPlyHeader(count: number): string {
-  return `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${GAUSSIAN_PLY_PROPERTIES.map((p) => `property float ${p}\n`).join('')}end_header\n`;
+/** The properties of a 3DGS PLY at SH degree `degree` (0–3): 17 at degree 0, 62 at degree 3. */
+export function gaussianPlyProperties(degree = 3): string[] {
+  const rest = 3 * ((degree + 1) ** 2 - 1);
+  return GAUSSIAN_PLY_PROPERTIES.filter((p) => !/^f_rest_(\d+)$/.test(p) || Number(p.slice(7)) < rest);
+}
+
+/** The header of {@link gaussianPly} for `count` Gaussians (at SH degree `degree`, default 3). */
+export function gaussianPlyHeader(count: number, degree = 3): string {
+  return `ply\nformat binary_little_endian 1.0\nelement vertex ${count}\n${gaussianPlyProperties(degree)
+    .map((p) => `property float ${p}\n`)
+    .join('')}end_header\n`;
 }
 
 /**
- * A valid 3DGS PLY (binary little-endian, SH degree 3) of `count` Gaussians on a line from
- * (0,0,0) to (count−1, 2·(count−1), −(count−1)), so its bounding box is known.
+ * A valid 3DGS PLY (binary little-endian, SH degree 3 unless `degree` says otherwise) of `count`
+ * Gaussians on a line from (0,0,0) to (count−1, 2·(count−1), −(count−1)), so its bounding box is known.
  */
-export function gaussianPly(count: number): Uint8Array<ArrayBuffer> {
-  const header = new TextEncoder().encode(gaussianPlyHeader(count));
-  const out = new Uint8Array(header.length + count * GAUSSIAN_PLY_STRIDE);
+export function gaussianPly(count: number, degree = 3): Uint8Array<ArrayBuffer> {
+  const properties = gaussianPlyProperties(degree);
+  const stride = properties.length * 4;
+  const index = (name: string) => properties.indexOf(name);
+  const header = new TextEncoder().encode(gaussianPlyHeader(count, degree));
+  const out = new Uint8Array(header.length + count * stride);
   out.set(header, 0);
   const view = new DataView(out.buffer, header.length);
   for (let i = 0; i < count; i += 1) {
-    const at = (k: number, v: number) => view.setFloat32(i * GAUSSIAN_PLY_STRIDE + k * 4, v, true);
-    at(0, i);
-    at(1, 2 * i);
-    at(2, 0 - i || 0);
-    at(54, 2); // opacity (logit)
-    for (let k = 55; k < 58; k += 1) at(k, -3); // log scale
-    at(58, 1); // rotation w
+    const at = (name: string, v: number) => view.setFloat32(i * stride + index(name) * 4, v, true);
+    at('x', i);
+    at('y', 2 * i);
+    at('z', 0 - i || 0);
+    at('opacity', 2); // logit
+    for (const s of ['scale_0', 'scale_1', 'scale_2']) at(s, -3); // log scale
+    at('rot_0', 1); // w
   }
   return out;
 }

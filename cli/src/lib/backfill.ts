@@ -3,7 +3,7 @@
  * files are downloaded to a temporary folder and checked (`checkModelContent`), and what they
  * lack is written: the validation report (a stored bad file keeps its 'refused' verdict; nothing
  * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), and
- * the web-sized copy of a training PLY beside it (by the file store when it can, else made here
+ * the web-sized copy of a splat beside it (by the file store when it can, else made here
  * and uploaded to `models/{uuid}/model.spz`).
  */
 import { createWriteStream, openAsBlob } from 'node:fs';
@@ -17,13 +17,13 @@ import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { checkModelContent } from '@shared/content-check/index.js';
 import { GENERATED_THUMBNAIL_NAME } from '@shared/content-check/platform.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { fileNameOf, MODEL_FILE_BASE_NAME, parseModelPath, thumbnailPath, webSplatPath } from '@shared/paths.js';
+import { fileNameOf, hasWebSplatCopy, MODEL_FILE_BASE_NAME, parseModelPath, thumbnailPath, webSplatPath } from '@shared/paths.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { StoredFile } from '@shared/ports/files.js';
 import type { Model, ValidationReport } from '@shared/types.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
-import { compressPlyFile } from './web-splat.js';
+import { compressSplatFile } from './web-splat.js';
 
 /** What a model stored before issue 16 may lack. */
 export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat';
@@ -33,8 +33,8 @@ export const BACKFILL_NOTE = 'Checked by catalog doctor --fix from the stored fi
 
 /**
  * What a model lacks: 'report' (no `validation`), 'thumbnail' (photos but no thumbnail),
- * 'webSplat' (a training `.ply` without `files.webSplatPath`, unless its stored report already
- * refuses the PLY: no copy can be made of it, and the report says why).
+ * 'webSplat' (a splat that gets a web-sized copy, a `.ply` or `.splat`, without `files.webSplatPath`,
+ * unless its stored report already refuses the splat: no copy can be made of it, and the report says why).
  * @param model the model record
  * @returns the needs, in that order (empty when it lacks nothing)
  */
@@ -43,8 +43,8 @@ export function missingBackfill(model: Pick<Model, 'validation' | 'files'>): Bac
   const needs: BackfillNeed[] = [];
   if (!model.validation) needs.push('report');
   if ((files.images ?? []).length > 0 && (files.thumbnails ?? []).length === 0) needs.push('thumbnail');
-  const trainingPly = typeof files.splatPath === 'string' && files.splatPath.toLowerCase().endsWith('.ply');
-  if (trainingPly && !files.webSplatPath && model.validation?.splat?.verdict !== 'refused') needs.push('webSplat');
+  const copied = typeof files.splatPath === 'string' && hasWebSplatCopy(files.splatPath);
+  if (copied && !files.webSplatPath && model.validation?.splat?.verdict !== 'refused') needs.push('webSplat');
   return needs;
 }
 
@@ -154,9 +154,9 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
 }
 
 /**
- * The web-sized copy of a stored training PLY, stored beside it (`models/{uuid of the PLY's
+ * The web-sized copy of a stored splat, stored beside it (`models/{uuid of the splat's
  * folder}/model.spz`): made by the file store when it can (`makeWebSplat`, for a
- * `models/{uuid}/model.ply`); else compressed here and uploaded.
+ * `models/{uuid}/model.ply` or `model.splat`); else compressed here and uploaded.
  */
 async function webSizedCopy(
   files: Backend['files'],
@@ -166,9 +166,10 @@ async function webSizedCopy(
   dir: string,
 ): Promise<StoredFile> {
   const parsed = parseModelPath(plyPath);
-  if (files.makeWebSplat && parsed?.rest === `${MODEL_FILE_BASE_NAME}.ply`) return files.makeWebSplat(plyPath);
+  const own = parsed?.rest === `${MODEL_FILE_BASE_NAME}.ply` || parsed?.rest === `${MODEL_FILE_BASE_NAME}.splat`;
+  if (files.makeWebSplat && own) return files.makeWebSplat(plyPath);
   const ply = await get(plyPath);
   const spz = join(dir, 'web-sized.spz');
-  await compressPlyFile(ply.localPath, spz);
+  await compressSplatFile(ply.localPath, spz, fileNameOf(plyPath));
   return files.upload(webSplatPath(parsed?.uuid ?? uuid), await openAsBlob(spz), { contentType: 'application/octet-stream' });
 }

@@ -2,8 +2,8 @@
  * The CLI's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to the
  * add-model and additional-files workflows (issue 16): local files read as byte sources
  * (node:fs), photos decoded and thumbnails made with sharp (within the photo pixel limit,
- * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) made with
- * Spark's transcoder in a worker thread.
+ * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) made in a
+ * worker thread (web-splat.ts).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import type { ContentPlatform } from '@shared/content-check/platform.js';
 import type { NativeUploadSource } from '@shared/ports/files.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
-import { compressPlyFile } from './web-splat.js';
+import { compressSplatFile } from './web-splat.js';
 
 /** Local paths of the byte sources this platform opened (so a PLY is compressed from its file, not copied first). */
 const localPaths = new WeakMap<ByteSource, string>();
@@ -33,23 +33,25 @@ export function openLocalSource(source: NativeUploadSource, name: string): ByteS
 }
 
 /**
- * Makes the web-sized copy (SPZ v3) of a training PLY in a temporary folder under
- * `os.tmpdir()` and reads it back; the folder is removed afterwards. A source this platform
- * opened is compressed from its own file; any other source is first written to the folder.
- * @param ply the PLY
+ * Makes the web-sized copy (SPZ v3) of a splat (a 3DGS PLY or a `.splat`, told by the source's
+ * name) in a temporary folder under `os.tmpdir()` and reads it back; the folder is removed
+ * afterwards. A source this platform opened is compressed from its own file; any other source
+ * is first written to the folder.
+ * @param splat the splat
  * @returns the SPZ as a Blob
- * @throws AppError `invalid-argument` when the transcoder cannot read the PLY, `internal` when its worker dies
+ * @throws AppError `invalid-argument` when the splat cannot be read, `internal` when the worker dies
  */
-export async function compressSplatLocally(ply: ByteSource): Promise<Blob> {
+export async function compressSplatLocally(splat: ByteSource): Promise<Blob> {
   const dir = await mkdtemp(join(tmpdir(), 'catalog-web-splat-'));
+  const name = splat.name.toLowerCase().endsWith('.splat') ? 'model.splat' : 'model.ply';
   try {
-    let input = localPaths.get(ply);
+    let input = localPaths.get(splat);
     if (input === undefined) {
-      input = join(dir, 'model.ply');
-      await writeFile(input, await readAll(ply));
+      input = join(dir, name);
+      await writeFile(input, await readAll(splat));
     }
     const output = join(dir, 'model.spz');
-    await compressPlyFile(input, output, 'model.ply');
+    await compressSplatFile(input, output, name);
     const bytes = await readFile(output);
     return new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: 'application/octet-stream' });
   } finally {

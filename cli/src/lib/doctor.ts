@@ -1,7 +1,7 @@
 /**
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
  * their repairs; and the backfill of what models stored before issue 16 lack (their validation
- * report, a thumbnail from their first photo, the web-sized copy of their training PLY).
+ * report, a thumbnail from their first photo, the web-sized copy of their splat).
  *
  * Maintenance never races live work: uploads store their files first and write the model record
  * last, so files without a record may be an upload in progress or one that can still resume.
@@ -70,7 +70,7 @@ export interface DoctorReport {
   /**
    * Models stored before the content checks (issue 16) that lack their validation report
    * (`report`), a thumbnail while they have photos (`thumbnail`), or the web-sized copy of their
-   * training PLY (`webSplat`). Models without a project or without their splat/GLB are left out
+   * splat (`webSplat`). Models without a project or without their splat/GLB are left out
    * (they are reported above). `--fix` backfills them from the stored files.
    */
   modelsToBackfill: { modelId: string; publicId: string; missing: BackfillNeed[] }[];
@@ -343,7 +343,7 @@ function describeNeed(need: BackfillNeed): string {
     ? 'validation report'
     : need === 'thumbnail'
       ? 'thumbnail (it has photos)'
-      : 'web-sized copy of its training PLY';
+      : 'web-sized copy of its splat';
 }
 
 /** True when the stored file at `path` exists now. */

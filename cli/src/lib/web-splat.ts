@@ -1,64 +1,180 @@
 /**
- * Web-sized splats: the compressed copy of a 3DGS training PLY that the viewer loads (SPZ version 2,
- * about 12× smaller), written by Spark's `transcodeSpz` (@sparkjsdev/spark, the viewer's own
- * splat library, so the copy reads back exactly as the viewer expects) in a worker thread, so
- * a server or CLI keeps answering while a large file compresses. One compression runs at a time
- * per process (each holds the whole PLY in memory, about 3.5× its size at peak).
+ * Web-sized splats: the compressed copy (SPZ version 3, about 10× smaller than a training PLY)
+ * that the viewer loads instead of the original. Made for every splat the content checks
+ * accept: a binary little-endian 3DGS PLY of spherical-harmonics degree 0 to 3 and a `.splat`.
  *
- * Measured here (2 cores, Node 20): the 2.25 MB 9,080-Gaussian sample → 189 KB in 0.16 s;
- * a 248 MB 1,000,000-Gaussian PLY → 30.5 MB in 11.6 s, 858 MB peak (`npm run bench:upload`
- * prints the current figures). splat-transform 2.7.1 gave 31.2 MB in 15 s, 1.13 GB peak, and
- * needs its SPZ flipped in y and z for Spark; SOG needs a GPU.
+ * The header is parsed here (the shared PLY header parser); a worker thread then reads the
+ * records block by block (the file is never in memory whole) into the per-attribute arrays of a
+ * Gaussian cloud and writes the SPZ with Niantic's reference SPZ library (@adobe/spz,
+ * WebAssembly), so a server or CLI keeps answering while a large file compresses. Spark's own
+ * `transcodeSpz` writes only SH-degree-3 input (it panics on degree 0 to 2 and on `.splat`).
+ * One compression runs at a time per process: its memory grows with the Gaussians (the cloud's
+ * 59 floats per Gaussian at degree 3, once in JavaScript and once in the library's heap) and
+ * `npm run bench:large` prints the peak.
  */
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
+import { PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader, SPLAT_RECORD_BYTES, shDegreeOf } from '@shared/content-check/splat.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { packageRoot } from './package-root.js';
 
 /** Compressions run at once in this process. */
 const limit = pLimit(1);
 
-/** Result of {@link compressPlyFile}. */
+/** Result of {@link compressSplatFile}. */
 export interface WebSplatResult {
   /** Size of the SPZ in bytes. */
   bytes: number;
-  /** Time spent transcoding in milliseconds (reading and writing the files excluded). */
+  /** Time spent reading the splat and writing the SPZ, in milliseconds. */
   ms: number;
 }
 
+/** Where the worker finds each property of a record: byte offset in the record and PLY type. */
+type Field = [offset: number, type: string];
+
+/** What the worker reads: a PLY's vertex records, or a `.splat`'s 32-byte records. */
+export type SplatLayout =
+  | {
+      kind: 'ply';
+      /** Byte offset of the first vertex record. */
+      start: number;
+      count: number;
+      /** Bytes per vertex record. */
+      stride: number;
+      shDegree: number;
+      /** x, y, z, f_dc_0..2, opacity, scale_0..2, rot_0..3. */
+      fields: Record<string, Field>;
+      /** f_rest_0 … f_rest_{n−1}, in order (n = 3·((degree+1)²−1)). */
+      rest: Field[];
+    }
+  | { kind: 'splat'; count: number };
+
+/** The properties every 3DGS PLY record has, besides its f_rest_* coefficients. */
+const REQUIRED = [
+  'x',
+  'y',
+  'z',
+  'f_dc_0',
+  'f_dc_1',
+  'f_dc_2',
+  'opacity',
+  'scale_0',
+  'scale_1',
+  'scale_2',
+  'rot_0',
+  'rot_1',
+  'rot_2',
+  'rot_3',
+];
+
 /**
- * Writes the web-sized copy (SPZ, version 2 as Spark writes it) of a training PLY, in a worker thread.
- * @param input path of the PLY
- * @param output path of the SPZ to write (replaced)
- * @param name the PLY's file name (tells the transcoder the format; default 'model.ply')
- * @returns the SPZ's size and the transcode time
- * @throws AppError `invalid-argument` when the transcoder cannot read the PLY, `internal` when
- *   the worker dies
+ * Reads where the Gaussians of a splat file are: for a `.splat` (by its name) the record count;
+ * for a PLY, from its header, the offset of the vertex records, their stride and where each
+ * property sits. Only what the content checks accept is laid out.
+ * @param path the file on disk
+ * @param name its file name (`.splat` or `.ply`; tells the format)
+ * @returns the layout the worker reads
+ * @throws AppError `invalid-argument` for a PLY that is not binary little-endian, lacks a 3DGS
+ *   property, has list properties or elements before its vertices that are not fixed-size, has
+ *   an f_rest count that fits no SH degree up to 3, or is shorter than its header says; and for
+ *   a `.splat` whose size is not a multiple of 32 bytes
  */
-export function compressPlyFile(input: string, output: string, name = 'model.ply'): Promise<WebSplatResult> {
-  return limit(
-    () =>
-      new Promise<WebSplatResult>((resolve, reject) => {
-        const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
-          workerData: { input, output, name },
-        });
-        let settled = false;
-        worker.once('message', (message: { ok: true; bytes: number; ms: number } | { ok: false; message: string }) => {
-          settled = true;
-          if (message.ok) resolve({ bytes: message.bytes, ms: message.ms });
-          else reject(new AppError(ErrorCode.InvalidArgument, `The web-sized copy could not be made: ${message.message}`));
-          void worker.terminate();
-        });
-        worker.once('error', (error) => {
-          if (!settled)
-            reject(new AppError(ErrorCode.Internal, `The web-sized copy could not be made: ${error.message}`, { cause: error }));
-          settled = true;
-        });
-        worker.once('exit', (code) => {
-          if (!settled) reject(new AppError(ErrorCode.Internal, `The web-sized copy's worker stopped (exit code ${code})`));
-          settled = true;
-        });
-      }),
-  );
+export async function readSplatLayout(path: string, name: string): Promise<SplatLayout> {
+  const cannot = (why: string) => new AppError(ErrorCode.InvalidArgument, `The web-sized copy could not be made: ${name} ${why}`);
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    if (name.toLowerCase().endsWith('.splat')) {
+      if (size === 0 || size % SPLAT_RECORD_BYTES !== 0) throw cannot(`is not a whole number of ${SPLAT_RECORD_BYTES}-byte records`);
+      return { kind: 'splat', count: size / SPLAT_RECORD_BYTES };
+    }
+    const head = new Uint8Array(Math.min(size, PLY_HEADER_MAX_BYTES));
+    await file.read(head, 0, head.length, 0);
+    let header;
+    try {
+      header = parsePlyHeader(head);
+    } catch (error) {
+      throw cannot(`has an invalid PLY header: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (header === null) throw cannot('is not a PLY file');
+    if (header.format !== 'binary_little_endian')
+      throw cannot(`is a '${header.format}' PLY: copies are made of binary_little_endian PLY files`);
+    const vertexIndex = header.elements.findIndex((e) => e.name === 'vertex');
+    const vertex = header.elements[vertexIndex];
+    if (vertex === undefined || vertex.count === 0) throw cannot('has no vertices');
+    const sized = (properties: typeof vertex.properties) =>
+      properties.every((p) => p.list === null && PLY_TYPE_BYTES[p.type] !== undefined);
+    if (!header.elements.slice(0, vertexIndex + 1).every((e) => sized(e.properties))) {
+      throw cannot('has list properties in or before its vertices');
+    }
+    const rowBytes = (e: (typeof header.elements)[number]) => e.properties.reduce((n, p) => n + PLY_TYPE_BYTES[p.type]!, 0);
+    const start = header.headerBytes + header.elements.slice(0, vertexIndex).reduce((n, e) => n + e.count * rowBytes(e), 0);
+    const stride = rowBytes(vertex);
+    if (size < start + vertex.count * stride) throw cannot('is shorter than its header says');
+    const at = new Map<string, Field>();
+    let offset = 0;
+    for (const p of vertex.properties) {
+      at.set(p.name, [offset, p.type]);
+      offset += PLY_TYPE_BYTES[p.type]!;
+    }
+    const missing = REQUIRED.filter((p) => !at.has(p));
+    if (missing.length > 0) throw cannot(`lacks the 3DGS properties ${missing.join(', ')}`);
+    const restCount = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name)).length;
+    const shDegree = shDegreeOf(restCount);
+    if (shDegree === null || shDegree > 3) throw cannot(`has ${restCount} f_rest properties: copies are made of SH degrees 0 to 3`);
+    const rest: Field[] = [];
+    for (let k = 0; k < restCount; k += 1) {
+      const field = at.get(`f_rest_${k}`);
+      if (field === undefined) throw cannot(`lacks f_rest_${k}`);
+      rest.push(field);
+    }
+    return {
+      kind: 'ply',
+      start,
+      count: vertex.count,
+      stride,
+      shDegree,
+      fields: Object.fromEntries(REQUIRED.map((p) => [p, at.get(p)!])),
+      rest,
+    };
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Writes the web-sized copy (SPZ version 3) of a splat file, in a worker thread.
+ * @param input path of the splat (a 3DGS PLY or a `.splat`)
+ * @param output path of the SPZ to write (replaced)
+ * @param name the splat's file name (its extension tells the format; default 'model.ply')
+ * @returns the SPZ's size and the time it took
+ * @throws AppError `invalid-argument` when the file cannot be read as a splat (see
+ *   {@link readSplatLayout}) or the SPZ writer refuses it, `internal` when the worker dies
+ */
+export function compressSplatFile(input: string, output: string, name = 'model.ply'): Promise<WebSplatResult> {
+  return limit(async () => {
+    const layout = await readSplatLayout(input, name);
+    return new Promise<WebSplatResult>((resolve, reject) => {
+      const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
+        workerData: { input, output, layout },
+      });
+      let settled = false;
+      worker.once('message', (message: { ok: true; bytes: number; ms: number } | { ok: false; message: string }) => {
+        settled = true;
+        if (message.ok) resolve({ bytes: message.bytes, ms: message.ms });
+        else reject(new AppError(ErrorCode.InvalidArgument, `The web-sized copy could not be made: ${message.message}`));
+        void worker.terminate();
+      });
+      worker.once('error', (error) => {
+        if (!settled) reject(new AppError(ErrorCode.Internal, `The web-sized copy could not be made: ${error.message}`, { cause: error }));
+        settled = true;
+      });
+      worker.once('exit', (code) => {
+        if (!settled) reject(new AppError(ErrorCode.Internal, `The web-sized copy's worker stopped (exit code ${code})`));
+        settled = true;
+      });
+    });
+  });
 }

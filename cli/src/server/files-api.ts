@@ -4,7 +4,7 @@
  * metadata, deletion, and token-protected downloads with HTTP range support. Every upload route
  * stores through {@link FileStore.adoptMany}, which runs the content checks first (issue 16): a
  * refused file answers 400 `invalid-argument` with the check's problem and nothing is stored.
- * The web-sized copy of a stored training PLY is made here too (`routes.webSplat`, in a worker
+ * The web-sized copy of a stored splat (PLY or .splat) is made here too (`routes.webSplat`, in a worker
  * thread: the server keeps answering).
  */
 import { createWriteStream } from 'node:fs';
@@ -26,7 +26,7 @@ import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
 import { FILE_BATCH_PARTS, fileBatchEntrySchema, REPAIR_GRACE_MS, routes, UPLOAD_EXPIRY_MS, UPLOADS_PATH } from '@shared/wire/routes.js';
 import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPath } from '@shared/paths.js';
-import { compressPlyFile } from '../lib/web-splat.js';
+import { compressSplatFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
 import { assertPlainStoredFile } from './data-secrets.js';
 import { validateStoragePath } from './file-store.js';
@@ -188,17 +188,18 @@ async function readAndStoreBatch(request: FastifyRequest, files: FileStore, onMa
 }
 
 /**
- * Makes the web-sized copy (SPZ) of a stored training PLY (issue 16) in a worker thread and
- * stores it at `webSplatPath(uuid)`, replacing any copy there.
- * @param path the PLY's storage path, `models/{uuid}/model.ply`
+ * Makes the web-sized copy (SPZ) of a stored splat in a worker thread and stores it at
+ * `webSplatPath(uuid)`, replacing any copy there.
+ * @param path the splat's storage path, `models/{uuid}/model.ply` or `models/{uuid}/model.splat`
  * @returns the stored copy's metadata
  * @throws AppError `invalid-argument` (another path, or a PLY the transcoder cannot read),
  *   `storage/object-not-found` (no PLY stored there), `internal` (the worker died)
  */
 export async function makeWebSplat(files: FileStore, path: string): Promise<StoredFile> {
   const parsed = parseModelPath(validateStoragePath(path));
-  if (parsed === null || parsed.rest !== `${MODEL_FILE_BASE_NAME}.ply`) {
-    throw new AppError(ErrorCode.InvalidArgument, `A web-sized splat is made from models/{uuid}/${MODEL_FILE_BASE_NAME}.ply, not ${path}`, {
+  if (parsed === null || (parsed.rest !== `${MODEL_FILE_BASE_NAME}.ply` && parsed.rest !== `${MODEL_FILE_BASE_NAME}.splat`)) {
+    const from = `models/{uuid}/${MODEL_FILE_BASE_NAME}.ply or .splat`;
+    throw new AppError(ErrorCode.InvalidArgument, `A web-sized splat is made from ${from}, not ${path}`, {
       context: { path },
     });
   }
@@ -207,7 +208,7 @@ export async function makeWebSplat(files: FileStore, path: string): Promise<Stor
   // a web-sized copy being made is an upload in progress for storage repairs
   const release = files.hold([webSplatPath(parsed.uuid)]);
   try {
-    await compressPlyFile(files.diskPath(path), temp);
+    await compressSplatFile(files.diskPath(path), temp, parsed.rest);
     const { size } = await stat(temp);
     return await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
   } finally {

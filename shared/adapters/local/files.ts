@@ -254,7 +254,7 @@ export class LocalFiles implements FileStorePort {
   }
 
   /**
-   * Has the server make the web-sized copy (SPZ) of a stored training PLY (`routes.webSplat`,
+   * Has the server make the web-sized copy (SPZ) of a stored splat (PLY or .splat) (`routes.webSplat`,
    * issue 16): the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`.
    * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
    * @returns the stored SPZ's metadata

@@ -20,6 +20,7 @@ import {
   jpegPhoto,
   LFS_POINTER,
   pngPhoto,
+  splatFile,
   triangleGlb,
 } from '../../support/model-fixtures.js';
 import type { ContractContext } from './context.js';
@@ -208,6 +209,28 @@ export function contentContract(ctx: ContractContext): void {
       }
       await expectCode(makeWebSplat.call(env.admin.files, `models/${randomUUID()}/model.ply`), 'storage/object-not-found');
       await expectCode(makeWebSplat.call(env.admin.files, `models/${uuid}/model.glb`), 'invalid-argument');
+    });
+
+    it('every splat the checks accept gets its copy: PLY of SH degree 0 to 2 and .splat too', async (context) => {
+      const { makeWebSplat } = env.admin.files;
+      if (!makeWebSplat) {
+        context.skip();
+        return;
+      }
+      const inputs: [string, Uint8Array][] = [
+        ['model.ply', gaussianPly(500, 0)],
+        ['model.ply', gaussianPly(500, 1)],
+        ['model.ply', gaussianPly(500, 2)],
+        ['model.splat', splatFile(500)],
+      ];
+      for (const [name, bytes] of inputs) {
+        const uuid = randomUUID();
+        await env.admin.files.upload(`models/${uuid}/${name}`, new Blob([bytes]));
+        const stored = await makeWebSplat.call(env.admin.files, `models/${uuid}/${name}`);
+        expect(stored.path).toBe(webSplatPath(uuid));
+        expect(stored.size).toBeGreaterThan(0);
+        expect(stored.size).toBeLessThan(bytes.length);
+      }
     });
   });
 
