@@ -66,10 +66,10 @@ export interface ModelFiles {
   thumbnails?: string[];
   assets?: string[];
   /**
-   * Storage path of the web-sized copy of a training `.ply` splat (`models/{uuid}/model.spz`,
-   * SPZ (version 2) written by Spark's `transcodeSpz`): what the viewer loads. The original stays at
-   * `splatPath` for download. Null or missing when there is none (a `.splat`, a mesh, a model
-   * stored before web-sized copies existed: `catalog doctor --fix` makes it).
+   * Storage path of the web-sized copy of a `.ply` or `.splat` splat (`models/{uuid}/model.spz`,
+   * SPZ version 3; older copies are version 2): what the viewer loads. The original stays at
+   * `splatPath` for download. Null or missing when there is none (a mesh, an SPZ original, a
+   * model stored before web-sized copies existed: `catalog doctor --fix` makes it).
    */
   webSplatPath?: string | null;
   /** Size of `webSplatPath` in bytes. */

@@ -2,7 +2,7 @@
  * What a platform lends the content checks and the add-model workflow: reading its own upload
  * sources, decoding photos, making thumbnails and web-sized splats. The portal's is in
  * `portal/src/lib/content-platform.ts` (canvas, createImageBitmap), the CLI's in
- * `cli/src/lib/content-platform.ts` (node:fs, sharp, Spark's SPZ transcoder). Every member is
+ * `cli/src/lib/content-platform.ts` (node:fs, sharp, the SPZ reference library). Every member is
  * optional: without one, that step is skipped (and said so in the report's notes).
  */
 import type { NativeUploadSource } from '../ports/files.js';

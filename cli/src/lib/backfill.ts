@@ -68,7 +68,7 @@ async function download(files: Backend['files'], path: string, dir: string, inde
  * Backfills one model: downloads the stored files it needs, then writes the validation report,
  * the thumbnail (stored and added to `files.thumbnails`) and the web-sized copy
  * (`files.webSplatPath`/`webSplatSize`) that {@link missingBackfill} finds missing, in one
- * record update. A step that fails (a photo that cannot be decoded, a PLY the transcoder
+ * record update. A step that fails (a photo that cannot be decoded, a splat the copy
  * refuses) does not stop the others.
  * @param backend the opened backend (service)
  * @param model the model record

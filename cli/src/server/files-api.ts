@@ -192,7 +192,7 @@ async function readAndStoreBatch(request: FastifyRequest, files: FileStore, onMa
  * `webSplatPath(uuid)`, replacing any copy there.
  * @param path the splat's storage path, `models/{uuid}/model.ply` or `models/{uuid}/model.splat`
  * @returns the stored copy's metadata
- * @throws AppError `invalid-argument` (another path, or a PLY the transcoder cannot read),
+ * @throws AppError `invalid-argument` (another path, or a splat that cannot be read),
  *   `storage/object-not-found` (no PLY stored there), `internal` (the worker died)
  */
 export async function makeWebSplat(files: FileStore, path: string): Promise<StoredFile> {
