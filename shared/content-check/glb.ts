@@ -7,7 +7,7 @@
 import type { GlbCheck } from '../types.js';
 import type { ByteSource } from './byte-source.js';
 import { readAll } from './byte-source.js';
-import { contentMessage, lfsPointerMessage } from './messages.js';
+import { contentMessage, formatMiB, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 
 /** Most validator messages kept in a report's warnings. */
@@ -81,11 +81,17 @@ function jsonChunk(bytes: Uint8Array): Record<string, unknown> | null {
 const where = (m: ValidatorMessage): string => (m.pointer ? ` at ${m.pointer}` : m.offset !== undefined ? ` at byte ${m.offset}` : '');
 
 /**
+ * Largest GLB the content check validates (512 MiB): the glTF validator reads a file whole, and
+ * holds about twice its size while it runs. Photogrammetry meshes of a tower are 100–300 MB.
+ */
+export const GLB_VALIDATOR_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
  * Checks a GLB and reads its facts.
  * @param source the file
  * @returns verdict 'refused' when it is empty, a Git LFS pointer, something else named `.glb`
  *   ('This .glb is an HTML page, not a GLB file (x.glb).'), not glTF 2.0, shorter than its
- *   header says, or has validator errors (the first one named, with its JSON pointer); else the
+ *   header says, larger than {@link GLB_VALIDATOR_MAX_BYTES}, or has validator errors (the first one named, with its JSON pointer); else the
  *   generator, meshes, triangles, vertices, materials, textures, extensions and the validator's
  *   warnings ('warnings' verdict when there are any)
  * @throws only when the source cannot be read
@@ -114,6 +120,15 @@ export async function checkGlb(source: ByteSource): Promise<GlbCheck> {
       contentMessage(
         name,
         `is truncated: its header declares ${declared.toLocaleString('en-US')} bytes but the file has ${size.toLocaleString('en-US')}`,
+      ),
+    );
+  }
+  if (size > GLB_VALIDATOR_MAX_BYTES) {
+    return refusedGlb(
+      source,
+      contentMessage(
+        name,
+        `is ${formatMiB(size)}: a GLB can be checked up to ${formatMiB(GLB_VALIDATOR_MAX_BYTES)} (the glTF validator reads it whole); reduce its textures or split it`,
       ),
     );
   }

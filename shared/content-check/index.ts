@@ -26,7 +26,7 @@ import { readAll } from './byte-source.js';
 import { checkGlb, gltfValidatorVersion } from './glb.js';
 import type { ImageCheck, ImageDecoder } from './image.js';
 import { checkImage, IMAGE_TYPES } from './image.js';
-import { contentMessage, dotExtension } from './messages.js';
+import { contentMessage, dotExtension, formatMiB } from './messages.js';
 import { checkPly, checkSplatFile } from './splat.js';
 import type { SplatCheckOptions } from './splat.js';
 import { checkSpz } from './spz.js';
@@ -39,7 +39,7 @@ export type { SplatCheckOptions } from './splat.js';
 export { assertImagePixels, checkImage, IMAGE_MAX_PIXELS, IMAGE_TYPES, readImageSize } from './image.js';
 export type { SpzCheck } from './spz.js';
 export { checkSpz, SPZ_MAGIC, SPZ_VERSIONS, spzInflatedBytes } from './spz.js';
-export { checkGlb } from './glb.js';
+export { checkGlb, GLB_VALIDATOR_MAX_BYTES } from './glb.js';
 export {
   checkPly,
   checkSplatFile,
@@ -110,6 +110,12 @@ export function checkSplat(source: ByteSource, options: SplatCheckOptions = {}):
 }
 
 /**
+ * Largest camera-metadata file accepted (32 MiB): it is parsed whole as JSON, and a camera entry
+ * is about 350 bytes, so this is about 90,000 cameras, far more than a drone survey's photos.
+ */
+export const CAMERA_METADATA_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
  * Checks camera metadata (SPEC.md §5, the spec's messages as the problem) and counts the cameras
  * whose photo is among `imageNames`.
  * @param source the JSON file
@@ -118,6 +124,10 @@ export function checkSplat(source: ByteSource, options: SplatCheckOptions = {}):
  */
 export async function checkCameraMetadata(source: ByteSource, imageNames: readonly string[] = []): Promise<CameraMetadataCheck> {
   const base = { fileName: source.name, size: source.size, warnings: [] as string[] };
+  if (source.size > CAMERA_METADATA_MAX_BYTES) {
+    const what = `is ${formatMiB(source.size)}: camera metadata can be at most ${formatMiB(CAMERA_METADATA_MAX_BYTES)} (about 90,000 cameras)`;
+    return { ...base, verdict: 'refused', problem: contentMessage(source.name, what), cameras: 0, withPhoto: 0 };
+  }
   const parsed = parseCameraMetadata(new TextDecoder().decode(await readAll(source)));
   if (!parsed.ok) return { ...base, verdict: 'refused', problem: parsed.message, cameras: 0, withPhoto: 0 };
   const withPhoto = matchCameraImages(parsed.value, imageNames).filter((m) => m.imagePath !== null).length;

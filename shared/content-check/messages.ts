@@ -19,6 +19,15 @@ export function contentMessage(fileName: string, what: string): string {
   return `This ${ext === '' ? 'file' : ext} ${what} (${fileName}).`;
 }
 
+/**
+ * A size in mebibytes as messages show it, rounded up to a tenth ('512 MiB', '67.3 MiB'), so a
+ * size over a limit never reads as the limit itself.
+ */
+export function formatMiB(bytes: number): string {
+  const tenths = Math.ceil((bytes / (1024 * 1024)) * 10);
+  return `${tenths % 10 === 0 ? tenths / 10 : (tenths / 10).toFixed(1)} MiB`;
+}
+
 /** 'a Git LFS pointer (a 131-byte text file), not the {thing} itself: …' */
 export function lfsPointerMessage(fileName: string, size: number, thing: string): string {
   return contentMessage(

@@ -55,6 +55,8 @@ const tooManyPixels = (name: string, side: string, megapixels: string): RegExp =
 const junkPly = plyWithHeader('element junk abc\nproperty uchar a\n');
 const n = 100;
 const notSpz = Buffer.from('these bytes are not an SPZ splat, whatever the name says');
+/** A JSON array of 40 MiB: refused by its size before it is parsed. */
+const oversizedCameraMetadata = Buffer.from(`[${' '.repeat(40 * 1024 * 1024 - 2)}]`);
 
 /** What each route is sent and what it answers. */
 interface ContentCase {
@@ -193,6 +195,14 @@ const oneShot: ContentCase[] = [
   },
 ];
 
+/** Larger than a one-shot upload may be (413): sent through tus, where large files go. */
+const oversizedCamera: ContentCase = {
+  name: 'camera metadata of 40 MiB (over the 32 MiB it may have)',
+  path: `${m}/camera-metadata.json`,
+  data: oversizedCameraMetadata,
+  message: literally('This .json is 40 MiB: camera metadata can be at most 32 MiB (about 90,000 cameras) (camera-metadata.json).'),
+};
+
 const tusCases: ContentCase[] = [
   oneShot[0]!,
   oneShot[2]!,
@@ -203,6 +213,7 @@ const tusCases: ContentCase[] = [
   oneShot[12]!,
   oneShot[14]!,
   oneShot[17]!,
+  oversizedCamera,
 ];
 
 const batchCases: ContentCase[] = [oneShot[0]!, oneShot[5]!, oneShot[8]!, oneShot[10]!, oneShot[12]!, oneShot[15]!];

@@ -3,10 +3,15 @@
 // sharp, before the browser decodes), SPZ files that are not what the viewer would read, and the
 // content types stored files are served with. A bomb is refused before anything inflates it.
 import { gzipSync } from 'node:zlib';
+import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { describe, expect, it } from 'vitest';
 import {
   bytesSource,
+  CAMERA_METADATA_MAX_BYTES,
+  checkCameraMetadata,
+  checkGlb,
   checkImage,
+  GLB_VALIDATOR_MAX_BYTES,
   checkPly,
   checkSpz,
   GAUSSIAN_PROPERTIES,
@@ -380,5 +385,38 @@ describe('stored files are served with a type from their path, never an active o
       expect(downloadHeaders(`${u}/assets/${name}`), name).toEqual({ contentType: 'application/octet-stream', disposition: 'attachment' });
     }
     expect(downloadHeaders(`${u}/images/a.jpg`)).toEqual({ contentType: 'image/jpeg', disposition: null });
+  });
+});
+
+describe('files too large to check whole are refused by their size, before they are read', () => {
+  /** A source that claims `size` bytes and answers reads from `head` (zeros after it); reading it whole fails the test. */
+  const claiming = (head: Uint8Array, size: number, name: string): ByteSource => ({
+    name,
+    size,
+    async read(offset, length) {
+      if (length > 1024 * 1024) throw new Error(`read ${length} bytes of a file refused by its size`);
+      const out = new Uint8Array(length);
+      out.set(head.subarray(offset, offset + length));
+      return out;
+    },
+  });
+
+  it('a GLB over the validator’s budget', async () => {
+    const size = GLB_VALIDATOR_MAX_BYTES + 1024 * 1024;
+    const head = new Uint8Array(12);
+    head.set(new TextEncoder().encode('glTF'));
+    new DataView(head.buffer).setUint32(4, 2, true);
+    new DataView(head.buffer).setUint32(8, size, true);
+    expect(await checkGlb(claiming(head, size, 'model.glb'))).toMatchObject({
+      verdict: 'refused',
+      problem:
+        'This .glb is 513 MiB: a GLB can be checked up to 512 MiB (the glTF validator reads it whole); reduce its textures or split it (model.glb).',
+    });
+  });
+
+  it('camera metadata over its limit', async () => {
+    const check = await checkCameraMetadata(claiming(new TextEncoder().encode('['), CAMERA_METADATA_MAX_BYTES + 1, 'cameras.json'));
+    expect(check).toMatchObject({ verdict: 'refused', cameras: 0 });
+    expect(check.problem).toBe('This .json is 32.1 MiB: camera metadata can be at most 32 MiB (about 90,000 cameras) (cameras.json).');
   });
 });

@@ -13,32 +13,16 @@ import type { Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import pLimit from 'p-limit';
-import { assertStoredContent } from '@shared/content-check/index.js';
 import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { fileNameOf, MAX_FILE_NAME_BYTES, parseModelPath } from '@shared/paths.js';
+import { MAX_FILE_NAME_BYTES, parseModelPath } from '@shared/paths.js';
 import type { FolderListing, StoredFile } from '@shared/ports/files.js';
 import type { StorageScanReport } from '@shared/wire/routes.js';
-import { fileByteSource } from '../lib/byte-source.js';
+import { checkReceivedContent } from './content-check-pool.js';
 import type { SqliteDatabase } from './db.js';
 
 /** Received files checked at once (a batch holds up to 64). */
 const CONTENT_CHECK_CONCURRENCY = 4;
-
-/**
- * The content check of a received file before it is recorded (issue 16, `assertStoredContent`):
- * the splat's header and size, the GLB with the validator, camera metadata, a photo's type and
- * pixel size (within the pixel limit, a PNG or WebP ending where the file ends), the web-sized
- * copy as SPZ (inflated in a stream, never held). Photos are not decoded here: the clients decode
- * them whole, and a decode costs 4–16 ms a photo of the server's CPU. Assets are not checked.
- * @param path the storage path the file is about to be stored at (its name is the declared type)
- * @param file absolute path of the received bytes
- * @param size their size in bytes
- * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
- */
-export function checkReceivedContent(path: string, file: string, size: number): Promise<void> {
-  return assertStoredContent(path, fileByteSource(file, size, fileNameOf(path)));
-}
 
 /** True when `value` contains a C0 control character or DEL. */
 function hasControlCharacter(value: string): boolean {

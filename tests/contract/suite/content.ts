@@ -217,7 +217,7 @@ export function contentContract(ctx: ContractContext): void {
         context.skip();
         return;
       }
-      const inputs: [string, Uint8Array][] = [
+      const inputs: [string, Uint8Array<ArrayBuffer>][] = [
         ['model.ply', gaussianPly(500, 0)],
         ['model.ply', gaussianPly(500, 1)],
         ['model.ply', gaussianPly(500, 2)],
