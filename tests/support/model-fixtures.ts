@@ -3,9 +3,11 @@
  * itself so tests run without ../shared/samples: a 3DGS PLY, a `.splat`, a one-triangle GLB,
  * PNG and JPEG photos (sharp), camera metadata. And the bad files the checks must refuse.
  */
+import { open } from 'node:fs/promises';
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
 import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
+import { random } from '../../cli/src/lib/demo-data.js';
 
 /** The 62 float properties of a 3DGS training PLY at SH degree 3 (shared/content-check/splat.ts). */
 export const GAUSSIAN_PLY_PROPERTIES = TRAINING_PLY_PROPERTIES;
@@ -195,3 +197,50 @@ export const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>404 Not Found</tit
 /** A Git LFS pointer, as committed in place of a large `.ply`. */
 export const LFS_POINTER =
   'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 115000000\n';
+
+/**
+ * Writes a 3DGS PLY of `count` Gaussians at SH degree `degree` (0–3) to `path`, a block of 16,384
+ * Gaussians at a time (any size, bounded memory), with plausible values: centres in a 40 m box
+ * around a tower-like column, log scales around −4, opacity logits, unit quaternions, DC colours
+ * and small higher-order SH coefficients, from a seeded generator (the same file every run).
+ * For benchmarks of real-size captures.
+ * @returns the file's size in bytes
+ */
+export async function writeGaussianPlyFile(path: string, count: number, degree = 3, seed = 16): Promise<number> {
+  const rand = random(seed);
+  const names = gaussianPlyProperties(degree);
+  const index = (name: string) => names.indexOf(name);
+  const rest = names.filter((n) => n.startsWith('f_rest_')).map(index);
+  const stride = names.length * 4;
+  const header = Buffer.from(gaussianPlyHeader(count, degree));
+  const file = await open(path, 'w');
+  try {
+    await file.write(header);
+    const perBlock = 16_384;
+    const block = Buffer.alloc(perBlock * stride);
+    for (let done = 0; done < count; done += perBlock) {
+      const n = Math.min(perBlock, count - done);
+      for (let i = 0; i < n; i++) {
+        const put = (k: number, v: number) => block.writeFloatLE(v, i * stride + k * 4);
+        const height = rand() * 40;
+        const radius = 2 + 6 * (1 - height / 40) * rand();
+        const angle = rand() * 2 * Math.PI;
+        put(index('x'), radius * Math.cos(angle));
+        put(index('y'), -height);
+        put(index('z'), radius * Math.sin(angle));
+        for (const k of ['nx', 'ny', 'nz']) put(index(k), 0);
+        for (const k of ['f_dc_0', 'f_dc_1', 'f_dc_2']) put(index(k), (rand() - 0.5) * 2);
+        for (const k of rest) put(k, (rand() - 0.5) * 0.2);
+        put(index('opacity'), (rand() - 0.3) * 6);
+        for (const k of ['scale_0', 'scale_1', 'scale_2']) put(index(k), -4 + (rand() - 0.5) * 3);
+        const q = [rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5];
+        const len = Math.hypot(...q) || 1;
+        ['rot_0', 'rot_1', 'rot_2', 'rot_3'].forEach((k, j) => put(index(k), q[j]! / len));
+      }
+      await file.write(block, 0, n * stride);
+    }
+    return header.length + count * stride;
+  } finally {
+    await file.close();
+  }
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Real-size captures, `npm run bench:large`: for generated 3DGS PLY files the size labs work with
+// (by default 1 M Gaussians at SH degree 3, about 248 MB; 1 M at SH degree 0, about 68 MB; 3 M
+// at SH degree 3, about 744 MB), each in a fresh data folder with its own embedded server:
+// - `cp` of the file (until `sync` returns): the baseline;
+// - `catalog models upload` of a folder holding it (the CLI's checks, the upload, the server's
+//   checks and its web-sized copy; until `sync`): time, the CLI's peak RSS, the server's peak RSS
+//   (worker threads included) and the longest event-loop delay on the server meanwhile
+//   (perf_hooks.monitorEventLoopDelay, 10 ms resolution);
+// - the web-sized copy on its own (compressSplatFile in a fresh process): time, bytes and peak RSS.
+// Inputs are generated in the OS temp folder and removed at the end. Prints one JSON document on
+// stdout and a summary line per capture on stderr.
+// Options (env): BENCH_LARGE_CASES (default '1000000:3,1000000:0,3000000:3', Gaussians:SH degree).
+// Not measured here yet: the viewer on these captures and a 150 MB GLB (see the README).
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+register({ tsconfig: join(root, 'tsconfig.json') });
+const { writeGaussianPlyFile } = await import(pathToFileURL(join(root, 'tests/support/model-fixtures.ts')).href);
+const cli = join(root, 'cli/bin/catalog.js');
+const CASES = (process.env.BENCH_LARGE_CASES || '1000000:3,1000000:0,3000000:3').split(',').map((c) => {
+  const [gaussians, degree] = c.split(':').map(Number);
+  return { gaussians, degree };
+});
+const MiB = 1024 * 1024;
+const log = (line) => process.stderr.write(`${line}\n`);
+const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
+
+/** Runs a command under /usr/bin/time; resolves with its stdout, wall seconds and peak RSS (KiB). */
+function timed(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', command, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const rssKiB = Number(/PEAK_RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+      else resolve({ stdout, seconds: seconds(started), rssKiB });
+    });
+  });
+}
+
+/** Starts the bench server on `dataDir`; resolves with its URL and a `stop()` that resolves with its figures. */
+async function startBenchServer(dataDir) {
+  const server = spawn(process.execPath, [join(root, 'scripts/bench-large-server.mjs'), dataDir], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = [];
+  let waiting = null;
+  let buffer = '';
+  server.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
+      lines.push(JSON.parse(buffer.slice(0, at)));
+      buffer = buffer.slice(at + 1);
+      waiting?.();
+    }
+  });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const check = () => (lines.length > 0 ? resolve(lines.shift()) : (waiting = check));
+      server.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+      check();
+    });
+  const { url } = await next();
+  return {
+    url,
+    async stop() {
+      const figures = next();
+      server.kill('SIGTERM');
+      return figures;
+    },
+  };
+}
+
+async function measure({ gaussians, degree }, work) {
+  const dir = join(work, `${gaussians}-sh${degree}`);
+  const folder = join(dir, 'capture');
+  mkdirSync(folder, { recursive: true });
+  const ply = join(folder, 'point_cloud.ply');
+  const bytes = await writeGaussianPlyFile(ply, gaussians, degree);
+  log(`${gaussians.toLocaleString('en-US')} Gaussians, SH degree ${degree}: ${(bytes / MiB).toFixed(1)} MiB generated`);
+
+  execFileSync('sync');
+  const cpStart = process.hrtime.bigint();
+  copyFileSync(ply, join(dir, 'copy.ply'));
+  execFileSync('sync');
+  const cpSeconds = seconds(cpStart);
+  rmSync(join(dir, 'copy.ply'));
+
+  const dataDir = join(dir, 'data');
+  const server = await startBenchServer(dataDir);
+  let upload;
+  let serverFigures;
+  try {
+    const env = { CATALOG_DATA_DIR: dataDir, CATALOG_URL: server.url };
+    const project = JSON.parse(
+      (await timed(cli, ['projects', 'create', '--name', 'Large', '--structure-id', 'LARGE', '--json'], env)).stdout,
+    );
+    execFileSync('sync');
+    upload = await timed(
+      cli,
+      ['models', 'upload', folder, '--project', project.result.id, '--public-id', 'LARGE-1', '--name', 'Large capture', '--json', '--yes'],
+      env,
+    );
+    execFileSync('sync');
+  } finally {
+    serverFigures = await server.stop();
+  }
+
+  const spz = join(dir, 'model.spz');
+  const copy = await timed(process.execPath, [
+    '--import',
+    'tsx/esm',
+    '-e',
+    `const { compressSplatFile } = await import(${JSON.stringify(pathToFileURL(join(root, 'cli/src/lib/web-splat.ts')).href)});
+     const r = await compressSplatFile(${JSON.stringify(ply)}, ${JSON.stringify(spz)}, 'point_cloud.ply');
+     process.stdout.write(JSON.stringify(r));`,
+  ]);
+  const webCopy = JSON.parse(copy.stdout);
+  rmSync(dir, { recursive: true, force: true });
+
+  const figures = {
+    gaussians,
+    shDegree: degree,
+    plyBytes: bytes,
+    baselineCpSeconds: Number(cpSeconds.toFixed(2)),
+    upload: {
+      seconds: Number(upload.seconds.toFixed(2)),
+      toCp: Number((upload.seconds / cpSeconds).toFixed(1)),
+      cliPeakRssMiB: Math.round(upload.rssKiB / 1024),
+      serverPeakRssMiB: Math.round(serverFigures.peakRssKiB / 1024),
+      serverMaxEventLoopDelayMs: serverFigures.maxDelayMs,
+      serverP99EventLoopDelayMs: serverFigures.p99DelayMs,
+    },
+    webCopy: {
+      seconds: Number(copy.seconds.toFixed(2)),
+      toCp: Number((copy.seconds / cpSeconds).toFixed(1)),
+      bytes: webCopy.bytes,
+      ratio: Number((bytes / webCopy.bytes).toFixed(1)),
+      peakRssMiB: Math.round(copy.rssKiB / 1024),
+    },
+  };
+  log(
+    `  upload ${figures.upload.seconds} s (${figures.upload.toCp}× cp ${figures.baselineCpSeconds} s), CLI peak ${figures.upload.cliPeakRssMiB} MiB, ` +
+      `server peak ${figures.upload.serverPeakRssMiB} MiB, longest event-loop delay ${figures.upload.serverMaxEventLoopDelayMs} ms; ` +
+      `web copy ${figures.webCopy.seconds} s, ${(webCopy.bytes / MiB).toFixed(1)} MiB (${figures.webCopy.ratio}× smaller), peak ${figures.webCopy.peakRssMiB} MiB`,
+  );
+  return figures;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'catalog-bench-large-'));
+try {
+  const results = [];
+  for (const c of CASES) results.push(await measure(c, work));
+  process.stdout.write(`${JSON.stringify({ cases: results }, null, 2)}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
