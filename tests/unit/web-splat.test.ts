@@ -4,6 +4,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import createSpzModule from '@adobe/spz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesSource } from '@shared/content-check/byte-source.js';
@@ -112,6 +113,22 @@ describe('web-sized copies of every splat the checks accept', () => {
       });
     });
   }
+
+  it('a capture compressed in parts is the same SPZ the library writes for the whole cloud at once', async () => {
+    const list = gaussians(1000, 2);
+    const bytes = plyOf(list, 2);
+    await writeFile(join(dir, 'parts.ply'), bytes);
+    await compressSplatFile(join(dir, 'parts.ply'), join(dir, 'parts.spz'), 'parts.ply', { partGaussians: 300 });
+    const parts = gunzipSync(await readFile(join(dir, 'parts.spz')));
+    await compressSplatFile(join(dir, 'parts.ply'), join(dir, 'whole.spz'), 'parts.ply', { partGaussians: 1000 });
+    const whole = gunzipSync(await readFile(join(dir, 'whole.spz')));
+    expect(parts.byteLength).toBe(whole.byteLength);
+    expect(Buffer.compare(parts, whole)).toBe(0);
+    // and the library reads the joined copy as 1,000 Gaussians, the last part's last one in place
+    const cloud = spz.loadSpzFromBuffer(await readFile(join(dir, 'parts.spz')), { to: spz.CoordinateSystem.UNSPECIFIED });
+    expect(cloud.numPoints).toBe(1000);
+    expect(cloud.positions[999 * 3]).toBeCloseTo(list[999]!.position[0], 2);
+  });
 
   it('a .splat: centres, colours and opacity carried over (its linear scales become log scales)', async () => {
     const copy = await copyOf(splatFile(50), 'model.splat');

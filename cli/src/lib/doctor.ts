@@ -339,11 +339,7 @@ export function describeReport(report: DoctorReport): string {
 
 /** What a backfill need is called in the report. */
 function describeNeed(need: BackfillNeed): string {
-  return need === 'report'
-    ? 'validation report'
-    : need === 'thumbnail'
-      ? 'thumbnail (it has photos)'
-      : 'web-sized copy of its splat';
+  return need === 'report' ? 'validation report' : need === 'thumbnail' ? 'thumbnail (it has photos)' : 'web-sized copy of its splat';
 }
 
 /** True when the stored file at `path` exists now. */

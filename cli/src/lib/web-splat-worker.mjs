@@ -1,15 +1,33 @@
 // Worker thread of cli/src/lib/web-splat.ts: reads a splat (a 3DGS PLY of any SH degree, or a
-// .splat) in fixed-size blocks into the per-attribute arrays of a Gaussian cloud and writes the
-// web-sized copy with Niantic's SPZ library (@adobe/spz: the format's reference implementation,
-// compiled to WebAssembly), then posts the byte count.
+// .splat) and writes its web-sized copy (SPZ version 3) with Niantic's SPZ library (@adobe/spz:
+// the format's reference implementation, compiled to WebAssembly), then posts the byte count.
+//
+// Memory stays bounded whatever the size of the capture: the Gaussians go through the library in
+// parts of PART_GAUSSIANS, each read block by block from the file. SPZ quantises every Gaussian on
+// its own (fixed-point positions with a fixed number of fractional bits, 8-bit alpha, colour and
+// log-scale, smallest-three rotations, SH at fixed bit depths), and lays the data out by attribute
+// (positions, alphas, colours, scales, rotations, SH) after a 16-byte header. So each part's
+// inflated output is cut into its six attribute sections, each appended to its own temporary
+// file, and the copy is the header (with the total count) and the six files, gzipped in order:
+// the same bytes the library writes for the whole cloud at once (the tests compare them).
+//
 // Plain JavaScript so it runs the same from the TypeScript sources and from the CLI bundle; the
 // main thread parses the header and hands over the layout (where each property sits in a record).
-import { open, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync } from 'node:zlib';
 import { parentPort, workerData } from 'node:worker_threads';
 import createSpzModule from '@adobe/spz';
 
 /** Records read per block: the file is never in memory whole. */
 const BLOCK_RECORDS = 16_384;
+/** Gaussians compressed at a time (about 250 MB of working memory at SH degree 3). */
+const PART_GAUSSIANS = 524_288;
+/** SPZ's header bytes (inside the gzip stream); the Gaussian count is the uint32 at byte 8. */
+const SPZ_HEADER_BYTES = 16;
 /** Zeroth-order spherical-harmonics constant: a .splat colour c in [0, 1] is 0.5 + SH_C0 · f_dc. */
 const SH_C0 = 0.28209479177387814;
 
@@ -33,8 +51,11 @@ const READERS = {
   float64: (v, at) => v.getFloat64(at, true),
 };
 
-/** Calls `each(view, offset, index)` for every record of the file, reading it block by block. */
-async function forEachRecord(path, start, count, stride, each) {
+/**
+ * Calls `each(view, offset, index)` for records `from` to `from + count − 1` of the file (index
+ * counted from `from`), reading them block by block.
+ */
+async function forEachRecord(path, start, from, count, stride, each) {
   const file = await open(path, 'r');
   try {
     const block = Buffer.alloc(BLOCK_RECORDS * stride);
@@ -44,8 +65,8 @@ async function forEachRecord(path, start, count, stride, each) {
       const want = n * stride;
       let got = 0;
       while (got < want) {
-        const { bytesRead } = await file.read(block, got, want - got, start + first * stride + got);
-        if (bytesRead === 0) throw new Error(`the file ends after ${first + Math.floor(got / stride)} of ${count} Gaussians`);
+        const { bytesRead } = await file.read(block, got, want - got, start + (from + first) * stride + got);
+        if (bytesRead === 0) throw new Error(`the file ends after ${from + first + Math.floor(got / stride)} Gaussians`);
         got += bytesRead;
       }
       for (let i = 0; i < n; i += 1) each(view, i * stride, first + i);
@@ -55,9 +76,9 @@ async function forEachRecord(path, start, count, stride, each) {
   }
 }
 
-/** The Gaussian cloud of a binary little-endian 3DGS PLY (the layout names each property's offset and type). */
-async function readPly(path, layout) {
-  const { start, count, stride, shDegree, fields, rest } = layout;
+/** The Gaussian cloud of `count` records from `from` of a binary little-endian 3DGS PLY (the layout names each property's offset and type). */
+async function readPly(path, layout, from, count) {
+  const { start, stride, shDegree, fields, rest } = layout;
   const read = (name) => {
     const [offset, type] = fields[name];
     const get = READERS[type];
@@ -83,7 +104,7 @@ async function readPly(path, layout) {
     return (view, at) => get(view, at + offset);
   });
   const cloud = emptyCloud(count, shDegree, coefficients);
-  await forEachRecord(path, start, count, stride, (view, at, i) => {
+  await forEachRecord(path, start, from, count, stride, (view, at, i) => {
     cloud.positions[i * 3] = x(view, at);
     cloud.positions[i * 3 + 1] = y(view, at);
     cloud.positions[i * 3 + 2] = z(view, at);
@@ -111,15 +132,14 @@ async function readPly(path, layout) {
   return cloud;
 }
 
-/** The Gaussian cloud of a .splat: 32-byte records of centre, linear scale, RGBA and a byte quaternion (w, x, y, z). */
-async function readSplat(path, layout) {
-  const { count } = layout;
+/** The Gaussian cloud of `count` records from `from` of a .splat: 32-byte records of centre, linear scale, RGBA and a byte quaternion (w, x, y, z). */
+async function readSplat(path, from, count) {
   const cloud = emptyCloud(count, 0, 0);
   const logit = (byte) => {
     const a = Math.min(Math.max(byte, 0.5), 254.5) / 255;
     return Math.log(a / (1 - a));
   };
-  await forEachRecord(path, 0, count, 32, (view, at, i) => {
+  await forEachRecord(path, 0, from, count, 32, (view, at, i) => {
     for (let k = 0; k < 3; k += 1) {
       cloud.positions[i * 3 + k] = view.getFloat32(at + k * 4, true);
       cloud.scales[i * 3 + k] = Math.log(Math.max(view.getFloat32(at + 12 + k * 4, true), 1e-12));
@@ -150,17 +170,68 @@ function emptyCloud(count, shDegree, coefficients) {
   };
 }
 
-const { input, output, layout } = workerData;
+/** Bytes per Gaussian of each SPZ version-3 section: positions, alphas, colours, scales, rotations, SH. */
+function sectionBytes(shDegree) {
+  const coefficients = (shDegree + 1) ** 2 - 1;
+  return [9, 1, 3, 3, 4, 3 * coefficients];
+}
+
+/**
+ * Writes the SPZ of the splat at `input` to `output`, a part at a time.
+ * @returns the SPZ's size in bytes
+ */
+async function writeSpz(input, output, layout, partGaussians) {
+  const spz = await createSpzModule({ print: () => {}, printErr: () => {} });
+  const count = layout.count;
+  const shDegree = layout.kind === 'splat' ? 0 : layout.shDegree;
+  const sizes = sectionBytes(shDegree);
+  const dir = await mkdtemp(join(tmpdir(), 'catalog-spz-'));
+  try {
+    const sections = sizes.map((_, k) => join(dir, `section-${k}`));
+    const writers = sections.map((path) => createWriteStream(path));
+    let header = null;
+    for (let from = 0; from < count; from += partGaussians) {
+      const n = Math.min(partGaussians, count - from);
+      const cloud = layout.kind === 'splat' ? await readSplat(input, from, n) : await readPly(input, layout, from, n);
+      // SPZ version 3 (what Spark 2.2 reads; it does not read version 4). No coordinate
+      // conversion: the viewer reads the copy in the original's frame, as it reads the original.
+      const packed = spz.saveSpzToBuffer(cloud, { version: 3, from: spz.CoordinateSystem.UNSPECIFIED, sh1Bits: 5, shRestBits: 4 });
+      if (!(packed instanceof Uint8Array) || packed.byteLength === 0) throw new Error('the SPZ writer produced no bytes');
+      const raw = gunzipSync(packed);
+      const expected = SPZ_HEADER_BYTES + n * sizes.reduce((a, b) => a + b, 0);
+      if (raw.byteLength !== expected)
+        throw new Error(`the SPZ writer produced ${raw.byteLength} bytes for ${n} Gaussians, not ${expected}`);
+      header ??= Buffer.from(raw.subarray(0, SPZ_HEADER_BYTES));
+      let at = SPZ_HEADER_BYTES;
+      for (let k = 0; k < sizes.length; k += 1) {
+        const length = n * sizes[k];
+        if (!writers[k].write(raw.subarray(at, at + length))) await new Promise((resolve) => writers[k].once('drain', resolve));
+        at += length;
+      }
+    }
+    await Promise.all(writers.map((w) => new Promise((resolve, reject) => w.end((error) => (error ? reject(error) : resolve())))));
+    header.writeUInt32LE(count, 8);
+    async function* whole() {
+      yield header;
+      for (const path of sections) yield* createReadStream(path);
+    }
+    await pipeline(whole(), createGzip(), createWriteStream(output));
+    const handle = await open(output, 'r');
+    try {
+      return (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const { input, output, layout, partGaussians } = workerData;
 try {
   const started = performance.now();
-  const spz = await createSpzModule({ print: () => {}, printErr: () => {} });
-  const cloud = layout.kind === 'splat' ? await readSplat(input, layout) : await readPly(input, layout);
-  // SPZ version 3 (what Spark 2.2 reads; it does not read version 4). No coordinate conversion:
-  // the viewer reads the copy in the original's frame, as it reads the original.
-  const bytes = spz.saveSpzToBuffer(cloud, { version: 3, from: spz.CoordinateSystem.UNSPECIFIED, sh1Bits: 5, shRestBits: 4 });
-  if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) throw new Error('the SPZ writer produced no bytes');
-  await writeFile(output, bytes);
-  parentPort.postMessage({ ok: true, bytes: bytes.byteLength, ms: performance.now() - started });
+  const bytes = await writeSpz(input, output, layout, partGaussians ?? PART_GAUSSIANS);
+  parentPort.postMessage({ ok: true, bytes, ms: performance.now() - started });
 } catch (error) {
   parentPort.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
 }

@@ -4,13 +4,12 @@
  * accept: a binary little-endian 3DGS PLY of spherical-harmonics degree 0 to 3 and a `.splat`.
  *
  * The header is parsed here (the shared PLY header parser); a worker thread then reads the
- * records block by block (the file is never in memory whole) into the per-attribute arrays of a
- * Gaussian cloud and writes the SPZ with Niantic's reference SPZ library (@adobe/spz,
- * WebAssembly), so a server or CLI keeps answering while a large file compresses. Spark's own
+ * records block by block (the file is never in memory whole) and writes the SPZ with Niantic's
+ * reference SPZ library (@adobe/spz, WebAssembly), half a million Gaussians at a time, so its
+ * memory is bounded whatever the capture's size (web-splat-worker.mjs says how the parts are
+ * joined), and a server or CLI keeps answering while a large file compresses. Spark's own
  * `transcodeSpz` writes only SH-degree-3 input (it panics on degree 0 to 2 and on `.splat`).
- * One compression runs at a time per process: its memory grows with the Gaussians (the cloud's
- * 59 floats per Gaussian at degree 3, once in JavaScript and once in the library's heap) and
- * `npm run bench:large` prints the peak.
+ * One compression runs at a time per process; `npm run bench:large` prints its peak memory.
  */
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -149,16 +148,23 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
  * @param input path of the splat (a 3DGS PLY or a `.splat`)
  * @param output path of the SPZ to write (replaced)
  * @param name the splat's file name (its extension tells the format; default 'model.ply')
+ * @param options.partGaussians Gaussians compressed at a time (default 524,288, about 250 MB of
+ *   working memory at SH degree 3; tests use small parts to compare the assembled copy)
  * @returns the SPZ's size and the time it took
  * @throws AppError `invalid-argument` when the file cannot be read as a splat (see
  *   {@link readSplatLayout}) or the SPZ writer refuses it, `internal` when the worker dies
  */
-export function compressSplatFile(input: string, output: string, name = 'model.ply'): Promise<WebSplatResult> {
+export function compressSplatFile(
+  input: string,
+  output: string,
+  name = 'model.ply',
+  options: { partGaussians?: number } = {},
+): Promise<WebSplatResult> {
   return limit(async () => {
     const layout = await readSplatLayout(input, name);
     return new Promise<WebSplatResult>((resolve, reject) => {
       const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
-        workerData: { input, output, layout },
+        workerData: { input, output, layout, partGaussians: options.partGaussians },
       });
       let settled = false;
       worker.once('message', (message: { ok: true; bytes: number; ms: number } | { ok: false; message: string }) => {
