@@ -130,6 +130,35 @@ describe('web-sized copies of every splat the checks accept', () => {
     expect(cloud.positions[999 * 3]).toBeCloseTo(list[999]!.position[0], 2);
   });
 
+  it('a large capture also gets a preview: its most important Gaussians (opacity × volume), SH degree 0', async () => {
+    const list = gaussians(2000, 3);
+    // 100 Gaussians made large and opaque: the preview of 100 must be exactly these
+    list.forEach((g, i) => {
+      if (i % 20 === 7) {
+        g.logScale = [0, 0, 0];
+        g.opacityLogit = 4;
+      }
+    });
+    await writeFile(join(dir, 'big.ply'), plyOf(list, 3));
+    const result = await compressSplatFile(join(dir, 'big.ply'), join(dir, 'big.spz'), 'big.ply', {
+      partGaussians: 700,
+      preview: { output: join(dir, 'big.preview.spz'), gaussians: 100 },
+    });
+    expect(result.preview).toMatchObject({ gaussians: 100 });
+    const preview = spz.loadSpzFromBuffer(await readFile(join(dir, 'big.preview.spz')), { to: spz.CoordinateSystem.UNSPECIFIED });
+    expect(preview.numPoints).toBe(100);
+    expect(preview.shDegree).toBe(0);
+    const expected = list.filter((_, i) => i % 20 === 7);
+    for (let i = 0; i < 100; i += 1) expect(preview.positions[i * 3]).toBeCloseTo(expected[i]!.position[0], 2);
+    expect(result.preview!.bytes).toBeLessThan(result.bytes / 10);
+
+    // a capture with no more Gaussians than the preview's gets none
+    const small = await compressSplatFile(join(dir, 'big.ply'), join(dir, 'small.spz'), 'big.ply', {
+      preview: { output: join(dir, 'small.preview.spz'), gaussians: 2000 },
+    });
+    expect(small.preview).toBeNull();
+  });
+
   it('a .splat: centres, colours and opacity carried over (its linear scales become log scales)', async () => {
     const copy = await copyOf(splatFile(50), 'model.splat');
     expect(await checkSpz(bytesSource(copy, 'model.spz'))).toMatchObject({ verdict: 'ok', gaussians: 50, shDegree: 0 });

@@ -176,11 +176,79 @@ function sectionBytes(shDegree) {
   return [9, 1, 3, 3, 4, 3 * coefficients];
 }
 
+/** Bins of the importance histogram a preview's threshold is read from, over [IMPORTANCE_MIN, IMPORTANCE_MAX). */
+const IMPORTANCE_BINS = 4096;
+const IMPORTANCE_MIN = -40;
+const IMPORTANCE_MAX = 20;
+
 /**
- * Writes the SPZ of the splat at `input` to `output`, a part at a time.
- * @returns the SPZ's size in bytes
+ * How much a Gaussian shapes a coarse view: the log of its opacity times its volume
+ * (log σ(alpha) + scale₀ + scale₁ + scale₂, with log scales and an opacity logit, as stored).
  */
-async function writeSpz(input, output, layout, partGaussians) {
+function importance(cloud, i) {
+  const a = cloud.alphas[i];
+  const logOpacity = a >= 0 ? -Math.log1p(Math.exp(-a)) : a - Math.log1p(Math.exp(a));
+  return logOpacity + cloud.scales[i * 3] + cloud.scales[i * 3 + 1] + cloud.scales[i * 3 + 2];
+}
+
+function importanceBin(value) {
+  const bin = Math.floor(((value - IMPORTANCE_MIN) / (IMPORTANCE_MAX - IMPORTANCE_MIN)) * IMPORTANCE_BINS);
+  return Math.min(IMPORTANCE_BINS - 1, Math.max(0, Number.isFinite(bin) ? bin : 0));
+}
+
+/** Reads the Gaussians `from` … `from + n − 1` as a cloud. */
+function readPart(input, layout, from, n) {
+  return layout.kind === 'splat' ? readSplat(input, from, n) : readPly(input, layout, from, n);
+}
+
+/**
+ * Writes the preview of a large capture: its `wanted` most important Gaussians (by
+ * {@link importance}, the threshold read from `histogram`), at SH degree 0, as one SPZ.
+ * @returns the preview's size in bytes and Gaussian count
+ */
+async function writePreview(spz, input, layout, partGaussians, histogram, wanted, output) {
+  let threshold = IMPORTANCE_BINS - 1;
+  for (let seen = 0; threshold > 0 && seen + histogram[threshold] < wanted; threshold -= 1) seen += histogram[threshold];
+  const preview = emptyCloud(wanted, 0, 0);
+  let kept = 0;
+  for (let from = 0; from < layout.count && kept < wanted; from += partGaussians) {
+    const n = Math.min(partGaussians, layout.count - from);
+    const cloud = await readPart(input, layout, from, n);
+    for (let i = 0; i < n && kept < wanted; i += 1) {
+      if (importanceBin(importance(cloud, i)) < threshold) continue;
+      preview.positions.set(cloud.positions.subarray(i * 3, i * 3 + 3), kept * 3);
+      preview.scales.set(cloud.scales.subarray(i * 3, i * 3 + 3), kept * 3);
+      preview.rotations.set(cloud.rotations.subarray(i * 4, i * 4 + 4), kept * 4);
+      preview.colors.set(cloud.colors.subarray(i * 3, i * 3 + 3), kept * 3);
+      preview.alphas[kept] = cloud.alphas[i];
+      kept += 1;
+    }
+  }
+  const cut = {
+    ...preview,
+    numPoints: kept,
+    positions: preview.positions.subarray(0, kept * 3),
+    scales: preview.scales.subarray(0, kept * 3),
+    rotations: preview.rotations.subarray(0, kept * 4),
+    alphas: preview.alphas.subarray(0, kept),
+    colors: preview.colors.subarray(0, kept * 3),
+  };
+  const bytes = spz.saveSpzToBuffer(cut, { version: 3, from: spz.CoordinateSystem.UNSPECIFIED, sh1Bits: 5, shRestBits: 4 });
+  const handle = await open(output, 'w');
+  try {
+    await handle.writeFile(bytes);
+  } finally {
+    await handle.close();
+  }
+  return { bytes: bytes.byteLength, gaussians: kept };
+}
+
+/**
+ * Writes the SPZ of the splat at `input` to `output`, a part at a time; with `preview`, also
+ * the preview of its most important Gaussians (when the capture has more than `preview.gaussians`).
+ * @returns the SPZ's size in bytes, and the preview's size and count (or null)
+ */
+async function writeSpz(input, output, layout, partGaussians, preview) {
   const spz = await createSpzModule({ print: () => {}, printErr: () => {} });
   const count = layout.count;
   const shDegree = layout.kind === 'splat' ? 0 : layout.shDegree;
@@ -190,9 +258,12 @@ async function writeSpz(input, output, layout, partGaussians) {
     const sections = sizes.map((_, k) => join(dir, `section-${k}`));
     const writers = sections.map((path) => createWriteStream(path));
     let header = null;
+    const wantsPreview = preview !== null && count > preview.gaussians;
+    const histogram = new Float64Array(IMPORTANCE_BINS);
     for (let from = 0; from < count; from += partGaussians) {
       const n = Math.min(partGaussians, count - from);
-      const cloud = layout.kind === 'splat' ? await readSplat(input, from, n) : await readPly(input, layout, from, n);
+      const cloud = await readPart(input, layout, from, n);
+      if (wantsPreview) for (let i = 0; i < n; i += 1) histogram[importanceBin(importance(cloud, i))] += 1;
       // SPZ version 3 (what Spark 2.2 reads; it does not read version 4). No coordinate
       // conversion: the viewer reads the copy in the original's frame, as it reads the original.
       const packed = spz.saveSpzToBuffer(cloud, { version: 3, from: spz.CoordinateSystem.UNSPECIFIED, sh1Bits: 5, shRestBits: 4 });
@@ -217,21 +288,26 @@ async function writeSpz(input, output, layout, partGaussians) {
     }
     await pipeline(whole(), createGzip(), createWriteStream(output));
     const handle = await open(output, 'r');
+    let bytes;
     try {
-      return (await handle.stat()).size;
+      bytes = (await handle.stat()).size;
     } finally {
       await handle.close();
     }
+    const previewMade = wantsPreview
+      ? await writePreview(spz, input, layout, partGaussians, histogram, preview.gaussians, preview.output)
+      : null;
+    return { bytes, preview: previewMade };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-const { input, output, layout, partGaussians } = workerData;
+const { input, output, layout, partGaussians, preview } = workerData;
 try {
   const started = performance.now();
-  const bytes = await writeSpz(input, output, layout, partGaussians ?? PART_GAUSSIANS);
-  parentPort.postMessage({ ok: true, bytes, ms: performance.now() - started });
+  const written = await writeSpz(input, output, layout, partGaussians ?? PART_GAUSSIANS, preview ?? null);
+  parentPort.postMessage({ ok: true, bytes: written.bytes, preview: written.preview, ms: performance.now() - started });
 } catch (error) {
   parentPort.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
 }

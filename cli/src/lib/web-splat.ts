@@ -22,10 +22,21 @@ import { packageRoot } from './package-root.js';
 /** Compressions run at once in this process. */
 const limit = pLimit(1);
 
+/**
+ * Captures with more Gaussians than this get a preview beside their web-sized copy: the viewer
+ * shows it first, after a small part of the bytes, and refines to the full copy.
+ */
+export const PREVIEW_ABOVE_GAUSSIANS = 400_000;
+
+/** Gaussians of a preview (the most important ones of the capture, SH degree 0). */
+export const PREVIEW_GAUSSIANS = 131_072;
+
 /** Result of {@link compressSplatFile}. */
 export interface WebSplatResult {
   /** Size of the SPZ in bytes. */
   bytes: number;
+  /** The preview written (size in bytes and Gaussians), or null when none was asked for or the capture is small. */
+  preview: { bytes: number; gaussians: number } | null;
   /** Time spent reading the splat and writing the SPZ, in milliseconds. */
   ms: number;
 }
@@ -150,6 +161,9 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
  * @param name the splat's file name (its extension tells the format; default 'model.ply')
  * @param options.partGaussians Gaussians compressed at a time (default 524,288, about 250 MB of
  *   working memory at SH degree 3; tests use small parts to compare the assembled copy)
+ * @param options.preview where to write a preview (an SPZ of the capture's `gaussians` most
+ *   important Gaussians: largest opacity × volume, SH degree 0) when the capture has more than
+ *   that; default none
  * @returns the SPZ's size and the time it took
  * @throws AppError `invalid-argument` when the file cannot be read as a splat (see
  *   {@link readSplatLayout}) or the SPZ writer refuses it, `internal` when the worker dies
@@ -158,18 +172,19 @@ export function compressSplatFile(
   input: string,
   output: string,
   name = 'model.ply',
-  options: { partGaussians?: number } = {},
+  options: { partGaussians?: number; preview?: { output: string; gaussians: number } } = {},
 ): Promise<WebSplatResult> {
   return limit(async () => {
     const layout = await readSplatLayout(input, name);
     return new Promise<WebSplatResult>((resolve, reject) => {
       const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
-        workerData: { input, output, layout, partGaussians: options.partGaussians },
+        workerData: { input, output, layout, partGaussians: options.partGaussians, preview: options.preview ?? null },
       });
       let settled = false;
-      worker.once('message', (message: { ok: true; bytes: number; ms: number } | { ok: false; message: string }) => {
+      type Reply = { ok: true; bytes: number; ms: number; preview: WebSplatResult['preview'] } | { ok: false; message: string };
+      worker.once('message', (message: Reply) => {
         settled = true;
-        if (message.ok) resolve({ bytes: message.bytes, ms: message.ms });
+        if (message.ok) resolve({ bytes: message.bytes, ms: message.ms, preview: message.preview });
         else reject(new AppError(ErrorCode.InvalidArgument, `The web-sized copy could not be made: ${message.message}`));
         void worker.terminate();
       });
