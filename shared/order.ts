@@ -107,7 +107,7 @@ type ModelSortable = Pick<ModelData, 'publicId' | 'name' | 'created_at'> & WithO
  * An empty or missing publicId sorts first, as the catalog port orders missing fields
  * (`shared/ports/catalog.ts` OrderClause). Ties by id.
  */
-export function sortModelsByPublicId<T extends ModelSortable>(models: readonly T[]): T[] {
+export function sortModelsByPublicId<T extends Pick<ModelData, 'publicId'> & WithOptionalId>(models: readonly T[]): T[] {
   return [...models].sort((a, b) => compareCodeUnits(a.publicId ?? '', b.publicId ?? '') || byId(a, b));
 }
 

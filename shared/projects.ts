@@ -12,6 +12,8 @@ import {
   MULTI_TEMPORAL_MIN_MODELS,
 } from './constants.js';
 import { projectHasModels } from './messages.js';
+import { sortModelsByPublicId } from './order.js';
+import type { ProjectSummary } from './ports/catalog.js';
 import type { ModelData, ProjectData, ProjectLocation } from './types.js';
 
 /**
@@ -48,6 +50,45 @@ export function modelCountOf(counts: ModelCounts, projectId: string): number {
         ? counts.get(projectId)
         : (counts as Record<string, number>)[projectId];
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The project summaries ({@link ProjectSummary}) of `projects` from a list of models: what the
+ * backends without a query language compute (the in-memory backend), and the rule the others
+ * implement: a project's count is its models in `models`, and its reference thumbnail is
+ * {@link thumbnailPathOf} of {@link findReferenceModel} among them in publicId order.
+ * @param projects the projects the caller may read, with their ids
+ * @param models the models the caller may read (hidden ones already left out for a non-admin)
+ * @returns one summary per project, ordered by project id (code units)
+ */
+export function summarizeProjects(
+  projects: readonly (Pick<ProjectData, 'reference_model_id'> & { id: string })[],
+  models: readonly (Pick<ModelData, 'projectId' | 'isReference' | 'files' | 'publicId'> & { id: string })[],
+): ProjectSummary[] {
+  const byProject = new Map<string, (typeof models)[number][]>();
+  for (const model of sortModelsByPublicId(models)) {
+    if (typeof model.projectId !== 'string') continue;
+    const list = byProject.get(model.projectId);
+    if (list) list.push(model);
+    else byProject.set(model.projectId, [model]);
+  }
+  return [...projects]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((project) => {
+      const own = byProject.get(project.id) ?? [];
+      const reference = findReferenceModel(project, own);
+      return { projectId: project.id, modelCount: own.length, referenceThumbnailPath: reference ? thumbnailPathOf(reference) : null };
+    });
+}
+
+/**
+ * Model counts per project id from project summaries, for {@link featuredProjects},
+ * {@link catalogStats}, {@link mapStats} and the badges.
+ * @param summaries the summaries the backend answered (`CatalogPort.projectSummaries`)
+ * @returns project id → model count
+ */
+export function summaryCounts(summaries: readonly Pick<ProjectSummary, 'projectId' | 'modelCount'>[]): Map<string, number> {
+  return new Map(summaries.map((s) => [s.projectId, s.modelCount]));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,6 +22,11 @@ export interface LiveSubscription {
   running: boolean;
   /** Set when a run was asked for while one was under way. */
   again: boolean;
+  /**
+   * A derived live read (e.g. the project summaries): what it runs instead of the query, and the
+   * collections whose changes re-run it. Absent for a plain query on `collection`.
+   */
+  derived?: { read: () => Promise<unknown[]>; watches: readonly CollectionName[] };
 }
 
 /** The set of live queries of one catalog client. */
@@ -29,7 +34,8 @@ export class LiveQueries {
   private readonly subs = new Set<LiveSubscription>();
 
   /**
-   * @param runQuery runs a subscription's query (with the caller's rights at that moment)
+   * @param runQuery runs a subscription's query, or its derived read (`sub.derived.read`), with the
+   *   caller's rights at that moment
    * @param onEmpty called when the last subscription is dropped (e.g. to close an event stream)
    */
   constructor(
@@ -54,6 +60,23 @@ export class LiveQueries {
   ): LiveSubscription {
     const sub: LiveSubscription = { collection, query, onNext, onError, last: null, closed: false, running: false, again: false };
     this.subs.add(sub);
+    return sub;
+  }
+
+  /**
+   * Registers a derived live read without running it (call {@link run} next): `read` runs
+   * instead of a query, when asked and whenever one of `watches` changes.
+   * @param watches the collections it reads from (at least one)
+   * @returns the subscription, to pass to {@link run} and {@link drop}
+   */
+  addDerived(
+    watches: readonly [CollectionName, ...CollectionName[]],
+    read: () => Promise<unknown[]>,
+    onNext: (values: never[]) => void,
+    onError: ((error: Error) => void) | undefined,
+  ): LiveSubscription {
+    const sub = this.add(watches[0], undefined, onNext, onError);
+    sub.derived = { read, watches };
     return sub;
   }
 
@@ -105,7 +128,7 @@ export class LiveQueries {
    */
   rerun(collections: readonly string[] | null): void {
     const touched = collections?.includes('models') ? [...collections, 'annotations'] : collections;
-    this.rerunWhere((sub) => !touched || touched.includes(sub.collection));
+    this.rerunWhere((sub) => !touched || (sub.derived?.watches ?? [sub.collection]).some((c) => touched.includes(c)));
   }
 
   /**

@@ -101,6 +101,29 @@ export interface TransactionOptions {
  */
 export const TRANSACTION_ATTEMPTS = 30;
 
+/**
+ * What the project screens show of a project's models (the catalog home's counts and Featured
+ * Projects, the project list's cards and table, the map's markers and stat cards), without
+ * reading the models themselves: one entry per project the caller may read.
+ */
+export interface ProjectSummary {
+  /** The project's id. */
+  projectId: string;
+  /**
+   * The project's models the caller may read, 0 or more: hidden models count for callers who may
+   * see them (admins, the service key) and never for the others.
+   */
+  modelCount: number;
+  /**
+   * The storage path of the project's reference model's thumbnail (the first of its
+   * `files.thumbnails`), or null: no reference model, one without a thumbnail, or one the caller
+   * may not read (a hidden reference, for a non-admin). The reference model is the one named by
+   * the project's `reference_model_id` (when it belongs to the project), else the first, in
+   * publicId order, of its models flagged `isReference`.
+   */
+  referenceThumbnailPath: string | null;
+}
+
 export interface CatalogPort {
   /**
    * Reads one document.
@@ -161,6 +184,26 @@ export interface CatalogPort {
    *   throws (nothing is written then, and it is not retried); the commit's errors as {@link batch}
    */
   transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+
+  /**
+   * The summary of every project the caller may read ({@link ProjectSummary}): its model count
+   * and its reference model's thumbnail, read without the model documents (the answer grows with
+   * the projects, not with the models).
+   * @returns one entry per readable project, ordered by project id (projects without models
+   *   included, with a count of 0)
+   * @throws AppError `permission-denied` / `unauthenticated` (a caller without a role)
+   */
+  projectSummaries(): Promise<ProjectSummary[]>;
+
+  /**
+   * Live {@link projectSummaries}: `onNext` is called with every summary first, then again
+   * whenever a write elsewhere (a model added, moved, hidden or deleted; a project added, removed
+   * or given another reference) changes them. How soon depends on the backend: at once on the
+   * embedded and in-memory backends; on Firestore, which cannot count live, see its adapter.
+   * Errors after subscribing go to `onError`, which ends the subscription.
+   * @returns stops the updates
+   */
+  subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: (error: Error) => void): Unsubscribe;
 
   /**
    * Live query (§7 live subscriptions). `onNext` is called with the full result first, then

@@ -102,6 +102,13 @@ const dataBodySchema = z.object({ data: z.record(z.string(), z.unknown()), merge
 /** Body of a query or count. */
 const queryBodySchema = z.object({ query: querySchema.nullish() });
 
+/** One project's summary (`ProjectSummary` of `shared/ports/catalog.ts`): its model count and reference thumbnail. */
+export const projectSummarySchema = z.object({
+  projectId: z.string(),
+  modelCount: z.number().int().min(0),
+  referenceThumbnailPath: z.string().nullable(),
+});
+
 /** A stored file's metadata (`StoredFile` of `shared/ports/files.ts`). */
 export const storedFileSchema = z.object({
   path: z.string(),
@@ -340,6 +347,14 @@ export const routes = {
     params: collectionParamsSchema,
     body: queryBodySchema,
     reply: z.object({ count: z.number() }),
+  }),
+  // the summary of every project the caller may read: model counts and reference thumbnails, without the models
+  projectSummaries: route({
+    name: 'project summaries',
+    method: 'GET',
+    pattern: '/v1/project-summaries',
+    path: () => '/v1/project-summaries',
+    reply: z.object({ summaries: z.array(projectSummarySchema) }),
   }),
   batch: route({
     name: 'batch',

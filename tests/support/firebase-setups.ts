@@ -38,7 +38,8 @@ export async function setupFirebaseAdminOnEmulators(): Promise<ContractSetup> {
   const firestore = await startFirestoreEmulator();
   const storage = await startStorageEmulatorWithoutRules();
   const restore = setEnv({ FIRESTORE_EMULATOR_HOST: firestore.host, FIREBASE_STORAGE_EMULATOR_HOST: storage.host });
-  const backend = createFirebaseAdminBackend({ projectId: 'demo-catalog' });
+  // live project summaries poll the model count every 500 ms here (30 s by default), so the suite sees a deletion soon
+  const backend = createFirebaseAdminBackend({ projectId: 'demo-catalog', summaryPollMs: 500 });
   return {
     admin: backend,
     user: backend,
@@ -78,6 +79,8 @@ export async function setupFirebaseWebOnEmulators(appPrefix: string): Promise<Co
       },
       persistSession: false,
       appName: `${appPrefix}-${name}-${Date.now()}`,
+      // live project summaries poll the model count every 500 ms here (30 s by default), so the suite sees a hidden model soon
+      summaryPollMs: 500,
     });
   await createContractAccounts(service);
   return contractClients(web, service, {

@@ -21,6 +21,7 @@ const samples: Record<keyof typeof routes, unknown[]> = {
   deleteDoc: ['models', 'x'],
   query: ['models'],
   count: ['users'],
+  projectSummaries: [],
   batch: [],
   events: [],
   putFile: ['models/a b/x.ply'],

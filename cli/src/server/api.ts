@@ -398,6 +398,18 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
 
   serveRoute(
     app,
+    routes.projectSummaries,
+    async (request) => {
+      const principal = await ctx.principal(request);
+      // the caller must read projects and models; hidden models count only for those who may see them
+      readScope(principal, 'projects');
+      return { summaries: documents.projectSummaries(readScope(principal, 'models')) };
+    },
+    { onRequest: signedIn },
+  );
+
+  serveRoute(
+    app,
     routes.batch,
     async (request, reply) => {
       const principal = await ctx.principal(request);

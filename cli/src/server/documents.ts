@@ -9,12 +9,14 @@
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateFieldPath, validateQueryFields, validateWriteOp } from '@shared/field-path.js';
-import type { Query, WriteOp } from '@shared/ports/catalog.js';
+import type { ProjectSummary, Query, WriteOp } from '@shared/ports/catalog.js';
+import { sortModelsByPublicId } from '@shared/order.js';
+import { thumbnailPathOf } from '@shared/projects.js';
 import { applyWrite } from '@shared/documents/merge.js';
 import type { Json } from '@shared/documents/merge.js';
 import { UNRESTRICTED_SCOPE, withheldWrite } from '@shared/rules/document-rules.js';
 import type { DocumentLookup, PendingChange, ReadScope } from '@shared/rules/document-rules.js';
-import type { CollectionName } from '@shared/types.js';
+import type { CollectionName, ModelData } from '@shared/types.js';
 import type { Precondition } from '@shared/wire/catalog.js';
 import type { SqliteDatabase } from './db.js';
 
@@ -287,6 +289,70 @@ export class DocumentStore {
       params.push(query.limit);
     }
     return { sql, params };
+  }
+
+  /**
+   * The summary of every project ({@link ProjectSummary}) in one SQL query over the models grouped
+   * by project: each project's model count and its reference model's thumbnail, with the
+   * visibility rule of the other reads (`hideHidden`: hidden models neither counted nor used as
+   * the reference). The reference is the model named by the project's `reference_model_id` when
+   * it belongs to the project (and is readable), else the first in publicId order of the
+   * project's readable models flagged `isReference` (read by a second, small query only for
+   * projects that need it); its thumbnail is the first of `files.thumbnails` when that is a
+   * non-empty text.
+   * @param scope the caller's scope for models (`readScope(principal, 'models')`)
+   * @returns one summary per project, ordered by project id
+   */
+  projectSummaries(scope: ReadScope = UNRESTRICTED_SCOPE): ProjectSummary[] {
+    const visible = scope.hideHidden ? ` AND json_type(m.data, '$.visible') IS NOT 'false'` : '';
+    const rows = this.db
+      .prepare(
+        `SELECT p.id AS projectId,
+                COUNT(m.id) AS modelCount,
+                MAX(m.id = json_extract(p.data, '$.reference_model_id')) AS referenceFound,
+                MAX(CASE WHEN m.id = json_extract(p.data, '$.reference_model_id')
+                          AND json_type(m.data, '$.files.thumbnails[0]') = 'text'
+                          AND json_extract(m.data, '$.files.thumbnails[0]') <> ''
+                     THEN json_extract(m.data, '$.files.thumbnails[0]') END) AS referenceThumbnail,
+                SUM(json_type(m.data, '$.isReference') = 'true') AS flagged
+         FROM documents AS p
+         LEFT JOIN documents AS m
+           ON m.collection = 'models' AND json_extract(m.data, '$.projectId') = p.id${visible}
+         WHERE p.collection = 'projects'
+         GROUP BY p.id
+         ORDER BY p.id`,
+      )
+      .all() as {
+      projectId: string;
+      modelCount: number;
+      referenceFound: number | null;
+      referenceThumbnail: string | null;
+      flagged: number | null;
+    }[];
+    // Without a model named by reference_model_id, the first flagged one (rare: data written before the reference rule).
+    const fallback = rows.filter((row) => row.referenceFound !== 1 && (row.flagged ?? 0) > 0).map((row) => row.projectId);
+    const flaggedThumbnails = new Map<string, string | null>();
+    if (fallback.length > 0) {
+      const flaggedModels = (
+        this.db
+          .prepare(
+            `SELECT m.id AS id, m.data AS data FROM documents AS m
+             WHERE m.collection = 'models' AND json_type(m.data, '$.isReference') = 'true'${visible}
+               AND json_extract(m.data, '$.projectId') IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify(fallback)) as { id: string; data: string }[]
+      ).map((row) => ({ ...(JSON.parse(row.data) as Pick<ModelData, 'projectId' | 'isReference' | 'files' | 'publicId'>), id: row.id }));
+      for (const model of sortModelsByPublicId(flaggedModels)) {
+        if (typeof model.projectId === 'string' && !flaggedThumbnails.has(model.projectId)) {
+          flaggedThumbnails.set(model.projectId, thumbnailPathOf(model));
+        }
+      }
+    }
+    return rows.map((row) => ({
+      projectId: row.projectId,
+      modelCount: row.modelCount,
+      referenceThumbnailPath: row.referenceFound === 1 ? row.referenceThumbnail : (flaggedThumbnails.get(row.projectId) ?? null),
+    }));
   }
 
   /** Counts what {@link query} would return (limit applies). */

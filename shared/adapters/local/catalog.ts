@@ -21,6 +21,7 @@ import { createParser } from 'eventsource-parser';
 import type {
   CatalogPort,
   CatalogTransaction,
+  ProjectSummary,
   Query,
   TransactionOptions,
   UpdateData,
@@ -117,6 +118,23 @@ export class LocalCatalog implements CatalogPort {
   async count(collection: CollectionName, query?: Query): Promise<number> {
     const result = await this.identity.call(routes.count, [collection], { json: { query: query ?? null }, check: true });
     return result.count;
+  }
+
+  /** CatalogPort.projectSummaries: `GET /v1/project-summaries` (one grouped query on the server). */
+  async projectSummaries(): Promise<ProjectSummary[]> {
+    const result = await this.identity.call(routes.projectSummaries, [], { check: true });
+    return result.summaries;
+  }
+
+  /**
+   * CatalogPort.subscribeProjectSummaries: a live read like a live query's, read again when the
+   * stream says models or projects changed (and on reconnects, as live queries are).
+   */
+  subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: ErrorListener): Unsubscribe {
+    const sub = this.live.addDerived(['models', 'projects'], () => this.projectSummaries(), onNext as (values: never[]) => void, onError);
+    if (!this.stream) this.startStream();
+    void this.live.run(sub);
+    return () => this.live.drop(sub);
   }
 
   async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {
@@ -231,7 +249,7 @@ export class LocalCatalog implements CatalogPort {
     for (;;) {
       try {
         this.readAt.set(sub, this.readyCount);
-        return await this.query(collection, query);
+        return await (sub.derived ? sub.derived.read() : this.query(collection, query));
       } catch (error) {
         if (this.closed || !isAppError(error, ErrorCode.Network)) throw error;
         if (!this.stream && !this.reconnectTimer) this.startStream();

@@ -12,6 +12,7 @@ import { validateWriteOp } from '@shared/field-path.js';
 import type {
   CatalogPort,
   CatalogTransaction,
+  ProjectSummary,
   Query,
   TransactionOptions,
   UpdateData,
@@ -20,7 +21,8 @@ import type {
   WriteOp,
 } from '@shared/ports/catalog.js';
 import type { Unsubscribe } from '@shared/ports/identity.js';
-import type { CollectionName, CollectionTypes } from '@shared/types.js';
+import type { CollectionName, CollectionTypes, ModelData, ProjectData } from '@shared/types.js';
+import { summarizeProjects } from '@shared/projects.js';
 import { collectionSchema, docIdSchema, preconditionSchema, querySchema, writeOpSchema } from '@shared/wire/catalog.js';
 import type { Precondition } from '@shared/wire/catalog.js';
 import { runOptimisticTransaction } from '@shared/adapters/transaction.js';
@@ -96,7 +98,7 @@ function memoryVersion(data: Json): string {
 
 /** CatalogPort of the in-memory backend. */
 export class MemoryCatalog implements CatalogPort {
-  private readonly live = new LiveQueries((collection, query) => this.query(collection, query));
+  private readonly live = new LiveQueries((collection, query, sub) => (sub.derived ? sub.derived.read() : this.query(collection, query)));
   private readonly stopStore: Unsubscribe;
   private readonly stopSession: Unsubscribe;
 
@@ -145,6 +147,20 @@ export class MemoryCatalog implements CatalogPort {
   async count(collection: CollectionName, query?: Query): Promise<number> {
     await this.store.tick();
     return this.runQuery(collection, query).length;
+  }
+
+  /** CatalogPort.projectSummaries: {@link summarizeProjects} over the projects and models the caller may read. */
+  async projectSummaries(): Promise<ProjectSummary[]> {
+    await this.store.tick();
+    const projects = this.runQuery('projects', undefined) as unknown as WithId<ProjectData>[];
+    const models = this.runQuery('models', undefined) as unknown as WithId<ModelData>[];
+    return summarizeProjects(projects, models);
+  }
+
+  subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: (error: Error) => void): Unsubscribe {
+    const sub = this.live.addDerived(['models', 'projects'], () => this.projectSummaries(), onNext as (values: never[]) => void, onError);
+    void this.live.run(sub);
+    return () => this.live.drop(sub);
   }
 
   async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {

@@ -2,7 +2,7 @@
  * The backend contract (DESIGN.md §2): the behaviour of the ports stated once, run against
  * every adapter by a short test file that only creates its backend. One module per concern:
  * documents (CRUD, server timestamps), queries (filters, orderings, counts), batches (atomic),
- * live updates, roles (the role table of SPEC.md §6 with hidden models and self-registration),
+ * live updates, project summaries (counts and reference thumbnails per project), roles (the role table of SPEC.md §6 with hidden models and self-registration),
  * identity (error codes of SPEC.md §8), files (uploads with progress, cancel, listing, metadata,
  * deletion, download links), content (what the backend itself refuses: bad model files, a
  * malformed or duplicate Public ID; the web-sized splat it makes) and workflows (the multi-record changes of `shared/workflows` over
@@ -21,6 +21,7 @@ import { identityContract } from './identity.js';
 import { liveContract } from './live.js';
 import { queriesContract } from './queries.js';
 import { rolesContract } from './roles.js';
+import { summariesContract } from './summaries.js';
 import { workflowsContract } from './workflows.js';
 
 export type { ContractOptions, ContractPart, ContractSetup } from './context.js';
@@ -99,6 +100,7 @@ export function describeBackendContract(name: string, setup: () => Promise<Contr
     queriesContract(ctx);
     batchesContract(ctx);
     liveContract(ctx);
+    summariesContract(ctx);
     rolesContract(ctx);
     identityContract(ctx);
     filesContract(ctx);

@@ -8,6 +8,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type {
   CatalogPort,
   CatalogTransaction,
+  ProjectSummary,
   Query,
   TransactionOptions,
   UpdateData,
@@ -17,6 +18,11 @@ import type {
   WriteOp,
 } from '@shared/ports/index.js';
 import { abortedError, attemptsOf, BufferedTransaction } from '@shared/adapters/transaction.js';
+import {
+  projectSummariesByCounts,
+  subscribeProjectSummariesByCounts,
+  type SummaryPollOptions,
+} from '@shared/adapters/project-summaries.js';
 import type { CollectionName, CollectionTypes } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
@@ -30,8 +36,14 @@ function withId<T>(snapshot: DocumentSnapshot | QueryDocumentSnapshot): WithId<T
 export class AdminCatalog implements CatalogPort {
   private readonly listeners = new Set<Unsubscribe>();
 
-  /** @param db the Admin SDK Firestore instance */
-  constructor(private readonly db: Firestore) {}
+  /**
+   * @param db the Admin SDK Firestore instance
+   * @param summaryOptions how often live project summaries poll the model count
+   */
+  constructor(
+    private readonly db: Firestore,
+    private readonly summaryOptions: SummaryPollOptions = {},
+  ) {}
 
   async get<C extends CollectionName>(collection: C, id: string): Promise<WithId<CollectionTypes[C]> | null> {
     try {
@@ -60,6 +72,26 @@ export class AdminCatalog implements CatalogPort {
     } catch (error) {
       throw firestoreError(error, `count ${collection}`);
     }
+  }
+
+  /**
+   * CatalogPort.projectSummaries: one `count()` aggregation per project, the flagged reference
+   * models in one query and a get of a reference named elsewhere (`@shared/adapters/project-summaries.ts`).
+   * The service principal reads every model, hidden ones included, so they count.
+   */
+  projectSummaries(): Promise<ProjectSummary[]> {
+    return projectSummariesByCounts(this);
+  }
+
+  /** CatalogPort.subscribeProjectSummaries: as the portal's Firebase adapter (listeners on projects and on the model written last, a polled model count). */
+  subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: ErrorListener): Unsubscribe {
+    const stop = subscribeProjectSummariesByCounts(this, () => this.projectSummaries(), onNext, onError, this.summaryOptions);
+    const unsubscribe = (): void => {
+      this.listeners.delete(unsubscribe);
+      stop();
+    };
+    this.listeners.add(unsubscribe);
+    return unsubscribe;
   }
 
   async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {

@@ -34,6 +34,8 @@ export interface FirebaseAdminOptions {
   storageBucket?: string;
   /** Name of the Admin SDK app (several backends in one process need distinct names). */
   appName?: string;
+  /** How often live project summaries poll the model count, ms (default `SUMMARY_POLL_MS`, 30 s). */
+  summaryPollMs?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): 
     options.appName ?? `catalog-cli-${process.pid}-${appCounter}`,
   );
   const db = getFirestore(app);
-  const catalog = new AdminCatalog(db);
+  const catalog = new AdminCatalog(db, { pollMs: options.summaryPollMs });
   const identity = new AdminIdentity(getAuth(app));
   const files = new AdminFiles(getStorage(app).bucket());
   // Large uploads use resumable sessions, but a session is not yet resumed by a later process.

@@ -1,12 +1,12 @@
-/** /catalog (SPEC.md §2 Catalog home): see `features/catalog`, on the live projects and models. */
+/** /catalog (SPEC.md §2 Catalog home): see `features/catalog`, on the live projects and their summaries (model counts). */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { CatalogHome } from '../../../features/catalog/components/catalog-home.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
-import { useModels } from '../../../features/models/api/use-models.js';
+import { useProjectSummaries } from '../../../features/projects/api/use-project-summaries.js';
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 
 function Catalog() {
-  return <CatalogHome projects={useProjects()} models={useModels()} />;
+  return <CatalogHome projects={useProjects()} summaries={useProjectSummaries()} />;
 }
 
 /** The hero's heading, also the document title. */

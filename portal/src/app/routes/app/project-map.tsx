@@ -1,12 +1,12 @@
-/** /projects/map (SPEC.md §2 Project map): see `features/map`, on the live projects and models. */
+/** /projects/map (SPEC.md §2 Project map): see `features/map`, on the live projects and their summaries (model counts). */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { ProjectMap } from '../../../features/map/components/project-map.js';
-import { useModels } from '../../../features/models/api/use-models.js';
+import { useProjectSummaries } from '../../../features/projects/api/use-project-summaries.js';
 import { useProjects } from '../../../features/projects/api/use-projects.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 
 function LiveProjectMap() {
-  return <ProjectMap projects={useProjects()} models={useModels()} />;
+  return <ProjectMap projects={useProjects()} summaries={useProjectSummaries()} />;
 }
 
 export default function ProjectMapRoute() {

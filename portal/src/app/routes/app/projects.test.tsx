@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summarizeProjects } from '@shared/projects.js';
 import type { Model, Project } from '@shared/types.js';
 import { createTestBackend, MemoryApp, modelFiles } from '../../../components/testing/memory-app.js';
 import { ProjectListView } from '../../../features/projects/components/project-list.js';
@@ -37,7 +38,7 @@ function renderView(list: Project[], isAdmin: boolean) {
   return render(
     <BackendProvider backend={createTestBackend('user', { files: modelFiles(models) }).backend}>
       <MemoryRouter>
-        <ProjectListView projects={list} models={models} isAdmin={isAdmin} />
+        <ProjectListView projects={list} summaries={summarizeProjects(list, models)} isAdmin={isAdmin} />
       </MemoryRouter>
     </BackendProvider>,
   );

@@ -1,11 +1,11 @@
-/** /projects (SPEC.md §2 Project list): see `features/projects`; thumbnails and counts from the live models. */
+/** /projects (SPEC.md §2 Project list): see `features/projects`; thumbnails and counts from the live project summaries. */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
-import { useModels } from '../../../features/models/api/use-models.js';
+import { useProjectSummaries } from '../../../features/projects/api/use-project-summaries.js';
 import { ProjectList } from '../../../features/projects/components/project-list.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 
 function Projects({ isAdmin }: { isAdmin: boolean }) {
-  return <ProjectList isAdmin={isAdmin} models={useModels()} />;
+  return <ProjectList isAdmin={isAdmin} summaries={useProjectSummaries()} />;
 }
 
 export default function ProjectsRoute() {

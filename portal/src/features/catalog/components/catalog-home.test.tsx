@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '@shared/types.js';
@@ -110,6 +110,41 @@ describe('/catalog route states (SPEC.md §2, §6)', () => {
     expect(await screen.findByRole('heading', { name: 'Tower 1' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Infrastructure Inspection Catalog', level: 1 })).toBeTruthy();
     expect(document.title).toBe('Infrastructure Inspection Catalog · Tower Models Catalog');
+  });
+
+  it('counts from the live project summaries: a model added elsewhere features its project, and a hidden one is not counted for a user', async () => {
+    const { createTestBackend, MemoryApp } = await import('../../../components/testing/memory-app.js');
+    const { default: CatalogRoute } = await import('../../../app/routes/app/catalog.js');
+    const model = (id: string, projectId: string, visible = true) => ({
+      uuid: id,
+      publicId: id.toUpperCase(),
+      name: id,
+      projectId,
+      visible,
+      files: {},
+    });
+    const test = createTestBackend('user', {
+      projects: [project(1), project(2)],
+      models: [
+        { id: 'm1', ...model('m1', 'p1') },
+        { id: 'h1', ...model('h1', 'p2', false) },
+        { id: 'h2', ...model('h2', 'p2', false) },
+      ],
+    });
+    render(
+      <MemoryApp backend={test.backend} path="/catalog" pattern="/catalog">
+        <CatalogRoute />
+      </MemoryApp>,
+    );
+    await screen.findByRole('heading', { name: 'Tower 1' });
+    expect(within(screen.getByTestId('stat-multi-temporal')).getByText('0')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Featured Projects' })).toBeNull();
+    test.store.writeDocument('models', 'm2', model('m2', 'p1'));
+    await screen.findByRole('heading', { name: 'Featured Projects' });
+    expect(titles(screen.getByTestId('featured'))).toEqual(['Tower 1']);
+    expect(within(screen.getByTestId('stat-multi-temporal')).getByText('1')).toBeTruthy();
+    test.store.writeDocument('models', 'm2', model('m2', 'p1', false));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Featured Projects' })).toBeNull());
   });
 
   it('renders only the cards near the viewport of a large catalog (issue 17), the grid as tall as all of them', () => {

@@ -4,13 +4,14 @@
  * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
  * Every card links to /projects/{id}; Browse All renders only the rows of cards near the viewport
  * (issue 17: 1,000 projects). `CatalogHomeView` is the pure view; `CatalogHome` feeds it
- * the live projects and models the app's route hands in.
+ * the live projects and project summaries (model counts) the app's route hands in.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { countModelsByProject, catalogStats, featuredProjects, modelCountOf, truncateDescription } from '@shared/projects.js';
+import type { ProjectSummary } from '@shared/ports/catalog.js';
+import { catalogStats, featuredProjects, modelCountOf, summaryCounts, truncateDescription } from '@shared/projects.js';
 import { searchProjects } from '@shared/search.js';
-import type { Model, Project } from '@shared/types.js';
+import type { Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { ProjectCountBadge, modelCountText } from '../../../components/ui/project-count-badge.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
@@ -112,8 +113,8 @@ export function CatalogHomeView({ projects, counts }: CatalogHomeViewProps) {
   );
 }
 
-export function CatalogHome({ projects, models }: { projects: Resource<Project[]>; models: Resource<Model[]> }) {
-  const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
+export function CatalogHome({ projects, summaries }: { projects: Resource<Project[]>; summaries: Resource<ProjectSummary[]> }) {
+  const counts = useMemo(() => summaryCounts(summaries.data ?? []), [summaries.data]);
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') console.error(projects.error);
   return <CatalogHomeView projects={projects.data ?? []} counts={counts} />;

@@ -8,7 +8,7 @@
  * without any, the 'No Projects with Location Data' state.
  *
  * Marker colour, stat cards and the popup's badge come from one count per project: the models
- * the viewer can see (`countModelsByProject` of the route's model list). A project without
+ * the viewer can see (the project summaries the route hands in: hidden models counted for admins only). A project without
  * models is grey (no badge, §4); the legend names grey only when such a marker is on the map, so
  * every colour shown is explained and the spec's three items stay as they are otherwise.
  *
@@ -18,8 +18,9 @@
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { countModelsByProject, mapStats, modelCountOf, projectsOnMap } from '@shared/projects.js';
-import type { Model, Project } from '@shared/types.js';
+import type { ProjectSummary } from '@shared/ports/catalog.js';
+import { mapStats, modelCountOf, projectsOnMap, summaryCounts } from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState, Spinner } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -162,10 +163,10 @@ export function ProjectMapView({ projects, counts, mapsApiKey, geolocation = glo
   );
 }
 
-/** The screen on the live projects and models the app's route hands in. */
-export function ProjectMap({ projects, models }: { projects: Resource<Project[]>; models: Resource<Model[]> }) {
+/** The screen on the live projects and project summaries the app's route hands in. */
+export function ProjectMap({ projects, summaries }: { projects: Resource<Project[]>; summaries: Resource<ProjectSummary[]> }) {
   const config = useRuntimeConfig();
-  const counts = useMemo(() => countModelsByProject(models.data ?? []), [models.data]);
+  const counts = useMemo(() => summaryCounts(summaries.data ?? []), [summaries.data]);
   if (projects.status === 'loading' || config.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') console.error(projects.error);
   return (

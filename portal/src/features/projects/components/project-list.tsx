@@ -1,7 +1,7 @@
 /**
  * The project list screen's content (SPEC.md §2 Project list; the route table names a card grid
  * and a table view): live projects sorted by structure_id, as cards with thumbnails from each
- * project's reference model or as a table (`?view=table`, the sidebar's 'Project List – Table
+ * project's reference model (its summary's `referenceThumbnailPath`) or as a table (`?view=table`, the sidebar's 'Project List – Table
  * view'), and the empty state. Both render only what is near the viewport (issue 17: 1,000
  * projects), the page scrolling as usual.
  */
@@ -9,46 +9,28 @@ import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useDynamicRowHeight, useVirtualizer } from 'react-window';
 import { ModelMessages } from '@shared/messages.js';
-import {
-  countModelsByProject,
-  PROJECT_BADGE_LABELS,
-  findReferenceModel,
-  modelCountOf,
-  projectBadge,
-  referenceBadgeLabel,
-} from '@shared/projects.js';
-import type { Model, Project } from '@shared/types.js';
+import type { ProjectSummary } from '@shared/ports/catalog.js';
+import { PROJECT_BADGE_LABELS, modelCountOf, projectBadge, referenceBadgeLabel, summaryCounts } from '@shared/projects.js';
+import type { Project } from '@shared/types.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { VirtualCardGrid, useFocusedRow, withFocusedRows } from '../../../components/ui/virtual-card-grid.js';
 import { paths } from '../../../config/paths.js';
-import { useDownloadUrl, thumbnailPathOf } from '../../../hooks/use-download-url.js';
+import { useDownloadUrl } from '../../../hooks/use-download-url.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useProjects } from '../api/use-projects.js';
 import { ProjectCard } from './project-card.js';
 import '../projects.css';
 
-/** Models by project id (one pass over the models, not one per project). */
-function modelsByProject(models: readonly Model[]): Map<string, Model[]> {
-  const by = new Map<string, Model[]>();
-  for (const model of models) {
-    if (typeof model.projectId !== 'string') continue;
-    const list = by.get(model.projectId);
-    if (list) list.push(model);
-    else by.set(model.projectId, [model]);
-  }
-  return by;
-}
-
 /** Height of a row of project cards before it is measured (160 px thumbnail, title, ID, two lines of description, button, gap). */
 const PROJECT_CARD_ROW_ESTIMATE_PX = 360;
 
-function ProjectCardWithThumbnail({ project, reference }: { project: Project; reference: Model | null }) {
-  const thumbnail = useDownloadUrl(reference ? thumbnailPathOf(reference) : null);
+function ProjectCardWithThumbnail({ project, thumbnailPath }: { project: Project; thumbnailPath: string | null }) {
+  const thumbnail = useDownloadUrl(thumbnailPath);
   return <ProjectCard project={project} thumbnailUrl={thumbnail.status === 'success' ? thumbnail.data : null} />;
 }
 
-export function ProjectGrid({ projects, models, isAdmin }: { projects: Project[]; models: Model[]; isAdmin: boolean }) {
+export function ProjectGrid({ projects, summaries, isAdmin }: { projects: Project[]; summaries: ProjectSummary[]; isAdmin: boolean }) {
   if (projects.length === 0) {
     return (
       <EmptyState title="No Projects Yet">
@@ -60,20 +42,18 @@ export function ProjectGrid({ projects, models, isAdmin }: { projects: Project[]
       </EmptyState>
     );
   }
-  return <ProjectCards projects={projects} models={models} />;
+  return <ProjectCards projects={projects} summaries={summaries} />;
 }
 
-function ProjectCards({ projects, models }: { projects: Project[]; models: Model[] }) {
-  const byProject = useMemo(() => modelsByProject(models), [models]);
+function ProjectCards({ projects, summaries }: { projects: Project[]; summaries: ProjectSummary[] }) {
+  const thumbnails = useMemo(() => new Map(summaries.map((s) => [s.projectId, s.referenceThumbnailPath])), [summaries]);
   return (
     <VirtualCardGrid
       items={projects}
       itemKey={(project) => project.id}
       estimatedRowHeight={PROJECT_CARD_ROW_ESTIMATE_PX}
       testId="project-grid"
-      renderItem={(project) => (
-        <ProjectCardWithThumbnail project={project} reference={findReferenceModel(project, byProject.get(project.id) ?? [])} />
-      )}
+      renderItem={(project) => <ProjectCardWithThumbnail project={project} thumbnailPath={thumbnails.get(project.id) ?? null} />}
     />
   );
 }
@@ -91,8 +71,8 @@ function locationText(project: Project): string {
  * Reference, Location), only the rows near the viewport in the DOM (spacer rows keep the
  * table's height); it scrolls sideways inside its box on narrow screens.
  */
-export function ProjectTable({ projects, models }: { projects: Project[]; models: Model[] }) {
-  const counts = useMemo(() => countModelsByProject(models), [models]);
+export function ProjectTable({ projects, summaries }: { projects: Project[]; summaries: ProjectSummary[] }) {
+  const counts = useMemo(() => summaryCounts(summaries), [summaries]);
   const [body, setBody] = useState<HTMLTableSectionElement | null>(null);
   const rowHeight = useDynamicRowHeight({ defaultRowHeight: TABLE_ROW_ESTIMATE_PX });
   const { focused, handlers } = useFocusedRow();
@@ -163,7 +143,7 @@ export function ProjectTable({ projects, models }: { projects: Project[]; models
 }
 
 /** Card grid or table, as `?view=table` says (the table only when there are projects; the empty state is shared). */
-export function ProjectListView({ projects, models, isAdmin }: { projects: Project[]; models: Model[]; isAdmin: boolean }) {
+export function ProjectListView({ projects, summaries, isAdmin }: { projects: Project[]; summaries: ProjectSummary[]; isAdmin: boolean }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const view = searchParams.get('view') === 'table' ? 'table' : 'grid';
   const setView = (next: 'grid' | 'table') =>
@@ -176,7 +156,7 @@ export function ProjectListView({ projects, models, isAdmin }: { projects: Proje
       },
       { replace: true },
     );
-  if (projects.length === 0) return <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} />;
+  if (projects.length === 0) return <ProjectGrid projects={projects} summaries={summaries} isAdmin={isAdmin} />;
   return (
     <>
       <div className="tabs view-toggle" role="group" aria-label="View">
@@ -198,21 +178,21 @@ export function ProjectListView({ projects, models, isAdmin }: { projects: Proje
         </button>
       </div>
       {view === 'grid' ? (
-        <ProjectGrid projects={projects} models={models} isAdmin={isAdmin} />
+        <ProjectGrid projects={projects} summaries={summaries} isAdmin={isAdmin} />
       ) : (
-        <ProjectTable projects={projects} models={models} />
+        <ProjectTable projects={projects} summaries={summaries} />
       )}
     </>
   );
 }
 
-/** The list on the live projects, with the live models (for thumbnails and counts) the app's route hands in. */
-export function ProjectList({ isAdmin, models }: { isAdmin: boolean; models: Resource<Model[]> }) {
+/** The list on the live projects, with the live project summaries (thumbnails and counts) the app's route hands in. */
+export function ProjectList({ isAdmin, summaries }: { isAdmin: boolean; summaries: Resource<ProjectSummary[]> }) {
   const projects = useProjects();
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
   if (projects.status === 'error') {
     console.error(projects.error);
     return <p className="alert alert-error">{ModelMessages.loadProjectsFailed}</p>;
   }
-  return <ProjectListView projects={projects.data} models={models.status === 'success' ? models.data : []} isAdmin={isAdmin} />;
+  return <ProjectListView projects={projects.data} summaries={summaries.status === 'success' ? summaries.data : []} isAdmin={isAdmin} />;
 }

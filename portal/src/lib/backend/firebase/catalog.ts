@@ -28,6 +28,7 @@ import type {
   AuthUser,
   CatalogPort,
   CatalogTransaction,
+  ProjectSummary,
   Query,
   TransactionOptions,
   UpdateData,
@@ -40,6 +41,11 @@ import { abortedError, attemptsOf, backoffMs, BufferedTransaction } from '@share
 import type { CollectionName, CollectionTypes, Role } from '@shared/types.js';
 import type { DocsListener, ErrorListener } from '@shared/adapters/common.js';
 import { MODEL_FIELDS } from '@shared/rules/document-rules.js';
+import {
+  projectSummariesByCounts,
+  subscribeProjectSummariesByCounts,
+  type SummaryPollOptions,
+} from '@shared/adapters/project-summaries.js';
 import { buildConstraints, fromFirestore, toFirestore } from './convert.js';
 import { mapFirestoreError } from './errors.js';
 
@@ -54,10 +60,12 @@ export class FirebaseCatalog implements CatalogPort {
   /**
    * @param db the Firestore instance
    * @param currentUser who is signed in (for the role of model reads)
+   * @param summaryOptions how often live project summaries poll the model count (tests shorten it)
    */
   constructor(
     private readonly db: Firestore,
     private readonly currentUser: () => AuthUser | null,
+    private readonly summaryOptions: SummaryPollOptions = {},
   ) {}
 
   /** Forgets cached roles (call on sign-in/out and after role changes). */
@@ -150,6 +158,25 @@ export class FirebaseCatalog implements CatalogPort {
       if (await this.withheldFindings(collection, query, mapped)) return 0;
       throw mapped;
     }
+  }
+
+  /**
+   * CatalogPort.projectSummaries: one `count()` aggregation per project through {@link count}
+   * (with `visible == true` for a non-admin, which firestore.rules require of a user's model list
+   * and count), the flagged reference models in one query, and a get of a reference named
+   * elsewhere (null for a hidden one read by a non-admin). See `@shared/adapters/project-summaries.ts`.
+   */
+  projectSummaries(): Promise<ProjectSummary[]> {
+    return projectSummariesByCounts(this);
+  }
+
+  /**
+   * CatalogPort.subscribeProjectSummaries: read again when the projects change, when a model is
+   * written (the newest `last_updated`), and when the number of models the caller may read changes
+   * (polled: a deletion, or a model hidden from a non-admin, is seen at the next poll).
+   */
+  subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: ErrorListener): Unsubscribe {
+    return subscribeProjectSummariesByCounts(this, () => this.projectSummaries(), onNext, onError, this.summaryOptions);
   }
 
   async add<C extends CollectionName>(collection: C, data: WriteData<CollectionTypes[C]>): Promise<string> {

@@ -38,6 +38,8 @@ export interface FirebaseBackendOptions {
   persistSession?: boolean;
   /** App name, for several backends in one process (tests). */
   appName?: string;
+  /** How often live project summaries poll the model count, ms (default `SUMMARY_POLL_MS`, 30 s; tests shorten it). */
+  summaryPollMs?: number;
 }
 
 function split(host: string): [string, number] {
@@ -93,7 +95,7 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   if (emulators?.storage) connectStorageEmulator(storage, ...split(emulators.storage));
   let catalogRef: FirebaseCatalog | null = null;
   const identity = new FirebaseIdentity(auth, authUrl, () => catalogRef?.resetRoles());
-  const catalog = new FirebaseCatalog(db, () => identity.currentUser());
+  const catalog = new FirebaseCatalog(db, () => identity.currentUser(), { pollMs: options.summaryPollMs });
   catalogRef = catalog;
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
