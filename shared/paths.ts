@@ -96,8 +96,12 @@ export function isModelUuid(value: string): boolean {
 /** File name of a model's web-sized splat (SPZ), beside the original. */
 export const WEB_SPLAT_FILE_NAME = `${MODEL_FILE_BASE_NAME}.spz`;
 
+/** File name of a model's web-sized GLB (meshopt geometry, WebP textures), beside the original. */
+export const WEB_GLB_FILE_NAME = `${MODEL_FILE_BASE_NAME}.web.glb`;
+
 const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
   WEB_SPLAT_FILE_NAME,
+  WEB_GLB_FILE_NAME,
   `${MODEL_FILE_BASE_NAME}.ply`,
   `${MODEL_FILE_BASE_NAME}.splat`,
   `${MODEL_FILE_BASE_NAME}.glb`,
@@ -107,7 +111,8 @@ const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
 /**
  * The one rule for a path a file may be stored at (SPEC.md §3 storage paths), enforced by the
  * embedded server on every upload route and by the adapters before they upload:
- * `models/{uuid}/model.ply|model.splat|model.glb`, `models/{uuid}/camera-metadata.json`, or
+ * `models/{uuid}/model.ply|model.splat|model.glb`, the web-sized copies `models/{uuid}/model.spz` and
+ * `models/{uuid}/model.web.glb`, `models/{uuid}/camera-metadata.json`, or
  * `models/{uuid}/images|images_thumbnails|assets/{name}`, with `{uuid}` a model uuid
  * ({@link isModelUuid}) and `{name}` a valid file name ({@link checkFileName}).
  * @returns the path unchanged
@@ -195,6 +200,47 @@ export function hasWebSplatCopy(path: string): boolean {
   return /\.(ply|splat)$/i.test(path);
 }
 
+/** `models/{uuid}/model.web.glb`: the web-sized copy of a GLB, beside it ({@link WEB_GLB_FILE_NAME}). */
+export function webGlbPath(uuid: string): string {
+  return `${modelFolder(uuid)}/${WEB_GLB_FILE_NAME}`;
+}
+
+/**
+ * Smallest GLB that gets a web-sized copy, in bytes (8 MiB): below it the download is quick
+ * anyway and the copy would save little, so none is made (by the upload or by `catalog doctor --fix`).
+ */
+export const WEB_GLB_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How many times smaller than the original a web-sized GLB must be to be kept (2): a copy that
+ * saves less is not worth a second file (and a second, lossy, version of the model); the viewer
+ * then loads the original.
+ */
+export const WEB_GLB_MIN_RATIO = 2;
+
+/**
+ * Whether a GLB of this size gets a web-sized copy made: at least {@link WEB_GLB_MIN_BYTES}.
+ * @param glbBytes the original GLB's size in bytes (null or missing: unknown, no copy)
+ * @returns true when a copy is worth trying
+ */
+export function wantsWebGlbCopy(glbBytes: number | null | undefined): boolean {
+  return typeof glbBytes === 'number' && glbBytes >= WEB_GLB_MIN_BYTES;
+}
+
+/**
+ * Whether a web-sized GLB is kept: when it is at least {@link WEB_GLB_MIN_RATIO} times smaller
+ * than the original.
+ * @param originalBytes the original GLB's size in bytes
+ * @param copyBytes the copy's size in bytes
+ * @returns null when it is kept, else why not (for the report's notes), e.g. 'the copy would be
+ *   7.9 MB of 10.2 MB, not 2× smaller'
+ */
+export function webGlbRefusal(originalBytes: number, copyBytes: number): string | null {
+  if (copyBytes > 0 && copyBytes * WEB_GLB_MIN_RATIO <= originalBytes) return null;
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  return `the copy would be ${mb(copyBytes)} of ${mb(originalBytes)}, not ${WEB_GLB_MIN_RATIO}× smaller`;
+}
+
 /** `models/{uuid}/model.glb` (§3). */
 export function glbPath(uuid: string): string {
   return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.glb`;
@@ -250,7 +296,8 @@ export function parseModelPath(path: string): { uuid: string; rest: string } | n
  * The §3 FileEntry type of a storage path:
  * - `models/{uuid}/camera-metadata.json` → 'cameraMetadata'
  * - `models/{uuid}/images/…` → 'image'; `…/images_thumbnails/…` → 'thumbnail'; `…/assets/…` → 'asset'
- * - a file directly in the model folder ending in .ply, .splat or .spz (the web-sized copy) → 'splat', in .glb → 'glb'
+ * - a file directly in the model folder ending in .ply, .splat or .spz (the web-sized copy) → 'splat', in .glb
+ *   (the original or its web-sized copy `model.web.glb`) → 'glb'
  *   (`model.<ext>` as written by this product, or another name from older uploads)
  * @returns the type, or null for a path that is none of these (outside `models/{uuid}/`, a
  *   folder, another file directly in the model folder)

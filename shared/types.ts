@@ -74,6 +74,17 @@ export interface ModelFiles {
   webSplatPath?: string | null;
   /** Size of `webSplatPath` in bytes. */
   webSplatSize?: number | null;
+  /**
+   * Storage path of the web-sized copy of the GLB (`models/{uuid}/model.web.glb`: geometry
+   * compressed with EXT_meshopt_compression, textures at most 2048 px on their long edge as
+   * WebP): what the viewer loads. The original stays at `glbPath` for download. Missing when none
+   * was made (a GLB under 8 MiB, a model stored before web-sized GLBs existed: `catalog doctor
+   * --fix` makes it); null when one was made and not kept (not at least 2× smaller), so it is not
+   * tried again.
+   */
+  webGlbPath?: string | null;
+  /** Size of `webGlbPath` in bytes. */
+  webGlbSize?: number | null;
 }
 
 /** `metadata` of a model (§3). captureDate is an ISO date (YYYY-MM-DD) or timestamp, or null. */

@@ -1,8 +1,8 @@
 /**
  * What a platform lends the content checks and the add-model workflow: reading its own upload
- * sources, decoding photos, making thumbnails and web-sized splats. The portal's is in
+ * sources, decoding photos, making thumbnails, web-sized splats and web-sized GLBs. The portal's is in
  * `portal/src/lib/content-platform.ts` (canvas, createImageBitmap), the CLI's in
- * `cli/src/lib/content-platform.ts` (node:fs, sharp, the SPZ reference library). Every member is
+ * `cli/src/lib/content-platform.ts` (node:fs, sharp, the SPZ reference library, gltf-transform). Every member is
  * optional: without one, that step is skipped (and said so in the report's notes).
  */
 import type { NativeUploadSource } from '../ports/files.js';
@@ -15,7 +15,7 @@ export const THUMBNAIL_MAX_PX = 512;
 /** File name of a thumbnail made from a model's first photo (in `images_thumbnails/`). */
 export const GENERATED_THUMBNAIL_NAME = 'thumbnail.jpg';
 
-/** Platform help for content checks, thumbnails and web-sized splats. */
+/** Platform help for content checks, thumbnails and web-sized copies. */
 export interface ContentPlatform {
   /**
    * Opens a platform upload source for reading (Node: the file at `source.localPath`). Blobs
@@ -37,4 +37,11 @@ export interface ContentPlatform {
    * @returns the SPZ bytes as a Blob
    */
   compressSplat?(ply: ByteSource): Promise<Blob>;
+  /**
+   * Makes the web-sized copy of a GLB on this machine (meshopt geometry, textures at most 2048 px
+   * as WebP), kept only when at least 2× smaller than the original. Used only when the file store
+   * cannot make it itself (`FileStorePort.makeWebGlb`).
+   * @returns the copy as a Blob, or `copy: null` with why none was kept
+   */
+  compressGlb?(glb: ByteSource): Promise<{ copy: Blob; skipped: null } | { copy: null; skipped: string }>;
 }

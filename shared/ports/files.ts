@@ -69,6 +69,14 @@ export interface StoredFile {
   updated?: string | null;
 }
 
+/** What making a web-sized GLB came to (`FileStorePort.makeWebGlb`). */
+export interface WebGlbOutcome {
+  /** The stored copy, or null when none was kept. */
+  file: StoredFile | null;
+  /** Why none was kept (e.g. 'the copy would be 7.9 MB of 10.2 MB, not 2× smaller'), else null. */
+  skipped: string | null;
+}
+
 /** Result of listing one folder level (as Cloud Storage's list with delimiter '/'). */
 export interface FolderListing {
   /** Files directly in the folder. */
@@ -137,6 +145,21 @@ export interface FileStorePort {
    *   `storage/unauthorized`
    */
   makeWebSplat?(plyPath: string): Promise<StoredFile>;
+
+  /**
+   * Optional: makes the web-sized copy of a stored GLB, `models/{uuid}/model.web.glb`
+   * ({@link import('../paths.js').webGlbPath}: geometry compressed with EXT_meshopt_compression,
+   * textures resized to at most 2048 px and re-encoded as WebP), on the machine that holds the
+   * file, and stores it only when it is at least 2× smaller than the original
+   * ({@link import('../paths.js').webGlbRefusal}). The embedded backend has it (its server
+   * compresses in a worker thread); the Firebase adapters leave it out (the workflow then uses
+   * the platform's `compressGlb`, or notes that none was made).
+   * @param glbPath the stored GLB (`models/{uuid}/model.glb`)
+   * @returns the stored copy, or `file: null` with why none was kept
+   * @throws AppError `storage/object-not-found`, `invalid-argument` (another path, or a GLB the
+   *   copy cannot read), `storage/unauthorized`
+   */
+  makeWebGlb?(glbPath: string): Promise<WebGlbOutcome>;
 
   /**
    * A download/viewing link that works in a new browser tab without other credentials and

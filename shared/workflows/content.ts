@@ -1,8 +1,9 @@
 /**
  * The content side of the upload workflows (issue 16): every file is checked before anything is
  * written (shared/content-check/), the model's validation report is built from the checks, a
- * thumbnail is made from the first photo when the model has none, and a splat (PLY or .splat) gets its
- * web-sized copy (SPZ) beside it.
+ * thumbnail is made from the first photo when the model has none, a splat (PLY or .splat) gets its
+ * web-sized copy (SPZ) beside it, and a large GLB its web-sized copy (`model.web.glb`) when that
+ * is at least 2× smaller.
  */
 import { AppError, ErrorCode } from '../errors.js';
 import type { ByteSource } from '../content-check/byte-source.js';
@@ -12,7 +13,7 @@ import { checkModelContent } from '../content-check/index.js';
 import type { ContentPlatform } from '../content-check/platform.js';
 import { GENERATED_THUMBNAIL_NAME } from '../content-check/platform.js';
 import type { FileStorePort, StoredFile, UploadSource } from '../ports/files.js';
-import { fileNameOf, webSplatPath } from '../paths.js';
+import { fileNameOf, webGlbPath, webSplatPath } from '../paths.js';
 import type { ValidationReport } from '../types.js';
 
 /** A file to check: its upload source and the name the user gave it. */
@@ -134,4 +135,57 @@ export async function makeWebSplat(
     notes.push(`No web-sized copy was made: ${error instanceof Error ? error.message : String(error)}`);
   }
   return null;
+}
+
+/**
+ * Makes the web-sized copy of a stored GLB (meshopt geometry, textures at most 2048 px as WebP)
+ * and keeps it only when it is at least 2× smaller than the original: by the file store when it
+ * can (`makeWebGlb`, the embedded server), else on this machine (`platform.compressGlb`, the
+ * CLI) and uploaded to `models/{uuid}/model.web.glb`; else nothing, with a note. A copy not kept
+ * and a failure are notes too: the model stays viewable from its original.
+ * @param files the file-store port
+ * @param uuid the model's uuid
+ * @param glbPath the stored GLB's path
+ * @param glb the GLB's content on this machine (for `compressGlb`), or null
+ * @param platform the platform
+ * @param notes where a missing, refused or failed copy is noted
+ * @param signal cancels the upload of a locally made copy
+ * @returns `made: true` with the stored copy, or with `file: null` when one was made and not kept
+ *   (the record says so with a null `webGlbPath`, so that it is not tried again); `made: false`
+ *   when none could be made here (the record leaves `webGlbPath` out: `catalog doctor --fix` tries)
+ * @throws AppError `storage/canceled` when the signal aborts the upload
+ */
+export async function makeWebGlb(
+  files: FileStorePort,
+  uuid: string,
+  glbPath: string,
+  glb: ByteSource | null,
+  platform: ContentPlatform | undefined,
+  notes: string[],
+  signal?: AbortSignal,
+): Promise<{ made: true; file: StoredFile | null } | { made: false }> {
+  const notKept = (skipped: string) => notes.push(`No web-sized copy of ${fileNameOf(glbPath)} was kept: ${skipped}.`);
+  try {
+    if (files.makeWebGlb) {
+      const outcome = await files.makeWebGlb(glbPath);
+      if (outcome.file === null) notKept(outcome.skipped ?? 'the server kept none');
+      return { made: true, file: outcome.file };
+    }
+    if (platform?.compressGlb && glb !== null) {
+      const result = await platform.compressGlb(glb);
+      if (result.copy === null) {
+        notKept(result.skipped);
+        return { made: true, file: null };
+      }
+      const file = await files.upload(webGlbPath(uuid), result.copy, { contentType: 'model/gltf-binary', signal });
+      return { made: true, file };
+    }
+    notes.push(
+      `No web-sized copy of ${fileNameOf(glbPath)} was made here: viewers load the original until 'catalog doctor --fix' makes it.`,
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.code === ErrorCode.Canceled) throw error;
+    notes.push(`No web-sized copy of ${fileNameOf(glbPath)} was made: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { made: false };
 }

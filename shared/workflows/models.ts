@@ -8,9 +8,19 @@ import type { CatalogPort } from '../ports/catalog.js';
 import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { assetPath, cameraMetadataPath, glbPath, hasWebSplatCopy, imagePath, modelFolder, splatPath, thumbnailPath } from '../paths.js';
+import {
+  assetPath,
+  cameraMetadataPath,
+  glbPath,
+  hasWebSplatCopy,
+  imagePath,
+  modelFolder,
+  splatPath,
+  thumbnailPath,
+  wantsWebGlbCopy,
+} from '../paths.js';
 import type { ContentPlatform } from '../content-check/platform.js';
-import { byteSourceOf, checkUploadContent, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
+import { byteSourceOf, checkUploadContent, makeWebGlb, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
 import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
 import { setReferenceModel } from './reference.js';
 import { deleteModelsWithFindings } from './annotations.js';
@@ -74,8 +84,8 @@ export interface AddModelHooks {
    */
   uniquePublicId?: boolean;
   /**
-   * The platform's help for the content checks, thumbnails and web-sized splats (the portal's
-   * canvas and createImageBitmap, the CLI's node:fs, sharp and Spark). Without it Blobs are still
+   * The platform's help for the content checks, thumbnails and web-sized copies (the portal's
+   * canvas and createImageBitmap, the CLI's node:fs, sharp, the SPZ library and gltf-transform). Without it Blobs are still
    * checked (photos on their header only) and no thumbnail or local web-sized copy is made.
    */
   content?: ContentPlatform;
@@ -115,7 +125,8 @@ export interface AddModelResult {
  * camera metadata, and of every file's content (shared/content-check/); the project lookup; a
  * thumbnail from the first photo when none is given; nothing is written on a failure),
  * uploading (each file to `models/{uuid}/…` with progress), processing (the web-sized copy of a
- * splat, then the record with its validation report), finalizing (the record is written;
+ * splat; that of a GLB of at least 8 MiB, kept only when at least 2× smaller, else a null
+ * `files.webGlbPath` and a note; then the record with its validation report), finalizing (the record is written;
  * as the reference when asked).
  *
  * Reference handling: when the project has no reference, the model and the project's
@@ -206,6 +217,17 @@ export async function addModel(
         const recordFiles = data.files as Record<string, unknown>;
         recordFiles.webSplatPath = web.path;
         recordFiles.webSplatSize = web.size;
+      }
+    }
+    const glbUpload = plan.find((p) => p.key === 'glb');
+    if (report !== null && glbUpload !== undefined && wantsWebGlbCopy(sizes.get('glb')) && input.files.glb) {
+      const glb = byteSourceOf(input.files.glb, hooks.content);
+      const web = await makeWebGlb(files, uuid, glbUpload.path, glb, hooks.content, report.notes, hooks.signal);
+      if (web.made) {
+        if (web.file !== null) uploaded.push(web.file.path);
+        const recordFiles = data.files as Record<string, unknown>;
+        recordFiles.webGlbPath = web.file?.path ?? null;
+        recordFiles.webGlbSize = web.file?.size ?? null;
       }
     }
     if (report !== null) data.validation = report;

@@ -128,6 +128,95 @@ export async function triangleGlb(generator = 'catalog tests'): Promise<Uint8Arr
   return new Uint8Array(bytes);
 }
 
+/** Options of {@link texturedGlb}. */
+export interface TexturedGlbOptions {
+  /** Triangles in all (about; rounded to whole grid rows per texture). Default 4,000. */
+  triangles?: number;
+  /** Number of textures, one material and one primitive each. Default 1. */
+  textures?: number;
+  /** Width and height of each texture in pixels. Default 2048. */
+  textureEdge?: number;
+  /** How the textures are stored in the GLB. Default 'png'. */
+  textureFormat?: 'png' | 'jpeg';
+  /** Varies the surface and the textures' tint. Default 7. */
+  seed?: number;
+}
+
+/**
+ * A textured GLB shaped like a photogrammetry capture of a tower: a bumpy cylinder of
+ * triangles (positions, normals, texture coordinates, 32-bit indices), split into one primitive
+ * per texture, each texture Gaussian noise (sharp: the worst case for an image codec, so a copy
+ * that gains on it gains on photos too). For the web-sized GLB tests and `npm run bench:large`
+ * (several 4096² textures and a dense mesh come to about 150 MB).
+ * @returns the GLB bytes and its triangle count
+ */
+export async function texturedGlb(options: TexturedGlbOptions = {}): Promise<{ glb: Uint8Array<ArrayBuffer>; triangles: number }> {
+  const { triangles = 4000, textures = 1, textureEdge = 2048, textureFormat = 'png', seed = 7 } = options;
+  const rand = random(seed);
+  const doc = new Document();
+  doc.getRoot().getAsset().generator = 'catalog tests (textured GLB)';
+  const buffer = doc.createBuffer();
+  const mesh = doc.createMesh('capture');
+  // each part is a band of the cylinder: `columns` quads around, `rows` up
+  const perPart = Math.max(2, Math.ceil(triangles / textures));
+  const columns = Math.max(2, Math.round(Math.sqrt(perPart / 2)));
+  const rows = Math.max(1, Math.round(perPart / (2 * columns)));
+  let total = 0;
+  for (let part = 0; part < textures; part++) {
+    const count = (rows + 1) * (columns + 1);
+    const position = new Float32Array(count * 3);
+    const normal = new Float32Array(count * 3);
+    const uv = new Float32Array(count * 2);
+    for (let r = 0; r <= rows; r++) {
+      for (let c = 0; c <= columns; c++) {
+        const i = r * (columns + 1) + c;
+        const angle = (c / columns) * 2 * Math.PI;
+        const radius = 4 + 0.3 * rand();
+        position.set([radius * Math.cos(angle), ((part + r / rows) * 40) / textures, radius * Math.sin(angle)], i * 3);
+        normal.set([Math.cos(angle), 0, Math.sin(angle)], i * 3);
+        uv.set([c / columns, r / rows], i * 2);
+      }
+    }
+    const index = new Uint32Array(rows * columns * 6);
+    let k = 0;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        const a = r * (columns + 1) + c;
+        const b = a + columns + 1;
+        index.set([a, b, a + 1, a + 1, b, b + 1], k);
+        k += 6;
+      }
+    }
+    total += index.length / 3;
+    const image = sharp({
+      create: {
+        width: textureEdge,
+        height: textureEdge,
+        channels: 3,
+        background: { r: 110 + ((seed + part * 37) % 60), g: 120, b: 130 },
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    });
+    const encoded = textureFormat === 'png' ? await image.png().toBuffer() : await image.jpeg({ quality: 92 }).toBuffer();
+    const texture = doc.createTexture(`texture-${part}`).setImage(new Uint8Array(encoded)).setMimeType(`image/${textureFormat}`);
+    const material = doc.createMaterial(`material-${part}`).setBaseColorTexture(texture).setRoughnessFactor(1).setMetallicFactor(0);
+    const accessor = (type: 'VEC3' | 'VEC2' | 'SCALAR', array: Float32Array | Uint32Array) =>
+      doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+    mesh.addPrimitive(
+      doc
+        .createPrimitive()
+        .setAttribute('POSITION', accessor('VEC3', position))
+        .setAttribute('NORMAL', accessor('VEC3', normal))
+        .setAttribute('TEXCOORD_0', accessor('VEC2', uv))
+        .setIndices(accessor('SCALAR', index))
+        .setMaterial(material),
+    );
+  }
+  doc.createScene('scene').addChild(doc.createNode('capture').setMesh(mesh));
+  const bytes = await new NodeIO().writeBinary(doc);
+  return { glb: new Uint8Array(bytes), triangles: total };
+}
+
 /** A PNG photo of `width`×`height` pixels (sharp). */
 export async function pngPhoto(width = 64, height = 48): Promise<Buffer<ArrayBuffer>> {
   // sharp's output never lives in a SharedArrayBuffer.

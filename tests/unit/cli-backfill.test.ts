@@ -12,11 +12,16 @@ import { diagnose, problemCount, repair } from '../../cli/src/lib/doctor.js';
 import { nodeContentPlatform } from '../../cli/src/lib/content-platform.js';
 import { localFileSource } from '../../cli/src/lib/local-file.js';
 import { formatValidationReport } from '../../cli/src/lib/report.js';
-import { gaussianPly, HTML_PAGE, LFS_POINTER, pngPhoto } from '../support/model-fixtures.js';
+import { missingBackfill } from '../../cli/src/lib/backfill.js';
+import { gaussianPly, HTML_PAGE, LFS_POINTER, pngPhoto, texturedGlb, triangleGlb } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 
 const work = tempDir('cli-backfill');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A textured GLB over 8 MiB (one 2048² PNG texture), made once for the tests that need it. */
+let textured: ReturnType<typeof texturedGlb> | undefined;
+const largeTexturedGlb = () => (textured ??= texturedGlb({ triangles: 4000, textureEdge: 2048 }));
 
 /** gzip's magic: an SPZ file is a gzip stream. */
 const isGzip = (bytes: Uint8Array) => bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -51,6 +56,64 @@ describe('nodeContentPlatform', () => {
     expect(isGzip(spz)).toBe(true);
     expect(spz.length).toBeLessThan(ply.length / 4);
     expect(fromBytes.size).toBe(fromFile.size);
+  });
+});
+
+describe('web-sized GLBs made on this machine', () => {
+  it('the platform makes a copy at least 2× smaller of a large textured GLB, and keeps none of a small one', async () => {
+    const { glb } = await largeTexturedGlb();
+    const made = await nodeContentPlatform.compressGlb!(bytesSource(glb, 'scan.glb'));
+    expect(made.skipped).toBeNull();
+    expect(made.copy!.type).toBe('model/gltf-binary');
+    expect(made.copy!.size * 2).toBeLessThanOrEqual(glb.length);
+    const small = await nodeContentPlatform.compressGlb!(bytesSource(await triangleGlb(), 'small.glb'));
+    expect(small).toEqual({ copy: null, skipped: expect.stringMatching(/not 2× smaller$/) });
+  });
+
+  it('doctor --fix makes the copy of a GLB of 8 MiB or more, never of a small one, and never again once none was kept', async () => {
+    const { glb } = await largeTexturedGlb();
+    const small = await triangleGlb();
+    const big = randomUUID();
+    const little = randomUUID();
+    const model = (uuid: string, publicId: string, bytes: Uint8Array) => ({
+      id: uuid,
+      uuid,
+      publicId,
+      name: publicId,
+      projectId: 'p1',
+      modelType: 'mesh',
+      visible: true,
+      files: { glbPath: `models/${uuid}/model.glb`, glbSize: bytes.length },
+    });
+    const store = createMemoryStore({
+      files: { [`models/${big}/model.glb`]: { data: glb }, [`models/${little}/model.glb`]: { data: small } },
+      documents: {
+        projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }],
+        models: [model(big, 'BIG-1', glb), model(little, 'SMALL-1', small)],
+      },
+    });
+    const backend = createMemoryBackend({ store, service: true });
+    expect(backend.files.makeWebGlb).toBeUndefined();
+
+    const found = await diagnose(backend);
+    expect(found.modelsToBackfill).toEqual([
+      { modelId: big, publicId: 'BIG-1', missing: ['report', 'webGlb'] },
+      { modelId: little, publicId: 'SMALL-1', missing: ['report'] },
+    ]);
+    const lines: string[] = [];
+    expect(await repair(backend, found, undefined, { log: (line) => lines.push(line) })).toBe(2);
+    expect(lines).toEqual(['backfilled model BIG-1: report, web-sized GLB', 'backfilled model SMALL-1: report']);
+    const stored = await backend.catalog.get('models', big);
+    expect(stored?.files.webGlbPath).toBe(`models/${big}/model.web.glb`);
+    expect(stored?.files.webGlbSize).toBe((await backend.files.getMetadata(`models/${big}/model.web.glb`)).size);
+    expect(stored!.files.webGlbSize! * 2).toBeLessThanOrEqual(glb.length);
+    expect((await backend.catalog.get('models', little))?.files.webGlbPath).toBeUndefined();
+    expect(problemCount(await diagnose(backend))).toBe(0);
+
+    // a copy made and not kept is recorded as null: not tried again
+    const files = { glbPath: `models/${big}/model.glb`, glbSize: glb.length };
+    expect(missingBackfill({ files })).toEqual(['report', 'webGlb']);
+    expect(missingBackfill({ files: { ...files, webGlbPath: null, webGlbSize: null } })).toEqual(['report']);
   });
 });
 

@@ -17,6 +17,11 @@ import {
   splatPath,
   thumbnailPath,
   toFileEntry,
+  validateModelFilePath,
+  wantsWebGlbCopy,
+  WEB_GLB_MIN_BYTES,
+  webGlbPath,
+  webGlbRefusal,
 } from '@shared/paths.js';
 
 const uuid = '6f1c2a9e-0b7d-4c39-9a55-1e2f3a4b5c6d';
@@ -27,6 +32,8 @@ describe('storage paths (§3)', () => {
     expect(splatPath(uuid, 'ply')).toBe(`models/${uuid}/model.ply`);
     expect(splatPath(uuid, 'splat')).toBe(`models/${uuid}/model.splat`);
     expect(glbPath(uuid)).toBe(`models/${uuid}/model.glb`);
+    expect(webGlbPath(uuid)).toBe(`models/${uuid}/model.web.glb`);
+    expect(validateModelFilePath(webGlbPath(uuid))).toBe(`models/${uuid}/model.web.glb`);
     expect(imagePath(uuid, 'IMG_0001.JPG')).toBe(`models/${uuid}/images/IMG_0001.JPG`);
     expect(thumbnailPath(uuid, 'thumb.jpg')).toBe(`models/${uuid}/images_thumbnails/thumb.jpg`);
     expect(assetPath(uuid, 'report.pdf')).toBe(`models/${uuid}/assets/report.pdf`);
@@ -76,12 +83,24 @@ describe('file-name sanitising', () => {
   });
 });
 
+describe('web-sized GLBs', () => {
+  it('are made of GLBs of 8 MiB or more, and kept when at least 2× smaller', () => {
+    expect(wantsWebGlbCopy(WEB_GLB_MIN_BYTES)).toBe(true);
+    expect(wantsWebGlbCopy(WEB_GLB_MIN_BYTES - 1)).toBe(false);
+    expect(wantsWebGlbCopy(null)).toBe(false);
+    expect(webGlbRefusal(100_000_000, 50_000_000)).toBeNull();
+    expect(webGlbRefusal(10_200_000, 7_900_000)).toBe('the copy would be 7.9 MB of 10.2 MB, not 2× smaller');
+    expect(webGlbRefusal(1000, 0)).not.toBeNull();
+  });
+});
+
 describe('fileEntryType (§3 FileEntry type)', () => {
   it.each([
     [`models/${uuid}/model.ply`, 'splat'],
     [`models/${uuid}/model.splat`, 'splat'],
     [`models/${uuid}/legacy-name.PLY`, 'splat'],
     [`models/${uuid}/model.glb`, 'glb'],
+    [`models/${uuid}/model.web.glb`, 'glb'],
     [`models/${uuid}/images/a.jpg`, 'image'],
     [`models/${uuid}/images_thumbnails/a.jpg`, 'thumbnail'],
     [`models/${uuid}/assets/report.pdf`, 'asset'],

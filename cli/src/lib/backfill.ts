@@ -2,9 +2,10 @@
  * `catalog doctor --fix` for models stored before the content checks (issue 16): their stored
  * files are downloaded to a temporary folder and checked (`checkModelContent`), and what they
  * lack is written: the validation report (a stored bad file keeps its 'refused' verdict; nothing
- * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), and
- * the web-sized copy of a splat beside it (by the file store when it can, else made here
- * and uploaded to `models/{uuid}/model.spz`).
+ * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), the
+ * web-sized copy of a splat beside it (by the file store when it can, else made here and uploaded
+ * to `models/{uuid}/model.spz`), and that of a GLB of 8 MiB or more (`models/{uuid}/model.web.glb`,
+ * kept only when at least 2× smaller; likewise by the file store or made here).
  */
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -17,16 +18,26 @@ import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { checkModelContent } from '@shared/content-check/index.js';
 import { GENERATED_THUMBNAIL_NAME } from '@shared/content-check/platform.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { fileNameOf, hasWebSplatCopy, MODEL_FILE_BASE_NAME, parseModelPath, thumbnailPath, webSplatPath } from '@shared/paths.js';
+import {
+  fileNameOf,
+  hasWebSplatCopy,
+  MODEL_FILE_BASE_NAME,
+  parseModelPath,
+  thumbnailPath,
+  wantsWebGlbCopy,
+  webGlbPath,
+  webSplatPath,
+} from '@shared/paths.js';
 import type { Backend } from '@shared/ports/index.js';
-import type { StoredFile } from '@shared/ports/files.js';
+import type { StoredFile, WebGlbOutcome } from '@shared/ports/files.js';
 import type { Model, ValidationReport } from '@shared/types.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
+import { compressGlbFile } from './web-glb.js';
 import { compressSplatFile } from './web-splat.js';
 
 /** What a model stored before issue 16 may lack. */
-export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat';
+export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat' | 'webGlb';
 
 /** Note written in a backfilled report. */
 export const BACKFILL_NOTE = 'Checked by catalog doctor --fix from the stored files (the model was stored before the checks existed).';
@@ -34,7 +45,10 @@ export const BACKFILL_NOTE = 'Checked by catalog doctor --fix from the stored fi
 /**
  * What a model lacks: 'report' (no `validation`), 'thumbnail' (photos but no thumbnail),
  * 'webSplat' (a splat that gets a web-sized copy, a `.ply` or `.splat`, without `files.webSplatPath`,
- * unless its stored report already refuses the splat: no copy can be made of it, and the report says why).
+ * unless its stored report already refuses the splat: no copy can be made of it, and the report says why),
+ * 'webGlb' (a GLB of at least 8 MiB by its recorded `glbSize` whose record has no `files.webGlbPath`
+ * at all: a null one means a copy was made and not kept; again not when its report refuses the GLB).
+ * A small GLB never needs one.
  * @param model the model record
  * @returns the needs, in that order (empty when it lacks nothing)
  */
@@ -45,6 +59,8 @@ export function missingBackfill(model: Pick<Model, 'validation' | 'files'>): Bac
   if ((files.images ?? []).length > 0 && (files.thumbnails ?? []).length === 0) needs.push('thumbnail');
   const copied = typeof files.splatPath === 'string' && hasWebSplatCopy(files.splatPath);
   if (copied && !files.webSplatPath && model.validation?.splat?.verdict !== 'refused') needs.push('webSplat');
+  const glb = typeof files.glbPath === 'string' && files.glbPath !== '' && wantsWebGlbCopy(files.glbSize);
+  if (glb && files.webGlbPath === undefined && model.validation?.glb?.verdict !== 'refused') needs.push('webGlb');
   return needs;
 }
 
@@ -66,13 +82,15 @@ async function download(files: Backend['files'], path: string, dir: string, inde
 
 /**
  * Backfills one model: downloads the stored files it needs, then writes the validation report,
- * the thumbnail (stored and added to `files.thumbnails`) and the web-sized copy
- * (`files.webSplatPath`/`webSplatSize`) that {@link missingBackfill} finds missing, in one
- * record update. A step that fails (a photo that cannot be decoded, a splat the copy
- * refuses) does not stop the others.
+ * the thumbnail (stored and added to `files.thumbnails`) and the web-sized copies
+ * (`files.webSplatPath`/`webSplatSize`, `files.webGlbPath`/`webGlbSize`; a GLB copy not kept
+ * sets both to null) that {@link missingBackfill} finds missing, in one record update. A step
+ * that fails (a photo that cannot be decoded, a splat or GLB the copy refuses) does not stop the
+ * others.
  * @param backend the opened backend (service)
  * @param model the model record
- * @returns what was done, e.g. ['report', 'thumbnail', 'web-sized copy']
+ * @returns what was done, e.g. ['report', 'thumbnail', 'web-sized copy', 'web-sized GLB'] ('no
+ *   web-sized GLB kept (…why…)' when the GLB's copy was made and not kept)
  * @throws AppError `failed-precondition` naming every step that failed (after writing the others);
  *   `unavailable` when a download fails
  */
@@ -141,6 +159,22 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
         }
       }
     }
+    if (needs.includes('webGlb')) {
+      const glbPath = f.glbPath as string;
+      if (report?.glb?.verdict === 'refused') {
+        failed.push(`no web-sized GLB: the stored GLB is refused (${report.glb.problem ?? 'see its report'})`);
+      } else {
+        try {
+          const outcome = await webSizedGlb(backend.files, uuid, glbPath, get, dir);
+          update['files.webGlbPath'] = outcome.file?.path ?? null;
+          update['files.webGlbSize'] = outcome.file?.size ?? null;
+          done.push(outcome.file !== null ? 'web-sized GLB' : `no web-sized GLB kept (${outcome.skipped ?? 'none made'})`);
+        } catch (error) {
+          if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
+          failed.push(`no web-sized GLB: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
     if (Object.keys(update).length > 0) await backend.catalog.update('models', model.id, update);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -172,4 +206,26 @@ async function webSizedCopy(
   const spz = join(dir, 'web-sized.spz');
   await compressSplatFile(ply.localPath, spz, fileNameOf(plyPath));
   return files.upload(webSplatPath(parsed?.uuid ?? uuid), await openAsBlob(spz), { contentType: 'application/octet-stream' });
+}
+
+/**
+ * The web-sized copy of a stored GLB, stored beside it (`models/{uuid of the GLB's folder}/model.web.glb`)
+ * when it is at least 2× smaller: made by the file store when it can (`makeWebGlb`, for a
+ * `models/{uuid}/model.glb`); else made here and uploaded.
+ */
+async function webSizedGlb(
+  files: Backend['files'],
+  uuid: string,
+  glbPath: string,
+  get: (path: string) => Promise<{ localPath: string }>,
+  dir: string,
+): Promise<WebGlbOutcome> {
+  const parsed = parseModelPath(glbPath);
+  if (files.makeWebGlb && parsed?.rest === `${MODEL_FILE_BASE_NAME}.glb`) return files.makeWebGlb(glbPath);
+  const glb = await get(glbPath);
+  const copy = join(dir, 'web-sized.glb');
+  const result = await compressGlbFile(glb.localPath, copy);
+  if (result.skipped !== null) return { file: null, skipped: result.skipped };
+  const file = await files.upload(webGlbPath(parsed?.uuid ?? uuid), await openAsBlob(copy), { contentType: 'model/gltf-binary' });
+  return { file, skipped: null };
 }

@@ -2,8 +2,8 @@
  * The CLI's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to the
  * add-model and additional-files workflows (issue 16): local files read as byte sources
  * (node:fs), photos decoded and thumbnails made with sharp (within the photo pixel limit,
- * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) made in a
- * worker thread (web-splat.ts).
+ * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) and web-sized GLBs made in
+ * worker threads (web-splat.ts, web-glb.ts).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import type { ContentPlatform } from '@shared/content-check/platform.js';
 import type { NativeUploadSource } from '@shared/ports/files.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
+import { compressGlbFile } from './web-glb.js';
 import { compressSplatFile } from './web-splat.js';
 
 /** Local paths of the byte sources this platform opened (so a PLY is compressed from its file, not copied first). */
@@ -60,9 +61,39 @@ export async function compressSplatLocally(splat: ByteSource): Promise<Blob> {
 }
 
 /**
+ * Makes the web-sized copy of a GLB ({@link compressGlbFile}: textures at most 2048 px as WebP,
+ * meshopt geometry) in a temporary folder under `os.tmpdir()` and reads it back when it is kept
+ * (at least 2× smaller than the original); the folder is removed afterwards. A source this
+ * platform opened is read from its own file; any other source is first written to the folder.
+ * @param glb the GLB
+ * @returns the copy as a Blob, or `copy: null` with why it was not kept
+ * @throws AppError `invalid-argument` when the GLB cannot be read, `internal` when the worker dies
+ */
+export async function compressGlbLocally(glb: ByteSource): Promise<{ copy: Blob; skipped: null } | { copy: null; skipped: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'catalog-web-glb-'));
+  try {
+    let input = localPaths.get(glb);
+    if (input === undefined) {
+      input = join(dir, 'model.glb');
+      await writeFile(input, await readAll(glb));
+    }
+    const output = join(dir, 'model.web.glb');
+    const result = await compressGlbFile(input, output);
+    if (result.skipped !== null) return { copy: null, skipped: result.skipped };
+    const bytes = await readFile(output);
+    return {
+      copy: new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: 'model/gltf-binary' }),
+      skipped: null,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * The CLI's content platform: `open` (a local file by its `localPath`), `decodeImage` (sharp,
- * full decode), `makeThumbnail` (sharp JPEG, long edge 512 px) and `compressSplat` (SPZ v3 via
- * {@link compressSplatLocally}). Pass it as `content` to every `addModel` and
+ * full decode), `makeThumbnail` (sharp JPEG, long edge 512 px), `compressSplat` (SPZ v3 via
+ * {@link compressSplatLocally}) and `compressGlb` ({@link compressGlbLocally}). Pass it as `content` to every `addModel` and
  * `uploadAdditionalFiles` call.
  */
 export const nodeContentPlatform: ContentPlatform = {
@@ -70,4 +101,5 @@ export const nodeContentPlatform: ContentPlatform = {
   decodeImage: decodeImageWithSharp,
   makeThumbnail: thumbnailWithSharp,
   compressSplat: compressSplatLocally,
+  compressGlb: compressGlbLocally,
 };

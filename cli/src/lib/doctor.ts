@@ -69,8 +69,8 @@ export interface DoctorReport {
   };
   /**
    * Models stored before the content checks (issue 16) that lack their validation report
-   * (`report`), a thumbnail while they have photos (`thumbnail`), or the web-sized copy of their
-   * splat (`webSplat`). Models without a project or without their splat/GLB are left out
+   * (`report`), a thumbnail while they have photos (`thumbnail`), the web-sized copy of their
+   * splat (`webSplat`), or that of a GLB of 8 MiB or more (`webGlb`). Models without a project or without their splat/GLB are left out
    * (they are reported above). `--fix` backfills them from the stored files.
    */
   modelsToBackfill: { modelId: string; publicId: string; missing: BackfillNeed[] }[];
@@ -339,7 +339,13 @@ export function describeReport(report: DoctorReport): string {
 
 /** What a backfill need is called in the report. */
 function describeNeed(need: BackfillNeed): string {
-  return need === 'report' ? 'validation report' : need === 'thumbnail' ? 'thumbnail (it has photos)' : 'web-sized copy of its splat';
+  const names: Record<BackfillNeed, string> = {
+    report: 'validation report',
+    thumbnail: 'thumbnail (it has photos)',
+    webSplat: 'web-sized copy of its splat',
+    webGlb: 'web-sized copy of its GLB',
+  };
+  return names[need];
 }
 
 /** True when the stored file at `path` exists now. */

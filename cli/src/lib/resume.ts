@@ -131,8 +131,9 @@ export function resumingFiles(inner: FileStorePort): { files: FileStorePort; cou
       return stored;
     },
   };
-  // the store makes web-sized splats itself when it can (the embedded server, issue 16)
+  // the store makes web-sized splats and GLBs itself when it can (the embedded server)
   if (inner.makeWebSplat) files.makeWebSplat = inner.makeWebSplat.bind(inner);
+  if (inner.makeWebGlb) files.makeWebGlb = inner.makeWebGlb.bind(inner);
   if (inner.uploadBatch) {
     const uploadBatch = inner.uploadBatch.bind(inner);
     files.uploadBatch = async (items: readonly BatchUploadItem[], options: BatchUploadOptions = {}): Promise<StoredFile[]> => {

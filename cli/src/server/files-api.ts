@@ -4,8 +4,8 @@
  * metadata, deletion, and token-protected downloads with HTTP range support. Every upload route
  * stores through {@link FileStore.adoptMany}, which runs the content checks first (issue 16): a
  * refused file answers 400 `invalid-argument` with the check's problem and nothing is stored.
- * The web-sized copy of a stored splat (PLY or .splat) is made here too (`routes.webSplat`, in a worker
- * thread: the server keeps answering).
+ * The web-sized copies of a stored splat (PLY or .splat) and of a stored GLB are made here too
+ * (`routes.webSplat`, `routes.webGlb`, each in a worker thread: the server keeps answering).
  */
 import { createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
@@ -21,11 +21,12 @@ import { z } from 'zod';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
 import { downloadHeaders } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { StoredFile } from '@shared/ports/files.js';
+import type { StoredFile, WebGlbOutcome } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
 import { FILE_BATCH_PARTS, fileBatchEntrySchema, REPAIR_GRACE_MS, routes, UPLOAD_EXPIRY_MS, UPLOADS_PATH } from '@shared/wire/routes.js';
-import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webSplatPath } from '@shared/paths.js';
+import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webGlbPath, webSplatPath } from '@shared/paths.js';
+import { compressGlbFile } from '../lib/web-glb.js';
 import { compressSplatFile } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
 import { assertPlainStoredFile } from './data-secrets.js';
@@ -211,6 +212,37 @@ export async function makeWebSplat(files: FileStore, path: string): Promise<Stor
     await compressSplatFile(files.diskPath(path), temp, parsed.rest);
     const { size } = await stat(temp);
     return await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
+  } finally {
+    release();
+    await rm(temp, { force: true });
+  }
+}
+
+/**
+ * Makes the web-sized copy of a stored GLB in a worker thread (`compressGlbFile`: textures at most
+ * 2048 px as WebP, meshopt geometry) and stores it at `webGlbPath(uuid)`, replacing any copy
+ * there, when it is at least 2× smaller than the original; else stores nothing (a copy stored
+ * before stays).
+ * @param path the GLB's storage path, `models/{uuid}/model.glb`
+ * @returns the stored copy's metadata, or `file: null` with why none was kept
+ * @throws AppError `invalid-argument` (another path, or a GLB the copy cannot read),
+ *   `storage/object-not-found` (no GLB stored there), `internal` (the worker died)
+ */
+export async function makeWebGlb(files: FileStore, path: string): Promise<WebGlbOutcome> {
+  const parsed = parseModelPath(validateStoragePath(path));
+  if (parsed === null || parsed.rest !== `${MODEL_FILE_BASE_NAME}.glb`) {
+    throw new AppError(ErrorCode.InvalidArgument, `A web-sized GLB is made from models/{uuid}/${MODEL_FILE_BASE_NAME}.glb, not ${path}`, {
+      context: { path },
+    });
+  }
+  files.metadata(path);
+  const temp = files.tempFile();
+  // a web-sized copy being made is an upload in progress for storage repairs
+  const release = files.hold([webGlbPath(parsed.uuid)]);
+  try {
+    const result = await compressGlbFile(files.diskPath(path), temp);
+    if (result.skipped !== null) return { file: null, skipped: result.skipped };
+    return { file: await files.adopt(webGlbPath(parsed.uuid), temp, result.bytes, null), skipped: null };
   } finally {
     release();
     await rm(temp, { force: true });
@@ -419,6 +451,15 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
       requireAdmin(await ctx.principal(request));
       const { path } = parseRequest(routes.webSplat, 'body', request.body ?? {});
       return { file: await makeWebSplat(files, path) };
+    }),
+  );
+
+  // ---- web-sized GLB (admins and the service key) ----------------------------------------------
+  serveRoute(app, routes.webGlb, async (request) =>
+    storage(async () => {
+      requireAdmin(await ctx.principal(request));
+      const { path } = parseRequest(routes.webGlb, 'body', request.body ?? {});
+      return await makeWebGlb(files, path);
     }),
   );
 

@@ -15,6 +15,7 @@ import type {
   FolderListing,
   NativeUploadSource,
   StoredFile,
+  WebGlbOutcome,
   UploadOptions,
   UploadSource,
 } from '../../ports/files.js';
@@ -264,6 +265,19 @@ export class LocalFiles implements FileStorePort {
   async makeWebSplat(plyPath: string): Promise<StoredFile> {
     const result = await this.identity.call(routes.webSplat, [], { json: { path: plyPath }, flavour: 'storage', check: true });
     return result.file;
+  }
+
+  /**
+   * Has the server make the web-sized copy of a stored GLB (`routes.webGlb`): the server
+   * compresses it in a worker thread and stores it at `webGlbPath(uuid)` when it is at least 2×
+   * smaller than the original.
+   * @param glbPath the stored GLB (`models/{uuid}/model.glb`)
+   * @returns the stored copy, or `file: null` with why none was kept
+   * @throws AppError `storage/object-not-found`, `invalid-argument` (another path, or a GLB the
+   *   copy cannot read), `storage/unauthorized` (not an admin), `storage/unauthenticated`
+   */
+  async makeWebGlb(glbPath: string): Promise<WebGlbOutcome> {
+    return this.identity.call(routes.webGlb, [], { json: { path: glbPath }, flavour: 'storage', check: true });
   }
 
   async list(folder: string): Promise<FolderListing> {

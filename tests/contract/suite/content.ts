@@ -2,15 +2,17 @@
  * Backend contract, part: what the backend itself holds every write to, whichever client sends
  * it (issue 16): the content checks on every stored model file (one-shot, resumable and batch
  * uploads; nothing stored when a file is refused), the Public ID rule on raw catalog writes
- * (format, and unique within the project, batches included), and the web-sized splat a backend
- * with `makeWebSplat` makes from a stored PLY.
+ * (format, and unique within the project, batches included), the web-sized splat a backend
+ * with `makeWebSplat` makes from a stored PLY, and the web-sized GLB one with `makeWebGlb` makes
+ * from a large stored GLB.
  */
 import { randomUUID } from 'node:crypto';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, checkContent, contentKindOfPath } from '@shared/content-check/index.js';
 import { ValidationMessages } from '@shared/messages.js';
-import { fileNameOf, webSplatPath } from '@shared/paths.js';
+import { fileNameOf, webGlbPath, webSplatPath } from '@shared/paths.js';
+import { addModel, createProject, listModelFiles } from '@shared/workflows/index.js';
 import { publicIdInUse } from '@shared/validation/models.js';
 import {
   cameraMetadataText,
@@ -21,6 +23,7 @@ import {
   LFS_POINTER,
   pngPhoto,
   splatFile,
+  texturedGlb,
   triangleGlb,
 } from '../../support/model-fixtures.js';
 import type { ContractContext } from './context.js';
@@ -231,6 +234,57 @@ export function contentContract(ctx: ContractContext): void {
         expect(stored.size).toBeGreaterThan(0);
         expect(stored.size).toBeLessThan(bytes.length);
       }
+    });
+  });
+
+  describe.skipIf(Boolean(skip.files))('web-sized GLBs made by the backend', () => {
+    it('adding a model with a large textured GLB stores a copy at least 2× smaller, listed with its files; a small one gets none', async (context) => {
+      const { makeWebGlb } = env.admin.files;
+      if (!makeWebGlb) {
+        console.warn(
+          `[contract] skipping makeWebGlb: this backend has no server of its own to make web-sized copies (the workflow uses the platform's compressGlb instead, or notes that none was made)`,
+        );
+        context.skip();
+        return;
+      }
+      const { glb, triangles } = await texturedGlb({ triangles: 4000, textureEdge: 2048 });
+      const projectId = await createProject(env.admin.catalog, { name: `Web GLB ${tag}`, structure_id: `${tag}-WEBGLB` });
+      const { model } = await addModel(env.admin, {
+        projectId,
+        publicId: 'WEBGLB-1',
+        name: 'Textured mesh',
+        modelType: 'mesh',
+        setAsReference: false,
+        files: { glb: { source: new Blob([glb]), name: 'tower.glb' } },
+      });
+      const path = webGlbPath(model.uuid);
+      expect(model.files?.webGlbPath).toBe(path);
+      const stored = await env.admin.files.getMetadata(path);
+      expect(model.files?.webGlbSize).toBe(stored.size);
+      expect(stored.size * 2).toBeLessThanOrEqual(glb.length);
+      expect(stored.contentType).toBe('model/gltf-binary');
+      // the server checked the copy as a GLB, as every stored model file
+      const copy = new Uint8Array(await (await fetch(await env.admin.files.getDownloadUrl(path))).arrayBuffer());
+      const check = await checkContent('glb', bytesSource(copy, 'model.web.glb'));
+      expect(check).toMatchObject({ verdict: expect.stringMatching(/^(ok|warnings)$/), triangles });
+      expect((await listModelFiles(env.admin, model.id)).map((entry) => [fileNameOf(entry.path), entry.type])).toEqual([
+        ['model.glb', 'glb'],
+        ['model.web.glb', 'glb'],
+      ]);
+
+      // a GLB that does not gain 2× gets none; a non-admin, another path and a missing GLB are refused
+      const uuid = randomUUID();
+      await env.admin.files.upload(`models/${uuid}/model.glb`, new Blob([await triangleGlb()]));
+      expect(await makeWebGlb.call(env.admin.files, `models/${uuid}/model.glb`)).toEqual({
+        file: null,
+        skipped: expect.stringMatching(/not 2× smaller$/),
+      });
+      await expectCode(env.admin.files.getMetadata(webGlbPath(uuid)), 'storage/object-not-found');
+      if (!skip.roles && env.user.files.makeWebGlb) {
+        await expectCode(env.user.files.makeWebGlb(`models/${uuid}/model.glb`), 'storage/unauthorized');
+      }
+      await expectCode(makeWebGlb.call(env.admin.files, `models/${randomUUID()}/model.glb`), 'storage/object-not-found');
+      await expectCode(makeWebGlb.call(env.admin.files, `models/${uuid}/model.ply`), 'invalid-argument');
     });
   });
 
