@@ -433,6 +433,15 @@ export const routes = {
     body: z.object({ path: z.string() }),
     reply: z.object({ file: storedFileSchema }),
   }),
+  // the web-sized copy of a stored GLB, made by the server and kept only when at least 2× smaller (admins and the service key)
+  webGlb: route({
+    name: 'web-sized GLB',
+    method: 'POST',
+    pattern: '/v1/web-glb',
+    path: () => '/v1/web-glb',
+    body: z.object({ path: z.string() }),
+    reply: z.object({ file: storedFileSchema.nullable(), skipped: z.string().nullable() }),
+  }),
   // storage consistency (service key only: `catalog doctor`); `graceMs` defaults to REPAIR_GRACE_MS
   storageScan: route({
     name: 'storage scan',

@@ -32,6 +32,7 @@ const samples: Record<keyof typeof routes, unknown[]> = {
   downloadUrl: ['models/u/x.ply'],
   list: ['models/u/'],
   webSplat: [],
+  webGlb: [],
   storageScan: [],
   storageRepair: [],
   config: [],
