@@ -6,7 +6,8 @@
  * navigation and the up-axis flip (remembered in the URL), linked and unlinked compare cameras and
  * the swipe slider, the real samples of ../shared/samples (3DGS PLY, .splat, Duck.glb) uploaded
  * with the CLI, a model whose file was deleted or is unreadable (an error panel, not a blank
- * canvas), a hidden model refused to a user, signed-out visitors, the Draco decoder served by the
+ * canvas), a large textured GLB shown from its web-sized copy (meshopt geometry, WebP textures),
+ * a hidden model refused to a user, signed-out visitors, the Draco decoder served by the
  * portal itself, and no Content-Security-Policy violation anywhere. Rendering is slow in
  * software: tests wait for a rendered frame, they never assert on time (first-frame times are
  * printed for information).
@@ -28,6 +29,7 @@ import {
   viewerSettled,
 } from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
+import { texturedGlb } from '../support/model-fixtures.js';
 import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -387,6 +389,26 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const states = await settled(page);
     expect(states).toEqual(['ready', 'error']);
     await page.getByTestId('viewport').nth(1).getByText('Unable to load reference model information.', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('a large textured GLB is shown from its web-sized copy (model.web.glb, meshopt and WebP), not the original', async () => {
+    const projectId = await createProjectWithCli('Web GLB', 'WGL-001', { env: cliEnv() });
+    const folder = tempDir('viewer-web-glb');
+    let model: Model;
+    try {
+      writeFileSync(join(folder, 'model.glb'), (await texturedGlb({ triangles: 4000, textureEdge: 2048 })).glb);
+      model = await upload(projectId, 'WGL-1', join(folder, 'model.glb'), 'model.glb');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(model.files.webGlbPath, 'the server makes a web-sized copy of a large GLB').toMatch(/\/model\.web\.glb$/);
+    const { context, page } = await signedIn(USER);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(decodeURIComponent(request.url())));
+    await open(page, '/viewer/?id=WGL-1', 'web-glb');
+    expect(requested.filter((url) => url.includes('/model.web.glb'))).not.toEqual([]);
+    expect(requested.filter((url) => url.includes('/model.glb'))).toEqual([]);
     await context.close();
   });
 

@@ -77,6 +77,15 @@ describe('viewer data', () => {
     expect(hasSplat(withCopy)).toBe(true);
   });
 
+  it('loads the web-sized GLB (model.web.glb) when the model has one; a null one means the original', () => {
+    const withCopy: Model = { ...hybrid, files: { ...hybrid.files, webGlbPath: 'models/m1/model.web.glb', webGlbSize: 8 } };
+    expect(viewerFiles(withCopy)).toEqual([
+      { kind: 'splat', path: 'models/m1/model.ply', name: 'model.ply', size: 10 },
+      { kind: 'glb', path: 'models/m1/model.web.glb', name: 'model.web.glb', size: 8 },
+    ]);
+    expect(viewerFiles({ ...hybrid, files: { ...hybrid.files, webGlbPath: null, webGlbSize: null } })[1]?.path).toBe('models/m1/model.glb');
+  });
+
   it("picks the landing cards' demo models: a splat model; a model and its project's reference model", async () => {
     // The catalog orders by publicId (the hand-written fake this test had ignored orderBy), so the
     // splat case leaves out the hybrid TWR-1, which would come first.

@@ -4,7 +4,7 @@
  * project, the 3D files it has, and the demo models the landing page's cards open. Download links
  * come from the file-store port (`files.getDownloadUrl`) in the viewport.
  */
-import { fileNameOf, WEB_SPLAT_FILE_NAME } from '@shared/paths.js';
+import { fileNameOf, WEB_GLB_FILE_NAME, WEB_SPLAT_FILE_NAME } from '@shared/paths.js';
 import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
 
@@ -45,11 +45,13 @@ export interface ViewerFile {
  * The 3D files of a model, splat first: its splat and/or its GLB (SPEC.md §3 files.splatPath,
  * files.glbPath, with splatSize/glbSize in bytes). Empty paths count as absent. A splat with a
  * web-sized copy (`files.webSplatPath`, SPZ; issue 16) is loaded from the copy, named
- * 'model.spz' so Spark reads it as SPZ; the original stays where it is for download.
+ * 'model.spz' so Spark reads it as SPZ; a GLB with a web-sized copy (`files.webGlbPath`: meshopt
+ * geometry, which the engine's GLTFLoader decodes with three's MeshoptDecoder, and WebP textures)
+ * is loaded from that copy, named 'model.web.glb'. The originals stay where they are for download.
  */
 export function viewerFiles(model: Model): ViewerFile[] {
   const files: ViewerFile[] = [];
-  const { splatPath, glbPath, splatSize, glbSize, webSplatPath, webSplatSize } = model.files ?? {};
+  const { splatPath, glbPath, splatSize, glbSize, webSplatPath, webSplatSize, webGlbPath, webGlbSize } = model.files ?? {};
   if (typeof splatPath === 'string' && splatPath !== '') {
     if (typeof webSplatPath === 'string' && webSplatPath !== '')
       files.push({
@@ -61,8 +63,11 @@ export function viewerFiles(model: Model): ViewerFile[] {
     else
       files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });
   }
-  if (typeof glbPath === 'string' && glbPath !== '')
-    files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
+  if (typeof glbPath === 'string' && glbPath !== '') {
+    if (typeof webGlbPath === 'string' && webGlbPath !== '')
+      files.push({ kind: 'glb', path: webGlbPath, name: WEB_GLB_FILE_NAME, size: typeof webGlbSize === 'number' ? webGlbSize : null });
+    else files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
+  }
   return files;
 }
 
