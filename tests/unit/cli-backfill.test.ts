@@ -8,6 +8,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import { bytesSource, readAll } from '@shared/content-check/byte-source.js';
+import { WEB_GLB_MIN_BYTES, webGlbPath } from '@shared/paths.js';
+import { addModel } from '@shared/workflows/index.js';
 import { diagnose, problemCount, repair } from '../../cli/src/lib/doctor.js';
 import { nodeContentPlatform } from '../../cli/src/lib/content-platform.js';
 import { localFileSource } from '../../cli/src/lib/local-file.js';
@@ -68,6 +70,49 @@ describe('web-sized GLBs made on this machine', () => {
     expect(made.copy!.size * 2).toBeLessThanOrEqual(glb.length);
     const small = await nodeContentPlatform.compressGlb!(bytesSource(await triangleGlb(), 'small.glb'));
     expect(small).toEqual({ copy: null, skipped: expect.stringMatching(/not 2× smaller$/) });
+  });
+
+  it('add-model on a store without makeWebGlb: the platform makes the copy and it is uploaded; one not kept is recorded as null with a note', async () => {
+    // a dense mesh with a small texture: over 8 MiB, mostly geometry
+    const { glb } = await texturedGlb({ triangles: 320_000, textureEdge: 64 });
+    expect(glb.length).toBeGreaterThanOrEqual(WEB_GLB_MIN_BYTES);
+    const store = createMemoryStore({ documents: { projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }] } });
+    const backend = createMemoryBackend({ store, service: true });
+    const add = (publicId: string, bytes: Uint8Array<ArrayBuffer>, content = nodeContentPlatform) =>
+      addModel(
+        backend,
+        {
+          projectId: 'p1',
+          publicId,
+          name: publicId,
+          modelType: 'mesh',
+          setAsReference: false,
+          files: { glb: { source: new Blob([bytes]), name: 'mesh.glb' } },
+        },
+        { content },
+      );
+
+    const { model } = await add('MESH-1', glb);
+    expect(model.files.webGlbPath).toBe(webGlbPath(model.uuid));
+    expect(model.files.webGlbSize).toBe((await backend.files.getMetadata(webGlbPath(model.uuid))).size);
+    expect(model.files.webGlbSize! * 2).toBeLessThanOrEqual(glb.length);
+
+    const refusing = {
+      ...nodeContentPlatform,
+      compressGlb: async () => ({ copy: null, skipped: 'the copy would be 6.8 MB of 10.7 MB, not 2× smaller' }),
+    };
+    const notKept = (await add('MESH-2', glb, refusing)).model;
+    expect([notKept.files.webGlbPath, notKept.files.webGlbSize]).toEqual([null, null]);
+    expect(notKept.validation?.notes).toContain(
+      'No web-sized copy of model.glb was kept: the copy would be 6.8 MB of 10.7 MB, not 2× smaller.',
+    );
+    expect((await backend.files.list(`models/${notKept.uuid}/`)).items.map((item) => item.path)).toEqual([
+      `models/${notKept.uuid}/model.glb`,
+    ]);
+
+    const small = (await add('MESH-3', await triangleGlb())).model;
+    expect(small.files.webGlbPath).toBeUndefined();
+    expect(small.validation?.notes.join(' ')).not.toContain('web-sized');
   });
 
   it('doctor --fix makes the copy of a GLB of 8 MiB or more, never of a small one, and never again once none was kept', async () => {
