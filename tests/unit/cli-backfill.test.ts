@@ -141,13 +141,14 @@ describe('web-sized GLBs made on this machine', () => {
     expect(backend.files.makeWebGlb).toBeUndefined();
 
     const found = await diagnose(backend);
-    expect(found.modelsToBackfill).toEqual([
+    const byPublicId = <T extends { publicId: string }>(list: T[]) => [...list].sort((a, b) => a.publicId.localeCompare(b.publicId));
+    expect(byPublicId(found.modelsToBackfill)).toEqual([
       { modelId: big, publicId: 'BIG-1', missing: ['report', 'webGlb'] },
       { modelId: little, publicId: 'SMALL-1', missing: ['report'] },
     ]);
     const lines: string[] = [];
     expect(await repair(backend, found, undefined, { log: (line) => lines.push(line) })).toBe(2);
-    expect(lines).toEqual(['backfilled model BIG-1: report, web-sized GLB', 'backfilled model SMALL-1: report']);
+    expect(lines.sort()).toEqual(['backfilled model BIG-1: report, web-sized GLB', 'backfilled model SMALL-1: report']);
     const stored = await backend.catalog.get('models', big);
     expect(stored?.files.webGlbPath).toBe(`models/${big}/model.web.glb`);
     expect(stored?.files.webGlbSize).toBe((await backend.files.getMetadata(`models/${big}/model.web.glb`)).size);
