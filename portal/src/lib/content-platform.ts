@@ -4,8 +4,8 @@
  * `createImageBitmap` (a truncated or corrupt photo is refused with the browser's reason),
  * thumbnails made by a canvas resize to JPEG (long edge `THUMBNAIL_MAX_PX`). A photo whose header
  * declares more than `IMAGE_MAX_PIXELS` is refused before the browser decodes it: the browser's
- * decoder has no limit of its own, and a small decompression bomb would take the tab's memory. No `compressSplat`:
- * the embedded server makes web-sized copies itself, and on Firebase `catalog doctor --fix` does.
+ * decoder has no limit of its own, and a small decompression bomb would take the tab's memory. No `compressSplat`
+ * and no `compressGlb`: the embedded server makes web-sized copies itself, and on Firebase `catalog doctor --fix` does.
  * Blobs are read by the checks without help, so there is no `open`.
  *
  * Where the browser lacks `createImageBitmap` (jsdom in component tests), photos are checked by
