@@ -9,6 +9,9 @@
 //   headless Chromium (1400×900, signed in as an admin): time from navigation to content (the
 //   screen's first card or row visible, and for project detail every visible 'View Model' ready),
 //   the DOM node count (`document.querySelectorAll('*').length`), API requests and their bytes;
+//   for /catalog, /projects and /projects/map (which read the projects and their summaries, not
+//   the models) also the API bytes per project, which stay flat as the models grow (compare a run
+//   with BENCH_MODELS=20000);
 // - the 10,000-model query (`POST /v1/query/models`, what the model list subscribes to): median
 //   time of BENCH_QUERY_RUNS requests (default 15) and the bytes on the wire, uncompressed
 //   (Accept-Encoding: identity, the baseline) side by side with gzip and br.
@@ -373,6 +376,15 @@ async function main() {
     for (const r of screenRows) {
       console.log(
         `${pad(r.name, 28)}${lpad(Number.isFinite(r.ms) ? `${(r.ms / 1000).toFixed(2)} s` : 'none', 12)}${lpad(r.domTop, 11)}${lpad(r.domEnd ?? '—', 14)}${lpad(r.requests, 14)}${lpad(kB(r.wire), 18)}${lpad(kB(r.decoded), 14)}`,
+      );
+    }
+    // the project screens read the projects and one summary per project: their bytes grow with the projects, not the models
+    console.log(`
+API bytes read by the project screens (${PROJECTS} projects, ${models.length} models): per project and per model`);
+    console.log(`${pad('screen', 28)}${lpad('uncompressed', 14)}${lpad('per project', 14)}${lpad('per model', 12)}`);
+    for (const r of screenRows.filter((row) => ['/catalog', '/projects', '/projects?view=table', '/projects/map'].includes(row.name))) {
+      console.log(
+        `${pad(r.name, 28)}${lpad(kB(r.decoded), 14)}${lpad(`${(r.decoded / PROJECTS).toFixed(0)} B`, 14)}${lpad(`${(r.decoded / models.length).toFixed(1)} B`, 12)}`,
       );
     }
     console.log(

@@ -15,6 +15,8 @@ import {
   projectsOnMap,
   referenceBadgeLabel,
   referenceCheckboxState,
+  summarizeProjects,
+  summaryCounts,
   thumbnailPathOf,
   truncateDescription,
 } from '@shared/projects.js';
@@ -147,5 +149,45 @@ describe('countModelsByProject', () => {
       ['a', 2],
       ['b', 1],
     ]);
+  });
+});
+
+describe('project summaries (the counts and reference thumbnails of the project screens)', () => {
+  const model = (id: string, projectId: string | null, publicId: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    projectId,
+    publicId,
+    files: { thumbnails: [`models/${id}/images_thumbnails/t.png`] },
+    ...extra,
+  });
+
+  it("counts each project's models, takes the named reference's first thumbnail, else the first flagged model's by publicId", () => {
+    const summaries = summarizeProjects(
+      [project('b', { reference_model_id: 'named' }), project('a'), project('c'), project('d', { reference_model_id: 'elsewhere' })],
+      [
+        model('named', 'b', 'B-2', { files: { thumbnails: [] } }),
+        model('flagged-b', 'b', 'B-1', { isReference: true }),
+        model('late', 'a', 'A-9', { isReference: true }),
+        model('early', 'a', 'A-1', { isReference: true }),
+        model('elsewhere', 'x', 'X-1'),
+        model('loose', null, 'N-1'),
+      ],
+    );
+    expect(summaries).toEqual([
+      { projectId: 'a', modelCount: 2, referenceThumbnailPath: 'models/early/images_thumbnails/t.png' },
+      // the named reference wins even without a thumbnail
+      { projectId: 'b', modelCount: 2, referenceThumbnailPath: null },
+      { projectId: 'c', modelCount: 0, referenceThumbnailPath: null },
+      // a reference_model_id naming another project's model is not the reference
+      { projectId: 'd', modelCount: 0, referenceThumbnailPath: null },
+    ]);
+    expect(summaryCounts(summaries)).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 2],
+        ['c', 0],
+        ['d', 0],
+      ]),
+    );
   });
 });
