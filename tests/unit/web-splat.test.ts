@@ -1,7 +1,7 @@
 // The web-sized copy (SPZ) of every splat the content checks accept: 3DGS PLY files of SH degree
 // 0 to 3 and `.splat` files. Each copy is read back with the SPZ reference library and with the
 // catalog's own SPZ check, and compared with the original Gaussian by Gaussian.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -9,7 +9,7 @@ import createSpzModule from '@adobe/spz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesSource } from '@shared/content-check/byte-source.js';
 import { checkSpz } from '@shared/content-check/spz.js';
-import { compressSplatFile, readSplatLayout } from '../../cli/src/lib/web-splat.js';
+import { compressSplatFile, PREVIEW_ABOVE_GAUSSIANS, readSplatLayout } from '../../cli/src/lib/web-splat.js';
 import { splatFile } from '../support/model-fixtures.js';
 
 const SH_C0 = 0.28209479177387814;
@@ -143,6 +143,7 @@ describe('web-sized copies of every splat the checks accept', () => {
     const result = await compressSplatFile(join(dir, 'big.ply'), join(dir, 'big.spz'), 'big.ply', {
       partGaussians: 700,
       preview: { output: join(dir, 'big.preview.spz'), gaussians: 100 },
+      previewAboveGaussians: 1000,
     });
     expect(result.preview).toMatchObject({ gaussians: 100 });
     const preview = spz.loadSpzFromBuffer(await readFile(join(dir, 'big.preview.spz')), { to: spz.CoordinateSystem.UNSPECIFIED });
@@ -155,8 +156,24 @@ describe('web-sized copies of every splat the checks accept', () => {
     // a capture with no more Gaussians than the preview's gets none
     const small = await compressSplatFile(join(dir, 'big.ply'), join(dir, 'small.spz'), 'big.ply', {
       preview: { output: join(dir, 'small.preview.spz'), gaussians: 2000 },
+      previewAboveGaussians: 1000,
     });
     expect(small.preview).toBeNull();
+  });
+
+  it('a preview is written only for a capture above the threshold (400,000 Gaussians unless a test lowers it)', async () => {
+    expect(PREVIEW_ABOVE_GAUSSIANS).toBe(400_000);
+    await writeFile(join(dir, 'mid.ply'), plyOf(gaussians(2000, 0), 0));
+    const preview = { output: join(dir, 'mid.preview.spz'), gaussians: 100 };
+    // 2,000 Gaussians is more than the preview's 100 but not a large capture: no preview
+    const plain = await compressSplatFile(join(dir, 'mid.ply'), join(dir, 'mid.spz'), 'mid.ply', { preview });
+    expect(plain.preview).toBeNull();
+    await expect(stat(preview.output)).rejects.toThrow();
+    // at the threshold itself: still none; one Gaussian fewer in the threshold: a preview
+    const at = await compressSplatFile(join(dir, 'mid.ply'), join(dir, 'mid.spz'), 'mid.ply', { preview, previewAboveGaussians: 2000 });
+    expect(at.preview).toBeNull();
+    const above = await compressSplatFile(join(dir, 'mid.ply'), join(dir, 'mid.spz'), 'mid.ply', { preview, previewAboveGaussians: 1999 });
+    expect(above.preview).toEqual({ gaussians: 100, bytes: (await stat(preview.output)).size });
   });
 
   it('a .splat: centres, colours and opacity carried over (its linear scales become log scales)', async () => {

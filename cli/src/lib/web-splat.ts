@@ -162,9 +162,12 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
  * @param options.partGaussians Gaussians compressed at a time (default 524,288, about 250 MB of
  *   working memory at SH degree 3; tests use small parts to compare the assembled copy)
  * @param options.preview where to write a preview (an SPZ of the capture's `gaussians` most
- *   important Gaussians: largest opacity × volume, SH degree 0) when the capture has more than
- *   that; default none
- * @returns the SPZ's size and the time it took
+ *   important Gaussians: largest opacity × volume, SH degree 0); it is written only for a large
+ *   capture, one of more than {@link PREVIEW_ABOVE_GAUSSIANS} Gaussians (counted from the header
+ *   or the `.splat`'s size) and more than `gaussians`; default none
+ * @param options.previewAboveGaussians for tests only: the capture size above which a preview is
+ *   written, instead of {@link PREVIEW_ABOVE_GAUSSIANS} (so small generated captures get one)
+ * @returns the SPZ's size, the preview written (or null) and the time it took
  * @throws AppError `invalid-argument` when the file cannot be read as a splat (see
  *   {@link readSplatLayout}) or the SPZ writer refuses it, `internal` when the worker dies
  */
@@ -172,13 +175,15 @@ export function compressSplatFile(
   input: string,
   output: string,
   name = 'model.ply',
-  options: { partGaussians?: number; preview?: { output: string; gaussians: number } } = {},
+  options: { partGaussians?: number; preview?: { output: string; gaussians: number }; previewAboveGaussians?: number } = {},
 ): Promise<WebSplatResult> {
   return limit(async () => {
     const layout = await readSplatLayout(input, name);
+    const large = layout.count > (options.previewAboveGaussians ?? PREVIEW_ABOVE_GAUSSIANS);
+    const preview = large ? (options.preview ?? null) : null;
     return new Promise<WebSplatResult>((resolve, reject) => {
       const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
-        workerData: { input, output, layout, partGaussians: options.partGaussians, preview: options.preview ?? null },
+        workerData: { input, output, layout, partGaussians: options.partGaussians, preview },
       });
       let settled = false;
       type Reply = { ok: true; bytes: number; ms: number; preview: WebSplatResult['preview'] } | { ok: false; message: string };
