@@ -61,7 +61,8 @@ describe('nodeContentPlatform', () => {
   });
 });
 
-describe('web-sized GLBs made on this machine', () => {
+// Textured meshes of 8 MB and more, compressed for real: seconds of CPU, more on a loaded machine.
+describe('web-sized GLBs made on this machine', { timeout: 60_000 }, () => {
   it('the platform makes a copy at least 2× smaller of a large textured GLB, and keeps none of a small one', async () => {
     const { glb } = await largeTexturedGlb();
     const made = await nodeContentPlatform.compressGlb!(bytesSource(glb, 'scan.glb'));

@@ -39,7 +39,8 @@ async function readBack(bytes: Uint8Array) {
   return { primitives, triangles, textures };
 }
 
-describe('web-sized GLBs', () => {
+// Each case builds and compresses textured meshes of several MB: seconds of CPU, more on a loaded machine.
+describe('web-sized GLBs', { timeout: 60_000 }, () => {
   it('a textured mesh gets a copy at least 2× smaller that the checks accept, with the same triangles', async () => {
     const { glb, triangles } = await texturedGlb({ triangles: 4000, textureEdge: 2560 });
     const input = join(dir, 'textured.glb');
