@@ -96,11 +96,18 @@ export function isModelUuid(value: string): boolean {
 /** File name of a model's web-sized splat (SPZ), beside the original. */
 export const WEB_SPLAT_FILE_NAME = `${MODEL_FILE_BASE_NAME}.spz`;
 
+/**
+ * File name of the preview of a large capture's web-sized splat (SPZ of its most important
+ * Gaussians, SH degree 0), beside the copy: the viewer shows it first.
+ */
+export const WEB_SPLAT_PREVIEW_FILE_NAME = `${MODEL_FILE_BASE_NAME}.preview.spz`;
+
 /** File name of a model's web-sized GLB (meshopt geometry, WebP textures), beside the original. */
 export const WEB_GLB_FILE_NAME = `${MODEL_FILE_BASE_NAME}.web.glb`;
 
 const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
   WEB_SPLAT_FILE_NAME,
+  WEB_SPLAT_PREVIEW_FILE_NAME,
   WEB_GLB_FILE_NAME,
   `${MODEL_FILE_BASE_NAME}.ply`,
   `${MODEL_FILE_BASE_NAME}.splat`,
@@ -112,7 +119,8 @@ const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
  * The one rule for a path a file may be stored at (SPEC.md §3 storage paths), enforced by the
  * embedded server on every upload route and by the adapters before they upload:
  * `models/{uuid}/model.ply|model.splat|model.glb`, the web-sized copies `models/{uuid}/model.spz` and
- * `models/{uuid}/model.web.glb`, `models/{uuid}/camera-metadata.json`, or
+ * `models/{uuid}/model.web.glb`, the splat copy's preview `models/{uuid}/model.preview.spz`,
+ * `models/{uuid}/camera-metadata.json`, or
  * `models/{uuid}/images|images_thumbnails|assets/{name}`, with `{uuid}` a model uuid
  * ({@link isModelUuid}) and `{name}` a valid file name ({@link checkFileName}).
  * @returns the path unchanged
@@ -188,6 +196,16 @@ export function splatPath(uuid: string, ext: string): string {
 /** `models/{uuid}/model.spz`: the web-sized copy of a splat, beside it ({@link WEB_SPLAT_FILE_NAME}). */
 export function webSplatPath(uuid: string): string {
   return `${modelFolder(uuid)}/${WEB_SPLAT_FILE_NAME}`;
+}
+
+/**
+ * `models/{uuid}/model.preview.spz`: the preview of a large capture's web-sized splat, beside the
+ * copy ({@link WEB_SPLAT_PREVIEW_FILE_NAME}).
+ * @param uuid the model's uuid
+ * @returns the storage path
+ */
+export function webSplatPreviewPath(uuid: string): string {
+  return `${modelFolder(uuid)}/${WEB_SPLAT_PREVIEW_FILE_NAME}`;
 }
 
 /**

@@ -75,6 +75,15 @@ export interface ModelFiles {
   /** Size of `webSplatPath` in bytes. */
   webSplatSize?: number | null;
   /**
+   * Storage path of the preview of the web-sized splat (`models/{uuid}/model.preview.spz`: the
+   * capture's 131,072 most important Gaussians by opacity × volume, SH degree 0), made beside the
+   * copy for a capture of more than 400,000 Gaussians: the viewer shows it first, then the copy.
+   * Null or missing when there is none (a smaller capture, no copy).
+   */
+  webSplatPreviewPath?: string | null;
+  /** Size of `webSplatPreviewPath` in bytes. */
+  webSplatPreviewSize?: number | null;
+  /**
    * Storage path of the web-sized copy of the GLB (`models/{uuid}/model.web.glb`: geometry
    * compressed with EXT_meshopt_compression, textures at most 2048 px on their long edge as
    * WebP): what the viewer loads. The original stays at `glbPath` for download. Missing when none

@@ -19,7 +19,14 @@ import pLimit from 'p-limit';
 import { matchCameraImages } from '../camera-poses.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
 import { AppError, ErrorCode } from '../errors.js';
-import { CAMERA_METADATA_FILE_NAME, MODEL_FILE_BASE_NAME, parseModelPath, WEB_GLB_FILE_NAME, WEB_SPLAT_FILE_NAME } from '../paths.js';
+import {
+  CAMERA_METADATA_FILE_NAME,
+  MODEL_FILE_BASE_NAME,
+  parseModelPath,
+  WEB_GLB_FILE_NAME,
+  WEB_SPLAT_FILE_NAME,
+  WEB_SPLAT_PREVIEW_FILE_NAME,
+} from '../paths.js';
 import type { CameraMetadataCheck, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
 import type { ByteSource } from './byte-source.js';
 import { readAll } from './byte-source.js';
@@ -85,7 +92,7 @@ export function contentKindOfName(fileName: string): ContentKind | null {
 /**
  * The check a storage path calls for (SPEC.md §3 paths): `models/{uuid}/model.ply|.splat` →
  * 'splat', `model.glb` and its web-sized copy `model.web.glb` → 'glb', `camera-metadata.json` →
- * 'cameraMetadata', the web-sized copy `model.spz` → 'spz', any file in `images/` or `images_thumbnails/` → 'image' (whatever its
+ * 'cameraMetadata', the web-sized copy `model.spz` and its preview `model.preview.spz` → 'spz', any file in `images/` or `images_thumbnails/` → 'image' (whatever its
  * name: a name that is not a photo's is refused by the check). Assets are not checked.
  * @returns the kind, or null
  */
@@ -96,7 +103,7 @@ export function contentKindOfPath(path: string): ContentKind | null {
   if (rest === `${MODEL_FILE_BASE_NAME}.ply` || rest === `${MODEL_FILE_BASE_NAME}.splat`) return 'splat';
   if (rest === `${MODEL_FILE_BASE_NAME}.glb` || rest === WEB_GLB_FILE_NAME) return 'glb';
   if (rest === CAMERA_METADATA_FILE_NAME) return 'cameraMetadata';
-  if (rest === WEB_SPLAT_FILE_NAME) return 'spz';
+  if (rest === WEB_SPLAT_FILE_NAME || rest === WEB_SPLAT_PREVIEW_FILE_NAME) return 'spz';
   if (/^(images|images_thumbnails)\/[^/]+$/.test(rest)) return 'image';
   return null;
 }

@@ -244,6 +244,8 @@ export const modelDocumentSchema = z.strictObject({
       assets: z.array(pathText).optional(),
       webSplatPath: pathText.nullable().optional(),
       webSplatSize: count.nullable().optional(),
+      webSplatPreviewPath: pathText.nullable().optional(),
+      webSplatPreviewSize: count.nullable().optional(),
       webGlbPath: pathText.nullable().optional(),
       webGlbSize: count.nullable().optional(),
     })

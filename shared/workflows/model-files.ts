@@ -136,8 +136,8 @@ async function getModel(backend: FilesBackend, modelId: string): Promise<Model> 
 const uuidOf = (model: Model): string => model.uuid || model.id;
 
 /**
- * Lists a model's files as §3 FileEntry rows: the main files (with the web-sized splat and GLB,
- * when there are) and camera metadata of its record (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
+ * Lists a model's files as §3 FileEntry rows: the main files (with the web-sized splat, its
+ * preview and the web-sized GLB, when there are) and camera metadata of its record (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
  * Files of the record that are missing in storage are left out.
  *
  * @param backend catalog and file-store ports
@@ -153,8 +153,9 @@ export async function listModelFiles(
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<FileEntry[]> {
   const model = await getModel(backend, modelId);
-  const { splatPath, glbPath, webSplatPath, webGlbPath, cameraMetadata } = model.files ?? {};
-  return collectFileEntries(backend, model, [splatPath, glbPath, webSplatPath, webGlbPath, cameraMetadata], onProgress);
+  const { splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata } = model.files ?? {};
+  const paths = [splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata];
+  return collectFileEntries(backend, model, paths, onProgress);
 }
 
 /**

@@ -236,12 +236,13 @@ describe('camera metadata and the whole model', () => {
         `${u}/model.ply`,
         `${u}/model.glb`,
         `${u}/model.spz`,
+        `${u}/model.preview.spz`,
         `${u}/camera-metadata.json`,
         `${u}/images/a.jpg`,
         `${u}/images_thumbnails/t.jpg`,
         `${u}/assets/a.jpg`,
       ].map(contentKindOfPath),
-    ).toEqual(['splat', 'glb', 'spz', 'cameraMetadata', 'image', 'image', null]);
+    ).toEqual(['splat', 'glb', 'spz', 'spz', 'cameraMetadata', 'image', 'image', null]);
   });
 
   it.skipIf(!samplesPresent())(

@@ -94,6 +94,8 @@ const VALID: Record<CollectionName, [string, Record<string, unknown>]> = {
         assets: [],
         webSplatPath: 'models/m1/model.spz',
         webSplatSize: 400,
+        webSplatPreviewPath: 'models/m1/model.preview.spz',
+        webSplatPreviewSize: 100,
       },
       metadata: { captureDate: '2025-06-02', displayOrder: 0, annotationsCount: 1, annotationsSeq: 1, unitsPerMetre: 3.2808 },
       validation: report,

@@ -22,6 +22,7 @@ import {
   WEB_GLB_MIN_BYTES,
   webGlbPath,
   webGlbRefusal,
+  webSplatPreviewPath,
 } from '@shared/paths.js';
 
 const uuid = '6f1c2a9e-0b7d-4c39-9a55-1e2f3a4b5c6d';
@@ -34,6 +35,8 @@ describe('storage paths (§3)', () => {
     expect(glbPath(uuid)).toBe(`models/${uuid}/model.glb`);
     expect(webGlbPath(uuid)).toBe(`models/${uuid}/model.web.glb`);
     expect(validateModelFilePath(webGlbPath(uuid))).toBe(`models/${uuid}/model.web.glb`);
+    expect(webSplatPreviewPath(uuid)).toBe(`models/${uuid}/model.preview.spz`);
+    expect(validateModelFilePath(webSplatPreviewPath(uuid))).toBe(`models/${uuid}/model.preview.spz`);
     expect(imagePath(uuid, 'IMG_0001.JPG')).toBe(`models/${uuid}/images/IMG_0001.JPG`);
     expect(thumbnailPath(uuid, 'thumb.jpg')).toBe(`models/${uuid}/images_thumbnails/thumb.jpg`);
     expect(assetPath(uuid, 'report.pdf')).toBe(`models/${uuid}/assets/report.pdf`);
@@ -101,6 +104,7 @@ describe('fileEntryType (§3 FileEntry type)', () => {
     [`models/${uuid}/legacy-name.PLY`, 'splat'],
     [`models/${uuid}/model.glb`, 'glb'],
     [`models/${uuid}/model.web.glb`, 'glb'],
+    [`models/${uuid}/model.preview.spz`, 'splat'],
     [`models/${uuid}/images/a.jpg`, 'image'],
     [`models/${uuid}/images_thumbnails/a.jpg`, 'thumbnail'],
     [`models/${uuid}/assets/report.pdf`, 'asset'],

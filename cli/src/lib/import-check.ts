@@ -23,7 +23,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The path fields of a model's `files` holding one stored path. */
-const MODEL_PATH_FIELDS = ['splatPath', 'glbPath', 'cameraMetadata', 'webSplatPath', 'webGlbPath'] as const;
+const MODEL_PATH_FIELDS = ['splatPath', 'glbPath', 'cameraMetadata', 'webSplatPath', 'webSplatPreviewPath', 'webGlbPath'] as const;
 /** The path fields of a model's `files` holding a list of stored paths. */
 const MODEL_PATH_LIST_FIELDS = ['images', 'thumbnails', 'assets'] as const;
 
