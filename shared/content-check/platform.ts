@@ -33,10 +33,11 @@ export interface ContentPlatform {
   makeThumbnail?(photo: ByteSource): Promise<Blob>;
   /**
    * Makes the web-sized copy (SPZ) of a splat (a 3DGS PLY or a .splat) on this machine. Used only when the file
-   * store cannot make it itself (`FileStorePort.makeWebSplat`).
-   * @returns the SPZ bytes as a Blob
+   * store cannot make it itself (`FileStorePort.makeWebSplat`). A capture of more than 400,000
+   * Gaussians also gets its preview (its most important Gaussians, SH degree 0, one SPZ).
+   * @returns the SPZ bytes as a Blob, and the preview's (null for a smaller capture)
    */
-  compressSplat?(ply: ByteSource): Promise<Blob>;
+  compressSplat?(ply: ByteSource): Promise<{ copy: Blob; preview: Blob | null }>;
   /**
    * Makes the web-sized copy of a GLB on this machine (meshopt geometry, textures at most 2048 px
    * as WebP), kept only when at least 2× smaller than the original. Used only when the file store

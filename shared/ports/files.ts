@@ -69,6 +69,17 @@ export interface StoredFile {
   updated?: string | null;
 }
 
+/** What making a web-sized splat came to (`FileStorePort.makeWebSplat`). */
+export interface WebSplatOutcome {
+  /** The stored copy (`models/{uuid}/model.spz`). */
+  file: StoredFile;
+  /**
+   * The stored preview (`models/{uuid}/model.preview.spz`), made for a capture of more than
+   * 400,000 Gaussians; else null.
+   */
+  preview: StoredFile | null;
+}
+
 /** What making a web-sized GLB came to (`FileStorePort.makeWebGlb`). */
 export interface WebGlbOutcome {
   /** The stored copy, or null when none was kept. */
@@ -138,13 +149,14 @@ export interface FileStorePort {
    * holds the file. The embedded backend has it (its server compresses in a worker thread);
    * Firebase has no server of this product, so its adapters leave it out and the workflow uses
    * the platform's `compressSplat` (the CLI) or notes that none was made (the portal; `catalog
-   * doctor --fix` makes it later).
+   * doctor --fix` makes it later). A capture of more than 400,000 Gaussians also gets its
+   * preview, `models/{uuid}/model.preview.spz` ({@link import('../paths.js').webSplatPreviewPath}).
    * @param plyPath the stored splat (`models/{uuid}/model.ply` or `model.splat`)
-   * @returns the stored SPZ's metadata
+   * @returns the stored SPZ's metadata and that of the preview (null for a smaller capture)
    * @throws AppError `storage/object-not-found`, `invalid-argument` (not a splat PLY),
    *   `storage/unauthorized`
    */
-  makeWebSplat?(plyPath: string): Promise<StoredFile>;
+  makeWebSplat?(plyPath: string): Promise<WebSplatOutcome>;
 
   /**
    * Optional: makes the web-sized copy of a stored GLB, `models/{uuid}/model.web.glb`

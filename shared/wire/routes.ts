@@ -424,14 +424,14 @@ export const routes = {
     query: z.object({ prefix: z.string().optional() }),
     reply: folderListingSchema,
   }),
-  // the web-sized copy (SPZ) of a stored splat (PLY or .splat), made by the server (admins and the service key; issue 16)
+  // the web-sized copy (SPZ) of a stored splat (PLY or .splat), made by the server, with the preview of a large capture (admins and the service key)
   webSplat: route({
     name: 'web-sized splat',
     method: 'POST',
     pattern: '/v1/web-splat',
     path: () => '/v1/web-splat',
     body: z.object({ path: z.string() }),
-    reply: z.object({ file: storedFileSchema }),
+    reply: z.object({ file: storedFileSchema, preview: storedFileSchema.nullable() }),
   }),
   // the web-sized copy of a stored GLB, made by the server and kept only when at least 2× smaller (admins and the service key)
   webGlb: route({

@@ -12,8 +12,8 @@ import type { ImageCheck } from '../content-check/image.js';
 import { checkModelContent } from '../content-check/index.js';
 import type { ContentPlatform } from '../content-check/platform.js';
 import { GENERATED_THUMBNAIL_NAME } from '../content-check/platform.js';
-import type { FileStorePort, StoredFile, UploadSource } from '../ports/files.js';
-import { fileNameOf, webGlbPath, webSplatPath } from '../paths.js';
+import type { FileStorePort, StoredFile, UploadSource, WebSplatOutcome } from '../ports/files.js';
+import { fileNameOf, webGlbPath, webSplatPath, webSplatPreviewPath } from '../paths.js';
 import type { ValidationReport } from '../types.js';
 
 /** A file to check: its upload source and the name the user gave it. */
@@ -99,10 +99,12 @@ export async function thumbnailFromFirstPhoto(
 }
 
 /**
- * Makes the web-sized copy of a stored splat (PLY or .splat): by the file store when it can
- * (`makeWebSplat`, the embedded server), else on this machine (`platform.compressSplat`, the CLI)
- * and uploaded to `models/{uuid}/model.spz`; else nothing, with a note. A failure is a note too:
- * the model stays viewable from its original.
+ * Makes the web-sized copy of a stored splat (PLY or .splat), with the preview of a capture of
+ * more than 400,000 Gaussians: by the file store when it can (`makeWebSplat`, the embedded
+ * server), else on this machine (`platform.compressSplat`, the CLI) and uploaded to
+ * `models/{uuid}/model.spz` and `models/{uuid}/model.preview.spz`; else nothing, with a note. A
+ * failure is a note too: the model stays viewable from its original (or, when only the preview's
+ * upload fails, from the copy without a preview).
  * @param files the file-store port
  * @param uuid the model's uuid
  * @param plyPath the stored PLY's path
@@ -110,7 +112,8 @@ export async function thumbnailFromFirstPhoto(
  * @param platform the platform
  * @param notes where a missing or failed copy is noted
  * @param signal cancels the upload of a locally made copy
- * @returns the stored copy, or null
+ * @returns the stored copy and preview (null for a smaller capture), or null when no copy was made
+ * @throws AppError `storage/canceled` when the signal aborts an upload
  */
 export async function makeWebSplat(
   files: FileStorePort,
@@ -120,12 +123,22 @@ export async function makeWebSplat(
   platform: ContentPlatform | undefined,
   notes: string[],
   signal?: AbortSignal,
-): Promise<StoredFile | null> {
+): Promise<WebSplatOutcome | null> {
   try {
     if (files.makeWebSplat) return await files.makeWebSplat(plyPath);
     if (platform?.compressSplat && ply !== null) {
-      const spz = await platform.compressSplat(ply);
-      return await files.upload(webSplatPath(uuid), spz, { contentType: 'application/octet-stream', signal });
+      const made = await platform.compressSplat(ply);
+      const file = await files.upload(webSplatPath(uuid), made.copy, { contentType: 'application/octet-stream', signal });
+      let preview: StoredFile | null = null;
+      try {
+        if (made.preview !== null) {
+          preview = await files.upload(webSplatPreviewPath(uuid), made.preview, { contentType: 'application/octet-stream', signal });
+        }
+      } catch (error) {
+        if (error instanceof AppError && error.code === ErrorCode.Canceled) throw error;
+        notes.push(`No preview of the web-sized copy was stored: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return { file, preview };
     }
     notes.push(
       `No web-sized copy of ${fileNameOf(plyPath)} was made here: viewers load the original until 'catalog doctor --fix' makes it.`,

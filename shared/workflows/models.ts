@@ -213,10 +213,15 @@ export async function addModel(
       const ply = byteSourceOf(input.files.splat, hooks.content);
       const web = await makeWebSplat(files, uuid, splatUpload.path, ply, hooks.content, report.notes, hooks.signal);
       if (web !== null) {
-        uploaded.push(web.path);
+        uploaded.push(web.file.path);
         const recordFiles = data.files as Record<string, unknown>;
-        recordFiles.webSplatPath = web.path;
-        recordFiles.webSplatSize = web.size;
+        recordFiles.webSplatPath = web.file.path;
+        recordFiles.webSplatSize = web.file.size;
+        if (web.preview !== null) {
+          uploaded.push(web.preview.path);
+          recordFiles.webSplatPreviewPath = web.preview.path;
+          recordFiles.webSplatPreviewSize = web.preview.size;
+        }
       }
     }
     const glbUpload = plan.find((p) => p.key === 'glb');

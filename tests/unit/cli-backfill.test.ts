@@ -2,19 +2,22 @@
 // models stored before the content checks (cli/src/lib/backfill.ts, doctor.ts), on the in-memory
 // backend: it has no `makeWebSplat`, so the web-sized copy is made on this machine, as on Firebase.
 import { randomUUID } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
+import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { bytesSource, readAll } from '@shared/content-check/byte-source.js';
-import { WEB_GLB_MIN_BYTES, webGlbPath } from '@shared/paths.js';
-import { addModel } from '@shared/workflows/index.js';
+import type { ContentPlatform } from '@shared/content-check/platform.js';
+import { WEB_GLB_MIN_BYTES, webGlbPath, webSplatPath, webSplatPreviewPath } from '@shared/paths.js';
+import { addModel, listModelFiles } from '@shared/workflows/index.js';
 import { diagnose, problemCount, repair } from '../../cli/src/lib/doctor.js';
 import { nodeContentPlatform } from '../../cli/src/lib/content-platform.js';
 import { localFileSource } from '../../cli/src/lib/local-file.js';
 import { formatValidationReport } from '../../cli/src/lib/report.js';
 import { missingBackfill } from '../../cli/src/lib/backfill.js';
+import { compressSplatFile } from '../../cli/src/lib/web-splat.js';
 import { gaussianPly, HTML_PAGE, LFS_POINTER, pngPhoto, texturedGlb, triangleGlb } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 
@@ -54,10 +57,62 @@ describe('nodeContentPlatform', () => {
     writeFileSync(path, ply);
     const fromFile = await nodeContentPlatform.compressSplat!(nodeContentPlatform.open!(localFileSource(path, ply.length), 'b.ply')!);
     const fromBytes = await nodeContentPlatform.compressSplat!(bytesSource(ply, 'b.ply'));
-    const spz = new Uint8Array(await fromFile.arrayBuffer());
+    const spz = new Uint8Array(await fromFile.copy.arrayBuffer());
     expect(isGzip(spz)).toBe(true);
     expect(spz.length).toBeLessThan(ply.length / 4);
-    expect(fromBytes.size).toBe(fromFile.size);
+    expect(fromBytes.copy.size).toBe(fromFile.copy.size);
+    // 500 Gaussians: no preview (one is made for a capture of more than 400,000)
+    expect(fromFile.preview).toBeNull();
+  });
+});
+
+describe('splat previews made on this machine', () => {
+  it("add-model on a store without makeWebSplat uploads the platform's preview beside the copy and records it; a small capture gets none", async () => {
+    const store = createMemoryStore({ documents: { projects: [{ id: 'p1', name: 'Tower', structure_id: 'TWR-001' }] } });
+    const backend = createMemoryBackend({ store, service: true });
+    expect(backend.files.makeWebSplat).toBeUndefined();
+    // the platform as it answers for a capture above the preview threshold (lowered here: 2,000 Gaussians)
+    const previewing = {
+      ...nodeContentPlatform,
+      compressSplat: async (ply: ByteSource) => {
+        const input = join(work, 'previewed.ply');
+        writeFileSync(input, await readAll(ply));
+        const [copy, preview] = [join(work, 'previewed.spz'), join(work, 'previewed.preview.spz')];
+        const made = await compressSplatFile(input, copy, 'model.ply', {
+          preview: { output: preview, gaussians: 100 },
+          previewAboveGaussians: 1000,
+        });
+        expect(made.preview).toMatchObject({ gaussians: 100 });
+        return { copy: new Blob([readFileSync(copy)]), preview: new Blob([readFileSync(preview)]) };
+      },
+    };
+    const add = (publicId: string, content: ContentPlatform) =>
+      addModel(
+        backend,
+        {
+          projectId: 'p1',
+          publicId,
+          name: publicId,
+          modelType: 'splat',
+          setAsReference: false,
+          files: { splat: { source: new Blob([gaussianPly(2000, 0)]), name: 'scan.ply' } },
+        },
+        { content },
+      );
+
+    const { model } = await add('SPLAT-1', previewing);
+    expect(model.files.webSplatPath).toBe(webSplatPath(model.uuid));
+    expect(model.files.webSplatPreviewPath).toBe(webSplatPreviewPath(model.uuid));
+    const stored = await backend.files.getMetadata(webSplatPreviewPath(model.uuid));
+    expect(model.files.webSplatPreviewSize).toBe(stored.size);
+    expect(model.files.webSplatPreviewSize).toBeLessThan(model.files.webSplatSize!);
+    const listed = await listModelFiles(backend, model.id);
+    expect(listed.map((entry) => entry.path)).toContain(webSplatPreviewPath(model.uuid));
+
+    const plain = (await add('SPLAT-2', nodeContentPlatform)).model;
+    expect(plain.files.webSplatPath).toBe(webSplatPath(plain.uuid));
+    expect(plain.files.webSplatPreviewPath).toBeUndefined();
+    await expect(backend.files.getMetadata(webSplatPreviewPath(plain.uuid))).rejects.toMatchObject({ code: 'storage/object-not-found' });
   });
 });
 
@@ -211,6 +266,8 @@ describe('doctor --fix backfill (memory backend: the web-sized copy is made here
     expect(model?.files.webSplatPath).toBe(`${folder}/model.spz`);
     const spz = await backend.files.getMetadata(`${folder}/model.spz`);
     expect(model?.files.webSplatSize).toBe(spz.size);
+    // 300 Gaussians: no preview (only a capture of more than 400,000 gets one), recorded as none
+    expect([model?.files.webSplatPreviewPath, model?.files.webSplatPreviewSize]).toEqual([null, null]);
 
     const text = formatValidationReport(model!.validation!);
     expect(text).toMatch(

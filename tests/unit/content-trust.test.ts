@@ -242,7 +242,7 @@ describe('photos and thumbnails are clean images of a photo type, named as such'
 
 describe('model.spz is checked as SPZ, streaming', () => {
   it('accepts the web-sized copy the catalog makes of a small generated PLY', async () => {
-    const spz = new Uint8Array(await (await compressSplatLocally(bytesSource(gaussianPly(20), 'model.ply'))).arrayBuffer());
+    const spz = new Uint8Array(await (await compressSplatLocally(bytesSource(gaussianPly(20), 'model.ply'))).copy.arrayBuffer());
     expect(await checkSpz(src(spz, 'model.spz'))).toMatchObject({
       verdict: 'ok',
       problem: null,

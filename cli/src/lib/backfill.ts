@@ -4,7 +4,7 @@
  * lack is written: the validation report (a stored bad file keeps its 'refused' verdict; nothing
  * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), the
  * web-sized copy of a splat beside it (by the file store when it can, else made here and uploaded
- * to `models/{uuid}/model.spz`), and that of a GLB of 8 MiB or more (`models/{uuid}/model.web.glb`,
+ * to `models/{uuid}/model.spz`; with it the preview of a large capture, `model.preview.spz`), and that of a GLB of 8 MiB or more (`models/{uuid}/model.web.glb`,
  * kept only when at least 2× smaller; likewise by the file store or made here).
  */
 import { createWriteStream, openAsBlob } from 'node:fs';
@@ -27,14 +27,15 @@ import {
   wantsWebGlbCopy,
   webGlbPath,
   webSplatPath,
+  webSplatPreviewPath,
 } from '@shared/paths.js';
 import type { Backend } from '@shared/ports/index.js';
-import type { StoredFile, WebGlbOutcome } from '@shared/ports/files.js';
+import type { WebGlbOutcome, WebSplatOutcome } from '@shared/ports/files.js';
 import type { Model, ValidationReport } from '@shared/types.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
 import { compressGlbFile } from './web-glb.js';
-import { compressSplatFile } from './web-splat.js';
+import { compressSplatFile, PREVIEW_GAUSSIANS } from './web-splat.js';
 
 /** What a model stored before issue 16 may lack. */
 export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat' | 'webGlb';
@@ -84,12 +85,15 @@ async function download(files: Backend['files'], path: string, dir: string, inde
  * Backfills one model: downloads the stored files it needs, then writes the validation report,
  * the thumbnail (stored and added to `files.thumbnails`) and the web-sized copies
  * (`files.webSplatPath`/`webSplatSize`, `files.webGlbPath`/`webGlbSize`; a GLB copy not kept
- * sets both to null) that {@link missingBackfill} finds missing, in one record update. A step
+ * sets both to null). The preview of a splat is made only with its copy: whenever a copy is made
+ * here, a capture of more than 400,000 Gaussians also gets `files.webSplatPreviewPath`/`Size`
+ * (null for a smaller one); a model whose copy was made before previews existed gets none that {@link missingBackfill} finds missing, in one record update. A step
  * that fails (a photo that cannot be decoded, a splat or GLB the copy refuses) does not stop the
  * others.
  * @param backend the opened backend (service)
  * @param model the model record
- * @returns what was done, e.g. ['report', 'thumbnail', 'web-sized copy', 'web-sized GLB'] ('no
+ * @returns what was done, e.g. ['report', 'thumbnail', 'web-sized copy', 'web-sized GLB'] ('web-sized
+ *   copy with preview' for a large capture; 'no
  *   web-sized GLB kept (…why…)' when the GLB's copy was made and not kept)
  * @throws AppError `failed-precondition` naming every step that failed (after writing the others);
  *   `unavailable` when a download fails
@@ -150,9 +154,11 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
       } else {
         try {
           const stored = await webSizedCopy(backend.files, uuid, plyPath, get, dir);
-          update['files.webSplatPath'] = stored.path;
-          update['files.webSplatSize'] = stored.size;
-          done.push('web-sized copy');
+          update['files.webSplatPath'] = stored.file.path;
+          update['files.webSplatSize'] = stored.file.size;
+          update['files.webSplatPreviewPath'] = stored.preview?.path ?? null;
+          update['files.webSplatPreviewSize'] = stored.preview?.size ?? null;
+          done.push(stored.preview !== null ? 'web-sized copy with preview' : 'web-sized copy');
         } catch (error) {
           if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
           failed.push(`no web-sized copy: ${error instanceof Error ? error.message : String(error)}`);
@@ -189,7 +195,8 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
 
 /**
  * The web-sized copy of a stored splat, stored beside it (`models/{uuid of the splat's
- * folder}/model.spz`): made by the file store when it can (`makeWebSplat`, for a
+ * folder}/model.spz`), with the preview of a capture of more than `PREVIEW_ABOVE_GAUSSIANS`
+ * (`model.preview.spz`): made by the file store when it can (`makeWebSplat`, for a
  * `models/{uuid}/model.ply` or `model.splat`); else compressed here and uploaded.
  */
 async function webSizedCopy(
@@ -198,14 +205,22 @@ async function webSizedCopy(
   plyPath: string,
   get: (path: string) => Promise<{ localPath: string }>,
   dir: string,
-): Promise<StoredFile> {
+): Promise<WebSplatOutcome> {
   const parsed = parseModelPath(plyPath);
   const own = parsed?.rest === `${MODEL_FILE_BASE_NAME}.ply` || parsed?.rest === `${MODEL_FILE_BASE_NAME}.splat`;
   if (files.makeWebSplat && own) return files.makeWebSplat(plyPath);
   const ply = await get(plyPath);
   const spz = join(dir, 'web-sized.spz');
-  await compressSplatFile(ply.localPath, spz, fileNameOf(plyPath));
-  return files.upload(webSplatPath(parsed?.uuid ?? uuid), await openAsBlob(spz), { contentType: 'application/octet-stream' });
+  const previewSpz = join(dir, 'web-sized.preview.spz');
+  const result = await compressSplatFile(ply.localPath, spz, fileNameOf(plyPath), {
+    preview: { output: previewSpz, gaussians: PREVIEW_GAUSSIANS },
+  });
+  const folder = parsed?.uuid ?? uuid;
+  const contentType = 'application/octet-stream';
+  const file = await files.upload(webSplatPath(folder), await openAsBlob(spz), { contentType });
+  const preview =
+    result.preview === null ? null : await files.upload(webSplatPreviewPath(folder), await openAsBlob(previewSpz), { contentType });
+  return { file, preview };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { NativeUploadSource } from '@shared/ports/files.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
 import { compressGlbFile } from './web-glb.js';
-import { compressSplatFile } from './web-splat.js';
+import { compressSplatFile, PREVIEW_GAUSSIANS } from './web-splat.js';
 
 /** Local paths of the byte sources this platform opened (so a PLY is compressed from its file, not copied first). */
 const localPaths = new WeakMap<ByteSource, string>();
@@ -35,14 +35,15 @@ export function openLocalSource(source: NativeUploadSource, name: string): ByteS
 
 /**
  * Makes the web-sized copy (SPZ v3) of a splat (a 3DGS PLY or a `.splat`, told by the source's
- * name) in a temporary folder under `os.tmpdir()` and reads it back; the folder is removed
- * afterwards. A source this platform opened is compressed from its own file; any other source
- * is first written to the folder.
+ * name) in a temporary folder under `os.tmpdir()` and reads it back, with the preview of a
+ * capture of more than `PREVIEW_ABOVE_GAUSSIANS` (400,000) Gaussians (its `PREVIEW_GAUSSIANS`
+ * most important Gaussians, SH degree 0); the folder is removed afterwards. A source this
+ * platform opened is compressed from its own file; any other source is first written to the folder.
  * @param splat the splat
- * @returns the SPZ as a Blob
+ * @returns the SPZ as a Blob, and the preview's SPZ (null for a smaller capture)
  * @throws AppError `invalid-argument` when the splat cannot be read, `internal` when the worker dies
  */
-export async function compressSplatLocally(splat: ByteSource): Promise<Blob> {
+export async function compressSplatLocally(splat: ByteSource): Promise<{ copy: Blob; preview: Blob | null }> {
   const dir = await mkdtemp(join(tmpdir(), 'catalog-web-splat-'));
   const name = splat.name.toLowerCase().endsWith('.splat') ? 'model.splat' : 'model.ply';
   try {
@@ -52,9 +53,11 @@ export async function compressSplatLocally(splat: ByteSource): Promise<Blob> {
       await writeFile(input, await readAll(splat));
     }
     const output = join(dir, 'model.spz');
-    await compressSplatFile(input, output, name);
-    const bytes = await readFile(output);
-    return new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: 'application/octet-stream' });
+    const previewOutput = join(dir, 'model.preview.spz');
+    const result = await compressSplatFile(input, output, name, { preview: { output: previewOutput, gaussians: PREVIEW_GAUSSIANS } });
+    const blobOf = (bytes: Buffer<ArrayBuffer>) =>
+      new Blob([new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)], { type: 'application/octet-stream' });
+    return { copy: blobOf(await readFile(output)), preview: result.preview === null ? null : blobOf(await readFile(previewOutput)) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

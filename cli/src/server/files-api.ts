@@ -21,13 +21,20 @@ import { z } from 'zod';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES } from '@shared/constants.js';
 import { downloadHeaders } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { StoredFile, WebGlbOutcome } from '@shared/ports/files.js';
+import type { StoredFile, WebGlbOutcome, WebSplatOutcome } from '@shared/ports/files.js';
 import type { ApiContext } from './api.js';
 import { parse, parseRequest, serveRoute } from './api.js';
 import { FILE_BATCH_PARTS, fileBatchEntrySchema, REPAIR_GRACE_MS, routes, UPLOAD_EXPIRY_MS, UPLOADS_PATH } from '@shared/wire/routes.js';
-import { MODEL_FILE_BASE_NAME, parseModelPath, validateModelFilePath, webGlbPath, webSplatPath } from '@shared/paths.js';
+import {
+  MODEL_FILE_BASE_NAME,
+  parseModelPath,
+  validateModelFilePath,
+  webGlbPath,
+  webSplatPath,
+  webSplatPreviewPath,
+} from '@shared/paths.js';
 import { compressGlbFile } from '../lib/web-glb.js';
-import { compressSplatFile } from '../lib/web-splat.js';
+import { compressSplatFile, PREVIEW_GAUSSIANS } from '../lib/web-splat.js';
 import type { FileStore } from './file-store.js';
 import { assertPlainStoredFile } from './data-secrets.js';
 import { validateStoragePath } from './file-store.js';
@@ -190,13 +197,16 @@ async function readAndStoreBatch(request: FastifyRequest, files: FileStore, onMa
 
 /**
  * Makes the web-sized copy (SPZ) of a stored splat in a worker thread and stores it at
- * `webSplatPath(uuid)`, replacing any copy there.
+ * `webSplatPath(uuid)`, replacing any copy there; for a capture of more than
+ * `PREVIEW_ABOVE_GAUSSIANS` (400,000) Gaussians also its preview (the `PREVIEW_GAUSSIANS` most
+ * important Gaussians, SH degree 0) at `webSplatPreviewPath(uuid)`. Both are written to temporary
+ * files and adopted (content-checked as SPZ) while their paths are held from storage repairs.
  * @param path the splat's storage path, `models/{uuid}/model.ply` or `models/{uuid}/model.splat`
- * @returns the stored copy's metadata
+ * @returns the stored copy's metadata and the preview's (null for a smaller capture)
  * @throws AppError `invalid-argument` (another path, or a splat that cannot be read),
  *   `storage/object-not-found` (no PLY stored there), `internal` (the worker died)
  */
-export async function makeWebSplat(files: FileStore, path: string): Promise<StoredFile> {
+export async function makeWebSplat(files: FileStore, path: string): Promise<WebSplatOutcome> {
   const parsed = parseModelPath(validateStoragePath(path));
   if (parsed === null || (parsed.rest !== `${MODEL_FILE_BASE_NAME}.ply` && parsed.rest !== `${MODEL_FILE_BASE_NAME}.splat`)) {
     const from = `models/{uuid}/${MODEL_FILE_BASE_NAME}.ply or .splat`;
@@ -207,14 +217,21 @@ export async function makeWebSplat(files: FileStore, path: string): Promise<Stor
   files.metadata(path);
   const temp = files.tempFile();
   // a web-sized copy being made is an upload in progress for storage repairs
-  const release = files.hold([webSplatPath(parsed.uuid)]);
+  const previewTemp = files.tempFile();
+  const release = files.hold([webSplatPath(parsed.uuid), webSplatPreviewPath(parsed.uuid)]);
   try {
-    await compressSplatFile(files.diskPath(path), temp, parsed.rest);
+    const result = await compressSplatFile(files.diskPath(path), temp, parsed.rest, {
+      preview: { output: previewTemp, gaussians: PREVIEW_GAUSSIANS },
+    });
     const { size } = await stat(temp);
-    return await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
+    const file = await files.adopt(webSplatPath(parsed.uuid), temp, size, null);
+    const preview =
+      result.preview === null ? null : await files.adopt(webSplatPreviewPath(parsed.uuid), previewTemp, result.preview.bytes, null);
+    return { file, preview };
   } finally {
     release();
     await rm(temp, { force: true });
+    await rm(previewTemp, { force: true });
   }
 }
 
@@ -450,7 +467,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
     storage(async () => {
       requireAdmin(await ctx.principal(request));
       const { path } = parseRequest(routes.webSplat, 'body', request.body ?? {});
-      return { file: await makeWebSplat(files, path) };
+      return await makeWebSplat(files, path);
     }),
   );
 

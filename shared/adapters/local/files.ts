@@ -16,6 +16,7 @@ import type {
   NativeUploadSource,
   StoredFile,
   WebGlbOutcome,
+  WebSplatOutcome,
   UploadOptions,
   UploadSource,
 } from '../../ports/files.js';
@@ -256,15 +257,16 @@ export class LocalFiles implements FileStorePort {
 
   /**
    * Has the server make the web-sized copy (SPZ) of a stored splat (PLY or .splat) (`routes.webSplat`,
-   * issue 16): the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`.
+   * issue 16): the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`,
+   * and the preview of a capture of more than 400,000 Gaussians at `webSplatPreviewPath(uuid)`.
    * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
-   * @returns the stored SPZ's metadata
+   * @returns the stored SPZ's metadata and the preview's (null for a smaller capture)
    * @throws AppError `storage/object-not-found`, `invalid-argument` (another path, or not a
    *   splat PLY), `storage/unauthorized` (not an admin), `storage/unauthenticated`
    */
-  async makeWebSplat(plyPath: string): Promise<StoredFile> {
+  async makeWebSplat(plyPath: string): Promise<WebSplatOutcome> {
     const result = await this.identity.call(routes.webSplat, [], { json: { path: plyPath }, flavour: 'storage', check: true });
-    return result.file;
+    return { file: result.file, preview: result.preview };
   }
 
   /**

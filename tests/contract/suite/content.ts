@@ -11,7 +11,7 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, checkContent, contentKindOfPath } from '@shared/content-check/index.js';
 import { ValidationMessages } from '@shared/messages.js';
-import { fileNameOf, webGlbPath, webSplatPath } from '@shared/paths.js';
+import { fileNameOf, webGlbPath, webSplatPath, webSplatPreviewPath } from '@shared/paths.js';
 import { addModel, createProject, listModelFiles } from '@shared/workflows/index.js';
 import { publicIdInUse } from '@shared/validation/models.js';
 import {
@@ -190,7 +190,7 @@ export function contentContract(ctx: ContractContext): void {
     });
 
   describe.skipIf(Boolean(skip.files))('web-sized splats made by the backend', () => {
-    it('makeWebSplat stores a smaller SPZ beside the PLY; a non-admin is refused', async (context) => {
+    it('makeWebSplat stores a smaller SPZ beside the PLY (no preview of a small capture); a non-admin is refused', async (context) => {
       const { makeWebSplat } = env.admin.files;
       if (!makeWebSplat) {
         console.warn(
@@ -202,11 +202,14 @@ export function contentContract(ctx: ContractContext): void {
       const uuid = randomUUID();
       const ply = gaussianPly(2000);
       await env.admin.files.upload(`models/${uuid}/model.ply`, new Blob([ply]));
-      const stored = await makeWebSplat.call(env.admin.files, `models/${uuid}/model.ply`);
+      const { file: stored, preview } = await makeWebSplat.call(env.admin.files, `models/${uuid}/model.ply`);
       expect(stored.path).toBe(webSplatPath(uuid));
       expect(stored.size).toBeGreaterThan(0);
       expect(stored.size).toBeLessThan(ply.length);
       expect((await env.admin.files.getMetadata(webSplatPath(uuid))).size).toBe(stored.size);
+      // 2,000 Gaussians is no large capture (a preview is made above 400,000): none, and no file
+      expect(preview).toBeNull();
+      await expectCode(env.admin.files.getMetadata(webSplatPreviewPath(uuid)), 'storage/object-not-found');
       if (!skip.roles && env.user.files.makeWebSplat) {
         await expectCode(env.user.files.makeWebSplat(`models/${uuid}/model.ply`), 'storage/unauthorized');
       }
@@ -229,7 +232,7 @@ export function contentContract(ctx: ContractContext): void {
       for (const [name, bytes] of inputs) {
         const uuid = randomUUID();
         await env.admin.files.upload(`models/${uuid}/${name}`, new Blob([bytes]));
-        const stored = await makeWebSplat.call(env.admin.files, `models/${uuid}/${name}`);
+        const { file: stored } = await makeWebSplat.call(env.admin.files, `models/${uuid}/${name}`);
         expect(stored.path).toBe(webSplatPath(uuid));
         expect(stored.size).toBeGreaterThan(0);
         expect(stored.size).toBeLessThan(bytes.length);
