@@ -303,7 +303,7 @@ describe('doctor', () => {
       `finding count: model DOC-M1 (${model.id}) says 2 finding(s), 1 stored; its last number 0 is below F-1 (--fix sets them from what is stored)`,
     );
     expect(human.stdout).toContain(
-      'stored before file checks: model DOC-OLD (old) has no validation report, no web-sized copy of its training PLY (--fix makes it)',
+      'stored before file checks: model DOC-OLD (old) has no validation report, no web-sized copy of its splat (--fix makes it)',
     );
     const unchecked = await runCli(['models', 'show', 'old'], { env });
     expect(unchecked.stdout).toContain('No file checks stored (uploaded before checks existed): run catalog doctor --fix');
