@@ -7,6 +7,7 @@
  * the swipe slider, the real samples of ../shared/samples (3DGS PLY, .splat, Duck.glb) uploaded
  * with the CLI, a model whose file was deleted or is unreadable (an error panel, not a blank
  * canvas), a large textured GLB shown from its web-sized copy (meshopt geometry, WebP textures),
+ * a large capture's preview drawn first and its full copy swapped in without moving the camera,
  * a hidden model refused to a user, signed-out visitors, the Draco decoder served by the
  * portal itself, and no Content-Security-Policy violation anywhere. Rendering is slow in
  * software: tests wait for a rendered frame, they never assert on time (first-frame times are
@@ -29,7 +30,9 @@ import {
   viewerSettled,
 } from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
-import { texturedGlb } from '../support/model-fixtures.js';
+import { texturedGlb, writeGaussianPlyFile } from '../support/model-fixtures.js';
+import { compressSplatFile } from '../../cli/src/lib/web-splat.js';
+import { webSplatPath, webSplatPreviewPath } from '@shared/paths.js';
 import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -409,6 +412,82 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await open(page, '/viewer/?id=WGL-1', 'web-glb');
     expect(requested.filter((url) => url.includes('/model.web.glb'))).not.toEqual([]);
     expect(requested.filter((url) => url.includes('/model.glb'))).toEqual([]);
+    await context.close();
+  });
+
+  it("a large capture's preview is drawn first, then its full copy replaces it without moving the camera", async () => {
+    const projectId = await createProjectWithCli('Splat Preview', 'PRV-001', { env: cliEnv() });
+    const folder = tempDir('viewer-preview');
+    let model: Model;
+    let copy: Uint8Array<ArrayBuffer>;
+    let preview: Uint8Array<ArrayBuffer>;
+    try {
+      // a small capture made to have a preview (the threshold is lowered for the test): 4,000 Gaussians, preview of 1,000
+      const ply = join(folder, 'model.ply');
+      await writeGaussianPlyFile(ply, 4000, 0);
+      const made = await compressSplatFile(ply, join(folder, 'model.spz'), 'model.ply', {
+        preview: { output: join(folder, 'model.preview.spz'), gaussians: 1000 },
+        previewAboveGaussians: 2000,
+      });
+      expect(made.preview).toMatchObject({ gaussians: 1000 });
+      [copy, preview] = [
+        new Uint8Array(readFileSync(join(folder, 'model.spz'))),
+        new Uint8Array(readFileSync(join(folder, 'model.preview.spz'))),
+      ];
+      model = await upload(projectId, 'PRV-1', ply, 'model.ply');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    const contentType = 'application/octet-stream';
+    const storedCopy = await service.files.upload(webSplatPath(model.uuid), new Blob([copy]), { contentType });
+    const storedPreview = await service.files.upload(webSplatPreviewPath(model.uuid), new Blob([preview]), { contentType });
+    await service.catalog.update('models', model.id, {
+      'files.webSplatPath': storedCopy.path,
+      'files.webSplatSize': storedCopy.size,
+      'files.webSplatPreviewPath': storedPreview.path,
+      'files.webSplatPreviewSize': storedPreview.size,
+    });
+
+    const { context, page } = await signedIn(USER);
+    const isCopy = (url: string) => decodeURIComponent(url).includes(`${model.uuid}/model.spz`);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let copyRequested = false;
+    let copyFinished = false;
+    await page.route(
+      (url) => isCopy(url.toString()),
+      async (route) => {
+        copyRequested = true;
+        await released;
+        await route.continue();
+      },
+    );
+    page.on('requestfinished', (request) => {
+      if (isCopy(request.url())) copyFinished = true;
+    });
+    await page.goto(`${server.url}/viewer/?id=PRV-1`);
+    const viewport = page.getByTestId('viewport');
+    const status = page.getByTestId('viewport-status');
+    // the first frame, from the preview alone: ready, framed, drawn, and the status says it is a preview
+    await expectRendered(page, 'splat-preview');
+    expect(await status.textContent()).toBe('Shown: PRV-1 (PRV-1), a Gaussian splat of 1,000 splats. (preview; full detail loading)');
+    expect(await viewport.getAttribute('data-refining')).toBe('on');
+    expect(await page.getByTestId('splat-count').textContent()).toBe('1,000');
+    expect(copyRequested, 'the full copy is asked for in the background').toBe(true);
+    expect(copyFinished, 'the full copy is still held').toBe(false);
+    const camera = await viewport.getAttribute('data-camera');
+
+    release();
+    await expect
+      .poll(() => status.textContent(), { timeout: RENDER_TIMEOUT_MS })
+      .toBe('Shown: PRV-1 (PRV-1), a Gaussian splat of 4,000 splats.');
+    expect(copyFinished).toBe(true);
+    expect(await viewport.getAttribute('data-refining')).toBe('off');
+    expect(await page.getByTestId('splat-count').textContent()).toBe('4,000');
+    expect(await viewport.getAttribute('data-state')).toBe('ready');
+    expect(await viewport.getAttribute('data-camera'), 'the swap leaves the view where it was').toBe(camera);
+    expect((await centre(viewport)).coverage).toBeGreaterThan(0.01);
+    await page.screenshot({ path: join(RESULTS, 'viewer-splat-refined.png') });
     await context.close();
   });
 

@@ -77,6 +77,25 @@ describe('viewer data', () => {
     expect(hasSplat(withCopy)).toBe(true);
   });
 
+  it("gives the web-sized splat's preview (model.preview.spz) when the model has one, to be shown first", () => {
+    const files = { ...hybrid.files, webSplatPath: 'models/m1/model.spz', webSplatSize: 40 };
+    const withPreview: Model = {
+      ...hybrid,
+      files: { ...files, webSplatPreviewPath: 'models/m1/model.preview.spz', webSplatPreviewSize: 4 },
+    };
+    expect(viewerFiles(withPreview)[0]).toEqual({
+      kind: 'splat',
+      path: 'models/m1/model.spz',
+      name: 'model.spz',
+      size: 40,
+      preview: { path: 'models/m1/model.preview.spz', name: 'model.preview.spz', size: 4 },
+    });
+    expect(viewerFiles({ ...hybrid, files: { ...files, webSplatPreviewPath: null } })[0]).not.toHaveProperty('preview');
+    // a preview without a web-sized copy is never used (the original is loaded)
+    const original = viewerFiles({ ...hybrid, files: { ...hybrid.files, webSplatPreviewPath: 'models/m1/model.preview.spz' } })[0];
+    expect(original).toEqual({ kind: 'splat', path: 'models/m1/model.ply', name: 'model.ply', size: 10 });
+  });
+
   it('loads the web-sized GLB (model.web.glb) when the model has one; a null one means the original', () => {
     const withCopy: Model = { ...hybrid, files: { ...hybrid.files, webGlbPath: 'models/m1/model.web.glb', webGlbSize: 8 } };
     expect(viewerFiles(withCopy)).toEqual([

@@ -4,7 +4,7 @@
  * project, the 3D files it has, and the demo models the landing page's cards open. Download links
  * come from the file-store port (`files.getDownloadUrl`) in the viewport.
  */
-import { fileNameOf, WEB_GLB_FILE_NAME, WEB_SPLAT_FILE_NAME } from '@shared/paths.js';
+import { fileNameOf, WEB_GLB_FILE_NAME, WEB_SPLAT_FILE_NAME, WEB_SPLAT_PREVIEW_FILE_NAME } from '@shared/paths.js';
 import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
 
@@ -39,6 +39,11 @@ export interface ViewerFile {
   name: string;
   /** Size in bytes from the record, when known. */
   size: number | null;
+  /**
+   * A splat's preview, loaded and shown first (a large capture's `files.webSplatPreviewPath`:
+   * its most important Gaussians); this file then replaces it. Absent when there is none.
+   */
+  preview?: { path: string; name: string; size: number | null };
 }
 
 /**
@@ -48,10 +53,15 @@ export interface ViewerFile {
  * 'model.spz' so Spark reads it as SPZ; a GLB with a web-sized copy (`files.webGlbPath`: meshopt
  * geometry, which the engine's GLTFLoader decodes with three's MeshoptDecoder, and WebP textures)
  * is loaded from that copy, named 'model.web.glb'. The originals stay where they are for download.
+ * A web-sized splat with a preview (`files.webSplatPreviewPath`, made for a capture of more than
+ * 400,000 Gaussians) carries it as `preview`, named 'model.preview.spz': the viewer shows it first.
+ * @param model the model record
+ * @returns the files to load, splat first (empty when it has no 3D file)
  */
 export function viewerFiles(model: Model): ViewerFile[] {
   const files: ViewerFile[] = [];
   const { splatPath, glbPath, splatSize, glbSize, webSplatPath, webSplatSize, webGlbPath, webGlbSize } = model.files ?? {};
+  const { webSplatPreviewPath, webSplatPreviewSize } = model.files ?? {};
   if (typeof splatPath === 'string' && splatPath !== '') {
     if (typeof webSplatPath === 'string' && webSplatPath !== '')
       files.push({
@@ -59,6 +69,15 @@ export function viewerFiles(model: Model): ViewerFile[] {
         path: webSplatPath,
         name: WEB_SPLAT_FILE_NAME,
         size: typeof webSplatSize === 'number' ? webSplatSize : null,
+        ...(typeof webSplatPreviewPath === 'string' && webSplatPreviewPath !== ''
+          ? {
+              preview: {
+                path: webSplatPreviewPath,
+                name: WEB_SPLAT_PREVIEW_FILE_NAME,
+                size: typeof webSplatPreviewSize === 'number' ? webSplatPreviewSize : null,
+              },
+            }
+          : {}),
       });
     else
       files.push({ kind: 'splat', path: splatPath, name: fileNameOf(splatPath), size: typeof splatSize === 'number' ? splatSize : null });

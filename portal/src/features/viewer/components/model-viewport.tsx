@@ -12,6 +12,11 @@
  * model instead of a camera, reported to `onPick` in model coordinates, shown in a status line and
  * as `data-picked` (JSON of the point; `data-picks` counts the picks, misses included) on the viewport element; `markers` are drawn over the
  * model; a new `flyTo.key` flies the camera to `flyTo.point`.
+ * A large capture's splat with a preview (its most important Gaussians, a small part of the bytes)
+ * is shown from the preview first: the viewport is ready (framed, tools usable) once the preview
+ * is drawn, and the full copy, downloaded meanwhile, replaces it without moving the camera; the
+ * status says so until then (`data-refining` on the viewport element is 'on' meanwhile). If the
+ * full copy fails, the preview stays and the failure is shown as a file error.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Group } from 'three';
@@ -94,6 +99,9 @@ export interface ModelViewportProps {
   flyTo?: { point: ModelPoint; key: number } | null;
 }
 
+/** Appended to the viewport's status while a splat is shown from its preview. */
+export const PREVIEW_STATUS_NOTE = ' (preview; full detail loading)';
+
 /** The view keys' hint, with the pick key while a click picks a point. */
 export const PICK_KEY_HINT = 'P picks the point at the centre of the view (marked by the cross).';
 
@@ -163,6 +171,8 @@ export function ModelViewport({
   const [progress, setProgress] = useState<Record<string, DownloadProgress>>({});
   const [fileErrors, setFileErrors] = useState<string[]>([]);
   const [stats, setStats] = useState<ModelStats>({ splats: null, triangles: null });
+  // True while a splat is shown from its preview and its full copy is still being downloaded.
+  const [refining, setRefining] = useState(false);
   const summaryId = useId();
   const keysId = useId();
   const infoId = useId();
@@ -280,34 +290,72 @@ export function ModelViewport({
     setPhase({ kind: 'resolving' });
     setProgress({});
     setFileErrors([]);
+    setRefining(false);
 
-    async function loadFile(file: ViewerFile): Promise<{ kind: ViewerFile['kind']; count: number }> {
-      const fail = (why: string): Error => new Error(`Could not load ${file.name}: ${why}`);
+    /**
+     * Downloads one file (or a splat's preview: `source`) and hands it to the engine. With
+     * `quiet`, the download neither keeps frames coming nor reports progress until it is in (a
+     * full copy fetched in the background while its preview is shown).
+     */
+    async function loadFile(
+      file: ViewerFile,
+      source: { path: string; name: string } = file,
+      quiet = false,
+    ): Promise<{ kind: ViewerFile['kind']; count: number; file: ViewerFile; preview: boolean }> {
+      const fail = (why: string): Error => new Error(`Could not load ${source.name}: ${why}`);
       const engine = engineRef.current;
       if (!engine) throw fail('WebGL is not available');
-      engine.beginLoading();
+      let loading = false;
+      const begin = () => {
+        engine.beginLoading();
+        loading = true;
+      };
+      if (!quiet) begin();
       try {
         let url: string;
         try {
-          url = await files.getDownloadUrl(file.path);
+          url = await files.getDownloadUrl(source.path);
         } catch (error) {
           throw fail(messageOf(error));
         }
         let bytes: Uint8Array;
         try {
-          bytes = await fetchBytes(url, (p) => active && setProgress((current) => ({ ...current, [file.path]: p })), controller.signal);
+          const report = (p: DownloadProgress) => active && setProgress((current) => ({ ...current, [source.path]: p }));
+          bytes = await fetchBytes(url, quiet ? () => {} : report, controller.signal);
+          if (quiet) report({ loaded: bytes.byteLength, total: bytes.byteLength });
         } catch (error) {
           throw fail(messageOf(error));
         }
+        if (!active) throw fail('the viewer was closed');
+        if (!loading) begin();
         try {
-          const count = file.kind === 'splat' ? await engine.loadSplat(bytes, file.name) : await engine.loadGlb(bytes);
-          return { kind: file.kind, count };
+          const count = file.kind === 'splat' ? await engine.loadSplat(bytes, source.name) : await engine.loadGlb(bytes);
+          return { kind: file.kind, count, file, preview: source !== file };
         } catch (error) {
           throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${messageOf(error)})`);
         }
       } finally {
-        engine.endLoading();
+        if (loading) engine.endLoading();
       }
+    }
+
+    /** The full copy of each splat shown from its preview, swapped in when it is in (the view stays). */
+    async function refine(previewed: ViewerFile[]): Promise<void> {
+      if (previewed.length === 0) return;
+      setRefining(true);
+      const results = await Promise.allSettled(previewed.map((file) => loadFile(file, file, true)));
+      if (!active) return;
+      for (const result of results) {
+        if (result.status === 'fulfilled') {
+          const { count } = result.value;
+          setStats((current) => ({ ...current, splats: count }));
+        } else {
+          const failure = messageOf(result.reason);
+          console.error(`Viewer (${publicId}): ${failure}`);
+          setFileErrors((current) => [...current, failure]);
+        }
+      }
+      setRefining(false);
     }
 
     (async () => {
@@ -320,7 +368,16 @@ export function ModelViewport({
         const toLoad = viewerFiles(found.model);
         if (toLoad.length === 0) return setPhase({ kind: 'no-files', found });
         setPhase({ kind: 'loading', found });
-        const results = await Promise.allSettled(toLoad.map(loadFile));
+        // a splat with a preview is shown from it first (its full copy follows once the view is
+        // ready); a preview that cannot be loaded is passed over for the full copy
+        const first = (file: ViewerFile) =>
+          file.preview
+            ? loadFile(file, file.preview).catch((error: unknown) => {
+                console.warn(`Viewer (${publicId}): ${messageOf(error)}; loading ${file.name} instead`);
+                return loadFile(file);
+              })
+            : loadFile(file);
+        const results = await Promise.allSettled(toLoad.map(first));
         if (!active) return;
         const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
         const loaded = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -341,6 +398,7 @@ export function ModelViewport({
         }
         setPhase({ kind: 'ready', found });
         callbacks.current.onReady?.();
+        await refine(loaded.filter((l) => l.preview).map((l) => l.file));
       } catch (error) {
         if (!active) return;
         console.error(`Viewer (${publicId}): finding the model failed`, error);
@@ -525,7 +583,7 @@ export function ModelViewport({
         : phase.kind === 'loading'
           ? `Loading ${phase.found.model.name}…`
           : phase.kind === 'ready'
-            ? `Shown: ${describeModel(phase.found.model, kinds, stats)}`
+            ? `Shown: ${describeModel(phase.found.model, kinds, stats)}${refining ? PREVIEW_STATUS_NOTE : ''}`
             : '';
 
   return (
@@ -536,6 +594,7 @@ export function ModelViewport({
       data-state={state}
       data-rendered-frames="0"
       data-public-id={publicId}
+      data-refining={refining ? 'on' : 'off'}
     >
       <div ref={hostRef} className="viewport-canvas-host" />
       {/* The canvas's accessible description: the model and the keys (the hint shows while the canvas has keyboard focus). */}
@@ -571,13 +630,15 @@ export function ModelViewport({
       {phase.kind === 'loading' && webglError === null ? (
         <div className="viewport-overlay viewport-progress">
           {modelFiles.map((file) => {
-            const p = progress[file.path];
-            const total = p?.total ?? file.size;
+            // a splat with a preview downloads the preview first
+            const shown = file.preview ?? file;
+            const p = progress[shown.path];
+            const total = p?.total ?? shown.size;
             const percent = p && total ? Math.min(100, Math.round((p.loaded / total) * 100)) : null;
             return (
               <div key={file.path} className="progress-row" data-testid="download-progress">
-                <span className="progress-name">{file.name}</span>
-                <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${file.name}`} />
+                <span className="progress-name">{shown.name}</span>
+                <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${shown.name}`} />
                 <span className="progress-figures">
                   {formatBytes(p?.loaded ?? 0)}
                   {total ? ` of ${formatBytes(total)}` : ''}

@@ -271,11 +271,14 @@ export class ViewerEngine {
 
   /**
    * Loads a Gaussian splat from its bytes (PLY of 3DGS training output with any SH degree,
-   * `.splat`, `.spz`, `.ksplat`, `.sog`).
+   * `.splat`, `.spz`, `.ksplat`, `.sog`). A splat loaded before (e.g. the preview of a large
+   * capture) is replaced: the new one is added first, then the old one removed and disposed, so
+   * no frame is drawn without a splat. The camera does not move; the framing box is recomputed
+   * for the new splat when next asked for (it is cached per splat), but nothing refits the view.
    * @param bytes the file's content
    * @param fileName the file's name, whose extension tells Spark the format (e.g. `model.ply`)
    * @returns the number of splats
-   * @throws Error when Spark cannot read the bytes
+   * @throws Error when Spark cannot read the bytes (a splat shown before stays)
    */
   async loadSplat(bytes: Uint8Array, fileName: string): Promise<number> {
     const splat = new SplatMesh({ fileBytes: bytes, fileName });
@@ -289,8 +292,13 @@ export class ViewerEngine {
       splat.dispose();
       return 0;
     }
+    const previous = this.splat;
     this.splat = splat;
     this.splatGroup.add(splat);
+    if (previous) {
+      this.splatGroup.remove(previous);
+      previous.dispose();
+    }
     this.requestRender();
     let count = splat.packedSplats?.numSplats ?? splat.extSplats?.numSplats ?? 0;
     if (count === 0) splat.forEachSplat(() => (count += 1));
