@@ -139,6 +139,18 @@ function cpSecondsOf(file, copy) {
   return cpSeconds;
 }
 
+/** The upload's figures: time and its ratio to cp, CLI and server peak RSS, the server's event-loop pauses. */
+function uploadFigures(upload, serverFigures, cpSeconds) {
+  return {
+    seconds: Number(upload.seconds.toFixed(2)),
+    toCp: Number((upload.seconds / cpSeconds).toFixed(1)),
+    cliPeakRssMiB: Math.round(upload.rssKiB / 1024),
+    serverPeakRssMiB: Math.round(serverFigures.peakRssKiB / 1024),
+    serverMaxEventLoopDelayMs: serverFigures.maxDelayMs,
+    serverP99EventLoopDelayMs: serverFigures.p99DelayMs,
+  };
+}
+
 async function measure({ gaussians, degree }, work) {
   const dir = join(work, `${gaussians}-sh${degree}`);
   const folder = join(dir, 'capture');
@@ -169,12 +181,7 @@ async function measure({ gaussians, degree }, work) {
     plyBytes: bytes,
     baselineCpSeconds: Number(cpSeconds.toFixed(2)),
     upload: {
-      seconds: Number(upload.seconds.toFixed(2)),
-      toCp: Number((upload.seconds / cpSeconds).toFixed(1)),
-      cliPeakRssMiB: Math.round(upload.rssKiB / 1024),
-      serverPeakRssMiB: Math.round(serverFigures.peakRssKiB / 1024),
-      serverMaxEventLoopDelayMs: serverFigures.maxDelayMs,
-      serverP99EventLoopDelayMs: serverFigures.p99DelayMs,
+      ...uploadFigures(upload, serverFigures, cpSeconds),
     },
     webCopy: {
       seconds: Number(copy.seconds.toFixed(2)),
@@ -226,12 +233,7 @@ async function measureGlb({ triangles, textures }, work) {
     glbBytes: bytes,
     baselineCpSeconds: Number(cpSeconds.toFixed(2)),
     upload: {
-      seconds: Number(upload.seconds.toFixed(2)),
-      toCp: Number((upload.seconds / cpSeconds).toFixed(1)),
-      cliPeakRssMiB: Math.round(upload.rssKiB / 1024),
-      serverPeakRssMiB: Math.round(serverFigures.peakRssKiB / 1024),
-      serverMaxEventLoopDelayMs: serverFigures.maxDelayMs,
-      serverP99EventLoopDelayMs: serverFigures.p99DelayMs,
+      ...uploadFigures(upload, serverFigures, cpSeconds),
       webGlbSize: record.files?.webGlbSize ?? null,
     },
     webCopy: {

@@ -8,9 +8,10 @@ import { gunzipSync } from 'node:zlib';
 import createSpzModule from '@adobe/spz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesSource } from '@shared/content-check/byte-source.js';
+import { GAUSSIAN_PROPERTIES } from '@shared/content-check/splat.js';
 import { checkSpz } from '@shared/content-check/spz.js';
 import { compressSplatFile, PREVIEW_ABOVE_GAUSSIANS, readSplatLayout } from '../../cli/src/lib/web-splat.js';
-import { splatFile } from '../support/model-fixtures.js';
+import { gaussianPlyProperties, splatFile } from '../support/model-fixtures.js';
 
 const SH_C0 = 0.28209479177387814;
 
@@ -46,10 +47,7 @@ function gaussians(count: number, degree: number): Gaussian[] {
 
 /** A binary little-endian 3DGS PLY of these Gaussians (normals included, as training writes them). */
 function plyOf(list: Gaussian[], degree: number): Uint8Array {
-  const restCount = 3 * ((degree + 1) ** 2 - 1);
-  const names = ['x', 'y', 'z', 'nx', 'ny', 'nz', 'f_dc_0', 'f_dc_1', 'f_dc_2'];
-  for (let k = 0; k < restCount; k += 1) names.push(`f_rest_${k}`);
-  names.push('opacity', 'scale_0', 'scale_1', 'scale_2', 'rot_0', 'rot_1', 'rot_2', 'rot_3');
+  const names = gaussianPlyProperties(degree);
   const header = new TextEncoder().encode(
     `ply\nformat binary_little_endian 1.0\nelement vertex ${list.length}\n${names.map((n) => `property float ${n}\n`).join('')}end_header\n`,
   );
@@ -191,22 +189,7 @@ describe('web-sized copies of every splat the checks accept', () => {
   });
 
   it('reads PLY property types other than float, and vertices after another element', async () => {
-    const names = [
-      'x',
-      'y',
-      'z',
-      'f_dc_0',
-      'f_dc_1',
-      'f_dc_2',
-      'opacity',
-      'scale_0',
-      'scale_1',
-      'scale_2',
-      'rot_0',
-      'rot_1',
-      'rot_2',
-      'rot_3',
-    ];
+    const names = GAUSSIAN_PROPERTIES;
     const header = new TextEncoder().encode(
       'ply\nformat binary_little_endian 1.0\nelement camera 1\nproperty uchar id\nelement vertex 2\n' +
         'property double x\nproperty double y\nproperty double z\n' +

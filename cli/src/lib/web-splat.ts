@@ -15,7 +15,14 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import { PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader, SPLAT_RECORD_BYTES, shDegreeOf } from '@shared/content-check/splat.js';
+import {
+  GAUSSIAN_PROPERTIES,
+  PLY_HEADER_MAX_BYTES,
+  PLY_TYPE_BYTES,
+  parsePlyHeader,
+  SPLAT_RECORD_BYTES,
+  shDegreeOf,
+} from '@shared/content-check/splat.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { packageRoot } from './package-root.js';
 
@@ -60,24 +67,6 @@ export type SplatLayout =
       rest: Field[];
     }
   | { kind: 'splat'; count: number };
-
-/** The properties every 3DGS PLY record has, besides its f_rest_* coefficients. */
-const REQUIRED = [
-  'x',
-  'y',
-  'z',
-  'f_dc_0',
-  'f_dc_1',
-  'f_dc_2',
-  'opacity',
-  'scale_0',
-  'scale_1',
-  'scale_2',
-  'rot_0',
-  'rot_1',
-  'rot_2',
-  'rot_3',
-];
 
 /**
  * Reads where the Gaussians of a splat file are: for a `.splat` (by its name) the record count;
@@ -129,7 +118,7 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
       at.set(p.name, [offset, p.type]);
       offset += PLY_TYPE_BYTES[p.type]!;
     }
-    const missing = REQUIRED.filter((p) => !at.has(p));
+    const missing = GAUSSIAN_PROPERTIES.filter((p) => !at.has(p));
     if (missing.length > 0) throw cannot(`lacks the 3DGS properties ${missing.join(', ')}`);
     const restCount = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name)).length;
     const shDegree = shDegreeOf(restCount);
@@ -146,7 +135,7 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
       count: vertex.count,
       stride,
       shDegree,
-      fields: Object.fromEntries(REQUIRED.map((p) => [p, at.get(p)!])),
+      fields: Object.fromEntries(GAUSSIAN_PROPERTIES.map((p) => [p, at.get(p)!])),
       rest,
     };
   } finally {
