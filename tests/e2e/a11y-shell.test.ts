@@ -248,6 +248,8 @@ describe.skipIf(skipReason !== null)('shell, landing, sign-in and 404: axe, land
       expect(images.every((src) => src !== null && !src.includes('animated'))).toBe(true);
 
       await signIn(page, 'user');
+      // the shell renders after the URL changes (session restore, lazy route): wait for it
+      await page.locator('.side-nav').waitFor({ state: 'attached' });
       const duration = await page.evaluate(() => getComputedStyle(document.querySelector('.side-nav') as Element).transitionDuration);
       expect(parseFloat(duration)).toBeLessThan(0.001);
       await page.emulateMedia({ reducedMotion: 'no-preference' });
