@@ -191,10 +191,12 @@ describe('/projects/{projectId} with many models, hidden ones marked (issue 17)'
   it("is titled with the project's name; the pager announces the page and hands focus over at either end (issue 19)", async () => {
     renderProject(createTestBackend('user', { projects: [{ ...located, reference_model_id: null }], models: many }), 'p1');
     expect(await screen.findByRole('heading', { level: 1, name: 'North Ridge Tower' })).toBeTruthy();
-    expect(document.title).toMatch(/^North Ridge Tower · /);
+    // the title is set by an effect after the heading renders
+    await waitFor(() => expect(document.title).toMatch(/^North Ridge Tower · /));
     const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(breadcrumb).getByText('North Ridge Tower').getAttribute('aria-current')).toBe('page');
-    const top = screen.getByRole('navigation', { name: 'Model pages' });
+    // the models arrive after the project (their own live read): wait for the pager
+    const top = await screen.findByRole('navigation', { name: 'Model pages' });
     const bottom = screen.getByRole('navigation', { name: 'Model pages (end of list)' });
     expect(within(top).getByRole('status').textContent).toBe('Showing 1–24 of 60 · Page 1 of 3');
     expect(within(bottom).queryByRole('status')).toBeNull(); // announced once
