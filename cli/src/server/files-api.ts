@@ -2,7 +2,7 @@
  * File routes of the embedded backend (SPEC.md §7 file storage): one-shot uploads of small
  * files, resumable tus uploads (`@tus/server` + `@tus/file-store` at `UPLOADS_PATH`), listing,
  * metadata, deletion, and token-protected downloads with HTTP range support. Every upload route
- * stores through {@link FileStore.adoptMany}, which runs the content checks first (issue 16): a
+ * stores through {@link FileStore.adoptMany}, which runs the content checks first: a
  * refused file answers 400 `invalid-argument` with the check's problem and nothing is stored.
  * The web-sized copies of a stored splat (PLY or .splat) and of a stored GLB are made here too
  * (`routes.webSplat`, `routes.webGlb`, each in a worker thread: the server keeps answering).

@@ -256,8 +256,8 @@ export class LocalFiles implements FileStorePort {
   }
 
   /**
-   * Has the server make the web-sized copy (SPZ) of a stored splat (PLY or .splat) (`routes.webSplat`,
-   * issue 16): the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`,
+   * Has the server make the web-sized copy (SPZ) of a stored splat (PLY or .splat) (`routes.webSplat`):
+   * the server compresses it in a worker thread and stores it at `webSplatPath(uuid)`,
    * and the preview of a capture of more than 400,000 Gaussians at `webSplatPreviewPath(uuid)`.
    * @param plyPath the stored PLY (`models/{uuid}/model.ply`)
    * @returns the stored SPZ's metadata and the preview's (null for a smaller capture)

@@ -1,4 +1,4 @@
-/** /catalog (SPEC.md §2 Catalog home): see `features/catalog`, on the live projects and their summaries (model counts). */
+/** /catalog, the catalog home: see `features/catalog`, on the live projects and their summaries (model counts). */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { CatalogHome } from '../../../features/catalog/components/catalog-home.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';

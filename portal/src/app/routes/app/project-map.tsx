@@ -1,4 +1,4 @@
-/** /projects/map (SPEC.md §2 Project map): see `features/map`, on the live projects and their summaries (model counts). */
+/** /projects/map, the map of projects with a location: see `features/map`, on the live projects and their summaries (model counts). */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { ProjectMap } from '../../../features/map/components/project-map.js';
 import { useProjectSummaries } from '../../../features/projects/api/use-project-summaries.js';

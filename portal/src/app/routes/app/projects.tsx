@@ -1,4 +1,4 @@
-/** /projects (SPEC.md §2 Project list): see `features/projects`; thumbnails and counts from the live project summaries. */
+/** /projects, the list of every project as cards or a table: see `features/projects`; thumbnails and counts from the live project summaries. */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { useProjectSummaries } from '../../../features/projects/api/use-project-summaries.js';
 import { ProjectList } from '../../../features/projects/components/project-list.js';
