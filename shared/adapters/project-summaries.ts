@@ -94,6 +94,26 @@ async function namedReference(
 export interface SummaryPollOptions {
   /** How often the number of readable models is polled, ms (default {@link SUMMARY_POLL_MS}). */
   pollMs?: number;
+  /**
+   * How long one read of the summaries, or one poll, may take before it counts as failed, ms
+   * (default {@link SUMMARY_READ_TIMEOUT_MS}).
+   */
+  readTimeoutMs?: number;
+}
+
+/**
+ * Default of {@link SummaryPollOptions.readTimeoutMs}, ms. A read that never answers (a stream the
+ * SDK is still re-opening) must not hold the subscription: later signals would only queue behind it.
+ */
+export const SUMMARY_READ_TIMEOUT_MS = 60_000;
+
+/** `promise`, or a rejection after `ms` when it has not settled by then. */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -105,7 +125,8 @@ export interface SummaryPollOptions {
  * @param read reads the summaries ({@link projectSummariesByCounts} over the same port)
  * @param onNext the summaries, first and on every change
  * @param onError a failure of a listener or of the first read; the subscription ends then. A
- *   later read that fails keeps the last summaries and is tried again at the next signal.
+ *   later read that fails (or takes longer than `readTimeoutMs`) keeps the last summaries and is
+ *   tried again at the next poll, whether or not the count changed meanwhile.
  * @returns stops the listeners and the poll
  */
 export function subscribeProjectSummariesByCounts(
@@ -120,6 +141,10 @@ export function subscribeProjectSummariesByCounts(
   let again = false;
   let last: string | null = null;
   let total: number | null = null;
+  // a read failed: the summaries shown may be old, whatever the count says
+  let stale = false;
+  let polling = false;
+  const readTimeoutMs = options.readTimeoutMs ?? SUMMARY_READ_TIMEOUT_MS;
   const answered = { projects: false, models: false };
   const stops: Unsubscribe[] = [];
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -145,9 +170,14 @@ export function subscribeProjectSummariesByCounts(
       do {
         again = false;
         // the model count the poll compares with, read with the summaries
-        const [summaries, count] = await Promise.all([read(), catalog.count('models')]);
+        const [summaries, count] = await withTimeout(
+          Promise.all([read(), catalog.count('models')]),
+          readTimeoutMs,
+          'reading the project summaries',
+        );
         if (closed) return;
         total = count;
+        stale = false;
         const key = JSON.stringify(summaries);
         if (key !== last) {
           last = key;
@@ -155,6 +185,7 @@ export function subscribeProjectSummariesByCounts(
         }
       } while (again && !closed);
     } catch (error) {
+      stale = true;
       if (last === null) fail(error instanceof Error ? error : new Error(String(error)));
     } finally {
       running = false;
@@ -168,13 +199,19 @@ export function subscribeProjectSummariesByCounts(
   if (!closed) stops.push(catalog.subscribe('models', { orderBy: [['last_updated', 'desc']], limit: 1 }, signal('models'), fail));
   if (!closed) {
     timer = setInterval(() => {
-      catalog.count('models').then(
-        (count) => {
-          if (total !== null && count !== total) void refresh();
-          total = count;
-        },
-        () => undefined, // a failed poll (offline) tells nothing; the next one tries again
-      );
+      if (polling) return;
+      polling = true;
+      withTimeout(catalog.count('models'), readTimeoutMs, 'counting the models')
+        .then(
+          // `total` is the count of the last read that succeeded: it moves only with the summaries
+          (count) => {
+            if (stale || (total !== null && count !== total)) void refresh();
+          },
+          () => undefined, // a failed poll (offline) tells nothing; the next one tries again
+        )
+        .finally(() => {
+          polling = false;
+        });
     }, options.pollMs ?? SUMMARY_POLL_MS);
   }
   return stop;

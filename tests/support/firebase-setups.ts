@@ -39,7 +39,7 @@ export async function setupFirebaseAdminOnEmulators(): Promise<ContractSetup> {
   const storage = await startStorageEmulatorWithoutRules();
   const restore = setEnv({ FIRESTORE_EMULATOR_HOST: firestore.host, FIREBASE_STORAGE_EMULATOR_HOST: storage.host });
   // live project summaries poll the model count every 500 ms here (30 s by default), so the suite sees a deletion soon
-  const backend = createFirebaseAdminBackend({ projectId: 'demo-catalog', summaryPollMs: 500 });
+  const backend = createFirebaseAdminBackend({ projectId: 'demo-catalog', summaryPollMs: 500, summaryReadTimeoutMs: 10_000 });
   return {
     admin: backend,
     user: backend,
@@ -81,6 +81,8 @@ export async function setupFirebaseWebOnEmulators(appPrefix: string): Promise<Co
       appName: `${appPrefix}-${name}-${Date.now()}`,
       // live project summaries poll the model count every 500 ms here (30 s by default), so the suite sees a hidden model soon
       summaryPollMs: 500,
+      // a read the emulator leaves unanswered is given up and tried again after 10 s
+      summaryReadTimeoutMs: 10_000,
     });
   await createContractAccounts(service);
   return contractClients(web, service, {

@@ -36,6 +36,8 @@ export interface FirebaseAdminOptions {
   appName?: string;
   /** How often live project summaries poll the model count, ms (default `SUMMARY_POLL_MS`, 30 s). */
   summaryPollMs?: number;
+  /** How long one read of the live project summaries may take before it is tried again, ms (default `SUMMARY_READ_TIMEOUT_MS`, 60 s). */
+  summaryReadTimeoutMs?: number;
 }
 
 /**
@@ -85,7 +87,7 @@ export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): 
     options.appName ?? `catalog-cli-${process.pid}-${appCounter}`,
   );
   const db = getFirestore(app);
-  const catalog = new AdminCatalog(db, { pollMs: options.summaryPollMs });
+  const catalog = new AdminCatalog(db, { pollMs: options.summaryPollMs, readTimeoutMs: options.summaryReadTimeoutMs });
   const identity = new AdminIdentity(getAuth(app));
   const files = new AdminFiles(getStorage(app).bucket());
   // Large uploads use resumable sessions, but a session is not yet resumed by a later process.

@@ -40,6 +40,8 @@ export interface FirebaseBackendOptions {
   appName?: string;
   /** How often live project summaries poll the model count, ms (default `SUMMARY_POLL_MS`, 30 s; tests shorten it). */
   summaryPollMs?: number;
+  /** How long one read of the live project summaries may take before it is tried again, ms (default `SUMMARY_READ_TIMEOUT_MS`, 60 s). */
+  summaryReadTimeoutMs?: number;
 }
 
 function split(host: string): [string, number] {
@@ -95,7 +97,10 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   if (emulators?.storage) connectStorageEmulator(storage, ...split(emulators.storage));
   let catalogRef: FirebaseCatalog | null = null;
   const identity = new FirebaseIdentity(auth, authUrl, () => catalogRef?.resetRoles());
-  const catalog = new FirebaseCatalog(db, () => identity.currentUser(), { pollMs: options.summaryPollMs });
+  const catalog = new FirebaseCatalog(db, () => identity.currentUser(), {
+    pollMs: options.summaryPollMs,
+    readTimeoutMs: options.summaryReadTimeoutMs,
+  });
   catalogRef = catalog;
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
