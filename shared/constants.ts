@@ -164,3 +164,11 @@ export function nextTokenRefreshBackoff(previousMs?: number): number {
   if (previousMs === undefined || !(previousMs > 0)) return TOKEN_REFRESH_RETRY_MIN_MS;
   return Math.min(Math.max(previousMs * 2, TOKEN_REFRESH_RETRY_MIN_MS), TOKEN_REFRESH_RETRY_MAX_MS);
 }
+
+/**
+ * A capture of more Gaussians than this is a large capture: its web copy gets a preview (shown
+ * first, after a small part of the bytes) and the viewer draws it through a level-of-detail tree.
+ * Below it, a whole web copy downloads in seconds and draws at interactive rates, and neither
+ * pays for itself.
+ */
+export const LARGE_CAPTURE_GAUSSIANS = 400_000;

@@ -33,6 +33,7 @@ import { createProjectWithCli, runCli } from '../support/cli.js';
 import { texturedGlb, writeGaussianPlyFile } from '../support/model-fixtures.js';
 import { compressSplatFile } from '../../cli/src/lib/web-splat.js';
 import { webSplatPath, webSplatPreviewPath } from '@shared/paths.js';
+import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -490,6 +491,64 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await page.screenshot({ path: join(RESULTS, 'viewer-splat-refined.png') });
     await context.close();
   });
+
+  it(
+    'a capture above the level-of-detail threshold: preview first, then the full copy drawn through its LoD tree; count, framing, orbit and picking work',
+    { timeout: 6 * RENDER_TIMEOUT_MS },
+    async () => {
+      const projectId = await createProjectWithCli('Splat LoD', 'LOD-001', { env: cliEnv() });
+      const folder = tempDir('viewer-lod');
+      // a large capture: the web copy gets a preview and the viewer a level-of-detail tree
+      const gaussians = LARGE_CAPTURE_GAUSSIANS + 20_000;
+      let model: Model;
+      try {
+        const ply = join(folder, 'model.ply');
+        await writeGaussianPlyFile(ply, gaussians, 0);
+        model = await upload(projectId, 'LOD-1', ply, 'model.ply');
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+      // the upload made the web copy and, above the preview threshold, the preview
+      await expect
+        .poll(async () => (await service.catalog.get('models', model.id))?.files, { timeout: RENDER_TIMEOUT_MS })
+        .toMatchObject({ webSplatPath: webSplatPath(model.uuid), webSplatPreviewPath: webSplatPreviewPath(model.uuid) });
+
+      const { context, page } = await signedIn(USER);
+      await page.goto(`${server.url}/viewer/?id=LOD-1`);
+      const viewport = page.getByTestId('viewport');
+      const status = page.getByTestId('viewport-status');
+      await expectRendered(page, 'splat-lod-preview');
+      const full = `Shown: LOD-1 (LOD-1), a Gaussian splat of ${gaussians.toLocaleString('en-US')} splats.`;
+      await expect.poll(() => status.textContent(), { timeout: 3 * RENDER_TIMEOUT_MS }).toBe(full);
+      // the count is the file's, not the tree's; the view is framed on the model and drawn
+      expect(await page.getByTestId('splat-count').textContent()).toBe(gaussians.toLocaleString('en-US'));
+      await expect.poll(() => viewport.getAttribute('data-lod'), { timeout: RENDER_TIMEOUT_MS }).toBe('on');
+      await expect.poll(async () => (await centre(viewport)).coverage, { timeout: RENDER_TIMEOUT_MS, interval: 250 }).toBeGreaterThan(0.01);
+      await page.screenshot({ path: join(RESULTS, 'viewer-splat-lod.png') });
+
+      // an orbit moves the camera and the new view is drawn from the tree
+      const canvas = viewport.locator('canvas');
+      const camera = await viewport.getAttribute('data-camera');
+      const frames = Number(await viewport.getAttribute('data-rendered-frames'));
+      await drag(page, canvas, 120);
+      await expect.poll(() => viewport.getAttribute('data-camera'), { timeout: RENDER_TIMEOUT_MS }).not.toBe(camera);
+      await expect
+        .poll(async () => Number(await viewport.getAttribute('data-rendered-frames')), { timeout: RENDER_TIMEOUT_MS })
+        .toBeGreaterThan(frames);
+      await expect.poll(async () => (await centre(viewport)).coverage, { timeout: RENDER_TIMEOUT_MS, interval: 250 }).toBeGreaterThan(0.01);
+
+      // picking at the centre of the view hits the splat
+      const measure = page.getByRole('button', { name: 'Measure', exact: true });
+      await measure.click();
+      await page.getByTestId('measure-tool').getByRole('button', { name: 'Pick point', exact: true }).click();
+      await page.getByRole('application').focus();
+      await page.keyboard.press('p');
+      await expect
+        .poll(() => page.getByTestId('pick-readout').textContent(), { timeout: RENDER_TIMEOUT_MS })
+        .toMatch(/^Picked \(.+\) on the splat \(model units\)$/);
+      await context.close();
+    },
+  );
 
   it('a hidden model is not found for a user and opens for an admin', async () => {
     const hidden = models.find((m) => m.visible === false);

@@ -23,6 +23,7 @@ import {
   SPLAT_RECORD_BYTES,
   shDegreeOf,
 } from '@shared/content-check/splat.js';
+import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { packageRoot } from './package-root.js';
 
@@ -31,9 +32,9 @@ const limit = pLimit(1);
 
 /**
  * Captures with more Gaussians than this get a preview beside their web-sized copy: the viewer
- * shows it first, after a small part of the bytes, and refines to the full copy.
+ * shows it first, after a small part of the bytes, and refines to the full copy (a large capture).
  */
-export const PREVIEW_ABOVE_GAUSSIANS = 400_000;
+export const PREVIEW_ABOVE_GAUSSIANS = LARGE_CAPTURE_GAUSSIANS;
 
 /** Gaussians of a preview (the most important ones of the capture, SH degree 0). */
 export const PREVIEW_GAUSSIANS = 131_072;

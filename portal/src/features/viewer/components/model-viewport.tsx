@@ -16,7 +16,8 @@
  * is shown from the preview first: the viewport is ready (framed, tools usable) once the preview
  * is drawn, and the full copy, downloaded meanwhile, replaces it without moving the camera; the
  * status says so until then (`data-refining` on the viewport element is 'on' meanwhile). If the
- * full copy fails, the preview stays and the failure is shown as a file error.
+ * full copy fails, the preview stays and the failure is shown as a file error. A splat of more than
+ * `LOD_ABOVE_GAUSSIANS` is drawn through its level-of-detail tree (`data-lod` is 'on').
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Group } from 'three';
@@ -237,6 +238,8 @@ export function ModelViewport({
       // camera flight is under way.
       root.dataset.camera = canvas.dataset.camera = engine.cameraState();
       root.dataset.flight = engine.flying ? 'on' : 'off';
+      // whether the splat is drawn through its level-of-detail tree (a capture of millions of Gaussians)
+      root.dataset.lod = engine.lodActive ? 'on' : 'off';
     };
     // Every pick (a click in pick mode, P, the measure tool's button) comes here through the engine.
     let seq = 0;

@@ -36,6 +36,7 @@ import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import dracoWasmWrapperUrl from 'three/examples/jsm/libs/draco/gltf/draco_wasm_wrapper.js?url';
 import dracoDecoderWasmUrl from 'three/examples/jsm/libs/draco/gltf/draco_decoder.wasm?url';
 import { cameraView, type Quat } from '@shared/camera-poses.js';
+import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import { CameraOverlay, type OverlayCamera } from './camera-overlay.js';
 import { MarkerLayer, type ViewerMarker } from './markers.js';
 import { worldDirectionToModel, flyToPlacement, modelToWorld, nearestHit, upInModel, worldToModel, type PickResult } from './picking.js';
@@ -56,6 +57,15 @@ const VIEW_DIRECTION: Vec3 = [1, 0.6, 1.4];
 const FRAMES_AFTER_LOAD_MS = 1000;
 /** Frames drawn after a load at least, however slow each frame is (software WebGL: seconds each). */
 const MIN_FRAMES_AFTER_LOAD = 3;
+
+/**
+ * A splat of more Gaussians than this is drawn through a level-of-detail tree (Spark's own,
+ * built in its worker after the file is read): each frame draws the Gaussians that cover at least
+ * a pixel, within Spark's splat budget for the platform, so orbiting a capture of millions stays
+ * interactive. Smaller splats are drawn whole (building the tree would cost more than it saves).
+ * The same threshold as a capture's preview: a capture big enough to need a preview needs LoD.
+ */
+export const LOD_ABOVE_GAUSSIANS = LARGE_CAPTURE_GAUSSIANS;
 
 /** Splat centres read to frame a model, at most (a strided sample of bigger splats). */
 const FRAMING_SAMPLE = 65_536;
@@ -102,6 +112,8 @@ export class ViewerEngine {
   readonly overlayGroup = new Group();
   /** Frames drawn so far (tests wait for one: `data-rendered-frames`). */
   renderedFrames = 0;
+  /** How long building the level-of-detail tree of the last large splat took, ms (null: none built). */
+  lodBuildMs: number | null = null;
   /** Called after every drawn frame. */
   onFrame: (() => void) | null = null;
   /** Called when the user (or the keyboard) moves this camera, for linked compare viewports; not for {@link followCamera}. */
@@ -271,19 +283,30 @@ export class ViewerEngine {
 
   /**
    * Loads a Gaussian splat from its bytes (PLY of 3DGS training output with any SH degree,
-   * `.splat`, `.spz`, `.ksplat`, `.sog`). A splat loaded before (e.g. the preview of a large
-   * capture) is replaced: the new one is added first, then the old one removed and disposed, so
-   * no frame is drawn without a splat. The camera does not move; the framing box is recomputed
-   * for the new splat when next asked for (it is cached per splat), but nothing refits the view.
+   * `.splat`, `.spz`, `.ksplat`, `.sog`). A splat of more than {@link LOD_ABOVE_GAUSSIANS}
+   * Gaussians gets its level-of-detail tree before it is shown (the Gaussians themselves are
+   * kept: the count, framing and picking read them). A splat loaded before (e.g. the preview of a
+   * large capture) is replaced: the new one is added first, then the old one removed and
+   * disposed, so no frame is drawn without a splat. The camera does not move; the framing box is
+   * recomputed for the new splat when next asked for (it is cached per splat), but nothing refits
+   * the view.
    * @param bytes the file's content
    * @param fileName the file's name, whose extension tells Spark the format (e.g. `model.ply`)
-   * @returns the number of splats
+   * @returns the number of Gaussians in the file
    * @throws Error when Spark cannot read the bytes (a splat shown before stays)
    */
   async loadSplat(bytes: Uint8Array, fileName: string): Promise<number> {
     const splat = new SplatMesh({ fileBytes: bytes, fileName });
+    let count = 0;
     try {
       await splat.initialized;
+      count = splat.packedSplats?.numSplats ?? splat.extSplats?.numSplats ?? 0;
+      if (count === 0) splat.forEachSplat(() => (count += 1));
+      if (count > LOD_ABOVE_GAUSSIANS && !this.disposed) {
+        const started = performance.now();
+        await splat.createLodSplats();
+        this.lodBuildMs = performance.now() - started;
+      }
     } catch (error) {
       splat.dispose();
       throw error;
@@ -300,9 +323,13 @@ export class ViewerEngine {
       previous.dispose();
     }
     this.requestRender();
-    let count = splat.packedSplats?.numSplats ?? splat.extSplats?.numSplats ?? 0;
-    if (count === 0) splat.forEachSplat(() => (count += 1));
     return count;
+  }
+
+  /** True when the splat shown is drawn through its level-of-detail tree (see {@link LOD_ABOVE_GAUSSIANS}). */
+  get lodActive(): boolean {
+    const source = this.splat?.packedSplats ?? this.splat?.extSplats;
+    return Boolean(source?.lodSplats);
   }
 
   /**
