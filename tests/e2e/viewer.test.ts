@@ -474,7 +474,8 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     expect(await status.textContent()).toBe('Shown: PRV-1 (PRV-1), a Gaussian splat of 1,000 splats. (preview; full detail loading)');
     expect(await viewport.getAttribute('data-refining')).toBe('on');
     expect(await page.getByTestId('splat-count').textContent()).toBe('1,000');
-    expect(copyRequested, 'the full copy is asked for in the background').toBe(true);
+    // the full copy is asked for in the background once the preview has been drawn
+    await expect.poll(() => copyRequested, { timeout: RENDER_TIMEOUT_MS }).toBe(true);
     expect(copyFinished, 'the full copy is still held').toBe(false);
     const camera = await viewport.getAttribute('data-camera');
 

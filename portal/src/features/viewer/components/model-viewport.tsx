@@ -100,6 +100,9 @@ export interface ModelViewportProps {
   flyTo?: { point: ModelPoint; key: number } | null;
 }
 
+/** Frames drawn from a preview before its full copy is downloaded (Spark sorts new splats over the first frames). */
+const PREVIEW_FRAMES_BEFORE_REFINING = 3;
+
 /** Appended to the viewport's status while a splat is shown from its preview. */
 export const PREVIEW_STATUS_NOTE = ' (preview; full detail loading)';
 
@@ -401,7 +404,11 @@ export function ModelViewport({
         }
         setPhase({ kind: 'ready', found });
         callbacks.current.onReady?.();
-        await refine(loaded.filter((l) => l.preview).map((l) => l.file));
+        const previewed = loaded.filter((l) => l.preview).map((l) => l.file);
+        // the preview is drawn (and sorted: a few frames) before the full copy competes for the device
+        if (previewed.length > 0 && engine) await engine.afterFrames(PREVIEW_FRAMES_BEFORE_REFINING);
+        if (!active) return;
+        await refine(previewed);
       } catch (error) {
         if (!active) return;
         console.error(`Viewer (${publicId}): finding the model failed`, error);

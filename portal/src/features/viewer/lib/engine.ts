@@ -67,6 +67,14 @@ const MIN_FRAMES_AFTER_LOAD = 3;
  */
 export const LOD_ABOVE_GAUSSIANS = LARGE_CAPTURE_GAUSSIANS;
 
+/**
+ * Level-of-detail splat budget when WebGL runs in software (SwiftShader, llvmpipe: no GPU, or a
+ * blocked one): every Gaussian drawn costs CPU time there, so the budget is a tenth of Spark's
+ * desktop default (2.5 M), as Spark itself lowers it for weaker platforms. With a GPU, Spark's own
+ * platform budgets apply.
+ */
+export const SOFTWARE_LOD_SPLATS = 250_000;
+
 /** Splat centres read to frame a model, at most (a strided sample of bigger splats). */
 const FRAMING_SAMPLE = 65_536;
 
@@ -114,6 +122,8 @@ export class ViewerEngine {
   renderedFrames = 0;
   /** How long building the level-of-detail tree of the last large splat took, ms (null: none built). */
   lodBuildMs: number | null = null;
+  /** True when WebGL runs in software (no GPU): level of detail then draws within {@link SOFTWARE_LOD_SPLATS}. */
+  readonly software: boolean;
   /** Called after every drawn frame. */
   onFrame: (() => void) | null = null;
   /** Called when the user (or the keyboard) moves this camera, for linked compare viewports; not for {@link followCamera}. */
@@ -139,6 +149,7 @@ export class ViewerEngine {
   private frameRequest = 0;
   private renderUntil = 0;
   private framesOwed = 0;
+  private frameWaiters: { frame: number; resolve: () => void }[] = [];
   private loads = 0;
   private syncing = false;
   private disposed = false;
@@ -160,7 +171,12 @@ export class ViewerEngine {
     this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene.background = new Color(VIEWPORT_BACKGROUND);
-    this.spark = new SparkRenderer({ renderer: this.renderer, onDirty: () => this.requestRender() });
+    this.software = isSoftwareRenderer(this.renderer);
+    this.spark = new SparkRenderer({
+      renderer: this.renderer,
+      onDirty: () => this.requestRender(),
+      ...(this.software ? { lodSplatCount: SOFTWARE_LOD_SPLATS } : {}),
+    });
     this.scene.add(this.spark, this.splatGroup, this.meshGroup, this.overlayGroup, this.markerLayer.group);
     this.scene.add(new AmbientLight(0xffffff, 1.6));
     const sun = new DirectionalLight(0xffffff, 2.2);
@@ -210,6 +226,21 @@ export class ViewerEngine {
     this.onClick?.(event.clientX - rect.left, event.clientY - rect.top);
   };
 
+  /**
+   * Resolves once `frames` more frames have been drawn (asking for them), or when the engine is
+   * disposed. A large capture's full copy waits for its preview's first frames: on a slow device
+   * the download, decoding and level-of-detail build would otherwise hold back the first view.
+   * @param frames how many frames to wait for, 1 or more
+   */
+  afterFrames(frames: number): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.frameWaiters.push({ frame: this.renderedFrames + frames, resolve });
+      this.framesOwed = Math.max(this.framesOwed, frames);
+      this.schedule();
+    });
+  }
+
   private readonly drawFrame = (): void => {
     this.frameRequest = 0;
     if (this.disposed) return;
@@ -219,6 +250,11 @@ export class ViewerEngine {
     this.renderer.render(this.scene, this.camera);
     this.renderedFrames += 1;
     this.onFrame?.();
+    if (this.frameWaiters.length > 0) {
+      const due = this.frameWaiters.filter((w) => w.frame <= this.renderedFrames);
+      this.frameWaiters = this.frameWaiters.filter((w) => w.frame > this.renderedFrames);
+      for (const waiter of due) waiter.resolve();
+    }
     if (this.loads > 0 || this.framesOwed > 0 || this.flight !== null || performance.now() < this.renderUntil) this.schedule();
   };
 
@@ -769,6 +805,7 @@ export class ViewerEngine {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const waiter of this.frameWaiters.splice(0)) waiter.resolve();
     if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
     this.canvas.removeEventListener('pointerdown', this.onPointerDown);
     this.canvas.removeEventListener('pointerup', this.onPointerUp);
@@ -799,4 +836,12 @@ function disposeObject(root: Object3D): void {
       material.dispose();
     }
   });
+}
+
+/** True when `renderer`'s WebGL runs in software (SwiftShader, llvmpipe and the like), as far as the browser tells. */
+function isSoftwareRenderer(renderer: WebGLRenderer): boolean {
+  const gl = renderer.getContext();
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) ?? '');
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
 }
