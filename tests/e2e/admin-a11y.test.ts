@@ -4,8 +4,9 @@
  *
  * - axe (WCAG 2.1 A/AA and best practice, tests/support/axe.ts) on every admin screen and both
  *   add-model pages at 1400×900 and 390×844, with each dialog and state open: a validation error,
- *   Quick Actions, the typed-name delete of a project and of a model, both User Management tabs,
- *   an upload held in progress and then canceled, the model list's upload panel with a refusal.
+ *   Quick Actions, the refused delete of a project with models, the typed-name delete of a
+ *   project and of a model, both User Management tabs, an upload held in progress and then
+ *   canceled, the model list's upload panel with a refusal.
  * - Keyboard only (`page.keyboard`, no mouse event, no `focus()` from the test): create a project
  *   (after a refused submit), edit it, add a model with a GLB chosen in the focused file input
  *   (`setInputFiles`: the operating system's file dialog is outside the page), delete it with the
@@ -31,6 +32,8 @@ import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
 const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCOUNTS)[number];
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];
 const TOWER = 'North Ridge Telecom Tower';
+/** A seeded project without models. */
+const MAST = 'Harbour Light Mast';
 const TOWER_MODEL = 'TWR-001-2024-05';
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] admin accessibility test skipped: ${skipReason}`);
@@ -46,6 +49,7 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
   let browser: Browser;
   let page: Page | null = null;
   let tower: Project;
+  let mast: Project;
   let towerModel: Model;
 
   beforeAll(async () => {
@@ -53,9 +57,10 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
     browser = await launchChromium();
     const projects = (await server.service.catalog.query('projects')) as Project[];
     tower = projects.find((p) => p.name === TOWER) as Project;
+    mast = projects.find((p) => p.name === MAST) as Project;
     const models = (await server.service.catalog.query('models', { where: [['publicId', '==', TOWER_MODEL]] })) as Model[];
     towerModel = models[0] as Model;
-    expect([tower?.id, towerModel?.id].every(Boolean)).toBe(true);
+    expect([tower?.id, mast?.id, towerModel?.id].every(Boolean)).toBe(true);
   }, 180_000);
 
   afterAll(async () => {
@@ -107,6 +112,16 @@ describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-read
       await scan('/admin/project-management');
       await go(`/admin/project-management?projectId=${tower.id}`, `Project Management - ${TOWER}`);
       await scan('/admin/project-management selected');
+      // the tower has models: Delete Project refuses at once
+      await p.getByRole('region', { name: 'Project Models' }).getByText(TOWER_MODEL).waitFor();
+      await p.getByRole('button', { name: 'Delete Project', exact: true }).click();
+      await p.getByRole('alertdialog', { name: 'Delete Project' }).waitFor();
+      await scan('/admin/project-management delete refused');
+      await p.keyboard.press('Escape');
+      await p.getByRole('alertdialog').waitFor({ state: 'detached' });
+      // a project without models gets the typed-name delete
+      await go(`/admin/project-management?projectId=${mast.id}`, `Project Management - ${MAST}`);
+      await p.getByRole('region', { name: 'Project Models' }).getByText('No models in this project yet.').waitFor();
       await p.getByRole('button', { name: 'Delete Project', exact: true }).click();
       await p.getByRole('dialog', { name: 'Delete Project' }).waitFor();
       await scan('/admin/project-management delete dialog');

@@ -15,6 +15,7 @@ import { deletableFiles } from '@shared/workflows/model-files.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
+import '../../../components/ui/stacked-table.css';
 
 /** The page numbers (1-based) of the buttons: at most `max`, centred on `current` where possible. */
 export function pageButtons(current: number, totalPages: number, max: number = FILES_TABLE_MAX_PAGE_BUTTONS): number[] {
@@ -105,39 +106,41 @@ export function FilesTable({ entries, onDelete, onDeleteAll, confirm }: FilesTab
           }}
         />
       ) : null}
-      <table className="table">
-        <caption className="visually-hidden">Current files{totalPages > 1 ? `, page ${currentPage} of ${totalPages}` : ''}</caption>
-        <thead>
-          <tr>
-            <th scope="col">File</th>
-            <th scope="col">Type</th>
-            <th scope="col">Size</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((entry) => (
-            <tr key={entry.path}>
-              <td className="mono" title={entry.path}>
-                {fileNameOf(entry.path)}
-              </td>
-              <td>{TYPE_LABELS[entry.type]}</td>
-              <td>{entry.size === undefined ? '—' : formatBytes(entry.size)}</td>
-              <td>
-                <button
-                  type="button"
-                  className="button button-ghost button-small"
-                  aria-disabled={busy || undefined}
-                  aria-label={`Delete ${fileNameOf(entry.path)}`}
-                  onClick={() => remove(entry)}
-                >
-                  Delete
-                </button>
-              </td>
+      <div className="stack-table-box">
+        <table className="table stack-table stack-table-inline">
+          <caption className="visually-hidden">Current files{totalPages > 1 ? `, page ${currentPage} of ${totalPages}` : ''}</caption>
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Type</th>
+              <th scope="col">Size</th>
+              <th scope="col">Actions</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((entry) => (
+              <tr key={entry.path}>
+                <td className="mono" title={entry.path} data-label="File">
+                  {fileNameOf(entry.path)}
+                </td>
+                <td data-label="Type">{TYPE_LABELS[entry.type]}</td>
+                <td data-label="Size">{entry.size === undefined ? '—' : formatBytes(entry.size)}</td>
+                <td data-label="">
+                  <button
+                    type="button"
+                    className="button button-ghost button-small"
+                    aria-disabled={busy || undefined}
+                    aria-label={`Delete ${fileNameOf(entry.path)}`}
+                    onClick={() => remove(entry)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {totalPages > 1 ? (
         <nav className="pagination" aria-label="Files pages">
           <button

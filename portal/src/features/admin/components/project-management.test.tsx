@@ -86,8 +86,27 @@ describe('ProjectPanel (SPEC.md §2 Project management panel, §4, §5, §8)', (
     expect(names()).toEqual(['North Tower']);
   });
 
-  it('delete flow: typed name (trimmed) enables the button, models hidden while open, Cancel closes', async () => {
+  it('a project with models: Delete Project says at once that it cannot be deleted, with nothing to type', () => {
     renderPanel({ selectedId: 'p-full' });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Project' }));
+    const box = screen.getByRole('alertdialog', { name: 'Delete Project' });
+    expect(within(box).getByText(projectHasModels(2))).toBeTruthy();
+    expect(screen.queryByPlaceholderText('Type project name here...')).toBeNull();
+    // the models stay in sight: they are what the admin deletes first
+    expect(screen.getByRole('region', { name: 'Project Models' })).toBeTruthy();
+    fireEvent.click(within(box).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('while the models are still being read, Delete Project waits for them before offering to type the name', () => {
+    renderPanel({ selectedId: 'p-full', models: [], modelsReady: false });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Project' }));
+    expect(screen.queryByPlaceholderText('Type project name here...')).toBeNull();
+    expect(screen.getByRole('alertdialog', { name: 'Delete Project' })).toBeTruthy();
+  });
+
+  it('delete flow: typed name (trimmed) enables the button, models hidden while open, Cancel closes', async () => {
+    renderPanel({ selectedId: 'p-full', models: [] });
     expect(screen.getByRole('region', { name: 'Project Models' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Delete Project' }));
     expect(screen.queryByRole('region', { name: 'Project Models' })).toBeNull();
@@ -111,7 +130,8 @@ describe('ProjectPanel (SPEC.md §2 Project management panel, §4, §5, §8)', (
       () => Promise.reject(new Error('disk on fire')),
       () => Promise.resolve('North Tower'),
     ];
-    const { calls } = renderPanel({ selectedId: 'p-full', onDelete: () => outcomes.shift()!() });
+    // no models known to the panel: the delete itself is refused (models added meanwhile elsewhere)
+    const { calls } = renderPanel({ selectedId: 'p-full', models: [], onDelete: () => outcomes.shift()!() });
     const attempt = () => {
       fireEvent.click(screen.getByRole('button', { name: 'Delete Project' }));
       fireEvent.change(screen.getByPlaceholderText('Type project name here...'), { target: { value: 'North Tower' } });

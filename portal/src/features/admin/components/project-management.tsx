@@ -2,11 +2,12 @@
  * The project management panel (SPEC.md §2 Project management panel, §4 "Project panel" and
  * "Project delete flow", §5 "Delete project", §8 Project messages): searchable, sortable list
  * (ID, Name, Latest; default structure id), 1+3 grid, Project Information read view, edit
- * toggle, delete flow with its banners, and the reference-model picker. A project with models
+ * toggle, delete flow with its banners (a project with models is refused when Delete Project is
+ * pressed, before any name is typed), and the reference-model picker. A project with models
  * also offers 'Delete Project and Models': one typed-name confirmation, then the shared
  * `deleteProjectWithModels` (issue 17). Long descriptions wrap inside the panel.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
 import { projectMapLink } from '@shared/links.js';
@@ -19,6 +20,7 @@ import {
   projectDeleteWithModelsWarning,
   projectDeleted,
   projectDeletedWithModels,
+  projectHasModels,
 } from '@shared/messages.js';
 import { sortProjectsBy } from '@shared/order.js';
 import { hasReferenceModel } from '@shared/projects.js';
@@ -29,7 +31,7 @@ import type { BannerMessage } from '../../../components/ui/banner.js';
 import { useFlash } from '../../../hooks/use-flash.js';
 import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
-import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
+import { ModalDialog, TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
 import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useDeleteProject, useDeleteProjectWithModels, type DeleteProjectWithModels } from '../api/delete-project.js';
@@ -88,11 +90,33 @@ export function ProjectInformation({ project }: { project: Project }) {
   );
 }
 
+/**
+ * Delete Project on a project that has models: the refusal, said at once in a dialog (nothing to
+ * type), with a Close back to the panel.
+ */
+export function DeleteRefusal({ text, onClose }: { text: string; onClose: () => void }) {
+  const textId = `delete-refusal-${useId()}`;
+  return (
+    <ModalDialog title="Delete Project" showTitle role="alertdialog" describedBy={textId} onCancel={onClose} className="delete-box">
+      <p className="alert alert-error" id={textId}>
+        {text}
+      </p>
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}
+
 export interface ProjectPanelProps {
   projects: readonly Project[];
   selectedId: string | null;
   onSelect: (projectId: string | null) => void;
   models: readonly Model[];
+  /** False while the selected project's models are still being read (default true). */
+  modelsReady?: boolean;
   onUpdate: (projectId: string, input: ProjectFormInput) => Promise<void>;
   onDelete: (projectId: string, typed: string) => Promise<string>;
   /** 'Delete Project and Models' (absent: not offered). */
@@ -108,6 +132,7 @@ export function ProjectPanel({
   selectedId,
   onSelect,
   models,
+  modelsReady = true,
   onUpdate,
   onDelete,
   onDeleteWithModels,
@@ -277,6 +302,15 @@ export function ProjectPanel({
                 {progress}
               </p>
             </TypedNameConfirm>
+          ) : deleting === 'project' && (!modelsReady || models.length > 0) ? (
+            <>
+              {/* said before any typing: a project with models cannot be deleted */}
+              <DeleteRefusal
+                text={modelsReady ? projectHasModels(models.length) : 'Checking the project’s models...'}
+                onClose={() => setDeleting(false)}
+              />
+              <ReferencePicker project={selected} models={models} onSetReference={(modelId) => onSetReference(selected.id, modelId)} />
+            </>
           ) : deleting === 'project' ? (
             <TypedNameConfirm
               key={`delete-${selected.id}`}
@@ -330,6 +364,7 @@ export function ProjectManagement({
       selectedId={selectedId}
       onSelect={onSelect}
       models={models.status === 'success' ? models.data : []}
+      modelsReady={models.status !== 'loading'}
       onUpdate={updateProject}
       onDelete={deleteProject}
       onDeleteWithModels={deleteWithModels}

@@ -20,6 +20,7 @@ import { paths } from '../../../config/paths.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
+import '../../../components/ui/stacked-table.css';
 
 export function ReferencePicker({
   project,
@@ -59,8 +60,8 @@ export function ReferencePicker({
       {models.length === 0 ? (
         <p className="muted">No models in this project yet.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="table">
+        <div className="stack-table-box">
+          <table className="table stack-table">
             <caption className="visually-hidden">Models of {project.name}</caption>
             <thead>
               <tr>
@@ -76,10 +77,10 @@ export function ReferencePicker({
                 const isRef = model.id === referenceId || (referenceId === null && model.isReference === true);
                 return (
                   <tr key={model.id}>
-                    <td className="mono">
+                    <td className="mono nowrap" data-label="Public ID">
                       <Link to={paths.admin.modelManagement.getHref(model.id)}>{model.publicId}</Link>
                     </td>
-                    <td>
+                    <td data-label="Name">
                       {model.name}
                       {isHiddenModel(model) ? (
                         <>
@@ -88,9 +89,9 @@ export function ReferencePicker({
                         </>
                       ) : null}
                     </td>
-                    <td>{modelTypeLabel(model)}</td>
-                    <td>{formatDate(model.metadata?.captureDate)}</td>
-                    <td>
+                    <td data-label="Type">{modelTypeLabel(model)}</td>
+                    <td data-label="Capture Date">{formatDate(model.metadata?.captureDate)}</td>
+                    <td data-label="Reference">
                       {isRef ? (
                         <span className="badge badge-green">Reference Model</span>
                       ) : (

@@ -23,6 +23,7 @@ import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import type { ListedUser } from '../api/list-users.js';
+import '../../../components/ui/stacked-table.css';
 
 /** The fields a message of `validateRegisterUser` is about (the empty ones for 'Please enter both …'). */
 export function registerFieldsOf(message: string, input: { email: string; password: string }): Array<'email' | 'password'> {
@@ -182,8 +183,8 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
       ) : shown.length === 0 ? (
         <p className="muted">{users.data.length === 0 ? 'No users yet.' : 'No users match the search.'}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="table">
+        <div className="stack-table-box">
+          <table className="table stack-table">
             <caption className="visually-hidden">Accounts</caption>
             <thead>
               <tr>
@@ -199,10 +200,14 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
             <tbody>
               {shown.map((user) => (
                 <tr key={user.uid} data-testid="user-row">
-                  <td className="wrap-anywhere">{user.email ?? '—'}</td>
-                  <td className="mono wrap-anywhere">{user.uid}</td>
-                  <td>{user.role}</td>
-                  <td>
+                  <td className="wrap-anywhere" data-label="Email">
+                    {user.email ?? '—'}
+                  </td>
+                  <td className="mono wrap-anywhere" data-label="UID">
+                    {user.uid}
+                  </td>
+                  <td data-label="Role">{user.role}</td>
+                  <td data-label="Admin">
                     {user.admin ? 'Yes' : 'No'}
                     {user.allowlisted ? (
                       <>
@@ -213,7 +218,7 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
                       </>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label="">
                     {user.admin ? null : (
                       <button
                         type="button"

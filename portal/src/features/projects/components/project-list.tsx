@@ -20,6 +20,7 @@ import { useDownloadUrl } from '../../../hooks/use-download-url.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useProjects } from '../api/use-projects.js';
 import { ProjectCard } from './project-card.js';
+import '../../../components/ui/stacked-table.css';
 import '../projects.css';
 
 /** Height of a row of project cards before it is measured (160 px thumbnail, title, ID, two lines of description, button, gap). */
@@ -94,8 +95,8 @@ export function ProjectTable({ projects, summaries }: { projects: Project[]; sum
   const last = items[items.length - 1];
   const after = last ? Math.max(0, totalSize - (last.offset + last.size)) : 0;
   return (
-    <div className="table-scroll">
-      <table className="data-table" data-testid="project-table" aria-rowcount={projects.length + 1} aria-label="Projects">
+    <div className="stack-table-box">
+      <table className="data-table stack-table" data-testid="project-table" aria-rowcount={projects.length + 1} aria-label="Projects">
         <thead>
           <tr>
             <th scope="col">Structure ID</th>
@@ -119,15 +120,19 @@ export function ProjectTable({ projects, summaries }: { projects: Project[]; sum
             return [
               gap > 0 ? <tr key={`gap-${index}`} aria-hidden="true" className="spacer-row" style={{ height: gap }} /> : null,
               <tr key={project.id} data-testid="project-row" data-index={index} ref={measureElement} aria-rowindex={index + 2}>
-                <td className="mono">{project.structure_id}</td>
-                <td id={`${nameIdPrefix}-${index}`}>{project.name}</td>
-                <td>
+                <td className="mono" data-label="Structure ID">
+                  {project.structure_id}
+                </td>
+                <td id={`${nameIdPrefix}-${index}`} data-label="Name">
+                  {project.name}
+                </td>
+                <td data-label="Models">
                   {count}
                   {badge ? <span className="muted"> · {PROJECT_BADGE_LABELS[badge]}</span> : null}
                 </td>
-                <td>{referenceBadgeLabel(project)}</td>
-                <td>{locationText(project)}</td>
-                <td>
+                <td data-label="Reference">{referenceBadgeLabel(project)}</td>
+                <td data-label="Location">{locationText(project)}</td>
+                <td data-label="">
                   <Link to={paths.project.getHref(project.id)} aria-describedby={`${nameIdPrefix}-${index}`}>
                     View Details
                   </Link>
