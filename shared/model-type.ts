@@ -71,6 +71,16 @@ export function modelKindLabel(model: Pick<ModelData, 'files'>): ModelKindLabel 
 }
 
 /**
+ * The model list's kind line: the kind label and, for a model whose type label is 'Hybrid', that
+ * label after it ('3D Gaussian Splat · Hybrid'). The kind names the file 'View 3D' opens; the
+ * type label is what every other screen calls the model, so a hybrid is a hybrid everywhere.
+ */
+export function modelKindLine(model: Pick<ModelData, 'modelType' | 'files'>): string {
+  const kind = modelKindLabel(model);
+  return kind !== 'No 3D file' && modelTypeLabel(model) === 'Hybrid' ? `${kind} · Hybrid` : kind;
+}
+
+/**
  * Whether the files present satisfy the model type (§5 Add model): splat needs a splat file, mesh
  * needs a glb file, hybrid needs at least one of them.
  */

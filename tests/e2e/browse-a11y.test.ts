@@ -312,7 +312,7 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
       expect(await p.locator(':focus').getAttribute('type')).toBe('search');
       await p.keyboard.type('BRG-002-2025-04');
       const count = p.getByTestId('model-count');
-      await expect.poll(() => count.textContent()).toBe('1 models found');
+      await expect.poll(() => count.textContent()).toBe('1 model found');
       expect(await count.getAttribute('role')).toBe('status');
       await p.keyboard.press('Tab');
       expect((await focused(p)).id).toBe('model-project-filter');

@@ -243,7 +243,7 @@ describe.skipIf(skipReason !== null)('large catalogs: 400 projects, 1,300 models
       expect(total).toBeGreaterThanOrEqual(BIG_MODELS + OTHER_MODELS);
       const search = p.getByLabel('Search models');
       await search.fill('SCL-0123-1');
-      await expect.poll(() => p.getByTestId('model-count').textContent()).toBe('1 models found');
+      await expect.poll(() => p.getByTestId('model-count').textContent()).toBe('1 model found');
       const row = p.getByTestId('model-row').first();
       expect(await row.getByText('SCL-0123-1', { exact: true }).count()).toBe(1);
       await row.getByRole('link', { name: 'Scale Site 0123' }).click();

@@ -7,6 +7,7 @@ import {
   isGlbFileName,
   isSplatFileName,
   modelKindLabel,
+  modelKindLine,
   modelTypeLabel,
   totalFileSize,
 } from '@shared/model-type.js';
@@ -37,6 +38,16 @@ describe('kind label (§2 Model list)', () => {
     expect(modelKindLabel({ files: { glbPath: glb } })).toBe('GLB Model');
     expect(modelKindLabel({ files: { splatPath: '' } })).toBe('No 3D file');
     expect(modelKindLabel({ files: {} })).toBe('No 3D file');
+  });
+});
+
+describe('kind line of the model list', () => {
+  it('names a hybrid as the project page does, and says nothing more for the other kinds', () => {
+    expect(modelKindLine({ files: { splatPath: splat, glbPath: glb } })).toBe('3D Gaussian Splat · Hybrid');
+    expect(modelKindLine({ modelType: 'hybrid', files: { glbPath: glb } })).toBe('GLB Model · Hybrid');
+    expect(modelKindLine({ modelType: 'hybrid', files: {} })).toBe('No 3D file');
+    expect(modelKindLine({ files: { splatPath: splat } })).toBe('3D Gaussian Splat');
+    expect(modelKindLine({ modelType: 'mesh', files: { glbPath: glb } })).toBe('GLB Model');
   });
 });
 

@@ -2,20 +2,32 @@ import type { ReactNode } from 'react';
 
 /**
  * A link that opens in a new tab once `href` is known; until then a disabled button reading
- * 'Preparing...' (SPEC.md §2 'View Model' / 'View 3D').
+ * 'Preparing...' (the spec's 'View Model' / 'View 3D'). When there is nothing to link to at all
+ * (`unavailable`, e.g. 'No 3D file'), a disabled button saying so instead of a 'Preparing...'
+ * that would never end.
  */
 export function ExternalLinkButton({
   href,
   children,
   variant = 'primary',
   describedBy,
+  unavailable = null,
 }: {
   href: string | null;
   children: ReactNode;
   variant?: 'primary' | 'secondary';
   /** Id(s) of what tells this link apart from its twins, e.g. the model's name (issue 19: aria-describedby). */
   describedBy?: string;
+  /** Why there will never be a link (shown on the disabled button), or null. */
+  unavailable?: string | null;
 }) {
+  if (unavailable !== null) {
+    return (
+      <button type="button" className={`button button-${variant}`} disabled aria-describedby={describedBy}>
+        {unavailable}
+      </button>
+    );
+  }
   if (href === null) {
     return (
       <button type="button" className={`button button-${variant}`} disabled aria-describedby={describedBy}>

@@ -39,7 +39,7 @@ describe('/models (SPEC.md §2 Model list, §6)', () => {
     const ids = (hide.getAttribute('aria-describedby') ?? '').split(' ');
     expect(ids.map((id) => document.getElementById(id)?.textContent)).toEqual(['A-1', 'First']);
     fireEvent.change(screen.getByLabelText('Search models'), { target: { value: 'Second' } });
-    expect(screen.getByRole('status').textContent).toBe('1 models found');
+    expect(screen.getByRole('status').textContent).toBe('1 model found');
   });
 
   it("shows 'Login Required / Please sign in to access the model catalog.' without a role", async () => {
@@ -104,7 +104,7 @@ describe("/models search, project filter and each row's project (issue 17)", () 
     const search = screen.getByLabelText('Search models');
     fireEvent.change(search, { target: { value: 'autumn' } });
     expect(publicIds()).toEqual(['T-2']);
-    expect(screen.getByText('1 models found')).toBeTruthy();
+    expect(screen.getByText('1 model found')).toBeTruthy();
     fireEvent.change(search, { target: { value: 'brg-002' } });
     expect(publicIds()).toEqual(['B-1']);
     fireEvent.change(search, { target: { value: 'north' } });

@@ -3,7 +3,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Project } from '@shared/types.js';
 import { emulateLayout, restoreLayout } from '../../../components/testing/layout.js';
-import { CatalogHomeView } from './catalog-home.js';
+import { failure, success } from '../../../lib/resource.js';
+import { CatalogHome, CatalogHomeView } from './catalog-home.js';
 
 afterEach(cleanup);
 
@@ -158,5 +159,24 @@ describe('/catalog route states (SPEC.md §2, §6)', () => {
     expect(parseFloat(screen.getByTestId('catalog-grid').style.height)).toBeGreaterThan(500 * 150);
     fireEvent.change(screen.getByLabelText('Search projects'), { target: { value: 'TWR-0499' } });
     expect(titles(screen.getByTestId('all-projects'))).toEqual(['Tower 499']);
+  });
+});
+
+describe('CatalogHome when the projects cannot be read', () => {
+  it("says 'Failed to load projects list.' and shows no count and no empty state", () => {
+    const spy = console.error;
+    console.error = () => undefined;
+    try {
+      render(
+        <MemoryRouter>
+          <CatalogHome projects={failure(new Error('HTTP 500'))} summaries={success([])} />
+        </MemoryRouter>,
+      );
+    } finally {
+      console.error = spy;
+    }
+    expect(screen.getByRole('alert').textContent).toBe('Failed to load projects list.');
+    expect(screen.queryByText('Total Projects')).toBeNull();
+    expect(screen.queryByText('No Projects Yet')).toBeNull();
   });
 });

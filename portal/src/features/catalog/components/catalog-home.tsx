@@ -4,10 +4,12 @@
  * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
  * Every card links to /projects/{id}; Browse All renders only the rows of cards near the viewport
  * (issue 17: 1,000 projects). `CatalogHomeView` is the pure view; `CatalogHome` feeds it
- * the live projects and project summaries (model counts) the app's route hands in.
+ * the live projects and project summaries (model counts) the app's route hands in, or says
+ * 'Failed to load projects list.' when the projects cannot be read.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { ModelMessages } from '@shared/messages.js';
 import type { ProjectSummary } from '@shared/ports/catalog.js';
 import { catalogStats, featuredProjects, modelCountOf, summaryCounts, truncateDescription } from '@shared/projects.js';
 import { searchProjects } from '@shared/search.js';
@@ -116,6 +118,14 @@ export function CatalogHomeView({ projects, counts }: CatalogHomeViewProps) {
 export function CatalogHome({ projects, summaries }: { projects: Resource<Project[]>; summaries: Resource<ProjectSummary[]> }) {
   const counts = useMemo(() => summaryCounts(summaries.data ?? []), [summaries.data]);
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
-  if (projects.status === 'error') console.error(projects.error);
-  return <CatalogHomeView projects={projects.data ?? []} counts={counts} />;
+  if (projects.status === 'error') {
+    // a failed read must not look like an empty catalog (no '0 Total Projects', no 'No Projects Yet')
+    console.error(projects.error);
+    return (
+      <p className="alert alert-error" role="alert">
+        {ModelMessages.loadProjectsFailed}
+      </p>
+    );
+  }
+  return <CatalogHomeView projects={projects.data} counts={counts} />;
 }

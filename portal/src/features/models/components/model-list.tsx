@@ -4,13 +4,16 @@
  * 120px rows (§9); a search box (publicId, name, project name or structure ID) and a project
  * filter, each row naming its project with a link to it (issue 17).
  *
- * Issue 19: the count ('N models found') is a polite status, so a search or filter is
- * announced; the visibility error is an alert region present before its text; Tab and Shift+Tab
- * walk past the rows the list has rendered (the next row is scrolled in and takes focus).
+ * Issue 19: the count ('N models found'; '1 model found') is a polite status, so a search or
+ * filter is announced; the visibility error is an alert region present before its text; Tab and
+ * Shift+Tab walk past the rows the list has rendered (the next row is scrolled in and takes focus).
+ * A list that failed to load says so ('Failed to load models list.') instead of looking empty.
  */
 import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { List, useListRef, type RowComponentProps } from 'react-window';
+import { ErrorCode, isAppError } from '@shared/errors.js';
 import { MODEL_LIST_HEIGHT_PX, MODEL_LIST_ROW_HEIGHT_PX } from '@shared/constants.js';
+import { formatCount } from '@shared/format.js';
 import { ModelMessages } from '@shared/messages.js';
 import { visibleModelsFor } from '@shared/roles.js';
 import { searchModelsWithProjects } from '@shared/search.js';
@@ -107,6 +110,15 @@ export function walkPastRenderedRows(event: KeyboardEvent<HTMLElement>, rowCount
   requestAnimationFrame(focusWhenRendered);
 }
 
+/**
+ * What a failed Hide or Show says: 'Failed to update visibility', followed by the reason when the
+ * workflow refused for one the admin can act on (hiding the project's reference model).
+ */
+export function visibilityFailure(error: unknown): string {
+  if (isAppError(error, ErrorCode.FailedPrecondition)) return `${ModelMessages.visibilityFailed}: ${error.message}`;
+  return ModelMessages.visibilityFailed;
+}
+
 /** The admin upload panel on the project list (the app's route feeds it the live projects). */
 export function AdminUploadPanel({ projects }: { projects: Project[] }) {
   const upload = useUploadModel();
@@ -140,12 +152,13 @@ export function ModelList({
     setError(null);
     setVisibility(model.id, model.visible === false).catch((caught: unknown) => {
       console.error(caught);
-      setError(ModelMessages.visibilityFailed);
+      setError(visibilityFailure(caught));
     });
   }
 
   if (models.status === 'loading') return <LoadingState label="Loading models..." />;
-  // §8 silent handling: list errors are only logged, and loading then ends.
+  // List errors are logged and loading ends, as the spec's silent handling has it; the list then
+  // says that loading failed rather than showing an empty catalog.
   if (models.status === 'error') console.error(models.error);
   const all = models.status === 'success' ? models.data : [];
   const visibleModels = searchModelsWithProjects(
@@ -159,7 +172,7 @@ export function ModelList({
   return (
     <div className="model-list">
       <p className="muted" data-testid="model-count" role="status">
-        {visibleModels.length} models found
+        {models.status === 'error' ? null : `${formatCount(visibleModels.length, 'model')} found`}
       </p>
       {isAdmin ? <p className="alert alert-info">To delete models or manage their files, use the Admin panel (Model Management).</p> : null}
       {isAdmin ? uploadPanel : null}
@@ -187,7 +200,9 @@ export function ModelList({
           </select>
         </div>
       </div>
-      {visibleModels.length === 0 && filtering ? (
+      {models.status === 'error' ? (
+        <p className="alert alert-error">{ModelMessages.loadModelsFailed}</p>
+      ) : visibleModels.length === 0 && filtering ? (
         <p className="muted">No models match the search.</p>
       ) : visibleModels.length === 0 ? (
         <EmptyState title="No Models Available" text="There are no 3D models in the catalog yet." />

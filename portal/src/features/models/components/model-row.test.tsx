@@ -61,4 +61,17 @@ describe('ModelRowView (SPEC.md §2 Model list)', () => {
     expect(screen.queryByRole('button', { name: 'Hide' })).toBeNull();
     expect(screen.queryByText('Hidden')).toBeNull();
   });
+
+  it("names a hybrid 'Hybrid' as its project page does", () => {
+    const hybrid: Model = { ...splat, files: { splatPath: 'models/a/model.ply', glbPath: 'models/a/model.glb' } };
+    render(<ModelRowView model={hybrid} thumbnailUrl={null} linkReady viewerUrl="https://v" isAdmin={false} />);
+    expect(screen.getByText('3D Gaussian Splat · Hybrid')).toBeTruthy();
+  });
+
+  it("says 'No 3D file' on a disabled button, never 'Preparing...', for a model without a 3D file", () => {
+    const bare: Model = { id: 'c', uuid: 'c', publicId: 'C-001', name: 'Photos only', files: { images: ['models/c/images/a.jpg'] } };
+    render(<ModelRowView model={bare} thumbnailUrl={null} linkReady={false} viewerUrl="https://v" isAdmin={false} />);
+    expect((screen.getByRole('button', { name: 'No 3D file' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByText('Preparing...')).toBeNull();
+  });
 });

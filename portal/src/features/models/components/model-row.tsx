@@ -1,14 +1,15 @@
 /**
  * One row of the virtualised model list (SPEC.md §2 Model list): thumbnail or placeholder,
- * publicId badge, name, kind label, 'View 3D' ('Preparing...' until the link resolves); for
+ * publicId badge, name, kind line (the kind label, and 'Hybrid' for a hybrid as every other screen
+ * names it), 'View 3D' ('Preparing...' until the link resolves; 'No 3D file' when it never will); for
  * admins a Hide/Show button and the 'Hidden' badge on hidden rows; its project's name, linked to
  * the project (issue 17). Issue 19: 'View 3D' and Hide/Show are described by the model's publicId
  * and name (aria-describedby), so the rows' identical controls can be told apart.
  */
 import { useId, type CSSProperties } from 'react';
 import { Link } from 'react-router-dom';
-import { viewerLink } from '@shared/links.js';
-import { modelKindLabel } from '@shared/model-type.js';
+import { viewerLink, viewingFilePath } from '@shared/links.js';
+import { modelKindLine } from '@shared/model-type.js';
 import { projectLabel } from '@shared/projects.js';
 import { isHiddenModel } from '@shared/roles.js';
 import type { Model, Project } from '@shared/types.js';
@@ -61,7 +62,7 @@ export function ModelRowView({
           <div className="model-row-name" id={`${id}-name`}>
             {model.name}
           </div>
-          <div className="muted model-row-kind">{modelKindLabel(model)}</div>
+          <div className="muted model-row-kind">{modelKindLine(model)}</div>
           {project ? (
             <div className="model-row-project">
               <Link to={paths.project.getHref(project.id)} title={projectLabel(project)}>
@@ -76,7 +77,7 @@ export function ModelRowView({
               {hidden ? 'Show' : 'Hide'}
             </button>
           ) : null}
-          <ExternalLinkButton href={href} describedBy={describedBy}>
+          <ExternalLinkButton href={href} describedBy={describedBy} unavailable={viewingFilePath(model) === null ? 'No 3D file' : null}>
             View 3D
           </ExternalLinkButton>
         </div>

@@ -1,9 +1,10 @@
 /**
  * One model of the project detail screen (SPEC.md §2 Project detail): Reference Model badge,
  * publicId and name, type label, capture date, annotation count, total file size, 'View Model'
- * (disabled 'Preparing...' until the viewing link resolves), Compare and the admin 'Manage' link;
- * for admins a 'Hidden' badge on a hidden model (issue 17; users never receive hidden models);
- * then the 'File checks' disclosure with the model's validation report (issue 16).
+ * (disabled 'Preparing...' until the viewing link resolves, 'No 3D file' for a model without one),
+ * Compare and the admin 'Manage' link; for admins a 'Hidden' badge on a hidden model (issue 17;
+ * users never receive hidden models); then the 'File checks' disclosure with the model's
+ * validation report (issue 16).
  *
  * Issue 19: 'View Model', 'Compare' and 'Manage' are described by the model's name and publicId
  * (aria-describedby), so the cards' identical buttons can be told apart by a screen reader.
@@ -11,7 +12,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { formatBytes, formatDate } from '@shared/format.js';
-import { compareLink, viewerLink } from '@shared/links.js';
+import { compareLink, viewerLink, viewingFilePath } from '@shared/links.js';
 import { CompareMessages } from '@shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
 import { compareButtonState } from '@shared/projects.js';
@@ -98,7 +99,7 @@ export function ProjectModelCard({
         </div>
       </dl>
       <div className="actions">
-        <ExternalLinkButton href={viewHref} describedBy={describedBy}>
+        <ExternalLinkButton href={viewHref} describedBy={describedBy} unavailable={viewingFilePath(model) === null ? 'No 3D file' : null}>
           View Model
         </ExternalLinkButton>
         {showCompare ? (
