@@ -209,7 +209,8 @@ async function main() {
       const started = Date.now();
       run(['models', 'upload', folder, '--project', project, '--public-id', publicId, '--name', publicId]);
       for (;;) {
-        const files = (await modelOf(publicId))?.files ?? {};
+        // a poll that fails (the server closing an idle keep-alive socket while it works) is tried again
+        const files = (await modelOf(publicId).catch(() => null))?.files ?? {};
         if (files.webSplatPath && (!large || files.webSplatPreviewPath)) {
           log(
             `${publicId}: uploaded with its web copy in ${((Date.now() - started) / 1000).toFixed(1)} s (${(files.webSplatSize / 1048576).toFixed(1)} MiB${large ? `, preview ${(files.webSplatPreviewSize / 1048576).toFixed(2)} MiB` : ''})`,
