@@ -1,9 +1,10 @@
 /**
  * Sign-in page (SPEC.md §2 Sign-in). On success the session resolves the role (§4) and, once it
  * has one, the user goes to /projects; navigating on the session (not on the sign-in promise)
- * means the shell never sees a half-finished sign-in. The page is one main landmark (issue 19).
+ * means the shell never sees a half-finished sign-in. The page is one main landmark (issue 19),
+ * with a link back to the landing page under the card for a visitor who came here by mistake.
  */
-import { Navigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 import { APP_TITLE, SIGN_IN_SUBTITLE } from '../../config/app.js';
 import { paths } from '../../config/paths.js';
 import { mainContentProps } from '../../components/layouts/skip-link.js';
@@ -33,6 +34,9 @@ export default function LoginRoute() {
           </p>
         </div>
       </div>
+      <p className="auth-back">
+        <Link to={paths.landing.getHref()}>← Back to the home page</Link>
+      </p>
     </main>
   );
 }

@@ -6,7 +6,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import Supercluster from 'supercluster';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GridMap, gridItems, placeLabels } from './grid-map.js';
+import { GridMap, gridItems, labelShift, placeLabels } from './grid-map.js';
 import { GRID_NOTES, KeylessMap } from './keyless-map.js';
 import type { MapPoint } from './types.js';
 
@@ -51,6 +51,13 @@ describe('grid clustering and labels', () => {
     // without clustering, only the points inside the viewport are drawn
     const unclustered = gridItems(null, byId, { center: { lat: 43.47, lng: -80.54 }, zoom: 14 }, 900, 500);
     expect(unclustered.length).toBeLessThan(1000);
+  });
+
+  it('labelShift keeps a label centred where it fits and moves one near an edge inward', () => {
+    expect(labelShift(200, 100, 400)).toBe(-50); // centred
+    expect(labelShift(20, 100, 400)).toBe(-16); // starts 4 px from the left edge
+    expect(labelShift(390, 100, 400)).toBe(-94); // ends 4 px from the right edge
+    expect(labelShift(100, 500, 400)).toBe(-96); // wider than the map: from its left edge
   });
 
   it('placeLabels leaves out a label that would overlap one placed before', () => {

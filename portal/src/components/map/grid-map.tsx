@@ -148,6 +148,20 @@ export function placeLabels(positions: ReadonlyArray<{ id: string; x: number; y:
   return shown;
 }
 
+/** Space kept between a marker label and the map's edge, px. */
+const LABEL_EDGE_PX = 4;
+
+/**
+ * How far (px, from the left edge of a label centred on x) a label of `labelWidth` must move so
+ * that it stays inside a map `mapWidth` wide: 0 when centred fits, else towards the inside; a
+ * label wider than the map starts at its left edge (CSS ends it with an ellipsis).
+ */
+export function labelShift(x: number, labelWidth: number, mapWidth: number): number {
+  const centred = x - labelWidth / 2;
+  const left = Math.max(LABEL_EDGE_PX, Math.min(centred, mapWidth - labelWidth - LABEL_EDGE_PX));
+  return left - x;
+}
+
 export interface GridMapProps extends PointMapProps {
   /** Why the grid is shown (tiles could not load, no WebGL). */
   note: string;
@@ -208,6 +222,12 @@ export function GridMap({
     const button = [...(container.current?.querySelectorAll<HTMLElement>('[data-key]') ?? [])].find((b) => b.dataset.key === key);
     (button ?? container.current)?.focus();
   }, [focusNear, items, view, width, height]);
+  // Labels centred under markers near an edge are moved inward, so none is cut by the map's edge.
+  useLayoutEffect(() => {
+    for (const element of container.current?.querySelectorAll<HTMLElement>('.map-marker-label') ?? []) {
+      element.style.transform = `translate(${labelShift(parseFloat(element.style.left), element.offsetWidth, width)}px, 4px)`;
+    }
+  });
   const labelled = placeLabels(
     showLabels
       ? items.flatMap((item) => (item.kind === 'point' ? [{ id: item.point.id, label: item.point.label, ...screen(item.point) }] : []))

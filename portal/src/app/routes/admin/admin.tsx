@@ -1,8 +1,8 @@
 /**
  * /admin/* (SPEC.md §2 Admin dashboard): header, banner, the four tabs following the path, the
  * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu (in the
- * header's markup: fixed at the bottom right on wide screens, in the header on phones; they never
- * cover a control, issue 17). /admin and /admin/ redirect (replacing history) to /admin/projects.
+ * header's markup: on an opaque bar fixed at the bottom on wide screens, in the header on phones;
+ * they never cover a control, see admin.css). /admin and /admin/ redirect (replacing history) to /admin/projects.
  * Admin-only: the router's guard.
  *
  * Keyboard and screen readers (issue 19): the tabs are navigation links, the current one with
@@ -84,14 +84,18 @@ function ManageModels() {
   return <ModelManagement models={useModels()} />;
 }
 
-/** /admin/models/add/{projectId}: the add-model form in the admin frame; done: back to Project Management. */
+/**
+ * /admin/models/add/{projectId}: the add-model form in the admin frame; Back, Cancel and a
+ * finished upload all go to the project in Project Management.
+ */
 function AddModel() {
   const { projectId = '' } = useParams();
   const project = useProject(projectId);
   usePageTitle(project.status === 'success' && project.data ? `Add Model – ${project.data.name}` : 'Add Model');
+  const back = paths.admin.projectManagement.getHref(projectId);
   return (
     <AdminAddModelFrame projectId={projectId}>
-      <AddModelPage project={project} doneHref={paths.admin.projectManagement.getHref(projectId)} />
+      <AddModelPage project={project} doneHref={back} cancelHref={back} />
     </AdminAddModelFrame>
   );
 }

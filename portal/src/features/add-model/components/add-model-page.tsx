@@ -19,10 +19,13 @@ export interface AddModelPageProps {
   /** The project to add to (null: it does not exist). */
   project: Resource<Project | null>;
   doneHref: string;
+  /** Where Cancel goes (default: the project's page); the admin frame's page sends it where its Back goes. */
+  cancelHref?: string;
   children?: (project: Project) => ReactNode;
 }
 
-export function AddModelPage({ project, doneHref, children }: AddModelPageProps) {
+/** The add-model page body: the project's form once the project is there, the not-found alert and redirect otherwise. */
+export function AddModelPage({ project, doneHref, cancelHref, children }: AddModelPageProps) {
   const addModel = useAddModel();
   const navigate = useNavigate();
   const missing = project.status === 'error' || (project.status === 'success' && project.data === null);
@@ -44,7 +47,7 @@ export function AddModelPage({ project, doneHref, children }: AddModelPageProps)
         project={current}
         onUpload={addModel}
         confirmReplace={async () => window.confirm(ProjectMessages.replaceReferenceQuestion)}
-        onCancel={() => navigate(paths.project.getHref(current.id))}
+        onCancel={() => navigate(cancelHref ?? paths.project.getHref(current.id))}
         // the success message goes along to the next page (issue 17), which may show it
         onDone={() => navigate(doneHref, { state: { flash: ModelMessages.addModelSucceeded } satisfies FlashState })}
       />
