@@ -113,9 +113,10 @@ function coveredWhileScrolling(page: Page): Promise<string[]> {
         if (cy <= top || cy >= bottom || x < 0 || x > window.innerWidth) continue;
         const hit = document.elementFromPoint(x, cy);
         const label = el instanceof HTMLInputElement ? el.labels?.[0] : null;
-        if (hit === null || !(hit === el || el.contains(hit) || hit === label)) {
+        // no element at the point (it left the window meanwhile): nothing covers it there
+        if (hit !== null && !(hit === el || el.contains(hit) || hit === label)) {
           const name = el.getAttribute('aria-label') ?? (el.textContent?.trim() || el.getAttribute('placeholder') || el.tagName);
-          const by = hit ? `${hit.tagName.toLowerCase()}.${String(hit.className).trim().split(/\s+/).join('.')}` : 'nothing';
+          const by = `${hit.tagName.toLowerCase()}.${String(hit.className).trim().split(/\s+/).join('.')}`;
           covered.add(`${el.tagName.toLowerCase()} '${name.slice(0, 40)}' covered by ${by}`);
         }
       }
@@ -251,6 +252,11 @@ describe.skipIf(skipReason !== null)(
             await screen.ready();
             await noSpinner(page);
             await page.screenshot({ path: join(RESULTS, `phone-admin-${w}-${screen.name}.png`), fullPage: true });
+            if (screen.name === 'model-management') {
+              await content
+                .getByRole('region', { name: 'Current Files' })
+                .screenshot({ path: join(RESULTS, `phone-admin-${w}-files-table.png`) });
+            }
             covered.push(...(await coveredControls(page)).map((c) => `${screen.name}: ${c}`));
             covered.push(...(await coveredWhileScrolling(page)).map((c) => `${screen.name} scrolling: ${c}`));
             outside.push(...(await cellsOutsideCards(page)).map((c) => `${screen.name}: ${c}`));

@@ -97,7 +97,7 @@ export function ProjectInformation({ project }: { project: Project }) {
 export function DeleteRefusal({ text, onClose }: { text: string; onClose: () => void }) {
   const textId = `delete-refusal-${useId()}`;
   return (
-    <ModalDialog title="Delete Project" showTitle role="alertdialog" describedBy={textId} onCancel={onClose} className="delete-box">
+    <ModalDialog title="Delete Project" showTitle role="alertdialog" describedBy={textId} onCancel={onClose} className="panel delete-box">
       <p className="alert alert-error" id={textId}>
         {text}
       </p>
