@@ -314,7 +314,8 @@ async function main() {
     async function measure(url, { empty = false, orbit, ready = null, refined = null }) {
       bytes = 0;
       const started = Date.now();
-      await page.goto(url);
+      // the page before may still be drawing a frame that takes minutes in software: wait for the navigation, not 30 s
+      await page.goto(url, { timeout: FIRST_FRAME_LIMIT_MS, waitUntil: 'commit' });
       let first = Number.NaN;
       let bytesFirst = Number.NaN;
       let full = Number.NaN;
