@@ -61,7 +61,7 @@ async function main() {
   const log = (line) => process.stderr.write(`${line}\n`);
   if (!existsSync(join(portalDir, 'index.html')))
     throw new Error(`No built portal in ${portalDir}: run npm run build (or set BENCH_PORTAL_DIST)`);
-  const { random } = await import(pathToFileURL(join(root, 'cli/src/lib/demo-data.ts')).href);
+  const { random } = await import(pathToFileURL(join(root, 'cli/src/lib/demo-data/random.ts')).href);
   const work = mkdtempSync(join(tmpdir(), 'catalog-bench-portal-'));
   const dataDir = join(work, 'data');
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS || '').split(/\s+/).filter(Boolean);

@@ -1,7 +1,7 @@
 /**
  * Small 3-vector helpers over plain `[x, y, z]` tuples (no classes, no allocation beyond the
  * result): what the camera poses (`shared/camera-poses.ts`) and the demo-data generator
- * (`cli/src/lib/demo-data.ts`) compute with. Units are the caller's (metres for positions).
+ * (`cli/src/lib/demo-data/`) compute with. Units are the caller's (metres for positions).
  */
 
 /** A 3-vector `[x, y, z]`: a point or a direction. */

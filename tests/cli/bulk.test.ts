@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '@shared/ports/index.js';
-import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import {
   createProjectWithCli,

@@ -11,7 +11,7 @@ import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
-import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
 import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProjectWithCli, parseJson, runCli, serveInChild, storedModelFiles } from '../support/cli.js';
 import { jpegPhoto } from '../support/model-fixtures.js';

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referencedPaths } from '@shared/workflows/index.js';
 import { routes } from '@shared/wire/routes.js';
-import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { createProjectWithCli, noisyJpeg, parseJson, runCli, writeTree } from '../support/cli.js';
 import { jpegPhoto } from '../support/model-fixtures.js';
 import { cliBin, repoRoot, tempDir } from '../support/paths.js';

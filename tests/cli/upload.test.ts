@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, ValidationReport } from '@shared/types.js';
-import { makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { createProjectWithCli, parseJson, runCli, storedModelFiles, writeTree } from '../support/cli.js';
 import { samplePath, samplesPresent, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';

@@ -27,7 +27,7 @@ import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { UPLOADS_PATH } from '@shared/wire/routes.js';
 import type { Model, Project } from '@shared/types.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 
 const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCOUNTS)[number];
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];

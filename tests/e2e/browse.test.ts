@@ -21,7 +21,7 @@ import { featuredProjects, mapStats, projectMarkerColor, projectsOnMap } from '@
 import type { Backend } from '@shared/ports/index.js';
 import type { Model, Project } from '@shared/types.js';
 import { createProject } from '@shared/workflows/index.js';
-import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS, makeTowerGlb } from '../../cli/src/lib/demo-data/index.js';
 import type { RunningServer } from '../../cli/src/server/index.js';
 
 /** The accounts `catalog seed` creates. */

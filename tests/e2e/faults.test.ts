@@ -16,7 +16,7 @@ import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotO
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { createProject } from '@shared/workflows/index.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];

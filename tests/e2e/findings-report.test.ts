@@ -17,7 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findingModelFacts, findingRows, findingsCsv } from '@shared/annotations.js';
 import type { Model, Project } from '@shared/types.js';
 import { createAnnotation, listProjectAnnotations } from '@shared/workflows/index.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 import { axeViolations } from '../support/axe.js';
 import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
 import { portalDist } from '../support/paths.js';

@@ -17,7 +17,7 @@ import { triangleGlb } from '../support/model-fixtures.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import type { Model, Project } from '@shared/types.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 
 const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCOUNTS)[number];
 /** The demo's hybrid reference model with drone cameras and photos, and a later capture of it. */

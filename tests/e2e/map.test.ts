@@ -19,7 +19,7 @@ import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotO
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { startTileServer, type TileServer } from '../support/tiles.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 
 const USER = DEMO_ACCOUNTS.find((a) => a.role === 'user') as (typeof DEMO_ACCOUNTS)[number];
 const PROJECTS = 1_000;

@@ -27,7 +27,7 @@ import { portalDist } from '../support/paths.js';
 import { adminRoutes, settle, signedOutRoutes, userRoutes, type RouteCheck } from '../support/routes.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import type { Model, Project } from '@shared/types.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 
 const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role === role) as (typeof DEMO_ACCOUNTS)[number];
 const PHONE = { width: 390, height: 844 };

@@ -20,7 +20,7 @@ import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotO
 import { triangleGlb } from '../support/model-fixtures.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
-import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data.js';
+import { DEMO_ACCOUNTS } from '../../cli/src/lib/demo-data/index.js';
 
 const ADMIN = DEMO_ACCOUNTS.find((a) => a.role === 'admin') as (typeof DEMO_ACCOUNTS)[number];
 const PROJECTS = 400;

@@ -21,7 +21,7 @@ const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e viewer-a11y] skipping: ${skipReason}`);
 
 const USER = ['user@demo.lab', 'demo-user-1'] as const;
-/** The seeded models (cli/src/lib/demo-data.ts). */
+/** The seeded models (cli/src/lib/demo-data/catalog.ts). */
 const HYBRID = { id: 'TWR-001-2024-05', name: 'North Ridge Tower, May 2024 survey' };
 const SPLAT = { id: 'TWR-001-2025-06', name: 'North Ridge Tower, June 2025 survey' };
 const GLB = { id: 'BRG-002-2025-04', name: 'Grand River Footbridge, April 2025' };

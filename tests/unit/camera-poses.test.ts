@@ -412,7 +412,7 @@ describe('the real 3DGS output (../shared/samples/3dgs-konstruct)', () => {
     () => {
       // SOURCES.md: "The splat and the cameras are of different scenes". The check the viewer would
       // want — cameras look at the median of the splat centres — cannot hold here; the same check
-      // on generated data, where it must hold, is in tests/cli/demo-data.test.ts.
+      // on generated data, where it must hold, is in tests/unit/demo-data.test.ts.
       const cameras = JSON.parse(readFileSync(resolve(SAMPLE, 'cameras.json'), 'utf8')) as CameraMetadataEntry[];
       const centres = readPlyCentres(readFileSync(resolve(SAMPLE, 'point_cloud/iteration_7000/point_cloud.ply')));
       expect(centres).toHaveLength(9080);

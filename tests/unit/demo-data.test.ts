@@ -1,4 +1,4 @@
-// The demo data `catalog seed` uploads (cli/src/lib/demo-data.ts), checked as the viewer will read
+// The demo data `catalog seed` uploads (cli/src/lib/demo-data/), checked as the viewer will read
 // it: the tower splat (3DGS layout, y-down) lines up with the tower GLB once turned 180° about x,
 // both GLBs are well-formed glTF 2.0, the camera metadata follows the 3DGS convention of
 // shared/camera-poses.ts (every camera looks at the splat), and each photo shows the structure
@@ -16,8 +16,8 @@ import {
   makeTowerGlb,
   renderView,
   toYDown,
-} from '../../cli/src/lib/demo-data.js';
-import type { DemoModel } from '../../cli/src/lib/demo-data.js';
+} from '../../cli/src/lib/demo-data/index.js';
+import type { DemoModel } from '../../cli/src/lib/demo-data/index.js';
 import {
   Y_DOWN_TO_Y_UP,
   cameraAxes,
@@ -376,9 +376,9 @@ describe('makeDemoModelFiles', () => {
     expect(a.images).toHaveLength(1);
   });
 
-  it('encodePng refuses a pixel buffer of the wrong size and round-trips the right one', () => {
-    expect(() => encodePng(2, 2, new Uint8Array(11))).toThrow(RangeError);
+  it('encodePng refuses a pixel buffer of the wrong size and round-trips the right one', async () => {
+    await expect(encodePng(2, 2, new Uint8Array(11))).rejects.toThrow(RangeError);
     const rgb = Uint8Array.from({ length: 5 * 3 * 3 }, (_, i) => (i * 37) % 256);
-    expect(decodePng(encodePng(5, 3, rgb))).toEqual({ width: 5, height: 3, rgb });
+    expect(decodePng(await encodePng(5, 3, rgb))).toEqual({ width: 5, height: 3, rgb });
   });
 });

@@ -1,4 +1,4 @@
-// The demo findings `catalog seed` writes (issue 18, cli/src/lib/demo-data.ts): valid finding
+// The demo findings `catalog seed` writes (issue 18, cli/src/lib/demo-data/): valid finding
 // input in the model's own coordinates (the splat's y-down file frame for a model with a splat,
 // the GLB's y-up frame for a mesh-only one), each point of a tower finding on the generated splat
 // (within half a metre of a Gaussian centre), each bridge point inside the footbridge GLB's bounds,
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { validateAnnotation } from '@shared/annotations.js';
 import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
 import type { ModelPoint } from '@shared/types.js';
-import { DEMO_PROJECTS, demoFindingInput, makeBridgeGlb, makeSplatPly } from '../../cli/src/lib/demo-data.js';
+import { DEMO_PROJECTS, demoFindingInput, makeBridgeGlb, makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 
 const demoModels = DEMO_PROJECTS.flatMap((p) => p.models);
 

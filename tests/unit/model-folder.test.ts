@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planModelFolder } from '@shared/model-folder.js';
-import { makeSplatPly, makeTowerGlb } from '../../cli/src/lib/demo-data.js';
+import { makeSplatPly, makeTowerGlb } from '../../cli/src/lib/demo-data/index.js';
 import { inspectModelFolder } from '../../cli/src/lib/folder.js';
 import { HTML_PAGE, LFS_POINTER, pngPhoto, splatFile } from '../support/model-fixtures.js';
 import { samplePath, samplesPresent, tempDir } from '../support/paths.js';

@@ -4,7 +4,7 @@
  * nothing (and generates no files). Models go through the `addModel` workflow, so they have real
  * files and sizes at the spec's storage paths (SPEC.md §3: `models/{uuid}/model.ply|model.glb`,
  * `camera-metadata.json`, `images/…`, `images_thumbnails/…`). What the files show, for the
- * built-in viewer (demo-data.ts): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
+ * built-in viewer (demo-data/): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
  * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
  * about a second. The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
@@ -29,8 +29,8 @@ import {
 } from '@shared/workflows/index.js';
 import type { AddModelInput } from '@shared/workflows/index.js';
 import { nodeContentPlatform } from './content-platform.js';
-import type { DemoModel } from './demo-data.js';
-import { DEMO_ACCOUNTS, DEMO_PROJECTS, demoFindingInput, makeDemoModelFiles } from './demo-data.js';
+import type { DemoModel } from './demo-data/index.js';
+import { DEMO_ACCOUNTS, DEMO_PROJECTS, demoFindingInput, makeDemoModelFiles } from './demo-data/index.js';
 import type { ProgressReporter } from './progress.js';
 
 /**
@@ -197,7 +197,7 @@ async function seedModel(
 }
 
 /**
- * The demo model's scale when it has none, and its findings (demo-data.ts) when it never had one
+ * The demo model's scale when it has none, and its findings (demo-data/catalog.ts) when it never had one
  * (`metadata.annotationsSeq` unset), each through the finding workflow (count and number in the
  * same write); a follow-up links to the finding of the earlier survey.
  * @returns how many findings were created
@@ -230,7 +230,7 @@ async function seedFindings(
   return demo.length;
 }
 
-/** Generates a demo model's files (demo-data.ts) as the add-model workflow's input. */
+/** Generates a demo model's files (demo-data/model-files.ts) as the add-model workflow's input. */
 async function demoModelFiles(model: DemoModel): Promise<AddModelInput['files']> {
   const generated = await makeDemoModelFiles(model);
   const blob = (bytes: Uint8Array<ArrayBuffer>, type: string) => new Blob([bytes], { type });
