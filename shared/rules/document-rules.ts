@@ -1,8 +1,8 @@
 /**
- * The role table of SPEC.md §6 as the backends we run ourselves enforce it on every call — the
+ * The role table as the backends we run ourselves enforce it on every call — the
  * embedded backend (`cli/src/server/`) and the in-memory one (`shared/adapters/memory/`) both
  * import these decisions, so they are written once. Every decision is asked of `shared/roles.ts`
- * (`can()`, `decideRole()`), the table `shared/access-table.ts` states as rows.
+ * (`can()`, `decideRole()`), which the test fixture `tests/support/access-table.ts` states as rows.
  * - projects need Browse, models OpenModels, hidden models SeeHiddenModels (a hidden model is
  *   withheld from others, never refused by name);
  * - `users` and `admins` need ManageUsers; without it a caller reads only their own

@@ -1,5 +1,5 @@
 // The embedded server (`catalog serve`, in this process) against EVERY row of the shared access
-// table (shared/access-table.ts, decided by shared/roles.ts); tests/rules/role-table.test.ts runs
+// table (tests/support/access-table.ts, decided by shared/roles.ts); tests/rules/role-table.test.ts runs
 // the same rows against firestore.rules, so the two backends cannot drift. The principals sign in
 // through /v1/auth/sign-in with the table's fixed uids (accounts imported with the service key);
 // the requests go to the /v1 document routes a client uses.
@@ -14,8 +14,8 @@
 //   any other status; signed out is always refused (never 200).
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
-import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
+import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../support/access-table.js';
+import type { AccessPrincipal, AccessRequest } from '../support/access-table.js';
 import { startLocalServer } from '../support/local-backend.js';
 import type { LocalServerHandle } from '../support/local-backend.js';
 
@@ -41,7 +41,7 @@ async function call(method: string, path: string, bearer: string | undefined, bo
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
-/** Sends one request of the table as a client would (see shared/access-table.ts AccessRequest). */
+/** Sends one request of the table as a client would (see tests/support/access-table.ts AccessRequest). */
 function send(request: AccessRequest, bearer: string | undefined): Promise<Reply> {
   const at = (id: string): string => `/v1/docs/${request.collection}/${encodeURIComponent(id)}`;
   switch (request.op) {
@@ -120,7 +120,7 @@ afterAll(async () => {
   if (handle) rmSync(handle.dataDir, { recursive: true, force: true });
 });
 
-describe('embedded server: the access table of shared/access-table.ts', () => {
+describe('embedded server: the access table of tests/support/access-table.ts', () => {
   for (const row of ACCESS_TABLE) {
     it(accessRowName(row), async () => {
       const { request } = row;

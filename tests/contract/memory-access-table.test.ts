@@ -1,5 +1,5 @@
 // The in-memory backend (shared/adapters/memory) against EVERY row of the shared access table
-// (shared/access-table.ts, decided by shared/roles.ts), as tests/contract/access-table.test.ts
+// (tests/support/access-table.ts, decided by shared/roles.ts), as tests/contract/access-table.test.ts
 // holds the embedded server to it and tests/rules/role-table.test.ts firestore.rules. The
 // principals are clients of one store signed in with the table's fixed uids; the requests are the
 // port calls a client makes (get, query, add, set, set with merge, update, delete, batch).
@@ -12,8 +12,8 @@
 //   or a write to a document the caller reads as absent (hidden from them, or none at all) is
 //   refused as for a missing document: not-found (hidden means hidden).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
-import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
+import { ACCESS_COLLECTIONS, ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../support/access-table.js';
+import type { AccessPrincipal, AccessRequest } from '../support/access-table.js';
 import { createMemoryBackend, createMemoryStore } from '@shared/adapters/memory/index.js';
 import type { MemoryBackend } from '@shared/adapters/memory/index.js';
 import { AppError } from '@shared/errors.js';
@@ -34,7 +34,7 @@ clients.set('signed-out', createMemoryBackend({ store }));
 /** The outcome of one call: its value, or the AppError it was refused with. */
 type Outcome = { ok: true; value: unknown } | { ok: false; error: AppError };
 
-/** Sends one request of the table through the ports (see shared/access-table.ts AccessRequest). */
+/** Sends one request of the table through the ports (see tests/support/access-table.ts AccessRequest). */
 async function send(request: AccessRequest, backend: MemoryBackend): Promise<Outcome> {
   const collection = request.collection as CollectionName;
   const { catalog } = backend;
@@ -97,7 +97,7 @@ function resetFixture(): void {
 
 beforeEach(resetFixture);
 
-describe('in-memory backend: the access table of shared/access-table.ts', () => {
+describe('in-memory backend: the access table of tests/support/access-table.ts', () => {
   for (const row of ACCESS_TABLE) {
     it(accessRowName(row), async () => {
       const { request } = row;

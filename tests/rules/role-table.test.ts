@@ -1,7 +1,7 @@
 // Security rules (firestore.rules, storage.rules) with @firebase/rules-unit-testing. firestore.rules
-// runs EVERY row of the shared access table (shared/access-table.ts: the SPEC.md §6 role table for
+// runs EVERY row of the access table (tests/support/access-table.ts: the role table for
 // signed out, signed in without a record, allowlisted, user and admin × every collection × get,
-// list, create, update, delete and the atomic batches issue 18's findings need, decided by
+// list, create, update, delete and the atomic batches findings need, decided by
 // shared/roles.ts `can()`); the embedded server runs the
 // same rows (tests/contract/access-table.test.ts), so the two backends cannot drift. It runs on
 // Google's Firestore emulator, started here from the machine image's jar
@@ -14,8 +14,8 @@ import { assertFails, assertSucceeds, initializeTestEnvironment } from '@firebas
 import type { RulesTestContext, RulesTestEnvironment } from '@firebase/rules-unit-testing';
 import { setLogLevel } from 'firebase/firestore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '@shared/access-table.js';
-import type { AccessPrincipal, AccessRequest } from '@shared/access-table.js';
+import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../support/access-table.js';
+import type { AccessPrincipal, AccessRequest } from '../support/access-table.js';
 import { startFirestoreEmulator } from '../support/emulators.js';
 import { sdkData } from '../support/rules-data.js';
 import type { FirestoreEmulatorHandle } from '../support/emulators.js';
@@ -122,10 +122,10 @@ describe('security rules: the §6 role table', () => {
   const user = (): RulesTestContext => contextOf('user');
   const admin = (): RulesTestContext => contextOf('admin');
 
-  // Every row of the shared access table (shared/access-table.ts, decided by shared/roles.ts):
+  // Every row of the access table (tests/support/access-table.ts, decided by shared/roles.ts):
   // an allowance must succeed and a denial must fail with permission-denied. An allowed write is
   // undone before the next row (the target document restored, anything added removed).
-  describe('the access table of shared/access-table.ts', () => {
+  describe('the access table of tests/support/access-table.ts', () => {
     for (const row of ACCESS_TABLE) {
       it(accessRowName(row), async () => {
         const db = contextOf(row.principal).firestore();

@@ -1,4 +1,4 @@
-// The backend-neutral tables (shared/access-table.ts, tests/support/findings-field-table.ts) write
+// The backend-neutral tables (tests/support/access-table.ts, tests/support/findings-field-table.ts) write
 // the server-time sentinel `{$serverTimestamp: true}` where a client asks for the server's
 // clock; the Firestore web SDK that the rules tests run asks for it with `serverTimestamp()`.
 import firebase from 'firebase/compat/app';

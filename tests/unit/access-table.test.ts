@@ -1,8 +1,8 @@
-// The shared access table (shared/access-table.ts) that both backends are tested against: it covers
-// every principal × collection × operation, and its decisions are those of the §6 role table.
+// The access table (tests/support/access-table.ts) that every backend is tested against: it covers
+// every principal × collection × operation, and its decisions are those of the role table (shared/roles.ts).
 import { describe, expect, it } from 'vitest';
-import { ACCESS_PRINCIPALS, ACCESS_TABLE } from '@shared/access-table.js';
-import type { AccessOp } from '@shared/access-table.js';
+import { ACCESS_PRINCIPALS, ACCESS_TABLE } from '../support/access-table.js';
+import type { AccessOp } from '../support/access-table.js';
 
 const OPS: AccessOp[] = ['get', 'list', 'create', 'update', 'delete'];
 const allowed = (principal: string) => ACCESS_TABLE.filter((r) => r.principal === principal && r.expect === 'allow');

@@ -1,7 +1,7 @@
 /**
- * The accounts of User Management (issue 17: 'Set as Admin' needs a UID, and the portal had no
- * list to find one): the live `users` records with the `admins` allowlist, read through the
- * catalog port (admins only: shared/access-table.ts, firestore.rules).
+ * The accounts of User Management ('Set as Admin' needs a UID, and this list is where an admin
+ * finds one): the live `users` records with the `admins` allowlist, read through the catalog
+ * port (admins only: firestore.rules, and the access table in tests/support/access-table.ts).
  */
 import { useMemo } from 'react';
 import type { AdminEntry, UserRecord } from '@shared/types.js';

@@ -1,16 +1,18 @@
 /**
- * The document-access table of SPEC.md §6 (with §3's collections, §4's role resolution at sign-in
- * and §5's map-URL rule): who may get, list, create, update and delete what, as data. Every row is
- * decided from the role table of `roles.ts` ({@link can}, {@link decideRole}); nothing here
- * restates it. Both backends are tested against these rows — `firestore.rules` on the Firestore
- * emulator (tests/rules/role-table.test.ts) and the embedded server (`catalog serve`,
- * tests/contract/access-table.test.ts) — so the two cannot drift.
+ * The document-access table, a test fixture: who may get, list, create, update and delete what, as
+ * data — the role table per collection, role resolution at sign-in (the `admins` allowlist) and
+ * the rule that a project's map URL is an http(s) URL. Every row is decided from the role table of
+ * `shared/roles.ts` ({@link can}, {@link decideRole}); nothing here restates it. Every backend is
+ * tested against these rows — `firestore.rules` on the Firestore emulator
+ * (tests/rules/role-table.test.ts), the embedded server (`catalog serve`,
+ * tests/contract/access-table.test.ts) and the in-memory backend
+ * (tests/contract/memory-access-table.test.ts) — so they cannot drift.
  *
  * What "allow" and "deny" mean on each backend:
  * - **allow**: the caller receives exactly what an unrestricted read returns (get, list), or the
  *   write is committed (create, update, delete).
  * - **deny**: Firestore refuses the request (permission-denied). The embedded server refuses it
- *   (401 signed out, 403 no permission, 400 for the §5 content rule or a collection the spec does
+ *   (401 signed out, 403 no permission, 400 for the map-URL rule or a collection the catalog does
  *   not name), or — for reads only — withholds: a hidden model a non-admin asks for by id reads as
  *   missing (200 `{doc: null}`), and a query returns only what the caller may read (so not the
  *   full answer). Firestore cannot narrow a query; it refuses every query that could return a
@@ -19,12 +21,12 @@
  *   does not exist) is refused on the embedded server as for a missing document (404
  *   `not-found` for an update), so that no refusal tells a hidden document from a missing one.
  *
- * Pure TypeScript: no Firebase, no Node.
+ * Pure TypeScript (no Firebase, no Node built-ins), so every test project can load it.
  */
-import type { Query } from './ports/catalog.js';
-import { SERVER_TIMESTAMP } from './ports/catalog.js';
-import { Capability, can, decideRole } from './roles.js';
-import type { CollectionName, Role } from './types.js';
+import type { Query } from '@shared/ports/catalog.js';
+import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
+import { Capability, can, decideRole } from '@shared/roles.js';
+import type { CollectionName, Role } from '@shared/types.js';
 
 // ---------------------------------------------------------------------------------------------
 // Principals and the fixture
