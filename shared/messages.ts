@@ -176,10 +176,7 @@ export const saveProjectFailed = (detail: string): string => `Failed to save pro
 /** §8 delete guard: 'Cannot delete this project because it has N associated models. Please delete these models first.' */
 export const projectHasModels = (n: number): string =>
   `Cannot delete this project because it has ${n} associated models. Please delete these models first.`;
-/** Ours (issue 17): the warning of 'Delete project and all its models'. */
-export const projectDeleteWithModelsWarning = (models: number): string =>
-  `This action cannot be undone. The project, its ${models} ${models === 1 ? 'model' : 'models'} and all their files will be permanently deleted.`;
-/** Ours (issue 17): 'Project "{name}" and its N models have been deleted successfully.' */
+/** Ours (the CLI's `projects delete --with-models`): 'Project "{name}" and its N models have been deleted successfully.' */
 export const projectDeletedWithModels = (name: string, models: number): string =>
   `Project "${name}" and its ${models} ${models === 1 ? 'model' : 'models'} have been deleted successfully.`;
 /** §8 'Failed to delete project: {error message}' */

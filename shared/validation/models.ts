@@ -14,13 +14,14 @@ import type { ValidationResult } from './result.js';
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /**
- * The message for a Public ID another model of the same project already has (the CLI's, which
- * knows a model by its Public ID within its project; SPEC.md has no message for it).
+ * The message for a Public ID another model of the same project already has. Every writer
+ * refuses it (the portal's forms, the CLI, the server): the CLI knows a model by its Public ID
+ * within its project, and a resumed upload finds its model's storage folder from it.
  * @param publicId the Public ID, trimmed
- * @returns e.g. 'Public ID TWR-001-2025 is already used in this project'
+ * @returns e.g. 'Public ID TWR-001-2025 is already used in this project.'
  */
 export function publicIdInUse(publicId: string): string {
-  return `Public ID ${publicId} is already used in this project`;
+  return `Public ID ${publicId} is already used in this project.`;
 }
 
 export interface ListUploadInput {

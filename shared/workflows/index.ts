@@ -9,6 +9,7 @@ export type { DeleteProjectProgress } from './projects.js';
 export { registerUser, grantAdmin } from './users.js';
 export {
   listModelFiles,
+  listFilesOfModel,
   uploadAdditionalFiles,
   uploadCameraMetadata,
   deleteModelFile,

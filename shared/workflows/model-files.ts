@@ -152,7 +152,23 @@ export async function listModelFiles(
   modelId: string,
   onProgress?: (loaded: number, total: number) => void,
 ): Promise<FileEntry[]> {
-  const model = await getModel(backend, modelId);
+  return listFilesOfModel(backend, await getModel(backend, modelId), onProgress);
+}
+
+/**
+ * {@link listModelFiles} for a model record already read, so a caller can tell a failed read of
+ * the model from a failed listing of its files (they have different messages).
+ * @param backend catalog and file-store ports
+ * @param model the model's record
+ * @param onProgress as for {@link listModelFiles}
+ * @returns the entries, as {@link listModelFiles}
+ * @throws storage errors
+ */
+export async function listFilesOfModel(
+  backend: FilesBackend,
+  model: Model,
+  onProgress?: (loaded: number, total: number) => void,
+): Promise<FileEntry[]> {
   const { splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata } = model.files ?? {};
   const paths = [splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata];
   return collectFileEntries(backend, model, paths, onProgress);

@@ -146,7 +146,7 @@ export interface AddModelResult {
  *   only contain letters, numbers, hyphens, and underscores', camera metadata messages such as
  *   'JSON format error: Camera 3: …') or the content checks' messages, one refused file a line
  *   ('This .glb is an HTML page, not a GLB file (scan.glb).'); `already-exists` ('Public ID … is
- *   already used in this project'); `not-found` ('Project not found'); `storage/canceled`,
+ *   already used in this project.'); `not-found` ('Project not found'); `storage/canceled`,
  *   upload and permission errors
  */
 export async function addModel(
@@ -277,7 +277,7 @@ export async function addModel(
  * @param target.projectId the project the model is (or goes) in
  * @param target.publicId the Public ID, trimmed
  * @param target.exceptModelId the model being edited (its own Public ID is no clash)
- * @throws AppError `already-exists` ('Public ID … is already used in this project', context `{publicId, modelId}`)
+ * @throws AppError `already-exists` ('Public ID … is already used in this project.', context `{publicId, modelId}`)
  */
 export async function assertPublicIdFree(
   catalog: Pick<CatalogPort, 'query'>,

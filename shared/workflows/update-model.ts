@@ -20,7 +20,7 @@ import { unwrap } from './util.js';
  * @returns the values written (trimmed, date normalised)
  * @throws AppError `invalid-argument` ('Model name is required', 'Public ID is required', 'Public
  *   ID can only contain letters, numbers, hyphens, and underscores', 'Please enter a valid
- *   date'), `already-exists` ('Public ID … is already used in this project'),
+ *   date'), `already-exists` ('Public ID … is already used in this project.'),
  *   `not-found`, `permission-denied`
  */
 export async function updateModel(

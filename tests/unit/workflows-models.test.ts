@@ -53,7 +53,7 @@ describe('assertPublicIdFree (a Public ID is unique within its project)', () => 
     const { catalog, first } = await seeded();
     const error = await failure(assertPublicIdFree(catalog, { projectId: 'P1', publicId: 'TWR-A' }));
     expect(error.code).toBe(ErrorCode.AlreadyExists);
-    expect(error.message).toBe('Public ID TWR-A is already used in this project');
+    expect(error.message).toBe('Public ID TWR-A is already used in this project.');
     expect(error.message).toBe(publicIdInUse('TWR-A'));
     expect(error.context).toEqual({ publicId: 'TWR-A', modelId: first.id });
   });

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { loadProjectFailed } from '@shared/messages.js';
 import { paths } from '../../config/paths.js';
+import { detailOf } from '../../lib/error-detail.js';
 
 /**
  * A centred message with a title, text and optional action (empty lists, not found, login
@@ -21,6 +23,24 @@ export function EmptyState({ title, text, level = 2, children }: { title: string
 export function ProjectNotFound() {
   return (
     <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">
+      <Link className="button button-secondary" to={paths.projects.getHref()}>
+        Back to Projects
+      </Link>
+    </EmptyState>
+  );
+}
+
+/**
+ * The whole-screen state of a project route whose project could not be read (the server answered
+ * with an error): 'Failed to load project: {reason}', announced, with 'Back to Projects'. A
+ * project that does not exist is {@link ProjectNotFound} instead.
+ */
+export function ProjectLoadFailed({ error }: { error: unknown }) {
+  return (
+    <EmptyState level={1} title="Project Unavailable">
+      <p className="alert alert-error" role="alert">
+        {loadProjectFailed(detailOf(error))}
+      </p>
       <Link className="button button-secondary" to={paths.projects.getHref()}>
         Back to Projects
       </Link>

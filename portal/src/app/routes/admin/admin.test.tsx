@@ -7,8 +7,8 @@ import AdminRoute, { activeTab } from './admin.js';
 
 afterEach(cleanup);
 
-// The create-project page reads the backend only on submit; User Management lists the users
-// (issue 17), so an admin's in-memory backend stands behind the pages.
+// The create-project page reads the backend only on submit; User Management lists the users,
+// so an admin's in-memory backend stands behind the pages.
 const backend = () => createMemoryBackendAs('admin');
 
 function renderAt(entries: string[]) {
@@ -79,6 +79,13 @@ describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
     await screen.findByRole('heading', { name: 'Admin Dashboard' });
     const current = screen.getByRole('navigation', { name: 'Admin sections' }).querySelectorAll('a[aria-current="page"]');
     expect([...current].map((a) => a.textContent)).toEqual(['User Management']);
+    cleanup();
+    // editing a project: Project Management alone is current and active (Create Project's path is a prefix of it)
+    renderAt(['/admin/projects/p1']);
+    await screen.findByRole('heading', { name: 'Admin Dashboard' });
+    const tabs = screen.getByRole('navigation', { name: 'Admin sections' });
+    expect([...tabs.querySelectorAll('a[aria-current]')].map((a) => a.textContent)).toEqual(['Project Management']);
+    expect([...tabs.querySelectorAll('a.active')].map((a) => a.textContent)).toEqual(['Project Management']);
   });
 
   it('Quick Actions is a menu button: opens on its first (ArrowDown) or last (ArrowUp) item, arrows/Home/End move, Escape closes and returns the focus', async () => {

@@ -12,7 +12,7 @@
  * hover still shows it for a mouse. Every screen sets its page title.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Link, NavLink, Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, Route, Routes, useLocation, useParams, useSearchParams } from 'react-router-dom';
 import { ADMIN_CONTENT_MIN_HEIGHT_PX } from '@shared/constants.js';
 import { paths } from '../../../config/paths.js';
 import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';
@@ -251,15 +251,17 @@ export default function AdminRoute() {
       </header>
       <p className="alert alert-success">Administrator access granted. You have full control over projects, models, and user management.</p>
       <nav className="tabs" aria-label="Admin sections">
+        {/* Link, not NavLink: NavLink would also mark Create Project (/admin/projects) current on
+            /admin/projects/{id}, a second active tab beside the one activeTab picks */}
         {TABS.map((tab) => (
-          <NavLink
+          <Link
             key={tab.href}
             to={tab.href}
             className={`tab${tab.href === active ? ' active' : ''}`}
             aria-current={tab.href === active ? 'page' : undefined}
           >
             {tab.label}
-          </NavLink>
+          </Link>
         ))}
       </nav>
       <div className="admin-content" style={{ minHeight: ADMIN_CONTENT_MIN_HEIGHT_PX }}>

@@ -1,11 +1,11 @@
 /**
- * /projects/{projectId}/findings (issue 18 "Report"): the project's findings report, for
+ * /projects/{projectId}/findings: the project's findings report, for
  * signed-in users, over the project's models they can open. Composes the projects feature (the
  * project and its live models) and the findings feature (the report).
  */
 import { useParams } from 'react-router-dom';
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
-import { EmptyState, ProjectNotFound } from '../../../components/ui/empty-state.js';
+import { EmptyState, ProjectLoadFailed, ProjectNotFound } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { ProjectFindingsReport } from '../../../features/findings/components/findings-report.js';
@@ -16,15 +16,24 @@ import { useViewerUrl } from '../../../lib/runtime-config.js';
 function ProjectFindings({ projectId }: { projectId: string }) {
   const { project, models } = useProjectWithModels(projectId);
   const viewerUrl = useViewerUrl();
-  const notFound = project.status === 'error' || (project.status === 'success' && project.data === null);
-  usePageTitle(project.status === 'success' && project.data ? `Findings · ${project.data.name}` : notFound ? 'Project Not Found' : null);
+  const notFound = project.status === 'success' && project.data === null;
+  usePageTitle(
+    project.status === 'success' && project.data
+      ? `Findings · ${project.data.name}`
+      : notFound
+        ? 'Project Not Found'
+        : project.status === 'error'
+          ? 'Project Unavailable'
+          : null,
+  );
   throwIfUnreachable(project.error);
   throwIfUnreachable(models.error);
-  if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading findings..." />;
-  if (project.status === 'error' || project.data === null) {
-    if (project.status === 'error') console.error(project.error);
-    return <ProjectNotFound />;
+  if (project.status === 'error') {
+    console.error(project.error);
+    return <ProjectLoadFailed error={project.error} />;
   }
+  if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading findings..." />;
+  if (project.data === null) return <ProjectNotFound />;
   if (models.status === 'error') {
     console.error(models.error);
     return <p className="alert alert-error">Failed to load findings. Please try again.</p>;

@@ -92,6 +92,21 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     expect(document.title).toMatch(/^Project Not Found · /);
   });
 
+  it("says 'Failed to load project: …' when the project cannot be read, not 'Project Not Found'", async () => {
+    const test = createTestBackend('user', { projects: [located], models });
+    test.fail('projects', new AppError(ErrorCode.Internal, 'HTTP 500'));
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      renderProject(test, 'p1');
+      expect((await screen.findByRole('alert')).textContent).toBe('Failed to load project: HTTP 500');
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(screen.queryByText('Project Not Found')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'Project Unavailable' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Projects' }).getAttribute('href')).toBe('/projects');
+  });
+
   it('shows the fields, the location with map link and 200px zoom-14 map, and the sorted models', async () => {
     renderProject(createTestBackend('user', { projects: [located], models }), 'p1');
     expect(await screen.findByRole('heading', { name: 'North Ridge Tower', level: 1 })).toBeTruthy();

@@ -1,11 +1,15 @@
 /**
  * The current files of a model (SPEC.md §2 Model management screen, §9 loading progress): the
- * shared `listModelFiles` with its (loaded, total) progress. A new model shows the loading
- * progress; `reload()` (after an upload or a delete) keeps the table until the new list is in.
+ * model's record read again, then the shared `listFilesOfModel` with its (loaded, total)
+ * progress. A new model shows the loading progress; `reload()` (after an upload or a delete)
+ * keeps the table until the new list is in. A failure says which read failed: the model's
+ * record ('Failed to fetch model information.') or its files ('Failed to load model files.
+ * Please try again.').
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FileEntry } from '@shared/types.js';
-import { listModelFiles } from '@shared/workflows/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import type { FileEntry, Model } from '@shared/types.js';
+import { listFilesOfModel } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';
 
 export interface ModelFiles {
@@ -13,10 +17,13 @@ export interface ModelFiles {
   entries: FileEntry[];
   loaded: number;
   total: number;
+  /** With status 'error': which read failed, the model's record or the listing of its files. */
+  failed?: 'model' | 'files';
 }
 
 const LOADING: ModelFiles = { status: 'loading', entries: [], loaded: 0, total: 0 };
 
+/** The files of the model `modelId` (null: none selected), and a reload after a change. */
 export function useModelFiles(modelId: string | null): { files: ModelFiles; reload: () => void } {
   const backend = useBackend();
   const [files, setFiles] = useState<ModelFiles>(LOADING);
@@ -29,15 +36,27 @@ export function useModelFiles(modelId: string | null): { files: ModelFiles; relo
     // A new selection shows the loading progress; a reload of the same model keeps the table.
     if (loadedFor.current !== modelId) setFiles(LOADING);
     loadedFor.current = modelId;
-    listModelFiles(backend, modelId, (loaded, total) => {
-      if (active) setFiles((f) => ({ ...f, loaded, total }));
-    }).then(
-      (entries) => active && setFiles({ status: 'ready', entries, loaded: entries.length, total: entries.length }),
-      (error: unknown) => {
-        console.error(error);
-        if (active) setFiles({ status: 'error', entries: [], loaded: 0, total: 0 });
-      },
-    );
+    const fail = (failed: 'model' | 'files', error: unknown) => {
+      console.error(error);
+      if (active) setFiles({ status: 'error', entries: [], loaded: 0, total: 0, failed });
+    };
+    void (async () => {
+      let model: Model | null;
+      try {
+        model = await backend.catalog.get('models', modelId);
+        if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+      } catch (error) {
+        return fail('model', error);
+      }
+      try {
+        const entries = await listFilesOfModel(backend, model, (loaded, total) => {
+          if (active) setFiles((f) => ({ ...f, loaded, total }));
+        });
+        if (active) setFiles({ status: 'ready', entries, loaded: entries.length, total: entries.length });
+      } catch (error) {
+        fail('files', error);
+      }
+    })();
     return () => {
       active = false;
     };

@@ -5,12 +5,13 @@
  */
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { ProjectMessages } from '@shared/messages.js';
+import { ProjectMessages, loadProjectFailed } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
 import { FlashBanner } from '../../../components/ui/banner.js';
 import { useFlash, type FlashState } from '../../../hooks/use-flash.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
+import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useSignOut } from '../../../lib/session.js';
 import { useCreateProject } from '../api/create-project.js';
@@ -48,9 +49,16 @@ export function EditProjectPage({ project, models }: { project: Resource<Project
   const updateProject = useUpdateProject();
   const setReferenceModel = useSetReferenceModel();
   if (project.status === 'loading') return <LoadingState label="Loading project..." />;
-  if (project.status === 'error' || project.data === null) {
-    return <p className="alert alert-error">{ProjectMessages.notFoundSentence}</p>;
+  if (project.status === 'error') {
+    // the server answered with an error: say so, never that the project does not exist
+    console.error(project.error);
+    return (
+      <p className="alert alert-error" role="alert">
+        {loadProjectFailed(detailOf(project.error))}
+      </p>
+    );
   }
+  if (project.data === null) return <p className="alert alert-error">{ProjectMessages.notFoundSentence}</p>;
   const current = project.data;
   return (
     <div className="edit-project">

@@ -1,17 +1,21 @@
-// Issue 17's admin fixes in jsdom: the reference picker refuses a hidden model, User Management
-// lists and searches the accounts, 'Delete Project and Models' takes one typed name, and the
-// success message of a created project appears on the page navigated to.
+// Admin screens in jsdom: the reference picker refuses a hidden model, User Management lists and
+// searches the accounts, Project Management never deletes a project with its models, Model
+// Management says 'Failed to fetch model information.' when the model cannot be read, Edit Model
+// says why a Public ID is refused, and the success message of a created project appears on the page navigated to.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { noAccountWithUid, ProjectMessages, projectDeletedWithModels, projectDeleteWithModelsWarning } from '@shared/messages.js';
+import { adminGrantFailed, ModelMessages, noAccountWithUid, ProjectMessages, projectHasModels } from '@shared/messages.js';
+import { publicIdInUse } from '@shared/validation/models.js';
 import type { Model, Project } from '@shared/types.js';
 import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
+import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
 import { BackendProvider } from '../../../lib/backend-context.js';
 import { success } from '../../../lib/resource.js';
 import type { ListedUser } from '../api/list-users.js';
 import { CreateProjectPage, EditProjectPage } from './admin-pages.js';
+import { EditModelForm, ModelManagement } from './model-management.js';
 import { ProjectPanel } from './project-management.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement, matchesUser } from './user-management.js';
@@ -25,7 +29,7 @@ const models = [
   { id: 'm3', publicId: 'C', name: 'Survey C', files: {} } as Model,
 ];
 
-describe('ReferencePicker refuses a hidden model (issue 17)', () => {
+describe('ReferencePicker refuses a hidden model', () => {
   it("marks it 'Hidden' and answers 'A hidden model cannot be the reference model. Unhide it first.' without writing", async () => {
     const calls: string[] = [];
     render(
@@ -65,7 +69,7 @@ const USERS: ListedUser[] = [
   { uid: 'uid-field-3', email: 'field@lab.example', role: 'user', admin: false, allowlisted: false },
 ];
 
-describe('User Management lists the accounts (issue 17)', () => {
+describe('User Management lists the accounts', () => {
   it('shows email, UID, role and admin flag under Manage Roles, searches by email or UID, and sets a row as admin', async () => {
     const granted: string[] = [];
     render(
@@ -100,7 +104,7 @@ describe('User Management lists the accounts (issue 17)', () => {
     expect(matchesUser({ email: null, uid: 'abc' }, 'B')).toBe(true);
   });
 
-  it("'Set as Admin' by UID shows 'No account with UID …' for a UID without an account", async () => {
+  it("'Set as Admin' by UID shows 'Error setting admin role: No account with UID ….' for a UID without an account", async () => {
     render(
       <UserManagement
         users={success([])}
@@ -113,66 +117,83 @@ describe('User Management lists the accounts (issue 17)', () => {
     const form = screen.getByRole('form', { name: 'Manage Roles' });
     fireEvent.change(within(form).getByLabelText('User ID (UID)'), { target: { value: 'no-such-uid' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Set as Admin' }));
-    expect((await within(form).findByRole('alert')).textContent).toBe('No account with UID no-such-uid.');
+    expect((await within(form).findByRole('alert')).textContent).toBe(adminGrantFailed(noAccountWithUid('no-such-uid')));
+    expect(adminGrantFailed(noAccountWithUid('no-such-uid'))).toBe('Error setting admin role: No account with UID no-such-uid.');
     expect(screen.getByText('No users yet.')).toBeTruthy();
   });
 });
 
-describe("'Delete Project and Models' (issue 17)", () => {
-  it('is offered only with models, takes one typed name, reports progress and the result', async () => {
-    const calls: string[] = [];
-    let selected: string | null = 'p1';
-    const view = render(
-      <MemoryRouter>
-        <ProjectPanel
-          projects={[project]}
-          selectedId={selected}
-          onSelect={(id) => void (selected = id)}
-          models={models}
-          onUpdate={async () => undefined}
-          onDelete={async () => 'x'}
-          onSetReference={async () => undefined}
-          onDeleteWithModels={async (id, typed, onProgress) => {
-            calls.push(`${id}:${typed}`);
-            onProgress?.({ modelsDeleted: 3, models: 3 });
-            return { name: project.name, modelsDeleted: 3 };
-          }}
-        />
-      </MemoryRouter>,
-    );
-    fireEvent.click(screen.getByRole('button', { name: 'Delete Project and Models' }));
-    const box = screen.getByRole('dialog', { name: 'Delete Project and All Its Models' });
-    expect(within(box).getByText(projectDeleteWithModelsWarning(3))).toBeTruthy();
-    expect(screen.queryByRole('region', { name: 'Project Models' })).toBeNull();
-    const confirm = within(box).getByRole('button', { name: 'Delete Project and Models' });
-    expect((confirm as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(within(box).getByPlaceholderText('Type project name here...'), { target: { value: ' North Tower ' } });
-    fireEvent.click(confirm);
-    expect((await screen.findByText(projectDeletedWithModels('North Tower', 3))).getAttribute('role')).toBe('status');
-    expect(calls).toEqual(['p1: North Tower ']);
-    expect(selected).toBeNull();
-    view.unmount();
-
-    // a project without models does not offer it
+describe('Project Management never deletes a project with its models', () => {
+  it("offers no 'Delete Project and Models'; Delete Project says at once that the project cannot be deleted", async () => {
+    const deleted: string[] = [];
     render(
       <MemoryRouter>
         <ProjectPanel
           projects={[project]}
           selectedId="p1"
           onSelect={() => undefined}
-          models={[]}
+          models={models}
           onUpdate={async () => undefined}
-          onDelete={async () => 'x'}
+          onDelete={async (id) => {
+            deleted.push(id);
+            return project.name;
+          }}
           onSetReference={async () => undefined}
-          onDeleteWithModels={async () => ({ name: '', modelsDeleted: 0 })}
         />
       </MemoryRouter>,
     );
-    expect(screen.queryByRole('button', { name: 'Delete Project and Models' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete Project and/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Project' }));
+    const refusal = screen.getByRole('alertdialog', { name: 'Delete Project' });
+    expect(within(refusal).getByText(projectHasModels(3))).toBeTruthy();
+    expect(screen.queryByPlaceholderText('Type project name here...')).toBeNull();
+    expect(deleted).toEqual([]);
   });
 });
 
-describe('A success message survives the navigation (issue 17)', () => {
+describe('Model Management says which read failed', () => {
+  it("shows 'Failed to fetch model information.' when the selected model's record cannot be read", async () => {
+    const test = createTestBackend('admin', { projects: [project], models });
+    test.fail('models', new AppError(ErrorCode.Internal, 'HTTP 500'));
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      render(
+        <MemoryApp backend={test.backend} path="/admin/model-management?modelId=m1" pattern="/admin/model-management">
+          <ModelManagement models={success(models)} />
+        </MemoryApp>,
+      );
+      const region = await screen.findByText(ModelMessages.fetchModelFailed);
+      expect(region.getAttribute('role')).toBe('alert');
+    } finally {
+      quiet.mockRestore();
+    }
+    expect(screen.queryByText(ModelMessages.loadFilesFailed)).toBeNull();
+  });
+});
+
+describe('A Public ID the project already has', () => {
+  it("Edit Model keeps the spec's failure message and adds the reason, with its full stop", async () => {
+    render(
+      <EditModelForm
+        model={models[2]!}
+        onSave={async () => Promise.reject(new AppError(ErrorCode.AlreadyExists, publicIdInUse('A')))}
+        onClose={() => undefined}
+      />,
+    );
+    fireEvent.change(screen.getByLabelText('Public ID'), { target: { value: 'A' } });
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'Failed to update model information. Public ID A is already used in this project.',
+      );
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+});
+
+describe('A success message survives the navigation', () => {
   it("shows 'Project created successfully!' on the edit page the creation navigates to", async () => {
     const backend = createMemoryBackendAs('admin');
     function Edit() {

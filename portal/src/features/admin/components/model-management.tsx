@@ -8,6 +8,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { isAppError, ErrorCode } from '@shared/errors.js';
 import { formatBytes, formatDate, formatDateTimeLocal } from '@shared/format.js';
 import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
@@ -90,7 +91,8 @@ export function EditModelForm({
     {
       failure: (e) => {
         console.error(e);
-        return ModelMessages.updateModelFailed;
+        // a Public ID another model of the project has: the spec's message, then the reason
+        return isAppError(e, ErrorCode.AlreadyExists) ? `${ModelMessages.updateModelFailed} ${e.message}` : ModelMessages.updateModelFailed;
       },
     },
   );
@@ -317,7 +319,9 @@ export function ModelManagement({ models }: { models: Resource<Model[]> }) {
           {files.status === 'loading' ? (
             <LoadingState label={`Loading files... (${files.loaded}/${files.total})`} />
           ) : files.status === 'error' ? (
-            <p className="alert alert-error">{ModelMessages.loadFilesFailed}</p>
+            <p className="alert alert-error" role="alert">
+              {files.failed === 'model' ? ModelMessages.fetchModelFailed : ModelMessages.loadFilesFailed}
+            </p>
           ) : (
             <FilesTable
               key={selected.id}

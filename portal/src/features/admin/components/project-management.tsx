@@ -3,9 +3,8 @@
  * "Project delete flow", §5 "Delete project", §8 Project messages): searchable, sortable list
  * (ID, Name, Latest; default structure id), 1+3 grid, Project Information read view, edit
  * toggle, delete flow with its banners (a project with models is refused when Delete Project is
- * pressed, before any name is typed), and the reference-model picker. A project with models
- * also offers 'Delete Project and Models': one typed-name confirmation, then the shared
- * `deleteProjectWithModels` (issue 17). Long descriptions wrap inside the panel.
+ * pressed, before any name is typed: such a project cannot be deleted here, so nothing offers to
+ * delete it with its models), and the reference-model picker. Long descriptions wrap inside the panel.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { isAppError, ErrorCode } from '@shared/errors.js';
@@ -17,9 +16,7 @@ import {
   ValidationMessages,
   deleteProjectFailed,
   projectDeletePrompt,
-  projectDeleteWithModelsWarning,
   projectDeleted,
-  projectDeletedWithModels,
   projectHasModels,
 } from '@shared/messages.js';
 import { sortProjectsBy } from '@shared/order.js';
@@ -34,7 +31,7 @@ import { LoadingState } from '../../../components/ui/spinner.js';
 import { ModalDialog, TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
 import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
-import { useDeleteProject, useDeleteProjectWithModels, type DeleteProjectWithModels } from '../api/delete-project.js';
+import { useDeleteProject } from '../api/delete-project.js';
 import { useSetReferenceModel } from '../api/set-reference-model.js';
 import { useUpdateProject } from '../api/update-project.js';
 import { ManagementLayout, screenHeading } from './management-layout.js';
@@ -119,8 +116,6 @@ export interface ProjectPanelProps {
   modelsReady?: boolean;
   onUpdate: (projectId: string, input: ProjectFormInput) => Promise<void>;
   onDelete: (projectId: string, typed: string) => Promise<string>;
-  /** 'Delete Project and Models' (absent: not offered). */
-  onDeleteWithModels?: DeleteProjectWithModels;
   onSetReference: (projectId: string, modelId: string) => Promise<void>;
   /** A success message handed over by the page that navigated here (e.g. after adding a model). */
   initialBanner?: string | null;
@@ -135,15 +130,13 @@ export function ProjectPanel({
   modelsReady = true,
   onUpdate,
   onDelete,
-  onDeleteWithModels,
   onSetReference,
   initialBanner = null,
 }: ProjectPanelProps) {
   const pick = usePickList(projects, searchProjectsForManagement, sortProjectsBy);
   const [editing, setEditing] = useState(false);
-  /** The open delete box: the plain delete (§4) or the delete with the models (issue 17). */
-  const [deleting, setDeleting] = useState<false | 'project' | 'with-models'>(false);
-  const [progress, setProgress] = useState<string | null>(null);
+  /** Whether the Delete Project box (or its refusal, for a project with models) is open. */
+  const [deleting, setDeleting] = useState<false | 'project'>(false);
   const [banner, setBanner] = useState<BannerMessage | null>(initialBanner === null ? null : { kind: 'success', text: initialBanner });
   const selected = projects.find((p) => p.id === selectedId) ?? null;
   const titleRef = useRef<HTMLHeadingElement>(null);
@@ -174,29 +167,6 @@ export function ProjectPanel({
         console.error('Project delete failed', error);
         setBanner({ kind: 'error', text: deleteProjectFailed(detailOf(error)) });
       }
-    }
-  }
-
-  async function confirmDeleteWithModels(project: Project, typed: string) {
-    if (!onDeleteWithModels) return;
-    setProgress(`Deleting ${models.length} models and their files...`);
-    try {
-      const done = await onDeleteWithModels(project.id, typed, ({ modelsDeleted, models: total }) =>
-        setProgress(`Deleted ${modelsDeleted} of ${total} models...`),
-      );
-      setDeleting(false);
-      setBanner({ kind: 'success', text: projectDeletedWithModels(done.name, done.modelsDeleted) });
-      select(null);
-      setFocusTitle((n) => n + 1);
-    } catch (error) {
-      setDeleting(false);
-      if (isAppError(error, ErrorCode.InvalidArgument)) setBanner({ kind: 'error', text: error.message });
-      else {
-        console.error('Project delete with models failed', error);
-        setBanner({ kind: 'error', text: deleteProjectFailed(detailOf(error)) });
-      }
-    } finally {
-      setProgress(null);
     }
   }
 
@@ -257,11 +227,6 @@ export function ProjectPanel({
                 <button type="button" className="button button-danger" onClick={() => setDeleting('project')}>
                   Delete Project
                 </button>
-                {onDeleteWithModels && models.length > 0 ? (
-                  <button type="button" className="button button-danger" onClick={() => setDeleting('with-models')}>
-                    Delete Project and Models
-                  </button>
-                ) : null}
               </div>
             </div>
             {editing ? (
@@ -281,28 +246,7 @@ export function ProjectPanel({
               <ProjectInformation project={selected} />
             )}
           </section>
-          {deleting === 'with-models' ? (
-            <TypedNameConfirm
-              key={`delete-all-${selected.id}`}
-              title="Delete Project and All Its Models"
-              showTitle
-              warning={projectDeleteWithModelsWarning(models.length)}
-              prompt={projectDeletePrompt(selected.name)}
-              placeholder={ValidationMessages.projectDeletePlaceholder}
-              expectedName={selected.name}
-              mismatchText={ValidationMessages.projectNameMismatch}
-              confirmLabel="Delete Project and Models"
-              requireMatch
-              onCancel={() => setDeleting(false)}
-              returnFocus={titleElement}
-              onConfirm={(typed) => confirmDeleteWithModels(selected, typed)}
-            >
-              {/* the progress of a long delete, announced politely */}
-              <p className="muted" role="status">
-                {progress}
-              </p>
-            </TypedNameConfirm>
-          ) : deleting === 'project' && (!modelsReady || models.length > 0) ? (
+          {deleting === 'project' && (!modelsReady || models.length > 0) ? (
             <>
               {/* said before any typing: a project with models cannot be deleted */}
               <DeleteRefusal
@@ -353,7 +297,6 @@ export function ProjectManagement({
 }) {
   const updateProject = useUpdateProject();
   const deleteProject = useDeleteProject();
-  const deleteWithModels = useDeleteProjectWithModels();
   const setReferenceModel = useSetReferenceModel();
   const flash = useFlash();
   if (projects.status === 'loading') return <LoadingState label="Loading projects..." />;
@@ -367,7 +310,6 @@ export function ProjectManagement({
       modelsReady={models.status !== 'loading'}
       onUpdate={updateProject}
       onDelete={deleteProject}
-      onDeleteWithModels={deleteWithModels}
       onSetReference={setReferenceModel}
       initialBanner={flash}
     />

@@ -3,10 +3,13 @@
  * user" and "Set admin", §8 Registration messages): two tabs, Register User and Manage Roles.
  * Registering signs the admin out after 2 seconds (§4, §9); the local backend's createAccount
  * does not sign the new user in, so the sign-out is done here. Manage Roles lists the accounts
- * (email, UID, role, admin flag) with a search box (issue 17), each non-admin with its own 'Set as
- * Admin'; 'Set as Admin' by UID is refused for a UID without an account ('No account with UID …').
+ * (email, UID, role, admin flag) with a search box, each non-admin with its own 'Set as Admin';
+ * 'Set as Admin' by UID is refused for a UID without an account ('Error setting admin role: No
+ * account with UID ….'). A grant leaves the admin signed in: the role is read at sign-in, so it is
+ * the promoted user who signs in again, as the success message says; the admin's own role did not
+ * change.
  *
- * Keyboard and screen readers (issue 19): the two tabs are a tablist (arrow keys, Home, End move
+ * Keyboard and screen readers: the two tabs are a tablist (arrow keys, Home, End move
  * and select; Tab goes into the panel); results are announced (live regions); a refused field is
  * `aria-invalid`, described by the message, and takes the focus.
  */
@@ -114,8 +117,8 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   const errors = useFieldErrors<'email' | 'uid'>();
   const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
     success: (_, target) => adminGranted(target.email ?? target.uid),
-    // 'No account with UID …' as it is (issue 17); other failures in the §8 wrapper
-    failure: (error) => (isAppError(error, ErrorCode.NotFound) ? error.message : adminGrantFailed(detailOf(error))),
+    // every failure in the spec's wrapper, with the reason ('Error setting admin role: No account with UID ….')
+    failure: (error) => adminGrantFailed(detailOf(error)),
   });
 
   function submit(event: FormEvent) {
@@ -158,12 +161,12 @@ export function matchesUser(user: Pick<ListedUser, 'email' | 'uid'>, search: str
   return needle === '' || (user.email ?? '').toLowerCase().includes(needle) || user.uid.toLowerCase().includes(needle);
 }
 
-/** The accounts (issue 17): email, UID, role, admin flag; a search box; 'Set as Admin' per non-admin. */
+/** The accounts: email, UID, role, admin flag; a search box; 'Set as Admin' per non-admin. */
 export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; onGrant: (uid: string) => Promise<void> }) {
   const [search, setSearch] = useState('');
   const grant = useAction((user: ListedUser) => onGrant(user.uid), {
     success: (_, user) => adminGranted(user.email ?? user.uid),
-    failure: (error) => (isAppError(error, ErrorCode.NotFound) ? error.message : adminGrantFailed(detailOf(error))),
+    failure: (error) => adminGrantFailed(detailOf(error)),
   });
   const shown = useMemo(() => (users.status === 'success' ? users.data.filter((u) => matchesUser(u, search)) : []), [users, search]);
   // A row's 'Set as Admin' goes away when its user becomes an admin: the list's heading takes the focus.

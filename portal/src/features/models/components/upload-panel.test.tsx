@@ -110,7 +110,7 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
   });
 
   it("shows a chosen file's content problem under its input at once, and a Public ID clash's message (issue 16)", async () => {
-    const { sent, onUpload } = uploader(new AppError(ErrorCode.AlreadyExists, 'Public ID TWR-9 is already used in this project'));
+    const { sent, onUpload } = uploader(new AppError(ErrorCode.AlreadyExists, 'Public ID TWR-9 is already used in this project.'));
     render(<UploadPanel projects={projects} onUpload={onUpload} />);
     fireEvent.change(screen.getByLabelText('Splat file (.splat, .ply)'), { target: { files: [htmlPageFile('point_cloud.ply')] } });
     const problem = await screen.findByRole('alert');
@@ -122,7 +122,7 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     fireEvent.change(screen.getByLabelText('publicId'), { target: { value: 'TWR-9' } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Again' } });
     upload();
-    expect((await screen.findByRole('alert')).textContent).toBe('Public ID TWR-9 is already used in this project');
+    expect((await screen.findByRole('alert')).textContent).toBe('Public ID TWR-9 is already used in this project.');
     expect(sent).toEqual([]);
   });
 

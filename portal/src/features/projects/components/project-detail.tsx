@@ -12,7 +12,7 @@ import { addModelLinkLabel, findReferenceModel } from '@shared/projects.js';
 import { ModelMessages } from '@shared/messages.js';
 import type { Model, Project } from '@shared/types.js';
 import { FlashBanner } from '../../../components/ui/banner.js';
-import { ProjectNotFound } from '../../../components/ui/empty-state.js';
+import { ProjectLoadFailed, ProjectNotFound } from '../../../components/ui/empty-state.js';
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
@@ -150,19 +150,29 @@ function ProjectModelCardWithLink({
 
 export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
   const { project, models } = useProjectWithModels(projectId);
-  // '✅ Model uploaded successfully!' from the add-model page (issue 17's hand-over, shown here too)
+  // '✅ Model uploaded successfully!' handed over by the add-model page
   const flash = useFlash();
-  const notFound = project.status === 'error' || (project.status === 'success' && project.data === null);
-  // the page's title: the project's name once known (issue 19)
-  usePageTitle(project.status === 'success' && project.data ? project.data.name : notFound ? 'Project Not Found' : null);
+  const notFound = project.status === 'success' && project.data === null;
+  // the page's title: the project's name once known
+  usePageTitle(
+    project.status === 'success' && project.data
+      ? project.data.name
+      : notFound
+        ? 'Project Not Found'
+        : project.status === 'error'
+          ? 'Project Unavailable'
+          : null,
+  );
 
   // Server unreachable: the route's error screen (Retry reads again), not 'Project Not Found'.
   throwIfUnreachable(project.error);
-  if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
-  if (project.status === 'error' || project.data === null) {
-    if (project.status === 'error') console.error(project.error);
-    return <ProjectNotFound />;
+  if (project.status === 'error') {
+    // the server answered with an error: say so, never that the project does not exist
+    console.error(project.error);
+    return <ProjectLoadFailed error={project.error} />;
   }
+  if (project.status === 'loading' || models.status === 'loading') return <LoadingState label="Loading project details..." />;
+  if (project.data === null) return <ProjectNotFound />;
   const data = project.data;
   return (
     <div className="project-detail">
