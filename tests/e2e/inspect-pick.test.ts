@@ -41,7 +41,7 @@ if (!hasSamples) console.info('[e2e inspect-pick] skipping the real-sample cases
 const USER = ['user@demo.lab', 'demo-user-1'] as const;
 /** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
 const RENDER_TIMEOUT_MS = 60_000;
-/** The viewer camera's vertical field of view, degrees (engine.ts DEFAULT_FOV; the fit keeps it). */
+/** The viewer camera's vertical field of view, degrees (camera-rig.ts DEFAULT_FOV; the fit keeps it). */
 const VIEWER_FOV = 50;
 /** Where the screenshots for the closing note go. */
 /** Where this file's screenshots go (test-results/inspect/). */

@@ -159,7 +159,7 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
             },
             picked: photoPoint,
             cameras: withCameras ? cameras : null,
-            onViewFrom: (index) => engine?.viewFromCamera(index, !prefersReducedMotion()),
+            onViewFrom: (index) => engine?.cameraPoses.viewFrom(index, !prefersReducedMotion()),
           }
         : null,
   };

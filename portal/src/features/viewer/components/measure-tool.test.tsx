@@ -18,7 +18,8 @@ const pick = (point: ModelPoint): PickResult => ({ point, part: 'mesh' });
 const model = (unitsPerMetre: number | null) =>
   ({ id: 'm1', publicId: 'BOX-1', name: 'Box', metadata: { unitsPerMetre } }) as unknown as Model;
 /** An engine that answers the up axis of a y-down splat (the viewer's flip undone). */
-const engine = { modelUp: () => p(0, -1, 0), pickCentre: vi.fn() } as unknown as ViewerEngine;
+const picker = { modelUp: () => p(0, -1, 0), pickCentre: vi.fn() };
+const engine = { picker } as unknown as ViewerEngine;
 
 function props(overrides: Partial<MeasureToolProps> = {}): MeasureToolProps {
   return {
@@ -133,7 +134,7 @@ describe('useMeasureTool', () => {
     expect(result.current.tool?.points).toEqual([p(1, 1, 1), p(2, 1, 1)]);
     expect(result.current.tool?.up).toEqual(p(0, -1, 0));
     act(() => result.current.tool!.onPickCentre?.());
-    expect(engine.pickCentre).toHaveBeenCalled();
+    expect(picker.pickCentre).toHaveBeenCalled();
     act(() => result.current.tool!.onClear());
     expect(result.current.tool?.points).toEqual([]);
     // Closing gives the picks back.

@@ -78,7 +78,7 @@ export function useMeasureTool(model: Model | null, onSave?: SaveMeasurement): M
     (pick: PickResult) => {
       const max = capacity(modeRef.current);
       setPoints((current) => (current.length >= max ? [pick.point] : [...current, pick.point]));
-      if (modeRef.current === 'height') setUp(engine?.modelUp() ?? null);
+      if (modeRef.current === 'height') setUp(engine?.picker.modelUp() ?? null);
     },
     [engine],
   );
@@ -125,11 +125,11 @@ export function useMeasureTool(model: Model | null, onSave?: SaveMeasurement): M
           mode,
           onMode: choose,
           points,
-          up: mode === 'height' ? (up ?? engine?.modelUp() ?? null) : null,
+          up: mode === 'height' ? (up ?? engine?.picker.modelUp() ?? null) : null,
           unitsPerMetre: model?.metadata?.unitsPerMetre ?? null,
           onClear: clear,
           onUndo: () => setPoints((current) => current.slice(0, -1)),
-          onPickCentre: engine ? () => void engine.pickCentre() : undefined,
+          onPickCentre: engine ? () => void engine.picker.pickCentre() : undefined,
           onSave,
         }
       : null,

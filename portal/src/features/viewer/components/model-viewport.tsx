@@ -20,7 +20,6 @@
  * `LOD_ABOVE_GAUSSIANS` is drawn through its level-of-detail tree (`data-lod` is 'on').
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import type { Group } from 'three';
 import { formatBytes, formatDate } from '@shared/format.js';
 import { CompareMessages } from '@shared/messages.js';
 import { formatPoint } from '@shared/annotations.js';
@@ -32,31 +31,10 @@ import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerMod
 import { ViewerEngine, type PickResult, type ViewerMarker } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import { defaultUpAxis, rememberedUpAxis, rememberUpAxis, type UpAxis } from '../lib/up-axis.js';
-import { VIEW_KEYS_HINT, viewActionForKey, type ViewAction } from '../lib/view-keys.js';
+import { VIEW_KEYS_HINT, type ViewAction } from '../lib/view-keys.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import { CameraPanel } from './camera-panel.js';
 import './measure-tool.css';
-
-/** What an overlay is given once the model is loaded and framed (see {@link ViewportOverlay}). */
-export interface OverlayContext {
-  engine: ViewerEngine;
-  model: Model;
-  /** The splat's frame: turns with the up-axis fix (camera poses of a 3DGS output belong here). */
-  splatFrame: Group;
-  /** The GLB's frame. */
-  meshFrame: Group;
-  /** World space (not turned). */
-  worldFrame: Group;
-  /** Draws a frame after the overlay changed something. */
-  requestRender: () => void;
-}
-
-/**
- * Something drawn over the model (e.g. the camera poses of its photos, built elsewhere): called
- * once the model is ready; adds its objects to a frame of the context and returns a cleanup that
- * removes (and disposes) them, called when the model changes or the viewport goes.
- */
-export type ViewportOverlay = (context: OverlayContext) => void | (() => void);
 
 type Phase =
   | { kind: 'resolving' }
@@ -86,8 +64,6 @@ export interface ModelViewportProps {
   onModel?: (found: ViewerModel | null) => void;
   /** Called once the model is loaded and framed. */
   onReady?: () => void;
-  /** Drawn over the model once it is ready (see {@link ViewportOverlay}). */
-  overlays?: ViewportOverlay;
   /** Extra class on the viewport element (compare layouts). */
   className?: string;
   /** When true, a click on the model (or P at the view's centre) picks a point instead of a camera (issue 18). */
@@ -158,7 +134,6 @@ export function ModelViewport({
   onEngine,
   onModel,
   onReady,
-  overlays,
   className,
   pickMode = false,
   onPick,
@@ -239,14 +214,14 @@ export function ModelViewport({
       root.dataset.renderedFrames = String(engine.renderedFrames);
       // For tests: the view as drawn (on the viewport and on the focusable canvas), and whether a
       // camera flight is under way.
-      root.dataset.camera = canvas.dataset.camera = engine.cameraState();
-      root.dataset.flight = engine.flying ? 'on' : 'off';
+      root.dataset.camera = canvas.dataset.camera = engine.rig.state();
+      root.dataset.flight = engine.rig.flying ? 'on' : 'off';
       // whether the splat is drawn through its level-of-detail tree (a capture of millions of Gaussians)
       root.dataset.lod = engine.lodActive ? 'on' : 'off';
     };
     // Every pick (a click in pick mode, P, the measure tool's button) comes here through the engine.
     let seq = 0;
-    engine.onPointPicked = (pick) => {
+    engine.picker.onPicked = (pick) => {
       seq += 1;
       setPicked({ pick, seq });
       const root = rootRef.current;
@@ -260,13 +235,10 @@ export function ModelViewport({
     const onKeyDown = (event: KeyboardEvent) => {
       if (pickModeRef.current && (event.key === 'p' || event.key === 'P') && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
-        engine.pickCentre();
+        engine.picker.pickCentre();
         return;
       }
-      const action = viewActionForKey(event);
-      if (!action) return;
-      event.preventDefault();
-      engine.perform(action);
+      if (engine.rig.handleKey(event)) event.preventDefault();
     };
     canvas.addEventListener('keydown', onKeyDown);
     const observer = new ResizeObserver(() => engine.resize());
@@ -400,7 +372,7 @@ export function ModelViewport({
           engine.setFlipped(withSplat ? 'splat' : 'mesh', (upChoiceRef.current ?? defaultUpAxis(withSplat)) === 'y-down');
           // Picks and markers are in the model's coordinates: the splat's file frame, or the GLB's for a mesh-only model.
           engine.setModelFrame(withSplat ? 'splat' : 'mesh');
-          engine.fit(true);
+          engine.rig.fit(true);
         }
         setPhase({ kind: 'ready', found });
         callbacks.current.onReady?.();
@@ -432,29 +404,10 @@ export function ModelViewport({
     if (!ready || !engine) return;
     if (appliedUp.current !== null && appliedUp.current !== effectiveUp) {
       engine.setFlipped(flipPart, effectiveUp === 'y-down');
-      engine.fit(true); // moves the camera: a linked compare viewport follows
+      engine.rig.fit(true); // moves the camera: a linked compare viewport follows
     }
     appliedUp.current = effectiveUp;
   }, [ready, effectiveUp, flipPart]);
-
-  // Overlays (camera poses…) once the model is in place.
-  useEffect(() => {
-    const engine = engineRef.current;
-    if (!ready || !engine || !model || !overlays) return;
-    const cleanup = overlays({
-      engine,
-      model,
-      splatFrame: engine.splatGroup,
-      meshFrame: engine.meshGroup,
-      worldFrame: engine.overlayGroup,
-      requestRender: () => engine.requestRender(),
-    });
-    engine.requestRender();
-    return () => {
-      cleanup?.();
-      engine.requestRender();
-    };
-  }, [ready, model, overlays]);
 
   // Camera poses of the camera metadata, drawn in the frame of the file they were computed with.
   const withCameras = model !== null && hasCameraMetadata(model);
@@ -464,13 +417,13 @@ export function ModelViewport({
     const engine = engineRef.current;
     if (!engine || !cameraList) return;
     setDrawnCameras(
-      engine.setCameras(
+      engine.cameraPoses.set(
         cameraList.map((c) => ({ entry: c.entry, hasPhoto: c.imagePath !== null })),
         flipPart,
       ),
     );
     return () => {
-      engine.setCameras(null);
+      engine.cameraPoses.set(null);
       setSelectedCamera(null);
     };
   }, [cameraList, flipPart]);
@@ -478,9 +431,9 @@ export function ModelViewport({
   const selectCamera = (index: number | null) => {
     setSelectedCamera(index);
     const engine = engineRef.current;
-    engine?.selectCamera(index);
-    // a flight, or a jump under prefers-reduced-motion (issue 19)
-    if (engine && index !== null) engine.viewFromCamera(index, !prefersReducedMotion());
+    engine?.cameraPoses.select(index);
+    // a flight, or a jump under prefers-reduced-motion
+    if (engine && index !== null) engine.cameraPoses.viewFrom(index, !prefersReducedMotion());
   };
   const selectCameraRef = useRef(selectCamera);
   selectCameraRef.current = selectCamera;
@@ -488,7 +441,7 @@ export function ModelViewport({
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine || !cameraList) return;
-    engine.setCamerasVisible(camerasOn);
+    engine.cameraPoses.setVisible(camerasOn);
   }, [cameraList, camerasOn]);
 
   // Entering pick mode (Findings or Measure opened) closes the camera list, which would cover a
@@ -497,21 +450,15 @@ export function ModelViewport({
     if (pickMode) setCamerasOn(false);
   }, [pickMode]);
 
-  // A click on the canvas (a drag orbits as before): in pick mode it picks a point of the model,
-  // else, with the cameras shown, the frustum under it.
+  // The tool a click on the canvas goes to (a drag orbits as before): in pick mode the picker (a
+  // point of the model), else, with the cameras shown, the camera poses (the frustum under it).
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine || !ready) return;
-    engine.onClick = pickMode
-      ? (x, y) => void engine.pickAndReport(x, y)
-      : cameraList && camerasOn
-        ? (x, y) => {
-            const index = engine.pickCamera(x, y);
-            if (index !== null) selectCameraRef.current(index);
-          }
-        : null;
+    engine.cameraPoses.onPicked = (index) => selectCameraRef.current(index);
+    engine.activeTool = pickMode ? engine.picker : cameraList && camerasOn ? engine.cameraPoses : null;
     return () => {
-      engine.onClick = null;
+      engine.activeTool = null;
     };
   }, [ready, pickMode, cameraList, camerasOn]);
 
@@ -523,7 +470,7 @@ export function ModelViewport({
   useEffect(() => {
     const engine = engineRef.current;
     if (!engine || !ready) return;
-    engine.setMarkers(markers ?? []);
+    engine.markers.set(markers ?? []);
   }, [ready, markers]);
 
   const flyKey = flyTo?.key ?? null;
@@ -532,7 +479,7 @@ export function ModelViewport({
     const engine = engineRef.current;
     const point = flyPoint.current;
     if (!engine || !ready || flyKey === null || !point) return;
-    engine.flyToPoint(point, !prefersReducedMotion());
+    engine.rig.flyToPoint(point, !prefersReducedMotion());
   }, [ready, flyKey, flyPoint]);
 
   function toggleCameras() {
@@ -558,7 +505,7 @@ export function ModelViewport({
   }
 
   /** A toolbar button's navigation step (the same as the canvas's keys). */
-  const perform = (action: ViewAction) => engineRef.current?.perform(action);
+  const perform = (action: ViewAction) => engineRef.current?.rig.perform(action);
 
   function toggle(part: 'splat' | 'mesh') {
     const next = { ...visible, [part]: !visible[part] };
@@ -785,8 +732,8 @@ export function ModelViewport({
           drawn={drawnCameras}
           selected={selectedCamera}
           onSelect={selectCamera}
-          onViewFrom={(index) => engineRef.current?.viewFromCamera(index, !prefersReducedMotion())}
-          onShowAll={() => engineRef.current?.fitToCameras()}
+          onViewFrom={(index) => engineRef.current?.cameraPoses.viewFrom(index, !prefersReducedMotion())}
+          onShowAll={() => engineRef.current?.cameraPoses.fitAll()}
           files={files}
           publicId={model.publicId}
         />

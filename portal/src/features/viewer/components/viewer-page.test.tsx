@@ -9,7 +9,6 @@ import type { Model, Project } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { paths } from '../../../config/paths.js';
 import { ViewerPage } from './viewer-page.js';
-import type { ViewportOverlay } from './model-viewport.js';
 
 /** What the stand-in engine was asked to do. */
 interface FakeEngine {
@@ -22,22 +21,24 @@ interface FakeEngine {
   camerasVisible: boolean[];
   selected: Array<number | null>;
   views: Array<[number, boolean]>;
-  /** Navigation steps asked of perform(). */
+  /** Navigation steps asked of the camera rig (its keys and perform()). */
   actions: Array<{ kind: string; direction?: string }>;
-  onClick: ((x: number, y: number) => void) | null;
-  /** What pickCamera answers. */
+  /** The tool canvas clicks go to. */
+  activeTool: { click?: (x: number, y: number) => void } | null;
+  /** What the camera poses' pick answers. */
   pickAnswer: number | null;
 }
 const engines = vi.hoisted(() => [] as FakeEngine[]);
 
-vi.mock('../lib/engine.js', () => {
+vi.mock('../lib/engine.js', async () => {
+  // The rig's keys are the real key map (view-keys.ts), so the canvas's keys are tested through it.
+  const { viewActionForKey } = await import('../lib/view-keys.js');
+  type Point = { x: number; y: number; z: number };
   class ViewerEngine {
     renderedFrames = 0;
     onFrame: (() => void) | null = null;
-    onCameraChange: (() => void) | null = null;
     splatGroup = { name: 'splat frame' };
     meshGroup = { name: 'mesh frame' };
-    overlayGroup = { name: 'world frame' };
     flips: Array<[string, boolean]> = [];
     visible: Array<[string, boolean]> = [];
     fits = 0;
@@ -46,8 +47,15 @@ vi.mock('../lib/engine.js', () => {
     camerasVisible: boolean[] = [];
     selected: Array<number | null> = [];
     views: Array<[number, boolean]> = [];
-    onClick: ((x: number, y: number) => void) | null = null;
+    actions: Array<{ kind: string; direction?: string }> = [];
+    activeTool: { click?: (x: number, y: number) => void } | null = null;
     pickAnswer: number | null = null;
+    lodActive = false;
+    // Picking and markers: a pick answers `pointAnswer`, reported like the engine does.
+    modelFrame: string | null = null;
+    markerLists: unknown[][] = [];
+    flights: Array<[Point, boolean]> = [];
+    pointAnswer: { point: Point; part: 'splat' | 'mesh' } | null = null;
     constructor() {
       engines.push(this);
     }
@@ -55,6 +63,7 @@ vi.mock('../lib/engine.js', () => {
     resize() {}
     beginLoading() {}
     endLoading() {}
+    async afterFrames() {}
     async loadSplat(bytes: Uint8Array) {
       if (bytes[0] === 0) throw new Error('Unsupported PLY format: ascii');
       return 3600;
@@ -68,76 +77,76 @@ vi.mock('../lib/engine.js', () => {
     setFlipped(part: string, flipped: boolean) {
       this.flips.push([part, flipped]);
     }
-    fit() {
-      this.fits += 1;
-    }
-    fitTo() {
-      this.fits += 1;
-    }
     framingBounds() {
       return { min: [0, 0, 0], max: [1, 1, 1] };
     }
-    reset() {
-      this.actions.push({ kind: 'reset' });
-    }
-    actions: Array<{ kind: string; direction?: string }> = [];
-    perform(action: { kind: string; direction?: string }) {
-      this.actions.push(action);
-    }
-    flying = false;
-    cameraState() {
-      return '0,0,0|0,0,0';
-    }
-    followCamera() {}
-    setCameras(list: Array<{ entry: { id: number }; hasPhoto: boolean }> | null, part = 'splat') {
-      this.cameras.push(list ? { part, count: list.length, withPhoto: list.filter((c) => c.hasPhoto).length } : null);
-      // the third camera's pose cannot be drawn
-      return (list ?? []).map((_c, i) => i !== 2);
-    }
-    setCamerasVisible(on: boolean) {
-      this.camerasVisible.push(on);
-    }
-    pickCamera() {
-      return this.pickAnswer;
-    }
-    selectCamera(index: number | null) {
-      this.selected.push(index);
-    }
-    fitToCameras() {
-      this.fits += 1;
-    }
-    // Picking and markers (issue 18): a pick answers `pointAnswer`, reported like the engine does.
-    modelFrame: string | null = null;
-    markerLists: unknown[][] = [];
-    flights: Array<[{ x: number; y: number; z: number }, boolean]> = [];
-    pointAnswer: { point: { x: number; y: number; z: number }; part: 'splat' | 'mesh' } | null = null;
-    onPointPicked: ((pick: unknown) => void) | null = null;
     setModelFrame(part: string) {
       this.modelFrame = part;
     }
-    setMarkers(markers: unknown[]) {
-      this.markerLists.push(markers);
-    }
-    flyToPoint(point: { x: number; y: number; z: number }, animate = true) {
-      this.flights.push([point, animate]);
-    }
-    pickPoint() {
-      return this.pointAnswer;
-    }
-    pickAndReport() {
-      this.onPointPicked?.(this.pointAnswer);
-      return this.pointAnswer;
-    }
-    pickCentre() {
-      return this.pickAndReport();
-    }
-    modelUp() {
-      return { x: 0, y: this.modelFrame === 'splat' ? -1 : 1, z: 0 };
-    }
-    viewFromCamera(index: number, animate: boolean) {
-      this.views.push([index, animate]);
-      return true;
-    }
+    readonly rig = {
+      onChange: null as (() => void) | null,
+      flying: false,
+      state: () => '0,0,0|0,0,0',
+      fit: () => {
+        this.fits += 1;
+      },
+      fitTo: () => {
+        this.fits += 1;
+      },
+      perform: (action: { kind: string; direction?: string }) => {
+        this.actions.push(action);
+      },
+      handleKey: (event: KeyboardEvent) => {
+        const action = viewActionForKey(event);
+        if (action) this.actions.push(action);
+        return action !== null;
+      },
+      flyToPoint: (point: Point, animate = true) => {
+        this.flights.push([point, animate]);
+      },
+      follow: () => {},
+    };
+    readonly picker = {
+      onPicked: null as ((pick: unknown) => void) | null,
+      pick: () => this.pointAnswer,
+      pickAndReport: () => {
+        this.picker.onPicked?.(this.pointAnswer);
+        return this.pointAnswer;
+      },
+      pickCentre: () => this.picker.pickAndReport(),
+      click: () => void this.picker.pickAndReport(),
+      modelUp: () => ({ x: 0, y: this.modelFrame === 'splat' ? -1 : 1, z: 0 }),
+    };
+    readonly markers = {
+      set: (markers: unknown[]) => {
+        this.markerLists.push(markers);
+      },
+    };
+    readonly cameraPoses = {
+      onPicked: null as ((index: number) => void) | null,
+      set: (list: Array<{ entry: { id: number }; hasPhoto: boolean }> | null, part = 'splat') => {
+        this.cameras.push(list ? { part, count: list.length, withPhoto: list.filter((c) => c.hasPhoto).length } : null);
+        // the third camera's pose cannot be drawn
+        return (list ?? []).map((_c, i) => i !== 2);
+      },
+      setVisible: (on: boolean) => {
+        this.camerasVisible.push(on);
+      },
+      pick: () => this.pickAnswer,
+      click: () => {
+        if (this.pickAnswer !== null) this.cameraPoses.onPicked?.(this.pickAnswer);
+      },
+      select: (index: number | null) => {
+        this.selected.push(index);
+      },
+      viewFrom: (index: number, animate: boolean) => {
+        this.views.push([index, animate]);
+        return true;
+      },
+      fitAll: () => {
+        this.fits += 1;
+      },
+    };
     dispose() {
       this.disposed = true;
     }
@@ -262,10 +271,10 @@ function LocationProbe() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
-function renderViewer(test: TestBackend, url: string, overlays?: ViewportOverlay) {
+function renderViewer(test: TestBackend, url: string) {
   return render(
     <MemoryApp backend={test.backend} path={url} pattern={paths.viewer.path}>
-      <ViewerPage overlays={overlays} />
+      <ViewerPage />
       <LocationProbe />
     </MemoryApp>,
   );
@@ -416,7 +425,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
 
     // A click on the canvas that hits a frustum selects that camera and flies (here: jumps, reduced motion) to it.
     engine.pickAnswer = 0;
-    act(() => engine.onClick!(100, 80));
+    act(() => engine.activeTool!.click!(100, 80));
     expect(engine.selected.at(-1)).toBe(0);
     expect(engine.views.at(-1)).toEqual([0, false]);
     expect(within(panel).getByRole('heading', { name: 'frame_1.jpg — camera 1 of 3' })).toBeTruthy();
@@ -425,7 +434,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(photo.getAttribute('alt')).toBe('Photo frame_1.png taken from camera frame_1.jpg');
     // A click that misses changes nothing.
     engine.pickAnswer = null;
-    act(() => engine.onClick!(5, 5));
+    act(() => engine.activeTool!.click!(5, 5));
     expect(engine.selected.at(-1)).toBe(0);
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Next camera' }));
@@ -442,7 +451,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     // The toolbar's toggle hides the frustums and the panel; clicks on the canvas then pick nothing.
     fireEvent.click(screen.getByRole('button', { name: 'Cameras' }));
     expect(engine.camerasVisible.at(-1)).toBe(false);
-    expect(engine.onClick).toBeNull();
+    expect(engine.activeTool).toBeNull();
     expect(screen.queryByRole('complementary', { name: 'Cameras of CAM-1' })).toBeNull();
   });
 
@@ -598,15 +607,11 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(alert.textContent).toBe('');
   });
 
-  it('hands overlays the splat frame once the model is ready, and disposes the engine on unmount', async () => {
-    const removed = vi.fn();
-    const overlay = vi.fn<ViewportOverlay>(() => removed);
-    const view = renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-2', overlay);
-    await waitFor(() => expect(overlay).toHaveBeenCalledTimes(1));
-    expect(overlay.mock.calls[0]![0].splatFrame).toEqual({ name: 'splat frame' });
-    expect(overlay.mock.calls[0]![0].model.publicId).toBe('TWR-2');
+  it('disposes the engine on unmount', async () => {
+    const view = renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-2');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
     view.unmount();
-    expect(removed).toHaveBeenCalledTimes(1);
+    expect(engines.length).toBeGreaterThan(0);
     expect(engines.every((e) => e.disposed)).toBe(true);
   });
 });

@@ -23,15 +23,14 @@ import type { UpAxis } from '../lib/up-axis.js';
 import { useCompareFindings } from './compare-findings.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
 import { MeasureTool, useMeasureTool } from './measure-tool.js';
-import { ModelViewport, type ViewportOverlay } from './model-viewport.js';
+import { ModelViewport } from './model-viewport.js';
 import '../viewer.css';
 
 /**
  * The viewer page for the current URL: a spinner while the session loads, 'Login Required'
  * when signed out (or without a role), else the view the query asks for.
- * @param props.overlays drawn over each viewport's model once loaded (e.g. camera poses)
  */
-export function ViewerPage({ overlays }: { overlays?: ViewportOverlay } = {}) {
+export function ViewerPage() {
   const session = useSession();
   const { search } = useLocation();
   if (session.status === 'loading') return <ViewerLoading label="Loading..." />;
@@ -44,7 +43,7 @@ export function ViewerPage({ overlays }: { overlays?: ViewportOverlay } = {}) {
       </ViewerGate>
     );
   }
-  return <ViewerForQuery search={search} overlays={overlays} />;
+  return <ViewerForQuery search={search} />;
 }
 
 /** A page of the viewer with a message instead of a model (its title is the page's h1 and title). */
@@ -72,7 +71,7 @@ function ViewerLoading({ label }: { label: string }) {
   );
 }
 
-function ViewerForQuery({ search, overlays }: { search: string; overlays?: ViewportOverlay }) {
+function ViewerForQuery({ search }: { search: string }) {
   const request = parseViewerQuery(search);
   const { catalog } = useBackend();
   const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () =>
@@ -88,21 +87,14 @@ function ViewerForQuery({ search, overlays }: { search: string; overlays?: Viewp
       return <ViewerGate title="No demo model" text="The catalog has no model to show here yet." />;
     }
     return demo.data.referenceId ? (
-      <CompareView
-        key={`${demo.data.id}|${demo.data.referenceId}`}
-        id={demo.data.id}
-        referenceId={demo.data.referenceId}
-        overlays={overlays}
-      />
+      <CompareView key={`${demo.data.id}|${demo.data.referenceId}`} id={demo.data.id} referenceId={demo.data.referenceId} />
     ) : (
-      <SingleView key={demo.data.id} id={demo.data.id} upAxis={upAxis} overlays={overlays} />
+      <SingleView key={demo.data.id} id={demo.data.id} upAxis={upAxis} />
     );
   }
   if (request.mode === 'compare')
-    return (
-      <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} overlays={overlays} />
-    );
-  return <SingleView key={request.id} id={request.id} upAxis={upAxis} overlays={overlays} />;
+    return <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} />;
+  return <SingleView key={request.id} id={request.id} upAxis={upAxis} />;
 }
 
 /** Puts an element in and out of fullscreen (the Fullscreen API; a refused request is ignored). */
@@ -151,7 +143,7 @@ function ViewerHeader({
 /** The model a viewport found: undefined while it looks, null when there is none. */
 type Found = ViewerModel | null | undefined;
 
-function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | null; overlays?: ViewportOverlay }) {
+function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
   const [ref, fullscreen, toggleFullscreen] = useFullscreen();
   const [found, setFound] = useState<Found>(undefined);
   usePageTitle(found ? found.model.name : found === null ? 'Model Not Found' : 'Viewer');
@@ -193,7 +185,6 @@ function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | nul
           upAxis={upAxis}
           onUpAxisChange={onUpAxisChange}
           onModel={setFound}
-          overlays={overlays}
           {...measureTool.withViewport(inspection.viewport)}
         />
         {measureTool.tool ? <MeasureTool {...measureTool.tool} /> : null}
@@ -203,7 +194,7 @@ function SingleView({ id, upAxis, overlays }: { id: string; upAxis: UpAxis | nul
   );
 }
 
-function CompareView({ id, referenceId, overlays }: { id: string; referenceId: string; overlays?: ViewportOverlay }) {
+function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
   const [ref, fullscreen, toggleFullscreen] = useFullscreen();
   const [linked, setLinked] = useState(true);
   const [layout, setLayout] = useState<'side-by-side' | 'swipe'>('side-by-side');
@@ -232,9 +223,9 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
     (side: 'model' | 'reference') => (engine: ViewerEngine | null) => {
       engines.current[side] = engine;
       if (!engine) return;
-      engine.onCameraChange = () => {
+      engine.rig.onChange = () => {
         const other = engines.current[side === 'model' ? 'reference' : 'model'];
-        if (linkedRef.current && other) other.followCamera(engine);
+        if (linkedRef.current && other) other.rig.follow(engine.rig);
       };
     },
     [],
@@ -249,8 +240,8 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
       const { model, reference } = engines.current;
       if (ready.current.model && ready.current.reference && model && reference && linkedRef.current) {
         // Frame both models, so neither is cropped in the shared view.
-        model.fitTo(unionBounds([model.framingBounds(), reference.framingBounds()].filter((b): b is Bounds => b !== null)), true);
-        reference.followCamera(model);
+        model.rig.fitTo(unionBounds([model.framingBounds(), reference.framingBounds()].filter((b): b is Bounds => b !== null)), true);
+        reference.rig.follow(model.rig);
       }
     },
     [],
@@ -259,7 +250,7 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
   // Linking again (or entering the swipe view): the reference model takes the model's view.
   useEffect(() => {
     const { model, reference } = engines.current;
-    if (linkedNow && model && reference) reference.followCamera(model);
+    if (linkedNow && model && reference) reference.rig.follow(model.rig);
   }, [linkedNow]);
 
   return (
@@ -305,7 +296,6 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
             onModel={setFoundModel}
             className="compare-model"
             variant={variant}
-            overlays={overlays}
             {...inspection.model}
           />
           {/* In the swipe view the reference model lies on top, clipped to the right of the slider. */}
@@ -317,7 +307,6 @@ function CompareView({ id, referenceId, overlays }: { id: string; referenceId: s
             onModel={setFoundReference}
             className="compare-reference"
             variant={variant}
-            overlays={overlays}
             {...inspection.reference}
           />
           {layout === 'swipe' ? (

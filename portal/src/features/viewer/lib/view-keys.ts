@@ -1,8 +1,8 @@
 /**
- * The viewer's keyboard map (issue 19, WCAG 2.1.1 Keyboard): which key moves the view how, as a
- * pure function so that the mapping is tested without WebGL. The engine performs the actions
- * ({@link ViewerEngine.perform}); the viewport's canvas listens for the keys and the toolbar has
- * buttons for the zoom and reset actions.
+ * The viewer's keyboard map (WCAG 2.1.1 Keyboard): which key moves the view how, as a pure
+ * function so that the mapping is tested without WebGL. The camera rig performs the actions
+ * (camera-rig.ts: `CameraRig.handleKey` and `perform`); the viewport's canvas listens for the keys
+ * and the toolbar has buttons for the zoom and reset actions.
  */
 
 /** A direction of an orbit or a pan step. */
