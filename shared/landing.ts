@@ -2,6 +2,7 @@
  * Tool cards of the landing page (SPEC.md §2 Landing page, §3 Tool card entry): how a card's
  * status is presented and how its link opens.
  */
+import { BUILT_IN_VIEWER_PATH } from './links.js';
 import type { ToolCard } from './types.js';
 
 /** A tool card's status (§3): ready, experimental or beta. */
@@ -37,15 +38,25 @@ export function toolCardStatus(status: ToolCardStatus): ToolCardStatusPresentati
   return TOOL_CARD_STATUS[status];
 }
 
-/** True when the card links outside the app (an absolute http(s) URL), so it opens in a new tab (§2). */
+/**
+ * True when the card links outside the app, so it opens in a new tab (§2): an absolute http(s)
+ * URL, or the built-in viewer, which stands in for an external viewer's host when none is
+ * configured (a full-window page outside the app's shell, opened as the external one would be).
+ */
 export function isExternalToolCard(card: Pick<ToolCard, 'url'>): boolean {
-  return /^https?:\/\//i.test(card.url.trim());
+  const url = card.url.trim();
+  return (
+    /^https?:\/\//i.test(url) ||
+    url === BUILT_IN_VIEWER_PATH ||
+    url.startsWith(`${BUILT_IN_VIEWER_PATH}?`) ||
+    url.startsWith(`${BUILT_IN_VIEWER_PATH}/`)
+  );
 }
 
 /** How a card's link opens (§2: external cards in a new tab, internal ones navigate in-app). */
 export type ToolCardLink = { external: true; href: string; target: '_blank'; rel: 'noopener noreferrer' } | { external: false; to: string };
 
-/** The link of a card: external URLs open in a new tab, app routes ('/catalog') navigate in-app. */
+/** The link of a card: external URLs and the built-in viewer open in a new tab, app routes ('/catalog') navigate in-app. */
 export function toolCardLink(card: Pick<ToolCard, 'url'>): ToolCardLink {
   const url = card.url.trim();
   return isExternalToolCard(card)

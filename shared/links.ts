@@ -33,8 +33,8 @@ export function resolveViewerBase(configured: string | null | undefined, origin:
 
 /**
  * Built-in viewer demo links, for the landing page's experimental cards when their own hosts are
- * not configured: the viewer picks a model of the catalog itself (`demo=splat`: a splat model;
- * `demo=compare`: a model and its project's reference model).
+ * not configured: the viewer shows the demo scene that ships with the portal, to anyone, signed
+ * in or not (`demo=splat`: one capture; `demo=compare`: the capture beside its reference).
  */
 export const BUILT_IN_VIEWER_DEMO = {
   splat: `${BUILT_IN_VIEWER_PATH}?demo=splat`,

@@ -119,8 +119,8 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
     const cards = page.getByTestId('tool-card');
     expect(await cards.count()).toBe(3);
     expect(await page.getByRole('link', { name: 'Access Now' }).getAttribute('href')).toBe('/catalog');
-    // no external viewers configured: both experimental cards open the built-in viewer in-app
-    for (const link of await page.getByRole('link', { name: 'Try Demo' }).all()) expect(await link.getAttribute('target')).toBeNull();
+    // no external viewers configured: both experimental cards open the built-in viewer, in a new tab as an external viewer
+    for (const link of await page.getByRole('link', { name: 'Try Demo' }).all()) expect(await link.getAttribute('target')).toBe('_blank');
     expect(await page.getByRole('link', { name: 'Try Demo' }).nth(0).getAttribute('href')).toBe('/viewer?demo=splat');
     expect(await page.getByRole('link', { name: 'Try Demo' }).nth(1).getAttribute('href')).toBe('/viewer?compareMode=true&demo=compare');
     // three columns on a large screen; the image turns animated on hover

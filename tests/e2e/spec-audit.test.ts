@@ -10,6 +10,9 @@
  *   a UID without an account says 'Error setting admin role: No account with UID ….'.
  * - Project Management offers no 'Delete Project and Models'.
  * - On /admin/projects/{id} one admin tab is current: Project Management.
+ * - The landing page's 'Try Demo' cards open in a new tab, and a signed-out visitor gets the demo
+ *   scene drawn there, one capture or two side by side (the static demo shipped with the portal:
+ *   no sign-in, no catalog request).
  *
  * Screenshots: test-results/spec-audit-{width}-{name}.png.
  *
@@ -19,7 +22,16 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RESULTS, browserSkipReason, launchChromium, offlineContext, screenshotOnFailure, submitSignIn } from '../support/browser.js';
+import sharp from 'sharp';
+import {
+  RESULTS,
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { portalDist } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { ModelMessages, ProjectMessages, adminGrantFailed, loadProjectFailed, noAccountWithUid } from '@shared/messages.js';
@@ -29,6 +41,8 @@ const ADMIN = { email: 'admin@demo.lab', password: 'demo-admin-1' };
 const DESKTOP = { width: 1400, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const TEST_TIMEOUT_MS = 240_000;
+/** Software WebGL draws the demo's splats a few frames after loading: seconds, more under load. */
+const RENDER_TIMEOUT_MS = 120_000;
 /** The seeded project with models. */
 const TOWER = 'TWR-001';
 
@@ -38,7 +52,22 @@ if (skipReason !== null) console.warn(`[e2e] spec-audit test skipped: ${skipReas
 /** Answers a request with HTTP 500 and an empty JSON body (what a failing proxy or server sends). */
 const answer500 = (route: Route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
 
-describe.skipIf(skipReason !== null)('the spec audit: error texts under forced failures, one admin tab', () => {
+/**
+ * The share of a viewport's canvas pixels that differ from its corner's colour (the background):
+ * more than a few percent once the demo tower is drawn.
+ */
+async function drawnShare(page: Page, viewport: number): Promise<number> {
+  const png = await page.getByTestId('viewport').nth(viewport).locator('canvas').screenshot();
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const [r, g, b] = [data[0]!, data[1]!, data[2]!];
+  let differing = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) > 30) differing += 1;
+  }
+  return differing / (info.width * info.height);
+}
+
+describe.skipIf(skipReason !== null)('the spec audit: error texts under forced failures, one admin tab, the public landing demo', () => {
   let seeded: EmbeddedServer;
   let browser: Browser;
   let tower: Project;
@@ -53,7 +82,7 @@ describe.skipIf(skipReason !== null)('the spec audit: error texts under forced f
     const models = (await seeded.service.catalog.query('models', { where: [['projectId', '==', tower.id]] })) as Model[];
     model = models[0] as Model;
     expect([tower, model].every(Boolean)).toBe(true);
-    browser = await launchChromium();
+    browser = await launchChromium({ webgl: true });
   }, 180_000);
 
   afterAll(async () => {
@@ -81,6 +110,54 @@ describe.skipIf(skipReason !== null)('the spec audit: error texts under forced f
 
   for (const viewport of [DESKTOP, PHONE]) {
     const w = viewport.width;
+
+    it(
+      `at ${w} px a signed-out visitor's 'Try Demo' opens the demo scene in a new tab, drawn without sign-in or catalog data`,
+      async () => {
+        const { context, page } = await newPage(viewport);
+        const catalogRequests: string[] = [];
+        context.on('request', (request) => {
+          if (/\/v1\/(docs|query|count|project-summaries|download-url|list)\b/.test(request.url())) catalogRequests.push(request.url());
+        });
+        await page.goto(`${seeded.url}/`);
+        const demos = page.getByRole('link', { name: 'Try Demo' });
+        await demos.first().waitFor();
+        expect(await demos.count()).toBe(2);
+        for (const link of await demos.all()) {
+          expect(await link.getAttribute('target')).toBe('_blank');
+          expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+        }
+
+        for (const [index, kind, viewports] of [
+          [0, 'splat', 1],
+          [1, 'compare', 2],
+        ] as const) {
+          const [demo] = await Promise.all([context.waitForEvent('page'), demos.nth(index).click()]);
+          current = demo;
+          await demo.waitForURL(/\/viewer\?/);
+          expect(await demo.getByText('Login Required').count()).toBe(0);
+          expect(await viewerSettled(demo, RENDER_TIMEOUT_MS)).toEqual(new Array(viewports).fill('ready'));
+          for (let v = 0; v < viewports; v += 1) {
+            await expect
+              .poll(() => drawnShare(demo, v), {
+                timeout: RENDER_TIMEOUT_MS,
+                interval: 500,
+                message: `${kind}: the demo tower is not drawn`,
+              })
+              .toBeGreaterThan(0.02);
+          }
+          await demo.getByRole('heading', { level: 1 }).first().waitFor();
+          await demo.screenshot({ path: join(RESULTS, `spec-audit-${w}-demo-${kind}.png`) });
+          await demo.close();
+          current = page;
+        }
+        // the landing page stayed where it was
+        expect(page.url()).toBe(`${seeded.url}/`);
+        expect(catalogRequests).toEqual([]);
+        await context.close();
+      },
+      TEST_TIMEOUT_MS,
+    );
 
     it(
       `at ${w} px a project that cannot be read says 'Failed to load project: …'; one that does not exist is not found`,

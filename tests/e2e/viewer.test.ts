@@ -385,10 +385,12 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     await open(page, '/viewer/?id=BRG-002-2025-04', 'glb');
     expect(await page.getByRole('button', { name: 'Flip up axis' }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByRole('button', { name: 'Splat' }).count()).toBe(0);
+    // the landing card's demo opens in a new tab (the demo scene shipped with the portal)
     await page.goto(`${server.url}/`);
-    await page.getByRole('link', { name: 'Try Demo' }).first().click();
-    await page.waitForURL(/\/viewer\?demo=splat/);
-    await expectRendered(page, 'demo-splat');
+    const [demo] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Try Demo' }).first().click()]);
+    await demo.waitForURL(/\/viewer\?demo=splat/);
+    await expectRendered(demo, 'demo-splat');
+    await demo.close();
     await page.goto(`${server.url}/viewer?compareMode=true&id=BRG-002-2025-04&referenceId=NO-SUCH-MODEL`);
     const states = await settled(page);
     expect(states).toEqual(['ready', 'error']);

@@ -28,5 +28,17 @@ describe('tool card links (§2: external in a new tab, internal in-app)', () => 
 
   it('navigates in-app for internal routes', () => {
     expect(toolCardLink({ url: '/catalog' })).toEqual({ external: false, to: '/catalog' });
+    expect(isExternalToolCard({ url: '/viewers' })).toBe(false);
+  });
+
+  it('opens the built-in viewer, standing in for an external host, in a new tab too', () => {
+    expect(toolCardLink({ url: '/viewer?demo=splat' })).toEqual({
+      external: true,
+      href: '/viewer?demo=splat',
+      target: '_blank',
+      rel: 'noopener noreferrer',
+    });
+    expect(isExternalToolCard({ url: '/viewer?compareMode=true&demo=compare' })).toBe(true);
+    expect(isExternalToolCard({ url: '/viewer/' })).toBe(true);
   });
 });

@@ -4,7 +4,8 @@
  * animated (SMIL) SVG shown on hover. The spec names the external viewers' hosts only as {host}:
  * when a deployment configures them (`CATALOG_SPLAT_VIEWER_URL` / `CATALOG_DUAL_VIEWER_URL`, or
  * `VITE_SPLAT_VIEWER_URL` / `VITE_DUAL_VIEWER_URL` for a Firebase build) the cards open them in a
- * new tab; otherwise they open the built-in viewer on a demo model of the catalog.
+ * new tab; otherwise they open, in a new tab too, the built-in viewer on the demo scene that
+ * ships with the portal (public/demo: no sign-in, no catalog data).
  */
 import { BUILT_IN_VIEWER_DEMO } from '@shared/links.js';
 import type { ToolCard } from '@shared/types.js';

@@ -30,7 +30,7 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     expect(screen.getByText('A platform for the future of infrastructure inspection.')).toBeTruthy();
   });
 
-  it('shows the three cards: catalog ready and internal; the viewers experimental, in the built-in viewer by default', () => {
+  it('shows the three cards: catalog ready and internal; the viewers experimental, in the built-in viewer (new tab) by default', () => {
     renderLanding();
     const cards = screen.getAllByTestId('tool-card');
     expect(cards).toHaveLength(3);
@@ -44,8 +44,10 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     for (const card of [splat, dual]) {
       expect(within(card).getByText('Experimental').className).toContain('badge-purple');
       expect(within(card).getByText('Experimental Build')).toBeTruthy();
-      // internal: navigates in-app, no new tab
-      expect(within(card).getByRole('link', { name: 'Try Demo' }).getAttribute('target')).toBeNull();
+      // the built-in viewer stands in for the external host: a new tab, as an external card
+      const demo = within(card).getByRole('link', { name: 'Try Demo' });
+      expect(demo.getAttribute('target')).toBe('_blank');
+      expect(demo.getAttribute('rel')).toBe('noopener noreferrer');
     }
     expect(within(splat).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('/viewer?demo=splat');
     expect(within(dual).getByRole('link', { name: 'Try Demo' }).getAttribute('href')).toBe('/viewer?compareMode=true&demo=compare');
@@ -76,7 +78,7 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     expect(within(card).getByText(/^Browse and manage 3D model collections/).className).toContain('tool-card-description');
   });
 
-  it('keeps the still image for a visitor who asks for reduced motion (issue 19)', () => {
+  it('keeps the still image for a visitor who asks for reduced motion', () => {
     vi.stubGlobal(
       'matchMedia',
       (query: string) =>
@@ -96,7 +98,7 @@ describe('LandingPage (SPEC.md §2 Landing page)', () => {
     expect(image.getAttribute('src')).toBe(TOOL_CARDS[0]?.images.static);
   });
 
-  it('has a skip link before the top bar, one main landmark with the h1, and its title (issue 19)', () => {
+  it('has a skip link before the top bar, one main landmark with the h1, and its title', () => {
     renderLanding();
     const skip = screen.getByRole('link', { name: 'Skip to main content' });
     expect(document.querySelector('a[href]')).toBe(skip);

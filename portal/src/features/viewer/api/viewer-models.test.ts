@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
 import { createTestBackend } from '../../../components/testing/memory-app.js';
-import { findViewerModel, hasSplat, pickDemo, viewerFiles } from './viewer-models.js';
+import { findViewerModel, hasSplat, viewerFiles } from './viewer-models.js';
 
 const project: Project = {
   id: 'p1',
@@ -103,14 +103,5 @@ describe('viewer data', () => {
       { kind: 'glb', path: 'models/m1/model.web.glb', name: 'model.web.glb', size: 8 },
     ]);
     expect(viewerFiles({ ...hybrid, files: { ...hybrid.files, webGlbPath: null, webGlbSize: null } })[1]?.path).toBe('models/m1/model.glb');
-  });
-
-  it("picks the landing cards' demo models: a splat model; a model and its project's reference model", async () => {
-    // The catalog orders by publicId (the hand-written fake this test had ignored orderBy), so the
-    // splat case leaves out the hybrid TWR-1, which would come first.
-    expect(await pickDemo(catalogOf([empty, splat]), 'splat')).toEqual({ id: 'TWR-2' });
-    expect(await pickDemo(catalogOf([empty, splat, hybrid]), 'compare')).toEqual({ id: 'TWR-2', referenceId: 'TWR-1' });
-    expect(await pickDemo(catalogOf([empty]), 'splat')).toBeNull();
-    expect(await pickDemo(catalogOf([hybrid]), 'compare')).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 /**
  * What the viewer reads from the backend, through the ports only: a model by its publicId (the
  * server never returns a hidden model to a non-admin, so a hidden model is simply not found), its
- * project, the 3D files it has, and the demo models the landing page's cards open. Download links
- * come from the file-store port (`files.getDownloadUrl`) in the viewport.
+ * project and the 3D files it has. Download links come from the file-store port
+ * (`files.getDownloadUrl`) in the viewport.
  */
 import { fileNameOf, WEB_GLB_FILE_NAME, WEB_SPLAT_FILE_NAME, WEB_SPLAT_PREVIEW_FILE_NAME } from '@shared/paths.js';
 import type { CatalogPort } from '@shared/ports/catalog.js';
@@ -88,30 +88,6 @@ export function viewerFiles(model: Model): ViewerFile[] {
     else files.push({ kind: 'glb', path: glbPath, name: fileNameOf(glbPath), size: typeof glbSize === 'number' ? glbSize : null });
   }
   return files;
-}
-
-/**
- * The publicIds the landing page's demo cards open (`?demo=splat`, `?demo=compare`), chosen from
- * what the caller can see: a splat model (one with camera metadata first), or a model and its
- * project's reference model.
- * @returns the publicIds, or null when the catalog has no such model
- */
-export async function pickDemo(catalog: CatalogPort, kind: 'splat' | 'compare'): Promise<{ id: string; referenceId?: string } | null> {
-  const models = await catalog.query('models', { orderBy: [['publicId', 'asc']] });
-  if (kind === 'splat') {
-    const splats = models.filter((m) => typeof m.files?.splatPath === 'string' && m.files.splatPath !== '');
-    const pick = splats.find((m) => m.files.cameraMetadata) ?? splats[0] ?? models.find((m) => viewerFiles(m).length > 0);
-    return pick ? { id: pick.publicId } : null;
-  }
-  const byId = new Map(models.map((m) => [m.id, m]));
-  const projects = await catalog.query('projects');
-  for (const project of projects) {
-    const reference = project.reference_model_id ? byId.get(project.reference_model_id) : undefined;
-    if (!reference || viewerFiles(reference).length === 0) continue;
-    const other = models.find((m) => m.projectId === project.id && m.id !== reference.id && viewerFiles(m).length > 0);
-    if (other) return { id: other.publicId, referenceId: reference.publicId };
-  }
-  return null;
 }
 
 /** Whether a model has a splat (its default up axis is then y-down). */

@@ -2,23 +2,25 @@
  * The built-in viewer page (DESIGN.md §6): answers the spec's viewer links (SPEC.md §7,
  * `?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
  * cards' demo links. Full window, outside the app shell. Signed-in users only (the spec's
- * login-required treatment otherwise). Single view: one viewport. Compare mode: the model and its
- * reference model side by side with linked cameras, or stacked with a swipe slider. Every state
- * has one h1, a page title (issue 19: the model's name, 'Compare …', 'Viewer' while loading) and
- * its content in landmarks (the header's chrome, the main stage).
+ * login-required treatment otherwise), except the landing page's demo: a scene that ships with
+ * the portal, shown to anyone through its own read-only backend (api/demo-scene.ts). Single view:
+ * one viewport. Compare mode: the model and its reference model side by side with linked cameras,
+ * or stacked with a swipe slider. Every state has one h1, a page title (the model's name,
+ * 'Compare …', 'Viewer' while loading) and its content in landmarks (the header's chrome, the
+ * main stage).
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
-import { useBackend } from '../../../lib/backend-context.js';
-import { usePromise } from '../../../lib/resource.js';
+import { BackendProvider, useBackend } from '../../../lib/backend-context.js';
 import { useSession } from '../../../lib/session.js';
-import { pickDemo, type ViewerModel } from '../api/viewer-models.js';
+import { DEMO_SCENE, createDemoBackend } from '../api/demo-scene.js';
+import type { ViewerModel } from '../api/viewer-models.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import { unionBounds, type Bounds } from '../lib/framing.js';
-import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis } from '../lib/query.js';
+import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis, type ViewerRequest } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
 import { useCompareFindings } from './compare-findings.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
@@ -27,12 +29,15 @@ import { ModelViewport } from './model-viewport.js';
 import '../viewer.css';
 
 /**
- * The viewer page for the current URL: a spinner while the session loads, 'Login Required'
- * when signed out (or without a role), else the view the query asks for.
+ * The viewer page for the current URL: the demo scene for anyone; otherwise a spinner while the
+ * session loads, 'Login Required' when signed out (or without a role), else the view the query
+ * asks for.
  */
 export function ViewerPage() {
   const session = useSession();
   const { search } = useLocation();
+  const request = parseViewerQuery(search);
+  if (request.mode === 'demo') return <DemoView kind={request.kind} upAxis={upAxisFromQuery(search)} />;
   if (session.status === 'loading') return <ViewerLoading label="Loading..." />;
   if (session.status === 'error' || session.data === null || session.data.role === null) {
     return (
@@ -43,7 +48,25 @@ export function ViewerPage() {
       </ViewerGate>
     );
   }
-  return <ViewerForQuery search={search} />;
+  return <ViewerForQuery request={request} upAxis={upAxisFromQuery(search)} />;
+}
+
+/**
+ * The landing page's demo: the demo scene's capture (`splat`), or the capture beside its
+ * reference (`compare`), read from the scene's own backend, never from the catalog.
+ */
+function DemoView({ kind, upAxis }: { kind: 'splat' | 'compare'; upAxis: UpAxis | null }) {
+  const app = useBackend();
+  const demo = useMemo(() => createDemoBackend(app, import.meta.env.BASE_URL), [app]);
+  return (
+    <BackendProvider backend={demo}>
+      {kind === 'compare' ? (
+        <CompareView id={DEMO_SCENE.capture} referenceId={DEMO_SCENE.reference} />
+      ) : (
+        <SingleView id={DEMO_SCENE.capture} upAxis={upAxis} />
+      )}
+    </BackendProvider>
+  );
 }
 
 /** A page of the viewer with a message instead of a model (its title is the page's h1 and title). */
@@ -60,7 +83,7 @@ function ViewerGate({ title, text, children }: { title: string; text: string; ch
   );
 }
 
-/** The viewer while the session or a demo model is looked up. */
+/** The viewer while the session is looked up. */
 function ViewerLoading({ label }: { label: string }) {
   usePageTitle('Viewer');
   return (
@@ -71,26 +94,10 @@ function ViewerLoading({ label }: { label: string }) {
   );
 }
 
-function ViewerForQuery({ search }: { search: string }) {
-  const request = parseViewerQuery(search);
-  const { catalog } = useBackend();
-  const demo = usePromise(request.mode === 'demo' ? `demo:${request.kind}` : null, () =>
-    pickDemo(catalog, request.mode === 'demo' ? request.kind : 'splat'),
-  );
-  const upAxis = upAxisFromQuery(search);
+/** The model or the comparison a catalog viewer link asks for. */
+function ViewerForQuery({ request, upAxis }: { request: Exclude<ViewerRequest, { mode: 'demo' }>; upAxis: UpAxis | null }) {
   if (request.mode === 'invalid') {
     return <ViewerGate title="Nothing to show" text={request.reason} />;
-  }
-  if (request.mode === 'demo') {
-    if (demo.status === 'loading') return <ViewerLoading label="Finding a demo model..." />;
-    if (demo.status === 'error' || demo.data === null) {
-      return <ViewerGate title="No demo model" text="The catalog has no model to show here yet." />;
-    }
-    return demo.data.referenceId ? (
-      <CompareView key={`${demo.data.id}|${demo.data.referenceId}`} id={demo.data.id} referenceId={demo.data.referenceId} />
-    ) : (
-      <SingleView key={demo.data.id} id={demo.data.id} upAxis={upAxis} />
-    );
   }
   if (request.mode === 'compare')
     return <CompareView key={`${request.id}|${request.referenceId}`} id={request.id} referenceId={request.referenceId} />;

@@ -3,7 +3,7 @@
  * model; `?compareMode=true&id={publicId}&referenceId={referencePublicId}` opens compare mode.
  * The route answers `/viewer` and `/viewer/` alike (links are built as `{viewer}/?id=`). The
  * built-in viewer also answers `?demo=splat` and `?compareMode=true&demo=compare` (the landing
- * page's experimental cards: the viewer picks a demo model of the catalog itself), and keeps the
+ * page's experimental cards: the demo scene that ships with the portal, for anyone), and keeps the
  * user's up-axis choice in `up=y-down|y-up` (single view), and opens a finding with
  * `finding={seq}` (issue 18: the findings report's links, `findingLink` in shared/links.ts).
  */
