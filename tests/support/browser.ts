@@ -102,7 +102,8 @@ export async function buildPortal(viteEnv: Record<string, string>): Promise<stri
 
 /**
  * Waits until no viewport of the built-in viewer on `page` is loading and every ready one has
- * drawn a frame (each viewport's `data-state` and `data-rendered-frames`, model-viewport.tsx).
+ * drawn a frame (each viewport's `data-state` and `data-rendered-frames`: model-viewport.tsx and
+ * its hooks/use-viewer-engine.ts).
  * Software rendering is slow: `timeoutMs` is generous, the test never asserts on time.
  * @returns each viewport's state, 'ready' or 'error', in page order
  */
