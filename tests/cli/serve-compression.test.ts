@@ -142,6 +142,82 @@ describe('catalog serve compresses JSON (issue 17)', () => {
     }
   });
 
+  it('keeps answers exact after writes to kept rows: hidden, added and deleted models, for admins and users', async () => {
+    type Docs = { docs: { id: string; publicId: string; name: string; visible?: boolean }[] };
+    const both = async (token: string): Promise<Docs> => {
+      const packed = decode(await queryModels(token, 'gzip')) as Docs;
+      expect(decode(await queryModels(token, 'identity'))).toEqual(packed);
+      return packed;
+    };
+    // answers (and their rows) kept for both before the writes
+    await both(server.serviceKey);
+    await both(userToken);
+    await server.service.catalog.update('models', uuid(42), { visible: false, name: 'Hidden now' });
+    await server.service.catalog.set('models', uuid(900), {
+      uuid: uuid(900),
+      publicId: 'P-1-041a',
+      name: 'Added survey',
+      projectId: 'p1',
+      visible: true,
+      files: { glbPath: `models/${uuid(900)}/model.glb`, glbSize: 1 },
+    });
+    await server.service.catalog.delete('models', uuid(43));
+    const admin = await both(server.serviceKey);
+    const user = await both(userToken);
+    expect(admin.docs.find((d) => d.id === uuid(42))).toMatchObject({ visible: false, name: 'Hidden now' });
+    expect(user.docs.some((d) => d.id === uuid(42))).toBe(false);
+    expect(user.docs.every((d) => d.visible !== false)).toBe(true);
+    // in publicId order: after P-1-041, then the hidden P-1-042 for admins only (P-1-043 deleted)
+    for (const [answer, next] of [
+      [admin, 'P-1-042'],
+      [user, 'P-1-044'],
+    ] as const) {
+      expect(answer.docs.some((d) => d.id === uuid(43))).toBe(false);
+      const added = answer.docs.findIndex((d) => d.id === uuid(900));
+      expect(answer.docs[added - 1]?.publicId).toBe('P-1-041');
+      expect(answer.docs[added + 1]?.publicId).toBe(next);
+      expect(answer.docs.map((d) => d.publicId)).toEqual(answer.docs.map((d) => d.publicId).sort());
+    }
+    // shown again: back in the user's answer
+    await server.service.catalog.update('models', uuid(42), { visible: true });
+    expect((await both(userToken)).docs.find((d) => d.id === uuid(42))?.name).toBe('Hidden now');
+  });
+
+  it('keeps kept answers exact when a write renames, reorders or moves a model out of a filter', async () => {
+    type Docs = { docs: { id: string; publicId: string; name: string; projectId: string }[] };
+    const filtered = { query: { where: [['projectId', '==', 'p1']], orderBy: [['publicId', 'asc']], limit: 20 } };
+    const query = async (body: unknown): Promise<Docs> =>
+      decode(
+        await raw('/v1/query/models', { headers: { authorization: `Bearer ${server.serviceKey}`, 'accept-encoding': 'gzip' }, body }),
+      ) as Docs;
+    const all = { query: { orderBy: [['publicId', 'asc']] } };
+    await query(all);
+    await query(filtered);
+    // a rename only: same members, same order, the new name
+    await server.service.catalog.update('models', uuid(12), { name: 'Renamed in place' });
+    expect((await query(all)).docs.find((d) => d.id === uuid(12))?.name).toBe('Renamed in place');
+    expect((await query(filtered)).docs.find((d) => d.id === uuid(12))?.name).toBe('Renamed in place');
+    // a new Public ID: the model moves to its place in the order
+    await server.service.catalog.update('models', uuid(11), { publicId: 'P-1-zzz' });
+    const reordered = await query(all);
+    expect(reordered.docs.at(-1)?.id).toBe(uuid(11));
+    expect(reordered.docs.map((d) => d.publicId)).toEqual(reordered.docs.map((d) => d.publicId).sort());
+    // a reorder, then a rename, with no query between: both show
+    await server.service.catalog.update('models', uuid(13), { publicId: 'P-1-000a' });
+    await server.service.catalog.update('models', uuid(14), { name: 'Renamed after a reorder' });
+    const both = await query(all);
+    expect(both.docs[1]?.id).toBe(uuid(13));
+    expect(both.docs.find((d) => d.id === uuid(14))?.name).toBe('Renamed after a reorder');
+    // another project: out of the filtered answer, whose limit takes the next model instead
+    const before = (await query(filtered)).docs.map((d) => d.id);
+    await server.service.catalog.set('projects', 'p2', { name: 'Q', structure_id: 'Q-1', slug: 'q' });
+    await server.service.catalog.update('models', before[3] as string, { projectId: 'p2' });
+    const after = (await query(filtered)).docs;
+    expect(after).toHaveLength(20);
+    expect(after.some((d) => d.id === before[3])).toBe(false);
+    expect(after.every((d) => d.projectId === 'p1')).toBe(true);
+  });
+
   it('compresses smaller JSON answers too (@fastify/compress), and leaves tiny ones alone', async () => {
     const some = await raw('/v1/query/models', {
       headers: { authorization: `Bearer ${server.serviceKey}`, 'accept-encoding': 'gzip' },

@@ -6,7 +6,7 @@
  */
 import { promisify } from 'node:util';
 import negotiate from '@fastify/accept-negotiator';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { brotliCompress, constants as zlibConstants } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';
@@ -16,6 +16,7 @@ import { docIdSchema, type Precondition, type querySchema } from '@shared/wire/c
 import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
 import type { CommitPreconditions, DocumentStore, QueryText, StoredDoc } from './documents.js';
 import type { ChangeHub } from './events.js';
+import { GzipRows } from './gzip-rows.js';
 import {
   authorizeBatch,
   authorizeWrite,
@@ -102,17 +103,23 @@ export function serveRoute<R extends RouteSpec>(
   });
 }
 
-const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** Query answers at least this long (characters) are compressed once and kept; smaller ones by @fastify/compress per reply. */
-const CACHED_COMPRESSION_MIN_CHARS = 64 * 1024;
+/** Query answers at least this long (bytes) are compressed once and kept; smaller ones by @fastify/compress per reply. */
+const CACHED_COMPRESSION_MIN_BYTES = 64 * 1024;
+
+/**
+ * Brotli quality of kept query answers: the whole answer is compressed again after each write,
+ * and the first request after a write has to stay within 50 ms. On the 10,000-model answer
+ * (6.5 MB) quality 1 takes about 6 ms for 252 kB, quality 4 (@fastify/compress's) 33 ms for 226 kB.
+ */
+const BROTLI_QUALITY = 1;
 
 /**
  * The encoding a large query answer goes out in: by the q-values of `Accept-Encoding`
- * (@fastify/accept-negotiator), gzip first among equals — browsers send `gzip, deflate, br, zstd`
- * and gzip level 1 makes the first copy of the 10,000-model answer faster than brotli quality 4,
- * for about 40 % more bytes (issue 17: ≤ 50 ms also on the first request after a write).
+ * (@fastify/accept-negotiator), gzip first among equals — browsers send `gzip, deflate, br, zstd`,
+ * and gzip is kept per run of rows (`GzipRows`): after a write only the runs holding changed rows
+ * are compressed again (a few ms for the 10,000-model answer), for about 35 % more bytes than brotli.
  * @param header the request's Accept-Encoding header
  * @returns 'gzip', 'br' or null (send uncompressed)
  */
@@ -123,33 +130,49 @@ export function preferredEncoding(header: string | string[] | undefined): 'br' |
 
 /** What is kept per query answer: its reply body and its compressed copies (made once, on first demand). */
 interface AnswerForms {
-  body: string;
+  body: Buffer;
   br?: Promise<Buffer>;
   gzip?: Promise<Buffer>;
+}
+
+const DOCS_OPEN = Buffer.from('{"docs":[');
+const DOCS_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+
+/** The reply body of a query answer, `{"docs":[…]}`, in one copy of its rows. */
+function answerBody(answer: QueryText): Buffer {
+  const parts: Buffer[] = [DOCS_OPEN];
+  for (const row of answer.rows) {
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(row);
+  }
+  parts.push(DOCS_CLOSE);
+  return Buffer.concat(parts, DOCS_OPEN.length + answer.bytes + Math.max(0, answer.rows.length - 1) + DOCS_CLOSE.length);
 }
 
 /**
  * Sends a query's answer (`{"docs": …}` around the stored JSON text). Large answers go out
  * compressed when the client accepts br or gzip, compressed once per answer and encoding
- * (brotli quality 4 as @fastify/compress; gzip level 1, about 9 ms for the 10,000-model answer
- * against 60 ms at the default level, for a few % more bytes) whoever asks: every open portal re-reads
- * the 10,000-model query after each write (issue 17). Content-Encoding is set here, so
+ * (brotli at BROTLI_QUALITY; gzip level 1 from the kept runs of `gzipRows`) whoever asks: every
+ * open portal re-reads the 10,000-model query after each write. Content-Encoding is set here, so
  * @fastify/compress passes them through; small answers are left to it.
  * @param forms the kept forms, by answer (entries go when `DocumentStore` drops the answer)
+ * @param gzipRows the gzip runs kept across answers
  */
 async function sendQueryAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: QueryText,
   forms: WeakMap<QueryText, AnswerForms>,
+  gzipRows: GzipRows,
 ): Promise<FastifyReply> {
   let kept = forms.get(answer);
   if (!kept) {
-    kept = { body: `{"docs":${answer.json}}` };
+    kept = { body: answerBody(answer) };
     forms.set(answer, kept);
   }
   void reply.type('application/json; charset=utf-8');
-  const encoding = kept.body.length >= CACHED_COMPRESSION_MIN_CHARS ? preferredEncoding(request.headers['accept-encoding']) : null;
+  const encoding = kept.body.length >= CACHED_COMPRESSION_MIN_BYTES ? preferredEncoding(request.headers['accept-encoding']) : null;
   if (encoding === null) return reply.send(kept.body);
   const entry = kept;
   let compressed = entry[encoding];
@@ -159,11 +182,11 @@ async function sendQueryAnswer(
         ? brotliAsync(entry.body, {
             params: {
               [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-              [zlibConstants.BROTLI_PARAM_QUALITY]: 4,
+              [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
               [zlibConstants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(entry.body),
             },
           })
-        : gzipAsync(entry.body, { level: 1 });
+        : gzipRows.gzip(answer.rows, entry.body);
     entry[encoding] = compressed;
     compressed.catch(() => delete entry[encoding]);
   }
@@ -202,6 +225,7 @@ function writeGate(ctx: ApiContext, op: WriteOp['op']): onRequestAsyncHookHandle
 export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   const { documents, identity } = ctx;
   const answerForms = new WeakMap<QueryText, AnswerForms>();
+  const gzipRows = new GzipRows(DOCS_OPEN, COMMA, DOCS_CLOSE);
   /** The models of a project with a Public ID, read inside the commit's transaction (earlier writes of the batch included). */
   const modelsWithPublicId = (projectId: string, publicId: string): string[] =>
     documents
@@ -377,9 +401,9 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
       const principal = await ctx.principal(request);
       const { collection } = parseRequest(routes.query, 'params', request.params);
       const { query } = parseRequest(routes.query, 'body', request.body ?? {});
-      // The stored JSON as it is (no parse and re-serialisation of each document), cached until the next write.
+      // The stored JSON as it is (no parse and re-serialisation of each document), kept and brought up to date by the store.
       const answer = documents.queryText(collection, toQuery(query), readScope(principal, collection));
-      return sendQueryAnswer(request, reply, answer, answerForms);
+      return sendQueryAnswer(request, reply, answer, answerForms, gzipRows);
     },
     { onRequest: signedIn },
   );

@@ -87,24 +87,73 @@ function filterSql(field: string, op: '==' | '!=', value: string | number | bool
 
 /**
  * A query's answer as JSON text (`DocumentStore.queryText`): the same object while the answer
- * is unchanged, so callers may keep derived forms (compressed copies) in a WeakMap keyed by it.
+ * is unchanged, so callers may keep derived forms (the whole body, compressed copies) in a
+ * WeakMap keyed by it.
  */
 export interface QueryText {
-  /** JSON array of `{ ...data, id }` objects. */
-  readonly json: string;
+  /** The UTF-8 JSON text of each `{ ...data, id }` object, in the query's order (shared with the store's row cache: never modify). */
+  readonly rows: readonly Buffer[];
+  /** Bytes of all rows together (without separators). */
+  readonly bytes: number;
 }
 
 /** Most query answers kept by {@link DocumentStore.queryText} (one per collection, query and read scope). */
 const QUERY_TEXT_CACHE_SIZE = 32;
-/** Most characters of JSON kept in all (32 Mi: five 10,000-model answers); a larger answer is not kept. */
-const QUERY_TEXT_CACHE_CHARS = 32 * 1024 * 1024;
+/** Most bytes of rows kept in all answers (32 MiB: five 10,000-model answers); a larger answer is not kept. */
+const QUERY_TEXT_CACHE_BYTES = 32 * 1024 * 1024;
+/** Most bytes of JSON in the row cache (all collections); past it the cache starts over. */
+const ROW_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * SQL for the JSON text of `{ ...data, id }` from a stored row without parsing it: the id is
- * appended as the object's last member (stored data is `JSON.stringify` output, so it ends with
- * '}'), and a later member wins in JSON.parse as the spread's `id` wins over a stored `id` field.
+ * SQL for the UTF-8 JSON text (a BLOB) of `{ ...data, id }` from a stored row without parsing it:
+ * the id is appended as the object's last member (stored data is `JSON.stringify` output, so it
+ * ends with '}'), and a later member wins in JSON.parse as the spread's `id` wins over a stored
+ * `id` field. The last '}' is cut from the data as bytes: length and substr of TEXT count
+ * characters, which doubled the time of reading the 10,000-model answer.
  */
-const WITH_ID_SQL = `CASE WHEN data = '{}' THEN '{"id":' || json_quote(id) || '}' ELSE substr(data, 1, length(data) - 1) || ',"id":' || json_quote(id) || '}' END`;
+const WITH_ID_SQL = `CAST(CASE WHEN data = '{}' THEN '{"id":' || json_quote(id) || '}' ELSE substr(CAST(data AS BLOB), 1, length(CAST(data AS BLOB)) - 1) || ',"id":' || json_quote(id) || '}' END AS BLOB)`;
+
+/** Past this many rows not in the row cache, a query's rows are read with it rather than by id afterwards. */
+const ROWS_BY_ID_MAX = 500;
+
+/** A kept query answer (`DocumentStore.queryText`). */
+interface KeptAnswer {
+  collection: CollectionName;
+  /** The collection version (and the models' for findings and alignments scoped by their models) it is valid for. */
+  version: string;
+  /** SQLite data_version it was read at. */
+  dataVersion: number;
+  answer: QueryText;
+  /** The answer's document ids, in order. */
+  ids: readonly string[];
+  /** The field paths its membership and order depend on; null when they depend on other documents (a scope by models). */
+  fields: readonly string[] | null;
+  /** Documents of the collection rewritten since without a change to the answer's members or order: their rows are read again on the next ask. */
+  stale: Set<string>;
+}
+
+/** A document a commit wrote: stored data before and after (null: absent). */
+interface WrittenDoc {
+  collection: CollectionName;
+  id: string;
+  before: Json | null;
+  after: Json | null;
+  /** Whether the stored text before was `JSON.stringify` of `before` (what SQL saw is what `before` says). */
+  comparable: boolean;
+}
+
+/**
+ * The stored JSON text of the value at a dotted field path, or undefined when there is none: what
+ * `json_extract` / `json_type` on that path see (names step into objects only, as `$.a.b` does).
+ */
+function fieldText(data: Json, path: string): string | undefined {
+  let value: unknown = data;
+  for (const name of path.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, name)) return undefined;
+    value = (value as Json)[name];
+  }
+  return JSON.stringify(value);
+}
 
 /**
  * The document store. All methods are synchronous (better-sqlite3); `commit` runs its writes
@@ -117,10 +166,21 @@ export class DocumentStore {
   private readonly dataVersion;
   /** Writes committed per collection (bumped by {@link commit}): what kept query answers are valid for. */
   private readonly versions = new Map<CollectionName, number>();
-  /** Query answers by collection, query and scope, with the collection version (and the models' for findings and alignments scoped by their models) and SQLite data_version they were read at. */
-  private readonly answers = new Map<string, { version: string; dataVersion: number; answer: QueryText }>();
-  /** Characters of JSON in `answers`. */
-  private keptChars = 0;
+  /** Query answers by collection, query and scope, least recently used first. */
+  private readonly answers = new Map<string, KeptAnswer>();
+  /** Bytes of rows in `answers`. */
+  private keptBytes = 0;
+  /**
+   * The JSON text of `{ ...data, id }` per collection and document id, as last read, valid at
+   * `rowsDataVersion`: a query after a write reads only the ids in order and the rows written
+   * since (the store knows which; {@link commit} drops them), not every document's text.
+   */
+  private readonly rowCache = new Map<CollectionName, Map<string, Buffer>>();
+  /** Bytes in `rowCache`. */
+  private rowCacheBytes = 0;
+  /** SQLite data_version the row cache was read at (another connection's commit clears it). */
+  private rowsDataVersion = -1;
+  private readonly selectRowsById;
 
   /**
    * @param db the open catalog database (`openDatabase`)
@@ -141,6 +201,9 @@ export class DocumentStore {
     this.remove = db.prepare<[string, string]>('DELETE FROM documents WHERE collection = ? AND id = ?');
     // Changes when another connection commits to the file (this process's own writes bump `versions`).
     this.dataVersion = db.prepare<[], { data_version: number }>('PRAGMA data_version');
+    this.selectRowsById = db.prepare<[string, string], { id: string; json: Buffer }>(
+      `SELECT id, ${WITH_ID_SQL} AS json FROM documents WHERE collection = ? AND id IN (SELECT value FROM json_each(?))`,
+    );
   }
 
   /** Reads one document's data (null when it does not exist): what the role table looks documents up with. */
@@ -218,15 +281,21 @@ export class DocumentStore {
   }
 
   /**
-   * What {@link query} returns, as the JSON text of an array of `{ ...data, id }` objects built
-   * from the stored JSON without parsing it (issue 17: the 10,000-model query). Answers are kept
-   * per collection, query and scope until the next write to that collection (or a commit by
-   * another connection to the database file).
+   * What {@link query} returns, as the JSON text of each `{ ...data, id }` object built from the
+   * stored JSON without parsing it (the 10,000-model query). Answers are kept per collection,
+   * query and scope until a commit by another connection to the database file, or a write to that
+   * collection that may change the answer's members or order (a document created or deleted, or a
+   * new value in a field the query filters or orders on, or in `visible` where hidden documents
+   * are left out); after other writes only the written rows are read again. Rows are kept too:
+   * after a write of the first kind only the matching ids are read in order (the same SQL, so
+   * filters, order and visibility are the database's) and the text of the rows written since.
    * @param scope restrictions from the role table
-   * @returns `{ json }`, e.g. `{ json: '[{"name":"a","id":"x"}]' }`: the same object while kept
+   * @returns `{ rows, bytes }`: the same object while kept
    * @throws AppError `invalid-argument` for an invalid field path
    */
   queryText(collection: CollectionName, query: Query, scope: ReadScope = UNRESTRICTED_SCOPE): QueryText {
+    // Inside a commit's transaction the rows may still roll back: read them afresh and keep nothing.
+    if (this.db.inTransaction) return this.readAnswer(collection, query, scope, false).answer;
     const key = JSON.stringify([
       collection,
       query.where ?? [],
@@ -236,36 +305,159 @@ export class DocumentStore {
       scope.onlyId ?? null,
       scope.modelFields,
     ]);
-    // An answer that withholds the findings or alignments of hidden models changes with the models too.
-    const own = String(this.versions.get(collection) ?? 0);
-    const version = scope.modelFields.length > 0 ? `${own}/${this.versions.get('models') ?? 0}` : own;
+    const version = this.answerVersion(collection, scope);
     const dataVersion = this.dataVersion.get()?.data_version ?? 0;
     const kept = this.answers.get(key);
     if (kept) {
       this.answers.delete(key);
-      this.keptChars -= kept.answer.json.length;
+      this.keptBytes -= kept.answer.bytes;
     }
     if (kept && kept.version === version && kept.dataVersion === dataVersion) {
-      this.answers.set(key, kept); // most recently used last
-      this.keptChars += kept.answer.json.length;
-      return kept.answer;
+      const answer = kept.stale.size > 0 ? this.rereadStale(kept, dataVersion) : kept.answer;
+      if (answer) {
+        kept.answer = answer;
+        this.answers.set(key, kept); // most recently used last
+        this.keptBytes += answer.bytes;
+        return answer;
+      }
     }
-    const { sql, params } = this.select(collection, query, scope, WITH_ID_SQL);
-    const texts = this.db
-      .prepare(sql)
-      .pluck()
-      .all(...params) as string[];
-    const answer: QueryText = Object.freeze({ json: `[${texts.join(',')}]` });
-    if (answer.json.length > QUERY_TEXT_CACHE_CHARS) return answer;
-    this.answers.set(key, { version, dataVersion, answer });
-    this.keptChars += answer.json.length;
+    // One read transaction: the ids, the data_version and the rows read from one snapshot.
+    const { answer, ids, readAt } = this.db.transaction(() => ({
+      ...this.readAnswer(collection, query, scope, true),
+      readAt: this.rowsDataVersion,
+    }))();
+    if (answer.bytes > QUERY_TEXT_CACHE_BYTES) return answer;
+    // What decides whether a document is in the answer, and where: the filtered and ordered fields, and its visibility.
+    const fields =
+      scope.modelFields.length > 0
+        ? null
+        : [
+            ...(query.where ?? []).map(([field]) => field),
+            ...(query.orderBy ?? []).map(([field]) => field),
+            ...(scope.hideHidden ? ['visible'] : []),
+          ];
+    this.answers.set(key, { collection, version, dataVersion: readAt, answer, ids, fields, stale: new Set() });
+    this.keptBytes += answer.bytes;
     // least recently used first
     for (const [oldKey, old] of this.answers) {
-      if (this.answers.size <= QUERY_TEXT_CACHE_SIZE && this.keptChars <= QUERY_TEXT_CACHE_CHARS) break;
+      if (this.answers.size <= QUERY_TEXT_CACHE_SIZE && this.keptBytes <= QUERY_TEXT_CACHE_BYTES) break;
       this.answers.delete(oldKey);
-      this.keptChars -= old.answer.json.length;
+      this.keptBytes -= old.answer.bytes;
     }
     return answer;
+  }
+
+  /**
+   * Reads a query's answer: the matching ids in order and the text of the rows not in the row
+   * cache (by id; all rows with the query when the cache holds few of them), with the row cache
+   * when `cached` (called inside a read transaction, which fixes the data_version the cache is
+   * checked against), straight from the database otherwise.
+   */
+  private readAnswer(collection: CollectionName, query: Query, scope: ReadScope, cached: boolean): { answer: QueryText; ids: string[] } {
+    let known = new Map<string, Buffer>();
+    if (cached) {
+      const dataVersion = this.dataVersion.get()?.data_version ?? 0;
+      if (dataVersion !== this.rowsDataVersion || this.rowCacheBytes > ROW_CACHE_BYTES) {
+        this.rowCache.clear();
+        this.rowCacheBytes = 0;
+        this.rowsDataVersion = dataVersion;
+      }
+      known = this.rowCache.get(collection) ?? known;
+      this.rowCache.set(collection, known);
+    }
+    const remember = (id: string, json: Buffer): void => {
+      const old = known.get(id);
+      known.set(id, json);
+      if (cached) this.rowCacheBytes += json.length - (old?.length ?? 0);
+    };
+    let ids: string[] | null = null;
+    if (known.size > 0) {
+      const { sql, params } = this.select(collection, query, scope, 'id');
+      ids = this.db
+        .prepare(sql)
+        .pluck()
+        .all(...params) as string[];
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length > ROWS_BY_ID_MAX) ids = null;
+      else if (missing.length > 0) {
+        for (const row of this.selectRowsById.all(collection, JSON.stringify(missing))) remember(row.id, row.json);
+      }
+    }
+    if (ids === null) {
+      const { sql, params } = this.select(collection, query, scope, `id, ${WITH_ID_SQL} AS json`);
+      const read = this.db.prepare(sql).all(...params) as { id: string; json: Buffer }[];
+      ids = read.map((row) => {
+        remember(row.id, row.json);
+        return row.id;
+      });
+    }
+    let bytes = 0;
+    const rows = ids.map((id) => {
+      const row = known.get(id);
+      // Read in the same snapshot as the ids, so every id has its row.
+      if (!row) throw new Error(`Document ${collection}/${id} vanished while its query was read`);
+      bytes += row.length;
+      return row;
+    });
+    return { answer: Object.freeze({ rows: Object.freeze(rows), bytes }), ids };
+  }
+
+  /** The version a kept answer of this collection and scope must have: an answer that withholds the findings or alignments of hidden models changes with the models too. */
+  private answerVersion(collection: CollectionName, scope: ReadScope): string {
+    const own = String(this.versions.get(collection) ?? 0);
+    return scope.modelFields.length > 0 ? `${own}/${this.versions.get('models') ?? 0}` : own;
+  }
+
+  /**
+   * A kept answer with the rows of its rewritten documents read again (the others as they are):
+   * a new object, since the text changed; null when one of them is gone (deleted by another
+   * connection just now: the answer is read afresh).
+   */
+  private rereadStale(kept: KeptAnswer, dataVersion: number): QueryText | null {
+    const at: number[] = [];
+    kept.ids.forEach((id, i) => {
+      if (kept.stale.has(id)) at.push(i);
+    });
+    const fresh = new Map<string, Buffer>();
+    const ids = at.map((i) => kept.ids[i] as string);
+    if (ids.length > 0) for (const row of this.selectRowsById.all(kept.collection, JSON.stringify(ids))) fresh.set(row.id, row.json);
+    const cache = this.rowsDataVersion === dataVersion ? this.rowCache.get(kept.collection) : undefined;
+    const rows = [...kept.answer.rows];
+    let bytes = kept.answer.bytes;
+    for (const i of at) {
+      const id = kept.ids[i] as string;
+      const row = fresh.get(id);
+      if (!row) return null;
+      bytes += row.length - (rows[i] as Buffer).length;
+      rows[i] = row;
+      if (cache && !cache.has(id)) {
+        cache.set(id, row);
+        this.rowCacheBytes += row.length;
+      }
+    }
+    kept.stale.clear();
+    return Object.freeze({ rows: Object.freeze(rows), bytes });
+  }
+
+  /**
+   * After a commit: kept answers of the written collections that the writes cannot have
+   * reordered or changed the members of (only documents that existed before and after, with the
+   * same value in every field the answer's membership and order depend on) stay kept, with those
+   * documents' rows read again on the next ask; the others go stale by version.
+   */
+  private carryAnswers(written: readonly WrittenDoc[], before: ReadonlyMap<CollectionName, string>): void {
+    for (const kept of this.answers.values()) {
+      const writes = written.filter((doc) => doc.collection === kept.collection);
+      if (writes.length === 0 || kept.fields === null || kept.version !== before.get(kept.collection)) continue;
+      const fields = kept.fields;
+      const sameMembers = writes.every(
+        ({ before: old, after: now, comparable }) =>
+          comparable && old !== null && now !== null && fields.every((field) => fieldText(old, field) === fieldText(now, field)),
+      );
+      if (!sameMembers) continue;
+      for (const { id } of writes) kept.stale.add(id);
+      kept.version = String(this.versions.get(kept.collection) ?? 0);
+    }
   }
 
   /** The rows of a query (id and stored JSON text), in its order. */
@@ -400,12 +592,17 @@ export class DocumentStore {
     for (const op of ops) validateWriteOp(op);
     const now = new Date().toISOString();
     const touched = new Set<CollectionName>();
+    const written: WrittenDoc[] = [];
     const run = this.db.transaction(() => {
       // A transaction's reads must still hold before anything of its batch is looked at.
       if (preconditions) this.checkPreconditions(preconditions);
       const changes: PendingChange[] = [];
       for (const op of ops) {
-        const stored = this.get(op.collection, op.id)?.data ?? null;
+        const storedText = this.selectOne.get(op.collection, op.id)?.data;
+        const stored = storedText === undefined ? null : (JSON.parse(storedText) as Json);
+        // Kept answers are carried over a write by comparing field values (carryAnswers), which
+        // holds for text as this store writes it, not for text written otherwise (duplicate keys).
+        const comparable = stored === null || JSON.stringify(stored) === storedText;
         // Hidden means hidden: what the caller may not read is written as if absent.
         const before = stored === null ? null : view(op.collection, stored);
         const after = applyWrite(op, before, now);
@@ -417,9 +614,11 @@ export class DocumentStore {
         if (change.after) {
           this.upsert.run(op.collection, op.id, JSON.stringify(change.after), now, now);
           touched.add(op.collection);
+          written.push({ collection: op.collection, id: op.id, before: stored, after: change.after, comparable });
         } else if (before) {
           this.remove.run(op.collection, op.id);
           touched.add(op.collection);
+          written.push({ collection: op.collection, id: op.id, before: stored, after: null, comparable });
         }
         this.afterWrite(change);
         changes.push(change);
@@ -427,7 +626,17 @@ export class DocumentStore {
       authorizeAll(changes);
     });
     run();
+    // What the row cache holds of these documents is out of date (a rolled-back commit changed nothing).
+    for (const { collection, id } of written) {
+      const row = this.rowCache.get(collection)?.get(id);
+      if (row) {
+        this.rowCache.get(collection)?.delete(id);
+        this.rowCacheBytes -= row.length;
+      }
+    }
+    const versionsBefore = new Map([...touched].map((collection) => [collection, String(this.versions.get(collection) ?? 0)]));
     for (const collection of touched) this.versions.set(collection, (this.versions.get(collection) ?? 0) + 1);
+    this.carryAnswers(written, versionsBefore);
     if (touched.size > 0) this.onChange([...touched]);
   }
 }
