@@ -1,7 +1,7 @@
 /**
- * Sign-in page (SPEC.md §2 Sign-in). On success the session resolves the role (§4) and, once it
+ * Sign-in page. On success the session resolves the role and, once it
  * has one, the user goes to /projects; navigating on the session (not on the sign-in promise)
- * means the shell never sees a half-finished sign-in. The page is one main landmark (issue 19),
+ * means the shell never sees a half-finished sign-in. The page is one main landmark (screen-reader users jump to it),
  * with a link back to the landing page under the card for a visitor who came here by mistake.
  */
 import { Link, Navigate } from 'react-router-dom';

@@ -1,10 +1,10 @@
 /**
- * The model management screen (SPEC.md §2 Model management screen, §5 "Edit model" and "Delete
- * model", §8 messages, §9 ordering and loading progress): `?modelId=` preselects; a searchable
+ * The model management screen (editing and deleting a model, with the catalog's messages, ordering
+ * and loading progress): `?modelId=` preselects; a searchable
  * list sortable by ID (default), Name, Latest; model info with Edit Model and Delete Model; the
- * model's 'File checks' (its validation report, issue 16); the additional-files panel and the
- * current files table. Edit Model also sets the model's scale, 'Units per metre' (issue 18
- * `metadata.unitsPerMetre`, optional), shown in the model's information.
+ * model's 'File checks' (what the content checks found in its files); the additional-files panel and the
+ * current files table. Edit Model also sets the model's scale, 'Units per metre'
+ * (`metadata.unitsPerMetre`, optional: measurements in metres), shown in the model's information.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -63,9 +63,9 @@ function scaleText(model: Model): string {
 }
 
 /**
- * The Edit Model form (§5 rules through `validateEditModel`; a refused field is marked and
- * focused, issue 19) with the optional 'Units per metre' (issue 18, `validateUnitsPerMetre`):
- * `onSave` gets the §5 fields and, only when the scale changed, the new scale.
+ * The Edit Model form (the edit rules through `validateEditModel`; a refused field is marked and
+ * focused, so a keyboard user lands on it) with the optional 'Units per metre' (`validateUnitsPerMetre`):
+ * `onSave` gets the edited fields and, only when the scale changed, the new scale.
  */
 export function EditModelForm({
   model,

@@ -1,8 +1,9 @@
 /**
- * The landing page (SPEC.md §2 Landing page): fixed top bar linking to / with the short name,
+ * The landing page: fixed top bar linking to / with the short name,
  * header with the title, BETA badge and subtitle, the grid of three tool cards, the Getting
  * Started panel and the footer with the year, rights line and tagline. Public: no session, map or
- * backend code. Issue 19: a skip link before the top bar, the content in one main landmark.
+ * backend code. A skip link before the top bar and the content in one main landmark, for keyboard
+ * and screen-reader users.
  */
 import { Link } from 'react-router-dom';
 import type { ToolCard } from '@shared/types.js';

@@ -1,10 +1,10 @@
 /**
- * The model list screen's content (SPEC.md §2 Model list): a live list of every model the
+ * The model list screen's content: a live list of every model the
  * caller may see, ordered by publicId, in a react-window v2 virtualised `List` 600px high with
- * 120px rows (§9); a search box (publicId, name, project name or structure ID) and a project
- * filter, each row naming its project with a link to it (issue 17).
+ * 120px rows; a search box (publicId, name, project name or structure ID) and a project
+ * filter, each row naming its project with a link to it.
  *
- * Issue 19: the count ('N models found'; '1 model found') is a polite status, so a search or
+ * For screen readers: the count ('N models found'; '1 model found') is a polite status, so a search or
  * filter is announced; the visibility error is an alert region present before its text; Tab and
  * Shift+Tab walk past the rows the list has rendered (the next row is scrolled in and takes focus).
  * A list that failed to load says so ('Failed to load models list.') instead of looking empty.

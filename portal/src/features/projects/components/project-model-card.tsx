@@ -1,12 +1,12 @@
 /**
- * One model of the project detail screen (SPEC.md §2 Project detail): Reference Model badge,
+ * One model of the project detail screen: Reference Model badge,
  * publicId and name, type label, capture date, annotation count, total file size, 'View Model'
  * (disabled 'Preparing...' until the viewing link resolves, 'No 3D file' for a model without one),
- * Compare and the admin 'Manage' link; for admins a 'Hidden' badge on a hidden model (issue 17;
- * users never receive hidden models); then the 'File checks' disclosure with the model's
- * validation report (issue 16).
+ * Compare and the admin 'Manage' link; for admins a 'Hidden' badge on a hidden model (users
+ * never receive hidden models); then the 'File checks' disclosure with what the content checks
+ * found in the model's files.
  *
- * Issue 19: 'View Model', 'Compare' and 'Manage' are described by the model's name and publicId
+ * For screen readers: 'View Model', 'Compare' and 'Manage' are described by the model's name and publicId
  * (aria-describedby), so the cards' identical buttons can be told apart by a screen reader.
  */
 import { useId } from 'react';
@@ -57,7 +57,7 @@ export function ProjectModelCard({
     referenceLinkReady: reference !== null && referenceLinkState === 'ready',
   });
   const showCompare = compare.visible;
-  // §2: the reference model or its links are unavailable (a failed link is only logged elsewhere).
+  // the reference model or its links are unavailable (a failed link is only logged elsewhere).
   const referenceUnavailable = showCompare && (reference === null || referenceLinkState === 'failed');
   const compareReady = compare.enabled && viewerUrl !== null;
   const id = useId();
