@@ -17,6 +17,8 @@ import { register } from 'tsx/esm/api';
 const root = fileURLToPath(new URL('..', import.meta.url));
 register({ tsconfig: join(root, 'tsconfig.json') }); // the CLI's TypeScript sources and their @shared/… paths
 const { compressSplatFile } = await import(pathToFileURL(join(root, 'cli/src/lib/web-splat.ts')).href);
+// the demo data's seeded generator, so the files are the same on every run
+const { random } = await import(pathToFileURL(join(root, 'cli/src/lib/demo-data/random.ts')).href);
 
 const OUT = join(root, 'portal/public/demo');
 /** Tower height, half-widths at the base and the top, panels between horizontal members. */
@@ -27,18 +29,6 @@ const PANELS = 10;
 /** Spacing of the Gaussians along a member, and a member's radius. */
 const STEP = 0.14;
 const RADIUS = 0.06;
-
-/** A seeded PRNG (mulberry32), so the files are the same on every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The scene of one capture: its Gaussians as { p: [x,y,z] (y-up), s: [sx,sy,sz], q: [w,x,y,z], c: [r,g,b,a] }. */
 function scene(year) {
