@@ -5,15 +5,15 @@
  * (and the JSON error shape with `--json`).
  */
 import { Command, CommanderError } from 'commander';
-import { annotationsCommand } from './commands/annotations.js';
+import { annotationsCommand } from './commands/annotations/index.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand, importCommand } from './commands/export.js';
-import { filesCommand } from './commands/files.js';
+import { filesCommand } from './commands/files/index.js';
 import { modelsCommand } from './commands/models/index.js';
-import { projectsCommand } from './commands/projects.js';
+import { projectsCommand } from './commands/projects/index.js';
 import { seedCommand } from './commands/seed.js';
 import { serveCommand } from './commands/serve.js';
-import { usersCommand } from './commands/users.js';
+import { usersCommand } from './commands/users/index.js';
 import { validateCommand } from './commands/validate.js';
 import { ExitCode, printOutcome } from './lib/output.js';
 import { packageVersion } from './lib/package-root.js';

@@ -4,12 +4,12 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { doctorCommand } from '../../cli/src/commands/doctor.js';
 import { exportCommand, importCommand } from '../../cli/src/commands/export.js';
-import { filesCommand } from '../../cli/src/commands/files.js';
+import { filesCommand } from '../../cli/src/commands/files/index.js';
 import { modelsCommand } from '../../cli/src/commands/models/index.js';
-import { projectsCommand } from '../../cli/src/commands/projects.js';
+import { projectsCommand } from '../../cli/src/commands/projects/index.js';
 import { seedCommand } from '../../cli/src/commands/seed.js';
 import { serveCommand } from '../../cli/src/commands/serve.js';
-import { usersCommand } from '../../cli/src/commands/users.js';
+import { usersCommand } from '../../cli/src/commands/users/index.js';
 import { validateCommand } from '../../cli/src/commands/validate.js';
 
 describe('help', () => {
