@@ -1,5 +1,5 @@
 /**
- * The alignment of two captures of one structure (issue 18 "Across captures"), as pure math: a
+ * The alignment of two captures of one structure, as pure math: a
  * similarity transform (rotation, uniform scale, translation) solved from three picked point
  * pairs, model → reference, by Horn's closed form (B. K. P. Horn, "Closed-form solution of
  * absolute orientation using unit quaternions", JOSA A 4(4), 1987: the rotation is the unit
@@ -8,9 +8,10 @@
  * the centroids. Matrices are 4×4, column-major (three.js `Matrix4.elements` order), and map the
  * model's coordinates into the reference model's frame (`AlignmentData.matrix`). No three.js here.
  */
-import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
+import { EigenvalueDecomposition, inverse, Matrix } from 'ml-matrix';
 import { AppError, ErrorCode } from './errors.js';
 import type { ModelPoint } from './types.js';
+import { cross, dot, length, normalize, scale as times, sub, type Vec3 } from './vec3.js';
 
 /** One picked pair: a point on the model and the same physical point on the reference model. */
 export interface AlignmentPair {
@@ -18,7 +19,7 @@ export interface AlignmentPair {
   reference: ModelPoint;
 }
 
-/** The messages of the alignment (issue 18), shown as they are. */
+/** The messages of the alignment, shown as they are. */
 export const AlignmentMessages = {
   pairCount: 'An alignment needs exactly 3 point pairs',
   notFinite: 'Every alignment point needs finite coordinates',
@@ -49,21 +50,11 @@ export interface SolvedAlignment {
 /** Relative size under which two points count as one, or three as one line (fraction of the triangle's size). */
 const DEGENERATE_TOLERANCE = 1e-9;
 
-const sub = (a: ModelPoint, b: ModelPoint): ModelPoint => ({ x: a.x - b.x, y: a.y - b.y, z: a.z - b.z });
-const dot = (a: ModelPoint, b: ModelPoint): number => a.x * b.x + a.y * b.y + a.z * b.z;
-const norm = (a: ModelPoint): number => Math.hypot(a.x, a.y, a.z);
-const cross = (a: ModelPoint, b: ModelPoint): ModelPoint => ({
-  x: a.y * b.z - a.z * b.y,
-  y: a.z * b.x - a.x * b.z,
-  z: a.x * b.y - a.y * b.x,
-});
-const centroid = (points: readonly ModelPoint[]): ModelPoint => {
+const vec = (p: ModelPoint): Vec3 => [p.x, p.y, p.z];
+const point = (v: Vec3): ModelPoint => ({ x: v[0], y: v[1], z: v[2] });
+const centroid = (points: readonly Vec3[]): Vec3 => {
   const n = points.length;
-  return {
-    x: points.reduce((s, p) => s + p.x, 0) / n,
-    y: points.reduce((s, p) => s + p.y, 0) / n,
-    z: points.reduce((s, p) => s + p.z, 0) / n,
-  };
+  return [0, 1, 2].map((axis) => points.reduce((s, p) => s + p[axis]!, 0) / n) as Vec3;
 };
 const isFinitePoint = (p: unknown): p is ModelPoint =>
   typeof p === 'object' &&
@@ -79,13 +70,13 @@ const isFinitePoint = (p: unknown): p is ModelPoint =>
  * @returns an {@link AlignmentMessages} text, or null
  */
 export function degenerateTriangle(points: readonly ModelPoint[], side: 'model' | 'reference'): string | null {
-  const [a, b, c] = points as [ModelPoint, ModelPoint, ModelPoint];
-  const edges = [norm(sub(b, a)), norm(sub(c, b)), norm(sub(a, c))];
+  const [a, b, c] = points.slice(0, 3).map(vec) as [Vec3, Vec3, Vec3];
+  const edges = [length(sub(b, a)), length(sub(c, b)), length(sub(a, c))];
   const longest = Math.max(...edges);
   if (!(longest > 0) || Math.min(...edges) <= DEGENERATE_TOLERANCE * longest) {
     return side === 'model' ? AlignmentMessages.coincidentModel : AlignmentMessages.coincidentReference;
   }
-  if (norm(cross(sub(b, a), sub(c, a))) <= DEGENERATE_TOLERANCE * longest * longest) {
+  if (length(cross(sub(b, a), sub(c, a))) <= DEGENERATE_TOLERANCE * longest * longest) {
     return side === 'model' ? AlignmentMessages.collinearModel : AlignmentMessages.collinearReference;
   }
   return null;
@@ -129,13 +120,12 @@ export function applyAlignment(matrix: readonly number[], point: ModelPoint): Mo
  */
 export function applyAlignmentToDirection(matrix: readonly number[], direction: ModelPoint): ModelPoint {
   const m = matrix;
-  const out = {
-    x: m[0]! * direction.x + m[4]! * direction.y + m[8]! * direction.z,
-    y: m[1]! * direction.x + m[5]! * direction.y + m[9]! * direction.z,
-    z: m[2]! * direction.x + m[6]! * direction.y + m[10]! * direction.z,
-  };
-  const length = norm(out) || 1;
-  return { x: out.x / length, y: out.y / length, z: out.z / length };
+  const out: Vec3 = [
+    m[0]! * direction.x + m[4]! * direction.y + m[8]! * direction.z,
+    m[1]! * direction.x + m[5]! * direction.y + m[9]! * direction.z,
+    m[2]! * direction.x + m[6]! * direction.y + m[10]! * direction.z,
+  ];
+  return point(normalize(out));
 }
 
 /**
@@ -159,26 +149,11 @@ export function isAlignmentMatrix(matrix: unknown): matrix is number[] {
  */
 export function invertAlignment(matrix: readonly number[]): number[] {
   if (!isAlignmentMatrix([...matrix])) throw new AppError(ErrorCode.InvalidArgument, AlignmentMessages.matrixInvalid);
-  const m = matrix;
-  // Linear part L (row r, column c at m[c*4 + r]); inverse by the adjugate.
-  const l = (r: number, c: number): number => m[c * 4 + r]!;
-  const det =
-    l(0, 0) * (l(1, 1) * l(2, 2) - l(1, 2) * l(2, 1)) -
-    l(0, 1) * (l(1, 0) * l(2, 2) - l(1, 2) * l(2, 0)) +
-    l(0, 2) * (l(1, 0) * l(2, 1) - l(1, 1) * l(2, 0));
-  const inv = [
-    [l(1, 1) * l(2, 2) - l(1, 2) * l(2, 1), l(0, 2) * l(2, 1) - l(0, 1) * l(2, 2), l(0, 1) * l(1, 2) - l(0, 2) * l(1, 1)],
-    [l(1, 2) * l(2, 0) - l(1, 0) * l(2, 2), l(0, 0) * l(2, 2) - l(0, 2) * l(2, 0), l(0, 2) * l(1, 0) - l(0, 0) * l(1, 2)],
-    [l(1, 0) * l(2, 1) - l(1, 1) * l(2, 0), l(0, 1) * l(2, 0) - l(0, 0) * l(2, 1), l(0, 0) * l(1, 1) - l(0, 1) * l(1, 0)],
-  ].map((row) => row.map((v) => v / det));
-  const t = [m[12]!, m[13]!, m[14]!];
-  const it = [0, 1, 2].map((r) => -(inv[r]![0]! * t[0]! + inv[r]![1]! * t[1]! + inv[r]![2]! * t[2]!));
-  const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 3; c += 1) for (let r = 0; r < 3; r += 1) out[c * 4 + r] = inv[r]![c]!;
-  out[12] = it[0]!;
-  out[13] = it[1]!;
-  out[14] = it[2]!;
-  out[15] = 1;
+  // The inverse of an affine matrix is affine (last row 0 0 0 1): ml-matrix inverts the 4×4.
+  const rows = [0, 1, 2, 3].map((r) => [0, 1, 2, 3].map((c) => matrix[c * 4 + r]!));
+  const inv = inverse(new Matrix(rows));
+  const out = new Array<number>(16);
+  for (let c = 0; c < 4; c += 1) for (let r = 0; r < 4; r += 1) out[c * 4 + r] = r === 3 ? (c === 3 ? 1 : 0) : inv.get(r, c);
   return out;
 }
 
@@ -190,10 +165,10 @@ export function invertAlignment(matrix: readonly number[]): number[] {
  */
 export function alignmentRmsError(matrix: readonly number[], pairs: readonly AlignmentPair[]): number {
   if (pairs.length === 0) return 0;
-  const sum = pairs.reduce(
-    (s, { model, reference }) => s + dot(sub(applyAlignment(matrix, model), reference), sub(applyAlignment(matrix, model), reference)),
-    0,
-  );
+  const sum = pairs.reduce((s, { model, reference }) => {
+    const miss = sub(vec(applyAlignment(matrix, model)), vec(reference));
+    return s + dot(miss, miss);
+  }, 0);
   return Math.sqrt(sum / pairs.length);
 }
 
@@ -213,18 +188,26 @@ export function solveAlignment(pairs: readonly AlignmentPair[]): SolvedAlignment
   };
   if (!Array.isArray(pairs) || pairs.length !== 3) fail(AlignmentMessages.pairCount);
   if (!pairs.every((p) => isFinitePoint(p?.model) && isFinitePoint(p?.reference))) fail(AlignmentMessages.notFinite);
-  const model = pairs.map((p) => p.model);
-  const reference = pairs.map((p) => p.reference);
-  const problem = degenerateTriangle(model, 'model') ?? degenerateTriangle(reference, 'reference');
+  const problem =
+    degenerateTriangle(
+      pairs.map((p) => p.model),
+      'model',
+    ) ??
+    degenerateTriangle(
+      pairs.map((p) => p.reference),
+      'reference',
+    );
   if (problem !== null) fail(problem);
+  const model = pairs.map((p) => vec(p.model));
+  const reference = pairs.map((p) => vec(p.reference));
 
   const cm = centroid(model);
   const cr = centroid(reference);
   const m = model.map((p) => sub(p, cm));
   const r = reference.map((p) => sub(p, cr));
   // Cross covariance S_ab = Σ m_a r_b.
-  const key = ['x', 'y', 'z'] as const;
-  const S = key.map((a) => key.map((b) => m.reduce((s, p, i) => s + p[a] * r[i]![b], 0)));
+  const axes = [0, 1, 2] as const;
+  const S = axes.map((a) => axes.map((b) => m.reduce((s, p, i) => s + p[a] * r[i]![b], 0)));
   const [[sxx, sxy, sxz], [syx, syy, syz], [szx, szy, szz]] = S as [number[], number[], number[]] as [
     [number, number, number],
     [number, number, number],
@@ -245,14 +228,10 @@ export function solveAlignment(pairs: readonly AlignmentPair[]): SolvedAlignment
     [2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)],
     [2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)],
   ];
-  const rotate = (p: ModelPoint): ModelPoint => ({
-    x: R[0]![0]! * p.x + R[0]![1]! * p.y + R[0]![2]! * p.z,
-    y: R[1]![0]! * p.x + R[1]![1]! * p.y + R[1]![2]! * p.z,
-    z: R[2]![0]! * p.x + R[2]![1]! * p.y + R[2]![2]! * p.z,
-  });
+  const rotate = (p: Vec3): Vec3 => R.map((row) => dot(row as Vec3, p)) as Vec3;
   const scale = m.reduce((s, p, i) => s + dot(r[i]!, rotate(p)), 0) / m.reduce((s, p) => s + dot(p, p), 0);
   const rc = rotate(cm);
-  const t = { x: cr.x - scale * rc.x, y: cr.y - scale * rc.y, z: cr.z - scale * rc.z };
+  const t = point(sub(cr, times(rc, scale)));
   const matrix = [
     scale * R[0]![0]!,
     scale * R[1]![0]!,

@@ -1,6 +1,7 @@
 /**
  * Small 3-vector helpers over plain `[x, y, z]` tuples (no classes, no allocation beyond the
- * result): what the camera poses (`shared/camera-poses.ts`) and the demo-data generator
+ * result): what the camera poses (`shared/camera-poses.ts`), the photo projection, the alignment of
+ * two captures (`shared/alignment.ts`), the viewer's framing and the demo-data generator
  * (`cli/src/lib/demo-data/`) compute with. Units are the caller's (metres for positions).
  */
 

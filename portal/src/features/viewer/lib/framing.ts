@@ -7,8 +7,10 @@
  * it a little. Pure maths on plain arrays (no three.js), so it is unit-tested in isolation.
  */
 
-/** A point or direction in world units: [x, y, z]. */
-export type Vec3 = [number, number, number];
+import { cross, dot, length, normalize, sub, type Vec3 } from '@shared/vec3.js';
+
+/** A point or direction in world units: [x, y, z] (the shared 3-vector). */
+export type { Vec3 };
 
 /** An axis-aligned box in world units: [x, y, z] corners. */
 export interface Bounds {
@@ -98,12 +100,9 @@ export function boundsCentre(bounds: Bounds): Vec3 {
   return [0, 1, 2].map((i) => (bounds.min[i]! + bounds.max[i]!) / 2) as Vec3;
 }
 
-const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-function normalize(v: Vec3): Vec3 {
-  const length = Math.hypot(...v);
-  return length > 0 ? [v[0] / length, v[1] / length, v[2] / length] : [0, 0, 1];
+/** The unit vector along `v`, or +z for the zero vector (a degenerate `up` still gives a camera). */
+function unitOrZ(v: Vec3): Vec3 {
+  return length(v) > 0 ? normalize(v) : [0, 0, 1];
 }
 
 /** Where a camera looking at a box stands. */
@@ -131,8 +130,8 @@ export interface CameraFit {
  */
 export function fitCamera(bounds: Bounds, direction: Vec3, up: Vec3, fovDeg: number, aspect: number, margin = 1.1): CameraFit {
   const target = boundsCentre(bounds);
-  const back = normalize(direction);
-  const right = normalize(cross(up, back));
+  const back = unitOrZ(direction);
+  const right = unitOrZ(cross(up, back));
   const camUp = cross(back, right);
   const tanV = Math.tan((fovDeg * Math.PI) / 360);
   const tanH = tanV * Math.max(aspect, 1e-6);
@@ -148,7 +147,7 @@ export function fitCamera(bounds: Bounds, direction: Vec3, up: Vec3, fovDeg: num
     const toward = dot(offset, back);
     distance = Math.max(distance, toward + Math.abs(dot(offset, right)) / tanH, toward + Math.abs(dot(offset, camUp)) / tanV);
   }
-  const radius = Math.max(Math.hypot(...sub(bounds.max, bounds.min)) / 2, 1e-3);
+  const radius = Math.max(length(sub(bounds.max, bounds.min)) / 2, 1e-3);
   distance = Math.max(distance * margin, radius * 0.5, 1e-3);
   return {
     position: [target[0] + back[0] * distance, target[1] + back[1] * distance, target[2] + back[2] * distance],
