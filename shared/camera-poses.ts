@@ -1,6 +1,6 @@
 /**
- * Camera poses of a model's camera metadata (SPEC.md §3 "Camera metadata entry", DESIGN.md §6:
- * the viewer links 3D to the original photos): pure math on plain number arrays, no three.js.
+ * Camera poses of a model's camera metadata (its camera entries; the viewer links 3D to the
+ * original photos): pure math on plain number arrays, no three.js.
  *
  * ## The convention of the entries (3DGS `cameras.json`)
  *
@@ -59,7 +59,7 @@ export type Quat = [number, number, number, number];
 export type Mat3 = [Vec3, Vec3, Vec3];
 
 /**
- * What the functions here read of a camera: the §3 fields plus the optional 3DGS focal lengths.
+ * What the functions here read of a camera: the fields plus the optional 3DGS focal lengths.
  * A {@link CameraMetadataEntry} fits; `fx`/`fy` that are not positive finite numbers count as absent.
  */
 export type CameraLike = Pick<CameraMetadataEntry, 'position' | 'rotation' | 'width' | 'height'> & { fx?: unknown; fy?: unknown };
@@ -173,7 +173,7 @@ export function matrixFromQuaternion(q: Quat): Mat3 {
  * `R_gl = rotation · diag(1, −1, −1)` as a quaternion, so the object looks down its local −z with
  * local +y towards the image top, in the entry's world coordinates (the splat file's; see
  * {@link rotatePose} for a splat turned by {@link Y_DOWN_TO_Y_UP}).
- * @param entry a camera (§3: `position` [x, y, z] world units, `rotation` 3×3 camera-to-world, row-major)
+ * @param entry a camera (`position` [x, y, z] world units, `rotation` 3×3 camera-to-world, row-major)
  * @returns `{position: [x, y, z], quaternion: [x, y, z, w]}` (w ≥ 0)
  * @throws AppError `invalid-argument` for a malformed position or rotation ({@link cameraAxes})
  */
@@ -339,11 +339,15 @@ export interface ImagePoint {
 }
 
 /**
- * Projects a world point into a camera's image (pinhole, no distortion): `x = fx·c.x/c.z + cx`,
- * `y = fy·c.y/c.z + cy` with `c` = {@link worldToCamera}.
- * @param entry a camera (§3 plus optional fx/fy, {@link cameraIntrinsics})
- * @param point `[x, y, z]` world coordinates
- * @returns the pixel, or null when the point is not in front of the camera (depth ≤ 0)
+ * Projects a world point into a camera's image plane (pinhole, no distortion): `x = fx·c.x/c.z + cx`,
+ * `y = fy·c.y/c.z + cy` with `c` = {@link worldToCamera}. A point in front of the camera always
+ * gets a pixel, also off the image (then `inside` is false); `pixelInPhoto` of
+ * `shared/photo-projection.ts` is the variant that answers only for points inside the photo.
+ * @param entry a camera: position, rotation, width and height in pixels, optional fx/fy in pixels ({@link cameraIntrinsics})
+ * @param point `[x, y, z]` world coordinates (world units)
+ * @returns `{x, y, depth, inside}` ({@link ImagePoint}: pixels from the top-left corner, depth in
+ *   world units, `inside` for `0 ≤ x ≤ width` and `0 ≤ y ≤ height`), or null when the point is not
+ *   in front of the camera (depth ≤ 0)
  * @throws AppError `invalid-argument` for a malformed entry
  */
 export function projectPoint(entry: CameraLike, point: Vec3): ImagePoint | null {

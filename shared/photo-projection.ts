@@ -1,6 +1,6 @@
 /**
- * "Photos that see this point" (issue 18): which cameras of a model's camera metadata (SPEC.md §3
- * "Camera metadata entry", the 3DGS `cameras.json`) have a picked model point inside their photo,
+ * "Photos that see this point": which cameras of a model's camera metadata (its
+ * camera entries, as in the 3DGS `cameras.json`) have a picked model point inside their photo,
  * where in the photo it lands, and which of them show it best.
  *
  * ## The camera model
@@ -28,7 +28,7 @@
  *
  * ## Coordinates of the point
  *
- * Model coordinates (`ModelPoint`, issue 18): the splat file's own frame, which is the frame of
+ * Model coordinates (`ModelPoint`): the splat file's own frame, which is the frame of
  * `cameras.json`. A point picked in the viewer's scene must have the display turns undone first.
  *
  * ## Not known: occlusion
@@ -41,7 +41,7 @@
  * another object).
  */
 import { AppError, ErrorCode } from './errors.js';
-import { cameraIntrinsics, projectPoint as projectVec3 } from './camera-poses.js';
+import { cameraIntrinsics, projectPoint } from './camera-poses.js';
 import type { CameraMetadataEntry, ModelPoint } from './types.js';
 import { dot, length, sub, type Vec3 } from './vec3.js';
 
@@ -91,20 +91,32 @@ export function pointViewScore(distance: number, angle: number): number {
   return distance * (1 + angle / SCORE_ANGLE_DEGREES);
 }
 
+/** Where a model point lands inside a camera's photo ({@link pixelInPhoto}). */
+export interface PhotoPixel {
+  /** Pixel column from the left edge of the width×height image, in [0, width) (pixel centres at +0.5). */
+  u: number;
+  /** Pixel row from the top edge of the image, in [0, height). */
+  v: number;
+  /** Distance along the camera's viewing direction, model units (> 0). */
+  depth: number;
+}
+
 /**
- * Where a model point lands in a camera's photo (module doc: pinhole, 3DGS convention, OpenCV
- * axes, principal point at the image centre, fx/fy as `cameraIntrinsics` reads them).
- * @param camera a camera metadata entry (§3: position, rotation camera-to-world, width, height in
- *   pixels; optional fx, fy in pixels)
- * @param point the point, model coordinates (the frame of `cameras.json`)
- * @returns `{u, v, depth}`: pixel column and row (from the top-left corner, pixel centres at
- *   +0.5) and the depth along the viewing direction in model units; null when the point is not in
- *   front of the camera (depth ≤ 0) or lands outside `[0, width) × [0, height)`
+ * Where a model point lands in a camera's photo, only when it lands inside it (module doc:
+ * pinhole, 3DGS convention, OpenCV axes, principal point at the image centre, fx/fy as
+ * `cameraIntrinsics` reads them). Unlike `projectPoint` of `shared/camera-poses.ts` (any pixel of
+ * a point in front, with an `inside` flag that counts the far edges as inside), this takes a
+ * `ModelPoint` object, checks its coordinates, and answers null for a point off the photo.
+ * @param camera a camera metadata entry: position, rotation (camera-to-world), width and height
+ *   in pixels; optional fx, fy in pixels
+ * @param point the point `{x, y, z}`, model coordinates (the frame of `cameras.json`)
+ * @returns `{u, v, depth}` ({@link PhotoPixel}); null when the point is not in front of the camera
+ *   (depth ≤ 0) or lands outside `[0, width) × [0, height)`
  * @throws AppError `invalid-argument` for a malformed entry (position, rotation that is not a
  *   rotation, width/height not positive) or a point without finite x, y, z
  */
-export function projectPoint(camera: CameraMetadataEntry, point: ModelPoint): { u: number; v: number; depth: number } | null {
-  const pixel = projectVec3(camera, toVec3(point));
+export function pixelInPhoto(camera: CameraMetadataEntry, point: ModelPoint): PhotoPixel | null {
+  const pixel = projectPoint(camera, toVec3(point));
   if (pixel === null) return null;
   const { x: u, y: v, depth } = pixel;
   if (!(u >= 0 && u < camera.width && v >= 0 && v < camera.height)) return null;
@@ -113,7 +125,7 @@ export function projectPoint(camera: CameraMetadataEntry, point: ModelPoint): { 
 
 /**
  * The cameras whose photo shows a model point, best first: every camera for which
- * {@link projectPoint} is not null, with the pixel, the distance, the viewing angle and the
+ * {@link pixelInPhoto} is not null, with the pixel, the distance, the viewing angle and the
  * {@link pointViewScore} (ties keep the input order). No occlusion test (module doc; see
  * `options.normal` for a back-face test). Entries
  * that are malformed (a rotation that is not one, a missing size) are skipped, as the viewer
@@ -144,11 +156,11 @@ export function camerasSeeingPoint(
   }
   const views: PointView[] = [];
   cameras.forEach((camera, index) => {
-    let projected: ReturnType<typeof projectPoint>;
+    let projected: PhotoPixel | null;
     let fx: number;
     let fy: number;
     try {
-      projected = projectPoint(camera, point);
+      projected = pixelInPhoto(camera, point);
       ({ fx, fy } = cameraIntrinsics(camera));
     } catch {
       return;

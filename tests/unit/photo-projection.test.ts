@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cameraIntrinsics, DEFAULT_FOV_Y, projectPoint as projectVec3 } from '@shared/camera-poses.js';
+import { cameraIntrinsics, DEFAULT_FOV_Y, projectPoint } from '@shared/camera-poses.js';
 import { isAppError } from '@shared/errors.js';
-import { camerasSeeingPoint, pointViewScore, projectPoint } from '@shared/photo-projection.js';
+import { camerasSeeingPoint, pixelInPhoto, pointViewScore } from '@shared/photo-projection.js';
 import type { CameraMetadataEntry, ModelPoint } from '@shared/types.js';
 import { samplePath } from '../support/paths.js';
 
@@ -91,7 +91,7 @@ describe.skipIf(!hasSample)('projection into the real sample cameras.json, by ha
     expect(u).toBeCloseTo(339.797, 2);
     expect(v).toBeCloseTo(978.588, 2);
 
-    const got = projectPoint(sample[0]!, P)!;
+    const got = pixelInPhoto(sample[0]!, P)!;
     nearPx(got.u, 339.797);
     nearPx(got.v, 978.588);
     expect(got.depth).toBeCloseTo(4.86624579, 6);
@@ -117,7 +117,7 @@ describe.skipIf(!hasSample)('projection into the real sample cameras.json, by ha
     expect(u).toBeCloseTo(796.605, 2);
     expect(v).toBeCloseTo(998.897, 2);
 
-    const got = projectPoint(sample[100]!, P)!;
+    const got = pixelInPhoto(sample[100]!, P)!;
     nearPx(got.u, 796.605);
     nearPx(got.v, 998.897);
   });
@@ -142,7 +142,7 @@ describe.skipIf(!hasSample)('projection into the real sample cameras.json, by ha
     expect(u).toBeCloseTo(824.742, 2);
     expect(v).toBeCloseTo(976.721, 2);
 
-    const got = projectPoint(sample[150]!, P)!;
+    const got = pixelInPhoto(sample[150]!, P)!;
     nearPx(got.u, 824.742);
     nearPx(got.v, 976.721);
   });
@@ -157,16 +157,16 @@ describe.skipIf(!hasSample)('projection into the real sample cameras.json, by ha
       z: pz + 2 * r[2][2] + 0.5 * r[2][0],
     };
     // u = 1402.6909979105187 · 0.5 / 2 + 1062 / 2 = 350.67274948 + 531 = 881.67274948; v = 0 + 1893 / 2 = 946.5
-    const got = projectPoint(sample[0]!, point)!;
+    const got = pixelInPhoto(sample[0]!, point)!;
     nearPx(got.u, 881.6727);
     nearPx(got.v, 946.5);
     expect(got.depth).toBeCloseTo(2, 6);
     // 2 units behind camera 0: not in front, excluded
     const behind = { x: px - 2 * r[0][2], y: py - 2 * r[1][2], z: pz - 2 * r[2][2] };
-    expect(projectPoint(sample[0]!, behind)).toBeNull();
+    expect(pixelInPhoto(sample[0]!, behind)).toBeNull();
     // 1 unit in front and 1 to the right: u = fx + 531 ≈ 1933.7 > 1062, outside the image
     const outside = { x: px + r[0][2] + r[0][0], y: py + r[1][2] + r[1][0], z: pz + r[2][2] + r[2][0] };
-    expect(projectPoint(sample[0]!, outside)).toBeNull();
+    expect(pixelInPhoto(sample[0]!, outside)).toBeNull();
   });
 
   it('camerasSeeingPoint over all 304 cameras: the three above among them with the same pixels, every view inside its image, best score first', () => {
@@ -201,33 +201,33 @@ describe.skipIf(!hasSample)('projection into the real sample cameras.json, by ha
     const seen = new Set(views.map((view) => view.index));
     sample.forEach((camera, i) => {
       if (seen.has(i)) return;
-      const pixel = projectVec3(camera, [P.x, P.y, P.z]);
+      const pixel = projectPoint(camera, [P.x, P.y, P.z]);
       expect(pixel === null || pixel.x < 0 || pixel.x >= 1062 || pixel.y < 0 || pixel.y >= 1893, `camera ${i}`).toBe(true);
     });
   });
 });
 
-describe('projectPoint on synthetic cameras', () => {
+describe('pixelInPhoto on synthetic cameras', () => {
   it('hand-computed pixels of an identity camera: u = 100·x/z + 100, v = 100·y/z + 50', () => {
     // point (0.5, −0.25, 2) from a camera at the origin: u = 100·0.25 + 100 = 125, v = 100·−0.125 + 50 = 37.5
-    expect(projectPoint(cam([0, 0, 0]), { x: 0.5, y: -0.25, z: 2 })).toEqual({ u: 125, v: 37.5, depth: 2 });
+    expect(pixelInPhoto(cam([0, 0, 0]), { x: 0.5, y: -0.25, z: 2 })).toEqual({ u: 125, v: 37.5, depth: 2 });
     // the same from a camera at (1, 1, 1): d = (−0.5, −1.25, 1): u = 100·−0.5 + 100 = 50, v = 100·−1.25 + 50 = −75: above the image
-    expect(projectPoint(cam([1, 1, 1]), { x: 0.5, y: -0.25, z: 2 })).toBeNull();
+    expect(pixelInPhoto(cam([1, 1, 1]), { x: 0.5, y: -0.25, z: 2 })).toBeNull();
   });
 
   it('excludes points behind the camera and in its plane (depth ≤ 0)', () => {
-    expect(projectPoint(cam([0, 0, 0]), { x: 0, y: 0, z: -1 })).toBeNull();
-    expect(projectPoint(cam([0, 0, 0]), { x: 0, y: 0, z: 0 })).toBeNull();
-    expect(projectPoint(cam([0, 0, 0]), { x: 1, y: 0, z: 0 })).toBeNull();
+    expect(pixelInPhoto(cam([0, 0, 0]), { x: 0, y: 0, z: -1 })).toBeNull();
+    expect(pixelInPhoto(cam([0, 0, 0]), { x: 0, y: 0, z: 0 })).toBeNull();
+    expect(pixelInPhoto(cam([0, 0, 0]), { x: 1, y: 0, z: 0 })).toBeNull();
   });
 
   it('keeps [0, width) × [0, height): the left and top edges are in, the right and bottom edges out', () => {
     const c = cam([0, 0, 0]);
-    expect(projectPoint(c, { x: -1, y: 0, z: 1 })).toEqual({ u: 0, v: 50, depth: 1 });
-    expect(projectPoint(c, { x: 1, y: 0, z: 1 })).toBeNull(); // u = 200 = width
-    expect(projectPoint(c, { x: 0, y: -0.5, z: 1 })).toEqual({ u: 100, v: 0, depth: 1 });
-    expect(projectPoint(c, { x: 0, y: 0.5, z: 1 })).toBeNull(); // v = 100 = height
-    expect(projectPoint(c, { x: 0.99, y: 0.49, z: 1 })).toEqual({ u: 199, v: 99, depth: 1 });
+    expect(pixelInPhoto(c, { x: -1, y: 0, z: 1 })).toEqual({ u: 0, v: 50, depth: 1 });
+    expect(pixelInPhoto(c, { x: 1, y: 0, z: 1 })).toBeNull(); // u = 200 = width
+    expect(pixelInPhoto(c, { x: 0, y: -0.5, z: 1 })).toEqual({ u: 100, v: 0, depth: 1 });
+    expect(pixelInPhoto(c, { x: 0, y: 0.5, z: 1 })).toBeNull(); // v = 100 = height
+    expect(pixelInPhoto(c, { x: 0.99, y: 0.49, z: 1 })).toEqual({ u: 199, v: 99, depth: 1 });
   });
 
   it('a camera without fx/fy gets the 60° vertical field of view of camera-poses; with only fx, fy = fx', () => {
@@ -236,15 +236,15 @@ describe('projectPoint on synthetic cameras', () => {
     // f = (100 / 2) / tan(30°) = 86.6025; u = 86.6025·0.2 + 100 = 117.3205, v = 86.6025·0.1 + 50 = 58.6603
     const f = 50 / Math.tan(DEFAULT_FOV_Y / 2);
     expect(f).toBeCloseTo(86.6025, 4);
-    const got = projectPoint(none, point)!;
+    const got = pixelInPhoto(none, point)!;
     expect(got.u).toBeCloseTo(117.3205, 4);
     expect(got.v).toBeCloseTo(58.6603, 4);
-    const poses = projectVec3(none, [0.2, 0.1, 1])!;
+    const poses = projectPoint(none, [0.2, 0.1, 1])!;
     expect([got.u, got.v]).toEqual([poses.x, poses.y]);
     // only fx = 300: fy = 300 too (cameraIntrinsics); u = 300·0.2 + 100 = 160, v = 300·0.1 + 50 = 80
     const onlyFx = cam([0, 0, 0], { fx: 300, fy: undefined });
     expect(cameraIntrinsics(onlyFx).fy).toBe(300);
-    const g2 = projectPoint(onlyFx, point)!;
+    const g2 = pixelInPhoto(onlyFx, point)!;
     expect(g2.u).toBeCloseTo(160, 9);
     expect(g2.v).toBeCloseTo(80, 9);
   });
@@ -266,9 +266,9 @@ describe('projectPoint on synthetic cameras', () => {
       }
       return null;
     };
-    const e1 = thrown(() => projectPoint(bad, { x: 0, y: 0, z: 1 }));
+    const e1 = thrown(() => pixelInPhoto(bad, { x: 0, y: 0, z: 1 }));
     expect(isAppError(e1) && e1.code).toBe('invalid-argument');
-    const e2 = thrown(() => projectPoint(cam([0, 0, 0]), { x: 0, y: Number.NaN, z: 1 }));
+    const e2 = thrown(() => pixelInPhoto(cam([0, 0, 0]), { x: 0, y: Number.NaN, z: 1 }));
     expect(isAppError(e2) && e2.code).toBe('invalid-argument');
   });
 });
