@@ -1,5 +1,5 @@
 /**
- * Findings (annotations) and measurements of issue 18, as pure rules: the categories, severities
+ * Findings (annotations) and measurements, as pure rules: the categories, severities
  * and statuses with their labels, the document keys, the form's validation (zod) with its
  * messages, the measurement of a polyline in model units and metres, and the rows of the
  * findings table (portal report, CSV, `catalog annotations export`). The writes themselves are
@@ -80,7 +80,7 @@ export const ANNOTATION_POINTS_MAX = 500;
 /** Most photos a finding lists. */
 export const ANNOTATION_PHOTOS_MAX = 20;
 
-/** The messages of the finding form and of the workflows (issue 18), shown as they are. */
+/** The messages of the finding form and of the workflows, shown as they are. */
 export const AnnotationMessages = {
   titleRequired: 'Finding title is required',
   titleTooLong: `Finding title must be at most ${ANNOTATION_TITLE_MAX} characters`,
@@ -262,7 +262,7 @@ function problemOf(schema: z.ZodType, value: unknown): string | null {
 }
 
 /**
- * Validates a finding's fields as a form, the CLI or a carry-over gives them (issue 18), and
+ * Validates a finding's fields as a form, the CLI or a carry-over gives them, and
  * normalises them to what is stored: text trimmed, a numeric severity string made a number, status
  * 'open' by default, each point reduced to x, y, z, the measure defaulted ('distance' for two
  * points, 'polyline' for more), `up` made unit length for 'height' (default +Y) and null
@@ -325,7 +325,7 @@ export function validateAnnotation(input: AnnotationInput): ValidationResult<Ann
 }
 
 /**
- * Validates a model scale (issue 18 `metadata.unitsPerMetre`).
+ * Validates a model scale (`metadata.unitsPerMetre`).
  * @param value a positive finite number, a numeric string, or '' / null / undefined for "unknown"
  * @returns the number, or null for unknown; or {@link AnnotationMessages.unitsPerMetreInvalid}
  */

@@ -1,5 +1,5 @@
 /**
- * Camera metadata (SPEC.md §3 "Camera metadata entry", §5 "Camera metadata upload"): parsing and
+ * Camera metadata: parsing and
  * checking the uploaded JSON text. Each camera needs id (number), img_name (string), position
  * (3 numbers), rotation (3x3 numbers), width and height (numbers); extra keys (fx, fy…) are kept.
  */
@@ -10,7 +10,7 @@ import type { CameraMetadataEntry } from './types.js';
 const num = z.number(); // zod 4: finite numbers only
 const vec3 = z.tuple([num, num, num]);
 
-/** One camera of the JSON array (§3), extra keys allowed. */
+/** One camera of the JSON array, extra keys allowed. */
 export const cameraEntrySchema = z.looseObject({
   id: num,
   img_name: z.string(),
@@ -63,14 +63,14 @@ export function cameraProblems(camera: unknown): string[] {
 }
 
 /**
- * Parses and checks camera-metadata JSON text (§5):
+ * Parses and checks camera-metadata JSON text:
  * - not JSON → 'Invalid JSON file' (a leading byte-order mark is ignored);
  * - not an array → 'Metadata must be in array format';
  * - empty array → 'At least one camera data is required';
  * - any camera with problems → 'JSON format error: Camera 1: id must be a number; Camera 3:
  *   position must be an array of 3 numbers' — every problem of every camera, each prefixed
  *   'Camera N:' (N 1-based), joined with '; '.
- * The 10MB limit the UI states is not enforced (§5).
+ * The 10MB limit the UI states is not enforced.
  * @returns `{ok: true, value, cameras}` (the same array twice) or `{ok: false, message}`
  */
 export function parseCameraMetadata(text: string): CameraMetadataResult {

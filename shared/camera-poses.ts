@@ -55,7 +55,7 @@ import { add, cross, dot, length as norm, scale, sub, type Vec3 } from './vec3.j
 export type { Vec3 };
 /** A unit quaternion `[x, y, z, w]` (three.js `Quaternion.fromArray` order). */
 export type Quat = [number, number, number, number];
-/** A 3×3 matrix, row-major: an array of three rows (as `rotation` in §3). */
+/** A 3×3 matrix, row-major: an array of three rows (as a camera entry's `rotation`). */
 export type Mat3 = [Vec3, Vec3, Vec3];
 
 /**
@@ -97,7 +97,7 @@ function checkedPosition(entry: Pick<CameraLike, 'position'>): Vec3 {
 /**
  * The camera's axes in world coordinates: the columns of `rotation` (module doc), made exactly
  * orthonormal (Gram–Schmidt; real files carry rounding).
- * @param entry a camera (§3 `rotation`: 3×3, row-major, camera-to-world)
+ * @param entry a camera (`rotation`: 3×3, row-major, camera-to-world)
  * @returns `{right, down, forward}`: unit world vectors of image +x, image +y (down) and the
  *   viewing direction (OpenCV camera x, y, z)
  * @throws AppError `invalid-argument` when `rotation` is not 3×3 finite numbers, or not a proper
@@ -222,7 +222,7 @@ export function rotatePose(pose: CameraPose, q: Quat): CameraPose {
   return { position: rotatePoint(q, pose.position), quaternion: [product[0] / n, product[1] / n, product[2] / n, product[3] / n] };
 }
 
-/** A camera's pinhole intrinsics, from its entry (§3 width/height plus the 3DGS fx/fy). */
+/** A camera's pinhole intrinsics, from its entry (width/height plus the 3DGS fx/fy). */
 export interface CameraIntrinsics {
   /** Image size in pixels (the source image size, samples/SOURCES.md). */
   width: number;
@@ -248,7 +248,7 @@ export interface CameraIntrinsics {
  * The pinhole intrinsics of a camera: `fx`/`fy` from the entry when present (one of them stands
  * for both when the other is missing), else a {@link DEFAULT_FOV_Y} (60°) vertical field of view
  * with square pixels. Principal point at the image centre.
- * @param entry a camera (§3 `width`, `height` in pixels; optional `fx`, `fy` in pixels)
+ * @param entry a camera (`width`, `height` in pixels; optional `fx`, `fy` in pixels)
  * @throws AppError `invalid-argument` when width or height is not a positive finite number
  */
 export function cameraIntrinsics(entry: Pick<CameraLike, 'width' | 'height' | 'fx' | 'fy'>): CameraIntrinsics {
@@ -293,7 +293,7 @@ export interface CameraView extends CameraPose {
  * {@link Y_DOWN_TO_Y_UP} by default in the viewer) and {@link cameraIntrinsics}' field of view.
  * `camera.position.fromArray(v.position); camera.quaternion.fromArray(v.quaternion);
  * camera.fov = v.fovYDegrees; camera.updateProjectionMatrix()`.
- * @param entry a camera (§3 plus optional fx/fy)
+ * @param entry a camera (its fields plus optional fx/fy)
  * @param frame the rotation `[x, y, z, w]` of the group holding the splat (default identity: none)
  * @throws AppError `invalid-argument` for a malformed entry
  */
@@ -305,7 +305,7 @@ export function cameraView(entry: CameraLike, frame: Quat = [0, 0, 0, 1]): Camer
 
 /**
  * A world point in the camera's OpenCV frame: `rotation^T · (point − position)`.
- * @param entry a camera (§3 position, rotation)
+ * @param entry a camera (position, rotation)
  * @param point `[x, y, z]` in world coordinates
  * @returns `[x, y, z]`: x right, y down, z the depth along the viewing direction (world units)
  * @throws AppError `invalid-argument` for a malformed position or rotation
@@ -318,7 +318,7 @@ export function worldToCamera(entry: Pick<CameraLike, 'position' | 'rotation'>, 
 
 /**
  * A point of the camera's OpenCV frame in world coordinates: `rotation · c + position`.
- * @param entry a camera (§3 position, rotation)
+ * @param entry a camera (position, rotation)
  * @param c `[x, y, z]`: x right, y down, z forward (world units)
  * @throws AppError `invalid-argument` for a malformed position or rotation
  */
@@ -408,7 +408,7 @@ export interface CameraFrustum {
  * The frustum of a camera at `depth` world units along its viewing direction, in the entry's
  * world coordinates (draw it in the splat's group, module doc). Field of view from fx/fy, else
  * 60° vertical ({@link cameraIntrinsics}).
- * @param entry a camera (§3 plus optional fx/fy)
+ * @param entry a camera (its fields plus optional fx/fy)
  * @param depth distance of the image rectangle from the apex, world units, > 0
  *   (e.g. {@link suggestedFrustumDepth})
  * @throws AppError `invalid-argument` for a malformed entry or a depth that is not positive
@@ -463,7 +463,7 @@ const median = (values: number[]): number => {
  * (cameras centimetres apart along a path of metres) stay big enough to see and click; capped at
  * `maxFraction` × the median distance of the cameras from their centroid, so a sparse ring's
  * frustums stay well short of the structure they surround.
- * @param entries cameras (§3 `position` in world units)
+ * @param entries cameras (`position` in world units)
  * @param options.scale fraction of the typical neighbour distance (default 0.5)
  * @param options.minFraction floor as a fraction of the bounding-box diagonal (default 0.02)
  * @param options.maxFraction cap as a fraction of the typical distance to the centroid (default 0.25)
@@ -500,7 +500,7 @@ export function suggestedFrustumDepth(
 /**
  * The point nearest to all viewing axes (least squares): where a set of cameras looks. For a
  * ring or orbit of cameras this is the centre of the structure they photograph.
- * @param entries cameras (§3 position, rotation)
+ * @param entries cameras (position, rotation)
  * @returns `[x, y, z]` world, or null when the axes are (nearly) parallel or there are none
  * @throws AppError `invalid-argument` for a malformed position or rotation
  */
@@ -533,7 +533,7 @@ export function camerasFocus(entries: readonly Pick<CameraLike, 'position' | 'ro
 }
 
 /**
- * A camera rotation (§3 `rotation`, 3DGS convention: camera-to-world, columns right, down,
+ * A camera rotation (`rotation`, 3DGS convention: camera-to-world, columns right, down,
  * forward) for a camera at `eye` looking at `target`, with `worldUp` appearing up in the image.
  * For the y-down world of 3DGS output pass `worldUp = [0, -1, 0]`; for a y-up world `[0, 1, 0]`.
  * @param eye camera centre, world units
@@ -567,7 +567,7 @@ const stemOf = (name: string): string => {
 };
 
 /**
- * The photo of a camera among a model's stored image paths (§3 `models/{uuid}/images/…`).
+ * The photo of a camera among a model's stored image paths (`models/{uuid}/images/…`).
  * `img_name` carries an extension in some 3DGS outputs and not in others (samples/SOURCES.md),
  * and may carry a folder (`images/frame_1.jpg`, only its last segment counts). A path matches,
  * best first:
@@ -612,7 +612,7 @@ export type CameraImageMatch = 'name' | 'index';
  * ran without an eval split). A folder of such render outputs (e.g. `train/ours_7000/gt/*.png`)
  * thus still links each camera to its photo; a photo whose name is not all digits never matches
  * by index, and a name match anywhere turns the index rule off for the whole set.
- * @param entries cameras (§3 `id`, `img_name`)
+ * @param entries cameras (`id`, `img_name`)
  * @param imagePaths a model's image storage paths
  * @returns `[{entry, imagePath, matchedBy}]`; `imagePath` and `matchedBy` null when no photo matches
  */
@@ -639,7 +639,7 @@ export function matchCameraImages<T extends Pick<CameraMetadataEntry, 'img_name'
  * The cameras whose photo shows a world point (it projects inside the image, in front of the
  * camera), nearest first: from a point picked on the model to the photos of it. Occlusion is not
  * known (a camera behind a wall still counts).
- * @param entries cameras (§3 plus optional fx/fy)
+ * @param entries cameras (its fields plus optional fx/fy)
  * @param point `[x, y, z]` in the cameras' world coordinates (the splat file's: turn a scene
  *   point back with the inverse of the splat group's rotation; {@link Y_DOWN_TO_Y_UP} is its own inverse)
  * @returns `[{entry, pixel, distance}]`, `pixel` from {@link projectPoint}, `distance` from the

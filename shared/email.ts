@@ -1,6 +1,6 @@
 /**
  * Email addresses as the identity services we run (the embedded backend's and the in-memory one)
- * store and compare them (SPEC.md §4 accounts, §8 `auth/invalid-email`). Pure TypeScript.
+ * store and compare them (a malformed one is `auth/invalid-email`). Pure TypeScript.
  */
 import { z } from 'zod';
 import { AppError, ErrorCode } from '@shared/errors.js';

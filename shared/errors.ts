@@ -1,12 +1,12 @@
 /**
- * One error type for the whole product (DESIGN.md §4). Adapters map service codes
+ * One error type for the whole product. Adapters map service codes
  * (`auth/wrong-password`, HTTP 403, storage 404…) to these codes; user-facing text comes from
  * the message catalogue (`shared/messages.ts`), never from here.
  */
 
-/** Error codes. Identity codes mirror the identity service's client codes of SPEC.md §8. */
+/** Error codes. Identity codes mirror the identity service's client codes (`auth/…`). */
 export const ErrorCode = {
-  // identity (SPEC.md §8, sign-in and registration)
+  // identity (sign-in and registration)
   InvalidEmail: 'auth/invalid-email',
   UserDisabled: 'auth/user-disabled',
   UserNotFound: 'auth/user-not-found',
@@ -27,7 +27,7 @@ export const ErrorCode = {
   InvalidArgument: 'invalid-argument',
   /** A transaction kept meeting concurrent writes to what it read and gave up (retry later). */
   Aborted: 'aborted',
-  // storage (SPEC.md §8: 401, 402, 403, 404, network, canceled)
+  // storage (401, 402, 403, 404, network, canceled)
   StorageUnauthenticated: 'storage/unauthenticated',
   StorageQuotaExceeded: 'storage/quota-exceeded',
   StorageUnauthorized: 'storage/unauthorized',

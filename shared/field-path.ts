@@ -1,6 +1,6 @@
 /**
- * The one rule for field paths and document data written through the catalog port (SPEC.md §3
- * documents, §7 "Update a model/project"), shared by the embedded server and both Firebase
+ * The one rule for field paths and document data written through the catalog port (document
+ * writes and model/project updates), shared by the embedded server and both Firebase
  * adapters so that no input can reach `Object.prototype` through a key or a dotted path:
  *
  * - a field path is dotted identifiers (`metadata.captureDate`), at most 300 characters;

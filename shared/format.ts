@@ -1,5 +1,5 @@
 /**
- * Formatters of SPEC.md §3: dates as 'Mon D, YYYY' in UTC (and 'YYYY-MM-DD' for the CLI) and byte sizes in Bytes/KB/MB/GB/TB,
+ * Formatters: dates as 'Mon D, YYYY' in UTC (and 'YYYY-MM-DD' for the CLI) and byte sizes in Bytes/KB/MB/GB/TB,
  * plus the date coercion the orderings share.
  */
 
@@ -22,13 +22,14 @@ export interface ToDateLike {
  */
 export type DateInput = string | number | Date | TimestampLike | ToDateLike | null | undefined;
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+/** The short English month name of a date's UTC month: 'Jan' … 'Dec'. */
+const MONTH_NAME = new Intl.DateTimeFormat('en-US', { month: 'short', timeZone: 'UTC' });
 
-/** 'N/A': what an empty date shows (§3). */
+/** 'N/A': what an empty date shows. */
 export const DATE_EMPTY_TEXT = 'N/A';
-/** 'Invalid date': an input that is not a date (§3). */
+/** 'Invalid date': an input that is not a date. */
 export const DATE_INVALID_TEXT = 'Invalid date';
-/** 'Format error': formatting threw (§3), e.g. a `toDate()` that throws. */
+/** 'Format error': formatting threw, e.g. a `toDate()` that throws. */
 export const DATE_FORMAT_ERROR_TEXT = 'Format error';
 
 const DATE_ONLY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -97,7 +98,7 @@ export function toDate(value: unknown): Date | null {
 }
 
 /**
- * Formats a date as 'Mon D, YYYY' in UTC (§3), e.g. 'Jun 1, 2025'.
+ * Formats a date as 'Mon D, YYYY' in UTC, e.g. 'Jun 1, 2025'.
  * @param value see {@link DateInput}; a 'YYYY-MM-DD' string is that calendar day
  * @returns the formatted date; 'N/A' when empty; 'Invalid date' when the value is not a date;
  *   'Format error' when the conversion or formatting throws
@@ -107,14 +108,14 @@ export function formatDate(value: unknown): string {
   try {
     const date = coerceDate(value);
     if (date === null || Number.isNaN(date.getTime())) return DATE_INVALID_TEXT;
-    return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+    return `${MONTH_NAME.format(date)} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
   } catch {
     return DATE_FORMAT_ERROR_TEXT;
   }
 }
 
 /**
- * Formats a date as 'YYYY-MM-DD' (its UTC calendar day), the CLI's one date format (issue 17: a
+ * Formats a date as 'YYYY-MM-DD' (its UTC calendar day), the CLI's one date format (e.g. a
  * capture date the portal stored as '2025-07-15T00:00:00.000Z' prints as '2025-07-15').
  * @param value see {@link DateInput}; a 'YYYY-MM-DD' string is that calendar day
  * @returns e.g. '2025-07-15'; 'N/A' when empty; 'Invalid date' when the value is not a date;
@@ -132,8 +133,8 @@ export function formatIsoDate(value: unknown): string {
 }
 
 /**
- * Formats a timestamp in the viewer's local format (§2 Project management: "Timestamps are shown
- * in local format"), with the same empty/invalid/error texts as {@link formatDate}.
+ * Formats a timestamp in the viewer's local format (project management shows timestamps in
+ * local format), with the same empty/invalid/error texts as {@link formatDate}.
  * @param value see {@link DateInput}
  * @param locales passed to `toLocaleString` (default: the runtime's locale)
  * @param options passed to `toLocaleString`
@@ -149,12 +150,12 @@ export function formatDateTimeLocal(value: unknown, locales?: string | string[],
   }
 }
 
-/** Byte units of §3, base 1024. */
+/** Byte units, base 1024. */
 export const BYTE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 
 /**
  * Formats a size in bytes with the units Bytes, KB, MB, GB, TB (base 1024), rounded to
- * `decimals` places with trailing zeros trimmed (§3): 0 → '0 Bytes', 1536 → '1.5 KB',
+ * `decimals` places with trailing zeros trimmed: 0 → '0 Bytes', 1536 → '1.5 KB',
  * 2359296 → '2.25 MB'. Sizes beyond TB stay in TB.
  * @param bytes size in bytes; null, undefined, NaN, negative and 0 give '0 Bytes'
  * @param decimals decimal places kept (default 2)
@@ -182,4 +183,14 @@ export function formatBytes(bytes: number | null | undefined, decimals = 2): str
  */
 export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/**
+ * A number with US thousands separators, as the file checks print counts: 9080 → '9,080',
+ * 1234.5 → '1,234.5' (at most 3 decimals, `toLocaleString('en-US')`).
+ * @param n any number (NaN gives 'NaN')
+ * @returns the formatted number
+ */
+export function formatNumber(n: number): string {
+  return n.toLocaleString('en-US');
 }

@@ -1,11 +1,11 @@
 /**
- * Tool cards of the landing page (SPEC.md §2 Landing page, §3 Tool card entry): how a card's
+ * Tool cards of the landing page: how a card's
  * status is presented and how its link opens.
  */
 import { BUILT_IN_VIEWER_PATH } from './links.js';
 import type { ToolCard } from './types.js';
 
-/** A tool card's status (§3): ready, experimental or beta. */
+/** A tool card's status: ready, experimental or beta. */
 export type ToolCardStatus = ToolCard['status'];
 
 /** How a status is shown on a card. */
@@ -16,12 +16,12 @@ export interface ToolCardStatusPresentation {
   action: string;
   /** Text of the card's footer. */
   footer: string;
-  /** Badge colour (§2: green for ready, purple otherwise). */
+  /** Badge colour (green for ready, purple otherwise). */
   badgeColor: 'green' | 'purple';
 }
 
 /**
- * The presentation of each status (§2):
+ * The presentation of each status:
  * - ready: action 'Access Now', footer 'Production Ready', green badge;
  * - experimental: action 'Try Demo', footer 'Experimental Build', purple badge;
  * - beta: label 'Beta', action 'Try Beta', footer 'Beta Version', purple badge.
@@ -39,7 +39,7 @@ export function toolCardStatus(status: ToolCardStatus): ToolCardStatusPresentati
 }
 
 /**
- * True when the card links outside the app, so it opens in a new tab (§2): an absolute http(s)
+ * True when the card links outside the app, so it opens in a new tab: an absolute http(s)
  * URL, or the built-in viewer, which stands in for an external viewer's host when none is
  * configured (a full-window page outside the app's shell, opened as the external one would be).
  */
@@ -53,7 +53,7 @@ export function isExternalToolCard(card: Pick<ToolCard, 'url'>): boolean {
   );
 }
 
-/** How a card's link opens (§2: external cards in a new tab, internal ones navigate in-app). */
+/** How a card's link opens (external cards in a new tab, internal ones navigate in-app). */
 export type ToolCardLink = { external: true; href: string; target: '_blank'; rel: 'noopener noreferrer' } | { external: false; to: string };
 
 /** The link of a card: external URLs and the built-in viewer open in a new tab, app routes ('/catalog') navigate in-app. */

@@ -1,7 +1,6 @@
 /**
- * Link builders of SPEC.md §7 ("External viewer links", "A maps link is built as a maps query by
- * lat,lng", the maps embed) and §2 (the project map link, which file a viewing link is prepared
- * from).
+ * Link builders: the external viewer links, the maps link (a maps query by lat,lng), the maps
+ * embed, the project map link, and which file a viewing link is prepared from.
  */
 import { MAP_EMBED_ZOOM } from './constants.js';
 import type { ModelData, ProjectData } from './types.js';
@@ -12,8 +11,8 @@ function viewerBase(viewer: string): string {
 }
 
 /**
- * Route of the built-in 3D viewer in the portal. It answers the spec's viewer links (§7:
- * `?id=`, `?compareMode=true&id=&referenceId=`) and is `{viewer}` whenever no external viewer is
+ * Route of the built-in 3D viewer in the portal. It answers the external viewer
+ * links (`?id=`, `?compareMode=true&id=&referenceId=`) and is `{viewer}` whenever no external viewer is
  * configured (`catalog serve --viewer-url`, `CATALOG_VIEWER_URL`, or `VITE_VIEWER_URL` for a
  * Firebase build).
  */
@@ -42,7 +41,7 @@ export const BUILT_IN_VIEWER_DEMO = {
 } as const;
 
 /**
- * The external viewer link for one model (§7): `{viewer}/?id={publicId}`, the publicId URL-encoded.
+ * The external viewer link for one model: `{viewer}/?id={publicId}`, the publicId URL-encoded.
  * @param viewer the viewer's base URL; a trailing slash is tolerated
  * @param publicId the model's publicId
  */
@@ -51,7 +50,7 @@ export function viewerLink(viewer: string, publicId: string): string {
 }
 
 /**
- * The viewer link of one finding (issue 18 report): {@link viewerLink} with `&finding={seq}`,
+ * The viewer link of one finding: {@link viewerLink} with `&finding={seq}`,
  * which the built-in viewer reads to open its Findings panel on that finding and fly to it (an
  * external viewer ignores the parameter and opens the model).
  * @param viewer the viewer's base URL; a trailing slash is tolerated
@@ -63,7 +62,7 @@ export function findingLink(viewer: string, publicId: string, seq: number): stri
 }
 
 /**
- * The external viewer link in compare mode (§7):
+ * The external viewer link in compare mode:
  * `{viewer}/?compareMode=true&id={publicId}&referenceId={referencePublicId}`, values URL-encoded.
  * @param viewer the viewer's base URL; a trailing slash is tolerated
  * @param publicId the compared model's publicId
@@ -79,7 +78,7 @@ function coordinate(value: number, name: string): string {
 }
 
 /**
- * The maps-service link for a place (§7 "maps query by lat,lng"):
+ * The maps-service link for a place:
  * `https://www.google.com/maps/search/?api=1&query={lat},{lng}`.
  * @throws RangeError when lat or lng is not a finite number
  */
@@ -88,23 +87,23 @@ export function mapsSearchLink(lat: number, lng: number): string {
 }
 
 /**
- * The maps embed URL of project detail (§2, §7: place query by lat,lng, zoom 14):
+ * The maps embed URL of project detail (place query by lat,lng, zoom 14):
  * `https://maps.google.com/maps?q={lat},{lng}&z=14&output=embed`.
- * @param zoom embed zoom (default 14, §9)
+ * @param zoom embed zoom (default 14)
  * @throws RangeError when lat or lng is not a finite number
  */
 export function mapsEmbedLink(lat: number, lng: number, zoom: number = MAP_EMBED_ZOOM): string {
   return `https://maps.google.com/maps?q=${coordinate(lat, 'lat')},${coordinate(lng, 'lng')}&z=${zoom}&output=embed`;
 }
 
-/** The Map Link of the project-management read view (§2). Opens in a new tab. */
+/** The Map Link of the project-management read view. Opens in a new tab. */
 export interface ProjectMapLink {
   href: string;
   label: 'View on Map' | 'View on Google Maps';
 }
 
 /**
- * The Map Link of §2 Project management: the stored map URL when there is one (label 'View on
+ * The Map Link of project management: the stored map URL when there is one (label 'View on
  * Map'), otherwise a maps link built from lat and lng (label 'View on Google Maps'), otherwise
  * null.
  */
@@ -120,7 +119,7 @@ export function projectMapLink(project: Pick<ProjectData, 'location'>): ProjectM
 }
 
 /**
- * The storage path a model's viewing link is prepared from (§2 Project detail): the splat path,
+ * The storage path a model's viewing link is prepared from: the splat path,
  * else the glb path; null when the model has neither.
  */
 export function viewingFilePath(model: Pick<ModelData, 'files'>): string | null {

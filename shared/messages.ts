@@ -1,11 +1,11 @@
 /**
- * The message catalogue: every user-facing message of SPEC.md §5 and §8, verbatim, in one
- * place. Screens and the CLI print these; tests assert them. Parameterised messages are
+ * The message catalogue: every user-facing message (validation, errors, confirmations), verbatim,
+ * in one place. Screens and the CLI print these; tests assert them. Parameterised messages are
  * functions.
  */
 import { ErrorCode, isAppError } from './errors.js';
 
-/** §8 Sign-in messages. */
+/** Sign-in messages. */
 export const SignInMessages = {
   [ErrorCode.InvalidEmail]: 'Invalid email format.',
   [ErrorCode.UserDisabled]: 'The account has been disabled.',
@@ -16,7 +16,7 @@ export const SignInMessages = {
 } as const;
 
 /**
- * The §8 sign-in message for an error thrown by `identity.signIn`.
+ * The sign-in message for an error thrown by `identity.signIn`.
  * @param error anything caught
  * @returns the spec's text: the code's message, 'An error occurred during login.' for any other
  *   code, 'An unexpected error occurred during login.' for an error without a code
@@ -27,7 +27,7 @@ export function signInErrorMessage(error: unknown): string {
   return (SignInMessages as Record<string, string>)[code] ?? SignInMessages.otherCode;
 }
 
-/** §8 Registration messages. */
+/** Registration messages. */
 export const RegistrationMessages = {
   [ErrorCode.EmailAlreadyInUse]: 'This email is already in use.',
   [ErrorCode.InvalidEmail]: 'Invalid email format.',
@@ -36,7 +36,7 @@ export const RegistrationMessages = {
 } as const;
 
 /**
- * The §8 registration message for an error thrown while creating an account.
+ * The registration message for an error thrown while creating an account.
  * @returns the code's message; 'An error occurred while registering the user: {message}' for
  *   other codes; 'An unexpected error occurred during registration.' without a code
  */
@@ -48,7 +48,7 @@ export function registrationErrorMessage(error: unknown): string {
   return `An error occurred while registering the user: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-/** §5 validation messages, verbatim. */
+/** Validation messages, verbatim. */
 export const ValidationMessages = {
   // model list upload
   uploadFileRequired: 'At least one file (splat or glb) is required.',
@@ -86,29 +86,29 @@ export const ValidationMessages = {
 } as const;
 
 /**
- * Validation texts for §5 rules that the spec states without wording (project form: "Map URL
- * must be a URL", "Latitude and longitude must be numeric"; the add-model type). Ours, not the
- * spec's; kept here so that every user-facing text stays in this catalogue.
+ * Validation texts of our own wording for rules that had none (project form: "Map URL must be a
+ * URL", "Latitude and longitude must be numeric"; the add-model type); kept here so that every
+ * user-facing text stays in this catalogue.
  */
 export const FormMessages = {
   projectMapUrlInvalid: 'Map URL must be a valid URL (http or https).',
   projectLatitudeInvalid: 'Latitude must be a number.',
   projectLongitudeInvalid: 'Longitude must be a number.',
-  /** Issue 17: a latitude outside −90..90 stretched the map. */
+  /** A latitude outside −90..90 would stretch the map. */
   projectLatitudeRange: 'Latitude must be between -90 and 90',
-  /** Issue 17: a longitude outside −180..180 stretched the map. */
+  /** A longitude outside −180..180 would stretch the map. */
   projectLongitudeRange: 'Longitude must be between -180 and 180',
   modelTypeInvalid: 'Model type must be hybrid, splat or mesh.',
 } as const;
 
-/** 'JSON format error: ...' wrapper of §5 for combined camera errors (each prefixed 'Camera N:'). */
+/** 'JSON format error: ...' wrapper for combined camera errors (each prefixed 'Camera N:'). */
 export const cameraFormatError = (details: string): string => `JSON format error: ${details}`;
-/** §5 delete-all confirmation. */
+/** Delete-all confirmation. */
 export const confirmDeleteAllFiles = (n: number): string => `Are you sure you want to delete all ${n} files?`;
-/** §5 project delete prompt. */
+/** Project delete prompt. */
 export const projectDeletePrompt = (projectName: string): string => `Please type ${projectName} to confirm:`;
 
-/** §8 Upload and model messages. */
+/** Upload and model messages. */
 export const ModelMessages = {
   listUploadFailed: 'An error occurred during upload.',
   listUploadSucceeded: 'Model uploaded successfully!',
@@ -125,7 +125,7 @@ export const ModelMessages = {
   updateModelFailed: 'Failed to update model information.',
   modelUpdated: 'Model information updated successfully.',
   fetchModelFailed: 'Failed to fetch model information.',
-  /** Ours (issue 17): an upload the user canceled is not an error. */
+  /** Ours: an upload the user canceled is not an error. */
   uploadCanceled: 'Upload canceled.',
 } as const;
 
@@ -151,7 +151,7 @@ export const modelDeletedWithLeftovers = (name: string, filesLeft: number): stri
     ? `${modelDeleted(name)} ${filesLeft} of its files could not be deleted; \`catalog doctor --fix\` removes them.`
     : modelDeleted(name);
 
-/** §8 Project messages. */
+/** Project messages. */
 export const ProjectMessages = {
   notFoundAlert: 'Project not found!',
   notFound: 'Project not found',
@@ -163,9 +163,9 @@ export const ProjectMessages = {
   infoUpdated: 'Project information updated successfully.',
   infoUpdateFailed: 'Failed to update project information.',
   replaceReferenceQuestion: 'This project already has a reference model. Do you want to replace it?',
-  /** Ours (issue 17): a hidden reference model leaves users with 'Unable to load reference model information.'. */
+  /** Ours: a hidden reference model leaves users with 'Unable to load reference model information.'. */
   hiddenReference: 'A hidden model cannot be the reference model. Unhide it first.',
-  /** Ours (issue 17): hiding the current reference model is refused for the same reason. */
+  /** Ours: hiding the current reference model is refused for the same reason. */
   hideReferenceRefused: 'The reference model cannot be hidden. Set another model as the reference first.',
 } as const;
 
@@ -173,26 +173,26 @@ export const ProjectMessages = {
 export const loadProjectFailed = (detail: string): string => `Failed to load project: ${detail}`;
 /** 'Failed to save project: ...' */
 export const saveProjectFailed = (detail: string): string => `Failed to save project: ${detail}`;
-/** §8 delete guard: 'Cannot delete this project because it has N associated models. Please delete these models first.' */
+/** Delete guard: 'Cannot delete this project because it has N associated models. Please delete these models first.' */
 export const projectHasModels = (n: number): string =>
   `Cannot delete this project because it has ${n} associated models. Please delete these models first.`;
 /** Ours (the CLI's `projects delete --with-models`): 'Project "{name}" and its N models have been deleted successfully.' */
 export const projectDeletedWithModels = (name: string, models: number): string =>
   `Project "${name}" and its ${models} ${models === 1 ? 'model' : 'models'} have been deleted successfully.`;
-/** §8 'Failed to delete project: {error message}' */
+/** 'Failed to delete project: {error message}' */
 export const deleteProjectFailed = (detail: string): string => `Failed to delete project: ${detail}`;
-/** §8 'Project "{name}" has been deleted successfully.' */
+/** 'Project "{name}" has been deleted successfully.' */
 export const projectDeleted = (name: string): string => `Project "${name}" has been deleted successfully.`;
 
-/** §8 Admin grant. */
+/** Admin grant. */
 export const adminGrantFailed = (detail: string): string => `Error setting admin role: ${detail}`;
-/** Ours (issue 17): 'Set as Admin' for a UID without a `users/{uid}` record. */
+/** Ours: 'Set as Admin' for a UID without a `users/{uid}` record. */
 export const noAccountWithUid = (uid: string): string => `No account with UID ${uid}.`;
-/** §8 Admin grant success: the user is set as admin and must log out and in again. */
+/** Admin grant success: the user is set as admin and must log out and in again. */
 export const adminGranted = (who: string): string =>
   `User ${who} has been set as admin. They must log out and log in again for the change to take effect.`;
 
-/** §8 Geolocation messages, keyed by GeolocationPositionError code (1, 2, 3). */
+/** Geolocation messages, keyed by GeolocationPositionError code (1, 2, 3). */
 export const GeolocationMessages = {
   unsupported: 'Geolocation is not supported by this browser.',
   1: 'Location access denied by user.',
@@ -202,7 +202,7 @@ export const GeolocationMessages = {
 } as const;
 
 /**
- * The §8 geolocation message for a `GeolocationPositionError` code.
+ * The geolocation message for a `GeolocationPositionError` code.
  * @param code 1 (permission denied), 2 (position unavailable), 3 (timeout), anything else generic
  */
 export function geolocationErrorMessage(code: number | undefined): string {
@@ -210,7 +210,7 @@ export function geolocationErrorMessage(code: number | undefined): string {
   return GeolocationMessages.generic;
 }
 
-/** §8 Compare. */
+/** Compare mode. */
 export const CompareMessages = { referenceUnavailable: 'Unable to load reference model information.' } as const;
 
 function errorCodeOf(error: unknown): string | undefined {

@@ -5,13 +5,13 @@
  *
  * Two layouts are understood:
  * - **flat**: `*.ply` / `*.splat` (the splat), `*.glb` (the mesh), `cameras.json` or
- *   `camera-metadata.json` (camera metadata, SPEC.md §5), `images/`, `images_thumbnails/` and
- *   `assets/` (the model's extra files, SPEC.md §3 storage paths);
+ *   `camera-metadata.json` (camera metadata), `images/`, `images_thumbnails/` and
+ *   `assets/` (the model's extra files);
  * - **3dgs**: a Gaussian-splatting training output: `point_cloud/iteration_<N>/point_cloud.ply`
  *   (the one with the highest N is the splat), `cameras.json`, photos in `images/` (or `input/`);
  *   a `*.glb` at the top level is taken as the mesh.
  *
- * The model type (SPEC.md §2 Add model, §5) is the one given, or inferred: splat and GLB →
+ * The model type is the one given, or inferred: splat and GLB →
  * hybrid, splat only → splat, GLB only → mesh.
  */
 import { ValidationMessages } from './messages.js';
@@ -27,7 +27,7 @@ export interface FolderFile {
 /** Which layout a folder was read as. */
 export type FolderLayout = 'flat' | '3dgs';
 
-/** The kind of a planned file, as in the file listing of SPEC.md §3. */
+/** The kind of a planned file, as in a model's file listing. */
 export type PlannedFileKind = 'splat' | 'glb' | 'cameraMetadata' | 'image' | 'thumbnail' | 'asset';
 
 /** A file of the plan: where it is in the folder and what it becomes. */
@@ -106,7 +106,7 @@ function planned(kind: PlannedFileKind, file: FolderFile): PlannedFile {
  * @param files every file in the folder, relative '/'-separated paths with sizes in bytes
  *   (hidden files and folders, starting with '.', are ignored)
  * @param options.modelType the type asked for; when absent it is inferred. A given type keeps only
- *   the files it uses (mesh drops a splat, splat drops a GLB) and must find them (SPEC.md §5:
+ *   the files it uses (mesh drops a splat, splat drops a GLB) and must find them (else
  *   'Required file types are missing based on the selected model type.')
  * @returns the plan; `problems` lists everything that stops an upload (two splats, two GLBs, two
  *   camera files, no model file, a missing required file). Never throws.

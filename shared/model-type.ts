@@ -1,11 +1,11 @@
 /**
- * Model types and file kinds of SPEC.md §2 and §5: the project-detail type label, the model-list
+ * Model types and file kinds: the project-detail type label, the model-list
  * kind label, the add-model type options and file rules, accepted file extensions, and a model's
  * total file size.
  */
 import type { ModelData, ModelType } from './types.js';
 
-/** The model types, in the order of the add-model radio (§2). */
+/** The model types, in the order of the add-model radio. */
 export const MODEL_TYPES: readonly ModelType[] = ['hybrid', 'splat', 'mesh'];
 
 /** True for 'hybrid', 'splat' and 'mesh'. */
@@ -13,14 +13,14 @@ export function isModelType(value: unknown): value is ModelType {
   return value === 'hybrid' || value === 'splat' || value === 'mesh';
 }
 
-/** The add-model radio labels (§2 Add model). */
+/** The add-model radio labels. */
 export const MODEL_TYPE_OPTION_LABELS: Readonly<Record<ModelType, string>> = {
   hybrid: 'Hybrid (Splat + Mesh)',
   splat: 'Splat Only',
   mesh: 'Mesh Only',
 };
 
-/** The project-detail type labels (§2). */
+/** The project-detail type labels. */
 export type ModelTypeLabel = 'Hybrid' | 'Splat' | 'Mesh' | 'Unknown';
 
 const TYPE_LABELS: Readonly<Record<ModelType, ModelTypeLabel>> = { hybrid: 'Hybrid', splat: 'Splat', mesh: 'Mesh' };
@@ -45,7 +45,7 @@ export function inferModelTypeFromFiles(hasSplat: boolean, hasGlb: boolean): Mod
 }
 
 /**
- * The type label of §2 Project detail: the stored modelType ('Hybrid', 'Splat', 'Mesh'); else,
+ * The type label of project detail: the stored modelType ('Hybrid', 'Splat', 'Mesh'); else,
  * from the files, 'Hybrid' when both a splat and a glb path exist, 'Splat', 'Mesh', or 'Unknown'.
  * A stored value other than the three types is ignored.
  */
@@ -56,11 +56,11 @@ export function modelTypeLabel(model: Pick<ModelData, 'modelType' | 'files'>): M
   return inferred === null ? 'Unknown' : TYPE_LABELS[inferred];
 }
 
-/** The kind labels of the §2 model list. */
+/** The kind labels of the model list. */
 export type ModelKindLabel = '3D Gaussian Splat' | 'GLB Model' | 'No 3D file';
 
 /**
- * The kind shown in the §2 model list: '3D Gaussian Splat' when a splat path exists, else 'GLB
+ * The kind shown in the model list: '3D Gaussian Splat' when a splat path exists, else 'GLB
  * Model' when a glb path exists, else 'No 3D file'.
  */
 export function modelKindLabel(model: Pick<ModelData, 'files'>): ModelKindLabel {
@@ -81,7 +81,7 @@ export function modelKindLine(model: Pick<ModelData, 'modelType' | 'files'>): st
 }
 
 /**
- * Whether the files present satisfy the model type (§5 Add model): splat needs a splat file, mesh
+ * Whether the files present satisfy the model type: splat needs a splat file, mesh
  * needs a glb file, hybrid needs at least one of them.
  */
 export function filesSatisfyModelType(modelType: ModelType, hasSplat: boolean, hasGlb: boolean): boolean {
@@ -96,7 +96,7 @@ export function filesSatisfyModelType(modelType: ModelType, hasSplat: boolean, h
 }
 
 /**
- * A model's total file size in bytes (§2 Project detail): splatSize + glbSize, a missing or
+ * A model's total file size in bytes: splatSize + glbSize, a missing or
  * invalid size counting 0. Format it with `formatBytes`.
  */
 export function totalFileSize(model: Pick<ModelData, 'files'>): number {
@@ -104,17 +104,17 @@ export function totalFileSize(model: Pick<ModelData, 'files'>): number {
   return size(model.files?.splatSize) + size(model.files?.glbSize);
 }
 
-/** `accept` of the splat file input (§5): .splat and .ply. */
+/** `accept` of the splat file input: .splat and .ply. */
 export const SPLAT_FILE_ACCEPT = '.splat,.ply';
-/** `accept` of the GLB file input (§5): .glb. */
+/** `accept` of the GLB file input: .glb. */
 export const GLB_FILE_ACCEPT = '.glb';
 
-/** True when the file name ends in .splat or .ply (any case), as the splat input accepts (§5). */
+/** True when the file name ends in .splat or .ply (any case), as the splat input accepts. */
 export function isSplatFileName(name: string): boolean {
   return /\.(splat|ply)$/i.test(name.trim());
 }
 
-/** True when the file name ends in .glb (any case), as the GLB input accepts (§5). */
+/** True when the file name ends in .glb (any case), as the GLB input accepts. */
 export function isGlbFileName(name: string): boolean {
   return /\.glb$/i.test(name.trim());
 }

@@ -1,5 +1,5 @@
 /**
- * Orderings of SPEC.md §9 and the sort options of the management lists (§2). Every function
+ * The catalog's orderings and the sort options of the management lists. Every function
  * returns a new array and leaves its input untouched; ties keep a stable, deterministic order.
  */
 import { toDate } from './format.js';
@@ -52,13 +52,13 @@ function byId(a: WithOptionalId, b: WithOptionalId): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Project detail (§2, §9)
+// Project detail
 // ---------------------------------------------------------------------------------------------
 
 type DetailSortable = Pick<ModelData, 'isReference' | 'metadata' | 'created_at' | 'name'> & WithOptionalId;
 
 /**
- * The project-detail model order (§2, §9): the reference model first, then by
+ * The project-detail model order: the reference model first, then by
  * metadata.captureDate, then metadata.displayOrder, then created_at, then name, each ascending
  * (oldest first) with missing or unparseable values last.
  *
@@ -81,13 +81,13 @@ export function sortProjectDetailModels<T extends DetailSortable>(models: readon
 }
 
 // ---------------------------------------------------------------------------------------------
-// Catalog orderings (§7, §9)
+// Catalog orderings
 // ---------------------------------------------------------------------------------------------
 
 type ProjectSortable = Pick<ProjectData, 'structure_id' | 'name' | 'created_at'> & WithOptionalId;
 
 /**
- * Projects by structure_id (§2 Project list, §9), natural order ('T2' before 'T10',
+ * Projects by structure_id, natural order ('T2' before 'T10',
  * case-insensitive); projects without a structure_id last; ties by name, then id.
  */
 export function sortProjectsByStructureId<T extends ProjectSortable>(projects: readonly T[]): T[] {
@@ -102,7 +102,7 @@ export function sortProjectsByStructureId<T extends ProjectSortable>(projects: r
 type ModelSortable = Pick<ModelData, 'publicId' | 'name' | 'created_at'> & WithOptionalId;
 
 /**
- * Models by publicId ascending (§7 live subscription, §9), in the document database's order:
+ * Models by publicId ascending, in the document database's order:
  * plain code-unit comparison ('B' before 'a', 'M10' before 'M2'), as Firestore's orderBy does.
  * An empty or missing publicId sorts first, as the catalog port orders missing fields
  * (`shared/ports/catalog.ts` OrderClause). Ties by id.
@@ -111,20 +111,20 @@ export function sortModelsByPublicId<T extends Pick<ModelData, 'publicId'> & Wit
   return [...models].sort((a, b) => compareCodeUnits(a.publicId ?? '', b.publicId ?? '') || byId(a, b));
 }
 
-/** Newest first by created_at (§7 "ordered by created_at descending"); missing dates last; ties by id. */
+/** Newest first by created_at; missing dates last; ties by id. */
 export function sortByCreatedAtDesc<T extends Pick<ModelData, 'created_at'> & WithOptionalId>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => missingLast(time(a.created_at), time(b.created_at), (x, y) => y - x) || byId(a, b));
 }
 
 // ---------------------------------------------------------------------------------------------
-// Management list sort options (§2: ID, Name, Latest)
+// Management list sort options (ID, Name, Latest)
 // ---------------------------------------------------------------------------------------------
 
-/** Sort options of the project- and model-management lists (§2). Default 'id' (§9). */
+/** Sort options of the project- and model-management lists. Default 'id'. */
 export type ListSort = 'id' | 'name' | 'latest';
 
 /**
- * The model-management list order (§2): 'id' by publicId (natural), 'name' by name (natural),
+ * The model-management list order: 'id' by publicId (natural), 'name' by name (natural),
  * 'latest' by created_at newest first. Missing values last; ties by id.
  */
 export function sortModelsBy<T extends ModelSortable>(models: readonly T[], sort: ListSort = 'id'): T[] {
@@ -140,7 +140,7 @@ export function sortModelsBy<T extends ModelSortable>(models: readonly T[], sort
 }
 
 /**
- * The project-management list order (§2): 'id' by structure_id (natural, §9 default), 'name' by
+ * The project-management list order: 'id' by structure_id (natural, the default), 'name' by
  * name (natural), 'latest' by created_at newest first. Missing values last; ties by id.
  */
 export function sortProjectsBy<T extends ProjectSortable>(projects: readonly T[], sort: ListSort = 'id'): T[] {

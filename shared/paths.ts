@@ -1,5 +1,5 @@
 /**
- * Storage paths of SPEC.md §3, exactly as the spec names them, and the file-entry classifier of
+ * Storage paths, exactly as every backend stores them, and the file-entry classifier of
  * the model file listing:
  *
  * ```
@@ -20,14 +20,14 @@ import type { FileEntry, FileEntryType } from './types.js';
 
 /** Root folder of every model's files. */
 export const MODELS_ROOT = 'models';
-/** File name of the camera metadata (§3). */
+/** File name of the camera metadata. */
 export const CAMERA_METADATA_FILE_NAME = 'camera-metadata.json';
-/** Base name of the main model files (§3: model.<ext>, model.glb). */
+/** Base name of the main model files (model.<ext>, model.glb). */
 export const MODEL_FILE_BASE_NAME = 'model';
 
-/** Splat file extensions (§5: the splat input accepts .splat and .ply). */
+/** Splat file extensions (the splat input accepts .splat and .ply). */
 export type SplatExtension = 'ply' | 'splat';
-/** The sub-folders of a model folder that hold additional files (§3). */
+/** The sub-folders of a model folder that hold additional files. */
 export type ModelSubfolder = 'images' | 'images_thumbnails' | 'assets';
 export const MODEL_SUBFOLDERS: readonly ModelSubfolder[] = ['images', 'images_thumbnails', 'assets'];
 
@@ -92,7 +92,7 @@ export function isModelUuid(value: string): boolean {
   return MODEL_UUID_RE.test(value);
 }
 
-/** The files directly in a model folder (§3): the main model files and the camera metadata. */
+/** The files directly in a model folder: the main model files and the camera metadata. */
 /** File name of a model's web-sized splat (SPZ), beside the original. */
 export const WEB_SPLAT_FILE_NAME = `${MODEL_FILE_BASE_NAME}.spz`;
 
@@ -116,7 +116,7 @@ const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The one rule for a path a file may be stored at (SPEC.md §3 storage paths), enforced by the
+ * The one rule for a path a file may be stored at, enforced by the
  * embedded server on every upload route and by the adapters before they upload:
  * `models/{uuid}/model.ply|model.splat|model.glb`, the web-sized copies `models/{uuid}/model.spz` and
  * `models/{uuid}/model.web.glb`, the splat copy's preview `models/{uuid}/model.preview.spz`,
@@ -161,7 +161,7 @@ function requireUuid(uuid: string): string {
   return uuid;
 }
 
-/** `models/{uuid}`: the model's folder (§9 "Model upload folder models/{uuid}"), without a trailing '/'. */
+/** `models/{uuid}`: the model's folder, without a trailing '/'. */
 export function modelFolder(uuid: string): string {
   return `${MODELS_ROOT}/${requireUuid(uuid)}`;
 }
@@ -181,7 +181,7 @@ export function splatExtensionOf(fileNameOrExt: string): SplatExtension | null {
 }
 
 /**
- * `models/{uuid}/model.<ext>` (§3), ext lower-cased.
+ * `models/{uuid}/model.<ext>`, ext lower-cased.
  * @param ext 'ply' or 'splat' (any case, with or without the dot), or the uploaded file's name
  * @throws AppError `invalid-argument` for another extension or an unsafe uuid
  */
@@ -259,12 +259,12 @@ export function webGlbRefusal(originalBytes: number, copyBytes: number): string 
   return `the copy would be ${mb(copyBytes)} of ${mb(originalBytes)}, not ${WEB_GLB_MIN_RATIO}× smaller`;
 }
 
-/** `models/{uuid}/model.glb` (§3). */
+/** `models/{uuid}/model.glb`. */
 export function glbPath(uuid: string): string {
   return `${modelFolder(uuid)}/${MODEL_FILE_BASE_NAME}.glb`;
 }
 
-/** `models/{uuid}/camera-metadata.json` (§3). */
+/** `models/{uuid}/camera-metadata.json`. */
 export function cameraMetadataPath(uuid: string): string {
   return `${modelFolder(uuid)}/${CAMERA_METADATA_FILE_NAME}`;
 }
@@ -277,17 +277,17 @@ export function modelSubfolderFilePath(uuid: string, subfolder: ModelSubfolder, 
   return `${modelSubfolderPath(uuid, subfolder)}/${requireFileName(name)}`;
 }
 
-/** `models/{uuid}/images/{name}` (§3), name sanitised. */
+/** `models/{uuid}/images/{name}`, name sanitised. */
 export function imagePath(uuid: string, name: string): string {
   return modelSubfolderFilePath(uuid, 'images', name);
 }
 
-/** `models/{uuid}/images_thumbnails/{name}` (§3), name sanitised. */
+/** `models/{uuid}/images_thumbnails/{name}`, name sanitised. */
 export function thumbnailPath(uuid: string, name: string): string {
   return modelSubfolderFilePath(uuid, 'images_thumbnails', name);
 }
 
-/** `models/{uuid}/assets/{name}` (§3), name sanitised. */
+/** `models/{uuid}/assets/{name}`, name sanitised. */
 export function assetPath(uuid: string, name: string): string {
   return modelSubfolderFilePath(uuid, 'assets', name);
 }
@@ -311,7 +311,7 @@ export function parseModelPath(path: string): { uuid: string; rest: string } | n
 }
 
 /**
- * The §3 FileEntry type of a storage path:
+ * The FileEntry type of a storage path:
  * - `models/{uuid}/camera-metadata.json` → 'cameraMetadata'
  * - `models/{uuid}/images/…` → 'image'; `…/images_thumbnails/…` → 'thumbnail'; `…/assets/…` → 'asset'
  * - a file directly in the model folder ending in .ply, .splat or .spz (the web-sized copy) → 'splat', in .glb
@@ -341,7 +341,7 @@ export function fileEntryType(path: string): FileEntryType | null {
 }
 
 /**
- * A §3 FileEntry for a stored file.
+ * A FileEntry for a stored file.
  * @param size size in bytes, when known
  * @returns the entry, or null when {@link fileEntryType} does not know the path
  */
@@ -352,17 +352,17 @@ export function toFileEntry(path: string, size?: number | null): FileEntry | nul
 }
 
 /**
- * True for the main model files (splat and GLB), which cannot be deleted one by one (§5: 'Cannot
+ * True for the main model files (splat and GLB), which cannot be deleted one by one ('Cannot
  * delete main model files. Delete the entire model instead.').
  */
 export function isMainModelFile(type: FileEntryType | null): boolean {
   return type === 'splat' || type === 'glb';
 }
 
-/** The file types "delete all files" removes (§9): images, thumbnails, assets and camera metadata. */
+/** The file types "delete all files" removes: images, thumbnails, assets and camera metadata. */
 export const DELETE_ALL_FILE_TYPES: readonly FileEntryType[] = ['image', 'thumbnail', 'asset', 'cameraMetadata'];
 
-/** True when "delete all files" applies to a file of this type (§9). */
+/** True when "delete all files" applies to a file of this type. */
 export function isDeletedByDeleteAll(type: FileEntryType | null): boolean {
   return type !== null && DELETE_ALL_FILE_TYPES.includes(type);
 }

@@ -130,7 +130,7 @@ export function pixelInPhoto(camera: CameraMetadataEntry, point: ModelPoint): Ph
  * `options.normal` for a back-face test). Entries
  * that are malformed (a rotation that is not one, a missing size) are skipped, as the viewer
  * skips them.
- * @param cameras the model's camera metadata (§3 entries plus optional fx/fy)
+ * @param cameras the model's camera metadata (entries plus optional fx/fy)
  * @param point the point, model coordinates
  * @param options.limit at most this many views (the best ones); default all
  * @param options.normal the outward surface normal at the point, model coordinates, any length:

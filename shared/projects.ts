@@ -1,5 +1,5 @@
 /**
- * Project rules of SPEC.md §2, §4 and §9: the badge by model count (multi-temporal / initial
+ * Project rules: the badge by model count (multi-temporal / initial
  * assessment), Featured Projects, counts for the catalog home and the map, the description
  * preview, reference-model facts and the add-model and compare controls that depend on them.
  */
@@ -17,7 +17,7 @@ import type { ProjectSummary } from './ports/catalog.js';
 import type { ModelData, ProjectData, ProjectLocation } from './types.js';
 
 /**
- * A project's one-line label in pickers and tooltips (issue 17's model list: filter, upload
+ * A project's one-line label in pickers and tooltips (model list: filter, upload
  * panel, row title): 'TWR-001 — North Ridge Tower', or the name alone without a structure ID.
  */
 export function projectLabel(project: Pick<ProjectData, 'name' | 'structure_id'>): string {
@@ -26,7 +26,7 @@ export function projectLabel(project: Pick<ProjectData, 'name' | 'structure_id'>
 
 /**
  * Model counts per project id, from the models the caller can see (a non-admin's exclude hidden
- * ones), for the §4 project badge, the §9 featured rule and the map stats.
+ * ones), for the project badge, the featured rule and the map stats.
  * @param models models with their projectId (those without one are not counted)
  * @returns project id → number of models
  */
@@ -92,20 +92,20 @@ export function summaryCounts(summaries: readonly Pick<ProjectSummary, 'projectI
 }
 
 // ---------------------------------------------------------------------------------------------
-// §4 Project badge by model count
+// Project badge by model count
 // ---------------------------------------------------------------------------------------------
 
-/** The project badge of §4. */
+/** The project badge, by model count. */
 export type ProjectBadge = 'multi-temporal' | 'initial-assessment';
 
-/** Display labels of the badges (as the §2 map stat cards name them). */
+/** Display labels of the badges (as the map stat cards name them). */
 export const PROJECT_BADGE_LABELS: Readonly<Record<ProjectBadge, string>> = {
   'multi-temporal': 'Multi-Temporal',
   'initial-assessment': 'Initial Assessment',
 };
 
 /**
- * The badge for a project with `modelCount` models (§4): 2 or more is multi-temporal, exactly 1 is
+ * The badge for a project with `modelCount` models: 2 or more is multi-temporal, exactly 1 is
  * initial assessment, 0 shows no badge (null).
  */
 export function projectBadge(modelCount: number): ProjectBadge | null {
@@ -114,21 +114,21 @@ export function projectBadge(modelCount: number): ProjectBadge | null {
   return null;
 }
 
-/** True when a project with `modelCount` models is multi-temporal (2 or more, §9). */
+/** True when a project with `modelCount` models is multi-temporal (2 or more). */
 export function isMultiTemporal(modelCount: number): boolean {
   return modelCount >= MULTI_TEMPORAL_MIN_MODELS;
 }
 
-/** The marker colour of a located project without models (issue 17): neutral, neither badge's colour. */
+/** The marker colour of a located project without models: neutral, neither badge's colour. */
 export const NO_MODELS_MARKER_COLOR = 'grey';
 
-/** A project marker's colour name: §9's two badge colours, or grey for no badge. */
+/** A project marker's colour name: the two badge colours, or grey for no badge. */
 export type ProjectMarkerColor = (typeof MARKER_COLORS)['multiTemporal' | 'initialAssessment'] | typeof NO_MODELS_MARKER_COLOR;
 
 /**
- * The map marker colour of a project (§9 "blue multi-temporal, green initial assessment"),
- * following the §4 badge exactly ({@link projectBadge}): 2 or more models blue, exactly 1 green,
- * 0 (no badge) grey — issue 17: a project without models is not an initial assessment, so the
+ * The map marker colour of a project, following the badge exactly ({@link projectBadge}): 2 or
+ * more models blue, exactly 1 green, 0 (no badge) grey — a project without models is not an
+ * initial assessment, so the
  * marker, the map's stat cards ({@link mapStats}) and the project badge agree. `modelCount` is
  * the same count they use: the models the viewer can see ({@link countModelsByProject} of the
  * viewer's model list — hidden ones excluded for non-admins, included for admins, as project
@@ -143,11 +143,11 @@ export function projectMarkerColor(modelCount: number): ProjectMarkerColor {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2 Catalog home
+// Catalog home
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Featured Projects (§2 Catalog home, §9): the first 4 projects, in the given order, that have 2
+ * Featured Projects: the first 4 projects, in the given order, that have 2
  * or more models.
  * @param projects projects in display order (e.g. sorted by structure_id)
  * @param counts model counts per project id
@@ -156,7 +156,7 @@ export function featuredProjects<T extends { id: string }>(projects: readonly T[
   return projects.filter((p) => modelCountOf(counts, p.id) >= FEATURED_PROJECTS_MIN_MODELS).slice(0, FEATURED_PROJECTS_MAX);
 }
 
-/** Catalog home counts (§2): Total Projects and Multi-Temporal Projects. */
+/** Catalog home counts: Total Projects and Multi-Temporal Projects. */
 export function catalogStats(
   projects: readonly { id: string }[],
   counts: ModelCounts,
@@ -168,11 +168,11 @@ export function catalogStats(
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2 Project list
+// Project list
 // ---------------------------------------------------------------------------------------------
 
 /**
- * The description preview (§2 Project list, §9): the first 120 characters followed by '...' when
+ * The description preview: the first 120 characters followed by '...' when
  * the text is longer; the text unchanged otherwise; '' for a missing description.
  * @param description the project's description
  * @param max characters kept (default 120)
@@ -187,7 +187,7 @@ export function hasReferenceModel(project: Pick<ProjectData, 'reference_model_id
   return typeof project.reference_model_id === 'string' && project.reference_model_id !== '';
 }
 
-/** The project-card badge of §2: 'Has Reference' or 'No Reference'. */
+/** The project-card badge: 'Has Reference' or 'No Reference'. */
 export function referenceBadgeLabel(project: Pick<ProjectData, 'reference_model_id'>): 'Has Reference' | 'No Reference' {
   return hasReferenceModel(project) ? 'Has Reference' : 'No Reference';
 }
@@ -207,20 +207,20 @@ export function findReferenceModel<T extends Pick<ModelData, 'isReference'> & { 
   return models.find((m) => m.isReference === true) ?? null;
 }
 
-/** The thumbnail of a model (§3: the first of files.thumbnails), as a storage path, or null. */
+/** The thumbnail of a model (the first of files.thumbnails), as a storage path, or null. */
 export function thumbnailPathOf(model: Pick<ModelData, 'files'>): string | null {
   const first = model.files?.thumbnails?.[0];
   return typeof first === 'string' && first !== '' ? first : null;
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2 Project map, §5 Map
+// Project map
 // ---------------------------------------------------------------------------------------------
 
 /** A location with numeric lat and lng. */
 export type MappedLocation = ProjectLocation & { lat: number; lng: number };
 
-/** True when the project's location has numeric (finite) lat and lng (§5 "Map and search"). */
+/** True when the project's location has numeric (finite) lat and lng. */
 export function hasMapLocation<T extends Pick<ProjectData, 'location'>>(project: T): project is T & { location: MappedLocation } {
   const loc = project.location;
   return (
@@ -233,13 +233,13 @@ export function hasMapLocation<T extends Pick<ProjectData, 'location'>>(project:
   );
 }
 
-/** The projects the map shows (§5): those with numeric lat and lng, in input order. */
+/** The projects the map shows: those with numeric lat and lng, in input order. */
 export function projectsOnMap<T extends Pick<ProjectData, 'location'>>(projects: readonly T[]): Array<T & { location: MappedLocation }> {
   return projects.filter(hasMapLocation);
 }
 
 /**
- * The three stat cards of the project map (§2): Projects with Location, and among them
+ * The three stat cards of the project map: Projects with Location, and among them
  * Multi-Temporal (2+ models) and Initial Assessment (exactly 1).
  */
 export function mapStats(
@@ -256,16 +256,16 @@ export function mapStats(
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2 Project detail and Add model, §4 reference model on add, §5 delete project
+// Project detail and Add model: the reference model on add, the delete guard
 // ---------------------------------------------------------------------------------------------
 
-/** The admin add-model link label (§2 Project detail): 'Add Reference Model' when the project has no models. */
+/** The admin add-model link label: 'Add Reference Model' when the project has no models. */
 export function addModelLinkLabel(modelCount: number): 'Add Reference Model' | 'Add Model' {
   return modelCount > 0 ? 'Add Model' : 'Add Reference Model';
 }
 
 /**
- * The 'Set as Reference Model' checkbox (§4): disabled when the project already has a reference,
+ * The 'Set as Reference Model' checkbox: disabled when the project already has a reference,
  * preselected when it has none.
  */
 export function referenceCheckboxState(project: Pick<ProjectData, 'reference_model_id'>): { disabled: boolean; checked: boolean } {
@@ -286,7 +286,7 @@ export interface CompareButtonInput {
 }
 
 /**
- * The Compare button of §2 Project detail: shown only for non-reference models when a reference
+ * The Compare button of project detail: shown only for non-reference models when a reference
  * model exists; enabled only when both models' viewing links are ready.
  */
 export function compareButtonState(input: CompareButtonInput): { visible: boolean; enabled: boolean } {
@@ -295,7 +295,7 @@ export function compareButtonState(input: CompareButtonInput): { visible: boolea
 }
 
 /**
- * The delete guard of §4/§8: a project with associated models cannot be deleted.
+ * The delete guard: a project with associated models cannot be deleted.
  * @returns ok, or the spec's message 'Cannot delete this project because it has N associated
  *   models. Please delete these models first.'
  */

@@ -1,12 +1,12 @@
 /**
- * Roles and permissions: role resolution at sign-in (SPEC.md §4) as a pure decision, the role
- * table of §6 as one `can(role, capability)`, and what a screen does when the answer is no.
+ * Roles and permissions: role resolution at sign-in as a pure decision, the role
+ * table as one `can(role, capability)`, and what a screen does when the answer is no.
  * `null` stands for "signed out or no role" everywhere.
  */
 import type { ModelData, Role } from './types.js';
 
 // ---------------------------------------------------------------------------------------------
-// §4 Role resolution at sign-in
+// Role resolution at sign-in
 // ---------------------------------------------------------------------------------------------
 
 /** Input of {@link decideRole}: what the workflow read before deciding. */
@@ -26,7 +26,7 @@ export interface RoleDecision {
 }
 
 /**
- * Role resolution at sign-in (§4): an existing record's role is used as is; otherwise a record is
+ * Role resolution at sign-in: an existing record's role is used as is; otherwise a record is
  * created with role 'admin' when the email is in the admins list, else 'user' (also when the
  * email is missing, whatever `emailInAdmins` says).
  */
@@ -36,16 +36,16 @@ export function decideRole(input: RoleDecisionInput): RoleDecision {
   return { role: hasEmail && input.emailInAdmins ? 'admin' : 'user', create: true };
 }
 
-/** True for the two roles of §3 ('admin', 'user'). */
+/** True for the two roles ('admin', 'user'). */
 export function isRole(value: unknown): value is Role {
   return value === 'admin' || value === 'user';
 }
 
 // ---------------------------------------------------------------------------------------------
-// §6 Role table
+// Role table
 // ---------------------------------------------------------------------------------------------
 
-/** The rows of the §6 role table, one capability each. */
+/** The rows of the role table, one capability each. */
 export const Capability = {
   /** Landing and login pages. */
   ViewPublicPages: 'view-public-pages',
@@ -71,7 +71,7 @@ export const Capability = {
 
 export type Capability = (typeof Capability)[keyof typeof Capability];
 
-/** Every capability, in the order of the §6 table. */
+/** Every capability, in the order of the table. */
 export const ALL_CAPABILITIES: readonly Capability[] = Object.values(Capability);
 
 const USER_CAPABILITIES: ReadonlySet<Capability> = new Set([
@@ -82,7 +82,7 @@ const USER_CAPABILITIES: ReadonlySet<Capability> = new Set([
 ]);
 
 /**
- * The §6 role table: whether `role` has `capability`.
+ * The role table: whether `role` has `capability`.
  * - signed out / no role (`null`): landing and login pages only;
  * - 'user': also the shell, browsing, opening and comparing models;
  * - 'admin': everything.
@@ -95,7 +95,7 @@ export function can(role: Role | null | undefined, capability: Capability): bool
 }
 
 /**
- * True when a model is hidden (§3: `visible === false`; a missing `visible` counts as visible).
+ * True when a model is hidden (`visible === false`; a missing `visible` counts as visible).
  * @param model a model record (or its data)
  */
 export function isHiddenModel(model: Pick<ModelData, 'visible'>): boolean {
@@ -103,8 +103,8 @@ export function isHiddenModel(model: Pick<ModelData, 'visible'>): boolean {
 }
 
 /**
- * The models a role may see (§6 "Non-admins see only models that are not hidden"): admins see
- * all; others only models whose `visible` is not false (missing counts as visible, §3).
+ * The models a role may see: admins see
+ * all; others only models whose `visible` is not false (missing counts as visible).
  */
 export function visibleModelsFor<T extends Pick<ModelData, 'visible'>>(role: Role | null | undefined, models: readonly T[]): T[] {
   if (can(role, Capability.SeeHiddenModels)) return [...models];
@@ -112,7 +112,7 @@ export function visibleModelsFor<T extends Pick<ModelData, 'visible'>>(role: Rol
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2/§6/§8 Route access
+// Route access
 // ---------------------------------------------------------------------------------------------
 
 /** What a route does for a role: render, or redirect (replacing history) to another path. */
@@ -127,13 +127,13 @@ function isAddModelPath(pathname: string): boolean {
   return /^\/projects\/[^/]+\/add-model\/?$/.test(pathname);
 }
 
-/** The public routes of §2: / and /login. */
+/** The public routes: / and /login. */
 export function isPublicRoute(pathname: string): boolean {
   return pathname === '/' || pathname === '' || isUnder(pathname, '/login');
 }
 
 /**
- * Route guard of §2, §6 and §8 "Access":
+ * Route guard:
  * - / and /login: everyone;
  * - any other (shell) route without a role: redirect to /login;
  * - /admin/* and /projects/{id}/add-model for a non-admin: silent redirect to /projects;
@@ -149,12 +149,12 @@ export function routeAccess(role: Role | null | undefined, pathname: string): Ro
   return { allow: true };
 }
 
-/** The shell footer's role badge (§2 Shell): the role in upper case, green for admin, blue otherwise. */
+/** The shell footer's role badge: the role in upper case, green for admin, blue otherwise. */
 export function roleBadge(role: Role): { label: string; color: 'green' | 'blue' } {
   return { label: role.toUpperCase(), color: role === 'admin' ? 'green' : 'blue' };
 }
 
-/** What an account may do with findings and alignments (issue 18's documented rule). */
+/** What an account may do with findings and alignments (documented rule). */
 export interface FindingRights {
   /** Record a finding (as its author) on a model it can open: OpenModels. */
   create: boolean;
@@ -167,7 +167,7 @@ export interface FindingRights {
 }
 
 /**
- * The documented findings rule of issue 18 (docs/ARCHITECTURE.md §6) as screens apply it, decided
+ * The findings rule (docs/ARCHITECTURE.md, "Findings") as screens apply it, decided
  * by {@link can} like every other row of the role table: admins create, edit and delete any
  * finding and write alignments; users create findings and edit their own; only admins delete.
  * Both backends enforce the same rule server-side (`shared/rules/document-rules.ts`,

@@ -1,7 +1,7 @@
 /**
- * Search of SPEC.md §5 ("Search is a case-insensitive substring match on structure_id, name and
- * description") and the searchable lists of §2 (project management: name, structure id, slug;
- * model management: publicId, name; the files table: path; issue 17's model list: publicId, name,
+ * Search: the catalog search is a case-insensitive substring match on structure_id, name and
+ * description; the searchable lists match their own fields (project management: name, structure id, slug;
+ * model management: publicId, name; the files table: path; model list: publicId, name,
  * and the model's project's name and structure ID). An empty or blank term matches all.
  * Filters return a new array in the input's order.
  */
@@ -24,30 +24,30 @@ export function matchesAny(fields: readonly unknown[], term: string | null | und
 
 type CatalogSearchable = Pick<ProjectData, 'structure_id' | 'name' | 'description'>;
 
-/** §5 catalog search: structure_id, name or description contains the term (case-insensitive). */
+/** Catalog search: structure_id, name or description contains the term (case-insensitive). */
 export function matchesProjectSearch(project: CatalogSearchable, term: string | null | undefined): boolean {
   return matchesAny([project.structure_id, project.name, project.description], term);
 }
 
-/** The projects matching the §5 catalog search (catalog home, project list), in input order. */
+/** The projects matching the catalog search (catalog home, project list), in input order. */
 export function searchProjects<T extends CatalogSearchable>(projects: readonly T[], term: string | null | undefined): T[] {
   return projects.filter((p) => matchesProjectSearch(p, term));
 }
 
 type ManagementSearchable = Pick<ProjectData, 'structure_id' | 'name' | 'slug'>;
 
-/** §2 project-management list search: name, structure id or slug contains the term. */
+/** Project-management list search: name, structure id or slug contains the term. */
 export function searchProjectsForManagement<T extends ManagementSearchable>(projects: readonly T[], term: string | null | undefined): T[] {
   return projects.filter((p) => matchesAny([p.name, p.structure_id, p.slug], term));
 }
 
-/** §2 model-management list search: publicId or name contains the term. */
+/** Model-management list search: publicId or name contains the term. */
 export function searchModels<T extends Pick<ModelData, 'publicId' | 'name'>>(models: readonly T[], term: string | null | undefined): T[] {
   return models.filter((m) => matchesAny([m.publicId, m.name], term));
 }
 
 /**
- * The model list's search (issue 17): publicId or name of the model, or name or structure ID of
+ * The model list's search: publicId or name of the model, or name or structure ID of
  * its project, contains the term (case-insensitive); optionally only the models of one project.
  * @param models the models, in display order
  * @param term the search box's text (blank: no search)
@@ -68,7 +68,7 @@ export function searchModelsWithProjects<T extends Pick<ModelData, 'publicId' | 
   });
 }
 
-/** §2 files-table search: the storage path contains the term. */
+/** Files-table search: the storage path contains the term. */
 export function searchFileEntries<T extends Pick<FileEntry, 'path'>>(entries: readonly T[], term: string | null | undefined): T[] {
   return entries.filter((e) => matchesAny([e.path], term));
 }

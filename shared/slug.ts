@@ -1,10 +1,10 @@
 /**
- * URL slugs of SPEC.md §5 (Project form): lower-cased, spaces become hyphens, only a-z, 0-9 and
+ * URL slugs of the project form: lower-cased, spaces become hyphens, only a-z, 0-9 and
  * '-' remain; generated from the project name when empty.
  */
 
 /**
- * Turns text into a slug (§5): accents are dropped ('é' → 'e'), the text is lower-cased, runs of
+ * Turns text into a slug: accents are dropped ('é' → 'e'), the text is lower-cased, runs of
  * whitespace become one hyphen, every character other than a-z, 0-9 and '-' is removed, repeated
  * hyphens collapse to one and hyphens at either end are trimmed.
  * Meant for a submitted value (it trims a trailing hyphen, so do not apply it on each keystroke).
@@ -24,7 +24,7 @@ export function slugify(text: string | null | undefined): string {
 }
 
 /**
- * The slug to store (§5): the given slug normalised with {@link slugify}, or, when that is empty,
+ * The slug to store: the given slug normalised with {@link slugify}, or, when that is empty,
  * the slug generated from the project name.
  */
 export function resolveSlug(slug: string | null | undefined, name: string | null | undefined): string {

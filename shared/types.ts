@@ -1,5 +1,5 @@
 /**
- * The catalog's entities, as SPEC.md §3 defines them. These are the document shapes stored by
+ * The catalog's entities. These are the document shapes stored by
  * every backend (Firestore collections and the embedded backend's SQLite tables alike), so a
  * catalog can move between backends unchanged.
  *
@@ -14,21 +14,21 @@
 /** An ISO 8601 timestamp in UTC, e.g. `2026-11-22T10:00:00.000Z`. */
 export type Timestamp = string;
 
-/** Roles of §4/§6. Signed out (or not yet resolved) is `null` where a role is expected. */
+/** Roles. Signed out (or not yet resolved) is `null` where a role is expected. */
 export type Role = 'admin' | 'user';
 
-/** Model types of §2 (Add model) and §3. */
+/** Model types (the Add Model form's choice, stored on the model). */
 export type ModelType = 'hybrid' | 'splat' | 'mesh';
 
 /**
- * Names of the collections: the four of §3, plus issue 18's `annotations` (findings, one
+ * Names of the collections: projects, models, users and admins, plus `annotations` (findings, one
  * document per finding, {@link AnnotationData}) and `alignments` (one document per pair of
  * models, {@link AlignmentData}). Both are top-level collections keyed as documented on their
  * types, on Firestore and on the embedded backend alike.
  */
 export type CollectionName = 'projects' | 'models' | 'users' | 'admins' | 'annotations' | 'alignments';
 
-/** Location of a project (§3). lat/lng in decimal degrees (WGS 84); null when unknown. */
+/** Location of a project. lat/lng in decimal degrees (WGS 84); null when unknown. */
 export interface ProjectLocation {
   lat: number | null;
   lng: number | null;
@@ -36,7 +36,7 @@ export interface ProjectLocation {
   mapUrl?: string | null;
 }
 
-/** Project document ('projects' collection, auto id), §3. */
+/** Project document ('projects' collection, auto id). */
 export interface ProjectData {
   name: string;
   structure_id: string;
@@ -48,13 +48,13 @@ export interface ProjectData {
   last_updated?: Timestamp | null;
 }
 
-/** A project with its document id. `thumbnailUrl` is derived from the reference model (§3), never stored. */
+/** A project with its document id. `thumbnailUrl` is derived from the reference model, never stored. */
 export interface Project extends ProjectData {
   id: string;
   thumbnailUrl?: string | null;
 }
 
-/** `files` of a model (§3): storage paths and sizes in bytes. `thumbnails[0]` is the thumbnail. */
+/** `files` of a model: storage paths and sizes in bytes. `thumbnails[0]` is the thumbnail. */
 export interface ModelFiles {
   splatPath?: string | null;
   splatSize?: number | null;
@@ -96,25 +96,25 @@ export interface ModelFiles {
   webGlbSize?: number | null;
 }
 
-/** `metadata` of a model (§3). captureDate is an ISO date (YYYY-MM-DD) or timestamp, or null. */
+/** `metadata` of a model. captureDate is an ISO date (YYYY-MM-DD) or timestamp, or null. */
 export interface ModelMetadata {
   captureDate?: string | null;
   displayOrder?: number;
   /**
-   * Number of documents in `annotations` whose `modelId` is this model (§3). Kept exact by the
+   * Number of documents in `annotations` whose `modelId` is this model. Kept exact by the
    * annotation workflows (`shared/workflows/annotations.ts`): every create and delete of a
    * finding changes it in the same atomic batch, and both backends' rules refuse a batch that
-   * does not (issue 18).
+   * does not.
    */
   annotationsCount?: number;
   /**
-   * The highest finding number issued for this model (issue 18): a new finding takes
+   * The highest finding number issued for this model: a new finding takes
    * `annotationsSeq + 1` as its `seq` and id `{modelId}_{seq}` ({@link annotationId}). Never
    * decreases, so a number is never reused after a delete. Missing counts as 0.
    */
   annotationsSeq?: number;
   /**
-   * The model's scale (issue 18): model units per metre, a positive number (e.g. 1 for a
+   * The model's scale: model units per metre, a positive number (e.g. 1 for a
    * georeferenced capture in metres, 3.2808 for feet). Null or missing when unknown: then
    * measurements are shown in model units only. Editable by admins (Model Management,
    * `catalog models set-scale`).
@@ -122,7 +122,7 @@ export interface ModelMetadata {
   unitsPerMetre?: number | null;
 }
 
-/** Model document ('models' collection, keyed by its uuid), §3. */
+/** Model document ('models' collection, keyed by its uuid). */
 export interface ModelData {
   uuid: string;
   publicId: string;
@@ -133,7 +133,7 @@ export interface ModelData {
   owner_uid?: string | null;
   created_at?: Timestamp | null;
   last_updated?: Timestamp | null;
-  /** Missing counts as visible (§3). */
+  /** Missing counts as visible. */
   visible?: boolean;
   files: ModelFiles;
   metadata?: ModelMetadata;
@@ -152,7 +152,7 @@ export interface Model extends ModelData {
   id: string;
 }
 
-/** User record ('users' collection, keyed by auth uid), §3. */
+/** User record ('users' collection, keyed by auth uid). */
 export interface UserData {
   uid: string;
   email: string | null;
@@ -168,7 +168,7 @@ export interface UserRecord extends UserData {
   id: string;
 }
 
-/** Admin allowlist entry ('admins' collection, keyed by email). Fields beyond the key are not specified (§3). */
+/** Admin allowlist entry ('admins' collection, keyed by email). Fields beyond the key are not specified. */
 export interface AdminData {
   email?: string;
   added_at?: Timestamp | null;
@@ -185,7 +185,7 @@ export interface ModelPoint {
   z: number;
 }
 
-/** Categories of a finding (issue 18). */
+/** Categories of a finding. */
 export type AnnotationCategory = 'crack' | 'corrosion' | 'spalling' | 'deformation' | 'vegetation' | 'other';
 
 /** Severity of a finding: 1 (minor) … 5 (critical). */
@@ -195,14 +195,14 @@ export type AnnotationSeverity = 1 | 2 | 3 | 4 | 5;
 export type AnnotationStatus = 'open' | 'monitoring' | 'repaired' | 'dismissed';
 
 /**
- * What a polyline finding measures (issue 18 Measure): 'distance' (two points, straight line),
+ * What a polyline finding measures: 'distance' (two points, straight line),
  * 'polyline' (the length along every point), 'height' (the vertical difference between the first
  * and the last point along the model's up axis, `AnnotationData.up`). Null for a plain point.
  */
 export type MeasureKind = 'distance' | 'polyline' | 'height';
 
 /**
- * A finding ('annotations' collection), issue 18. Key: `{modelId}_{seq}` ({@link annotationId}):
+ * A finding ('annotations' collection). Key: `{modelId}_{seq}` ({@link annotationId}):
  * `seq` is the model's next finding number (`ModelMetadata.annotationsSeq + 1`), so the key is
  * known before the write and the model's count and sequence change in the same batch.
  *
@@ -253,7 +253,7 @@ export interface Annotation extends AnnotationData {
 }
 
 /**
- * A manual alignment of two captures ('alignments' collection), issue 18 "Across captures".
+ * A manual alignment of two captures ('alignments' collection).
  * Key: `{referenceModelId}__{modelId}` ({@link alignmentId}). `matrix` maps the model's
  * coordinates into the reference model's frame (a similarity: rotation, uniform scale,
  * translation); the identity when both are in one frame.
@@ -291,7 +291,7 @@ export interface CollectionTypes {
   alignments: AlignmentData;
 }
 
-/** One element of an uploaded camera-metadata JSON array (§3). Extra keys (fx, fy…) are normal. */
+/** One element of an uploaded camera-metadata JSON array. Extra keys (fx, fy…) are normal. */
 export interface CameraMetadataEntry {
   id: number;
   img_name: string;
@@ -302,17 +302,17 @@ export interface CameraMetadataEntry {
   [extra: string]: unknown;
 }
 
-/** Kinds of file in a model's file listing (§3). */
+/** Kinds of file in a model's file listing. */
 export type FileEntryType = 'splat' | 'glb' | 'image' | 'thumbnail' | 'cameraMetadata' | 'asset';
 
-/** File entry listing (§3). size in bytes. */
+/** File entry listing. size in bytes. */
 export interface FileEntry {
   path: string;
   type: FileEntryType;
   size?: number;
 }
 
-/** Tool card of the landing page (§3). */
+/** Tool card of the landing page. */
 export interface ToolCard {
   id: string;
   name: string;
@@ -382,7 +382,7 @@ export interface GlbCheck extends FileCheckBase {
   issues: { errors: number; warnings: number; infos: number; hints: number };
 }
 
-/** Facts of the camera metadata (SPEC.md §5 rules). */
+/** Facts of the camera metadata. */
 export interface CameraMetadataCheck extends FileCheckBase {
   /** Number of cameras. */
   cameras: number;

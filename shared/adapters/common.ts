@@ -1,5 +1,5 @@
 /**
- * What the adapters share that needs no SDK (DESIGN.md §2): the Firestore value conversions of the
+ * What the adapters share that needs no SDK: the Firestore value conversions of the
  * two Firebase adapters (the portal's web SDK one and the CLI's firebase-admin one) with the SDK's
  * own pieces passed in (its server-time transform, its timestamp test), the checked parts of a
  * port query both turn into SDK calls, the listener types of `subscribe`, and the assembly of a
@@ -7,6 +7,7 @@
  */
 import { AppError, ErrorCode } from '../errors.js';
 import { validateDocumentData, validateFieldPath, validateUpdateData } from '../field-path.js';
+import type { ToDateLike } from '../format.js';
 import type { FilterValue, Query, WithId } from '../ports/catalog.js';
 import { isServerTimestamp } from '../ports/catalog.js';
 import type { Backend, BackendCapabilities } from '../ports/index.js';
@@ -51,11 +52,6 @@ export function toFirestoreData(
   return convert(data);
 }
 
-/** A Firestore Timestamp as both SDKs have it. */
-export interface TimestampLike {
-  toDate(): Date;
-}
-
 /**
  * Read data of a Firestore SDK in the ports' form: every Timestamp (any depth, arrays included)
  * becomes its ISO 8601 string; everything else is copied as it is.
@@ -64,7 +60,7 @@ export interface TimestampLike {
  *   when several copies of the SDK may be loaded)
  * @returns a new value
  */
-export function fromFirestoreData(value: unknown, isTimestamp: (value: unknown) => value is TimestampLike): unknown {
+export function fromFirestoreData(value: unknown, isTimestamp: (value: unknown) => value is ToDateLike): unknown {
   if (isTimestamp(value)) return value.toDate().toISOString();
   if (Array.isArray(value)) return value.map((item) => fromFirestoreData(item, isTimestamp));
   if (value !== null && typeof value === 'object') {
@@ -103,7 +99,7 @@ export function checkQuery(query: Query | undefined): CheckedQuery {
 }
 
 /**
- * A {@link Backend} from its ports (DESIGN.md §4: adapters as factories).
+ * A {@link Backend} from its ports (adapters as factories).
  * @param kind the backend's short name
  * @param ports its identity, catalog and file-store ports
  * @param capabilities what it can do

@@ -1,5 +1,5 @@
 /**
- * Live queries re-run on change (SPEC.md §7 document database, "live updates"): the adapters whose
+ * Live queries re-run on change ("live updates"): the adapters whose
  * backend only says *which collections changed* — the embedded backend's client
  * (`shared/adapters/local/catalog.ts`, told by its event stream) and the in-memory backend
  * (`shared/adapters/memory/catalog.ts`, told by its store) — keep their `subscribe` calls here.
@@ -122,7 +122,7 @@ export class LiveQueries {
 
   /**
    * Re-runs the subscriptions on the given collections. A change to `models` also re-runs the
-   * subscriptions on `annotations` (issue 18: which findings a non-admin reads follows their
+   * subscriptions on `annotations` (which findings a non-admin reads follows their
    * models' visibility).
    * @param collections the collections that changed, or null for every subscription
    */

@@ -6,7 +6,7 @@
  *
  * - splat: `.ply` (3DGS) and `.splat` ({@link checkPly}, {@link checkSplatFile});
  * - GLB: the Khronos glTF validator ({@link checkGlb});
- * - camera metadata: SPEC.md §5 rules with the spec's messages (`parseCameraMetadata`), and how
+ * - camera metadata: the camera-metadata rules with their user-facing messages (`parseCameraMetadata`), and how
  *   many cameras have a photo;
  * - photos and thumbnails: a real, decodable image of a photo type, named with its extension,
  *   within the pixel limit ({@link checkImage});
@@ -90,7 +90,7 @@ export function contentKindOfName(fileName: string): ContentKind | null {
 }
 
 /**
- * The check a storage path calls for (SPEC.md §3 paths): `models/{uuid}/model.ply|.splat` →
+ * The check a storage path calls for: `models/{uuid}/model.ply|.splat` →
  * 'splat', `model.glb` and its web-sized copy `model.web.glb` → 'glb', `camera-metadata.json` →
  * 'cameraMetadata', the web-sized copy `model.spz` and its preview `model.preview.spz` → 'spz', any file in `images/` or `images_thumbnails/` → 'image' (whatever its
  * name: a name that is not a photo's is refused by the check). Assets are not checked.
@@ -123,7 +123,7 @@ export function checkSplat(source: ByteSource, options: SplatCheckOptions = {}):
 export const CAMERA_METADATA_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
- * Checks camera metadata (SPEC.md §5, the spec's messages as the problem) and counts the cameras
+ * Checks camera metadata (its user-facing message as the problem) and counts the cameras
  * whose photo is among `imageNames`.
  * @param source the JSON file
  * @param imageNames the model's photos (file names or storage paths)

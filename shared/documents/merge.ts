@@ -1,6 +1,5 @@
 /**
- * How a write turns a stored document into its next state (SPEC.md §3 documents, §7 document
- * database; Firestore semantics): server-time sentinels, `set` with merge, dotted-path `update`s,
+ * How a write turns a stored document into its next state (Firestore semantics): server-time sentinels, `set` with merge, dotted-path `update`s,
  * `create` of an existing document and `update` of a missing one refused. The embedded backend
  * (`cli/src/server/documents.ts`) and the in-memory one (`shared/adapters/memory/catalog.ts`)
  * both compute their commits with these. Pure TypeScript; field paths are checked by the shared

@@ -1,7 +1,6 @@
 /**
- * Catalog port: the document database of SPEC.md §7, with Firestore's semantics so that the
- * Firebase adapter is a thin mapping. Collections and document shapes are those of §3
- * (`shared/types.ts`). Reads are filtered by the role table (§6) on the server: a non-admin
+ * Catalog port: the document database, with Firestore's semantics so that the Firebase adapter
+ * is a thin mapping. Collections and document shapes are those of `shared/types.ts`. Reads are filtered by the role table on the server: a non-admin
  * never receives a hidden model, whichever call it makes.
  */
 import type { CollectionName, CollectionTypes } from '../types.js';
@@ -206,7 +205,7 @@ export interface CatalogPort {
   subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: (error: Error) => void): Unsubscribe;
 
   /**
-   * Live query (§7 live subscriptions). `onNext` is called with the full result first, then
+   * Live query. `onNext` is called with the full result first, then
    * again whenever a write elsewhere changes it. Errors after subscribing go to `onError`.
    */
   subscribe<C extends CollectionName>(

@@ -1,6 +1,6 @@
 /**
- * File-store port: the file storage of SPEC.md §7 (upload with progress and cancel, list a
- * folder, metadata, delete, download link). Paths are the spec's storage paths
+ * File-store port: the file storage (upload with progress and cancel, list a folder, metadata,
+ * delete, download link). Paths are the storage paths
  * (`models/{uuid}/model.ply`, `models/{uuid}/images/…`), see `shared/paths.ts`.
  */
 
@@ -33,7 +33,7 @@ export interface UploadProgress {
   totalBytes: number;
 }
 
-/** SPEC.md §4 storage upload task states. */
+/** Storage upload task states. */
 export type UploadTaskState = 'running' | 'paused' | 'success' | 'canceled' | 'error';
 
 export interface UploadOptions {
@@ -48,7 +48,7 @@ export interface UploadOptions {
 export interface BatchUploadItem {
   /** Storage path to write. */
   path: string;
-  /** At most 256 KB (SPEC.md §9 resumable threshold). */
+  /** At most 256 KB (larger files are uploaded resumably). */
   source: UploadSource;
   contentType?: string;
 }
@@ -98,7 +98,7 @@ export interface FolderListing {
 
 export interface FileStorePort {
   /**
-   * Uploads `source` to `path`, replacing any file there. Files above 256 KB (§9) use a
+   * Uploads `source` to `path`, replacing any file there. Files above 256 KB use a
    * resumable upload.
    * @returns the stored file's metadata
    * @throws AppError `storage/unauthorized` (non-admin), `storage/canceled`, `network`
@@ -106,7 +106,7 @@ export interface FileStorePort {
   upload(path: string, source: UploadSource, options?: UploadOptions): Promise<StoredFile>;
 
   /**
-   * Optional: stores several small files (each at most 256 KB, §9) in one request, all or none:
+   * Optional: stores several small files (each at most 256 KB) in one request, all or none:
    * on any failure nothing of the batch is stored. Backends with a per-request cost worth
    * saving (the embedded backend) have it; the others (Firebase) leave it out, and callers
    * upload file by file ({@link import('../workflows/util.js').uploadFiles} does both).

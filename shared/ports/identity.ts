@@ -1,5 +1,5 @@
 /**
- * Identity port (SPEC.md §7 "Identity service"): email and password sign-in, auth-state
+ * Identity port: email and password sign-in, auth-state
  * observation, sign-out and account creation. Implemented by the embedded backend's HTTP client
  * and (later) by Firebase Auth.
  */
@@ -11,6 +11,13 @@ export interface AuthUser {
   /** True for a service principal (the CLI's service key); it acts with the admin role. */
   service?: boolean;
 }
+
+/**
+ * The service principal's identity, the same in every backend: uid 'service', no email,
+ * `service: true` (it acts with the admin role). What a service-key session of the embedded and
+ * in-memory backends, and the CLI's firebase-admin adapter, report as the signed-in user.
+ */
+export const SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
 
 /** Unsubscribes a listener. */
 export type Unsubscribe = () => void;
@@ -37,7 +44,7 @@ export interface IdentityPort {
   currentUser(): AuthUser | null;
 
   /**
-   * Creates an email/password account (SPEC.md §7 registration). Admin or service only on the
+   * Creates an email/password account. Admin or service only on the
    * embedded backend.
    * @returns the new account's identity
    * @throws AppError `auth/email-already-in-use`, `auth/invalid-email`, `auth/weak-password`

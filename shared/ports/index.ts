@@ -1,5 +1,5 @@
 /**
- * The backend: the three ports the portal and the CLI use (DESIGN.md §2). Adapters are
+ * The backend: the three ports the portal and the CLI use. Adapters are
  * factories (`createLocalBackend(opts)`, later `createFirebaseBackend(app)`) that return this.
  */
 import type { CatalogPort } from './catalog.js';
@@ -20,7 +20,7 @@ export interface BackendCapabilities {
   /** Uploads resume across processes (tus URL storage / resumable sessions). */
   resumableUploads: boolean;
   /**
-   * There is a file store behind `files` (SPEC.md §7 file storage). False for the firebase-admin
+   * There is a file store behind `files`. False for the firebase-admin
    * adapter on the emulators without the Storage emulator: model files cannot be stored, so
    * `catalog seed` writes model records without files.
    */
@@ -30,7 +30,7 @@ export interface BackendCapabilities {
 /**
  * Whether the backend is reachable: for the local adapter, whether its live-update stream to the
  * embedded server is up (a failed request also counts as down, a reconnected stream as up); for
- * the Firebase web adapter, the browser's online/offline state. Issue 17 "Faults": the portal's
+ * the Firebase web adapter, the browser's online/offline state. The portal's
  * connection banner shows while the state is 'offline' and clears itself on reconnect.
  */
 export type ConnectionState = 'online' | 'offline';
@@ -58,7 +58,7 @@ export interface Backend {
   readonly catalog: CatalogPort;
   readonly files: FileStorePort;
   readonly capabilities: BackendCapabilities;
-  /** Reachability of the backend (issue 17); absent when the adapter cannot tell. */
+  /** Reachability of the backend; absent when the adapter cannot tell. */
   readonly connection?: ConnectionPort;
   /** Releases connections and listeners. */
   close(): Promise<void>;

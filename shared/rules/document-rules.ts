@@ -6,16 +6,16 @@
  * - projects need Browse, models OpenModels, hidden models SeeHiddenModels (a hidden model is
  *   withheld from others, never refused by name);
  * - `users` and `admins` need ManageUsers; without it a caller reads only their own
- *   `users/{uid}` record and their own email's `admins` entry (both read at sign-in, §4);
+ *   `users/{uid}` record and their own email's `admins` entry (both read at sign-in);
  * - writes of projects and models need ManageCatalog, of users and admins ManageUsers; a
- *   signed-in caller without it may write only their own `users/{uid}`, with the role §4's
- *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
+ *   signed-in caller without it may write only their own `users/{uid}`, with the role that sign-in's
+ *   role resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
  *   own role;
- * - the §5 map-URL rule and the location ranges (latitude −90..90, longitude −180..180, issue 17)
+ * - the map-URL rule and the location ranges (latitude −90..90, longitude −180..180)
  *   hold for every writer;
- * - a model's Public ID has Edit's format and is unique within its project (issue 16), checked
+ * - a model's Public ID has Edit's format and is unique within its project, checked
  *   whenever a write creates a model or changes its publicId or projectId.
- * - findings (`annotations`, issue 18) and `alignments` need OpenModels to read; a finding, or an
+ * - findings (`annotations`) and `alignments` need OpenModels to read; a finding, or an
  *   alignment, is withheld from callers without SeeHiddenModels unless its model (both models)
  *   exists and is not hidden, as the model is. Hidden means hidden for writes too: a caller writes
  *   as if a document it may not read were absent, so no refusal tells that it exists. Admins write
@@ -88,7 +88,7 @@ export interface PendingChange {
 export type DocumentLookup = (collection: CollectionName, id: string) => Json | null;
 
 /**
- * The role a principal acts with in the §6 table: 'admin' for the service principal, the
+ * The role a principal acts with in the table: 'admin' for the service principal, the
  * record's role for a signed-in account, null when signed out or without a record.
  */
 export function roleOf(principal: Principal): Role | null {
@@ -96,12 +96,12 @@ export function roleOf(principal: Principal): Role | null {
   return principal.kind === 'user' ? principal.role : null;
 }
 
-/** True when the principal may manage the catalog (§6 ManageCatalog: the service principal and admins). */
+/** True when the principal may manage the catalog (ManageCatalog: the service principal and admins). */
 export function isAdmin(principal: Principal): boolean {
   return can(roleOf(principal), Capability.ManageCatalog);
 }
 
-/** The capability that writing a collection takes (§6): ManageUsers for users and admins, else ManageCatalog. */
+/** The capability that writing a collection takes: ManageUsers for users and admins, else ManageCatalog. */
 function writeCapability(collection: CollectionName): Capability {
   return collection === 'users' || collection === 'admins' ? Capability.ManageUsers : Capability.ManageCatalog;
 }
@@ -215,7 +215,7 @@ export function filterGet<D extends { data: Json }>(
   return doc;
 }
 
-/** The fields of a finding its author (a non-admin) may change (issue 18): its content, and `last_updated`. */
+/** The fields of a finding its author (a non-admin) may change: its content, and `last_updated`. */
 export const FINDING_CONTENT_FIELDS: readonly string[] = [
   'title',
   'note',
@@ -306,7 +306,7 @@ function authorizeUserFindingWrite(principal: Extract<Principal, { kind: 'user' 
 }
 
 /**
- * The count binding of a commit (issue 18), after all its writes were computed and authorised
+ * The count binding of a commit, after all its writes were computed and authorised
  * one by one, still inside the commit (a throw rolls everything back). For a non-admin, every
  * finding create must come with its model's update in the same commit: the finding's `seq` is the
  * model's `metadata.annotationsSeq` before the commit + 1, its id is `{modelId}_{seq}`, and the
@@ -371,7 +371,7 @@ export function preAuthorizeWrite(
 ): void {
   requireSignedIn(principal);
   if (can(roleOf(principal), writeCapability(target.collection))) return;
-  // issue 18: a user creates and edits findings (at their `{modelId}_{seq}` id, never deletes) and
+  // A user creates and edits findings (at their `{modelId}_{seq}` id, never deletes) and
   // bumps a model's finding count; the data decides the rest (authorizeWrite, authorizeBatch).
   if (principal.kind === 'user' && can(principal.role, Capability.OpenModels) && target.id !== undefined && target.op !== 'delete') {
     if (target.collection === 'annotations') return;
@@ -385,8 +385,8 @@ export function preAuthorizeWrite(
 
 /**
  * Authorises one computed write of a commit: a non-admin's own `users/{uid}` record keeps its uid,
- * email and role; a first record takes role 'user' or the role §4's resolution gives. A user's
- * finding write follows the issue 18 rule (own author, content fields of own findings, no
+ * email and role; a first record takes role 'user' or the role sign-in's resolution gives. A user's
+ * finding write follows the findings rule (own author, content fields of own findings, no
  * delete, a model write only as a count bump, no alignments); the binding of a finding create to
  * its count bump is checked per commit by {@link authorizeBatch}.
  * @param lookup reads the `admins` allowlist and a finding's model (the commit's state so far)
@@ -419,8 +419,8 @@ export function authorizeWrite(principal: Principal, change: PendingChange, look
 }
 
 /**
- * Content rules every stored document is held to, whoever writes it (SPEC.md §5 project form:
- * the map URL is an http(s) URL; issue 17: lat and lng are null/absent or numbers within
+ * Content rules every stored document is held to, whoever writes it (project form:
+ * the map URL is an http(s) URL; lat and lng are null/absent or numbers within
  * −90..90 and −180..180, checked when a write creates the project or changes lat or lng, so a
  * project stored before the rule stays editable). Every collection's fields, a finding's
  * included, are held to its stored-document schema by `storedDocument` (stored-documents.ts).
@@ -454,8 +454,7 @@ export function checkDocumentContent(change: PendingChange): void {
 export type ModelsWithPublicId = (projectId: string, publicId: string) => string[];
 
 /**
- * The Public ID rule of every model write (issue 16; SPEC.md §5 Edit model's format), whoever
- * writes: when a write creates a `models` document or changes its `publicId` or `projectId`, the
+ * The Public ID rule of every model write, whoever writes: when a write creates a `models` document or changes its `publicId` or `projectId`, the
  * Public ID must match PUBLIC_ID_PATTERN and no other model of the same project may have it.
  * Writes that leave both fields as they were pass, so models stored before the rule stay editable.
  * @param change the computed write
@@ -510,7 +509,7 @@ export function withheldFile(path: string): AppError {
 }
 
 /**
- * Access errors in their storage flavour (SPEC.md §8), for the file operations: `unauthenticated`
+ * Access errors in their storage flavour, for the file operations: `unauthenticated`
  * and `auth/user-token-expired` → `storage/unauthenticated`, `permission-denied` → `storage/unauthorized`, `not-found` →
  * `storage/object-not-found`; anything else unchanged.
  * @param error what a file operation threw

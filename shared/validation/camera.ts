@@ -1,5 +1,5 @@
 /**
- * Camera metadata file choice (SPEC.md §5 "Camera metadata upload"): exactly one .json file.
+ * Camera metadata file choice: exactly one .json file.
  * The file's content is checked by `parseCameraMetadata` (shared/camera-metadata.ts).
  */
 import { ValidationMessages } from '../messages.js';
@@ -7,7 +7,7 @@ import { invalid, valid } from './result.js';
 import type { ValidationResult } from './result.js';
 
 /**
- * Validates the files chosen for camera metadata (§5): more than one (or none) → 'Only one JSON
+ * Validates the files chosen for camera metadata: more than one (or none) → 'Only one JSON
  * file can be uploaded for camera metadata'; a name not ending in .json (any case) → 'Only JSON
  * files are allowed for camera metadata'.
  * @returns the one file

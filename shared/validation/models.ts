@@ -1,7 +1,6 @@
 /**
- * Model forms (SPEC.md §5 "Upload from the model list screen", "Add model", "Edit model").
- * Each validator checks the rules in the order §5 lists them and returns the first broken rule's
- * message.
+ * Model forms (the model-list upload panel, Add Model, Edit Model). Each validator checks its
+ * rules in a fixed order and returns the first broken rule's message.
  */
 import { parseDateOnly, toDate } from '../format.js';
 import { FormMessages, ValidationMessages } from '../messages.js';
@@ -10,7 +9,7 @@ import type { ModelType } from '../types.js';
 import { invalid, trimmed, valid } from './result.js';
 import type { ValidationResult } from './result.js';
 
-/** Letters, numbers, hyphens and underscores (§5 Edit model). */
+/** Letters, numbers, hyphens and underscores. */
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 /**
@@ -34,10 +33,10 @@ export interface ListUploadInput {
 }
 
 /**
- * Validates the model-list upload panel (§5): at least one of the splat and GLB files ('At least
+ * Validates the model-list upload panel: at least one of the splat and GLB files ('At least
  * one file (splat or glb) is required.'), then publicId and name ('Please enter publicId and
  * name.'), then the Public ID's characters as in Edit ('Public ID can only contain letters,
- * numbers, hyphens, and underscores'; issue 16: the same rule on every create path). No size
+ * numbers, hyphens, and underscores': the same rule on every create path). No size
  * limit. Uniqueness within the project is checked by the `addModel` workflow.
  * @returns publicId and name trimmed
  */
@@ -59,11 +58,11 @@ export interface AddModelFormInput {
 }
 
 /**
- * Validates the add-model form (§5): the files the model type needs (splat needs a splat file,
+ * Validates the add-model form: the files the model type needs (splat needs a splat file,
  * mesh a glb file, hybrid at least one; else 'Required file types are missing based on the
  * selected model type.'), then Public ID and Model Name ('Please enter Public ID and Model
  * Name.'), then the Public ID's characters as in Edit ('Public ID can only contain letters,
- * numbers, hyphens, and underscores'; issue 16). A model type other than hybrid/splat/mesh gets
+ * numbers, hyphens, and underscores'). A model type other than hybrid/splat/mesh gets
  * `FormMessages.modelTypeInvalid`. Uniqueness within the project is checked by `addModel`.
  * @returns publicId and name trimmed, and the model type
  */
@@ -98,7 +97,7 @@ export function normaliseCaptureDate(value: string | null | undefined): string |
 }
 
 /**
- * Validates the edit-model form (§5), in this order: name required ('Model name is required'),
+ * Validates the edit-model form, in this order: name required ('Model name is required'),
  * Public ID required ('Public ID is required') and made of letters, numbers, hyphens and
  * underscores only ('Public ID can only contain letters, numbers, hyphens, and underscores'),
  * capture date parses when given ('Please enter a valid date'; '2025-02-30' does not).

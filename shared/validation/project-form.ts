@@ -1,5 +1,5 @@
 /**
- * The project create/edit form (SPEC.md §2 "Project create/edit form", §5 "Project form").
+ * The project create/edit form.
  */
 import { FormMessages, ValidationMessages } from '../messages.js';
 import { resolveSlug } from '../slug.js';
@@ -44,13 +44,13 @@ export function parseCoordinate(value: string | number | null | undefined): numb
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Latitude range of a stored location, degrees (issue 17). */
+/** Latitude range of a stored location, degrees. */
 export const LATITUDE_RANGE = { min: -90, max: 90 } as const;
-/** Longitude range of a stored location, degrees (issue 17). */
+/** Longitude range of a stored location, degrees. */
 export const LONGITUDE_RANGE = { min: -180, max: 180 } as const;
 
 /**
- * The range rule of a stored location's coordinates (issue 17; the same rule as the form's, for
+ * The range rule of a stored location's coordinates (the same rule as the form's, for
  * the server, the import and the rules): each of `lat` and `lng` is absent, null, or a finite
  * number inside its range (latitude −90..90, longitude −180..180, degrees, bounds included).
  * @param location a document's `location` value, whatever its shape (null / non-object: no coordinates)
@@ -83,14 +83,14 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /**
- * Validates and normalises the project form (§5), in this order:
+ * Validates and normalises the project form, in this order:
  * - name non-empty after trimming ('Project name cannot be empty');
  * - map URL, when given, an http(s) URL (`FormMessages.projectMapUrlInvalid`);
  * - latitude, then longitude, numeric or empty (`FormMessages.projectLatitudeInvalid` /
  *   `projectLongitudeInvalid`); empty means null;
  * - latitude within −90..90 ('Latitude must be between -90 and 90'), longitude within −180..180
- *   ('Longitude must be between -180 and 180') — issue 17: the spec asks only for numbers, but
- *   95 / -200 stretched the map.
+ *   ('Longitude must be between -180 and 180'): a number out of range, e.g. 95 or -200,
+ *   stretches the map.
  * The slug is normalised (lower case, spaces to hyphens, only a-z 0-9 -) or, when empty,
  * generated from the name.
  * @returns the normalised {@link ProjectFormValue}

@@ -1,5 +1,5 @@
 /**
- * The result shape of every validator in `shared/validation` (SPEC.md §5): the normalised value,
+ * The result shape of every validator in `shared/validation`: the normalised value,
  * or the one message the spec gives for the first rule broken.
  */
 import { z } from 'zod';

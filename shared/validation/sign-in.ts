@@ -1,5 +1,5 @@
 /**
- * Sign-in form (SPEC.md §5 "Sign-in"): both fields required, the email email-formatted.
+ * Sign-in form: both fields required, the email email-formatted.
  */
 import { ErrorCode } from '../errors.js';
 import { SignInMessages, ValidationMessages } from '../messages.js';
@@ -12,9 +12,8 @@ export interface SignInInput {
 }
 
 /**
- * Validates the sign-in form (§5). The spec words neither rule; the texts are the catalogue's
- * matching ones: 'Please enter both email and password.' for a missing field and §8's 'Invalid
- * email format.' for a malformed email.
+ * Validates the sign-in form, with the message catalogue's texts: 'Please enter both email and
+ * password.' for a missing field and 'Invalid email format.' for a malformed email.
  * @returns the email trimmed and the password as typed
  */
 export function validateSignIn(input: SignInInput): ValidationResult<SignInInput> {

@@ -1,5 +1,5 @@
 /**
- * User management forms (SPEC.md §5 "Register user" and "Set admin").
+ * User management forms.
  */
 import { PASSWORD_MIN_LENGTH } from '../constants.js';
 import { ErrorCode } from '../errors.js';
@@ -13,9 +13,9 @@ export interface RegisterUserInput {
 }
 
 /**
- * Validates the register-user form (§5): email and password required ('Please enter both email
+ * Validates the register-user form: email and password required ('Please enter both email
  * and password.'), password at least 6 characters ('Password must be at least 6 characters
- * long.'), and the email email-formatted (§8 'Invalid email format.', which the identity service
+ * long.'), and the email email-formatted ('Invalid email format.', which the identity service
  * would answer anyway). "Email must not already exist" needs the catalog: the register workflow
  * checks it ('This email is already registered.').
  * @returns the email trimmed and the password as typed
@@ -35,7 +35,7 @@ export interface SetAdminInput {
 }
 
 /**
- * Validates the set-admin form (§5): a user UID is needed. Both empty → 'Please enter either
+ * Validates the set-admin form: a user UID is needed. Both empty → 'Please enter either
  * email or user ID'; an email alone → the message telling the admin to find the user's UID in
  * the identity provider's console first.
  * @returns the uid trimmed, and the email trimmed or null

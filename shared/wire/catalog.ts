@@ -1,5 +1,5 @@
 /**
- * Wire schemas of the embedded backend's document API (DESIGN.md §4, `catalog serve` /v1): the
+ * Wire schemas of the embedded backend's document API (`catalog serve` /v1): the
  * shapes of collection names, document ids, queries and batch write operations as they travel
  * as JSON, checked with zod. The one home of these contracts: the server parses requests with
  * them; the types they check are those of `shared/ports/catalog.ts`.
@@ -16,7 +16,7 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-/** Collection names of SPEC.md §3, and issue 18's `annotations` and `alignments`. */
+/** Collection names: projects, models, users and admins, and `annotations` and `alignments`. */
 export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins', 'annotations', 'alignments']);
 
 /** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */

@@ -1,5 +1,5 @@
 /**
- * The embedded backend's public runtime configuration route (`GET /v1/config`, DESIGN.md §2), on
+ * The embedded backend's public runtime configuration route (`GET /v1/config`), on
  * its own: the portal reads it in every build, and a Firebase build must not carry the rest of the
  * route table (`shared/wire/routes.ts` includes this one in its table).
  */
@@ -10,7 +10,7 @@ export const CONFIG_PATH = '/v1/config';
 
 /**
  * Its reply: the external viewer's URL, the Maps API key, the tool viewers' hosts and the
- * key-less map's raster tile URL template (issue 17), each a string or null.
+ * key-less map's raster tile URL template, each a string or null.
  */
 export const runtimeConfigSchema = z.object({
   viewerUrl: z.string().nullish(),
@@ -20,7 +20,7 @@ export const runtimeConfigSchema = z.object({
   mapTilesUrl: z.string().nullish(),
 });
 
-/** The key-less map's default raster tiles (issue 17): OpenStreetMap's standard tile server, 256 px tiles. */
+/** The key-less map's default raster tiles: OpenStreetMap's standard tile server, 256 px tiles. */
 export const DEFAULT_MAP_TILES_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The HTTP routes of the embedded backend (`catalog serve`, DESIGN.md §2), in one table: each
+ * The HTTP routes of the embedded backend (`catalog serve`), in one table: each
  * `/v1` route's method, its path pattern (as the server registers it, `:param` and `*`), a path
  * builder (what the client requests), and the zod schemas of its parameters, query string,
  * request body and reply. The one home of these contracts: the server (`cli/src/server`)
@@ -48,7 +48,7 @@ const route = <const R extends RouteSpec>(spec: R): R => spec;
 
 /**
  * Encodes a storage path for a URL, segment by segment (`models/a b/x.ply` → `models/a%20b/x.ply`).
- * @param path a storage path (SPEC.md §3), '/'-separated
+ * @param path a storage path, '/'-separated
  * @returns the path with each segment URL-encoded
  */
 export function encodePath(path: string): string {
@@ -76,7 +76,7 @@ export const tokenGrantSchema = z.object({
 /** Tokens returned by sign-in and refresh. */
 export type TokenGrant = z.infer<typeof tokenGrantSchema>;
 
-/** Sign-in and account-creation body: checked by the identity service itself (its §8 codes), so any values pass here. */
+/** Sign-in and account-creation body: checked by the identity service itself (its codes), so any values pass here. */
 const credentialsSchema = z.object({ email: z.unknown(), password: z.unknown() });
 
 /** An account as `catalog export` writes it and `catalog import` reads it (with its scrypt hash). */
@@ -212,7 +212,7 @@ export interface ErrorBody {
 
 /** Every route of the embedded backend's API. */
 export const routes = {
-  // identity (SPEC.md §7 "Identity service")
+  // identity
   signIn: route({
     name: 'sign-in',
     method: 'POST',
@@ -285,7 +285,7 @@ export const routes = {
     body: z.object({ accounts: z.array(exportedAccountSchema).max(10_000) }),
     reply: z.object({ added: z.number() }),
   }),
-  // documents (SPEC.md §7 document database)
+  // documents
   getDoc: route({
     name: 'document',
     method: 'GET',
@@ -367,7 +367,7 @@ export const routes = {
   }),
   // live updates: a Server-Sent-Events stream (events `ready` and `change`, data {@link changeEventSchema})
   events: route({ name: 'events', method: 'GET', pattern: '/v1/events', path: () => '/v1/events', reply: null }),
-  // files (SPEC.md §7 file storage)
+  // files
   putFile: route({
     name: 'upload',
     method: 'PUT',

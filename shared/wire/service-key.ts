@@ -1,5 +1,5 @@
 /**
- * The service key of the embedded backend (DESIGN.md §4): the file `catalog serve` writes into
+ * The service key of the embedded backend: the file `catalog serve` writes into
  * its data folder and the CLI reads to act as the service principal. The one home of its format.
  */
 import { z } from 'zod';

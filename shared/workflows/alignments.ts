@@ -1,5 +1,5 @@
 /**
- * The alignments of issue 18 "Across captures" over the catalog port: save, read and delete the
+ * The alignments of two captures over the catalog port: save, read and delete the
  * alignment of a model with its reference model (`alignments/{referenceModelId}__{modelId}`, the
  * matrix mapping the model's coordinates into the reference's), and carry a finding over from one
  * capture to the other as a follow-up linked to the original. Admins write alignments (both
@@ -40,7 +40,7 @@ export interface SaveAlignmentInput {
 }
 
 /**
- * Saves (creates or replaces) the alignment of a model with its reference model (issue 18): for
+ * Saves (creates or replaces) the alignment of a model with its reference model: for
  * 'same-frame' the identity with no pairs and an RMS error of 0; for '3-point' the similarity
  * solved from the 3 pairs ({@link solveAlignment}) with its RMS error in reference units. Both
  * models must exist and differ. Nothing is written when the input is refused.
@@ -138,7 +138,7 @@ export function mapAnnotationAcross(
 }
 
 /**
- * Carries a finding over to the other capture of an aligned pair (issue 18 "Across captures"): a
+ * Carries a finding over to the other capture of an aligned pair: a
  * new finding on `toModelId` (createAnnotation: its count and number in the same batch) with the
  * original's points mapped into that model's frame ({@link mapAnnotationAcross}), the original's
  * title, category, severity and measure, status 'open', no photos (they are the other capture's),

@@ -1,5 +1,5 @@
 /**
- * The findings workflows of issue 18 over the catalog port: create, edit, delete and list
+ * The findings workflows over the catalog port: create, edit, delete and list
  * findings (`annotations`), set a model's scale (`metadata.unitsPerMetre`), and the writes a
  * model delete adds for its findings and alignments. A finding's create and delete change the
  * model's `metadata.annotationsCount` (and a create its `metadata.annotationsSeq`) in one
@@ -31,7 +31,7 @@ async function modelOrThrow(catalog: Pick<CatalogPort | CatalogTransaction, 'get
 }
 
 /**
- * Creates a finding on a model (issue 18) in one transaction: reads the model and the finding at
+ * Creates a finding on a model in one transaction: reads the model and the finding at
  * its next number, and writes the finding at `{modelId}_{seq}` (seq = `metadata.annotationsSeq`
  * + 1) with the model's `metadata.annotationsCount` + 1 and `metadata.annotationsSeq` = seq, the
  * numbers computed from what was read. When another writer changed the model first (a create, a
@@ -158,7 +158,7 @@ export async function listProjectAnnotations(catalog: CatalogPort, modelIds: rea
 }
 
 /**
- * Sets a model's scale, `metadata.unitsPerMetre` (issue 18), or clears it (null).
+ * Sets a model's scale, `metadata.unitsPerMetre`, or clears it (null).
  * @param catalog the catalog port (admins)
  * @param modelId the model's id
  * @param value a positive number, a numeric string, or '' / null for unknown

@@ -1,5 +1,5 @@
 /**
- * The content side of the upload workflows (issue 16): every file is checked before anything is
+ * The content side of the upload workflows: every file is checked before anything is
  * written (shared/content-check/), the model's validation report is built from the checks, a
  * thumbnail is made from the first photo when the model has none, a splat (PLY or .splat) gets its
  * web-sized copy (SPZ) beside it, and a large GLB its web-sized copy (`model.web.glb`) when that

@@ -1,7 +1,6 @@
 /**
- * The model management screen's file operations (SPEC.md §2 Model management screen, §4
- * "Additional-file upload stages", §5 "Camera metadata upload" and "Delete model", §8 messages,
- * §9 delete-all and loading-progress rules): list a model's files, upload additional files
+ * The model management screen's file operations, with their upload stages, messages and
+ * delete-all and loading-progress rules: list a model's files, upload additional files
  * (images, thumbnails, assets) and camera metadata, delete one file, delete all extra files.
  *
  * Record and files: uploads write the files first and the record last (a failed record write
@@ -39,7 +38,7 @@ import { byteSourceOf, refusals, thumbnailFromFirstPhoto } from './content.js';
 
 type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
 
-/** SPEC.md §4 additional-file upload stages, in order (then back to preparing after 3 s, §9). */
+/** Additional-file upload stages, in order (then back to preparing after 3 s). */
 export const ADDITIONAL_UPLOAD_STAGES = ['preparing', 'uploading', 'processing', 'completed'] as const;
 export type AdditionalUploadStage = (typeof ADDITIONAL_UPLOAD_STAGES)[number];
 
@@ -136,14 +135,14 @@ async function getModel(backend: FilesBackend, modelId: string): Promise<Model> 
 const uuidOf = (model: Model): string => model.uuid || model.id;
 
 /**
- * Lists a model's files as §3 FileEntry rows: the main files (with the web-sized splat, its
+ * Lists a model's files as FileEntry rows: the main files (with the web-sized splat, its
  * preview and the web-sized GLB, when there are) and camera metadata of its record (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
  * Files of the record that are missing in storage are left out.
  *
  * @param backend catalog and file-store ports
  * @param modelId the model's id
  * @param onProgress called with (loaded, total) as the listing proceeds; total counts the main
- *   files, the camera metadata and the folder items (§9)
+ *   files, the camera metadata and the folder items
  * @returns the entries, main files first, then camera metadata, then folder items in listing order
  * @throws AppError `not-found` (model), storage errors
  */
@@ -211,11 +210,11 @@ async function collectFileEntries(
 }
 
 /**
- * Uploads additional images, thumbnails or assets to a model (§2 upload-additional-files panel,
- * §4 stages preparing → uploading → processing → completed). Files go to
+ * Uploads additional images, thumbnails or assets to a model (the upload-additional-files
+ * panel; stages preparing → uploading → processing → completed). Files go to
  * `models/{uuid}/{images|images_thumbnails|assets}/{name}`; the record's list gains the new paths
  * (a file of the same name is replaced, not listed twice) and `last_updated` is stamped.
- * Images and thumbnails are content-checked first (issue 16: a real, decodable image of the
+ * Images and thumbnails are content-checked first (a real, decodable image of the
  * declared type; nothing is written when one is refused); new photos are added to the model's
  * validation report (and its cameras recounted), and a model without a thumbnail gets one made
  * from the first new photo.
@@ -304,7 +303,7 @@ export async function uploadAdditionalFiles(
 }
 
 /**
- * Uploads a model's camera metadata (§5 "Camera metadata upload"): exactly one .json file whose
+ * Uploads a model's camera metadata: exactly one .json file whose
  * content is a non-empty array of valid cameras; nothing is written otherwise. The file goes to
  * `models/{uuid}/camera-metadata.json` and the record's `files.cameraMetadata` is set.
  *
@@ -312,7 +311,7 @@ export async function uploadAdditionalFiles(
  * @param modelId the model's id
  * @param files the chosen files, each with its name and text content
  * @returns the number of cameras saved (for 'Camera metadata uploaded successfully. N camera position information saved.')
- * @throws AppError `invalid-argument` with the §5 message ('Only one JSON file can be uploaded for
+ * @throws AppError `invalid-argument` with the message ('Only one JSON file can be uploaded for
  *   camera metadata', 'Only JSON files are allowed for camera metadata', 'Invalid JSON file',
  *   'Metadata must be in array format', 'At least one camera data is required', 'JSON format
  *   error: Camera N: …'), `not-found` (model), upload errors
@@ -365,7 +364,7 @@ function recordWithout(files: ModelFiles | undefined, paths: ReadonlySet<string>
 }
 
 /**
- * Deletes one file of a model (§2 current files table, §5): the main splat and GLB files are
+ * Deletes one file of a model (the current files table): the main splat and GLB files are
  * refused. The record stops referring to the file (same update stamps `last_updated`), then the
  * file is deleted (a file already gone counts as deleted).
  *
@@ -391,8 +390,8 @@ export async function deleteModelFile(backend: FilesBackend, modelId: string, pa
 }
 
 /**
- * Deletes every image, thumbnail, asset and the camera metadata of a model (§5 "Delete all
- * files", §9: never the main files). The record is cleared in one update, then the files go.
+ * Deletes every image, thumbnail, asset and the camera metadata of a model ("Delete all
+ * files": never the main files). The record is cleared in one update, then the files go.
  * The caller asks 'Are you sure you want to delete all N files?' first, with N from
  * {@link deletableFiles}.
  *
@@ -424,7 +423,7 @@ export async function deleteAllModelFiles(backend: FilesBackend, modelId: string
 }
 
 /**
- * The entries "delete all files" removes (§9: images, thumbnails, assets, camera metadata).
+ * The entries "delete all files" removes (images, thumbnails, assets, camera metadata).
  * @param entries a model's file entries (from {@link listModelFiles})
  */
 export function deletableFiles<T extends Pick<FileEntry, 'type'>>(entries: readonly T[]): T[] {

@@ -27,7 +27,7 @@ import { deleteModelsWithFindings } from './annotations.js';
 import type { FileStatus, FileUpload } from './util.js';
 import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
 
-/** SPEC.md §4 add-model upload stages, in order. */
+/** Add-model upload stages, in order. */
 export const ADD_MODEL_STAGES = ['preparing', 'uploading', 'processing', 'finalizing'] as const;
 export type AddModelStage = (typeof ADD_MODEL_STAGES)[number];
 
@@ -39,7 +39,7 @@ export interface AddModelFile {
   name: string;
 }
 
-/** Input of {@link addModel}: the add-model form (SPEC.md §2 Add model). */
+/** Input of {@link addModel}: the add-model form. */
 export interface AddModelInput {
   projectId: string;
   publicId: string;
@@ -68,7 +68,7 @@ export interface AddModelHooks {
    */
   onFile?: (key: string, status: FileStatus, progress?: UploadProgress) => void;
   /**
-   * Asked when the model is to be the reference and the project already has one (§4: 'This
+   * Asked when the model is to be the reference and the project already has one ('This
    * project already has a reference model. Do you want to replace it?'). Resolving false keeps
    * the old reference; the new model is still created. Without this hook the answer is no.
    */
@@ -77,9 +77,8 @@ export interface AddModelHooks {
   signal?: AbortSignal;
   /**
    * Refuse a Public ID another model of the project already has ({@link assertPublicIdFree}),
-   * checked in the preparing stage, before anything is uploaded. On by default (issue 16: one
-   * Public ID, one `?id=` link, on every create path; this overrides SPEC.md §5's "no uniqueness
-   * check" for the model-list upload). `false` skips this pre-check only: the embedded and
+   * checked in the preparing stage, before anything is uploaded. On by default (one
+   * Public ID, one `?id=` link, on every create path, the model-list upload included). `false` skips this pre-check only: the embedded and
    * in-memory backends refuse the clash when the record is written (after the uploads).
    */
   uniquePublicId?: boolean;
@@ -119,8 +118,8 @@ export interface AddModelResult {
 }
 
 /**
- * Adds a model to a project (SPEC.md §2 Add model, §4 stages and "Reference model on add", §5
- * "Add model"; issue 16 content checks). Stages: preparing (validation of the form — Public ID
+ * Adds a model to a project, through the add-model stages, with the optional "reference model
+ * on add" and the content checks of every file. Stages: preparing (validation of the form — Public ID
  * filled in, of letters, numbers, hyphens and underscores, and free in the project — of the
  * camera metadata, and of every file's content (shared/content-check/); the project lookup; a
  * thumbnail from the first photo when none is given; nothing is written on a failure),
@@ -132,7 +131,7 @@ export interface AddModelResult {
  * Reference handling: when the project has no reference, the model and the project's
  * reference_model_id are written in one batch. When it has one, the model is created first,
  * then `confirmReplaceReference` is asked; yes swaps the reference atomically
- * ({@link setReferenceModel}), no leaves the model as a non-reference (§4).
+ * ({@link setReferenceModel}), no leaves the model as a non-reference.
  *
  * On any failure or cancel after uploads began, the files already uploaded are deleted, so no
  * orphan file and no half-created record remain.
@@ -296,8 +295,8 @@ export async function assertPublicIdFree(
 }
 
 /**
- * Deletes a model with its record and every file under `models/{uuid}/` (SPEC.md §5 "Delete
- * model"). The typed name must equal the model name (both trimmed). The record goes first (with
+ * Deletes a model with its record and every file under `models/{uuid}/`. The typed
+ * name must equal the model name (both trimmed). The record goes first (with
  * the project's reference_model_id cleared in the same batch when it was the reference); files
  * follow. The model is deleted once its record is: files that could not be deleted are returned
  * (not thrown), for the caller to report; `catalog doctor --fix` removes them later.

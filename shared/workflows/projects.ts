@@ -14,7 +14,7 @@ import { deleteModelsWithFindings } from './annotations.js';
 import { unwrap } from './util.js';
 
 /**
- * Creates a project from the project form's input (SPEC.md §2 Project form, §5 rules: name
+ * Creates a project from the project form's input (name
  * required, slug normalised or generated from the name, map URL a URL, lat/lng numeric or null),
  * with `created_at`/`last_updated` set to server time and no reference model.
  *
@@ -44,7 +44,7 @@ export async function updateProject(catalog: CatalogPort, projectId: string, inp
 }
 
 /**
- * Deletes a project (SPEC.md §4 "Project delete flow", §5 "Delete project"): the typed name must
+ * Deletes a project: the typed name must
  * equal the project name (both trimmed), and a project with associated models is refused.
  *
  * The model count and the delete are two calls: a model created between them is not seen (the
@@ -82,8 +82,8 @@ export interface DeleteProjectProgress {
 }
 
 /**
- * Deletes a project with every one of its models, their files and records (issue 17 'Delete
- * project and all its models'; SPEC.md §5 "Delete project" and "Delete model"): ONE typed-name
+ * Deletes a project with every one of its models, their files and records ('Delete
+ * project and all its models'): ONE typed-name
  * confirmation (the project name, trimmed), then the models in chunks of
  * {@link PROJECT_DELETE_CHUNK}: for each model of the chunk its files (everything under
  * `models/{uuid}/` and every path its record names), then the chunk's records in one atomic

@@ -5,14 +5,14 @@ import { ProjectMessages } from '../messages.js';
 import { isHiddenModel } from '../roles.js';
 
 /**
- * Sets a project's reference model (SPEC.md §4 "Reference picker"): clears `isReference` on the
+ * Sets a project's reference model: clears `isReference` on the
  * project's current reference model(s), sets it on the new one and updates the project's
  * `reference_model_id`, in one atomic batch. `last_updated` is stamped on every changed record.
  *
  * @param catalog the catalog port (admin)
  * @param projectId the project's id
  * @param modelId the new reference model's id; it must belong to the project and be visible
- *   (issue 17: a hidden reference leaves users with 'Unable to load reference model information.')
+ *   (a hidden reference leaves users with 'Unable to load reference model information.')
  * @throws AppError `not-found` (project or model missing), `invalid-argument` (model of another
  *   project), `failed-precondition` ('A hidden model cannot be the reference model. Unhide it
  *   first.', context `{projectId, modelId}`), `permission-denied`

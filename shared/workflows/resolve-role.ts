@@ -5,13 +5,13 @@ import { decideRole } from '../roles.js';
 import type { Role } from '../types.js';
 
 /**
- * Role resolution at sign-in (SPEC.md §4): the user record's role if one exists; otherwise a
+ * Role resolution at sign-in: the user record's role if one exists; otherwise a
  * record is created with role 'admin' when the email is in the `admins` allowlist, else 'user'
  * (also when the email is missing). A service principal (CLI service key) acts as admin.
  *
  * @param catalog the catalog port, signed in as `user`
  * @param user the signed-in identity, or null when signed out
- * @returns the role, or null when signed out (§4: signed out means no role)
+ * @returns the role, or null when signed out (signed out means no role)
  * @throws AppError from the catalog (`permission-denied`, `network`…)
  */
 export async function resolveRole(catalog: CatalogPort, user: AuthUser | null): Promise<Role | null> {

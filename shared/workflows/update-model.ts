@@ -7,15 +7,14 @@ import { assertPublicIdFree } from './models.js';
 import { unwrap } from './util.js';
 
 /**
- * Updates a model's name, Public ID and capture date from the Edit Model form (SPEC.md §2 Model
- * management screen, §5 "Edit model", §7 "Other updates: name, publicId, metadata.captureDate,
- * last_updated"). Nothing is written when the input is invalid.
+ * Updates a model's name, Public ID and capture date from the Edit Model form of the
+ * model management screen, with `last_updated` stamped. Nothing is written when the input is invalid.
  *
  * @param catalog the catalog port (admin)
  * @param modelId the model's id
  * @param input name, publicId, captureDate ('YYYY-MM-DD', another date text, or empty for none)
  * @param options.uniquePublicId refuse a new Public ID another model of the project has
- *   ({@link assertPublicIdFree}); on by default (issue 16: one Public ID, one `?id=` link; the
+ *   ({@link assertPublicIdFree}); on by default (one Public ID, one `?id=` link; the
  *   embedded server refuses the clash anyway), `false` only for a caller that checked it itself
  * @returns the values written (trimmed, date normalised)
  * @throws AppError `invalid-argument` ('Model name is required', 'Public ID is required', 'Public

@@ -8,7 +8,7 @@ import type { Role, UserRecord } from '../types.js';
 import { unwrap } from './util.js';
 
 /**
- * Registers a user (SPEC.md §2 User management, §5 "Register user", §7 Users): validates the
+ * Registers a user: validates the
  * email and password, refuses an email already in `users` ('This email is already registered.'),
  * creates the identity account and writes `users/{uid}` with email, role, created_at,
  * registered_at, created_by and uid.
@@ -47,12 +47,12 @@ export async function registerUser(
 }
 
 /**
- * Grants the admin role to a user by UID (SPEC.md §5 "Set admin", §7 "Merge role admin for a
- * given UID"). The account must exist (issue 17: 'no-such-uid' used to become an admin record):
+ * Grants the admin role to a user by UID (merges role 'admin' into the user's record). The
+ * account must exist ('no-such-uid' used to become an admin record):
  * either its `users/{uid}` record is there, or the caller found the identity account itself
  * (`options.account`, e.g. the CLI's `users promote <email>` through the identity admin API) and
  * the record is written with its email. The user must sign out and in again for the change to
- * show (§4).
+ * show.
  *
  * @param catalog the catalog port (admin or service)
  * @param uid the user's identity uid

@@ -39,7 +39,7 @@ export async function deleteFilesQuietly(files: FileStorePort, paths: readonly s
   return failed;
 }
 
-/** SPEC.md §4 per-file status. */
+/** Per-file status. */
 export type FileStatus = 'waiting' | 'uploading' | 'completed' | 'error';
 
 /** Files sent at once by the upload workflows (a small file costs a few round trips; 4 hide them). */

@@ -6,12 +6,12 @@ import { ProjectMessages } from '../messages.js';
 import { modelFolder } from '../paths.js';
 
 /**
- * Hides or shows a model (SPEC.md §4 "Model visibility", admin only): writes `visible` and
+ * Hides or shows a model (admin only): writes `visible` and
  * stamps `last_updated`. Hiding also revokes the download links already handed out for the
  * model's files when the file store can ({@link FileStorePort.revokeDownloadUrls}: Firebase
  * through firebase-admin; the embedded server does it itself).
  *
- * Hiding its project's reference model is refused (issue 17): every user would then see
+ * Hiding its project's reference model is refused: every user would then see
  * 'Unable to load reference model information.' on the project's Compare buttons. Refusing (not
  * asking to clear the reference) keeps the CLI, the portal and any other caller on one rule
  * without a question none of them could ask the same way; the admin sets another reference first.

@@ -1,18 +1,18 @@
 /**
- * Catalog port over the embedded backend (SPEC.md §7 document database), with live queries:
+ * Catalog port over the embedded backend, with live queries:
  * one Server-Sent-Events stream per client says which collections changed; each active
  * subscription re-runs its query on that collection and calls `onNext` only when the result
  * changed. The stream is read with fetch + eventsource-parser (so it can send the
  * Authorization header), with keep-alives from the server and reconnects with back-off.
  *
- * Connection state (issue 17 "Faults", {@link ConnectionPort}): 'offline' when the stream drops
+ * Connection state ({@link ConnectionPort}): 'offline' when the stream drops
  * or any request gets no response, 'online' again when the stream is back (or, with no stream
  * wanted, when a request gets an answer). A request that reaches the server while the stream
  * waits to reconnect reconnects it at once. A live query whose run finds the server unreachable
  * does not end: it waits for the connection and runs again, and every live query re-runs when the
  * stream is back, so screens get fresh data after a server restart without remounting.
  *
- * One read per subscription (issue 17: the portal read the 10,000-model query twice per screen):
+ * One read per subscription (the portal read the 10,000-model query twice per screen):
  * a live query's first run waits (at most {@link READY_WAIT_MS}) for the stream's `ready`, so no
  * change can fall between its read and the stream; on `ready` only the runs that read before it
  * (a reconnect, a run that did not wait) are repeated.

@@ -1,6 +1,5 @@
 /**
- * File-store port over the embedded backend (SPEC.md §7 file storage). Files up to 256 KB
- * (SPEC.md §9), as a Blob or a native stream, go in one request; everything else uses a resumable tus upload
+ * File-store port over the embedded backend. Files up to 256 KB, as a Blob or a native stream, go in one request; everything else uses a resumable tus upload
  * (tus-js-client: XHR in the browser, node:http in Node) with progress, cancel via AbortSignal
  * (the partial upload is terminated on the server) and, with a URL storage, resume across
  * processes.
@@ -78,7 +77,7 @@ async function readSmallStream(input: unknown): Promise<Uint8Array | null> {
 const isBlobSource = (source: UploadSource): source is Blob => typeof Blob !== 'undefined' && source instanceof Blob;
 
 /**
- * A file up to 256 KB (SPEC.md §9) as a body sent in one request: a Blob as it is, a native
+ * A file up to 256 KB as a body sent in one request: a Blob as it is, a native
  * stream read into memory.
  * @returns the body, or null when the file goes through a resumable upload
  */

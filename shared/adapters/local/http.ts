@@ -120,7 +120,7 @@ export class Transport {
   ) {}
 
   /**
-   * Listens to what each request learns of the server's reachability (issue 17 "Faults": the
+   * Listens to what each request learns of the server's reachability (the
    * local adapter's connection state): `true` when any HTTP response came back (even an error
    * status), `false` when a request got no response (not when it was canceled).
    * @param listener called after every request that reached or failed to reach the server

@@ -1,11 +1,11 @@
 /**
- * Identity port over the embedded backend (SPEC.md §7 "Identity service"): email/password
+ * Identity port over the embedded backend: email/password
  * sign-in, a session persisted in the given storage, token refresh in the background about
  * 5 minutes before expiry (retrying after network failures with a back-off from 30 s doubling
  * up to 16 min), and the service key as an always-signed-in service principal.
  */
 import { ErrorCode, isAppError } from '../../errors.js';
-import type { AuthUser, IdentityPort, Unsubscribe } from '../../ports/identity.js';
+import { SERVICE_USER, type AuthUser, type IdentityPort, type Unsubscribe } from '../../ports/identity.js';
 import type { PathArgs, RouteRequestOptions, Transport } from './http.js';
 import { routes, type ReplyOf, type RouteSpec, type TokenGrant } from '../../wire/routes.js';
 
@@ -24,15 +24,12 @@ interface Session {
   user: { uid: string; email: string | null };
 }
 
-/** Refresh this long before expiry (SPEC.md §7: about 5 minutes). */
+/** Refresh this long before expiry (about 5 minutes). */
 const REFRESH_AHEAD_MS = 5 * 60 * 1000;
-/** A token is treated as expired this long before its expiry (SPEC.md §9: 30 s). */
+/** A token is treated as expired this long before its expiry (30 s). */
 const EXPIRY_SLACK_MS = 30 * 1000;
 const RETRY_START_MS = 30 * 1000;
 const RETRY_MAX_MS = 16 * 60 * 1000;
-
-/** The service principal's identity. */
-export const SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
 
 function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
   (timer as { unref?: () => void }).unref?.();

@@ -1,6 +1,6 @@
 /**
  * The local adapter: the backend ports of `shared/ports` over HTTP to the embedded backend
- * (`catalog serve`, DESIGN.md §2). Fetch-based, so the same code runs in the browser (the portal)
+ * (`catalog serve`). Fetch-based, so the same code runs in the browser (the portal)
  * and in Node 20 (the CLI, tests).
  */
 import type { Backend, BackendCapabilities } from '../../ports/index.js';
@@ -32,7 +32,7 @@ export interface LocalBackendOptions {
 /**
  * Creates the local backend client.
  * @param options see {@link LocalBackendOptions}
- * @returns a {@link Backend} (`kind: 'local'`) with `connection` (the live stream's state, issue 17); call `close()` to stop the live stream and token refresh
+ * @returns a {@link Backend} (`kind: 'local'`) with `connection` (the live stream's state); call `close()` to stop the live stream and token refresh
  * @throws nothing synchronously; every call reports failures as AppError (codes of `shared/errors.ts`)
  */
 export function createLocalBackend(options: LocalBackendOptions): Backend {

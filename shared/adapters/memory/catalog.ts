@@ -1,5 +1,5 @@
 /**
- * Catalog port of the in-memory backend (SPEC.md §7 document database): the embedded backend's
+ * Catalog port of the in-memory backend: the embedded backend's
  * document API without HTTP. Requests are checked with the same wire schemas
  * (`shared/wire/catalog.ts`) and field-path rule, writes go through the same role table
  * (`shared/rules/document-rules.ts`) and commit atomically, and live subscriptions re-run their query when a write
@@ -260,7 +260,7 @@ export class MemoryCatalog implements CatalogPort {
    * decided by its target, the data checked by the shared rule, then each write is computed on
    * the state the earlier ops left (one server timestamp for the commit) and authorised with its
    * before and after, and the commit as a whole is held to the finding count binding
-   * (`authorizeBatch`, issue 18); only when all pass is anything stored.
+   * (`authorizeBatch`); only when all pass is anything stored.
    * @param preconditions a transaction's reads, checked before any write is computed
    * @throws AppError `aborted`, `already-exists`, `not-found`, `invalid-argument`, `permission-denied`, `unauthenticated`
    */

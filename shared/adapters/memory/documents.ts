@@ -1,6 +1,6 @@
 /**
  * Document queries of the in-memory backend, as the embedded backend has them
- * (`cli/src/server/documents.ts`, SPEC.md §3 documents, §7 document database; the write
+ * (`cli/src/server/documents.ts`; the write
  * semantics — sentinels, merge, dotted-path updates — are `shared/documents/merge.ts`): the query subset of
  * `shared/ports/catalog.ts` (== / != filters on dotted field paths, orderBy, limit) evaluated over
  * plain objects in the order SQLite's `json_extract` gives the embedded backend. Field paths are

@@ -1,5 +1,5 @@
 /**
- * File-store port of the in-memory backend (SPEC.md §7 file storage): uploads with progress and
+ * File-store port of the in-memory backend: uploads with progress and
  * cancel (Blobs, and platform sources whose `input` is an async iterable of bytes such as Node's
  * `fs.ReadStream`, or a web `ReadableStream`), batches of small files (all or none), one-level
  * listings, metadata, deletion and download links, under the embedded backend's rules: storage
@@ -8,7 +8,7 @@
  * by a non-admin; access errors in their storage flavour (the storage service's codes: unauthenticated, unauthorized, object-not-found).
  *
  * Every model file whose path calls for a content check (`contentKindOfPath`: the splat, the GLB,
- * camera metadata, photos and thumbnails; issue 16) is checked before it is stored, as the
+ * camera metadata, photos and thumbnails) is checked before it is stored, as the
  * embedded server does (photos on their header only: no decoder here); a refused file rejects
  * with `invalid-argument` and the check's problem, and nothing of the upload or batch is stored.
  *

@@ -1,5 +1,5 @@
 /**
- * Identity port of the in-memory backend (SPEC.md §7 "Identity service", §8 sign-in codes): one
+ * Identity port of the in-memory backend: one
  * client's session over the store's accounts, with the embedded backend's rules: sign-in errors
  * `auth/invalid-email`, `auth/user-not-found`, `auth/wrong-password`, `auth/user-disabled`;
  * account creation and lookups for admins and the service principal only; the service principal
@@ -7,14 +7,11 @@
  * or disabled account's calls are refused as unauthenticated, as an ID token would be).
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
-import type { AuthUser, IdentityPort, Unsubscribe } from '@shared/ports/identity.js';
+import { SERVICE_USER, type AuthUser, type IdentityPort, type Unsubscribe } from '@shared/ports/identity.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import { requireAdmin } from '@shared/rules/document-rules.js';
 import type { MemoryStore } from './store.js';
 import { normalizeEmail } from '@shared/email.js';
-
-/** The service principal's identity (as the embedded backend's service key reports it). */
-export const MEMORY_SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
 
 /** One client's session: who it is signed in as, and the observers of changes. */
 export class MemorySession {
@@ -48,7 +45,7 @@ export class MemorySession {
       const account = this.store.account(this.uid);
       return { uid: this.uid, email: account?.email ?? null };
     }
-    return this.service ? MEMORY_SERVICE_USER : null;
+    return this.service ? SERVICE_USER : null;
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
- * The in-memory backend: the ports of `shared/ports` (DESIGN.md §2) over maps in this process,
+ * The in-memory backend: the ports of `shared/ports` over maps in this process,
  * behaving as the embedded backend (`catalog serve`) does — same document semantics, queries,
- * atomic batches, live updates, role table (SPEC.md §6), identity codes (§8) and storage rules —
+ * atomic batches, live updates, role table, identity codes and storage rules —
  * so that workflows and screens can be tested without a server. The contract suite
  * (`tests/contract/memory.test.ts`) holds it to the same behaviour as the other backends.
  *
@@ -37,7 +37,6 @@ export type {
   MemorySeed,
   MemoryStoreOptions,
 } from './store.js';
-export { MEMORY_SERVICE_USER } from './identity.js';
 
 /** Options of {@link createMemoryBackend}. */
 export interface MemoryBackendOptions {

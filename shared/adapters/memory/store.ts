@@ -31,7 +31,7 @@ export interface MemoryAccount {
   disabled: boolean;
 }
 
-/** An account to seed: `role` also writes its `users/{uid}` record (§3) with that role. */
+/** An account to seed: `role` also writes its `users/{uid}` record with that role. */
 export interface MemoryAccountSeed {
   email: string;
   /** Default 'password'. */
