@@ -1,5 +1,5 @@
 /**
- * The `catalog` CLI entry point (DESIGN.md §4): builds the program from one command per file and
+ * The `catalog` CLI entry point: builds the program from one command per file and
  * runs it. Commands print through the one output wrapper (`lib/output.ts`); this file only adds
  * commands and turns commander's own errors (unknown option, missing argument) into exit code 1
  * (and the JSON error shape with `--json`).

@@ -1,7 +1,7 @@
 /**
  * `catalog doctor [--fix] [--grace <duration>]`: finds records without files, files without
  * records, models whose project is gone, projects whose reference is missing, and models stored
- * before the content checks (issue 16: no validation report, no thumbnail while they have photos,
+ * before the content checks (no validation report, no thumbnail while they have photos,
  * no web-sized copy of their splat); `--fix` repairs and backfills them after a
  * confirmation (`--yes` without a terminal). Files of an upload in progress or resumable are left
  * alone: see `--grace`.

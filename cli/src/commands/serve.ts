@@ -1,5 +1,5 @@
 /**
- * `catalog serve`: the embedded backend (DESIGN.md §2) with the built portal, until SIGINT/SIGTERM.
+ * `catalog serve`: the embedded backend with the built portal, until SIGINT/SIGTERM.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

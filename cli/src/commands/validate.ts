@@ -1,6 +1,6 @@
 /**
  * `catalog validate <folder>`: reads a model folder as `catalog models upload` would, runs the
- * content checks on every file (issue 16: 3DGS PLY / `.splat`, GLB with gltf-validator, camera
+ * content checks on every file (3DGS PLY / `.splat`, GLB with gltf-validator, camera
  * metadata, photos) and prints the plan, the validation report and every problem. Writes
  * nothing and needs no server. `--json` gives the plan with its `report`, also when a file is
  * refused (then as `{"status":"error","error":…,"result":…}`, exit code 1).

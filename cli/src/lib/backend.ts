@@ -1,6 +1,6 @@
 /**
  * Opening the backend for a command: the embedded server (`catalog serve`) reached over HTTP
- * with the service key it wrote into its data folder (DESIGN.md §2).
+ * with the service key it wrote into its data folder.
  *
  * - data folder: `--data-dir`, else env `CATALOG_DATA_DIR`, else `.catalog-data` in the current
  *   directory;

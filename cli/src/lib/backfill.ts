@@ -1,5 +1,5 @@
 /**
- * `catalog doctor --fix` for models stored before the content checks (issue 16): their stored
+ * `catalog doctor --fix` for models stored before the content checks: their stored
  * files are downloaded to a temporary folder and checked (`checkModelContent`), and what they
  * lack is written: the validation report (a stored bad file keeps its 'refused' verdict; nothing
  * is deleted), a thumbnail made from the first photo (`images_thumbnails/thumbnail.jpg`), the
@@ -37,7 +37,7 @@ import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
 import { compressGlbFile } from './web-glb.js';
 import { compressSplatFile, PREVIEW_GAUSSIANS } from './web-splat.js';
 
-/** What a model stored before issue 16 may lack. */
+/** What a model stored before the content checks may lack. */
 export type BackfillNeed = 'report' | 'thumbnail' | 'webSplat' | 'webGlb';
 
 /** Note written in a backfilled report. */

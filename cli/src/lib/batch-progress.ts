@@ -1,5 +1,5 @@
 /**
- * Progress of a bulk upload on stderr (issue 5): on a terminal, one status line redrawn in place
+ * Progress of a bulk upload on stderr: on a terminal, one status line redrawn in place
  * for the batch (models done, bytes, rate, ETA) and the file being sent (bytes, rate, ETA); on a
  * pipe or file, plain lines: each model's start and end, and each large file at 25 % steps.
  */

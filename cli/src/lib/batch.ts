@@ -249,7 +249,7 @@ export async function runBatch(
                 uniquePublicId: true,
                 ownerUid: options.ownerUid,
                 signal: options.signal,
-                // content checks, thumbnail and web-sized splat on this machine (issue 16); the
+                // content checks, thumbnail and web-sized splat on this machine; the
                 // folder inspection already checked these files: they are not read again
                 content: nodeContentPlatform,
                 checked: (item.inspection as FolderInspection).report,

@@ -220,7 +220,7 @@ export interface ImportResult {
 }
 
 /**
- * The Public ID rule (issue 16) over the catalog an import would give: every exported model's
+ * The Public ID rule over the catalog an import would give: every exported model's
  * Public ID matches PUBLIC_ID_PATTERN, and no two models of one project (the exported ones and
  * the target's models the import does not overwrite) share one.
  * @param exported the export's model documents
@@ -257,7 +257,7 @@ export function publicIdClashes(
 }
 
 /**
- * The location rule (issue 17) over an export's projects: each `location` has lat and lng absent,
+ * The location rule over an export's projects: each `location` has lat and lng absent,
  * null, or numbers within −90..90 and −180..180 degrees (`locationCoordinatesProblem`).
  * @param projects the export's project documents
  * @returns one line per project that breaks it, naming the project, its coordinates and the rule

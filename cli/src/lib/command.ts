@@ -1,5 +1,5 @@
 /**
- * One shape for every leaf command of the CLI (DESIGN.md §4: one file per command exporting a
+ * One shape for every leaf command of the CLI (one file per command exporting a
  * commander `Command`; an action parses its options with a zod schema, calls a shared service and
  * returns data; one wrapper prints it). {@link leafCommand} adds `--json`/`--yes` (and with
  * `backend`, `--data-dir`/`--url`), the examples of its `--help`, and the action; a backend

@@ -1,6 +1,6 @@
 /**
  * The CLI's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to the
- * add-model and additional-files workflows (issue 16): local files read as byte sources
+ * add-model and additional-files workflows: local files read as byte sources
  * (node:fs), photos decoded and thumbnails made with sharp (within the photo pixel limit,
  * `IMAGE_MAX_PIXELS`, refused from the header), web-sized splats (SPZ) and web-sized GLBs made in
  * worker threads (web-splat.ts, web-glb.ts).

@@ -1,6 +1,6 @@
 /**
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
- * their repairs; and the backfill of what models stored before issue 16 lack (their validation
+ * their repairs; and the backfill of what models stored before the content checks lack (their validation
  * report, a thumbnail from their first photo, the web-sized copy of their splat).
  *
  * Maintenance never races live work: uploads store their files first and write the model record
@@ -48,8 +48,8 @@ export interface DoctorReport {
   /** Projects whose reference_model_id names a missing model (or one of another project). */
   projectsWithMissingReference: { projectId: string; name: string; referenceModelId: string }[];
   /**
-   * Models without a boolean `visible` (records written before it was set on create). SPEC.md §3
-   * counts them visible, but Firestore queries and security rules filter on `visible == true`,
+   * Models without a boolean `visible` (records written before it was set on create). The catalog
+   * counts a missing `visible` as visible, but Firestore queries and security rules filter on `visible == true`,
    * so on Firebase non-admins would not see them until it is written.
    */
   modelsWithoutVisibility: { modelId: string; publicId: string }[];
@@ -68,19 +68,19 @@ export interface DoctorReport {
     liveUploads: { uuid: string; reason: 'in-flight' | 'resumable' }[];
   };
   /**
-   * Models stored before the content checks (issue 16) that lack their validation report
+   * Models stored before the content checks that lack their validation report
    * (`report`), a thumbnail while they have photos (`thumbnail`), the web-sized copy of their
    * splat (`webSplat`), or that of a GLB of 8 MiB or more (`webGlb`). Models without a project or without their splat/GLB are left out
    * (they are reported above). `--fix` backfills them from the stored files.
    */
   modelsToBackfill: { modelId: string; publicId: string; missing: BackfillNeed[] }[];
   /**
-   * Issue 18: models whose `metadata.annotationsCount` is not the number of findings stored for
+   * Models whose `metadata.annotationsCount` is not the number of findings stored for
    * them, or whose `metadata.annotationsSeq` is below a stored finding's number (written by hand
    * or by a tool that bypassed the workflows). `--fix` sets both from what is stored.
    */
   findingCounts: { modelId: string; publicId: string; count: number; stored: number; seq: number; highestSeq: number }[];
-  /** Issue 18: findings whose model does not exist. `--fix` deletes them. */
+  /** Findings whose model does not exist. `--fix` deletes them. */
   findingsWithoutModel: { id: string; modelId: string }[];
 }
 

@@ -1,8 +1,8 @@
 /**
  * Model folders on disk: walk a folder, read it as an upload plan (`shared/model-folder.ts`),
  * check every file's content with the shared content checks (`checkModelContent`,
- * shared/content-check/: 3DGS PLY / `.splat`, GLB with gltf-validator, camera metadata with the
- * SPEC.md §5 rules, photos and thumbnails decoded with sharp), keep the validation report, and
+ * shared/content-check/: 3DGS PLY / `.splat`, GLB with gltf-validator, camera metadata with its
+ * rules, photos and thumbnails decoded with sharp), keep the validation report, and
  * turn the plan into the `addModel` workflow's files. Nothing here writes anywhere.
  */
 import { createReadStream } from 'node:fs';
@@ -64,7 +64,7 @@ export interface FolderInspection {
   /** Number of cameras in the valid camera metadata. */
   cameraCount: number | null;
   /**
-   * The content checks' validation report of the planned files (issue 16), what the upload
+   * The content checks' validation report of the planned files, what the upload
    * stores with the model; refused files have the verdict 'refused' and their problem.
    */
   report: ValidationReport;

@@ -1,6 +1,6 @@
 /**
  * Finding records from what an admin types (an id, a structure ID, a public ID), and the typed
- * name confirmation of deletes (SPEC.md §5 "Delete project" / "Delete model").
+ * name confirmation of deletes.
  */
 import { Command } from 'commander';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The one output wrapper of the CLI (DESIGN.md §4). A command's action parses its options with a
+ * The one output wrapper of the CLI. A command's action parses its options with a
  * zod schema, does its work and returns data; this module prints it:
  * - human mode: a summary line on stderr, the data (text or JSON) on stdout;
  * - `--json`: ONLY `{"status":"ok","result":…}` or `{"status":"error","error":{"code","message"}}`
@@ -230,7 +230,7 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 }
 
 /**
- * A capture date as the CLI's human output prints it: 'YYYY-MM-DD' (`formatIsoDate`, issue 17),
+ * A capture date as the CLI's human output prints it: 'YYYY-MM-DD' (`formatIsoDate`),
  * '-' when there is none. `--json` keeps the stored value (the record as it is: a script reads
  * what the portal and the API read, and a timestamp keeps its time).
  * @param value a stored `metadata.captureDate` ('YYYY-MM-DD', an ISO timestamp, null)

@@ -1,6 +1,6 @@
 /**
- * Upload progress on stderr (DESIGN.md §4): an ora spinner per file on a terminal, plain lines
- * otherwise (file, bytes, percent), following the add-model stages of SPEC.md §4
+ * Upload progress on stderr: an ora spinner per file on a terminal, plain lines
+ * otherwise (file, bytes, percent), following the add-model stages
  * (preparing → uploading → processing → finalizing) and the per-file statuses (waiting,
  * uploading, completed, error).
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI's one guarded prompt module (DESIGN.md §4). Every question goes through here:
+ * The CLI's one guarded prompt module. Every question goes through here:
  * - `--yes` answers yes to confirmations;
  * - with `--json`, `--yes` or no TTY, a question with a default takes the default, and a
  *   question without one is a clear error (exit 1) naming the flag that answers it.

@@ -1,5 +1,5 @@
 /**
- * Resumable, idempotent uploads for the CLI (issue 5):
+ * Resumable, idempotent uploads for the CLI:
  * - a model's uuid (its storage folder) is derived from its identity, the publicId within the
  *   project, so that a re-run after an interruption writes to the same paths: tus resumes the
  *   interrupted file (its URL is kept in `<dataDir>/.upload-urls.json`), and files already

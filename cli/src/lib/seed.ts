@@ -2,13 +2,13 @@
  * `catalog seed`: the demo catalog, idempotent. Accounts are found by email, projects by
  * structure_id, models by publicId; only what is missing is created, so running it again creates
  * nothing (and generates no files). Models go through the `addModel` workflow, so they have real
- * files and sizes at the spec's storage paths (SPEC.md §3: `models/{uuid}/model.ply|model.glb`,
+ * files and sizes at the catalog's storage paths (`models/{uuid}/model.ply|model.glb`,
  * `camera-metadata.json`, `images/…`, `images_thumbnails/…`). What the files show, for the
  * built-in viewer (demo-data/): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
  * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
  * about a second. The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
- * (issue 18: created with the finding workflow, so `metadata.annotationsCount` is exact; only on a
+ * (created with the finding workflow, so `metadata.annotationsCount` is exact; only on a
  * model that never had one, `metadata.annotationsSeq` unset, so a re-run adds none). Files are
  * seeded only where there is file storage
  * (`backend.capabilities.fileStorage`): on the Firebase emulators without the Storage emulator

@@ -1,10 +1,10 @@
 /**
- * Document storage of the embedded backend: Firestore-shaped documents (SPEC.md §3,
- * `shared/types.ts`) kept as JSON in SQLite, with the query subset of `shared/ports/catalog.ts`
+ * Document storage of the embedded backend: Firestore-shaped documents
+ * (`shared/types.ts`) kept as JSON in SQLite, with the query subset of `shared/ports/catalog.ts`
  * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
  * json_type, field paths validated and written in, values bound), server timestamps and atomic
  * batches. Query results are also served as JSON text straight from the stored rows (`queryText`,
- * issue 17: no parse and re-serialisation of every document), cached per query until the next write.
+ * so a large catalog's queries skip parsing and re-serialising every document), cached per query until the next write.
  */
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '@shared/errors.js';
@@ -570,7 +570,7 @@ export class DocumentStore {
    *   it returns the document to store instead of `after` (the stored-document schema's output) or
    *   nothing to store `after`; throwing aborts the commit
    * @param authorizeAll called once after every write was applied, inside the transaction, with all
-   *   of them in order (the commit-wide rules, e.g. issue 18's finding count binding); throwing
+   *   of them in order (the commit-wide rules, e.g. a finding create bound to its model's count bump); throwing
    *   rolls the whole commit back
    * @param preconditions a transaction's reads: checked first, inside the SQLite transaction,
    *   before any write is computed or authorised

@@ -1,5 +1,5 @@
 /**
- * Live updates of the embedded backend (SPEC.md §7 live subscriptions): one Server-Sent-Events
+ * Live updates of the embedded backend: one Server-Sent-Events
  * stream per client (`GET /v1/events`) that says which collections changed; clients re-run
  * their subscribed queries on those collections. Events carry no document data, so they never
  * leak what the role table hides.

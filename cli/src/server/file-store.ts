@@ -1,9 +1,9 @@
 /**
  * File storage of the embedded backend: files on disk under `<dataDir>/storage/` at the spec's
- * storage paths (SPEC.md §3, `models/{uuid}/model.ply`…), metadata (size, content type, update
+ * storage paths (`models/{uuid}/model.ply`…), metadata (size, content type, update
  * time, an unguessable download token per file) in SQLite. Writes land atomically (temporary
  * file in the data folder, then rename). Every model file whose path calls for a content check
- * (`contentKindOfPath`: the splat, the GLB, camera metadata, photos and thumbnails; issue 16) is
+ * (`contentKindOfPath`: the splat, the GLB, camera metadata, photos and thumbnails) is
  * checked on the received bytes before it is moved into place, so no client can store a file the
  * checks refuse.
  */

@@ -1,5 +1,5 @@
 /**
- * File routes of the embedded backend (SPEC.md §7 file storage): one-shot uploads of small
+ * File routes of the embedded backend: one-shot uploads of small
  * files, resumable tus uploads (`@tus/server` + `@tus/file-store` at `UPLOADS_PATH`), listing,
  * metadata, deletion, and token-protected downloads with HTTP range support. Every upload route
  * stores through {@link FileStore.adoptMany}, which runs the content checks first: a
@@ -42,7 +42,7 @@ import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageE
 import type { Principal } from '@shared/rules/document-rules.js';
 import { errorResponse } from './http-errors.js';
 
-/** Largest body of a one-shot upload in bytes (the resumable threshold of SPEC.md §9 is 256 KB; some slack). */
+/** Largest body of a one-shot upload in bytes (files above 256 KB are uploaded resumably; some slack). */
 export const SIMPLE_UPLOAD_LIMIT = 1024 * 1024;
 /** Largest resumable upload in bytes (64 GiB). */
 const MAX_UPLOAD_SIZE = 64 * 1024 ** 3;
@@ -433,7 +433,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
             acceptRanges: true,
           });
         }),
-      // Stored files go out as stored (issue 17): byte ranges and Content-Length stay exact, and
+      // Stored files go out as stored: byte ranges and Content-Length stay exact, and
       // splats, meshes and photos are mostly compressed already.
       { compress: false },
     );

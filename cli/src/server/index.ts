@@ -1,7 +1,7 @@
 /**
- * `catalog serve`: the embedded backend (DESIGN.md §2). One Node process, no cloud account:
- * documents in SQLite, files on disk, email/password identity, the role table of SPEC.md §6 on
- * every request, live updates over Server-Sent Events, resumable uploads (tus), range downloads,
+ * `catalog serve`: the embedded backend. One Node process, no cloud account:
+ * documents in SQLite, files on disk, email/password identity, the role table
+ * (who may read and write what) on every request, live updates over Server-Sent Events, resumable uploads (tus), range downloads,
  * and the built portal with SPA fallback.
  */
 import { mkdirSync } from 'node:fs';
@@ -187,7 +187,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   });
 
-  // Compressed responses (issue 17) for text-like bodies only — JSON answers, the portal's scripts,
+  // Compressed responses for text-like bodies only — JSON answers, the portal's scripts,
   // styles and pages, WASM — when the client accepts br or gzip; never model files, photos or
   // other stored binaries (already compressed or not worth it), nor partial (range) responses,
   // nor the live-update stream (hijacked, written raw). Large query answers come compressed

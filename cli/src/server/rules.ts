@@ -1,14 +1,14 @@
 /**
  * Who calls the embedded backend: the request's `Authorization` header resolved to a
- * {@link Principal}. The role table it is then held to (SPEC.md §6) is
+ * {@link Principal}. The role table it is then held to is
  * `shared/rules/document-rules.ts`, shared with the in-memory backend, which decides:
  * - projects need Browse, models OpenModels, hidden models SeeHiddenModels (otherwise a hidden
  *   model is withheld, never refused by name);
  * - `users` and `admins` need ManageUsers; without it a caller reads only their own
- *   `users/{uid}` record and their own email's `admins` entry (both read at sign-in, §4);
+ *   `users/{uid}` record and their own email's `admins` entry (both read at sign-in);
  * - writes of projects and models need ManageCatalog, of users and admins ManageUsers; a
- *   signed-in caller without it may write only their own `users/{uid}`, with the role §4's
- *   resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
+ *   signed-in caller without it may write only their own `users/{uid}`, with the role that sign-in's
+ *   role resolution gives ('user', or 'admin' when their email is in `admins`); nobody changes their
  *   own role.
  * The service key acts as 'admin'.
  */

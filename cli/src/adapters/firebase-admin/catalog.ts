@@ -1,5 +1,5 @@
 /**
- * CatalogPort over the Admin SDK's Firestore (SPEC.md §7 document database). The Admin SDK acts
+ * CatalogPort over the Admin SDK's Firestore. The Admin SDK acts
  * as the service principal: security rules do not apply, so every document is readable,
  * hidden models included (the CLI is an admin tool).
  */

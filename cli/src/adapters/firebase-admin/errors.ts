@@ -1,7 +1,7 @@
 /**
  * Error mapping of the firebase-admin adapter: gRPC status codes of Firestore, HTTP statuses of
- * Cloud Storage and `auth/*` codes of the Admin Auth API to the product's {@link AppError} codes
- * (SPEC.md §8; DESIGN.md §4 "one error type").
+ * Cloud Storage and `auth/*` codes of the Admin Auth API to the product's {@link AppError}
+ * codes (one error type for the whole product).
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
 
@@ -17,7 +17,7 @@ const GRPC: Record<number, ErrorCode> = {
   16: ErrorCode.Unauthenticated,
 };
 
-/** Admin Auth API codes (`auth/…`) to identity codes of SPEC.md §8. */
+/** Admin Auth API codes (`auth/…`) to the product's identity codes (the web client's `auth/…` codes). */
 const AUTH: Record<string, ErrorCode> = {
   'auth/email-already-exists': ErrorCode.EmailAlreadyInUse,
   'auth/email-already-in-use': ErrorCode.EmailAlreadyInUse,
@@ -30,7 +30,7 @@ const AUTH: Record<string, ErrorCode> = {
   'auth/too-many-requests': ErrorCode.TooManyRequests,
 };
 
-/** Cloud Storage HTTP statuses (SPEC.md §8: 401, 402, 403, 404). */
+/** Cloud Storage HTTP statuses (401, 402, 403, 404). */
 const STORAGE: Record<number, ErrorCode> = {
   401: ErrorCode.StorageUnauthenticated,
   402: ErrorCode.StorageQuotaExceeded,

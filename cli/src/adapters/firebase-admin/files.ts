@@ -1,6 +1,6 @@
 /**
- * FileStorePort over Cloud Storage through the Admin SDK (SPEC.md §7 file storage). Files above
- * 256 KB (§9) upload through a resumable session; Node read streams and Blobs both stream (flat
+ * FileStorePort over Cloud Storage through the Admin SDK. Files above
+ * 256 KB upload through a resumable session; Node read streams and Blobs both stream (flat
  * memory). Download links are Firebase download-token URLs (`firebaseStorageDownloadTokens`),
  * so they work in a browser tab without credentials and are not guessable.
  */

@@ -1,6 +1,6 @@
 /**
- * `catalog models delete`: a model with its record and every file, after its name is typed
- * (SPEC.md §5 "Delete model", §8 delete messages). Files left behind make it an error (exit 1)
+ * `catalog models delete`: a model with its record and every file, after its name is typed.
+ * Files left behind make it an error (exit 1)
  * that lists them; `catalog doctor --fix` removes them later.
  */
 import { z } from 'zod';

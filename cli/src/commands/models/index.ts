@@ -1,8 +1,7 @@
 /**
  * `catalog models …`: upload one model folder or a whole batch (resumable, idempotent), list,
- * show, update, hide/unhide and delete models (SPEC.md §2 Add model / Edit model, §4 stages,
- * "Reference model on add" and "Model visibility", §5 add/edit/delete rules and messages). One
- * file per subcommand; this one only registers them.
+ * show, update, hide/unhide and delete models, with the portal's rules and messages for each.
+ * One file per subcommand; this one only registers them.
  */
 import { Command } from 'commander';
 import { examplesHelp } from '../../lib/command.js';

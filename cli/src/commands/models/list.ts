@@ -1,7 +1,7 @@
 /**
  * `catalog models list`: every model (hidden ones included), by project, then by Public ID
- * (`shared/order.ts`); capture dates as 'YYYY-MM-DD' (`--json`: as stored); the scale (issue 18
- * `metadata.unitsPerMetre`) as model units per metre, '-' when unknown.
+ * (`shared/order.ts`); capture dates as 'YYYY-MM-DD' (`--json`: as stored); the scale
+ * (`metadata.unitsPerMetre`) as model units per metre, '-' when unknown.
  */
 import { Command } from 'commander';
 import { z } from 'zod';

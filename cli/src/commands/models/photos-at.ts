@@ -1,6 +1,6 @@
 /**
  * `catalog models photos-at <model> --point X,Y,Z`: the cameras of a model's camera metadata whose
- * photo shows a point of the model (issue 18 "Photos that see this point", for scripts): each
+ * photo shows a point of the model (for scripts): each
  * with its `img_name`, where the point lands in the photo (pixels), its distance and viewing
  * angle, and the model's stored photo of that camera (or null). The math is
  * `shared/photo-projection.ts` (the portal's panel uses the same); the photo match is

@@ -1,5 +1,5 @@
 /**
- * `catalog models set-scale`: a model's scale, `metadata.unitsPerMetre` (issue 18 Measure: how
+ * `catalog models set-scale`: a model's scale, `metadata.unitsPerMetre` (how
  * many model units make one metre, so measurements also show metres), or `none` to clear it.
  */
 import { z } from 'zod';

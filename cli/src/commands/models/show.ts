@@ -1,7 +1,7 @@
 /**
  * `catalog models show`: one model record, by id or by Public ID (within `--project`), with its
- * stored validation report (issue 16) printed as `catalog validate` prints a folder's; the
- * capture date as 'YYYY-MM-DD' (issue 17; `--json`: as stored).
+ * stored validation report printed as `catalog validate` prints a folder's; the
+ * capture date as 'YYYY-MM-DD' (`--json`: as stored).
  */
 import { examplesHelp, leafCommand } from '../../lib/command.js';
 import { findModelRef, modelRefCommand } from '../../lib/lookup.js';
@@ -28,7 +28,7 @@ export const showCommand = leafCommand({
     return {
       // the record as stored, `validation` null when the model has no report
       result: { ...model, validation },
-      // the capture date as 'YYYY-MM-DD' (issue 17); --json prints it as stored
+      // the capture date as 'YYYY-MM-DD'; --json prints it as stored
       text: `${JSON.stringify(withReadableDates(record), null, 2)}\n${checks}`,
       summary: `${model.publicId} ${model.name} (${model.id})`,
     };

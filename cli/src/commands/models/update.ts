@@ -1,6 +1,6 @@
 /**
  * `catalog models update`: a model's name, Public ID and capture date through the shared
- * `updateModel` workflow (SPEC.md §5 "Edit model" rules), with the Public ID unique within the
+ * `updateModel` workflow (the Edit Model form's rules), with the Public ID unique within the
  * project (the CLI knows a model by its Public ID within its project; bulk uploads rely on it).
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * `catalog models upload-many`: every model folder below a directory into a project, with the
- * metadata of a manifest or of each folder's model.json (SPEC.md §2 Add model, §4 "Reference
- * model on add"); resumable, and a re-run uploads nothing already there.
+ * metadata of a manifest or of each folder's model.json (as the Add Model form, reference
+ * model included); resumable, and a re-run uploads nothing already there.
  */
 import { Command } from 'commander';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * `catalog models hide` and `catalog models unhide` (SPEC.md §4 "Model visibility"); hiding the
- * reference model is refused with the workflow's message (issue 17).
+ * `catalog models hide` and `catalog models unhide`; hiding the
+ * reference model is refused with the workflow's message.
  */
 import type { Command } from 'commander';
 import { ErrorCode, isAppError, rewrap } from '@shared/errors.js';

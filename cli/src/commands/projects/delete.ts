@@ -19,7 +19,7 @@ export const deleteCommand = leafCommand({
     .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)')
     .option(
       '--with-models',
-      'also delete every model of the project, with its files (issue 17); without it a project with models is refused',
+      'also delete every model of the project, with its files; without it a project with models is refused',
     ),
   backend: true,
   schema: deleteSchema,
