@@ -17,10 +17,7 @@ const deleteSchema = z.object({ ...projectRefShape, confirm: z.string().optional
 export const deleteCommand = leafCommand({
   command: projectRefCommand('delete', 'delete a project (type its name to confirm); with --with-models also its models and their files')
     .option('--confirm <name>', 'the project name, typed to confirm (required without a terminal)')
-    .option(
-      '--with-models',
-      'also delete every model of the project, with its files; without it a project with models is refused',
-    ),
+    .option('--with-models', 'also delete every model of the project, with its files; without it a project with models is refused'),
   backend: true,
   schema: deleteSchema,
   help: examplesHelp([
