@@ -1,4 +1,4 @@
-// Vite config of the portal (DESIGN.md §4): root portal/, build to portal/dist, the dev server
+// Vite config of the portal: root portal/, build to portal/dist, the dev server
 // proxies the embedded backend's API (/v1) to `catalog serve` on 127.0.0.1:8787.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';

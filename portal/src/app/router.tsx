@@ -1,8 +1,8 @@
 /**
- * The route tree (SPEC.md §2 route table). Sign-in and landing load eagerly; every other route
+ * The route tree. Sign-in and landing load eagerly; every other route
  * module is lazy. Shell routes sit under the session guard; /admin/* and the add-model page
- * under the admin guard (§6). Every route has an error screen (issue 17 "Faults",
- * `components/ui/route-error.tsx`): the root's for the routes outside the shell, and a pathless
+ * under the admin guard. Every route has an error screen
+ * (`components/ui/route-error.tsx`): the root's for the routes outside the shell, and a pathless
  * route inside the shell for its pages, so the top bar and navigation stay around the message.
  */
 import type { ComponentType } from 'react';
@@ -33,7 +33,7 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <RouteError standalone />,
-    // Shown while the first page's code loads: already the page's main landmark (issue 19).
+    // Shown while the first page's code loads: already the page's main landmark.
     hydrateFallbackElement: (
       <main {...mainContentProps} className="standalone-main skip-target">
         <LoadingState label="Loading..." />

@@ -1,4 +1,4 @@
-/** Product names shown by the portal (SPEC.md §2). */
+/** Product names shown by the portal. */
 export const APP_TITLE = 'Tower Models Catalog';
 /** Short name in the landing page's top bar. */
 export const APP_SHORT_NAME = 'InspectAI';

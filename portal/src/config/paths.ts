@@ -1,5 +1,5 @@
 /**
- * Every route of the portal (SPEC.md §2 route table) in one object, bulletproof-react style:
+ * Every route of the portal in one object, bulletproof-react style:
  * `path` is the router pattern, `getHref(...)` builds a concrete link.
  */
 import { BUILT_IN_VIEWER_PATH } from '@shared/links.js';
@@ -7,7 +7,7 @@ import { BUILT_IN_VIEWER_PATH } from '@shared/links.js';
 export const paths = {
   landing: { path: '/', getHref: () => '/' },
   login: { path: '/login', getHref: () => '/login' },
-  /** The built-in 3D viewer (SPEC.md §7 viewer links: `?id=`, `?compareMode=true&id=&referenceId=`). */
+  /** The built-in 3D viewer (the viewer links: `?id=`, `?compareMode=true&id=&referenceId=`). */
   viewer: {
     path: BUILT_IN_VIEWER_PATH,
     getHref: (publicId: string, referencePublicId?: string) =>
@@ -20,7 +20,7 @@ export const paths = {
   projects: { path: '/projects', getHref: () => '/projects' },
   projectMap: { path: '/projects/map', getHref: () => '/projects/map' },
   project: { path: '/projects/:projectId', getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}` },
-  /** The project's findings report (issue 18). */
+  /** The project's findings report. */
   findings: {
     path: '/projects/:projectId/findings',
     getHref: (projectId: string) => `/projects/${encodeURIComponent(projectId)}/findings`,
@@ -51,5 +51,5 @@ export const paths = {
   },
 } as const;
 
-/** Path prefixes that show the left navigation (SPEC.md §2 Shell). */
+/** Path prefixes that show the left navigation. */
 export const NAV_PATH_PREFIXES = ['/catalog', '/projects', '/models', '/admin'] as const;

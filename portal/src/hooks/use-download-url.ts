@@ -1,6 +1,6 @@
 /**
- * A download/viewing link for a stored path (SPEC.md §7 "Resolve a download or viewing link").
- * A failure is only logged (§8 silent handling): the caller keeps showing 'Preparing...'.
+ * A download/viewing link for a stored path.
+ * A failure is only logged, never shown: the caller keeps showing 'Preparing...'.
  */
 import { useMemo } from 'react';
 import { useBackend } from '../lib/backend-context.js';
@@ -49,7 +49,7 @@ export function useDownloadUrl(path: string | null | undefined, cache?: Download
   return known === undefined ? result : success(known);
 }
 
-/** The path a model is viewed from: its splat file, else its GLB file (SPEC.md §2). */
+/** The path a model is viewed from: its splat file, else its GLB file. */
 export { viewingFilePath as viewingPath } from '@shared/links.js';
 
 export { thumbnailPathOf } from '@shared/projects.js';

@@ -1,5 +1,5 @@
 /**
- * Immediate feedback on a chosen model file (issue 16): the shared content check for what the
+ * Immediate feedback on a chosen model file: the shared content check for what the
  * input takes (a splat: `.ply`/`.splat`; a GLB) runs as soon as a file is picked, and its problem
  * ('This .glb is an HTML page, not a GLB file (html-named.glb).') is shown under the input before
  * the upload is pressed. The upload itself still goes through the workflow, which checks again.

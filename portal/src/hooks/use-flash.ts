@@ -1,5 +1,5 @@
 /**
- * A success message handed from one page to the next through the navigation's state (issue 17:
+ * A success message handed from one page to the next through the navigation's state (so
  * 'Project created successfully!' and '✅ Model uploaded successfully!' outlive the form's page),
  * e.g. `navigate(href, { state: { flash: text } satisfies FlashState })`.
  */

@@ -1,5 +1,5 @@
 /**
- * The document title of a screen (issue 19, WCAG 2.4.2 "Page Titled"): `"{title} · Tower Models
+ * The document title of a screen (WCAG 2.4.2 "Page Titled"): `"{title} · Tower Models
  * Catalog"`, or the application title alone when `title` is null or empty (a page still loading
  * its subject, e.g. a project before its name is known). The previous title comes back when the
  * screen unmounts, so a dialog or panel may set its own title over its page's.

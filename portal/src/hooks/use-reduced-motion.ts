@@ -1,5 +1,5 @@
 /**
- * The visitor's `prefers-reduced-motion: reduce` setting (issue 19, WCAG 2.3.3): components that
+ * The visitor's `prefers-reduced-motion: reduce` setting (WCAG 2.3.3): components that
  * move things from script (an animated image swapped in, a camera flight) check it, since CSS's
  * media query does not reach them.
  */

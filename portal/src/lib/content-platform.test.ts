@@ -5,7 +5,7 @@ import { browserContentPlatform, decodeImageInBrowser, thumbnailSize } from './c
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('the browser content platform (issue 16)', () => {
+describe('the browser content platform', () => {
   it('sizes thumbnails to a long edge of THUMBNAIL_MAX_PX, never enlarged', () => {
     expect(THUMBNAIL_MAX_PX).toBe(512);
     expect(thumbnailSize(1062, 1893)).toEqual({ width: 287, height: 512 });

@@ -1,6 +1,6 @@
 /**
  * The browser's content platform (`ContentPlatform`, shared/content-check/platform.ts), lent to
- * the add-model and additional-files workflows (issue 16): photos fully decoded with
+ * the add-model and additional-files workflows: photos fully decoded with
  * `createImageBitmap` (a truncated or corrupt photo is refused with the browser's reason),
  * thumbnails made by a canvas resize to JPEG (long edge `THUMBNAIL_MAX_PX`). A photo whose header
  * declares more than `IMAGE_MAX_PIXELS` is refused before the browser decodes it: the browser's

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showsNavigation, shouldAutoCollapse } from './navigation.js';
 
-describe('shell navigation rules (SPEC.md §2 Shell)', () => {
+describe('shell navigation rules', () => {
   it('shows the left navigation only under /catalog, /projects, /models and /admin', () => {
     for (const path of ['/catalog', '/projects', '/projects/map', '/projects/abc', '/models', '/admin', '/admin/users']) {
       expect(showsNavigation(path), path).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Shell navigation rules of SPEC.md §2: where the left navigation shows, and when it collapses
+ * Shell navigation rules: where the left navigation shows, and when it collapses
  * by itself. The previous path is tracked app-wide by `NavigationHistoryProvider`.
  */
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
@@ -7,12 +7,12 @@ import { useLocation } from 'react-router-dom';
 import { NAV_PATH_PREFIXES, paths } from '../config/paths.js';
 import { useFocusOnNavigation } from './route-focus.js';
 
-/** Left navigation width in px, expanded and collapsed (SPEC.md §9). */
+/** Left navigation width in px, expanded and collapsed. */
 export { NAV_WIDTH_COLLAPSED_PX as NAV_WIDTH_COLLAPSED, NAV_WIDTH_EXPANDED_PX as NAV_WIDTH_EXPANDED } from '@shared/constants.js';
 
 /**
  * Widest viewport (px) at which the navigation is a drawer over the content instead of a rail
- * beside it (issue 17 "Phones and tablets"); CSS uses the same `(max-width: 767px)`.
+ * beside it; CSS uses the same `(max-width: 767px)`.
  */
 export const NARROW_SCREEN_MAX_PX = 767;
 const NARROW_QUERY = `(max-width: ${NARROW_SCREEN_MAX_PX}px)`;
@@ -76,7 +76,7 @@ const HistoryContext = createContext<NavigationHistory>({ pathname: '', previous
 
 /**
  * Records the previous pathname on every navigation and moves focus to the new page's heading
- * (`useFocusOnNavigation`, issue 19); must be inside the router.
+ * (`useFocusOnNavigation`); must be inside the router.
  */
 export function NavigationHistoryProvider({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();

@@ -55,7 +55,7 @@ function app(initial = '/') {
 
 afterEach(cleanup);
 
-describe('focus after a page change (issue 19)', () => {
+describe('focus after a page change', () => {
   it('leaves focus alone on the first page', () => {
     app();
     expect(document.activeElement).toBe(document.body);

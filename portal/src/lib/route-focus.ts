@@ -1,5 +1,5 @@
 /**
- * Focus after a page change (issue 19 "focus management", WCAG 2.4.3 Focus Order): a client-side
+ * Focus after a page change (WCAG 2.4.3 Focus Order): a client-side
  * navigation leaves focus on the link that was pressed (or on <body> when that link is gone), so
  * a screen reader announces nothing and a keyboard user starts from wherever that was. After every
  * pathname change except the first page, focus moves to the new page's main heading — the first

@@ -51,7 +51,7 @@ describe('runtime config', () => {
     );
   });
 
-  it('the key-less map tiles: the configured template (server or VITE_MAP_TILES_URL), else OpenStreetMap (issue 17)', async () => {
+  it('the key-less map tiles: the configured template (server or VITE_MAP_TILES_URL), else OpenStreetMap', async () => {
     const tiles = 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png';
     const reply = (async () => new Response(JSON.stringify({ mapTilesUrl: tiles }), { status: 200 })) as unknown as typeof fetch;
     const served = await loadRuntimeConfig('http://127.0.0.1:8787', reply);

@@ -11,12 +11,12 @@ import { CONFIG_PATH, DEFAULT_MAP_TILES_URL, isMapTilesUrl } from '@shared/wire/
 import { failure, loading, success, type Resource } from './resource.js';
 
 export interface RuntimeConfig {
-  /** Base URL the viewer links (SPEC.md §7) are built on: an external viewer, or the built-in `{origin}/viewer`. */
+  /** Base URL the viewer links are built on: an external viewer, or the built-in `{origin}/viewer`. */
   viewerUrl: string;
   mapsApiKey: string | null;
   /** Hosts of the landing page's experimental tool cards; null: the built-in viewer. */
   toolViewerUrls: { splatViewer: string | null; dualViewer: string | null };
-  /** Raster tile URL template of the key-less map (issue 17); unset: OpenStreetMap's ({@link mapTilesUrlOf}). */
+  /** Raster tile URL template of the key-less map; unset: OpenStreetMap's ({@link mapTilesUrlOf}). */
   mapTilesUrl?: string | null;
 }
 

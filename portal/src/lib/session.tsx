@@ -1,5 +1,5 @@
 /**
- * The session (SPEC.md §4): loading, then signed in with a role, or no role. The role is
+ * The session: loading, then signed in with a role, or no role. The role is
  * resolved with the shared `resolveRole` workflow whenever the identity signs in (including
  * a session restored from storage).
  */
@@ -61,7 +61,7 @@ export function useRole(): Role | null {
 }
 
 /**
- * Signs out through the identity port (SPEC.md §4 Session); the shell's 'Sign Out' and the §4
+ * Signs out through the identity port; the shell's 'Sign Out' and the
  * sign-out after registering a user both end the session this way.
  */
 export function useSignOut(): () => Promise<void> {

@@ -1,4 +1,4 @@
-/** / (SPEC.md §2 Landing page): see `features/landing`. */
+/** /: see `features/landing`. */
 import { LandingPage } from '../../features/landing/components/landing-page.js';
 
 export default function LandingRoute() {

@@ -7,7 +7,7 @@ import { SignInForm } from '../../features/auth/components/sign-in-form.js';
 
 afterEach(cleanup);
 
-describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
+describe('Sign-in page', () => {
   it('shows every string of the page', async () => {
     render(
       <MemoryApp backend={createTestBackend(null).backend} path="/login" pattern="/login">
@@ -26,7 +26,7 @@ describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
     );
   });
 
-  it('is one main landmark with the h1, titled Sign In (issue 19)', async () => {
+  it('is one main landmark with the h1, titled Sign In', async () => {
     render(
       <MemoryApp backend={createTestBackend(null).backend} path="/login" pattern="/login">
         <LoginRoute />
@@ -52,7 +52,7 @@ describe('Sign-in page (SPEC.md §2 Sign-in, §8)', () => {
     [ErrorCode.UserDisabled, 'The account has been disabled.'],
     [ErrorCode.UserNotFound, 'User not registered.'],
     [ErrorCode.WrongPassword, 'Incorrect password.'],
-  ])('shows the §8 message for %s', async (code, message) => {
+  ])('shows the message for %s', async (code, message) => {
     render(<SignInForm onSignIn={() => Promise.reject(new AppError(code, 'x'))} />);
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'user@demo.lab' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });

@@ -5,7 +5,7 @@ import NotFoundRoute from './not-found.js';
 
 afterEach(cleanup);
 
-describe('a missing page (issue 19)', () => {
+describe('a missing page', () => {
   it("is one main landmark with the h1 'Page Not Found', a way home and its title", () => {
     render(
       <MemoryRouter initialEntries={['/no-such-page']}>

@@ -1,4 +1,4 @@
-/** Any unknown path: 'Page Not Found' as the page's main landmark and h1 (issue 19), with a way home. */
+/** Any unknown path: 'Page Not Found' as the page's main landmark and h1, with a way home. */
 import { Link } from 'react-router-dom';
 import { mainContentProps } from '../../components/layouts/skip-link.js';
 import { EmptyState } from '../../components/ui/empty-state.js';

@@ -52,7 +52,7 @@ function renderShell(role: 'user' | 'admin' | null, path: string) {
   );
 }
 
-describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
+describe('AppShell', () => {
   it("shows 'Loading...' while the session loads, then sends a visitor without a role to /login", async () => {
     renderShell(null, '/projects');
     expect(screen.getAllByText('Loading...').length).toBeGreaterThan(0);
@@ -138,7 +138,7 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
     expect(screen.queryByTestId('side-nav')).toBeNull();
   });
 
-  it('starts with a skip link that moves focus to the one <main> (issue 19, WCAG 2.4.1)', async () => {
+  it('starts with a skip link that moves focus to the one <main> (WCAG 2.4.1)', async () => {
     renderShell('user', '/projects');
     await screen.findByText('projects page');
     const focusable = document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select, textarea, [tabindex="0"]');
@@ -207,7 +207,7 @@ describe('AppShell (SPEC.md §2 Shell, §4 Session, §6, §8 Access)', () => {
       </AppProvider>,
     );
     await screen.findByText('projects page');
-    // the live region is there before the text (issue 19), empty while online
+    // the live region is there before the text, empty while online
     const region = screen.getByRole('status');
     expect(region.textContent).toBe('');
     expect(screen.queryByTestId('connection-banner')).toBeNull();

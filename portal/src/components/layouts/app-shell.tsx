@@ -1,15 +1,15 @@
 /**
- * The shell of every signed-in route (SPEC.md §2 Shell, §4 Session): fixed top bar, left
+ * The shell of every signed-in route: fixed top bar, left
  * navigation on catalog/projects/models/admin paths, and the session guard (loading, then the
  * page, or a redirect to /login when there is no role).
  *
- * Issue 17: on desktop the navigation is a rail whose collapsed/expanded choice is remembered
+ * On desktop the navigation is a rail whose collapsed/expanded choice is remembered
  * (localStorage; the auto-collapse on arrival at /catalog still applies); below 768 px it is a
  * drawer over the content, closed on arrival, opened by the top bar's menu button, closed by
  * navigation, Escape, the backdrop and its close button, with focus moved into it and back to
  * the menu button. The connection banner shows while the backend is unreachable.
  *
- * Issue 19: a skip link first in the tab order moves focus to the one `<main>` of the page.
+ * A skip link first in the tab order moves focus to the one `<main>` of the page.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
@@ -76,7 +76,7 @@ export function AppShell() {
   }, [drawerOpen]);
 
   if (session.status === 'success') {
-    // §4/§6/§8: no role → /login; a non-admin on an admin-only path → silently /projects.
+    // no role → /login; a non-admin on an admin-only path → silently /projects.
     const access = routeAccess(session.data?.role ?? null, pathname);
     if (!access.allow) return <Navigate to={access.redirectTo} replace />;
   }
@@ -153,7 +153,7 @@ export function AppShell() {
   );
 }
 
-/** Admin-only routes (SPEC.md §6): anyone else is silently redirected to /projects. */
+/** Admin-only routes: anyone else is silently redirected to /projects. */
 export function RequireAdmin() {
   const session = useSession();
   if (session.status !== 'success') return <LoadingState label="Loading..." />;

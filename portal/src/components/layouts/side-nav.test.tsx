@@ -22,7 +22,7 @@ function renderNav(props: Partial<SideNavProps>) {
   );
 }
 
-describe('SideNav (SPEC.md §2 Shell)', () => {
+describe('SideNav', () => {
   it('lists the entries with descriptions and hides Admin and Create Project from users', () => {
     renderNav({});
     for (const text of [

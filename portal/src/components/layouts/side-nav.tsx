@@ -1,7 +1,7 @@
 /**
- * Left navigation of the shell (SPEC.md §2 Shell): entries, Quick Actions when expanded, and a
+ * Left navigation of the shell: entries, Quick Actions when expanded, and a
  * footer with the user's email, role and Sign Out (spinner + 'Loading...' while the role loads).
- * On desktop a rail beside the content (256/64 px); below 768 px a drawer over it (issue 17),
+ * On desktop a rail beside the content (256/64 px); below 768 px a drawer over it,
  * always expanded, a modal dialog with a close button.
  */
 import type { Ref } from 'react';
@@ -26,7 +26,7 @@ interface NavEntry {
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Catalog Home', description: 'Main catalog overview', href: paths.catalog.getHref(), icon: '⌂', end: true },
   { label: 'Project Map', description: 'Geographic view', href: paths.projectMap.getHref(), icon: '◎', end: true },
-  // The table view of the list (issue 17); lights up on /projects in either view.
+  // The table view of the list; lights up on /projects in either view.
   { label: 'Project List', description: 'Table view', href: `${paths.projects.getHref()}?view=table`, icon: '☰', end: true },
   { label: 'Model List', description: '3D model library', href: paths.models.getHref(), icon: '◆', end: true },
   { label: 'Admin', description: 'Management tools', href: paths.admin.root.getHref(), icon: '⚙', adminOnly: true },

@@ -1,6 +1,6 @@
 /**
- * The page frame of the shell's screens (SPEC.md §2 route table): without a role, the screen's
- * 'Login Required' state (the shell redirects to /login meanwhile, §4); with one, the page and
+ * The page frame of the shell's screens: without a role, the screen's
+ * 'Login Required' state (the shell redirects to /login meanwhile); with one, the page and
  * its header: a hero (the catalog) or a page header with the title and an optional subtitle.
  */
 import type { ReactNode } from 'react';
@@ -45,7 +45,7 @@ function PageHeader({ title, subtitle, hero }: { title: string; subtitle?: strin
 
 export function SignedInPage({ signedOut, title, subtitle, hero = false, children }: SignedInPageProps) {
   const role = useRole();
-  // The state is the whole screen: its title is the page's h1 (issue 19).
+  // The state is the whole screen: its title is the page's h1.
   if (role === null) return <EmptyState level={1} title={signedOut.title ?? 'Login Required'} text={signedOut.text} />;
   return (
     <div className="page">

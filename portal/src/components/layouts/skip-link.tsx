@@ -1,5 +1,5 @@
 /**
- * The skip link (issue 19, WCAG 2.4.1 "Bypass Blocks"): the first focusable element of a page
+ * The skip link (WCAG 2.4.1 "Bypass Blocks"): the first focusable element of a page
  * with navigation before its content, hidden until it has focus; Enter moves focus to the
  * page's `<main id="main-content" tabIndex={-1}>` (by script: a fragment link would go through
  * the router's history and scroll, not move focus).

@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../config/paths.js';
 
 /**
- * The fixed top bar (SPEC.md §2 Landing page, Shell): `brand` links to /; `start` sits before it
- * (the shell's menu button on phones, issue 17); `children` sit on the right.
+ * The fixed top bar of the shell: `brand` links to /; `start` sits before it
+ * (the shell's menu button on phones); `children` sit on the right.
  */
 export function TopBar({ brand, start, children }: { brand: string; start?: ReactNode; children?: ReactNode }) {
   return (

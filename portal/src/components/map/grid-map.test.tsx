@@ -1,5 +1,5 @@
 /**
- * The plain-grid map (issue 17) in jsdom: clustering keeps 1,000 points to a bounded number of
+ * The plain-grid map in jsdom: clustering keeps 1,000 points to a bounded number of
  * elements, labels never overlap, drag-pan moves the centre, a cluster click zooms in, the
  * key-less map falls back to the grid without WebGL.
  */
@@ -107,7 +107,7 @@ describe('GridMap', () => {
   });
 });
 
-describe('GridMap by keyboard (issue 19)', () => {
+describe('GridMap by keyboard', () => {
   const fit = { kind: 'fit', maxZoom: 15 } as const;
   const popup = (id: string) => (
     <div>

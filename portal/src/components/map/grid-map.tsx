@@ -1,5 +1,5 @@
 /**
- * The plain-grid map (issue 17): what the key-less map falls back to when tiles cannot load
+ * The plain-grid map: what the key-less map falls back to when tiles cannot load
  * (offline) or the browser has no WebGL. A Web-Mercator projection of the points over a
  * latitude/longitude graticule, with no tiles and no network, and a note saying why. Points are
  * clustered with supercluster (the same radius and colours as the tile map), so the DOM stays
@@ -7,7 +7,7 @@
  * when it would overlap one already placed. Drag pans (pointer events, mouse and touch), + / −
  * zoom, a cluster click zooms to where it splits, a point click opens its popup.
  *
- * Keyboard (issue 19): the map is a named region that takes focus (arrow keys pan, + and − zoom);
+ * Keyboard: the map is a named region that takes focus (arrow keys pan, + and − zoom);
  * every cluster and point is a button in Tab order; a cluster zooms in and hands focus to the
  * nearest cluster or point of the new view; a point opens its popup, a dialog (see `MapPopup`)
  * whose Escape gives focus back to the marker.

@@ -1,5 +1,5 @@
 /**
- * The key-less map (issue 17): the tile map (MapLibre over the configured raster tiles, a lazy
+ * The key-less map: the tile map (MapLibre over the configured raster tiles, a lazy
  * chunk) when the browser has WebGL, else — or when tiles cannot load, the chunk cannot be
  * fetched, or the map cannot start — the plain grid with the same points, clusters and popups
  * and a note saying why. Used by the project map and project detail's location map.

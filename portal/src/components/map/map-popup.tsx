@@ -1,5 +1,5 @@
 /**
- * A marker's popup on the key-less maps (issue 17), as a small dialog (issue 19): named after its
+ * A marker's popup on the key-less maps, as a small dialog: named after its
  * point, focus moves in on open (to the element marked `data-popup-focus`, e.g. 'View Project',
  * else the first control), Tab and Shift+Tab stay inside it, and Escape or its Close button
  * closes it and gives focus back to what had it when the popup opened (the marker, or the

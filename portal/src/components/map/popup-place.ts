@@ -1,5 +1,5 @@
 /**
- * Where a marker's popup goes (issue 17): above the marker when there is room, else below it,
+ * Where a marker's popup goes: above the marker when there is room, else below it,
  * and kept inside the map horizontally, so 'View Project' is never clipped by the map's edge.
  */
 import type { CSSProperties } from 'react';

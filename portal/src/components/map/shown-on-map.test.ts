@@ -1,4 +1,4 @@
-/** The tile map's keyboard list entries (issue 19): each rendered cluster and point once, clusters first. */
+/** The tile map's keyboard list entries: each rendered cluster and point once, clusters first. */
 import { describe, expect, it } from 'vitest';
 import { shownOnMap } from './shown-on-map.js';
 

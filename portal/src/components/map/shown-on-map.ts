@@ -1,5 +1,5 @@
 /**
- * What the tile map shows, as the entries of its keyboard list (issue 19): MapLibre draws
+ * What the tile map shows, as the entries of its keyboard list: MapLibre draws
  * clusters and points on a canvas, so a keyboard user reaches them through a list of buttons
  * built from the rendered features.
  */

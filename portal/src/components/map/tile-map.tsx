@@ -1,5 +1,5 @@
 /**
- * The key-less tile map (issue 17): MapLibre GL JS over raster tiles (OpenStreetMap's by default,
+ * The key-less tile map: MapLibre GL JS over raster tiles (OpenStreetMap's by default,
  * the runtime config's `mapTilesUrl` otherwise) with their attribution, drag-pan and zoom.
  * Loaded lazily (its own chunk, with MapLibre's worker file beside it: `setWorkerUrl`).
  *
@@ -10,13 +10,14 @@
  * labels that would overlap. The DOM holds only the canvas, the controls, the popup and the
  * current-location marker.
  *
- * Zoom levels: MapLibre's world is 512 px wide at zoom 0, the maps service's (and the spec's
- * zooms, §9) 256 px, so MapLibre zoom = spec zoom − 1; `data-zoom` reports the spec's.
+ * Zoom levels: MapLibre's world is 512 px wide at zoom 0, the maps service's (whose zoom levels
+ * the portal uses everywhere) 256 px, so MapLibre zoom = portal zoom − 1; `data-zoom` reports
+ * the portal's.
  *
  * When no tile has loaded and a tile fails, none arrives within 12 s, the map cannot start (no
  * WebGL) or its context is lost, `onUnavailable` asks for the plain grid.
  *
- * Keyboard (issue 19): MapLibre's own keyboard pan and zoom on the focused canvas (named after
+ * Keyboard: MapLibre's own keyboard pan and zoom on the focused canvas (named after
  * the map); beside it a list of the clusters and points the map shows, hidden until it holds
  * focus (`shownOnMap`): a cluster's entry zooms in and focus moves to the list's first
  * entry of the new view, a point's entry opens its popup (`MapPopup`, whose Escape returns there).

@@ -1,5 +1,5 @@
 /**
- * What the key-less maps draw (issue 17): points with a colour and a label, an optional user
+ * What the key-less maps draw: points with a colour and a label, an optional user
  * position, and how the view starts — shared by the tile map (MapLibre) and the grid fallback.
  */
 import type { ReactNode } from 'react';
@@ -47,7 +47,7 @@ export interface PointMapProps {
 
 /** The red current-location marker. */
 export const CURRENT_LOCATION_COLOR = { name: 'red', hex: '#dc2626' } as const;
-/** Cluster circles: neutral slate, not one of the §9 colours. */
+/** Cluster circles: neutral slate, not one of the colours. */
 export const CLUSTER_COLOR = '#475569';
 /** Supercluster radius in screen pixels, the same in both renderers. */
 export const CLUSTER_RADIUS_PX = 48;

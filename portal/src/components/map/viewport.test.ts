@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '@shared/constants.js';
 import { fitView, project, toScreen, unproject } from './viewport.js';
 
-describe('key-less map geometry (SPEC.md §2 Project map, §9)', () => {
+describe('key-less map geometry', () => {
   it('uses the default centre (around 43.47, -80.54) and zoom 10 without points', () => {
     expect(fitView([], 800, 500)).toEqual({ center: MAP_DEFAULT_CENTER, zoom: MAP_DEFAULT_ZOOM });
     expect(MAP_DEFAULT_CENTER.lat).toBeCloseTo(43.47, 1);

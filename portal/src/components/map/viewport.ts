@@ -1,5 +1,5 @@
 /**
- * Web-Mercator geometry of the key-less maps (SPEC.md §2 Project map; issue 17's grid fallback
+ * Web-Mercator geometry of the key-less maps (the project map, and its grid fallback
  * when tiles cannot load): the same view rules as the maps-service map. A view is a centre and a zoom level; pixel
  * positions use 256px tiles, like the maps service, so zoom 10 here is zoom 10 there.
  */
@@ -51,7 +51,7 @@ export function toScreen(point: LatLng, view: MapView, width: number, height: nu
 /**
  * The view that shows every point (the maps service's fitBounds): centred on the bounds, at the
  * largest whole zoom where they fit inside the viewport less `padding` px on each side, capped at
- * `maxZoom`. No points: the default centre and zoom (§9). One point: that point at `maxZoom`.
+ * `maxZoom`. No points: the default centre and zoom. One point: that point at `maxZoom`.
  */
 export function fitView(points: readonly LatLng[], width: number, height: number, padding = 48, maxZoom = 15): MapView {
   if (points.length === 0) return { center: { ...MAP_DEFAULT_CENTER }, zoom: MAP_DEFAULT_ZOOM };

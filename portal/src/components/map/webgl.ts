@@ -1,4 +1,4 @@
-/** Whether the browser can draw a WebGL map (issue 17: without it the key-less map is the plain grid). */
+/** Whether the browser can draw a WebGL map (without it the key-less map is the plain grid). */
 
 let cached: boolean | null = null;
 

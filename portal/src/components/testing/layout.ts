@@ -1,5 +1,5 @@
 /**
- * jsdom has no layout: for component tests of virtualised lists (issue 17), elements report the
+ * jsdom has no layout: for component tests of virtualised lists, elements report the
  * height their inline style gives them (what a virtualised list sets on its box), and the window
  * the given height, so that the rows a browser would show near the top render.
  */

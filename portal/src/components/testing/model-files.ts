@@ -1,5 +1,5 @@
 /**
- * Model files for component tests (issue 16): jsdom's File cannot be read (`slice().arrayBuffer`
+ * Model files for component tests: jsdom's File cannot be read (`slice().arrayBuffer`
  * is missing), so these are Node's `File`s, which the shared content checks read like a
  * browser's; their content is real (tests/support/model-fixtures.ts), so the checks accept them.
  */

@@ -1,4 +1,4 @@
-/** The result banner of a form or screen: a success (green) or error (red) message (SPEC.md §8 texts). */
+/** The result banner of a form or screen: a success (green) or error (red) message from the message catalogue. */
 import { useEffect, useState } from 'react';
 
 /** A success (green) or error (red) result message. */
@@ -18,7 +18,7 @@ export function Banner({ banner }: { banner: BannerMessage | null }) {
 }
 
 /**
- * The result banner inside live regions that are always in the page (issue 19, WCAG 4.1.3 Status
+ * The result banner inside live regions that are always in the page (WCAG 4.1.3 Status
  * Messages): a polite region for a success and an assertive one for an error, both rendered
  * (empty) before any message arrives, so that a screen reader announces the message when it
  * appears. The message itself is the same element as {@link Banner}'s (role status / alert).
@@ -40,7 +40,7 @@ export function LiveBanner({ banner, id, className }: { banner: BannerMessage | 
 /**
  * A success message that arrives with the page (a flash handed over by the page before, see
  * hooks/use-flash.ts), in a {@link LiveBanner} whose region is rendered empty first and gets the
- * text a frame later, so that a screen reader announces it like any other result (issue 19).
+ * text a frame later, so that a screen reader announces it like any other result.
  */
 export function FlashBanner({ text }: { text: string | null }) {
   const [shown, setShown] = useState<string | null>(null);

@@ -1,9 +1,9 @@
 /**
- * The connection banner of the shell (issue 17 "Faults"): shown while the backend's connection
+ * The connection banner of the shell: shown while the backend's connection
  * capability (`Backend.connection`, the local adapter's live-update stream) says 'offline', gone by
  * itself when it is back. Backends without the capability show nothing.
  *
- * Issue 19: the live region (role=status) is always there, empty while online, so a screen reader
+ * The live region (role=status) is always there, empty while online, so a screen reader
  * announces the banner when its text arrives (a region inserted with its text often is not).
  */
 import { useCallback, useSyncExternalStore } from 'react';

@@ -19,7 +19,7 @@ export function EmptyState({ title, text, level = 2, children }: { title: string
   );
 }
 
-/** The whole-screen 'Project Not Found' of a project route (SPEC.md §2 project detail), with 'Back to Projects'. */
+/** The whole-screen 'Project Not Found' of a project route, with 'Back to Projects'. */
 export function ProjectNotFound() {
   return (
     <EmptyState level={1} title="Project Not Found" text="The requested project could not be found.">

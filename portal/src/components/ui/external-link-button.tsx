@@ -16,7 +16,7 @@ export function ExternalLinkButton({
   href: string | null;
   children: ReactNode;
   variant?: 'primary' | 'secondary';
-  /** Id(s) of what tells this link apart from its twins, e.g. the model's name (issue 19: aria-describedby). */
+  /** Id(s) of what tells this link apart from its twins, e.g. the model's name (aria-describedby). */
   describedBy?: string;
   /** Why there will never be a link (shown on the disabled button), or null. */
   unavailable?: string | null;

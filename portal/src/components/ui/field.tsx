@@ -1,6 +1,6 @@
 /**
  * A labelled form field: the label wraps its control, with the label text above it. And the
- * per-field error state of a form (issue 19, WCAG 3.3.1 Error Identification, 1.3.1): the fields
+ * per-field error state of a form (WCAG 3.3.1 Error Identification, 1.3.1): the fields
  * a validation message is about get `aria-invalid` and `aria-describedby` (the form's message),
  * and the first of them takes the focus after a refused submit.
  */
@@ -95,7 +95,7 @@ export function useFieldErrors<K extends string>(): FieldErrors<K> {
 }
 
 /**
- * Keeps the focus from being lost (issue 19, WCAG 2.4.3): after `trigger` changes (not on mount),
+ * Keeps the focus from being lost (WCAG 2.4.3): after `trigger` changes (not on mount),
  * when the focus is on <body> — its control went away (a deleted row, a Cancel shown only while
  * uploading) or was replaced — `target()` takes it (made focusable by script when it is not).
  * @param trigger what the recovery follows (an action's status, the list it changed)

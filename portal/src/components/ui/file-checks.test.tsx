@@ -42,7 +42,7 @@ const report: ValidationReport = {
   notes: ['No web-sized copy was made: this backend cannot make one.'],
 };
 
-describe("FileChecks: a model's validation report (issue 16)", () => {
+describe("FileChecks: a model's validation report", () => {
   it('formats counts, boxes, cameras and photo sizes', () => {
     expect(formatCameras(304, 5)).toBe('304 cameras, 5 with a photo');
     expect(formatCameras(1, 0)).toBe('1 camera, 0 with a photo');

@@ -1,5 +1,5 @@
 /**
- * A chosen file's content problem under its input (issue 16 immediate feedback): an alert outside
+ * A chosen file's content problem under its input, shown as soon as the file is chosen: an alert outside
  * the input's label (so the label stays the input's name), tied to the input by
  * `aria-describedby` ({@link useFileProblemId}).
  */

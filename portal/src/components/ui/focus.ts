@@ -1,5 +1,5 @@
 /**
- * What Tab reaches, and keeping it inside a dialog (issue 19, WCAG 2.1.2 and 2.4.3), on the
+ * What Tab reaches, and keeping it inside a dialog (WCAG 2.1.2 and 2.4.3), on the
  * `tabbable` library: it knows which elements the browser's Tab order includes (disabled, inert,
  * hidden, `tabindex`, radio groups, `<details>`…), which a selector list does not. Used by the
  * modal dialogs, the phone drawer, the map popups and the model list's row walk.

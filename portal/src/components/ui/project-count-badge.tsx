@@ -1,5 +1,5 @@
 /**
- * The project badge by model count (SPEC.md §4: Multi-Temporal for 2 or more, Initial Assessment
+ * The project badge by model count (Multi-Temporal for 2 or more, Initial Assessment
  * for exactly 1, none for 0) and the model-count line, as the catalog cards and map popups show them.
  */
 import { PROJECT_BADGE_LABELS, projectBadge } from '@shared/projects.js';

@@ -40,7 +40,7 @@ function renderRoutes(routes: RouteObject[], path: string, connection: Connectio
   return router;
 }
 
-describe('route errors (issue 17 Faults)', () => {
+describe('route errors', () => {
   it('classifies network failures, failed chunks (network while offline) and the rest', () => {
     expect(classifyRouteError(new AppError(ErrorCode.Network, 'Cannot reach the catalog server'), 'online')).toBe('network');
     expect(classifyRouteError(new TypeError('Failed to fetch'), 'online')).toBe('network');
@@ -74,7 +74,7 @@ describe('route errors (issue 17 Faults)', () => {
     expect(await screen.findByText('page content')).toBeTruthy();
   });
 
-  it('outside the shell (standalone) the error screen is the main landmark; inside it, only the announced message (issue 19)', async () => {
+  it('outside the shell (standalone) the error screen is the main landmark; inside it, only the announced message', async () => {
     function Broken(): never {
       throw new Error('broken');
     }

@@ -1,5 +1,5 @@
 /**
- * The error screen of every route (issue 17 "Faults"): react-router's `errorElement` at the root
+ * The error screen of every route: react-router's `errorElement` at the root
  * and inside the shell (so the top bar and navigation stay around it). Never React Router's
  * developer page: a friendly message and a 'Retry' button, by kind of failure —
  *
@@ -9,7 +9,7 @@
  *   old file names are gone) → Retry reloads the page (the browser keeps a failed module import).
  * - unexpected: anything else → its message; Retry renders the route again.
  *
- * Issue 19: the message is announced (role=alert), its title is the page's h1 and the document
+ * For screen readers: the message is announced (role=alert), its title is the page's h1 and the document
  * title; outside the shell (`standalone`) it is the page's main landmark.
  */
 import { useEffect, useState } from 'react';

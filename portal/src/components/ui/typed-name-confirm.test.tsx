@@ -1,5 +1,5 @@
 /**
- * The typed-name delete confirmation as a modal dialog (issue 19): named and described, the focus
+ * The typed-name delete confirmation as a modal dialog: named and described, the focus
  * moves to the typed-name input, Tab stays inside, Escape cancels, the focus goes back to the
  * opener (or to `returnFocus` when the opener went away), a mismatch marks the input invalid.
  */
@@ -61,7 +61,7 @@ function open() {
   return opener;
 }
 
-describe('TypedNameConfirm as a modal dialog (issue 19)', () => {
+describe('TypedNameConfirm as a modal dialog', () => {
   it('is a named, described modal dialog and takes the focus to the typed-name input', () => {
     render(<Page />);
     open();

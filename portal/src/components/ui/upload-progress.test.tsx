@@ -1,4 +1,4 @@
-/** The upload progress for screen readers (issue 19): named progress bars and milestone announcements. */
+/** The upload progress for screen readers: named progress bars and milestone announcements. */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UploadProgressPanel, milestoneOf, uploadAnnouncement, type FileProgress } from './upload-progress.js';
@@ -11,7 +11,7 @@ const uploading = (bytes: number, total = 100): FileProgress => ({
   progress: { bytesTransferred: bytes, totalBytes: total } as FileProgress['progress'],
 });
 
-describe('upload announcements (issue 19)', () => {
+describe('upload announcements', () => {
   it('says nothing before the start, then the stage, quarter milestones only, and the end', () => {
     expect(uploadAnnouncement(STAGES, null, new Map(), false)).toBe('');
     expect(uploadAnnouncement(STAGES, 'preparing', new Map(), false)).toBe('Preparing (step 1 of 4).');

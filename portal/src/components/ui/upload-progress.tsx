@@ -1,9 +1,9 @@
 /**
- * The staged progress panel of the uploads (SPEC.md §4 add-model stages preparing → uploading →
+ * The staged progress panel of the uploads (add-model stages preparing → uploading →
  * processing → finalizing; additional-file stages preparing → uploading → processing →
  * completed) with the per-file status: waiting, uploading with percent, completed, error.
  *
- * For screen readers (issue 19, WCAG 4.1.3): each uploading file's bar is a named progressbar
+ * For screen readers (WCAG 4.1.3): each uploading file's bar is a named progressbar
  * (`<progress>`, with aria-valuetext), and a polite live region, always in the page, announces the
  * stage, each file's quarter milestones (25 %, 50 %, 75 %; not every percent), and the end
  * ('Upload complete.' or a file's error). A failure's message itself is the form's alert.

@@ -1,5 +1,5 @@
 /**
- * The virtual card grid's keyboard support (issue 19) in jsdom: the focused row and its
+ * The virtual card grid's keyboard support in jsdom: the focused row and its
  * neighbours are rendered beside the virtualiser's rows at the offsets they have in the list, so
  * Tab from the last rendered row finds the next one.
  */

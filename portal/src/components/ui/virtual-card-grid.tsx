@@ -1,11 +1,11 @@
 /**
- * A responsive card grid that renders only the rows near the viewport (issue 17: 1,000 projects
- * on /projects and /catalog): the page scrolls as usual (react-window v2's `useVirtualizer` with
+ * A responsive card grid that renders only the rows near the viewport (a catalog may
+ * hold 1,000 projects on /projects and /catalog): the page scrolls as usual (react-window v2's `useVirtualizer` with
  * the window as scroll element), the column count follows the grid's width as `.card-grid`'s
  * `repeat(auto-fill, minmax(<min>px, 1fr))` would (one column at phone width), and each row's
  * height is measured (cards keep their content; rows are re-measured when the columns change).
  *
- * Keyboard (issue 19): the row holding focus and the rows on either side of it stay rendered
+ * Keyboard: the row holding focus and the rows on either side of it stay rendered
  * ({@link useFocusedRow}, {@link withFocusedRows}), so Tab and Shift+Tab walk card by card past
  * the rendered rows to the first and last item, and a focused card scrolled away with the mouse
  * keeps its focus.
@@ -36,7 +36,7 @@ export function columnsFor(width: number, min: number, gap: number): number {
 }
 
 /**
- * The rows a virtualiser renders plus the focused row and its neighbours (issue 19: Tab from the
+ * The rows a virtualiser renders plus the focused row and its neighbours (Tab from the
  * last rendered row must find the next one in the DOM; Shift+Tab likewise the previous one).
  * @param items the virtualiser's rows (contiguous, ascending by index), offsets and sizes in px
  * @param focused index of the row holding focus, or null

@@ -1,5 +1,5 @@
 /**
- * The three tool cards of the landing page (SPEC.md §2 Landing page, §3 Tool card entry). The
+ * The three tool cards of the landing page. The
  * images ship with the portal (portal/public/tools, made for this project): a static SVG and an
  * animated (SMIL) SVG shown on hover. The spec names the external viewers' hosts only as {host}:
  * when a deployment configures them (`CATALOG_SPLAT_VIEWER_URL` / `CATALOG_DUAL_VIEWER_URL`, or
@@ -52,7 +52,7 @@ export function toolCards(hosts: ToolViewerHosts = { splatViewer: null, dualView
         'A dual-screen viewer for infrastructure monitoring and AI inspection analysis: compare captures side by side and review detected defects.',
       url: hosts.dualViewer ? `${withoutTrailingSlash(hosts.dualViewer)}/#/viewer` : BUILT_IN_VIEWER_DEMO.compare,
       images: { static: '/tools/dual-viewer.svg', animated: '/tools/dual-viewer-animated.svg' },
-      // amber-700: white text on it 5.0:1 (issue 19; #d97706 gave 3.2:1)
+      // amber-700: white text on it 5.0:1 (#d97706 gave 3.2:1)
       color: { primary: '#b45309', hover: '#92400e', badge: 'purple' },
       status: 'experimental',
     },

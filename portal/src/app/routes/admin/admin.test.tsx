@@ -30,7 +30,7 @@ function renderAt(entries: string[]) {
   return router;
 }
 
-describe('Admin dashboard route (SPEC.md §2 Admin dashboard)', () => {
+describe('Admin dashboard route', () => {
   it('redirects /admin and /admin/ to /admin/projects, replacing history', async () => {
     for (const start of ['/admin', '/admin/']) {
       const router = renderAt(['/before', start]);

@@ -1,11 +1,11 @@
 /**
- * /admin/* (SPEC.md §2 Admin dashboard): header, banner, the four tabs following the path, the
+ * /admin/*: header, banner, the four tabs following the path, the
  * sub-routes, the floating 'Create New Project' button and the 'Quick Actions' hover menu (in the
  * header's markup: on an opaque bar fixed at the bottom on wide screens, in the header on phones;
  * they never cover a control, see admin.css). /admin and /admin/ redirect (replacing history) to /admin/projects.
  * Admin-only: the router's guard.
  *
- * Keyboard and screen readers (issue 19): the tabs are navigation links, the current one with
+ * Keyboard and screen readers: the tabs are navigation links, the current one with
  * aria-current="page"; 'Quick Actions' is a menu button (aria-haspopup, aria-expanded): Enter,
  * Space or ArrowDown opens it on its first item, ArrowUp on its last, the arrows, Home and End move
  * inside, Escape closes it and gives the focus back to the button, Tab closes it and moves on; a
@@ -118,7 +118,7 @@ const QUICK_ACTIONS = [
   { label: 'Manage Users', href: paths.admin.users.getHref() },
 ];
 
-/** The 'Quick Actions' menu button and its menu of links (SPEC.md §2; keyboard: see the file's comment). */
+/** The 'Quick Actions' menu button and its menu of links (keyboard: see the file's comment). */
 export function QuickActions() {
   const [open, setOpen] = useState(false);
   const menuId = `quick-actions-${useId()}`;

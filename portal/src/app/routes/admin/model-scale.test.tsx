@@ -1,4 +1,4 @@
-// Model Management's 'Units per metre' (issue 18 `metadata.unitsPerMetre`): the Edit Model field
+// Model Management's 'Units per metre' (`metadata.unitsPerMetre`): the Edit Model field
 // (optional, a positive number, the validator's message tied to the field), saved with
 // setUnitsPerMetre only when changed, and shown in the model's information.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -26,7 +26,7 @@ function fill(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
-describe("Edit Model: 'Units per metre' (issue 18)", () => {
+describe("Edit Model: 'Units per metre'", () => {
   it('is optional, refuses what is not a positive number with the message tied to the field, and hands over only a change', async () => {
     const saved: Array<[unknown, ScaleChange | undefined]> = [];
     render(<EditModelForm model={model} onSave={async (input, scale) => void saved.push([input, scale])} onClose={() => undefined} />);
@@ -45,7 +45,7 @@ describe("Edit Model: 'Units per metre' (issue 18)", () => {
       expect(screen.getByLabelText('Model Name').hasAttribute('aria-invalid')).toBe(false);
     }
     expect(saved).toEqual([]);
-    // a §5 field's message comes first and marks only that field
+    // a broken rule of the other Edit Model fields is reported first and marks only its field
     fill('Model Name', ' ');
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByRole('alert').textContent).toBe('Model name is required');
@@ -79,7 +79,7 @@ describe("Edit Model: 'Units per metre' (issue 18)", () => {
   });
 });
 
-describe("Model Management saves and shows 'Units per metre' (issue 18)", () => {
+describe("Model Management saves and shows 'Units per metre'", () => {
   it('writes metadata.unitsPerMetre through setUnitsPerMetre and shows it in Model Information', async () => {
     const test = createTestBackend('admin', { models: [model] });
     render(
@@ -103,7 +103,7 @@ describe("Model Management saves and shows 'Units per metre' (issue 18)", () => 
     await screen.findByText(ModelMessages.modelUpdated);
     expect((await test.backend.catalog.get('models', 'm1'))?.metadata?.unitsPerMetre).toBe(3.28084);
     await waitFor(() => expect(factOf('Units per metre')).toBe('3.28084'));
-    // the §5 fields were saved as they were
+    // the other fields were saved as they were
     expect((await test.backend.catalog.get('models', 'm1'))?.name).toBe('Survey');
   });
 });

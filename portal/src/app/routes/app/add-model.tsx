@@ -1,4 +1,4 @@
-/** /projects/{projectId}/add-model (SPEC.md §2 Add model): admin only (the router's guard); page title 'Add Model – {project}' (issue 19). */
+/** /projects/{projectId}/add-model: admin only (the router's guard); page title 'Add Model – {project}'. */
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths.js';
 import { AddModelPage } from '../../../features/add-model/components/add-model-page.js';

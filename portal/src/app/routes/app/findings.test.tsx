@@ -1,4 +1,4 @@
-// The findings report route (issue 18 "Report"): /projects/:projectId/findings on the in-memory
+// The findings report route: /projects/:projectId/findings on the in-memory
 // backend: the rows of the models a user can open (a hidden model's findings withheld), their
 // order and columns, the viewer links, the filters, Export CSV (its content and file name),
 // Print, the empty state, the page title, and the 'Findings report' link on project detail.
@@ -73,7 +73,7 @@ function renderRoute(backend: Parameters<typeof MemoryApp>[0]['backend'], path =
 
 const cellsOf = (row: HTMLElement) => [...row.querySelectorAll('th, td')].map((c) => c.textContent);
 
-describe('Findings report route (issue 18)', () => {
+describe('Findings report route', () => {
   it("lists the findings of the user's models in report order with the report columns, titled 'Findings · {project}'", async () => {
     const test = await seeded('user');
     renderRoute(test.backend);
@@ -163,7 +163,7 @@ describe('Findings report route (issue 18)', () => {
   });
 });
 
-describe('FindingsReport: Export CSV and Print (issue 18)', () => {
+describe('FindingsReport: Export CSV and Print', () => {
   it('exports the rows shown as {structure_id}-findings.csv and prints through window.print', async () => {
     const test = await seeded('user');
     const visible = models.filter((m) => m.visible !== false);

@@ -26,8 +26,8 @@ function renderModels(test: TestBackend) {
   );
 }
 
-describe('/models (SPEC.md §2 Model list, §6)', () => {
-  it("is titled 'Models'; the count is a polite status, the alert region is there before any error, rows' controls are described by their model (issue 19)", async () => {
+describe('/models', () => {
+  it("is titled 'Models'; the count is a polite status, the alert region is there before any error, rows' controls are described by their model", async () => {
     renderModels(createTestBackend('admin', { models }));
     const count = await screen.findByText('3 models found');
     expect(document.title).toMatch(/^Models · /);
@@ -84,7 +84,7 @@ describe('/models (SPEC.md §2 Model list, §6)', () => {
   });
 });
 
-describe("/models search, project filter and each row's project (issue 17)", () => {
+describe("/models search, project filter and each row's project", () => {
   const projects: Project[] = [
     { id: 'pt', name: 'North Ridge Tower', structure_id: 'TWR-001', description: '', slug: 't' },
     { id: 'pb', name: 'Grand River Footbridge', structure_id: 'BRG-002', description: '', slug: 'b' },

@@ -1,4 +1,4 @@
-/** /models (SPEC.md §2 Model list): see `features/models`; rows, the project filter and the admin upload panel use the live projects. */
+/** /models: see `features/models`; rows, the project filter and the admin upload panel use the live projects. */
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { AdminUploadPanel, ModelList } from '../../../features/models/components/model-list.js';
 import { useProjects } from '../../../features/projects/api/use-projects.js';

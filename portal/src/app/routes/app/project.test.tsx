@@ -72,7 +72,7 @@ function renderProject(test: TestBackend, id: string) {
   );
 }
 
-describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
+describe('/projects/{projectId}', () => {
   it("shows 'Authentication Required / Please log in to view project details.' when signed out", async () => {
     renderProject(createTestBackend(null), 'p1');
     expect(await screen.findByText('Authentication Required')).toBeTruthy();
@@ -87,7 +87,7 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     release();
     expect(await screen.findByText('Project Not Found')).toBeTruthy();
     expect(screen.getByText('The requested project could not be found.')).toBeTruthy();
-    // the screen's one heading is its h1, and its title (issue 19)
+    // the screen's one heading is its h1, and its title
     expect(screen.getByRole('heading', { level: 1, name: 'Project Not Found' })).toBeTruthy();
     expect(document.title).toMatch(/^Project Not Found · /);
   });
@@ -117,7 +117,7 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
     expect(screen.getByText('43.47, -80.54')).toBeTruthy();
     expect(screen.getByText('North Ridge Rd')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View on Google Maps' }).getAttribute('target')).toBe('_blank');
-    // issue 17: without a Maps key the embedded map is the key-less map (the plain grid here: jsdom has no WebGL) at zoom 14, 200 px high
+    // without a Maps key the embedded map is the key-less map (the plain grid here: jsdom has no WebGL) at zoom 14, 200 px high
     const embed = screen.getByRole('region', { name: 'Project location map' });
     expect(embed.getAttribute('data-zoom')).toBe('14');
     expect(embed.style.height).toBe('200px');
@@ -155,7 +155,7 @@ describe('/projects/{projectId} (SPEC.md §2 Project detail)', () => {
   });
 });
 
-describe('/projects/{projectId} with many models, hidden ones marked (issue 17)', () => {
+describe('/projects/{projectId} with many models, hidden ones marked', () => {
   const many: Model[] = Array.from({ length: 60 }, (_, i) => ({
     id: `m${i}`,
     uuid: `m${i}`,
@@ -203,7 +203,7 @@ describe('/projects/{projectId} with many models, hidden ones marked (issue 17)'
     expect((screen.getAllByRole('button', { name: 'Next' })[0] as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it("is titled with the project's name; the pager announces the page and hands focus over at either end (issue 19)", async () => {
+  it("is titled with the project's name; the pager announces the page and hands focus over at either end", async () => {
     renderProject(createTestBackend('user', { projects: [{ ...located, reference_model_id: null }], models: many }), 'p1');
     expect(await screen.findByRole('heading', { level: 1, name: 'North Ridge Tower' })).toBeTruthy();
     // the title is set by an effect after the heading renders

@@ -1,4 +1,4 @@
-/** /projects/{projectId} (SPEC.md §2 Project detail). */
+/** /projects/{projectId}. */
 import { useParams } from 'react-router-dom';
 import { SignedInPage } from '../../../components/layouts/signed-in-page.js';
 import { EmptyState } from '../../../components/ui/empty-state.js';

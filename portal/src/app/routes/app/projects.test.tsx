@@ -44,7 +44,7 @@ function renderView(list: Project[], isAdmin: boolean) {
   );
 }
 
-describe('ProjectListView (SPEC.md §2 Project list)', () => {
+describe('ProjectListView', () => {
   it("shows 'No Projects Yet', with 'Create First Project' to /admin/projects for admins only", () => {
     const { unmount } = renderView([], false);
     expect(screen.getByText('No Projects Yet')).toBeTruthy();
@@ -73,7 +73,7 @@ describe('ProjectListView (SPEC.md §2 Project list)', () => {
   });
 });
 
-describe('/projects route states (SPEC.md §2, §6)', () => {
+describe('/projects route states', () => {
   it("shows 'Login Required / Please sign in to access projects.' without a role", async () => {
     const test = createTestBackend(null);
     render(
@@ -127,7 +127,7 @@ describe('/projects route states (SPEC.md §2, §6)', () => {
   });
 });
 
-describe('/projects on a large catalog (issue 17)', () => {
+describe('/projects on a large catalog', () => {
   const many: Project[] = Array.from({ length: 400 }, (_, i) => ({
     id: `p${i}`,
     name: `Project ${i}`,
@@ -157,7 +157,7 @@ describe('/projects on a large catalog (issue 17)', () => {
     expect(parseFloat(screen.getByTestId('project-grid').style.height)).toBeGreaterThan(400 * 200);
   });
 
-  it("is titled 'Projects'; the table's 'View Details' links are described by their project, the focused row and the next one rendered (issue 19)", async () => {
+  it("is titled 'Projects'; the table's 'View Details' links are described by their project, the focused row and the next one rendered", async () => {
     renderAt('/projects?view=table');
     const rows = await screen.findAllByTestId('project-row');
     expect(document.title).toMatch(/^Projects · /);

@@ -1,7 +1,7 @@
 /**
- * Add a model to a project (SPEC.md §4 "Add-model upload stages" and "Reference model on add", §5
- * "Add model") through the shared `addModel` workflow, owned by the signed-in admin, with the
- * browser's content platform (photo decoding, thumbnails; issue 16).
+ * Add a model to a project (with the add-model upload stages and "reference model on add")
+ * through the shared `addModel` workflow, owned by the signed-in admin, with the
+ * browser's content platform (photo decoding, thumbnails).
  */
 import { useCallback } from 'react';
 import { addModel, type AddModelHooks, type AddModelInput } from '@shared/workflows/index.js';

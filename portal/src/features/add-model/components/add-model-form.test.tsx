@@ -39,7 +39,7 @@ const pick = (label: string, name: string, file: File = files.get(name) as File)
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Upload Model' }));
 
-describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
+describe('AddModelForm', () => {
   it('preselects the reference checkbox when the project has none, disables it when it has one; pickers accept the spec lists', () => {
     setup();
     const box = screen.getByRole('checkbox', { name: 'Set as Reference Model' }) as HTMLInputElement;
@@ -151,7 +151,7 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect(seen).toEqual([true, false]);
   });
 
-  it("Cancel goes back when idle and aborts a running upload: 'Upload canceled.', not an error text (issue 17)", async () => {
+  it("Cancel goes back when idle and aborts a running upload: 'Upload canceled.', not an error text", async () => {
     let signal: AbortSignal | undefined;
     const { done } = setup({
       onUpload: (_input, hooks) => {
@@ -172,7 +172,7 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
     expect(done).toEqual(['cancel']);
   });
 
-  it("shows a chosen file's content problem under its picker at once; the upload still goes to the workflow (issue 16)", async () => {
+  it("shows a chosen file's content problem under its picker at once; the upload still goes to the workflow", async () => {
     const { calls } = setup();
     fill('Public ID', 'M-1');
     fill('Model Name', 'Mast survey');
@@ -191,7 +191,7 @@ describe('AddModelForm (SPEC.md §2 Add model, §4, §5, §8)', () => {
   });
 });
 
-describe('AddModelForm for keyboard and screen readers (issue 19)', () => {
+describe('AddModelForm for keyboard and screen readers', () => {
   const invalid = () =>
     [...document.querySelectorAll('[aria-invalid="true"]')].map((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? el.id);
 

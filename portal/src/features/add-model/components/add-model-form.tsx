@@ -1,12 +1,11 @@
 /**
- * The add-model form (SPEC.md §2 Add model, §4 "Add-model upload stages" and "Reference model on
- * add", §5 "Add model", §8 messages): Public ID, Model Name, optional Capture Date, model type
+ * The add-model form: Public ID, Model Name, optional Capture Date, model type
  * radio, 'Set as Reference Model' (disabled when the project has a reference, preselected when it
  * has none), splat and GLB pickers (a chosen file's content problem shown under its picker at
- * once, issue 16), the four-stage progress panel, Cancel and Upload Model. Cancel during an
- * upload aborts it: 'Upload canceled.' (issue 17), not an error.
+ * once), the four-stage progress panel, Cancel and Upload Model. Cancel during an
+ * upload aborts it: 'Upload canceled.', not an error.
  *
- * Keyboard and screen readers (issue 19): the pickers are real file inputs; a refused submit marks
+ * Keyboard and screen readers: the pickers are real file inputs; a refused submit marks
  * the fields its message is about `aria-invalid` (described by the message) and focuses the first;
  * the outcome and the upload's progress are announced (live regions).
  */
@@ -97,7 +96,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
     },
     {
       success: () => ModelMessages.addModelSucceeded,
-      // A canceled upload is not an error (issue 17): 'Upload canceled.'
+      // A canceled upload is not an error: 'Upload canceled.'
       failure: (error) => (isAppError(error, ErrorCode.Canceled) ? ModelMessages.uploadCanceled : addModelUploadError(detailOf(error))),
     },
   );

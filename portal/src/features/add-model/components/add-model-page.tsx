@@ -1,8 +1,8 @@
 /**
  * The add-model page body shared by /projects/{projectId}/add-model and
- * /admin/models/add/{projectId} (SPEC.md §2): waits for the project the route loads ('Project not
+ * /admin/models/add/{projectId}: waits for the project the route loads ('Project not
  * found!' alert and redirect to /projects when it does not exist), then the form wired to the
- * shared `addModel` workflow with the §4 replace-reference prompt.
+ * shared `addModel` workflow with the replace-reference prompt.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -48,7 +48,7 @@ export function AddModelPage({ project, doneHref, cancelHref, children }: AddMod
         onUpload={addModel}
         confirmReplace={async () => window.confirm(ProjectMessages.replaceReferenceQuestion)}
         onCancel={() => navigate(cancelHref ?? paths.project.getHref(current.id))}
-        // the success message goes along to the next page (issue 17), which may show it
+        // the success message goes along to the next page, which may show it
         onDone={() => navigate(doneHref, { state: { flash: ModelMessages.addModelSucceeded } satisfies FlashState })}
       />
     </>

@@ -1,4 +1,4 @@
-/** Create a project (SPEC.md §5 Project form rules) through the shared workflow; resolves to its id. */
+/** Create a project (the project form's rules) through the shared workflow; resolves to its id. */
 import { useCallback } from 'react';
 import type { ProjectFormInput } from '@shared/validation/project-form.js';
 import { createProject } from '@shared/workflows/index.js';

@@ -1,5 +1,5 @@
 /**
- * Delete one of a model's additional files, or all of them (SPEC.md §5: the splat, GLB and main
+ * Delete one of a model's additional files, or all of them (the splat, GLB and main
  * files are refused), through the shared workflows. `deleteAll` resolves to the number deleted.
  */
 import { useCallback, useMemo } from 'react';

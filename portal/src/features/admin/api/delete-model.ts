@@ -1,5 +1,5 @@
 /**
- * Delete a model with its files (SPEC.md §5 "Delete model"): the typed name must match; resolves
+ * Delete a model with its files: the typed name must match; resolves
  * to its name and the files that could not be deleted.
  */
 import { useCallback } from 'react';

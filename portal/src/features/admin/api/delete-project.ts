@@ -1,5 +1,5 @@
 /**
- * Delete a project (SPEC.md §4 "Project delete flow", §5 "Delete project"): the typed name must
+ * Delete a project: the typed name must
  * match and the project must have no models (the shared workflow's guards); resolves to its name.
  * The portal never deletes a project with its models (the CLI's `projects delete --with-models`
  * does, for scripted clean-ups).

@@ -1,4 +1,4 @@
-/** Give a user the admin role (SPEC.md §5 "Set admin") through the shared workflow. */
+/** Give a user the admin role through the shared workflow. */
 import { useCallback } from 'react';
 import { grantAdmin } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';

@@ -1,5 +1,5 @@
 /**
- * The current files of a model (SPEC.md §2 Model management screen, §9 loading progress): the
+ * The current files of a model, with loading progress: the
  * model's record read again, then the shared `listFilesOfModel` with its (loaded, total)
  * progress. A new model shows the loading progress; `reload()` (after an upload or a delete)
  * keeps the table until the new list is in. A failure says which read failed: the model's

@@ -15,7 +15,7 @@ export interface ListedUser {
   role: string;
   /** The record's role is admin. */
   admin: boolean;
-  /** The email is in the `admins` allowlist (it gets the admin role at its first sign-in, §4). */
+  /** The email is in the `admins` allowlist (it gets the admin role at its first sign-in). */
   allowlisted: boolean;
 }
 

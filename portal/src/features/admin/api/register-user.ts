@@ -1,4 +1,4 @@
-/** Register a user with a role (SPEC.md §4 "Role changes and registration", §5 "Register user"), recorded as created by the admin. */
+/** Register a user with a role, recorded as created by the admin. */
 import { useCallback } from 'react';
 import type { Role, UserRecord } from '@shared/types.js';
 import { registerUser } from '@shared/workflows/index.js';

@@ -1,4 +1,4 @@
-/** Make a model its project's reference (SPEC.md §4 "Reference picker"): the shared workflow's one atomic swap. */
+/** Make a model its project's reference: the shared workflow's one atomic swap. */
 import { useCallback } from 'react';
 import { setReferenceModel } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';

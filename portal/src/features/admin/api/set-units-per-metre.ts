@@ -1,4 +1,4 @@
-/** Set or clear a model's scale, `metadata.unitsPerMetre` (issue 18), through the shared workflow. */
+/** Set or clear a model's scale, `metadata.unitsPerMetre`, through the shared workflow. */
 import { useCallback } from 'react';
 import { setUnitsPerMetre } from '@shared/workflows/index.js';
 import { useBackend } from '../../../lib/backend-context.js';

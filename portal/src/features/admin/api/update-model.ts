@@ -1,4 +1,4 @@
-/** Save a model's name, publicId and capture date (SPEC.md §5 "Edit model") through the shared workflow. */
+/** Save a model's name, publicId and capture date through the shared workflow. */
 import { useCallback } from 'react';
 import type { EditModelInput } from '@shared/validation/models.js';
 import { updateModel } from '@shared/workflows/index.js';

@@ -1,4 +1,4 @@
-/** Save a project's details (SPEC.md §5 Project form rules) through the shared workflow. */
+/** Save a project's details (the project form's rules) through the shared workflow. */
 import { useCallback } from 'react';
 import type { ProjectFormInput } from '@shared/validation/project-form.js';
 import { updateProject } from '@shared/workflows/index.js';

@@ -44,7 +44,7 @@ function setup(overrides: Partial<AdditionalFilesPanelProps> = {}) {
 const choose = (...files: File[]) => fireEvent.change(screen.getByLabelText('Files'), { target: { files } });
 const upload = () => fireEvent.click(screen.getByRole('button', { name: 'Upload Files' }));
 
-describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
+describe('AdditionalFilesPanel', () => {
   it('uploads images with the success message, then resets the stages after the delay', async () => {
     // Fake timers: the reset delay runs only when the test says so (a real 30 ms timer raced the assertions under load).
     vi.useFakeTimers();
@@ -66,7 +66,7 @@ describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
     }
   });
 
-  it('checks camera metadata with every §5 message and reports the number of cameras saved', async () => {
+  it('checks camera metadata with every message and reports the number of cameras saved', async () => {
     setup();
     fireEvent.click(screen.getByRole('radio', { name: 'Camera Metadata' }));
     expect(screen.getByText(/up to 10MB\. Required fields: id, img_name, position, rotation\./)).toBeTruthy();
@@ -97,7 +97,7 @@ describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to upload files. Please try again later.');
   });
 
-  it("Cancel aborts a running upload: 'Upload canceled.', and the Cancel button goes away (issue 17)", async () => {
+  it("Cancel aborts a running upload: 'Upload canceled.', and the Cancel button goes away", async () => {
     let signal: AbortSignal | undefined;
     setup({
       onUploadFiles: (_kind, _files, hooks) => {
@@ -117,10 +117,10 @@ describe('AdditionalFilesPanel (SPEC.md §2, §4, §5, §8)', () => {
   });
 });
 
-describe('Edit Model and Delete Model (SPEC.md §5, §8)', () => {
+describe('Edit Model and Delete Model', () => {
   const model = { id: 'm1', uuid: 'm1', publicId: 'TWR-1', name: 'Survey', files: {}, metadata: { captureDate: '2025-06-01' } } as Model;
 
-  it('validates the edit with each §5 message and saves valid input', async () => {
+  it('validates the edit with each message and saves valid input', async () => {
     const saved: unknown[] = [];
     let closed = 0;
     render(<EditModelForm model={model} onSave={async (input) => void saved.push(input)} onClose={() => closed++} />);

@@ -1,9 +1,8 @@
 /**
- * The upload-additional-files panel of the model management screen (SPEC.md §2, §4 stages
- * preparing → uploading → processing → completed and back to preparing after 3 seconds, §5
- * camera metadata checks, §8 messages). Cancel during an upload aborts it: 'Upload canceled.'
- * (issue 17), nothing added to the model. The outcome and the progress are announced (live
- * regions, issue 19).
+ * The upload-additional-files panel of the model management screen (stages preparing →
+ * uploading → processing → completed and back to preparing after 3 seconds, the camera metadata
+ * checks, their messages). Cancel during an upload aborts it: 'Upload canceled.', nothing added
+ * to the model. The outcome and the progress are announced (live regions).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ADDITIONAL_UPLOAD_STATUS_RESET_MS, CAMERA_METADATA_LIMIT_TEXT, CAMERA_METADATA_REQUIRED_FIELDS } from '@shared/constants.js';

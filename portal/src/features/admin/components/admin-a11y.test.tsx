@@ -1,5 +1,5 @@
 /**
- * The admin screens for keyboard and screen-reader users (issue 19): refused fields marked and
+ * The admin screens for keyboard and screen-reader users: refused fields marked and
  * focused, the delete dialog's focus after a delete, result regions present before the message,
  * the User Management tabs, the pick list's states.
  */
@@ -29,7 +29,7 @@ const descriptionOf = (el: Element) =>
     .map((id) => document.getElementById(id)?.textContent ?? '')
     .join(' ');
 
-describe('refused form fields (issue 19, WCAG 3.3.1)', () => {
+describe('refused form fields (WCAG 3.3.1)', () => {
   it('ProjectForm marks the field of the message, describes it with the message and focuses it', async () => {
     render(<ProjectForm onSubmit={async () => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create Project' }));
@@ -75,7 +75,7 @@ describe('refused form fields (issue 19, WCAG 3.3.1)', () => {
   });
 });
 
-describe('User Management tabs (issue 19)', () => {
+describe('User Management tabs', () => {
   it('is a tablist: one tab in the Tab order, arrows and Home/End select and focus, the panel is labelled by its tab', () => {
     render(<UserManagement onRegister={async () => undefined} onGrant={async () => undefined} onSignOut={() => undefined} />);
     const [register, roles] = screen.getAllByRole('tab') as [HTMLElement, HTMLElement];
@@ -98,7 +98,7 @@ describe('User Management tabs (issue 19)', () => {
   });
 });
 
-describe('Project Management by keyboard (issue 19)', () => {
+describe('Project Management by keyboard', () => {
   const project = { id: 'p1', name: 'North Tower', structure_id: 'TWR-001', created_at: '2025-01-02T03:04:05Z' } as Project;
   const other = { id: 'p2', name: 'Bare Mast', created_at: '2025-01-02T03:04:05Z' } as Project;
 

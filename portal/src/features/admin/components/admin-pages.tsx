@@ -1,5 +1,5 @@
 /**
- * The admin sub-pages (SPEC.md §2 Admin dashboard sub-routes): Create Project, Edit Project (with
+ * The admin sub-pages (the admin dashboard's sub-routes): Create Project, Edit Project (with
  * its models), the frame of Add Model to Project and User Management. What they need from other
  * features (the project, its models, the add-model form) the app's admin route hands in.
  */
@@ -26,7 +26,7 @@ import { UserManagement } from './user-management.js';
 
 /**
  * /admin/projects: the create-project form; after creation, /admin/projects/{newId} showing
- * 'Project created successfully!' (§8; issue 17: the form's own banner went with the page).
+ * 'Project created successfully!' (the form's own banner went with the page).
  */
 export function CreateProjectPage() {
   const createProject = useCreateProject();

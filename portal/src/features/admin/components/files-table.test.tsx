@@ -33,7 +33,7 @@ function setup(entries: FileEntry[], overrides: Partial<FilesTableProps> = {}) {
 
 const rows = () => screen.getAllByRole('row').length - 1;
 
-describe('FilesTable (SPEC.md §2 Model management, §5, §9)', () => {
+describe('FilesTable', () => {
   it('computes at most 5 page buttons around the current page', () => {
     expect(pageButtons(1, 3)).toEqual([1, 2, 3]);
     expect(pageButtons(1, 12)).toEqual([1, 2, 3, 4, 5]);

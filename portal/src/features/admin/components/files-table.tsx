@@ -1,5 +1,5 @@
 /**
- * The current files table of the model management screen (SPEC.md §2, §5, §9): 25 rows per page,
+ * The current files table of the model management screen: 25 rows per page,
  * at most 5 page buttons, a search box when there are more than 10 files, per-file delete (main
  * files refused with the spec's message) and delete all (images, thumbnails, assets and camera
  * metadata only, after 'Are you sure you want to delete all N files?').

@@ -9,7 +9,7 @@ afterEach(cleanup);
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-describe('ProjectForm (SPEC.md §2 Project form, §5, §8)', () => {
+describe('ProjectForm', () => {
   it('generates the slug from the name until one is typed, and refuses bad input with the messages, writing nothing', async () => {
     const saved: ProjectFormInput[] = [];
     render(<ProjectForm onSubmit={async (input) => void saved.push(input)} />);

@@ -1,8 +1,7 @@
 /**
- * The project create/edit form (SPEC.md §2 Project create/edit form, §5 Project form rules, §8
- * messages). Validation is the shared `validateProjectForm`; the slug follows the name until the
- * admin types one (§5 "auto-generated from the name if empty"). A refused field is marked
- * `aria-invalid`, described by the message, and takes the focus (issue 19).
+ * The project create/edit form, with its rules and messages. Validation is the shared `validateProjectForm`; the slug follows the name until the
+ * admin types one. A refused field is marked
+ * `aria-invalid`, described by the message, and takes the focus.
  */
 import { useState, type FormEvent } from 'react';
 import { FormMessages, ProjectMessages, ValidationMessages, saveProjectFailed } from '@shared/messages.js';
@@ -137,7 +136,7 @@ export function ProjectForm({
             Cancel
           </button>
         ) : null}
-        {/* aria-disabled, not disabled, while saving: a disabled button would drop the focus (issue 19) */}
+        {/* aria-disabled, not disabled, while saving: a disabled button would drop the focus */}
         <button type="submit" className="button button-primary" aria-disabled={save.busy || undefined}>
           {save.busy ? 'Saving...' : editing ? 'Save Changes' : 'Create Project'}
         </button>

@@ -55,7 +55,7 @@ function renderPanel(overrides: Partial<ProjectPanelProps> = {}) {
   return { calls };
 }
 
-describe('ProjectPanel (SPEC.md §2 Project management panel, §4, §5, §8)', () => {
+describe('ProjectPanel', () => {
   it('shows the no-selection text, then the read view with every fallback and the map link rule', () => {
     renderPanel();
     expect(screen.getByText('No Project Selected')).toBeTruthy();
@@ -163,7 +163,7 @@ describe('ProjectPanel (SPEC.md §2 Project management panel, §4, §5, §8)', (
     expect(chosen).toEqual(['m2', 'm2']);
   });
 
-  it('toggles edit mode with Edit Project / Cancel; saving leaves edit mode with the §8 message', async () => {
+  it('toggles edit mode with Edit Project / Cancel; saving leaves edit mode with the message', async () => {
     const updates: unknown[] = [];
     renderPanel({ selectedId: 'p-full', onUpdate: async (id, input) => void updates.push([id, input.name]) });
     fireEvent.click(screen.getByRole('button', { name: 'Edit Project' }));

@@ -1,6 +1,5 @@
 /**
- * The project management panel (SPEC.md §2 Project management panel, §4 "Project panel" and
- * "Project delete flow", §5 "Delete project", §8 Project messages): searchable, sortable list
+ * The project management panel: searchable, sortable list
  * (ID, Name, Latest; default structure id), 1+3 grid, Project Information read view, edit
  * toggle, delete flow with its banners (a project with models is refused when Delete Project is
  * pressed, before any name is typed: such a project cannot be deleted here, so nothing offers to
@@ -38,7 +37,7 @@ import { ManagementLayout, screenHeading } from './management-layout.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 
-/** The read view of §2 with every fallback text. */
+/** The Project Information read view, with every fallback text. */
 export function ProjectInformation({ project }: { project: Project }) {
   const loc = project.location ?? null;
   const link = projectMapLink(project);

@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-describe('User management (SPEC.md §2, §4, §5, §8)', () => {
+describe('User management', () => {
   it('has the Register User and Manage Roles tabs', () => {
     render(<UserManagement onRegister={async () => undefined} onGrant={async () => undefined} onSignOut={() => undefined} />);
     expect(screen.getByRole('form', { name: 'Register User' })).toBeTruthy();

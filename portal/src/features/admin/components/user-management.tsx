@@ -1,7 +1,6 @@
 /**
- * User management (SPEC.md §2 User management, §4 "Role changes and registration", §5 "Register
- * user" and "Set admin", §8 Registration messages): two tabs, Register User and Manage Roles.
- * Registering signs the admin out after 2 seconds (§4, §9); the local backend's createAccount
+ * User management: two tabs, Register User and Manage Roles.
+ * Registering signs the admin out after 2 seconds; the local backend's createAccount
  * does not sign the new user in, so the sign-out is done here. Manage Roles lists the accounts
  * (email, UID, role, admin flag) with a search box, each non-admin with its own 'Set as Admin';
  * 'Set as Admin' by UID is refused for a UID without an account ('Error setting admin role: No
@@ -59,7 +58,7 @@ export function RegisterUserForm({
   const register = useAction(
     async (input: { email: string; password: string; role: Role }) => {
       await onRegister(input);
-      // Not cleared on unmount: leaving the page does not cancel the §4 sign-out.
+      // Not cleared on unmount: leaving the page does not cancel the sign-out.
       setTimeout(onSignOut, signOutDelayMs);
     },
     {

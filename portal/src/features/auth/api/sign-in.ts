@@ -1,4 +1,4 @@
-/** Sign-in through the identity port (SPEC.md §2 Sign-in, §7 identity service); sign-out is the session's (`lib/session`). */
+/** Sign-in through the identity port; sign-out is the session's (`lib/session`). */
 import { useCallback } from 'react';
 import type { AuthUser } from '@shared/ports/index.js';
 import { useBackend } from '../../../lib/backend-context.js';

@@ -11,7 +11,7 @@ function fill(email: string, password: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
-describe('SignInForm (SPEC.md §2 Sign-in, §5, §8)', () => {
+describe('SignInForm', () => {
   it('refuses a malformed email with the validator message and never signs in', async () => {
     const calls: string[] = [];
     render(<SignInForm onSignIn={async (email) => void calls.push(email)} />);
@@ -20,7 +20,7 @@ describe('SignInForm (SPEC.md §2 Sign-in, §5, §8)', () => {
     expect(calls).toEqual([]);
   });
 
-  it("shows 'Signing in...' while busy, then the §8 message of the identity error", async () => {
+  it("shows 'Signing in...' while busy, then the message of the identity error", async () => {
     let reject: (error: unknown) => void = () => undefined;
     render(<SignInForm onSignIn={() => new Promise((_, r) => (reject = r))} />);
     fill('user@demo.lab', 'wrong-one');
@@ -31,7 +31,7 @@ describe('SignInForm (SPEC.md §2 Sign-in, §5, §8)', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeTruthy();
   });
 
-  it('maps other codes and uncoded errors to the generic §8 messages', async () => {
+  it('maps other codes and uncoded errors to the generic messages', async () => {
     const errors: unknown[] = [new AppError(ErrorCode.TooManyRequests, 'slow down'), new Error('boom')];
     render(<SignInForm onSignIn={async () => Promise.reject(errors.shift())} />);
     fill('user@demo.lab', 'whatever');

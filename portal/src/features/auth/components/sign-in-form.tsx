@@ -1,7 +1,7 @@
 /**
- * Sign-in form (SPEC.md §2 Sign-in, §4 Sign-in states idle → submitting → success | error,
- * §5 validation, §8 messages). `onSignIn` performs the sign-in; the form validates first and
- * shows the spec's message for whatever it throws.
+ * Sign-in form (states idle → submitting → success | error, validation, messages). `onSignIn`
+ * performs the sign-in; the form validates first and shows the catalogue's message for whatever
+ * it throws.
  */
 import { useState, type FormEvent } from 'react';
 import { signInErrorMessage } from '@shared/messages.js';

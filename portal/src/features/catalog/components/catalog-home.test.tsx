@@ -8,7 +8,7 @@ import { CatalogHome, CatalogHomeView } from './catalog-home.js';
 
 afterEach(cleanup);
 
-// Browse All renders the rows of cards near the viewport (issue 17): jsdom has no layout, so it is emulated.
+// Browse All renders the rows of cards near the viewport: jsdom has no layout, so it is emulated.
 beforeEach(() => emulateLayout(4000));
 afterEach(restoreLayout);
 
@@ -44,7 +44,7 @@ const titles = (section: HTMLElement) =>
     .getAllByTestId('catalog-card')
     .map((c) => within(c).getByRole('heading').textContent);
 
-describe('CatalogHomeView (SPEC.md §2 Catalog home, §9)', () => {
+describe('CatalogHomeView', () => {
   it('counts Total Projects and Multi-Temporal Projects (2 or more models)', () => {
     renderHome();
     expect(within(screen.getByTestId('stat-total')).getByText('7')).toBeTruthy();
@@ -86,7 +86,7 @@ describe('CatalogHomeView (SPEC.md §2 Catalog home, §9)', () => {
   });
 });
 
-describe('/catalog route states (SPEC.md §2, §6)', () => {
+describe('/catalog route states', () => {
   it("shows 'Login Required' without a role, and 'Loading projects...' before the live list", async () => {
     const { createTestBackend, MemoryApp } = await import('../../../components/testing/memory-app.js');
     const { default: CatalogRoute } = await import('../../../app/routes/app/catalog.js');
@@ -148,7 +148,7 @@ describe('/catalog route states (SPEC.md §2, §6)', () => {
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Featured Projects' })).toBeNull());
   });
 
-  it('renders only the cards near the viewport of a large catalog (issue 17), the grid as tall as all of them', () => {
+  it('renders only the cards near the viewport of a large catalog, the grid as tall as all of them', () => {
     emulateLayout(800);
     const many = Array.from({ length: 500 }, (_, i) => project(i + 1, { structure_id: `TWR-${String(i + 1).padStart(4, '0')}` }));
     renderHome(many, new Map());

@@ -1,9 +1,9 @@
 /**
- * Catalog home (SPEC.md §2 Catalog home): hero, the Total Projects and Multi-Temporal Projects
- * counts, a search box (§5: case-insensitive substring of structure_id, name, description),
- * Featured Projects (§9: at most 4, from projects with 2 or more models) and Browse All Projects.
+ * Catalog home: hero, the Total Projects and Multi-Temporal Projects
+ * counts, a search box (case-insensitive substring of structure_id, name, description),
+ * Featured Projects (at most 4, from projects with 2 or more models) and Browse All Projects.
  * Every card links to /projects/{id}; Browse All renders only the rows of cards near the viewport
- * (issue 17: 1,000 projects). `CatalogHomeView` is the pure view; `CatalogHome` feeds it
+ * (1,000 projects). `CatalogHomeView` is the pure view; `CatalogHome` feeds it
  * the live projects and project summaries (model counts) the app's route hands in, or says
  * 'Failed to load projects list.' when the projects cannot be read.
  */

@@ -1,5 +1,5 @@
 /**
- * The findings of a project's models the user can open (issue 18 Report), through the shared
+ * The findings of a project's models the user can open (for the findings report), through the shared
  * workflow `listProjectAnnotations` (one query per model: the rules let a user read the findings
  * of the models they can open only). Read again whenever the models or their finding counts change
  * (the models are live, and a finding's create or delete changes its model's count in the same write).

@@ -1,5 +1,5 @@
 /**
- * The per-project findings report (issue 18 "Report"): a table of the findings on the project's
+ * The per-project findings report: a table of the findings on the project's
  * models the user can open (`findingRows`: model, capture date, title, category, severity,
  * status, measurement), filters by category, status and minimum severity, each finding linking
  * to the viewer at its model, 'Export CSV' (`findingsCsv` of the rows shown, as

@@ -1,4 +1,4 @@
-/** Saving text the page made as a file (the findings CSV of issue 18's report). */
+/** Saving text the page made as a file (the findings CSV of the findings report). */
 
 /**
  * Offers `text` as a download named `fileName` (a temporary object URL on a hidden link, clicked,

@@ -18,7 +18,7 @@ function renderLanding(cards?: readonly ToolCard[]) {
   );
 }
 
-describe('LandingPage (SPEC.md §2 Landing page)', () => {
+describe('LandingPage', () => {
   it('shows the top bar, title with BETA, subtitle, Getting Started and the footer', () => {
     renderLanding();
     expect(screen.getByRole('link', { name: 'InspectAI' }).getAttribute('href')).toBe('/');

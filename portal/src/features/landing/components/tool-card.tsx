@@ -1,7 +1,7 @@
 /**
- * One landing-page tool card (SPEC.md §2 Landing page): a lazily loaded static image that
+ * One landing-page tool card: a lazily loaded static image that
  * switches to the animated one on hover (and keyboard focus) — never for a visitor who asks for
- * reduced motion (issue 19) — the status badge (green for ready, purple otherwise),
+ * reduced motion — the status badge (green for ready, purple otherwise),
  * a description clamped at 3 lines, the action and the footer. External cards open in a new tab;
  * internal ones navigate in-app.
  */

@@ -2,7 +2,7 @@
  * The keyed map path. Google Maps cannot run here (no key, no network), so
  * `@react-google-maps/api`, `@googlemaps/markerclusterer` and the `google.maps` global are
  * mocked: the test checks what this code asks of them (libraries, language, markers with their
- * colours handed to the clusterer, fitBounds, the popup) and the §9 init polling.
+ * colours handed to the clusterer, fitBounds, the popup) and the init polling.
  */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useEffect, type ReactNode } from 'react';
@@ -114,7 +114,7 @@ function renderView(onUnavailable: () => void = () => undefined, onViewProject: 
   );
 }
 
-describe('GoogleMapView (SPEC.md §2 Project map, §7, §9) with the maps API mocked', () => {
+describe('GoogleMapView with the maps API mocked', () => {
   it('loads the marker and geometry libraries in English, clusters coloured markers and fits the projects', async () => {
     const extended = installGoogle();
     const viewed: string[] = [];
@@ -126,7 +126,7 @@ describe('GoogleMapView (SPEC.md §2 Project map, §7, §9) with the maps API mo
       language: 'en',
     });
     expect((await screen.findByTestId('google-map')).getAttribute('data-zoom')).toBe('10');
-    // one clusterer on the map with every project's marker (blue 2+, green 1, grey 0: issue 17)
+    // one clusterer on the map with every project's marker (blue 2+, green 1, grey 0)
     await waitFor(() => expect(clusterers).toHaveLength(1));
     const [clusterer] = clusterers;
     expect(clusterer!.map).toBe(fakeMap);
@@ -136,7 +136,7 @@ describe('GoogleMapView (SPEC.md §2 Project map, §7, §9) with the maps API mo
       ['Empty Mast', '#94a3b8'],
     ]);
     expect(screen.queryAllByTestId('marker-f')).toEqual([]);
-    // issue 19: titled, unoptimised markers are the maps service's keyboard-focusable ones
+    // titled, unoptimised markers are the maps service's keyboard-focusable ones
     expect(clusterer!.markers.every((m) => (m.options as { optimized?: boolean }).optimized === false)).toBe(true);
     await waitFor(() => expect(fakeMap.fitBounds).toHaveBeenCalled());
     expect(extended).toContainEqual({ lat: 43.47, lng: -80.54 });

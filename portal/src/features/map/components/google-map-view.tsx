@@ -1,10 +1,10 @@
 /// <reference types="google.maps" />
 /**
- * The maps-service project map (SPEC.md §2 Project map, §7 "Maps service script loaded with the
- * marker and geometry libraries, in English", §9 default centre/zoom and init polling). Loaded
+ * The maps-service project map (the Maps script loaded with the marker and geometry libraries,
+ * in English; the default centre and zoom). Loaded
  * lazily, only when a Maps API key is configured. Initialisation polls every 500 ms for the
  * loaded API and gives up after 10 s, when `onUnavailable` switches the screen to the key-less
- * map. The project markers are grouped by `@googlemaps/markerclusterer` (issue 17: 1,000 projects
+ * map. The project markers are grouped by `@googlemaps/markerclusterer` (so 1,000 projects
  * stay readable; a cluster click zooms in), created once per set of projects and colours. The
  * tests mock the loader and the clusterer: there is no key and no network here.
  */
@@ -86,7 +86,7 @@ export default function GoogleMapView({
         position: { lat: project.location.lat, lng: project.location.lng },
         title: project.name,
         icon: circleIcon(projectMarker(countOf(project.id)).hex),
-        // issue 19: a titled, clickable, unoptimised marker is focusable (Tab, arrow keys) and Enter opens its info window
+        // a titled, clickable, unoptimised marker is focusable (Tab, arrow keys) and Enter opens its info window
         optimized: false,
       });
       marker.addListener('click', () => setSelected(project.id));

@@ -6,7 +6,7 @@ import type { LatLng } from '../../../components/map/viewport.js';
 export type LocatedProject = Project & { location: MappedLocation };
 
 export interface MapRendererProps {
-  /** Projects with numeric lat and lng (§5). */
+  /** Projects with numeric lat and lng. */
   projects: LocatedProject[];
   /** Model count of a project. */
   modelCount: (projectId: string) => number;

@@ -66,7 +66,7 @@ function renderMap(list: Project[], geolocation?: Geolocation) {
 
 const toggle = () => screen.getByTestId('location-toggle');
 
-describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, §8, §9)', () => {
+describe('ProjectMapView without a Maps API key', () => {
   it('shows the stat cards, the legend and only projects with numeric lat and lng, coloured by model count', () => {
     renderMap(projects, fakeGeolocation().geolocation);
     expect(within(screen.getByTestId('stat-with-location')).getByText('3')).toBeTruthy();
@@ -80,7 +80,7 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
         .map((li) => li.textContent),
     ).toEqual(['Multi-Temporal', 'Initial Assessment', 'No Models', 'Current Location']);
     const markers = screen.getAllByTestId('map-marker');
-    // issue 17: 0 models has no badge (§4), so its marker is grey, not green
+    // 0 models has no badge, so its marker is grey, not green
     expect(markers.map((m) => [m.getAttribute('aria-label'), m.getAttribute('data-color')])).toEqual([
       ['Multi Tower', 'blue'],
       ['Single Bridge', 'green'],
@@ -101,7 +101,7 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
     expect(screen.getByText('project page')).toBeTruthy();
   });
 
-  it("by keyboard (issue 19): named statistics and map, the popup a dialog with 'View Project' focused, Escape back to the marker", () => {
+  it("by keyboard: named statistics and map, the popup a dialog with 'View Project' focused, Escape back to the marker", () => {
     renderMap(projects, fakeGeolocation().geolocation);
     const stats = screen.getByRole('list', { name: 'Map statistics' });
     expect(within(stats).getAllByRole('listitem')).toHaveLength(3);
@@ -144,7 +144,7 @@ describe('ProjectMapView without a Maps API key (SPEC.md §2 Project map, §4, �
     expect({ zoom: map.getAttribute('data-zoom'), center: map.getAttribute('data-center') }).toEqual(fitted);
   });
 
-  it('shows every §8 geolocation message', () => {
+  it('shows every geolocation message', () => {
     const geo = fakeGeolocation();
     renderMap(projects, geo.geolocation);
     const cases: Array<[number, string]> = [

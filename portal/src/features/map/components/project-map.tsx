@@ -1,18 +1,18 @@
 /**
- * The project map screen (SPEC.md §2 Project map): three stat cards (Projects with Location,
- * Multi-Temporal, Initial Assessment), the legend, the 'Current Location' toggle (§4 off →
- * locating → on, again → off and re-fit; §8 geolocation messages), and the map: the maps-service
+ * The project map screen: three stat cards (Projects with Location,
+ * Multi-Temporal, Initial Assessment), the legend, the 'Current Location' toggle (off →
+ * locating → on, again → off and re-fit; the geolocation messages), and the map: the maps-service
  * map (lazily loaded) when a Maps API key is configured, else — or when it cannot initialise —
- * the key-less map (issue 17: MapLibre over OpenStreetMap tiles, the plain grid offline) with the
- * same markers, clusters and popups. Only projects with numeric lat and lng are shown (§5);
+ * the key-less map (MapLibre over OpenStreetMap tiles, the plain grid offline) with the
+ * same markers, clusters and popups. Only projects with numeric lat and lng are shown;
  * without any, the 'No Projects with Location Data' state.
  *
  * Marker colour, stat cards and the popup's badge come from one count per project: the models
  * the viewer can see (the project summaries the route hands in: hidden models counted for admins only). A project without
- * models is grey (no badge, §4); the legend names grey only when such a marker is on the map, so
+ * models is grey (no badge); the legend names grey only when such a marker is on the map, so
  * every colour shown is explained and the spec's three items stay as they are otherwise.
  *
- * Issue 19: the stat cards are a list named 'Map statistics', the legend a list named 'Legend';
+ * For keyboard and screen readers: the stat cards are a list named 'Map statistics', the legend a list named 'Legend';
  * the geolocation message lands in an alert region that is there before it; the map region is
  * named 'Project map' and reachable by keyboard (see `components/map`).
  */

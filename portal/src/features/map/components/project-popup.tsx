@@ -1,6 +1,6 @@
 /**
- * A project marker's popup (SPEC.md §2 Project map): name, ID, badge, model count, address and
- * 'View Project'. Issue 19: the name is a level-2 heading (the page has its h1 and no other
+ * A project marker's popup: name, ID, badge, model count, address and
+ * 'View Project'. The name is a level-2 heading (the page has its h1 and no other
  * level), and 'View Project' takes focus when the popup opens (`data-popup-focus`).
  */
 import { ProjectCountBadge, modelCountText } from '../../../components/ui/project-count-badge.js';

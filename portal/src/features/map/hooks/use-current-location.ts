@@ -1,7 +1,7 @@
 /**
- * The map's Current Location toggle (SPEC.md §4 Location toggle, §8 Geolocation, §9 options):
+ * The map's Current Location toggle:
  * off → locating → on (with the position); pressing it again turns it off and asks the map to
- * re-fit to the projects (`refit` increments). Errors give the §8 message and end off.
+ * re-fit to the projects (`refit` increments). Errors give the message and end off.
  */
 import { useCallback, useRef, useState } from 'react';
 import { GEOLOCATION_OPTIONS } from '@shared/constants.js';

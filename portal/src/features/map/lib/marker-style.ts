@@ -1,6 +1,6 @@
 /**
- * Marker colours of the project map (SPEC.md §9: blue multi-temporal, green initial assessment,
- * red current location; issue 17: grey for a project without models, which has no badge).
+ * Marker colours of the project map (blue multi-temporal, green initial assessment, red current
+ * location; grey for a project without models, which has no badge).
  */
 import { MARKER_COLORS } from '@shared/constants.js';
 import { projectMarkerColor, type ProjectMarkerColor } from '@shared/projects.js';

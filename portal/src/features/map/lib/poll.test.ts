@@ -8,7 +8,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('maps init polling (SPEC.md §9: every 500 ms, gives up after 10 s)', () => {
+describe('maps init polling (every 500 ms, gives up after 10 s)', () => {
   it('checks every 500 ms and resolves true once ready', async () => {
     let checks = 0;
     const done = pollUntil(() => ++checks === 4);

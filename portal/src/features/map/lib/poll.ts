@@ -1,5 +1,5 @@
 /**
- * Maps initialisation polling (SPEC.md §9): check every 500 ms whether the maps API is ready and
+ * Maps initialisation polling: check every 500 ms whether the maps API is ready and
  * give up after 10 s.
  */
 import { MAP_INIT_POLL_INTERVAL_MS, MAP_INIT_TIMEOUT_MS } from '@shared/constants.js';

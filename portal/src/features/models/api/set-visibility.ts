@@ -1,4 +1,4 @@
-/** Hide or show a model (SPEC.md §4, admin only) through the shared workflow. */
+/** Hide or show a model (admin only) through the shared workflow. */
 import { useCallback } from 'react';
 import { setModelVisibility } from '@shared/workflows/visibility.js';
 import { useBackend } from '../../../lib/backend-context.js';

@@ -1,8 +1,8 @@
 /**
- * The model-list upload (SPEC.md §5 "Upload from the model list screen", admin): validated with
+ * The model-list upload (admin): validated with
  * the shared `validateListUpload`, then created through the shared `addModel` workflow in the
  * chosen project; the model type follows the files (both: hybrid, splat only: splat, GLB only:
- * mesh). Not marked as reference. The workflow checks every file's content (issue 16) with the
+ * mesh). Not marked as reference. The workflow checks every file's content with the
  * browser's content platform.
  */
 import { useCallback } from 'react';
@@ -28,7 +28,7 @@ export interface ListUploadForm {
 
 /**
  * The model type the chosen files make (shared `inferModelTypeFromFiles`).
- * @throws AppError `invalid-argument` with the §5 message when there is no file
+ * @throws AppError `invalid-argument` with the message when there is no file
  */
 export function modelTypeForFiles(hasSplat: boolean, hasGlb: boolean): ModelType {
   const type = inferModelTypeFromFiles(hasSplat, hasGlb);
@@ -36,7 +36,7 @@ export function modelTypeForFiles(hasSplat: boolean, hasGlb: boolean): ModelType
   return type;
 }
 
-/** Returns an upload function; it throws AppError `invalid-argument` with the §5 message on bad input. */
+/** Returns an upload function; it throws AppError `invalid-argument` with the message on bad input. */
 export function useUploadModel(): (form: ListUploadForm) => Promise<Model> {
   const backend = useBackend();
   const session = useSession();

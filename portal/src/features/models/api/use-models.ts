@@ -1,4 +1,4 @@
-/** Live list of all models ordered by publicId ascending (SPEC.md §7 first subscription, §9 ordering). */
+/** Live list of all models ordered by publicId ascending. */
 import { sortModelsByPublicId } from '@shared/order.js';
 import type { Model } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';

@@ -1,5 +1,5 @@
 /**
- * The model list's keyboard walk (issue 19) in jsdom: Tab on the last control of the last
+ * The model list's keyboard walk in jsdom: Tab on the last control of the last
  * rendered row scrolls the next row in and focuses its first control; Shift+Tab likewise
  * backwards; elsewhere Tab is left to the browser.
  */

@@ -15,7 +15,7 @@ const hidden: Model = {
   files: { glbPath: 'models/b/model.glb' },
 };
 
-describe('ModelRowView (SPEC.md §2 Model list)', () => {
+describe('ModelRowView', () => {
   it('shows publicId, name, kind and a View 3D link to the viewer in a new tab', () => {
     render(<ModelRowView model={splat} thumbnailUrl={null} linkReady viewerUrl="https://viewer.example/" isAdmin={false} />);
     expect(screen.getByText('A-001')).toBeTruthy();

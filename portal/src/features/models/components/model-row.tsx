@@ -1,9 +1,9 @@
 /**
- * One row of the virtualised model list (SPEC.md §2 Model list): thumbnail or placeholder,
+ * One row of the virtualised model list: thumbnail or placeholder,
  * publicId badge, name, kind line (the kind label, and 'Hybrid' for a hybrid as every other screen
  * names it), 'View 3D' ('Preparing...' until the link resolves; 'No 3D file' when it never will); for
  * admins a Hide/Show button and the 'Hidden' badge on hidden rows; its project's name, linked to
- * the project (issue 17). Issue 19: 'View 3D' and Hide/Show are described by the model's publicId
+ * the project. 'View 3D' and Hide/Show are described by the model's publicId
  * and name (aria-describedby), so the rows' identical controls can be told apart.
  */
 import { useId, type CSSProperties } from 'react';

@@ -41,7 +41,7 @@ beforeAll(async () => {
 const file = (name: string) => files.get(name) as File;
 const upload = () => fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
 
-describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
+describe('UploadPanel', () => {
   it('accepts .splat/.ply for the splat input and .glb for the GLB input', () => {
     render(<UploadPanel projects={projects} onUpload={async () => undefined} />);
     expect(screen.getByLabelText('Splat file (.splat, .ply)').getAttribute('accept')).toBe('.splat,.ply');
@@ -90,7 +90,7 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     console.error = original;
   });
 
-  it("cancels a running upload with 'Cancel': 'Upload canceled.', not an upload error (issue 17)", async () => {
+  it("cancels a running upload with 'Cancel': 'Upload canceled.', not an upload error", async () => {
     let seen: AbortSignal | undefined;
     const onUpload = (form: ListUploadForm) =>
       new Promise<void>((_resolve, reject) => {
@@ -109,7 +109,7 @@ describe('UploadPanel (SPEC.md §2 Model list, §5, §8)', () => {
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
-  it("shows a chosen file's content problem under its input at once, and a Public ID clash's message (issue 16)", async () => {
+  it("shows a chosen file's content problem under its input at once, and a Public ID clash's message", async () => {
     const { sent, onUpload } = uploader(new AppError(ErrorCode.AlreadyExists, 'Public ID TWR-9 is already used in this project.'));
     render(<UploadPanel projects={projects} onUpload={onUpload} />);
     fireEvent.change(screen.getByLabelText('Splat file (.splat, .ply)'), { target: { files: [htmlPageFile('point_cloud.ply')] } });

@@ -1,12 +1,11 @@
 /**
- * The admin upload panel of the model list (SPEC.md §2 Model list, §5 "Upload from the model list
- * screen", §8): project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb), each
- * chosen file's content problem shown under its input at once (issue 16). Bad
- * input shows the §5 message and uploads nothing; a failure shows 'An error occurred during
+ * The admin upload panel of the model list: project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb), each
+ * chosen file's content problem shown under its input at once. Bad
+ * input shows the message and uploads nothing; a failure shows 'An error occurred during
  * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
- * While uploading, 'Cancel' stops it: 'Upload canceled.' (issue 17), nothing kept.
+ * While uploading, 'Cancel' stops it: 'Upload canceled.', nothing kept.
  *
- * Screen readers (issue 19): the start of an upload and its outcome are announced through live
+ * Screen readers: the start of an upload and its outcome are announced through live
  * regions that are always in the page; a refused field is `aria-invalid`, described by the
  * message, and takes the focus.
  */
@@ -83,7 +82,7 @@ export function UploadPanel({ projects, onUpload }: UploadPanelProps) {
       failure: (caught, form) => {
         errors.mark(isAppError(caught, ErrorCode.InvalidArgument) ? uploadFieldsOf(caught.message, form) : []);
         if (isAppError(caught) && caught.code === ErrorCode.Canceled) return ModelMessages.uploadCanceled;
-        // Bad input, a refused file (issue 16) or a Public ID the project already has: the message says which.
+        // Bad input, a refused file or a Public ID the project already has: the message says which.
         if (isAppError(caught) && (caught.code === ErrorCode.InvalidArgument || caught.code === ErrorCode.AlreadyExists))
           return caught.message;
         console.error(caught);

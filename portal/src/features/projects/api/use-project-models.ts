@@ -1,5 +1,5 @@
 /**
- * Live list of a project's models (SPEC.md §7 "Read models of a project", live so that a model
+ * Live list of a project's models (live so that a model
  * added elsewhere appears without reload). Unordered: the screen sorts with the project's
  * reference id (`sortProjectDetailModels`).
  */

@@ -1,6 +1,5 @@
 /**
- * A project with its live models (SPEC.md §7 "Read one project by id", "Read models of a
- * project"): the project is read again whenever its models or their reference flags change, so
+ * A project with its live models: the project is read again whenever its models or their reference flags change, so
  * a new reference model shows (the last loaded project stays on screen meanwhile).
  */
 import type { Model, Project } from '@shared/types.js';

@@ -1,5 +1,5 @@
 /**
- * One project by id (SPEC.md §7 "Read one project by id"). `revision` re-reads it (e.g. when the
+ * One project by id. `revision` re-reads it (e.g. when the
  * project's models change, so a new reference model shows); while re-reading, the last loaded
  * project stays on screen. `data` is null when the project does not exist.
  */

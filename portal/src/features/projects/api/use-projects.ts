@@ -1,4 +1,4 @@
-/** Live list of all projects, sorted by structure_id (SPEC.md §2 Project list, §7 live subscription). */
+/** Live list of all projects, sorted by structure_id. */
 import { sortProjectsByStructureId } from '@shared/order.js';
 import type { Project } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';

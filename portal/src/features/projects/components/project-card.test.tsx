@@ -23,7 +23,7 @@ function renderCard(project: Project, thumbnailUrl: string | null) {
   );
 }
 
-describe('ProjectCard (SPEC.md §2 Project list)', () => {
+describe('ProjectCard', () => {
   it('shows name, ID, the description cut at 120 characters, the reference badge and the detail link', () => {
     renderCard(base, 'http://files/thumb.jpg');
     expect(screen.getByRole('heading', { name: 'North Ridge Telecom Tower' })).toBeTruthy();
@@ -34,7 +34,7 @@ describe('ProjectCard (SPEC.md §2 Project list)', () => {
     expect(screen.getByRole('link', { name: 'View Details' }).getAttribute('href')).toBe('/projects/p1');
   });
 
-  it("names the project in a level-2 heading that describes 'View Details' (issue 19)", () => {
+  it("names the project in a level-2 heading that describes 'View Details'", () => {
     renderCard(base, null);
     const heading = screen.getByRole('heading', { level: 2, name: 'North Ridge Telecom Tower' });
     const link = screen.getByRole('link', { name: 'View Details' });

@@ -1,9 +1,9 @@
 /**
- * One card of the project list (SPEC.md §2 Project list): thumbnail of the reference model or
+ * One card of the project list: thumbnail of the reference model or
  * 'No thumbnail', 'Has Reference' / 'No Reference', name, 'ID: {structure_id}', the description
  * cut at 120 characters, and 'View Details'.
  *
- * Issue 19: the name is a level-2 heading (under the page's h1), and 'View Details' is described
+ * The name is a level-2 heading (under the page's h1), and 'View Details' is described
  * by the project's name (aria-describedby), so the many 'View Details' links can be told apart.
  */
 import { useId } from 'react';

@@ -1,7 +1,7 @@
 /**
- * The project detail screen's content (SPEC.md §2 Project detail): project facts, location,
+ * The project detail screen's content: project facts, location,
  * and the live, sorted list of its models with viewer and compare links, a page of
- * {@link PROJECT_MODELS_PAGE_SIZE} cards at a time (issue 17: a project of 300 models renders 24
+ * {@link PROJECT_MODELS_PAGE_SIZE} cards at a time (a project of 300 models renders 24
  * cards and resolves only their viewing links, plus the reference's).
  */
 import { useEffect, useRef, useState } from 'react';
@@ -31,12 +31,11 @@ function linkStateOf(resource: Resource<string>): LinkState {
   return resource.status === 'error' ? 'failed' : 'preparing';
 }
 
-/** Model cards per page of the project detail screen (issue 17). */
+/** Model cards per page of the project detail screen. */
 export const PROJECT_MODELS_PAGE_SIZE = 24;
 
 /**
- * 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. Issue 19:
- * the pager above the cards announces the new page (a polite status), the two navigation
+ * 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. The pager above the cards announces the new page (a polite status), the two navigation
  * landmarks have different names, and a button that becomes disabled (the first or last page)
  * hands focus to the other one instead of dropping it.
  */

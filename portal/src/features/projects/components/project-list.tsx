@@ -1,9 +1,8 @@
 /**
- * The project list screen's content (SPEC.md §2 Project list; the route table names a card grid
- * and a table view): live projects sorted by structure_id, as cards with thumbnails from each
+ * The project list screen's content (a card grid and a table view): live projects sorted by structure_id, as cards with thumbnails from each
  * project's reference model (its summary's `referenceThumbnailPath`) or as a table (`?view=table`, the sidebar's 'Project List – Table
- * view'), and the empty state. Both render only what is near the viewport (issue 17: 1,000
- * projects), the page scrolling as usual.
+ * view'), and the empty state. Both render only what is near the viewport (a catalog may
+ * hold 1,000 projects), the page scrolling as usual.
  */
 import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -90,7 +89,7 @@ export function ProjectTable({ projects, summaries }: { projects: Project[]; sum
     defaultSize: window.innerHeight, // until measured: the first render fills the window
     overscanCount: 10,
   });
-  // the focused row and its neighbours stay rendered: Tab walks row by row to the last project (issue 19)
+  // the focused row and its neighbours stay rendered: Tab walks row by row to the last project
   const items = withFocusedRows(virtualRows, focused, projects.length, (i) => rowHeight.getRowHeight(i) ?? rowHeight.getAverageRowHeight());
   const last = items[items.length - 1];
   const after = last ? Math.max(0, totalSize - (last.offset + last.size)) : 0;

@@ -1,6 +1,5 @@
 /**
- * Project detail's Location section (SPEC.md §2, §9: embedded map at zoom 14, 200 px high; issue
- * 17): the maps service's embed with a Maps key, the key-less map without one (here the plain
+ * Project detail's Location section (embedded map at zoom 14, 200 px high): the maps service's embed with a Maps key, the key-less map without one (here the plain
  * grid: jsdom has no WebGL), nothing to draw without coordinates.
  */
 import { cleanup, render, screen } from '@testing-library/react';

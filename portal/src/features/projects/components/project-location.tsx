@@ -1,8 +1,8 @@
 /**
- * The Location section of project detail (SPEC.md §2 Project detail): coordinates, address, the
+ * The Location section of project detail: coordinates, address, the
  * map link and an embedded map at zoom 14, 200 px high; otherwise 'No location data available for
  * this project'. The embedded map is the maps service's embed when a Maps API key is configured,
- * else (issue 17) the key-less map — OpenStreetMap tiles through MapLibre, the plain grid offline —
+ * else the key-less map — OpenStreetMap tiles through MapLibre, the plain grid offline —
  * centred on the project.
  */
 import { useMemo } from 'react';
@@ -14,7 +14,7 @@ import { KeylessMap } from '../../../components/map/keyless-map.js';
 import type { MapPoint, PointMapProps } from '../../../components/map/types.js';
 import { useRuntimeConfig } from '../../../lib/runtime-config.js';
 
-/** The project's place on the key-less map: one dark pin (its model count is not known here, so no §9 colour). */
+/** The project's place on the key-less map: one dark pin (its model count is not known here, so no badge colour). */
 function LocationMap({ lat, lng, label }: { lat: number; lng: number; label: string }) {
   const points = useMemo<MapPoint[]>(() => [{ id: 'project', lat, lng, label, color: '#1e293b', colorName: 'project' }], [lat, lng, label]);
   const view = useMemo<PointMapProps['view']>(() => ({ kind: 'fixed', center: { lat, lng }, zoom: MAP_EMBED_ZOOM }), [lat, lng]);

@@ -42,7 +42,7 @@ function renderCard(props: Partial<ProjectModelCardProps> & Pick<ProjectModelCar
   );
 }
 
-describe('ProjectModelCard (SPEC.md §2 Project detail)', () => {
+describe('ProjectModelCard', () => {
   it('shows the reference badge, type label, capture date, annotations and total size', () => {
     renderCard({ model: reference, isReference: true, projectHasReference: true });
     expect(screen.getByText('Reference Model')).toBeTruthy();
@@ -57,7 +57,7 @@ describe('ProjectModelCard (SPEC.md §2 Project detail)', () => {
     expect(screen.queryByRole('button', { name: 'Compare' })).toBeNull();
   });
 
-  it("ends with a closed 'File checks' disclosure of the model's report (issue 16)", () => {
+  it("ends with a closed 'File checks' disclosure of the model's report", () => {
     renderCard({ model: later });
     const details = screen.getByTestId('file-checks');
     expect(details.querySelector('summary')?.textContent).toBe('File checks');

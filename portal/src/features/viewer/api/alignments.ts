@@ -1,5 +1,5 @@
 /**
- * The alignment of a compared pair of captures for the viewer (issue 18 "Across captures"): a live
+ * The alignment of a compared pair of captures for the viewer: a live
  * read of `alignments/{referenceModelId}__{modelId}` (so a saved or removed alignment shows at
  * once), and the writes over the shared workflows (`shared/workflows/alignments.ts`: save
  * 'same-frame' or '3-point', remove, carry a finding over). Admins write alignments; anyone who

@@ -1,5 +1,5 @@
 /**
- * The findings of one model for the viewer (issue 18): a live list (the catalog port's
+ * The findings of one model for the viewer: a live list (the catalog port's
  * subscription on `annotations` where `modelId ==`, so a finding added in another window
  * appears), the writes over the shared workflows (`shared/workflows/annotations.ts`: create with
  * the model's count and number in one batch, edit, delete), and who may do what in the UI by the

@@ -1,5 +1,5 @@
 /**
- * useViewerCameras (issue 18 review): the viewport and the findings side ask for the same
+ * useViewerCameras: the viewport and the findings side ask for the same
  * model's cameras; the camera metadata is downloaded once for both, and again after the model
  * changes (a new `last_updated`).
  */

@@ -1,6 +1,6 @@
 /**
- * The camera poses of a model for the viewer (SPEC.md §3 camera metadata, DESIGN.md §6): its
- * `camera-metadata.json` downloaded through the file-store port, checked with the §5 rules, and
+ * The camera poses of a model for the viewer: its
+ * `camera-metadata.json` downloaded through the file-store port, checked with the rules, and
  * each camera matched to its photo among the model's `images/` (shared/camera-poses.ts).
  */
 import { matchCameraImages, type CameraImageMatch } from '@shared/camera-poses.js';
@@ -32,7 +32,7 @@ export function hasCameraMetadata(model: Model): boolean {
  * @param model a model with `files.cameraMetadata`
  * @returns its cameras in file order, each with its photo (or null)
  * @throws Error naming what went wrong: the download ('the file is missing (HTTP 404)'…) or the
- *   §5 message of a malformed file ('Invalid JSON file', 'JSON format error: Camera 3: …')
+ * message of a malformed file ('Invalid JSON file', 'JSON format error: Camera 3: …')
  */
 export async function loadViewerCameras(files: FileStorePort, model: Model): Promise<ViewerCamera[]> {
   const path = model.files.cameraMetadata;
@@ -66,7 +66,7 @@ const CAMERAS_KEPT = 4;
 /**
  * One download per model and version of its camera metadata: the viewport (frustums and the
  * camera list) and the findings side (photos of a point) ask for the same cameras at once
- * (issue 18 review: it was downloaded and parsed twice). A failed load is not kept.
+ * (without this it was downloaded and parsed twice). A failed load is not kept.
  */
 function sharedLoad(files: FileStorePort, key: string, load: () => Promise<ViewerCamera[]>): Promise<ViewerCamera[]> {
   let kept = loaded.get(files);

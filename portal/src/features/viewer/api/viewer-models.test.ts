@@ -67,7 +67,7 @@ describe('viewer data', () => {
     expect([hasSplat(hybrid), hasSplat(splat), hasSplat(empty)]).toEqual([true, true, false]);
   });
 
-  it('loads the web-sized copy (SPZ, named model.spz for Spark) when the model has one (issue 16)', () => {
+  it('loads the web-sized copy (SPZ, named model.spz for Spark) when the model has one', () => {
     const withCopy: Model = { ...hybrid, files: { ...hybrid.files, webSplatPath: 'models/m1/model.spz', webSplatSize: 4 } };
     expect(viewerFiles(withCopy)).toEqual([
       { kind: 'splat', path: 'models/m1/model.spz', name: 'model.spz', size: 4 },

@@ -15,7 +15,7 @@ export interface ViewerModel {
 }
 
 /**
- * Finds a model by publicId (SPEC.md §7 `?id=`), and its project by `model.projectId`.
+ * Finds a model by publicId (the viewer link's `?id=`), and its project by `model.projectId`.
  * @param catalog the catalog port of the signed-in caller
  * @param publicId the model's publicId, exactly as stored
  * @returns the model and its project, or null when the caller may not see a model with that
@@ -47,9 +47,9 @@ export interface ViewerFile {
 }
 
 /**
- * The 3D files of a model, splat first: its splat and/or its GLB (SPEC.md §3 files.splatPath,
+ * The 3D files of a model, splat first: its splat and/or its GLB (files.splatPath,
  * files.glbPath, with splatSize/glbSize in bytes). Empty paths count as absent. A splat with a
- * web-sized copy (`files.webSplatPath`, SPZ; issue 16) is loaded from the copy, named
+ * web-sized copy (`files.webSplatPath`, SPZ) is loaded from the copy, named
  * 'model.spz' so Spark reads it as SPZ; a GLB with a web-sized copy (`files.webGlbPath`: meshopt
  * geometry, which the engine's GLTFLoader decodes with three's MeshoptDecoder, and WebP textures)
  * is loaded from that copy, named 'model.web.glb'. The originals stay where they are for download.

@@ -1,5 +1,5 @@
 /**
- * The viewer's camera panel (DESIGN.md §6: from a defect seen in 3D to the original photo): the
+ * The viewer's camera panel (from a defect seen in 3D to the original photo): the
  * photo of the selected camera (or why there is none), previous / next / view-from buttons, and a
  * keyboard-usable list of every camera of the model's camera metadata. The frustums themselves
  * are drawn by the engine; selecting a camera here or by clicking its frustum is the same thing.

@@ -1,5 +1,5 @@
 /**
- * Findings across captures (compare-findings.tsx, issue 18) in jsdom on the in-memory backend,
+ * Findings across captures (compare-findings.tsx) in jsdom on the in-memory backend,
  * with the real hooks: the 3-point alignment (picks handed to the viewports' onPick, a collinear
  * triple refused with its message and Save unavailable, the RMS error, the saved matrix), 'Same
  * frame', the carried markers mapped into the model and gone once carried over, the follow-up

@@ -1,5 +1,5 @@
 /**
- * Findings across captures in compare mode (issue 18 "Across captures"): a 'Findings' panel that
+ * Findings across captures in compare mode: a 'Findings' panel that
  * lists the reference model's findings and the compared model's own. When the pair is aligned
  * (an `alignments/{referenceModelId}__{modelId}` document: 'Same frame', the identity, or a
  * 3-point similarity), each reference finding is also drawn in the other model's viewport where

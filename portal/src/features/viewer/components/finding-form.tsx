@@ -1,5 +1,5 @@
 /**
- * The form of a finding (issue 18): title, note, category, severity (1–5), status and the photos it
+ * The form of a finding: title, note, category, severity (1–5), status and the photos it
  * was seen on (checkboxes of the cameras that see its point), for a new finding at the picked
  * point (or a saved measurement) or to edit one. Validation is the shared `validateAnnotation`;
  * its message (AnnotationMessages) is shown in the form's live region and tied to the field it is
@@ -215,7 +215,7 @@ export function FindingForm({ annotation, geometry, photoOptions, unitsPerMetre,
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        {/* aria-disabled, not disabled, while saving: a disabled button would drop the focus (issue 19) */}
+        {/* aria-disabled, not disabled, while saving: a disabled button would drop the focus */}
         <button type="submit" className="finding-save" aria-disabled={save.busy || undefined}>
           {save.busy ? 'Saving...' : 'Save'}
         </button>

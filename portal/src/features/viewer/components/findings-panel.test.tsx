@@ -1,5 +1,5 @@
 /**
- * The findings panel (issue 18) in jsdom on the in-memory backend, with the real hooks
+ * The findings panel in jsdom on the in-memory backend, with the real hooks
  * (api/annotations.ts: live list, writes through the shared workflows, the documented rule):
  * add a finding at a picked point with the form's validation tied to its field, the list and the
  * model's count after it, edit, delete with a confirmation (admins only), what a user sees, a

@@ -1,5 +1,5 @@
 /**
- * The findings side panel of the single-model viewer (issue 18): the model's findings, live (F-n,
+ * The findings side panel of the single-model viewer: the model's findings, live (F-n,
  * title, category, severity, status, measurement in model units and metres when the model has a
  * scale); a click (or Enter) on one flies the view to it and selects it; 'Add finding' opens the
  * form at the last picked point (or a measurement saved from the measure tool); Edit for the

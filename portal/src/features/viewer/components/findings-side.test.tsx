@@ -1,5 +1,5 @@
 /**
- * The inspection state of the single view (issue 18, findings-side.tsx) in jsdom on the in-memory
+ * The inspection state of the single view (findings-side.tsx) in jsdom on the in-memory
  * backend: closed, nothing is picked or drawn; open, the viewport is in pick mode, a pick becomes
  * the draft and a 'measure' marker, the findings are 'finding' markers and the selected one
  * 'selected' with a flight to it, a measurement from the measure tool opens the panel as the

@@ -1,5 +1,5 @@
 /**
- * The inspection side of the single-model viewer (issue 18): what the 'Findings' toggle opens —
+ * The inspection side of the single-model viewer: what the 'Findings' toggle opens —
  * the findings panel and "Photos of this point" — and what it hands the viewport: pick mode while
  * open (a click picks a point of the model), the markers (the findings, the selected one, the
  * picked point), a flight to a selected finding, and the engine (to fly to a photo's camera).

@@ -1,5 +1,5 @@
 /**
- * The measure tool (issue 18) in jsdom: the modes are toggle buttons; picks make a point, a
+ * The measure tool in jsdom: the modes are toggle buttons; picks make a point, a
  * distance (a third pick starts again), a polyline or a height along the displayed up axis; the
  * value in model units and in metres with the model's scale (shared measure/formatMeasurement);
  * Clear keeps the focus, Escape clears; 'Save as finding' hands over the points, kind and up

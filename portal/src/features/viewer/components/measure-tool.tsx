@@ -1,5 +1,5 @@
 /**
- * The measure tool of the single view (issue 18): pick a point and read its coordinates, or
+ * The measure tool of the single view: pick a point and read its coordinates, or
  * measure a distance (two points), a polyline's length (any number of points) or a height
  * difference (two points, along the displayed up axis), in model units and, when the model has a
  * scale (`metadata.unitsPerMetre`), in metres (shared/annotations.ts `measure` and
@@ -230,7 +230,7 @@ export function MeasureTool({ mode, onMode, points, up, unitsPerMetre, onClear, 
             Undo point
           </button>
         ) : null}
-        {/* aria-disabled, not disabled: the button keeps the focus once it has cleared (issue 19). */}
+        {/* aria-disabled, not disabled: the button keeps the focus once it has cleared. */}
         <button type="button" onClick={() => points.length > 0 && onClear()} aria-disabled={points.length === 0}>
           Clear
         </button>

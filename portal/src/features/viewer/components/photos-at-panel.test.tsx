@@ -1,5 +1,5 @@
 /**
- * "Photos of this point" (issue 18) in jsdom: for a point in front of three cameras and behind a
+ * "Photos of this point" in jsdom: for a point in front of three cameras and behind a
  * fourth, the three are listed best first with the point marked where the pinhole model puts it
  * (hand-computed here), the one behind is not; a photo opens large and can fly the view to its
  * camera; a model without camera metadata, before a pick, and a point no camera sees say so.

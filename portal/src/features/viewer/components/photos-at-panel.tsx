@@ -1,5 +1,5 @@
 /**
- * "Photos of this point" (issue 18): for the picked point, the cameras of the model's camera
+ * "Photos of this point": for the picked point, the cameras of the model's camera
  * metadata whose photo contains it (shared/photo-projection.ts `camerasSeeingPoint`: pinhole, in
  * front of the camera, inside the image; best first by distance and viewing angle), as
  * thumbnails of the model's photos with the point marked where the geometry puts it — at

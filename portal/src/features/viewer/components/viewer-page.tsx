@@ -1,6 +1,6 @@
 /**
- * The built-in viewer page (DESIGN.md §6): answers the spec's viewer links (SPEC.md §7,
- * `?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
+ * The built-in viewer page: answers the external viewer links
+ * (`?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
  * cards' demo links. Full window, outside the app shell. Signed-in users only (the spec's
  * login-required treatment otherwise), except the landing page's demo: a scene that ships with
  * the portal, shown to anyone through its own read-only backend (api/demo-scene.ts). Single view:
@@ -158,9 +158,9 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
   const { search } = useLocation();
   // The choice goes into the URL too, so a shared link shows the model the same way up.
   const onUpAxisChange = (up: UpAxis) => navigate({ search: withUpAxis(search, up) }, { replace: true });
-  // Findings and the photos of a picked point (issue 18): a side column, pick mode while it is open.
+  // Findings and the photos of a picked point: a side column, pick mode while it is open.
   const inspection = useFindingsInspection(found?.model ?? null, findingFromQuery(search));
-  // The measure tool (issue 18): while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
+  // The measure tool: while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
   const measureTool = useMeasureTool(found?.model ?? null, (points, measure, up) => inspection.saveMeasurement({ points, measure, up }));
   return (
     <div ref={ref} className="viewer-page">
@@ -217,7 +217,7 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
   const variant = layout === 'swipe' ? 'swipe' : 'compare';
   const linkedRef = useRef(linkedNow);
   linkedRef.current = linkedNow;
-  // Findings across captures (issue 18): the 'Findings' panel beside the stage, markers and 3-point picking in the viewports.
+  // Findings across captures: the 'Findings' panel beside the stage, markers and 3-point picking in the viewports.
   const [findingsOpen, setFindingsOpen] = useState(false);
   const inspection = useCompareFindings({
     open: findingsOpen,

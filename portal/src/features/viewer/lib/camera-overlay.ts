@@ -1,5 +1,5 @@
 /**
- * The camera poses of a model's camera metadata drawn as frustums (DESIGN.md §6: from a defect
+ * The camera poses of a model's camera metadata drawn as frustums (from a defect
  * seen in 3D to the original photo): one `LineSegments` for the cameras that have a photo, one for
  * those that do not (drawn dimmer), one for the selected camera (highlighted); picking a frustum
  * under a pointer in screen space. The frustums are built by shared/camera-poses.ts in the

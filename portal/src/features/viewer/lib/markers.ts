@@ -1,5 +1,5 @@
 /**
- * Markers drawn over a model (issue 18): findings, the selected finding, the points of a
+ * Markers drawn over a model: findings, the selected finding, the points of a
  * measurement and findings carried over from a reference capture. A marker's points are in model
  * coordinates; the layer's group copies the model frame's turn, so markers sit where they were
  * picked whatever the up axis. A point is a sphere whose size on screen stays about the same at

@@ -1,5 +1,5 @@
 /**
- * Picking a point on the model (issue 18): a ray from the camera through a canvas position, the
+ * Picking a point on the model: a ray from the camera through a canvas position, the
  * nearest hit on the visible parts (Spark's own `SplatMesh.raycast` for a splat, three's mesh
  * raycasting for a GLB, both through one `Raycaster`), and the conversions between the world the
  * engine draws in and MODEL COORDINATES (the file's own frame and units: the frame group's
@@ -18,7 +18,7 @@ export interface PickResult {
   /**
    * The surface's normal there, model coordinates, unit length, on the side the view looks at
    * (a GLB face's normal; null for a splat, which has no surface). "Photos of this point" uses it
-   * to leave out the cameras behind the surface (issue 18).
+   * to leave out the cameras behind the surface.
    */
   normal?: ModelPoint | null;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../../../config/paths.js';
 import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis } from './query.js';
 
-describe('viewer URL contract (SPEC.md §7 external viewer links)', () => {
+describe('viewer URL contract', () => {
   it('reads ?id= as one model, trimmed and URL-decoded', () => {
     expect(parseViewerQuery('?id=TWR-001-2024-05')).toEqual({ mode: 'single', id: 'TWR-001-2024-05' });
     expect(parseViewerQuery('id=%20A%2FB%20')).toEqual({ mode: 'single', id: 'A/B' });
@@ -39,7 +39,7 @@ describe('viewer URL contract (SPEC.md §7 external viewer links)', () => {
     expect(withUpAxis('?id=A&up=y-up', 'y-down')).toBe('?id=A&up=y-down');
   });
 
-  it('reads the finding to open (issue 18): finding=3 or F-3; anything else is none', () => {
+  it('reads the finding to open: finding=3 or F-3; anything else is none', () => {
     expect(findingFromQuery('?id=A&finding=3')).toBe(3);
     expect(findingFromQuery('?id=A&finding=F-12')).toBe(12);
     expect(findingFromQuery('?id=A')).toBeNull();

@@ -1,11 +1,11 @@
 /**
- * The viewer's URL contract (SPEC.md §7 "External viewer links"): `?id={publicId}` opens one
+ * The viewer's URL contract: `?id={publicId}` opens one
  * model; `?compareMode=true&id={publicId}&referenceId={referencePublicId}` opens compare mode.
  * The route answers `/viewer` and `/viewer/` alike (links are built as `{viewer}/?id=`). The
  * built-in viewer also answers `?demo=splat` and `?compareMode=true&demo=compare` (the landing
  * page's experimental cards: the demo scene that ships with the portal, for anyone), and keeps the
  * user's up-axis choice in `up=y-down|y-up` (single view), and opens a finding with
- * `finding={seq}` (issue 18: the findings report's links, `findingLink` in shared/links.ts).
+ * `finding={seq}` (the findings report's links, `findingLink` in shared/links.ts).
  */
 import { parseUpAxis, type UpAxis } from './up-axis.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { viewActionForKey } from './view-keys.js';
 
-describe('viewActionForKey (issue 19: the 3D view by keyboard)', () => {
+describe('viewActionForKey (the 3D view by keyboard)', () => {
   it('arrows orbit, Shift+arrows pan', () => {
     expect(viewActionForKey({ key: 'ArrowLeft' })).toEqual({ kind: 'orbit', direction: 'left' });
     expect(viewActionForKey({ key: 'ArrowRight' })).toEqual({ kind: 'orbit', direction: 'right' });

@@ -1,8 +1,8 @@
 /**
- * CatalogPort over the Firestore web SDK (SPEC.md §7 document database). The security rules
+ * CatalogPort over the Firestore web SDK. The security rules
  * (firestore.rules) enforce the role table; this adapter adds what rules cannot: a non-admin's
  * model queries filter `visible == true` (rules reject unfiltered ones), and a hidden model read
- * by a non-admin comes back as null, as the port says. Issue 18: a finding of a hidden model
+ * by a non-admin comes back as null, as the port says. A finding of a hidden model
  * read by a non-admin comes back as null too, and a non-admin's query of one model's findings
  * (`modelId ==`), which the rules refuse when that model is hidden, as no findings — as the
  * other backends withhold them.

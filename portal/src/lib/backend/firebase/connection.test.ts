@@ -5,7 +5,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("the Firebase adapter's connection capability (issue 17 Faults)", () => {
+describe("the Firebase adapter's connection capability", () => {
   it("reports the browser's online/offline state and its changes", () => {
     const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     const connection = browserConnection();

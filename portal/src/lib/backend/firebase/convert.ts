@@ -2,7 +2,7 @@
  * Conversions between the ports and the Firestore web SDK: the SERVER_TIMESTAMP sentinel becomes
  * `serverTimestamp()`, Timestamps read back become ISO strings, and port queries become SDK
  * query constraints. Non-admin model queries get `visible == true` (the security rules only
- * allow such list queries, SPEC.md §6).
+ * allow such list queries for non-admins).
  */
 import { Timestamp, limit as limitTo, orderBy, serverTimestamp, where } from 'firebase/firestore';
 import type { QueryConstraint } from 'firebase/firestore';

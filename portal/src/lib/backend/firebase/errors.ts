@@ -1,8 +1,8 @@
 /**
  * Error mapping of the portal's Firebase adapter: `FirebaseError.code` of Auth
  * (`auth/wrong-password`…), Firestore (`permission-denied`…) and Storage
- * (`storage/unauthorized`…) to the product's {@link AppError} codes (SPEC.md §8). Screens then
- * pick the §8 message by code from `shared/messages.ts`.
+ * (`storage/unauthorized`…) to the product's {@link AppError} codes. Screens then
+ * pick the message by code from `shared/messages.ts`.
  */
 import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
 
@@ -32,7 +32,7 @@ const FIRESTORE: Record<string, ErrorCode> = {
   aborted: ErrorCode.Aborted,
 };
 
-/** Storage codes to ours (SPEC.md §8: 401, 402, 403, 404, network, canceled). */
+/** Storage codes to ours (401, 402, 403, 404, network, canceled). */
 const STORAGE: Record<string, ErrorCode> = {
   'storage/unauthenticated': ErrorCode.StorageUnauthenticated,
   'storage/quota-exceeded': ErrorCode.StorageQuotaExceeded,

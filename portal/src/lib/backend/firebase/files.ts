@@ -1,6 +1,6 @@
 /**
- * FileStorePort over Cloud Storage for Firebase (SPEC.md §7 file storage): uploads with
- * `uploadBytesResumable` progress above 256 KB (§9; `uploadBytes`, one multipart POST, below),
+ * FileStorePort over Cloud Storage for Firebase: uploads with
+ * `uploadBytesResumable` progress above 256 KB (`uploadBytes`, one multipart POST, below),
  * cancel through an AbortSignal, one-level listings, metadata, deletion and download URLs.
  */
 import { deleteObject, getDownloadURL, getMetadata, list as listPage, ref, uploadBytes, uploadBytesResumable } from 'firebase/storage';

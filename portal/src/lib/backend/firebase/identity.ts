@@ -1,6 +1,6 @@
 /**
- * IdentityPort over Firebase Auth (SPEC.md §7 identity service): email/password sign-in, auth
- * state, sign-out, and registration. An admin registers other users from the portal (§6), so
+ * IdentityPort over Firebase Auth: email/password sign-in, auth
+ * state, sign-out, and registration. An admin registers other users from the portal, so
  * accounts are created through a secondary app instance: the admin stays signed in.
  */
 import { deleteApp, initializeApp } from 'firebase/app';

@@ -1,5 +1,5 @@
 /**
- * The portal's Firebase adapter (DESIGN.md §2): the backend ports over the Firebase web SDK v12
+ * The portal's Firebase adapter: the backend ports over the Firebase web SDK v12
  * (Auth, Firestore, Storage). Chosen at build time by `VITE_BACKEND=firebase`
  * (`portal/src/lib/backend.ts`); `VITE_USE_EMULATORS=1` connects to the emulator ports of
  * firebase.json.
@@ -50,7 +50,7 @@ function split(host: string): [string, number] {
 }
 
 /**
- * The Firebase adapter's connection capability (issue 17 "Faults"): the web SDK keeps its own
+ * The Firebase adapter's connection capability: the web SDK keeps its own
  * channel and does not say when it is down, so this reports the browser's online/offline state
  * (`navigator.onLine` and the window's `online`/`offline` events); outside a browser always 'online'.
  */
