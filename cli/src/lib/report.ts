@@ -1,20 +1,16 @@
 /**
- * The one human rendering of a model's validation report (`ValidationReport`, shared/types.ts;
- * issue 16): printed by `catalog validate` for a folder and by `catalog models show` for a stored
- * model. Per file the check's verdict and facts — splat: Gaussians, SH degree, bounding box; GLB:
+ * The CLI's text rendering of a model's validation report (`ValidationReport`, shared/types.ts;
+ * the portal's 'File checks' panel, portal/src/components/ui/file-checks.tsx, renders the same
+ * report as HTML): printed by `catalog validate` for a folder and by `catalog models show` for a
+ * stored model. Per file the check's verdict and facts — splat: Gaussians, SH degree, bounding box; GLB:
  * generator, meshes, triangles, textures, extensions, the validator's warnings; cameras: count and
  * how many have a photo; photos: count and pixel sizes — then the report's notes.
  */
-import { formatBytes, formatCount, formatIsoDate } from '@shared/format.js';
+import { formatBytes, formatCount, formatIsoDate, formatNumber } from '@shared/format.js';
 import type { BoundingBox, FileCheckBase, ValidationReport } from '@shared/types.js';
 
 /** Shown by `catalog models show` for a model stored before the content checks existed. */
 export const NO_STORED_REPORT_MESSAGE = 'No file checks stored (uploaded before checks existed): run catalog doctor --fix';
-
-/** A count with thousands separators: 9080 → '9,080'. */
-export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 /** A coordinate with at most 3 decimals. */
 function coordinate(n: number): string {
@@ -37,7 +33,7 @@ function verdictCell(verdict: FileCheckBase['verdict']): string {
  * warnings indented below), then the notes.
  * @param report the report (from `checkModelContent` or a model's stored `validation`)
  * @param options.title the first line's start (default 'File checks'); the checker and the check's
- *   day ('YYYY-MM-DD', issue 17) follow it
+ *   day ('YYYY-MM-DD') follow it
  * @returns lines joined by '\n'
  */
 export function formatValidationReport(report: ValidationReport, options: { title?: string } = {}): string {

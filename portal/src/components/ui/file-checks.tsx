@@ -1,5 +1,5 @@
 /**
- * The 'File checks' panel (issue 16): a model's stored validation report (`ValidationReport`,
+ * The 'File checks' panel: a model's stored validation report (`ValidationReport`,
  * shared/types.ts), per checked file its verdict and facts — splat: Gaussians, SH degree,
  * bounding box; GLB: generator, meshes, triangles, textures, extensions, validator warnings;
  * camera metadata: cameras and how many have a photo; photos: count and pixel sizes — then the
@@ -7,18 +7,13 @@
  * Management.
  */
 import type { ReactNode } from 'react';
-import { formatBytes, formatDateTimeLocal } from '@shared/format.js';
+import { formatBytes, formatDateTimeLocal, formatNumber } from '@shared/format.js';
 import type { BoundingBox, FileCheckBase, FileCheckVerdict, ValidationReport } from '@shared/types.js';
 import { Badge, type BadgeTone } from './badge.js';
 import './file-checks.css';
 
 /** Shown when a model has no stored report (uploaded before the checks existed). */
 export const NO_FILE_CHECKS_TEXT = 'No file checks stored for this model.';
-
-/** A count with thousands separators: 9080 → '9,080'. */
-export function formatNumber(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 /** A coordinate with at most 2 decimals. */
 function coordinate(n: number): string {
