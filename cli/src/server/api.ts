@@ -31,7 +31,7 @@ import {
 } from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import { storedDocument } from '@shared/rules/stored-documents.js';
-import { randomId } from './db.js';
+import { randomId } from '@shared/random-id.js';
 
 /** What the route modules share. */
 export interface ApiContext {

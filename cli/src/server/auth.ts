@@ -1,7 +1,7 @@
 /**
- * Identity of the embedded backend (SPEC.md §7 "Identity service"): email/password accounts
+ * Identity of the embedded backend: email/password accounts
  * with scrypt hashes, expiring HS256 ID tokens (jose, 1 h) plus rotating refresh tokens, the
- * service key (the local twin of a service-account key), and the sign-in error codes of §8.
+ * service key (the local twin of a service-account key), and the identity service's sign-in error codes (`auth/…`).
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { normalizeEmail, normalizeEmailOrNull } from '@shared/email.js';
 import { importedAccountsProblems } from '@shared/export-layout.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import type { exportedAccountSchema, TokenGrant } from '@shared/wire/routes.js';
-import { randomId } from './db.js';
+import { randomId } from '@shared/random-id.js';
 import type { SqliteDatabase } from './db.js';
 
 const scrypt = promisify(scryptCallback) as (

@@ -4,7 +4,6 @@
  */
 import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
-import { randomBytes } from 'node:crypto';
 
 export type { SqliteDatabase };
 
@@ -18,10 +17,10 @@ CREATE TABLE IF NOT EXISTS documents (
   PRIMARY KEY (collection, id)
 ) WITHOUT ROWID;
 
--- Models by project (issue 17): a project's models, and the Public ID check of every model write,
+-- Models by project: a project's models, and the Public ID check of every model write,
 -- without reading every model (documents.ts writes this exact expression into its queries).
 CREATE INDEX IF NOT EXISTS documents_project_id ON documents (collection, json_extract(data, '$.projectId'));
--- Models in publicId order (the model list's live query, SPEC.md §9) read from the index, without a sort.
+-- Models in publicId order (the model list's live query) read from the index, without a sort.
 CREATE INDEX IF NOT EXISTS documents_public_id ON documents (collection, json_extract(data, '$.publicId'));
 
 CREATE TABLE IF NOT EXISTS accounts (
@@ -59,21 +58,4 @@ export function openDatabase(file: string): SqliteDatabase {
   db.pragma('busy_timeout = 5000');
   db.exec(schema);
   return db;
-}
-
-const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * A random identifier over [A-Za-z0-9] drawn from the OS CSPRNG without modulo bias
- * (Firestore auto ids are 20 such characters, Firebase Auth uids 28).
- * @param length number of characters
- */
-export function randomId(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += alphabet[byte % 62];
-    }
-  }
-  return out;
 }

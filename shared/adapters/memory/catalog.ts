@@ -46,7 +46,7 @@ import { runQuery, wireCopy } from './documents.js';
 import { LiveQueries } from '@shared/adapters/live-queries.js';
 import type { MemorySession } from './identity.js';
 import type { MemoryStore } from './store.js';
-import { randomId } from './store.js';
+import { randomId } from '@shared/random-id.js';
 
 /**
  * Parses a request part with a wire schema, as the embedded server does.

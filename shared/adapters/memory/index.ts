@@ -27,7 +27,7 @@ import { MemoryIdentity, MemorySession } from './identity.js';
 import type { MemoryStore, MemoryStoreOptions } from './store.js';
 import { createMemoryStore } from './store.js';
 
-export { createMemoryStore, MemoryStore, randomId } from './store.js';
+export { createMemoryStore, MemoryStore } from './store.js';
 export type {
   MemoryAccount,
   MemoryAccountSeed,

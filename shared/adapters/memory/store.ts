@@ -20,6 +20,7 @@ import { wireCopy } from './documents.js';
 import { resolveSentinels } from '@shared/documents/merge.js';
 import { guessContentType } from '@shared/content-type.js';
 import { normalizeEmail, normalizeEmailOrNull } from '@shared/email.js';
+import { randomId } from '@shared/random-id.js';
 
 /** An account of the in-memory identity service. */
 export interface MemoryAccount {
@@ -84,22 +85,6 @@ export interface MemoryFile {
   contentType: string;
   /** ISO timestamp of the last write. */
   updated: string;
-}
-
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/**
- * A random id of letters and digits (the embedded backend's and Firestore's alphabet).
- * @param length characters, e.g. 20 for document ids, 28 for uids
- */
-export function randomId(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of globalThis.crypto.getRandomValues(new Uint8Array(length * 2))) {
-      if (byte < 248 && out.length < length) out += ID_ALPHABET[byte % 62];
-    }
-  }
-  return out;
 }
 
 /** The metadata of a stored file, as the file-store port returns it. */

@@ -4,7 +4,8 @@
  */
 import { FieldValue } from 'firebase-admin/firestore';
 import type { Query as AdminQuery, CollectionReference } from 'firebase-admin/firestore';
-import { checkQuery, fromFirestoreData, toFirestoreData, type TimestampLike } from '@shared/adapters/common.js';
+import { checkQuery, fromFirestoreData, toFirestoreData } from '@shared/adapters/common.js';
+import type { ToDateLike } from '@shared/format.js';
 import { validateFieldPath } from '@shared/field-path.js';
 import type { Query } from '@shared/ports/index.js';
 
@@ -20,7 +21,7 @@ export function toFirestore(data: Record<string, unknown>, kind: 'document' | 'u
 }
 
 /** A Timestamp, also of another copy of @google-cloud/firestore (so no instanceof). */
-const isTimestamp = (value: unknown): value is TimestampLike =>
+const isTimestamp = (value: unknown): value is ToDateLike =>
   value !== null && typeof value === 'object' && typeof (value as { toDate?: unknown }).toDate === 'function';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * IdentityPort over the Admin Auth API (SPEC.md §7 identity service, registration). The CLI acts
+ * IdentityPort over the Admin Auth API. The CLI acts
  * as the service principal (`service: true`, admin rights); registration and look-ups go
  * through the Admin API, which also works against the Auth emulator
  * (`FIREBASE_AUTH_EMULATOR_HOST`).
@@ -9,11 +9,9 @@ import { PASSWORD_MIN_LENGTH } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { ValidationMessages } from '@shared/messages.js';
 import type { AuthUser, IdentityPort, Unsubscribe } from '@shared/ports/index.js';
+import { SERVICE_USER } from '@shared/ports/identity.js';
 import { unsupported } from './catalog.js';
 import { authError } from './errors.js';
-
-/** The service principal the adapter acts as. */
-export const SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
 
 /** IdentityPort of the firebase-admin adapter. */
 export class AdminIdentity implements IdentityPort {

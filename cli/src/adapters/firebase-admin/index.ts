@@ -1,5 +1,5 @@
 /**
- * The firebase-admin adapter (DESIGN.md §2): the backend ports for the CLI against a real
+ * The firebase-admin adapter: the backend ports for the CLI against a real
  * Firebase project (credentials from `GOOGLE_APPLICATION_CREDENTIALS`) or against the emulators
  * (`FIREBASE_AUTH_EMULATOR_HOST`, `FIRESTORE_EMULATOR_HOST`, `FIREBASE_STORAGE_EMULATOR_HOST`,
  * read by the Admin SDK itself). It acts as the service principal: admin rights, no rules.
@@ -19,7 +19,7 @@ import { AdminIdentity } from './identity.js';
 
 export { AdminCatalog } from './catalog.js';
 export { AdminFiles, storageOrigin } from './files.js';
-export { AdminIdentity, SERVICE_USER } from './identity.js';
+export { AdminIdentity } from './identity.js';
 export { buildAdminQuery, fromFirestore, toFirestore } from './convert.js';
 export { authError, firestoreError, storageError } from './errors.js';
 
