@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Portal benchmark on a large catalog (issue 17), `npm run bench:portal`: starts `catalog serve`
+// Portal benchmark on a large catalog, `npm run bench:portal`: starts `catalog serve`
 // (the embedded backend, in its own process) in a temporary data folder with a built portal,
 // seeds 1,000 projects and 10,000 models through the API (batches of 500 writes with the service
 // key; names, places and dates from the demo data's seeded generator, so every run seeds the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Upload benchmark (issue 5), `npm run bench:upload`:
+// Upload benchmark, `npm run bench:upload`:
 // builds a test folder (one ~1 GB splat plus 500 photos) in a temporary folder, times `cp -r` of
 // it on the same disk, starts `catalog serve` on loopback, uploads it with
 // `catalog models upload-many` and prints, from the same run: throughput as a ratio to `cp -r`,
@@ -9,7 +9,7 @@
 // fresh upload of the same folder (the model deleted in between), both until `sync` returns, so
 // both are measured under the same disk and machine load. The server's CPU time per round is
 // printed too (from /proc), to show where the time goes.
-// The files pass the content checks (issue 16): the splat is a valid compact `.splat` (32-byte
+// The files pass the content checks: the splat is a valid compact `.splat` (32-byte
 // records with finite positions) and the photos are real JPEGs (noise, so they do not shrink).
 // A `.splat` gets no web-sized copy; for a training `.ply` the server also compresses it after
 // the upload, measured on its own by `npm run bench:web-splat`.
