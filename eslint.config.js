@@ -1,4 +1,4 @@
-// Lint: TypeScript rules plus the import directions of DESIGN.md §3, with ESLint's own
+// Lint: TypeScript rules plus the import boundaries of docs/ARCHITECTURE.md ("Boundaries"), with ESLint's own
 // no-restricted-imports (regex patterns on the import specifier; no resolver needed).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -13,7 +13,7 @@ const into = (folder) => `^(\\.{1,2}/)+(\\.\\./)*${folder}/|^${folder}/`;
 const viaAlias = { regex: '^(\\.{1,2}/)+shared/', message: "Import shared/ as '@shared/…', not by a relative path." };
 
 /**
- * The portal's features (bulletproof-react's layout, DESIGN.md §4): they stand side by side and never import each
+ * The portal's features (bulletproof-react's layout, docs/ARCHITECTURE.md "Conventions"): they stand side by side and never import each
  * other or app/; what two share moves down (components/, hooks/, lib/, config/), what combines them moves up
  * (app/routes). Relative specifiers only: a climb out of a feature that names another feature (`../../models/…`,
  * `../../../features/models/…`) or app/. The names are never a folder of src/ or inside a feature, so the
@@ -26,11 +26,17 @@ const otherFeature = (own) => ({
   regex: `^(\\.{1,2}/)+(features/)?(${features.filter((name) => name !== own).join('|')})(/|$)`,
   message:
     `features/${own} must not import another feature: move what they share to components/, hooks/ or lib/, ` +
-    'or compose them in app/routes (DESIGN.md §4).',
+    'or compose them in app/routes (docs/ARCHITECTURE.md, "Conventions").',
 });
-const intoApp = { regex: '^(\\.{1,2}/)+app(/|$)', message: 'Features and the shared portal layers must not import app/ (DESIGN.md §4).' };
+const intoApp = {
+  regex: '^(\\.{1,2}/)+app(/|$)',
+  message: 'Features and the shared portal layers must not import app/ (docs/ARCHITECTURE.md, "Conventions").',
+};
 /** components/, hooks/, lib/ and config/ sit below the features: they import neither features/ nor app/. */
-const intoFeatures = { regex: '^(\\.{1,2}/)+features(/|$)', message: 'Shared portal code must not import a feature (DESIGN.md §4).' };
+const intoFeatures = {
+  regex: '^(\\.{1,2}/)+features(/|$)',
+  message: 'Shared portal code must not import a feature (docs/ARCHITECTURE.md, "Conventions").',
+};
 
 const nodeModules = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'http', 'https', 'stream', 'child_process', 'url', 'better-sqlite3'];
 const firebase = ['firebase', 'firebase/*', 'firebase-admin', 'firebase-admin/*', '@firebase/*'];
@@ -38,8 +44,11 @@ const firebase = ['firebase', 'firebase/*', 'firebase-admin', 'firebase-admin/*'
 /** The portal's patterns (no cli/, no Firebase SDK outside adapters, shared/ by its alias) and the given extra ones. */
 function portalPatterns(...extra) {
   return [
-    { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
-    { group: firebase, message: 'Firebase SDK imports live only in the adapters; screens call ports (DESIGN.md §3).' },
+    { regex: into('cli'), message: 'portal/ and cli/ never import each other (docs/ARCHITECTURE.md, "Boundaries").' },
+    {
+      group: firebase,
+      message: 'Firebase SDK imports live only in the adapters; screens call ports (docs/ARCHITECTURE.md, "Boundaries").',
+    },
     viaAlias,
     ...extra,
   ];
@@ -57,36 +66,39 @@ export default tseslint.config(
     },
   },
   {
-    // DESIGN.md §3: shared/ is pure TypeScript: no portal/ or cli/, no React, no Firebase, no Node built-ins.
+    // shared/ is pure TypeScript: no portal/ or cli/, no React, no Firebase, no Node built-ins.
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { regex: into('portal'), message: 'shared/ must not import portal/ (DESIGN.md §3).' },
-            { regex: into('cli'), message: 'shared/ must not import cli/ (DESIGN.md §3).' },
-            { group: ['react', 'react-*', 'react/*'], message: 'shared/ must not import React (DESIGN.md §3).' },
-            { group: firebase, message: 'shared/ must not import Firebase; adapters live in portal/ and cli/ (DESIGN.md §3).' },
-            { group: nodeModules, message: 'shared/ must not import Node modules (DESIGN.md §3).' },
+            { regex: into('portal'), message: 'shared/ must not import portal/ (docs/ARCHITECTURE.md, "Boundaries").' },
+            { regex: into('cli'), message: 'shared/ must not import cli/ (docs/ARCHITECTURE.md, "Boundaries").' },
+            { group: ['react', 'react-*', 'react/*'], message: 'shared/ must not import React (docs/ARCHITECTURE.md, "Boundaries").' },
+            {
+              group: firebase,
+              message: 'shared/ must not import Firebase; adapters live in portal/ and cli/ (docs/ARCHITECTURE.md, "Boundaries").',
+            },
+            { group: nodeModules, message: 'shared/ must not import Node modules (docs/ARCHITECTURE.md, "Boundaries").' },
           ],
         },
       ],
     },
   },
   {
-    // portal/ and cli/ never import each other; Firebase SDK imports live only in adapters (DESIGN.md §3).
+    // portal/ and cli/ never import each other; Firebase SDK imports live only in adapters (docs/ARCHITECTURE.md, "Boundaries").
     files: ['portal/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns() }] },
   },
   {
-    // The shared layers under the features (DESIGN.md §4).
+    // The shared layers under the features (docs/ARCHITECTURE.md, "Conventions").
     files: ['portal/src/{components,hooks,lib,config}/**/*.{ts,tsx}'],
     // Test helpers and tests may render the app's providers.
     ignores: ['portal/src/components/testing/**', 'portal/src/**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns(intoFeatures, intoApp) }] },
   },
-  // One block a feature: no other feature, no app/ (DESIGN.md §4).
+  // One block a feature: no other feature, no app/ (docs/ARCHITECTURE.md, "Conventions").
   ...features.map((name) => ({
     files: [`portal/src/features/${name}/**/*.{ts,tsx}`],
     rules: { 'no-restricted-imports': ['error', { patterns: portalPatterns(otherFeature(name), intoApp) }] },
@@ -104,8 +116,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
-            { group: firebase, message: 'Firebase SDK imports live only in the adapters; commands call ports (DESIGN.md §3).' },
+            { regex: into('portal'), message: 'portal/ and cli/ never import each other (docs/ARCHITECTURE.md, "Boundaries").' },
+            {
+              group: firebase,
+              message: 'Firebase SDK imports live only in the adapters; commands call ports (docs/ARCHITECTURE.md, "Boundaries").',
+            },
             viaAlias,
           ],
         },
@@ -120,7 +135,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: into('cli'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' },
+            { regex: into('cli'), message: 'portal/ and cli/ never import each other (docs/ARCHITECTURE.md, "Boundaries").' },
             viaAlias,
             intoFeatures,
             intoApp,
@@ -134,7 +149,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: into('portal'), message: 'portal/ and cli/ never import each other (DESIGN.md §3).' }, viaAlias] },
+        {
+          patterns: [
+            { regex: into('portal'), message: 'portal/ and cli/ never import each other (docs/ARCHITECTURE.md, "Boundaries").' },
+            viaAlias,
+          ],
+        },
       ],
     },
   },
