@@ -25,7 +25,7 @@ import { findingMarkers } from './findings-side.js';
 import type { PickResult, ViewerMarker } from '../lib/engine.js';
 import './compare-findings.css';
 
-/** What one compare viewport gets from the findings (ModelViewport's issue-18 props). */
+/** What one compare viewport gets from the findings (ModelViewport's findings props). */
 export interface CompareViewportInspection {
   markers: ViewerMarker[];
   pickMode: boolean;
