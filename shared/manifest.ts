@@ -13,6 +13,8 @@
  * `folder` is relative to the batch directory ('/'-separated). `reference` accepts
  * true/false/yes/no/1/0.
  */
+// csv-parse's browser build: the same parser with no Node built-ins, so this module stays pure.
+import { CsvError, parse } from 'csv-parse/browser/esm/sync';
 import { AppError, ErrorCode } from './errors.js';
 import { isModelType } from './model-type.js';
 import type { ModelType } from './types.js';
@@ -89,38 +91,29 @@ export function toManifestEntry(raw: Record<string, unknown>, where: string, fol
 }
 
 /**
- * Splits CSV text into rows of fields (RFC 4180: quoted fields, "" escapes, CRLF or LF).
- * @returns the rows, blank lines left out
+ * Splits CSV text into rows of fields with csv-parse (RFC 4180: double-quoted fields, "" for a
+ * quote inside quotes, rows ended by CRLF, LF or CR, a leading byte-order mark ignored). Rows may
+ * have different numbers of fields; rows whose fields are all blank are left out; a quote inside
+ * an unquoted field is kept as a character.
+ * @param source the CSV text
+ * @returns the rows, each an array of its fields as written (not trimmed)
+ * @throws AppError `invalid-argument` for text that is not CSV (a quoted field that never closes,
+ *   text after a closing quote), the message naming the line
  */
 export function parseCsvRows(source: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const text = source.replace(/^\uFEFF/, '');
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      if (row.some((f) => f.trim() !== '')) rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+  try {
+    return parse(source, {
+      bom: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+    });
+  } catch (error) {
+    if (error instanceof CsvError) throw new AppError(ErrorCode.InvalidArgument, `not valid CSV (${error.message})`);
+    throw error;
   }
-  row.push(field);
-  if (row.some((f) => f.trim() !== '')) rows.push(row);
-  return rows;
 }
 
 /**
@@ -129,8 +122,8 @@ export function parseCsvRows(source: string): string[][] {
  * @param format 'csv' or 'json'
  * @param name the file name, for messages
  * @returns the entries, in file order
- * @throws AppError `invalid-argument` (unparsable JSON, CSV without a `folder` column, bad entry,
- *   the same folder twice)
+ * @throws AppError `invalid-argument` (unparsable JSON or CSV, CSV without a `folder` column, bad
+ *   entry, the same folder twice)
  */
 export function parseManifest(source: string, format: 'csv' | 'json', name = 'manifest'): ManifestEntry[] {
   const entries: ManifestEntry[] = [];
@@ -148,7 +141,12 @@ export function parseManifest(source: string, format: 'csv' | 'json', name = 'ma
       entries.push(toManifestEntry(item as Record<string, unknown>, `${name} entry ${i + 1}`));
     });
   } else {
-    const rows = parseCsvRows(source);
+    let rows: string[][];
+    try {
+      rows = parseCsvRows(source);
+    } catch (error) {
+      throw bad(name, error instanceof AppError ? error.message : String(error));
+    }
     if (rows.length === 0) return [];
     const header = rows[0].map((h) => h.trim());
     if (!header.includes('folder')) throw bad(name, 'the header line must name a "folder" column');

@@ -14,6 +14,8 @@ describe('parseManifest', () => {
       { folder: 'b', publicId: 'B-1', name: 'B', type: null, captureDate: null, reference: false },
     ]);
     expect(parseCsvRows('a,"b\nc"\n')).toEqual([['a', 'b\nc']]);
+    // a byte-order mark, mixed line ends, a blank row of spaces and rows of different lengths
+    expect(parseCsvRows('\uFEFFa,b\r\nc\n , \nd,e,f\r')).toEqual([['a', 'b'], ['c'], ['d', 'e', 'f']]);
   });
 
   it('reads JSON arrays and {models: [...]}', () => {
@@ -31,6 +33,7 @@ describe('parseManifest', () => {
     expect(() => parseManifest('folder\n../up', 'csv', 'm.csv')).toThrow('inside the batch directory');
     expect(() => parseManifest('folder\na\na/', 'csv', 'm.csv')).toThrow('the folder a is listed twice');
     expect(() => parseManifest('{oops', 'json', 'm.json')).toThrow('m.json: not valid JSON');
+    expect(() => parseManifest('folder\n"a', 'csv', 'm.csv')).toThrow('m.csv: not valid CSV (Quote Not Closed');
   });
 });
 
