@@ -25,8 +25,8 @@ export const CAMERA_FIELDS = ['id', 'img_name', 'position', 'rotation', 'width',
 export type CameraField = (typeof CAMERA_FIELDS)[number];
 
 /**
- * What is wrong with a field that is present but malformed. The spec words only the 'Camera N:'
- * prefix and the 'JSON format error: ' wrapper; these details are ours.
+ * What is wrong with a field that is present but malformed. The 'Camera N:'
+ * prefix and the 'JSON format error: ' wrapper are fixed wording; these details are ours.
  */
 export const CAMERA_FIELD_PROBLEMS: Readonly<Record<CameraField, string>> = {
   id: 'id must be a number',

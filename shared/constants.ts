@@ -37,7 +37,7 @@ export function usesResumableUpload(sizeBytes: number): boolean {
 
 /**
  * Most files in one batch upload of small files (`FileStorePort.uploadBatch`, embedded backend
- * only; not a spec number: one request instead of one per photo).
+ * only; our own limit: one request instead of one per photo).
  */
 export const UPLOAD_BATCH_MAX_FILES = 64;
 /** Most bytes in one batch upload of small files (4 MB). */

@@ -46,7 +46,7 @@ export type ErrorContext = Record<string, unknown>;
 
 /**
  * The product's error. `message` is a developer-facing description (or, where a workflow
- * produces a spec message, that message); screens pick their text from the catalogue by `code`.
+ * produces a catalogue message, that message); screens pick their text from the catalogue by `code`.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -96,7 +96,7 @@ export function isErrorCode(code: unknown): code is ErrorCode {
  * network…; exit codes and screens depend on it) and context, and is `internal` only for an error
  * that is not an AppError. The caught error is kept as `cause`.
  * @param error anything caught
- * @param message the operation's message (a spec message, e.g. 'Failed to update reference model.')
+ * @param message the operation's message (a catalogue message, e.g. 'Failed to update reference model.')
  * @param context more context of the operation (e.g. the path it was at), added to the caught error's
  * @returns a new AppError with `message`
  */

@@ -176,7 +176,7 @@ export function formatBytes(bytes: number | null | undefined, decimals = 2): str
 
 /**
  * A count with its noun in the right number: (1, 'file') → '1 file', (3, 'file') → '3 files'.
- * English only; not a spec string (the spec's own counted messages are in shared/messages.ts).
+ * English only; not a catalogue message (the catalogue's own counted messages are in shared/messages.ts).
  * @param count how many (an integer)
  * @param singular the noun for one
  * @param plural the noun for any other count (default: `singular` + 's')

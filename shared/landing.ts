@@ -25,7 +25,7 @@ export interface ToolCardStatusPresentation {
  * - ready: action 'Access Now', footer 'Production Ready', green badge;
  * - experimental: action 'Try Demo', footer 'Experimental Build', purple badge;
  * - beta: label 'Beta', action 'Try Beta', footer 'Beta Version', purple badge.
- * The spec gives no badge label for ready and experimental; 'Ready' and 'Experimental' are ours.
+ * The badge labels 'Ready' and 'Experimental' are our own wording.
  */
 export const TOOL_CARD_STATUS: Readonly<Record<ToolCardStatus, ToolCardStatusPresentation>> = {
   ready: { label: 'Ready', action: 'Access Now', footer: 'Production Ready', badgeColor: 'green' },

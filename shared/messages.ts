@@ -18,7 +18,7 @@ export const SignInMessages = {
 /**
  * The sign-in message for an error thrown by `identity.signIn`.
  * @param error anything caught
- * @returns the spec's text: the code's message, 'An error occurred during login.' for any other
+ * @returns the catalogue's text: the code's message, 'An error occurred during login.' for any other
  *   code, 'An unexpected error occurred during login.' for an error without a code
  */
 export function signInErrorMessage(error: unknown): string {
@@ -144,7 +144,7 @@ export const deleteModelFailed = (detail: string): string => `Failed to delete m
 export const modelDeleted = (name: string): string => `Model "${name}" has been deleted successfully.`;
 /**
  * 'Model "name" has been deleted successfully.', followed, when `filesLeft` > 0, by our wording
- * (the spec has none) for the files that could not be removed.
+ * for the files that could not be removed.
  */
 export const modelDeletedWithLeftovers = (name: string, filesLeft: number): string =>
   filesLeft > 0

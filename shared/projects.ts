@@ -296,7 +296,7 @@ export function compareButtonState(input: CompareButtonInput): { visible: boolea
 
 /**
  * The delete guard: a project with associated models cannot be deleted.
- * @returns ok, or the spec's message 'Cannot delete this project because it has N associated
+ * @returns ok, or the catalogue's message 'Cannot delete this project because it has N associated
  *   models. Please delete these models first.'
  */
 export function checkProjectDeletable(modelCount: number): { ok: true } | { ok: false; message: string } {

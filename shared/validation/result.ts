@@ -1,10 +1,10 @@
 /**
  * The result shape of every validator in `shared/validation`: the normalised value,
- * or the one message the spec gives for the first rule broken.
+ * or the catalogue's message for the first rule broken.
  */
 import { z } from 'zod';
 
-/** `{ok: true, value}` or `{ok: false, message}` (one message, the spec's). */
+/** `{ok: true, value}` or `{ok: false, message}` (one message, the catalogue's). */
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** A success. */
@@ -12,7 +12,7 @@ export function valid<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
 }
 
-/** A failure with the spec's message. */
+/** A failure with the catalogue's message. */
 export function invalid(message: string): { ok: false; message: string } {
   return { ok: false, message };
 }

@@ -1,4 +1,4 @@
-/** Workflows over the ports: each multi-record change of the spec, once. */
+/** Workflows over the ports: each multi-record change of the catalog, once. */
 export { resolveRole } from './resolve-role.js';
 export { addModel, assertPublicIdFree, deleteModel, referencedPaths, ADD_MODEL_STAGES } from './models.js';
 export type { AddModelFile, AddModelHooks, AddModelInput, AddModelResult, AddModelStage, FileStatus } from './models.js';

@@ -140,7 +140,7 @@ export interface AddModelResult {
  * @param input the form values and files
  * @param hooks stage/file observers, the replace-reference question, cancel signal
  * @returns the created model, whether the reference was updated, and bytes uploaded
- * @throws AppError `invalid-argument` with the spec's message ('Please enter Public ID and Model
+ * @throws AppError `invalid-argument` with the catalogue's message ('Please enter Public ID and Model
  *   Name.', 'Required file types are missing based on the selected model type.', 'Public ID can
  *   only contain letters, numbers, hyphens, and underscores', camera metadata messages such as
  *   'JSON format error: Camera 3: …') or the content checks' messages, one refused file a line

@@ -21,7 +21,7 @@ import { unwrap } from './util.js';
  * @param catalog the catalog port (admin)
  * @param input the form fields as entered
  * @returns the new project's id
- * @throws AppError `invalid-argument` with the spec's validation message; `permission-denied`
+ * @throws AppError `invalid-argument` with the validation message; `permission-denied`
  */
 export async function createProject(catalog: CatalogPort, input: ProjectFormInput): Promise<string> {
   const value = unwrap(validateProjectForm(input));

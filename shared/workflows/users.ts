@@ -17,7 +17,7 @@ import { unwrap } from './util.js';
  * @param input email, password (≥ 6 characters) and role
  * @param createdBy uid (or label) of the admin registering the user
  * @returns the written user record
- * @throws AppError `invalid-argument` (spec validation messages), `already-exists` ('This email is
+ * @throws AppError `invalid-argument` (the validation messages), `already-exists` ('This email is
  *   already registered.'), identity errors (`auth/email-already-in-use`, `auth/weak-password`…)
  */
 export async function registerUser(

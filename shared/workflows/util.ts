@@ -4,7 +4,7 @@ import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES, usesResumableUpload } f
 import { AppError, ErrorCode } from '../errors.js';
 import type { FileStorePort, StoredFile, UploadProgress, UploadSource } from '../ports/files.js';
 
-/** Throws AppError `invalid-argument` carrying a validator's spec message, or returns its value. */
+/** Throws AppError `invalid-argument` carrying a validator's message, or returns its value. */
 export function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
   if (!result.ok) throw new AppError(ErrorCode.InvalidArgument, result.message);
   return result.value;

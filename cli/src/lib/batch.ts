@@ -94,7 +94,7 @@ export interface BatchItem {
   /** Absolute folder. */
   folder: string;
   status: BatchStatus;
-  /** Spec messages of everything wrong with it (status 'invalid' / 'failed'). */
+  /** The catalogue's messages for everything wrong with it (status 'invalid' / 'failed'). */
   problems: string[];
   modelType: ModelType | null;
   captureDate: string | null;

@@ -55,7 +55,7 @@ export interface FolderInspection {
   folder: string;
   plan: ModelFolderPlan;
   /**
-   * Plan problems, then file-content problems (splat, GLB, camera metadata with the spec's
+   * Plan problems, then file-content problems (splat, GLB, camera metadata with the catalogue's
    * messages, photos, thumbnails), in that order.
    */
   problems: FolderProblem[];
@@ -119,7 +119,7 @@ export async function inspectModelFolder(folder: string, options: { modelType?: 
 /**
  * Throws when an inspection found problems.
  * @throws AppError `invalid-argument` whose message is the problems' messages, one a line (a
- *   single camera-metadata problem is exactly the spec's message)
+ *   single camera-metadata problem is exactly the catalogue's message)
  */
 export function assertNoProblems(inspection: FolderInspection): void {
   if (inspection.problems.length === 0) return;

@@ -15,7 +15,7 @@ const promptContext = { output: process.stderr } as const;
 /**
  * Asks a yes/no question.
  * @param ctx the command context (`yes`, `interactive`)
- * @param question.message the question, as the spec words it
+ * @param question.message the question, worded as the portal asks it
  * @param question.flag the flag that answers yes without a prompt (e.g. '--yes')
  * @param question.default the answer used when no prompt can be shown; absent → error
  * @returns the answer

@@ -1,5 +1,5 @@
 /**
- * File storage of the embedded backend: files on disk under `<dataDir>/storage/` at the spec's
+ * File storage of the embedded backend: files on disk under `<dataDir>/storage/` at the catalog's
  * storage paths (`models/{uuid}/model.ply`…), metadata (size, content type, update
  * time, an unguessable download token per file) in SQLite. Writes land atomically (temporary
  * file in the data folder, then rename). Every model file whose path calls for a content check

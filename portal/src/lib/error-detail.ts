@@ -1,4 +1,4 @@
-/** The detail of a caught error for the spec's '…: {detail}' messages. */
+/** The detail of a caught error for the catalogue's '…: {detail}' messages. */
 
 /** The message of an error for '…: {detail}' texts. */
 export function detailOf(error: unknown): string {

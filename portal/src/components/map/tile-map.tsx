@@ -36,7 +36,7 @@ import './map.css';
 
 setWorkerUrl(workerUrl);
 
-/** MapLibre zoom = spec (256 px world) zoom − 1. */
+/** MapLibre zoom = portal (256 px world) zoom − 1. */
 const ZOOM_OFFSET = 1;
 /** OpenStreetMap's attribution (https://www.openstreetmap.org/copyright asks for it on every map). */
 export const OSM_ATTRIBUTION =
@@ -252,7 +252,7 @@ export default function TileMap({
       if (image) instance.addImage(id, image, { pixelRatio: Math.max(1, Math.min(3, Math.round(globalThis.devicePixelRatio || 1))) });
     });
 
-    // State for tests and the overlays: the view in spec zooms, clusters and points drawn.
+    // State for tests and the overlays: the view in portal zooms, clusters and points drawn.
     // `settled`: the map is idle (tiles drawn, the source's clusters recomputed for this zoom); at
     // `moveend` the clusters may still be the previous zoom's, and the list changes again after.
     const report = (settled: boolean) => {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 /**
  * A link that opens in a new tab once `href` is known; until then a disabled button reading
- * 'Preparing...' (the spec's 'View Model' / 'View 3D'). When there is nothing to link to at all
+ * 'Preparing...' (where the link will read e.g. 'View Model' / 'View 3D'). When there is nothing to link to at all
  * (`unavailable`, e.g. 'No 3D file'), a disabled button saying so instead of a 'Preparing...'
  * that would never end.
  */

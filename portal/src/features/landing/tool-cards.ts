@@ -1,7 +1,7 @@
 /**
  * The three tool cards of the landing page. The
  * images ship with the portal (portal/public/tools, made for this project): a static SVG and an
- * animated (SMIL) SVG shown on hover. The spec names the external viewers' hosts only as {host}:
+ * animated (SMIL) SVG shown on hover. The external viewers' hosts are not fixed:
  * when a deployment configures them (`CATALOG_SPLAT_VIEWER_URL` / `CATALOG_DUAL_VIEWER_URL`, or
  * `VITE_SPLAT_VIEWER_URL` / `VITE_DUAL_VIEWER_URL` for a Firebase build) the cards open them in a
  * new tab; otherwise they open, in a new tab too, the built-in viewer on the demo scene that

@@ -1,7 +1,7 @@
 /**
  * The current files table of the model management screen: 25 rows per page,
  * at most 5 page buttons, a search box when there are more than 10 files, per-file delete (main
- * files refused with the spec's message) and delete all (images, thumbnails, assets and camera
+ * files refused with the catalogue's message) and delete all (images, thumbnails, assets and camera
  * metadata only, after 'Are you sure you want to delete all N files?').
  */
 import { useMemo, useRef, useState } from 'react';

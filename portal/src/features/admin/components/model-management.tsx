@@ -91,7 +91,7 @@ export function EditModelForm({
     {
       failure: (e) => {
         console.error(e);
-        // a Public ID another model of the project has: the spec's message, then the reason
+        // a Public ID another model of the project has: the catalogue's message, then the reason
         return isAppError(e, ErrorCode.AlreadyExists) ? `${ModelMessages.updateModelFailed} ${e.message}` : ModelMessages.updateModelFailed;
       },
     },

@@ -116,7 +116,7 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   const errors = useFieldErrors<'email' | 'uid'>();
   const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
     success: (_, target) => adminGranted(target.email ?? target.uid),
-    // every failure in the spec's wrapper, with the reason ('Error setting admin role: No account with UID ….')
+    // every failure in the catalogue's wrapper, with the reason ('Error setting admin role: No account with UID ….')
     failure: (error) => adminGrantFailed(detailOf(error)),
   });
 

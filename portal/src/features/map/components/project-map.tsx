@@ -10,7 +10,7 @@
  * Marker colour, stat cards and the popup's badge come from one count per project: the models
  * the viewer can see (the project summaries the route hands in: hidden models counted for admins only). A project without
  * models is grey (no badge); the legend names grey only when such a marker is on the map, so
- * every colour shown is explained and the spec's three items stay as they are otherwise.
+ * every colour shown is explained and the legend keeps its usual three items otherwise.
  *
  * For keyboard and screen readers: the stat cards are a list named 'Map statistics', the legend a list named 'Legend';
  * the geolocation message lands in an alert region that is there before it; the map region is

@@ -157,7 +157,7 @@ export function ModelList({
   }
 
   if (models.status === 'loading') return <LoadingState label="Loading models..." />;
-  // List errors are logged and loading ends, as the spec's silent handling has it; the list then
+  // List errors are logged, not shown as an error banner, and loading ends; the list then
   // says that loading failed rather than showing an empty catalog.
   if (models.status === 'error') console.error(models.error);
   const all = models.status === 'success' ? models.data : [];

@@ -1,8 +1,8 @@
 /**
  * The built-in viewer page: answers the external viewer links
  * (`?id=` and `?compareMode=true&id=&referenceId=`, at `/viewer` and `/viewer/`) and the landing
- * cards' demo links. Full window, outside the app shell. Signed-in users only (the spec's
- * login-required treatment otherwise), except the landing page's demo: a scene that ships with
+ * cards' demo links. Full window, outside the app shell. Signed-in users only (a 'Login Required'
+ * state otherwise), except the landing page's demo: a scene that ships with
  * the portal, shown to anyone through its own read-only backend (api/demo-scene.ts). Single view:
  * one viewport. Compare mode: the model and its reference model side by side with linked cameras,
  * or stacked with a swipe slider. Every state has one h1, a page title (the model's name,

@@ -18,7 +18,7 @@ export type ViewerRequest =
 
 /**
  * Reads a viewer URL's query. Values are trimmed; `compareMode` counts only as the exact string
- * 'true' (as the spec's links write it).
+ * 'true' (as the viewer links write it).
  * @param search `location.search` (with or without the leading '?')
  * @returns what to show; `invalid` (with a sentence for the page) when `id` or, in compare
  * mode, `referenceId` is missing
