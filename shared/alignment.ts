@@ -174,9 +174,9 @@ export function alignmentRmsError(matrix: readonly number[], pairs: readonly Ali
 
 /**
  * Solves the similarity transform (rotation, uniform scale, translation) that maps three model
- * points onto the same three points picked on the reference model (issue 18 "Across captures",
- * the manual 3-point alignment), by Horn's quaternion method: least-squares in the rotation and
- * the scale, exact when the pairs are consistent. The rotation is proper (no mirror).
+ * points onto the same three points picked on the reference model (the manual 3-point alignment
+ * of two captures), by Horn's quaternion method: least-squares in the rotation and the scale,
+ * exact when the pairs are consistent. The rotation is proper (no mirror).
  * @param pairs exactly 3 pairs, model → reference, in each model's own units
  * @returns the matrix (column-major, model → reference), its RMS error over the pairs (reference units) and the scale
  * @throws AppError `invalid-argument` with an {@link AlignmentMessages} text: not 3 pairs, a

@@ -59,7 +59,7 @@ export type Quat = [number, number, number, number];
 export type Mat3 = [Vec3, Vec3, Vec3];
 
 /**
- * What the functions here read of a camera: the fields plus the optional 3DGS focal lengths.
+ * What the functions here read of a camera: its entry's fields plus the optional 3DGS focal lengths.
  * A {@link CameraMetadataEntry} fits; `fx`/`fy` that are not positive finite numbers count as absent.
  */
 export type CameraLike = Pick<CameraMetadataEntry, 'position' | 'rotation' | 'width' | 'height'> & { fx?: unknown; fy?: unknown };

@@ -88,7 +88,7 @@ export interface PendingChange {
 export type DocumentLookup = (collection: CollectionName, id: string) => Json | null;
 
 /**
- * The role a principal acts with in the table: 'admin' for the service principal, the
+ * The role a principal acts with in the role table: 'admin' for the service principal, the
  * record's role for a signed-in account, null when signed out or without a record.
  */
 export function roleOf(principal: Principal): Role | null {
