@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react';
 import { useBackend } from '../lib/backend-context.js';
+import { createPromiseCache, type PromiseCache } from '../lib/promise-cache.js';
 import { success, usePromise, type Resource } from '../lib/resource.js';
 
 /**
@@ -15,14 +16,16 @@ import { success, usePromise, type Resource } from '../lib/resource.js';
 export interface DownloadUrlCache {
   /** The files port the links come from (a new cache for a new backend). */
   files: unknown;
-  pending: Map<string, Promise<string>>;
+  /** The links asked for, by path (a failed one is dropped, so the next mount asks again). */
+  pending: PromiseCache<string>;
+  /** The links already resolved, by path (shown at once, without a loading render). */
   resolved: Map<string, string>;
 }
 
 /** A {@link DownloadUrlCache} for the calling screen (a new one when the backend changes). */
 export function useDownloadUrlCache(): DownloadUrlCache {
   const { files } = useBackend();
-  return useMemo(() => ({ files, pending: new Map(), resolved: new Map() }), [files]);
+  return useMemo(() => ({ files, pending: createPromiseCache<string>(), resolved: new Map<string, string>() }), [files]);
 }
 
 export function useDownloadUrl(path: string | null | undefined, cache?: DownloadUrlCache): Resource<string> {
@@ -30,21 +33,18 @@ export function useDownloadUrl(path: string | null | undefined, cache?: Download
   const known = path && cache ? cache.resolved.get(path) : undefined;
   const result = usePromise<string>(path && known === undefined ? path : null, () => {
     const key = path as string;
-    const asked = cache?.pending.get(key);
-    if (asked) return asked;
-    const link = files.getDownloadUrl(key).then(
-      (url) => {
-        cache?.resolved.set(key, url);
-        return url;
-      },
-      (error: unknown) => {
-        cache?.pending.delete(key);
-        console.error(`Could not resolve a link for ${key}`, error);
-        throw error;
-      },
-    );
-    cache?.pending.set(key, link);
-    return link;
+    const resolve = () =>
+      files.getDownloadUrl(key).then(
+        (url) => {
+          cache?.resolved.set(key, url);
+          return url;
+        },
+        (error: unknown) => {
+          console.error(`Could not resolve a link for ${key}`, error);
+          throw error;
+        },
+      );
+    return cache ? cache.pending.get(key, resolve) : resolve();
   });
   return known === undefined ? result : success(known);
 }

@@ -7,6 +7,7 @@ import { matchCameraImages, type CameraImageMatch } from '@shared/camera-poses.j
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { FileStorePort } from '@shared/ports/files.js';
 import type { CameraMetadataEntry, Model } from '@shared/types.js';
+import { createPromiseCache, type PromiseCache } from '../../../lib/promise-cache.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 import { fetchBytes } from '../lib/fetch-bytes.js';
 
@@ -58,10 +59,10 @@ export function useViewerCameras(files: FileStorePort, model: Model | null, enab
   return usePromise(key, () => sharedLoad(files, key!, () => loadViewerCameras(files, model!)));
 }
 
-/** Camera lists loaded lately, per file store, by model, file and last update (at most {@link CAMERAS_KEPT} each). */
-const loaded = new WeakMap<FileStorePort, Map<string, Promise<ViewerCamera[]>>>();
-/** How many models' camera lists are kept (a compare view shows two). */
+/** How many models' camera lists are kept per file store (a compare view shows two). */
 const CAMERAS_KEPT = 4;
+/** Camera lists loaded lately, per file store, by model, file and last update. */
+const loaded = new WeakMap<FileStorePort, PromiseCache<ViewerCamera[]>>();
 
 /**
  * One download per model and version of its camera metadata: the viewport (frustums and the
@@ -70,13 +71,6 @@ const CAMERAS_KEPT = 4;
  */
 function sharedLoad(files: FileStorePort, key: string, load: () => Promise<ViewerCamera[]>): Promise<ViewerCamera[]> {
   let kept = loaded.get(files);
-  if (!kept) loaded.set(files, (kept = new Map()));
-  const found = kept.get(key);
-  if (found) return found;
-  const promise = load();
-  kept.set(key, promise);
-  const store = kept;
-  promise.catch(() => store.delete(key));
-  while (kept.size > CAMERAS_KEPT) kept.delete(kept.keys().next().value!);
-  return promise;
+  if (!kept) loaded.set(files, (kept = createPromiseCache({ max: CAMERAS_KEPT })));
+  return kept.get(key, load);
 }
