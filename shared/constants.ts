@@ -1,6 +1,6 @@
 /**
- * Business constants and limits (screen sizes, upload thresholds, timings), one name each. Sizes are in bytes, durations in milliseconds, lengths in CSS pixels unless the
- * name says otherwise.
+ * Business constants and limits (screen sizes, upload thresholds, timings), one name each. Sizes
+ * are in bytes, durations in milliseconds, lengths in CSS pixels unless the name says otherwise.
  */
 
 const KB = 1024;

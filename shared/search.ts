@@ -1,9 +1,9 @@
 /**
  * Search: the catalog search is a case-insensitive substring match on structure_id, name and
- * description; the searchable lists match their own fields (project management: name, structure id, slug;
- * model management: publicId, name; the files table: path; model list: publicId, name,
- * and the model's project's name and structure ID). An empty or blank term matches all.
- * Filters return a new array in the input's order.
+ * description; the searchable lists match their own fields (project management: name, structure id,
+ * slug; model management: publicId, name; the files table: path; model list: publicId, name, and
+ * the model's project's name and structure ID). An empty or blank term matches all. Filters return
+ * a new array in the input's order.
  */
 import type { FileEntry, ModelData, ProjectData } from './types.js';
 

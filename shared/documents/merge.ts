@@ -1,9 +1,9 @@
 /**
- * How a write turns a stored document into its next state (Firestore semantics): server-time sentinels, `set` with merge, dotted-path `update`s,
- * `create` of an existing document and `update` of a missing one refused. The embedded backend
- * (`cli/src/server/documents.ts`) and the in-memory one (`shared/adapters/memory/catalog.ts`)
- * both compute their commits with these. Pure TypeScript; field paths are checked by the shared
- * rule (`shared/field-path.ts`).
+ * How a write turns a stored document into its next state (Firestore semantics): server-time
+ * sentinels, `set` with merge, dotted-path `update`s, `create` of an existing document and `update`
+ * of a missing one refused. The embedded backend (`cli/src/server/documents.ts`) and the in-memory
+ * one (`shared/adapters/memory/catalog.ts`) both compute their commits with these. Pure TypeScript;
+ * field paths are checked by the shared rule (`shared/field-path.ts`).
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateFieldPath } from '@shared/field-path.js';

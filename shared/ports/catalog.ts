@@ -1,7 +1,8 @@
 /**
- * Catalog port: the document database, with Firestore's semantics so that the Firebase adapter
- * is a thin mapping. Collections and document shapes are those of `shared/types.ts`. Reads are filtered by the role table on the server: a non-admin
- * never receives a hidden model, whichever call it makes.
+ * Catalog port: the document database, with Firestore's semantics so that the Firebase adapter is a
+ * thin mapping. Collections and document shapes are those of `shared/types.ts`. Reads are filtered
+ * by the role table on the server: a non-admin never receives a hidden model, whichever call it
+ * makes.
  */
 import type { CollectionName, CollectionTypes } from '../types.js';
 import type { Unsubscribe } from './identity.js';

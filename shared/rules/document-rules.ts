@@ -454,9 +454,10 @@ export function checkDocumentContent(change: PendingChange): void {
 export type ModelsWithPublicId = (projectId: string, publicId: string) => string[];
 
 /**
- * The Public ID rule of every model write, whoever writes: when a write creates a `models` document or changes its `publicId` or `projectId`, the
- * Public ID must match PUBLIC_ID_PATTERN and no other model of the same project may have it.
- * Writes that leave both fields as they were pass, so models stored before the rule stay editable.
+ * The Public ID rule of every model write, whoever writes: when a write creates a `models` document
+ * or changes its `publicId` or `projectId`, the Public ID must match PUBLIC_ID_PATTERN and no other
+ * model of the same project may have it. Writes that leave both fields as they were pass, so models
+ * stored before the rule stay editable.
  * @param change the computed write
  * @param modelsWithPublicId looks up the models of a project with a Public ID, in the commit's current state
  * @throws AppError `invalid-argument` (ValidationMessages.publicIdPattern) or `already-exists`

@@ -1,5 +1,6 @@
 /**
- * Typed-name confirmations of deleting a model or a project: the admin types the name, which must equal the real one after trimming both.
+ * Typed-name confirmations of deleting a model or a project: the admin types the name, which must
+ * equal the real one after trimming both.
  */
 import { ValidationMessages } from '../messages.js';
 import { invalid, valid } from './result.js';

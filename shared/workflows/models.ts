@@ -77,9 +77,10 @@ export interface AddModelHooks {
   signal?: AbortSignal;
   /**
    * Refuse a Public ID another model of the project already has ({@link assertPublicIdFree}),
-   * checked in the preparing stage, before anything is uploaded. On by default (one
-   * Public ID, one `?id=` link, on every create path, the model-list upload included). `false` skips this pre-check only: the embedded and
-   * in-memory backends refuse the clash when the record is written (after the uploads).
+   * checked in the preparing stage, before anything is uploaded. On by default (one Public ID, one
+   * `?id=` link, on every create path, the model-list upload included). `false` skips this
+   * pre-check only: the embedded and in-memory backends refuse the clash when the record is written
+   * (after the uploads).
    */
   uniquePublicId?: boolean;
   /**

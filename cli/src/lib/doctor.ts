@@ -1,7 +1,7 @@
 /**
  * `catalog doctor`: consistency checks between the catalog's records and its stored files, and
- * their repairs; and the backfill of what models stored before the content checks lack (their validation
- * report, a thumbnail from their first photo, the web-sized copy of their splat).
+ * their repairs; and the backfill of what models stored before the content checks lack (their
+ * validation report, a thumbnail from their first photo, the web-sized copy of their splat).
  *
  * Maintenance never races live work: uploads store their files first and write the model record
  * last, so files without a record may be an upload in progress or one that can still resume.
@@ -49,8 +49,8 @@ export interface DoctorReport {
   projectsWithMissingReference: { projectId: string; name: string; referenceModelId: string }[];
   /**
    * Models without a boolean `visible` (records written before it was set on create). The catalog
-   * counts a missing `visible` as visible, but Firestore queries and security rules filter on `visible == true`,
-   * so on Firebase non-admins would not see them until it is written.
+   * counts a missing `visible` as visible, but Firestore queries and security rules filter on
+   * `visible == true`, so on Firebase non-admins would not see them until it is written.
    */
   modelsWithoutVisibility: { modelId: string; publicId: string }[];
   /**

@@ -1,7 +1,7 @@
 /**
- * Identity of the embedded backend: email/password accounts
- * with scrypt hashes, expiring HS256 ID tokens (jose, 1 h) plus rotating refresh tokens, the
- * service key (the local twin of a service-account key), and the identity service's sign-in error codes (`auth/…`).
+ * Identity of the embedded backend: email/password accounts with scrypt hashes, expiring HS256 ID
+ * tokens (jose, 1 h) plus rotating refresh tokens, the service key (the local twin of a
+ * service-account key), and the identity service's sign-in error codes (`auth/…`).
  */
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';

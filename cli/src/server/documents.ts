@@ -1,10 +1,10 @@
 /**
- * Document storage of the embedded backend: Firestore-shaped documents
- * (`shared/types.ts`) kept as JSON in SQLite, with the query subset of `shared/ports/catalog.ts`
- * (== / != filters on dotted field paths, orderBy, limit) compiled to SQL (json_extract /
- * json_type, field paths validated and written in, values bound), server timestamps and atomic
- * batches. Query results are also served as JSON text straight from the stored rows (`queryText`,
- * so a large catalog's queries skip parsing and re-serialising every document), cached per query until the next write.
+ * Document storage of the embedded backend: Firestore-shaped documents (`shared/types.ts`) kept as
+ * JSON in SQLite, with the query subset of `shared/ports/catalog.ts` (== / != filters on dotted
+ * field paths, orderBy, limit) compiled to SQL (json_extract / json_type, field paths validated and
+ * written in, values bound), server timestamps and atomic batches. Query results are also served as
+ * JSON text straight from the stored rows (`queryText`, so a large catalog's queries skip parsing
+ * and re-serialising every document), cached per query until the next write.
  */
 import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '@shared/errors.js';

@@ -1,8 +1,8 @@
 /**
- * `catalog serve`: the embedded backend. One Node process, no cloud account:
- * documents in SQLite, files on disk, email/password identity, the role table
- * (who may read and write what) on every request, live updates over Server-Sent Events, resumable uploads (tus), range downloads,
- * and the built portal with SPA fallback.
+ * `catalog serve`: the embedded backend. One Node process, no cloud account: documents in SQLite,
+ * files on disk, email/password identity, the role table (who may read and write what) on every
+ * request, live updates over Server-Sent Events, resumable uploads (tus), range downloads, and the
+ * built portal with SPA fallback.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

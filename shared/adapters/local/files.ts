@@ -1,8 +1,8 @@
 /**
- * File-store port over the embedded backend. Files up to 256 KB, as a Blob or a native stream, go in one request; everything else uses a resumable tus upload
- * (tus-js-client: XHR in the browser, node:http in Node) with progress, cancel via AbortSignal
- * (the partial upload is terminated on the server) and, with a URL storage, resume across
- * processes.
+ * File-store port over the embedded backend. Files up to 256 KB, as a Blob or a native stream, go
+ * in one request; everything else uses a resumable tus upload (tus-js-client: XHR in the browser,
+ * node:http in Node) with progress, cancel via AbortSignal (the partial upload is terminated on the
+ * server) and, with a URL storage, resume across processes.
  */
 import type * as Tus from 'tus-js-client';
 import { usesResumableUpload } from '../../constants.js';

@@ -1,6 +1,6 @@
 /**
- * `catalog models upload`: one model folder into a project, with the Add Model form's stages,
- * rules and messages and its "reference model on add" question; resumable, and idempotent by Public ID:
+ * `catalog models upload`: one model folder into a project, with the Add Model form's stages, rules
+ * and messages and its "reference model on add" question; resumable, and idempotent by Public ID:
  * an upload of a Public ID the project already has creates nothing and sends nothing.
  */
 import { Command } from 'commander';

@@ -1,6 +1,6 @@
 /**
- * A chosen file's content problem under its input, shown as soon as the file is chosen: an alert outside
- * the input's label (so the label stays the input's name), tied to the input by
+ * A chosen file's content problem under its input, shown as soon as the file is chosen: an alert
+ * outside the input's label (so the label stays the input's name), tied to the input by
  * `aria-describedby` ({@link useFileProblemId}).
  */
 import { useId } from 'react';

@@ -1,7 +1,7 @@
 /**
  * The searchable, sortable pick list (sort buttons ID / Name / Latest) of the left column of the
- * project and model management screens. For screen readers: the sort buttons say which is on (aria-pressed), the
- * list is named, and the selected item's button is marked aria-current.
+ * project and model management screens. For screen readers: the sort buttons say which is on
+ * (aria-pressed), the list is named, and the selected item's button is marked aria-current.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import type { ListSort } from '@shared/order.js';

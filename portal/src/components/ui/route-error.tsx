@@ -9,8 +9,8 @@
  *   old file names are gone) → Retry reloads the page (the browser keeps a failed module import).
  * - unexpected: anything else → its message; Retry renders the route again.
  *
- * For screen readers: the message is announced (role=alert), its title is the page's h1 and the document
- * title; outside the shell (`standalone`) it is the page's main landmark.
+ * For screen readers: the message is announced (role=alert), its title is the page's h1 and the
+ * document title; outside the shell (`standalone`) it is the page's main landmark.
  */
 import { useEffect, useState } from 'react';
 import { Link, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from 'react-router-dom';

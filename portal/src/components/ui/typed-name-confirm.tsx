@@ -1,5 +1,6 @@
 /**
- * The typed-name delete confirmation of a model or a project: the typed text must equal the name (trimmed) before the delete runs.
+ * The typed-name delete confirmation of a model or a project: the typed text must equal the name
+ * (trimmed) before the delete runs.
  *
  * It is a modal dialog (WCAG 2.1.2, 2.4.3, 4.1.2): {@link ModalDialog} moves the focus
  * into it (to the typed-name input), keeps Tab inside it, closes on Escape and gives the focus

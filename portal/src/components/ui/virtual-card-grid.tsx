@@ -1,9 +1,10 @@
 /**
- * A responsive card grid that renders only the rows near the viewport (a catalog may
- * hold 1,000 projects on /projects and /catalog): the page scrolls as usual (react-window v2's `useVirtualizer` with
- * the window as scroll element), the column count follows the grid's width as `.card-grid`'s
- * `repeat(auto-fill, minmax(<min>px, 1fr))` would (one column at phone width), and each row's
- * height is measured (cards keep their content; rows are re-measured when the columns change).
+ * A responsive card grid that renders only the rows near the viewport (a catalog may hold 1,000
+ * projects on /projects and /catalog): the page scrolls as usual (react-window v2's
+ * `useVirtualizer` with the window as scroll element), the column count follows the grid's width as
+ * `.card-grid`'s `repeat(auto-fill, minmax(<min>px, 1fr))` would (one column at phone width), and
+ * each row's height is measured (cards keep their content; rows are re-measured when the columns
+ * change).
  *
  * Keyboard: the row holding focus and the rows on either side of it stay rendered
  * ({@link useFocusedRow}, {@link withFocusedRows}), so Tab and Shift+Tab walk card by card past

@@ -1,7 +1,7 @@
 /**
- * Upload a model's additional files (images, thumbnails, assets) or its camera metadata (with
- * the upload stages and the camera metadata checks) through the shared workflows; photos are checked and a
- * thumbnail made with the browser's content platform.
+ * Upload a model's additional files (images, thumbnails, assets) or its camera metadata (with the
+ * upload stages and the camera metadata checks) through the shared workflows; photos are checked
+ * and a thumbnail made with the browser's content platform.
  */
 import { useCallback, useMemo } from 'react';
 import {

@@ -1,10 +1,10 @@
 /**
- * The frame of the project and model management screens: the title, the screen's banner, the 1+3 grid with the pick list on
- * the left and, on the right, the selection's panels or the 'No … Selected' state. A new banner
- * is scrolled into view below the fixed top bar (otherwise a blocked delete's banner would
- * sit above the screen or half under the top bar; `.management-banner` has its scroll margin).
- * The banner sits in live regions that are always there (a blocked delete is announced);
- * when the focus's control went away with a deleted item, the screen's heading takes it
+ * The frame of the project and model management screens: the title, the screen's banner, the 1+3
+ * grid with the pick list on the left and, on the right, the selection's panels or the 'No …
+ * Selected' state. A new banner is scrolled into view below the fixed top bar (otherwise a blocked
+ * delete's banner would sit above the screen or half under the top bar; `.management-banner` has
+ * its scroll margin). The banner sits in live regions that are always there (a blocked delete is
+ * announced); when the focus's control went away with a deleted item, the screen's heading takes it
  * ({@link screenHeading}).
  */
 import { useEffect, useRef, type ReactNode, type Ref } from 'react';

@@ -1,7 +1,7 @@
 /**
- * The project create/edit form, with its rules and messages. Validation is the shared `validateProjectForm`; the slug follows the name until the
- * admin types one. A refused field is marked
- * `aria-invalid`, described by the message, and takes the focus.
+ * The project create/edit form, with its rules and messages. Validation is the shared
+ * `validateProjectForm`; the slug follows the name until the admin types one. A refused field is
+ * marked `aria-invalid`, described by the message, and takes the focus.
  */
 import { useState, type FormEvent } from 'react';
 import { FormMessages, ProjectMessages, ValidationMessages, saveProjectFailed } from '@shared/messages.js';

@@ -2,9 +2,9 @@
  * The reference-model picker table of a project (in the project management panel): one row per
  * model with 'Set as Reference' on the others; the swap runs in the shared `setReferenceModel`
  * workflow (one atomic batch). A hidden model is marked 'Hidden' and refused ('A hidden model
- * cannot be the reference model. Unhide it first.'): here before anything is written, and by the workflow for every other caller. Each row's
- * button is named with its model ('Set as Reference for TWR-001-2024-05'); the result
- * is announced (live region).
+ * cannot be the reference model. Unhide it first.'): here before anything is written, and by the
+ * workflow for every other caller. Each row's button is named with its model ('Set as Reference for
+ * TWR-001-2024-05'); the result is announced (live region).
  */
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';

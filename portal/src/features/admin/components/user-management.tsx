@@ -1,12 +1,11 @@
 /**
- * User management: two tabs, Register User and Manage Roles.
- * Registering signs the admin out after 2 seconds; the local backend's createAccount
- * does not sign the new user in, so the sign-out is done here. Manage Roles lists the accounts
- * (email, UID, role, admin flag) with a search box, each non-admin with its own 'Set as Admin';
- * 'Set as Admin' by UID is refused for a UID without an account ('Error setting admin role: No
- * account with UID ….'). A grant leaves the admin signed in: the role is read at sign-in, so it is
- * the promoted user who signs in again, as the success message says; the admin's own role did not
- * change.
+ * User management: two tabs, Register User and Manage Roles. Registering signs the admin out after
+ * 2 seconds; the local backend's createAccount does not sign the new user in, so the sign-out is
+ * done here. Manage Roles lists the accounts (email, UID, role, admin flag) with a search box, each
+ * non-admin with its own 'Set as Admin'; 'Set as Admin' by UID is refused for a UID without an
+ * account ('Error setting admin role: No account with UID ….'). A grant leaves the admin signed in:
+ * the role is read at sign-in, so it is the promoted user who signs in again, as the success
+ * message says; the admin's own role did not change.
  *
  * Keyboard and screen readers: the two tabs are a tablist (arrow keys, Home, End move
  * and select; Tab goes into the panel); results are announced (live regions); a refused field is

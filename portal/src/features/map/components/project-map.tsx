@@ -12,9 +12,9 @@
  * models is grey (no badge); the legend names grey only when such a marker is on the map, so
  * every colour shown is explained and the legend keeps its usual three items otherwise.
  *
- * For keyboard and screen readers: the stat cards are a list named 'Map statistics', the legend a list named 'Legend';
- * the geolocation message lands in an alert region that is there before it; the map region is
- * named 'Project map' and reachable by keyboard (see `components/map`).
+ * For keyboard and screen readers: the stat cards are a list named 'Map statistics', the legend a
+ * list named 'Legend'; the geolocation message lands in an alert region that is there before it;
+ * the map region is named 'Project map' and reachable by keyboard (see `components/map`).
  */
 import { Suspense, lazy, useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

@@ -1,9 +1,9 @@
 /**
- * The admin upload panel of the model list: project, publicId, name, a splat file (.splat, .ply) and a GLB file (.glb), each
- * chosen file's content problem shown under its input at once. Bad
- * input shows the message and uploads nothing; a failure shows 'An error occurred during
- * upload.' (and is logged); success shows 'Model uploaded successfully!' and clears the form.
- * While uploading, 'Cancel' stops it: 'Upload canceled.', nothing kept.
+ * The admin upload panel of the model list: project, publicId, name, a splat file (.splat, .ply)
+ * and a GLB file (.glb), each chosen file's content problem shown under its input at once. Bad
+ * input shows the message and uploads nothing; a failure shows 'An error occurred during upload.'
+ * (and is logged); success shows 'Model uploaded successfully!' and clears the form. While
+ * uploading, 'Cancel' stops it: 'Upload canceled.', nothing kept.
  *
  * Screen readers: the start of an upload and its outcome are announced through live
  * regions that are always in the page; a refused field is `aria-invalid`, described by the

@@ -1,8 +1,9 @@
 /**
- * The project list screen's content (a card grid and a table view): live projects sorted by structure_id, as cards with thumbnails from each
- * project's reference model (its summary's `referenceThumbnailPath`) or as a table (`?view=table`, the sidebar's 'Project List – Table
- * view'), and the empty state. Both render only what is near the viewport (a catalog may
- * hold 1,000 projects), the page scrolling as usual.
+ * The project list screen's content (a card grid and a table view): live projects sorted by
+ * structure_id, as cards with thumbnails from each project's reference model (its summary's
+ * `referenceThumbnailPath`) or as a table (`?view=table`, the sidebar's 'Project List – Table
+ * view'), and the empty state. Both render only what is near the viewport (a catalog may hold 1,000
+ * projects), the page scrolling as usual.
  */
 import { useId, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';

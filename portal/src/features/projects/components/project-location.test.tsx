@@ -1,6 +1,7 @@
 /**
- * Project detail's Location section (embedded map at zoom 14, 200 px high): the maps service's embed with a Maps key, the key-less map without one (here the plain
- * grid: jsdom has no WebGL), nothing to draw without coordinates.
+ * Project detail's Location section (embedded map at zoom 14, 200 px high): the maps service's
+ * embed with a Maps key, the key-less map without one (here the plain grid: jsdom has no WebGL),
+ * nothing to draw without coordinates.
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
