@@ -1,7 +1,7 @@
 /**
  * The message catalogue: every user-facing message (validation, errors, confirmations), verbatim,
  * in one place. Screens and the CLI print these; tests assert them. Parameterised messages are
- * functions.
+ * functions. Most texts are given wording, kept exactly; those marked 'Ours' are our own.
  */
 import { ErrorCode, isAppError } from './errors.js';
 
