@@ -88,7 +88,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('catalog serve compresses JSON (issue 17)', () => {
+describe('catalog serve compresses JSON and keeps cached answers exact', () => {
   it('answers the models query with gzip or br when asked, identity otherwise, with the same documents', async () => {
     const plain = await queryModels(server.serviceKey, 'identity');
     expect(plain.status).toBe(200);

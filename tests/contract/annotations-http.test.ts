@@ -119,7 +119,7 @@ afterAll(async () => {
   if (handle) rmSync(handle.dataDir, { recursive: true, force: true });
 });
 
-describe('findings over raw HTTP as a user (issue 18 user rule)', () => {
+describe('findings over raw HTTP as a user: users add findings on models they can open, as their author', () => {
   it("refuses what the rule forbids with 403 and writes nothing; accepts the user's finding with its count batch", async () => {
     // a count bump alone
     const bump = await asUser('POST', '/v1/batch', {

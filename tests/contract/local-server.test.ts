@@ -283,7 +283,7 @@ describe('embedded backend (catalog serve)', () => {
     await resumable.close();
   });
 
-  describe('bad model files sent without any client (plain HTTP with an admin token; issue 16)', () => {
+  describe('bad model files sent without any client (plain HTTP with an admin token) are refused by the content checks', () => {
     let adminToken = '';
     beforeAll(async () => {
       const account = await service.identity.createAccount('raw-admin@local.test', 'raw-admin-pass');

@@ -1183,7 +1183,7 @@ describe('embedded backend under hostile requests', () => {
 });
 
 describe('multi-step attacks', () => {
-  it('a user cannot become admin through __proto__ updates (the issue-12 sequence)', async () => {
+  it('a user cannot become admin through __proto__ updates, nor replace their record or create a project; queries keep their scope', async () => {
     const call = (method: string, body: unknown) =>
       fetch(`${url}/v1/docs/users/${ids.userUid}`, {
         method,

@@ -260,7 +260,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     });
   }
 
-  it('the floating buttons and the top bar never cover a control of the admin screens, at 1400×1000 and 390×844 (issue 17)', async () => {
+  it('the floating buttons and the top bar never cover a control of the admin screens, at 1400×1000 and 390×844', async () => {
     const [b] = (await service.catalog.query('models', { where: [['publicId', '==', 'BRG-900-B']] })) as Model[];
     const screens: Array<[string, () => Promise<void>]> = [
       ['/admin/projects', () => content().getByRole('button', { name: 'Create Project' }).waitFor()],
@@ -298,7 +298,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     expect(found).toEqual([]);
   });
 
-  it("the reference picker marks a hidden model and refuses it: 'A hidden model cannot be the reference model. Unhide it first.' (issue 17)", async () => {
+  it("the reference picker marks a hidden model and refuses it: 'A hidden model cannot be the reference model. Unhide it first.'", async () => {
     const [a] = (await service.catalog.query('models', { where: [['publicId', '==', 'BRG-900-A']] })) as Model[];
     await service.catalog.update('models', a!.id, { visible: false });
     try {

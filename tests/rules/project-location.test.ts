@@ -19,7 +19,7 @@ const project = (lat: unknown, lng: unknown) => ({
   location: { lat, lng, address: null, mapUrl: null },
 });
 
-describe('firestore.rules: project location ranges (issue 17)', () => {
+describe('firestore.rules: project coordinates must be in range', () => {
   let env: RulesTestEnvironment;
   let firestore: FirestoreEmulatorHandle;
 

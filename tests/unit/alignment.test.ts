@@ -51,7 +51,7 @@ function expectMatrixClose(actual: readonly number[], expected: readonly number[
   expect(worst).toBeLessThan(tolerance);
 }
 
-describe('shared/alignment.ts (issue 18, 3-point alignment)', () => {
+describe('shared/alignment.ts: 3-point alignment between captures', () => {
   it.each([
     ['a general rotation, scale 2.5', { x: 1, y: 2, z: -0.5 }, 1.1, 2.5, { x: 10, y: -3, z: 7.25 }],
     ['a half turn (quaternion w = 0), scale 0.01', { x: 0.3, y: -1, z: 0.2 }, Math.PI, 0.01, { x: -0.5, y: 0.2, z: 1 }],

@@ -25,7 +25,7 @@ function centres(bytes: Uint8Array): ModelPoint[] {
 
 const distance = (a: ModelPoint, b: ModelPoint) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 
-describe('demo findings (issue 18)', () => {
+describe('demo findings: valid input placed on their models, follow-ups linked', () => {
   it('are valid finding input, scaled models in metres', () => {
     const withFindings = demoModels.filter((m) => (m.findings ?? []).length > 0);
     expect(withFindings.map((m) => [m.publicId, m.findings?.length, m.unitsPerMetre])).toEqual([

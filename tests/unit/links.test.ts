@@ -16,7 +16,7 @@ describe('viewer links (§7)', () => {
     expect(viewerLink('https://viewer.example.org', 'TWR-001')).toBe('https://viewer.example.org/?id=TWR-001');
   });
 
-  it('links one finding with &finding={seq} (issue 18 report)', () => {
+  it('links one finding with &finding={seq} (the findings report)', () => {
     expect(findingLink('https://viewer.example.org/', 'TWR 1', 3)).toBe('https://viewer.example.org/?id=TWR%201&finding=3');
   });
 

@@ -93,7 +93,7 @@ describe('planModelFolder', () => {
   });
 });
 
-describe('inspectModelFolder: the content checks over a folder on disk (issue 16)', () => {
+describe('inspectModelFolder: the content checks over a folder on disk', () => {
   const root = tempDir('model-folder');
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   /** A folder holding `files`, inspected. */

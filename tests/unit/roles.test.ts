@@ -104,7 +104,7 @@ describe('roleBadge (§2 Shell footer)', () => {
   });
 });
 
-describe('findingRights (issue 18: the documented findings rule)', () => {
+describe('findingRights: admins do everything, users create and edit their own findings', () => {
   it('admins do everything; users create and edit their own; signed out or without a role nothing', () => {
     const admin = findingRights('admin', 'a1');
     expect([admin.create, admin.remove, admin.align, admin.edit({ author_uid: 'someone' })]).toEqual([true, true, true, true]);

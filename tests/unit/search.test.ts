@@ -51,7 +51,7 @@ describe('§5 search: case-insensitive substring on structure_id, name, descript
   });
 });
 
-describe("issue 17's model list search: publicId, name, project name or structure ID; one project", () => {
+describe("the model list's search: publicId, name, project name or structure ID; one project", () => {
   const list = [
     { publicId: 'TWR-2024', name: 'Spring survey', projectId: '1' },
     { publicId: 'BRG-2025', name: 'Deck scan', projectId: '2' },

@@ -49,7 +49,7 @@ describe('validateListUpload (§5 Upload from the model list screen)', () => {
     );
   });
 
-  it("then the Public ID's characters, as in Edit (issue 16: the same rule on every create path)", () => {
+  it("then the Public ID's characters, as in Edit (the same rule on every create path)", () => {
     expect(validateListUpload({ publicId: 'BAD PUB/ID <b>x</b>', name: 'Tower', hasSplat: true, hasGlb: false })).toEqual(
       fail('Public ID can only contain letters, numbers, hyphens, and underscores'),
     );
@@ -83,7 +83,7 @@ describe('validateAddModel (§5 Add model)', () => {
     );
   });
 
-  it("then the Public ID's characters, as in Edit (issue 16)", () => {
+  it("then the Public ID's characters, as in Edit", () => {
     expect(validateAddModel({ ...base, publicId: 'BAD PUB/ID <b>x</b>', modelType: 'mesh', hasSplat: false, hasGlb: true })).toEqual(
       fail('Public ID can only contain letters, numbers, hyphens, and underscores'),
     );

@@ -44,7 +44,7 @@ async function seeded() {
 
 const admin = { uid: 'admin-uid', email: 'admin@demo.lab' };
 
-describe('alignments and carry-over (issue 18)', () => {
+describe('alignments between captures and carrying findings over', () => {
   it("saves 'same-frame' as the identity and '3-point' as the solved matrix; reads and deletes it", async () => {
     const catalog = await seeded();
     const same = await saveAlignment(catalog, {

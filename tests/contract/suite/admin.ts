@@ -57,7 +57,7 @@ export function adminContract(ctx: ContractContext): void {
       )
     ).model;
 
-  describe('admin rules (issue 17)', () => {
+  describe('admin rules: hidden models and the reference, Set as Admin by UID, deleting a project with its models', () => {
     it('a hidden model cannot be made the reference; the reference model cannot be hidden; nothing changes', async () => {
       const projectId = await newProject('hidden-ref');
       const ref = await newModel(projectId, 'HR-1', true);

@@ -183,7 +183,7 @@ export function workflowsContract(ctx: ContractContext): void {
       });
 
       it.skipIf(Boolean(skip.roles))(
-        'hiding the reference model is refused (issue 17); a hidden model stops reaching non-admins until shown',
+        'hiding the reference model is refused; a hidden model stops reaching non-admins until shown',
         async () => {
           const projectId = await newProject('ref-hide');
           const ref = await newModel(env.admin, projectId, 'H-1', { setAsReference: true });
