@@ -1,4 +1,4 @@
-// Issue 18 through the `catalog` command against a fresh embedded server: `annotations list` and
+// Findings through the `catalog` command against a fresh embedded server: `annotations list` and
 // `annotations export` of one model and of a whole project (table, JSON, CSV, --out), and
 // `models set-scale` (a number, 'none', refused input, a model that does not exist), the scale
 // showing in `models list` and in the findings' measurements.
@@ -9,7 +9,7 @@ import { AnnotationMessages, FINDINGS_CSV_COLUMNS, findingModelFacts, findingRow
 import type { Backend } from '@shared/ports/index.js';
 import type { Annotation, Model } from '@shared/types.js';
 import { createAnnotation } from '@shared/workflows/index.js';
-import { parseJson, runCli } from '../support/cli.js';
+import { jsonCli, runCli } from '../support/cli.js';
 import { gaussianPly } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -23,20 +23,7 @@ let newer: Model;
 let other: Model;
 const author = { uid: 'inspector-1', email: 'inspector@example.com' };
 
-async function ok<T>(args: string[]): Promise<T> {
-  const res = await runCli([...args, '--json'], { env });
-  const out = parseJson<T>(res.stdout);
-  if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
-  return out.result;
-}
-
-async function fails(args: string[]): Promise<{ code: string; message: string }> {
-  const res = await runCli([...args, '--json'], { env });
-  expect(res.exitCode, res.stdout + res.stderr).toBe(1);
-  const out = parseJson(res.stdout);
-  if (out.status !== 'error') throw new Error(res.stdout);
-  return out.error;
-}
+const { ok, fails } = jsonCli(() => env);
 
 /** Uploads a model folder with a small 3DGS PLY to project `project`. */
 async function upload(project: string, publicId: string, captureDate: string): Promise<Model> {
@@ -94,7 +81,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('catalog annotations (issue 18)', () => {
+describe('catalog annotations list and export', () => {
   it('list MODEL --json gives the stored findings by number; the table shows the report columns', async () => {
     const listed = await ok<Annotation[]>(['annotations', 'list', newer.id]);
     expect(listed.map((a) => [a.id, a.seq, a.title, a.author_uid])).toEqual([
@@ -192,7 +179,7 @@ describe('catalog annotations (issue 18)', () => {
   });
 });
 
-describe('catalog models set-scale (issue 18)', () => {
+describe('catalog models set-scale', () => {
   it('sets, shows (models list, measurements in metres) and clears the scale', async () => {
     expect(await ok(['models', 'set-scale', 'HBC-001-2025', '2', '--project', 'HBC-001'])).toEqual({ id: newer.id, unitsPerMetre: 2 });
     expect((await backend.catalog.get('models', newer.id))?.metadata?.unitsPerMetre).toBe(2);

@@ -12,7 +12,7 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
-import { noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
+import { jsonCli, noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
 import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -22,21 +22,7 @@ let backend: Backend;
 let env: Record<string, string>;
 const work = tempDir('admin');
 
-async function ok<T>(args: string[]): Promise<T> {
-  const res = await runCli([...args, '--json'], { env });
-  const out = parseJson<T>(res.stdout);
-  if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
-  return out.result;
-}
-
-async function fails(args: string[], opts: { json?: boolean } = {}) {
-  const res = await runCli(opts.json === false ? args : [...args, '--json'], { env });
-  expect(res.exitCode, res.stdout + res.stderr).toBe(1);
-  if (opts.json === false) return { message: res.stderr, code: '' };
-  const out = parseJson(res.stdout);
-  if (out.status !== 'error') throw new Error(res.stdout);
-  return out.error;
-}
+const { ok, fails } = jsonCli(() => env);
 
 beforeAll(async () => {
   server = await startEmbeddedServer();

@@ -1,4 +1,4 @@
-// `catalog models photos-at <model> --point X,Y,Z` (issue 18) against a fresh embedded server: the
+// `catalog models photos-at <model> --point X,Y,Z` against a fresh embedded server: the
 // generated inspection scene (tests/support/inspection-scene.ts) uploaded as a mesh model with its
 // cameras and photos gives back the cameras that see a box point, at the pixels three.js drew it,
 // with their stored photos; the real 3DGS sample's cameras give the hand-computed pixels of
@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model } from '@shared/types.js';
-import { parseJson, runCli } from '../support/cli.js';
+import { jsonCli, runCli } from '../support/cli.js';
 import { drawnPixel, INSPECTION_BOX, writeInspectionScene } from '../support/inspection-scene.js';
 import { gaussianPly } from '../support/model-fixtures.js';
 import { samplePath, tempDir } from '../support/paths.js';
@@ -31,20 +31,7 @@ let env: Record<string, string>;
 const work = tempDir('photos-at');
 let box: Model;
 
-async function ok<T>(args: string[]): Promise<T> {
-  const res = await runCli([...args, '--json'], { env });
-  const out = parseJson<T>(res.stdout);
-  if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
-  return out.result;
-}
-
-async function fails(args: string[]): Promise<{ code: string; message: string }> {
-  const res = await runCli([...args, '--json'], { env });
-  expect(res.exitCode, res.stdout + res.stderr).toBe(1);
-  const out = parseJson(res.stdout);
-  if (out.status !== 'error') throw new Error(res.stdout);
-  return out.error;
-}
+const { ok, fails } = jsonCli(() => env);
 
 beforeAll(async () => {
   server = await startEmbeddedServer({ prefix: 'photos-at' });

@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
+import { expect } from 'vitest';
 import type { Backend } from '@shared/ports/index.js';
 import { listFilesDeep } from '@shared/workflows/util.js';
 import { fillSplatBlock } from './model-fixtures.js';
@@ -78,6 +79,49 @@ export function parseJson<T = unknown>(
   stdout: string,
 ): { status: 'ok'; result: T } | { status: 'error'; error: { code: string; message: string } } {
   return JSON.parse(stdout);
+}
+
+/** The `--json` runs of a CLI test file against one server: see {@link jsonCli}. */
+export interface JsonCli {
+  /**
+   * Runs `catalog ...args --json`, which must exit 0 with status 'ok'.
+   * @returns the `result` of the JSON document
+   * @throws Error naming the arguments, with stdout and stderr, otherwise
+   */
+  ok<T = unknown>(args: string[]): Promise<T>;
+  /**
+   * Runs `catalog ...args --json` (without `--json` when `opts.json` is false), which must exit 1
+   * (a failed expectation otherwise).
+   * @returns the `error` of the JSON document (`code`, `message`); without `--json`, stderr as the
+   *   message and an empty code
+   * @throws Error with stdout when the JSON document's status is not 'error'
+   */
+  fails(args: string[], opts?: { json?: boolean }): Promise<{ code: string; message: string }>;
+}
+
+/**
+ * `ok` and `fails` for the CLI tests that run many `--json` commands against one server.
+ * @param env called at each run for the environment with which the CLI reaches the server (the
+ *   server usually starts in a `beforeAll`, after this is called)
+ * @returns the two runners
+ */
+export function jsonCli(env: () => Record<string, string>): JsonCli {
+  return {
+    async ok<T = unknown>(args: string[]): Promise<T> {
+      const res = await runCli([...args, '--json'], { env: env() });
+      const out = parseJson<T>(res.stdout);
+      if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
+      return out.result;
+    },
+    async fails(args: string[], opts: { json?: boolean } = {}): Promise<{ code: string; message: string }> {
+      const res = await runCli(opts.json === false ? args : [...args, '--json'], { env: env() });
+      expect(res.exitCode, res.stdout + res.stderr).toBe(1);
+      if (opts.json === false) return { message: res.stderr, code: '' };
+      const out = parseJson(res.stdout);
+      if (out.status !== 'error') throw new Error(res.stdout);
+      return out.error;
+    },
+  };
 }
 
 /** Writes `files` (relative path → content) under `root`, creating `root` and its subfolders; returns `root`. */

@@ -1,4 +1,4 @@
-// Issue 17's admin rough edges through the `catalog` command against a fresh embedded server:
+// Admin rules through the `catalog` command against a fresh embedded server:
 // `projects delete --with-models` (files and records gone: the data folder's storage/models/
 // folders are listed), a UID without an account is not promoted, a hidden model cannot become
 // the reference and the reference cannot be hidden, and capture dates print as YYYY-MM-DD
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noAccountWithUid, ProjectMessages, ValidationMessages, projectHasModels } from '@shared/messages.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Model } from '@shared/types.js';
-import { parseJson, runCli } from '../support/cli.js';
+import { jsonCli, runCli } from '../support/cli.js';
 import { gaussianPly } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -17,22 +17,9 @@ import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 let server: EmbeddedServer;
 let backend: Backend;
 let env: Record<string, string>;
-const work = tempDir('admin17');
+const work = tempDir('admin-cascade');
 
-async function ok<T>(args: string[]): Promise<T> {
-  const res = await runCli([...args, '--json'], { env });
-  const out = parseJson<T>(res.stdout);
-  if (res.exitCode !== 0 || out.status !== 'ok') throw new Error(`${args.join(' ')}: ${res.stdout} ${res.stderr}`);
-  return out.result;
-}
-
-async function fails(args: string[]): Promise<{ code: string; message: string }> {
-  const res = await runCli([...args, '--json'], { env });
-  expect(res.exitCode, res.stdout + res.stderr).toBe(1);
-  const out = parseJson(res.stdout);
-  if (out.status !== 'error') throw new Error(res.stdout);
-  return out.error;
-}
+const { ok, fails } = jsonCli(() => env);
 
 /** The model folders in the data folder's file storage. */
 const storedModelFolders = (): string[] => {
@@ -51,7 +38,7 @@ async function upload(project: string, publicId: string): Promise<Model> {
 }
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({ prefix: 'admin17' });
+  server = await startEmbeddedServer({ prefix: 'admin-cascade' });
   ({ service: backend, env } = server);
 });
 
@@ -60,7 +47,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('catalog admin rough edges (issue 17)', () => {
+describe('catalog admin: deleting a project with its models, refused promotions and references, readable capture dates', () => {
   it('projects delete --with-models deletes every model file and record, then the project, after one typed name', async () => {
     const keep = (await ok<{ id: string }>(['projects', 'create', '--name', 'Kept Mast', '--structure-id', 'KPT-001'])).id;
     const kept = await upload('KPT-001', 'KPT-001-A');
@@ -72,7 +59,7 @@ describe('catalog admin rough edges (issue 17)', () => {
     await ok(['files', 'add', models[0]!.id, join(work, 'notes.txt'), '--kind', 'assets']);
     expect(storedModelFolders()).toEqual([kept, ...models].map((m) => m.uuid).sort());
 
-    // without --with-models: the §8 guard, and the flag is named on stderr
+    // without --with-models: refused (a project with models), and the flag is named on stderr
     const plain = await runCli(['projects', 'delete', 'OLD-001', '--confirm', 'Old Tower'], { env });
     expect(plain.exitCode).toBe(1);
     expect(plain.stderr).toContain(projectHasModels(3));
