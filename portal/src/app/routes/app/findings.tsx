@@ -9,23 +9,14 @@ import { EmptyState, ProjectLoadFailed, ProjectNotFound } from '../../../compone
 import { throwIfUnreachable } from '../../../components/ui/route-error.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { ProjectFindingsReport } from '../../../features/findings/components/findings-report.js';
-import { useProjectWithModels } from '../../../features/projects/api/use-project-with-models.js';
+import { projectPageTitle, useProjectWithModels } from '../../../features/projects/api/use-project-with-models.js';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 
 function ProjectFindings({ projectId }: { projectId: string }) {
   const { project, models } = useProjectWithModels(projectId);
   const viewerUrl = useViewerUrl();
-  const notFound = project.status === 'success' && project.data === null;
-  usePageTitle(
-    project.status === 'success' && project.data
-      ? `Findings · ${project.data.name}`
-      : notFound
-        ? 'Project Not Found'
-        : project.status === 'error'
-          ? 'Project Unavailable'
-          : null,
-  );
+  usePageTitle(projectPageTitle(project, (data) => `Findings · ${data.name}`));
   throwIfUnreachable(project.error);
   throwIfUnreachable(models.error);
   if (project.status === 'error') {

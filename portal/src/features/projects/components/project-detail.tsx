@@ -21,7 +21,7 @@ import { usePageTitle } from '../../../hooks/use-page-title.js';
 import { useViewerUrl } from '../../../lib/runtime-config.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useDownloadUrl, useDownloadUrlCache, viewingPath, type DownloadUrlCache } from '../../../hooks/use-download-url.js';
-import { useProjectWithModels } from '../api/use-project-with-models.js';
+import { projectPageTitle, useProjectWithModels } from '../api/use-project-with-models.js';
 import { ProjectModelCard, type LinkState } from './project-model-card.js';
 import { ProjectLocationSection } from './project-location.js';
 import '../projects.css';
@@ -35,9 +35,10 @@ function linkStateOf(resource: Resource<string>): LinkState {
 export const PROJECT_MODELS_PAGE_SIZE = 24;
 
 /**
- * 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. The pager above the cards announces the new page (a polite status), the two navigation
- * landmarks have different names, and a button that becomes disabled (the first or last page)
- * hands focus to the other one instead of dropping it.
+ * 'Showing 25–48 of 300' with Previous / Next; nothing when everything fits on one page. The pager
+ * above the cards announces the new page (a polite status), the two navigation landmarks have
+ * different names, and a button that becomes disabled (the first or last page) hands focus to the
+ * other one instead of dropping it.
  */
 function ModelPager({
   page,
@@ -151,17 +152,8 @@ export function ProjectDetail({ projectId, isAdmin }: { projectId: string; isAdm
   const { project, models } = useProjectWithModels(projectId);
   // '✅ Model uploaded successfully!' handed over by the add-model page
   const flash = useFlash();
-  const notFound = project.status === 'success' && project.data === null;
   // the page's title: the project's name once known
-  usePageTitle(
-    project.status === 'success' && project.data
-      ? project.data.name
-      : notFound
-        ? 'Project Not Found'
-        : project.status === 'error'
-          ? 'Project Unavailable'
-          : null,
-  );
+  usePageTitle(projectPageTitle(project, (data) => data.name));
 
   // Server unreachable: the route's error screen (Retry reads again), not 'Project Not Found'.
   throwIfUnreachable(project.error);
