@@ -3,6 +3,7 @@
  * `cli/src/lib/byte-source.ts`) a file on disk, so the content checks of this folder stream
  * any file without holding it whole.
  */
+import type { FileCheckBase } from '../types.js';
 
 /** A file's bytes, read a range at a time. */
 export interface ByteSource {
@@ -98,4 +99,18 @@ export function isBlobLike(value: unknown): value is Blob {
   if (typeof Blob !== 'undefined' && value instanceof Blob) return true;
   const candidate = value as { slice?: unknown; size?: unknown; input?: unknown } | null;
   return typeof candidate?.slice === 'function' && typeof candidate.size === 'number' && !('input' in (candidate as object));
+}
+
+/**
+ * The facts every check of a refused file starts from: the source's name and size, verdict
+ * 'refused', the problem and no warnings (each check adds its own facts, zeroed).
+ * @param source the checked file
+ * @param problem why it is refused, in the user's terms
+ * @returns `{fileName, size, verdict: 'refused', problem, warnings: []}`
+ */
+export function refusedFacts(
+  source: Pick<ByteSource, 'name' | 'size'>,
+  problem: string,
+): FileCheckBase & { verdict: 'refused'; problem: string } {
+  return { fileName: source.name, size: source.size, verdict: 'refused', problem, warnings: [] };
 }

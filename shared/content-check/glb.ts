@@ -6,7 +6,7 @@
  */
 import type { GlbCheck } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readAll } from './byte-source.js';
+import { readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, formatMiB, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 
@@ -47,11 +47,7 @@ export async function gltfValidatorVersion(): Promise<string> {
 
 function refusedGlb(source: ByteSource, problem: string): GlbCheck {
   return {
-    fileName: source.name,
-    size: source.size,
-    verdict: 'refused',
-    problem,
-    warnings: [],
+    ...refusedFacts(source, problem),
     generator: null,
     meshes: 0,
     triangles: 0,

@@ -13,7 +13,7 @@
 import { imageSize } from 'image-size';
 import type { FileCheckBase } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readAll } from './byte-source.js';
+import { readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, dotExtension, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, phraseOfMime, SNIFF_BYTES } from './sniff.js';
 
@@ -62,7 +62,7 @@ export interface ImageCheck extends FileCheckBase {
 }
 
 function refusedImage(source: ByteSource, problem: string, mime: string | null = null): ImageCheck {
-  return { fileName: source.name, size: source.size, verdict: 'refused', problem, warnings: [], mime, width: 0, height: 0 };
+  return { ...refusedFacts(source, problem), mime, width: 0, height: 0 };
 }
 
 /** The photo extensions, for messages ('.jpg, .jpeg, …, .tif or .tiff'). */

@@ -29,7 +29,7 @@ import {
 } from '../paths.js';
 import type { CameraMetadataCheck, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readAll } from './byte-source.js';
+import { readAll, refusedFacts } from './byte-source.js';
 import { checkGlb, gltfValidatorVersion } from './glb.js';
 import type { ImageCheck, ImageDecoder } from './image.js';
 import { checkImage, IMAGE_TYPES } from './image.js';
@@ -130,15 +130,14 @@ export const CAMERA_METADATA_MAX_BYTES = 32 * 1024 * 1024;
  * @throws only when the source cannot be read
  */
 export async function checkCameraMetadata(source: ByteSource, imageNames: readonly string[] = []): Promise<CameraMetadataCheck> {
-  const base = { fileName: source.name, size: source.size, warnings: [] as string[] };
   if (source.size > CAMERA_METADATA_MAX_BYTES) {
     const what = `is ${formatMiB(source.size)}: camera metadata can be at most ${formatMiB(CAMERA_METADATA_MAX_BYTES)} (about 90,000 cameras)`;
-    return { ...base, verdict: 'refused', problem: contentMessage(source.name, what), cameras: 0, withPhoto: 0 };
+    return { ...refusedFacts(source, contentMessage(source.name, what)), cameras: 0, withPhoto: 0 };
   }
   const parsed = parseCameraMetadata(new TextDecoder().decode(await readAll(source)));
-  if (!parsed.ok) return { ...base, verdict: 'refused', problem: parsed.message, cameras: 0, withPhoto: 0 };
+  if (!parsed.ok) return { ...refusedFacts(source, parsed.message), cameras: 0, withPhoto: 0 };
   const withPhoto = matchCameraImages(parsed.value, imageNames).filter((m) => m.imagePath !== null).length;
-  return { ...base, verdict: 'ok', problem: null, cameras: parsed.value.length, withPhoto };
+  return { fileName: source.name, size: source.size, verdict: 'ok', problem: null, warnings: [], cameras: parsed.value.length, withPhoto };
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { BoundingBox, SplatCheck } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { CHUNK_BYTES, readChunks } from './byte-source.js';
+import { CHUNK_BYTES, readChunks, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 
@@ -324,11 +324,7 @@ export interface SplatCheckOptions {
 
 function refusedSplat(source: ByteSource, format: 'ply' | 'splat', problem: string): SplatCheck {
   return {
-    fileName: source.name,
-    size: source.size,
-    verdict: 'refused',
-    problem,
-    warnings: [],
+    ...refusedFacts(source, problem),
     format,
     encoding: null,
     gaussians: 0,

@@ -13,7 +13,7 @@
  */
 import type { FileCheckBase } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { CHUNK_BYTES } from './byte-source.js';
+import { CHUNK_BYTES, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 import { PLY_MAX_ELEMENT_COUNT } from './splat.js';
@@ -64,11 +64,7 @@ export function spzInflatedBytes(version: number, gaussians: number, shDegree: n
 
 function refusedSpz(source: ByteSource, problem: string, facts: Partial<SpzCheck> = {}): SpzCheck {
   return {
-    fileName: source.name,
-    size: source.size,
-    verdict: 'refused',
-    problem,
-    warnings: [],
+    ...refusedFacts(source, problem),
     version: 0,
     gaussians: 0,
     shDegree: 0,
