@@ -114,3 +114,14 @@ export function refusedFacts(
 ): FileCheckBase & { verdict: 'refused'; problem: string } {
   return { fileName: source.name, size: source.size, verdict: 'refused', problem, warnings: [] };
 }
+
+/**
+ * The facts every check of an accepted file starts from: the source's name and size, no problem,
+ * the warnings, and the verdict 'warnings' when there are any, else 'ok'.
+ * @param source the checked file
+ * @param warnings what the check warns about, each a sentence (default none)
+ * @returns `{fileName, size, verdict, problem: null, warnings}`
+ */
+export function acceptedFacts(source: Pick<ByteSource, 'name' | 'size'>, warnings: string[] = []): FileCheckBase & { problem: null } {
+  return { fileName: source.name, size: source.size, verdict: warnings.length > 0 ? 'warnings' : 'ok', problem: null, warnings };
+}

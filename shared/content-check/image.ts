@@ -13,7 +13,7 @@
 import { imageSize } from 'image-size';
 import type { FileCheckBase } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readAll, refusedFacts } from './byte-source.js';
+import { acceptedFacts, readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, dotExtension, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, phraseOfMime, SNIFF_BYTES } from './sniff.js';
 
@@ -219,5 +219,5 @@ export async function checkImage(source: ByteSource, options: { decodeImage?: Im
       );
     }
   }
-  return { fileName: name, size, verdict: 'ok', problem: null, warnings: [], mime, width, height };
+  return { ...acceptedFacts(source), mime, width, height };
 }

@@ -29,7 +29,7 @@ import {
 } from '../paths.js';
 import type { CameraMetadataCheck, GlbCheck, PhotosCheck, SplatCheck, ValidationReport } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { readAll, refusedFacts } from './byte-source.js';
+import { acceptedFacts, readAll, refusedFacts } from './byte-source.js';
 import { checkGlb, gltfValidatorVersion } from './glb.js';
 import type { ImageCheck, ImageDecoder } from './image.js';
 import { checkImage, IMAGE_TYPES } from './image.js';
@@ -137,7 +137,7 @@ export async function checkCameraMetadata(source: ByteSource, imageNames: readon
   const parsed = parseCameraMetadata(new TextDecoder().decode(await readAll(source)));
   if (!parsed.ok) return { ...refusedFacts(source, parsed.message), cameras: 0, withPhoto: 0 };
   const withPhoto = matchCameraImages(parsed.value, imageNames).filter((m) => m.imagePath !== null).length;
-  return { fileName: source.name, size: source.size, verdict: 'ok', problem: null, warnings: [], cameras: parsed.value.length, withPhoto };
+  return { ...acceptedFacts(source), cameras: parsed.value.length, withPhoto };
 }
 
 /**

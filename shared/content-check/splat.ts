@@ -11,7 +11,7 @@
  */
 import type { BoundingBox, SplatCheck } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { CHUNK_BYTES, readChunks, refusedFacts } from './byte-source.js';
+import { acceptedFacts, CHUNK_BYTES, readChunks, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 
@@ -322,6 +322,11 @@ export interface SplatCheckOptions {
   scanData?: boolean;
 }
 
+/** The warning about Gaussians whose centre is not a finite number ('3 Gaussians have a position…'). */
+function nonFiniteWarning(count: number): string {
+  return `${count.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`;
+}
+
 function refusedSplat(source: ByteSource, format: 'ply' | 'splat', problem: string): SplatCheck {
   return {
     ...refusedFacts(source, problem),
@@ -545,13 +550,9 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
       );
     }
   }
-  if (box.nonFinite > 0) warnings.push(`${box.nonFinite.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`);
+  if (box.nonFinite > 0) warnings.push(nonFiniteWarning(box.nonFinite));
   return {
-    fileName: name,
-    size,
-    verdict: warnings.length > 0 ? 'warnings' : 'ok',
-    problem: null,
-    warnings,
+    ...acceptedFacts(source, warnings),
     format: 'ply',
     encoding,
     gaussians: count,
@@ -608,14 +609,8 @@ export async function checkSplatFile(source: ByteSource, options: SplatCheckOpti
     const float = (view: DataView, at: number): number => view.getFloat32(at, true);
     await scanCentres(source, 0, size, SPLAT_RECORD_BYTES, [0, 4, 8], true, [float, float, float], box);
   }
-  const warnings =
-    box.nonFinite > 0 ? [`${box.nonFinite.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`] : [];
   return {
-    fileName: name,
-    size,
-    verdict: warnings.length > 0 ? 'warnings' : 'ok',
-    problem: null,
-    warnings,
+    ...acceptedFacts(source, box.nonFinite > 0 ? [nonFiniteWarning(box.nonFinite)] : []),
     format: 'splat',
     encoding: null,
     gaussians: size / SPLAT_RECORD_BYTES,

@@ -13,7 +13,7 @@
  */
 import type { FileCheckBase } from '../types.js';
 import type { ByteSource } from './byte-source.js';
-import { CHUNK_BYTES, refusedFacts } from './byte-source.js';
+import { acceptedFacts, CHUNK_BYTES, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 import { PLY_MAX_ELEMENT_COUNT } from './splat.js';
@@ -194,11 +194,7 @@ export async function checkSpz(source: ByteSource): Promise<SpzCheck> {
     );
   }
   return {
-    fileName: name,
-    size,
-    verdict: 'ok',
-    problem: null,
-    warnings: [],
+    ...acceptedFacts(source),
     version: facts.version!,
     gaussians: facts.gaussians!,
     shDegree: facts.shDegree!,
