@@ -6,8 +6,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findingModelFacts, findingRows, findingsCsv } from '@shared/annotations.js';
-import type { Annotation, Model, Project } from '@shared/types.js';
+import type { Annotation } from '@shared/types.js';
 import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 import { FindingsReport } from '../../../features/findings/components/findings-report.js';
 import { FindingsSide, useFindingsInspection, type FindingsInspection } from '../../../features/viewer/components/findings-side.js';
 import { success } from '../../../lib/resource.js';
@@ -18,16 +19,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const project: Project = { id: 'p1', name: 'Harbour Crane', structure_id: 'HBC-001', description: '', slug: 'harbour-crane' };
-const model: Model = {
-  id: 'm1',
-  uuid: 'm1',
+const project = makeProject({ name: 'Harbour Crane', structure_id: 'HBC-001', slug: 'harbour-crane' });
+const model = makeModel('m1', {
   publicId: 'HBC-2025',
   name: '2025 survey',
   projectId: 'p1',
-  files: {},
   metadata: { captureDate: '2025-06-01', annotationsCount: 6, annotationsSeq: 6 },
-};
+});
 const good = {
   modelId: 'm1',
   projectId: 'p1',

@@ -6,9 +6,10 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
 import { findingModelFacts, findingRows, findingsCsv } from '@shared/annotations.js';
-import type { Annotation, Model, Project } from '@shared/types.js';
+import type { Annotation, Model } from '@shared/types.js';
 import { createAnnotation, listProjectAnnotations } from '@shared/workflows/index.js';
 import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 import { FindingsReport } from '../../../features/findings/components/findings-report.js';
 import { findingsFileName } from '../../../features/findings/lib/download.js';
 import { success } from '../../../lib/resource.js';
@@ -17,27 +18,16 @@ import ProjectRoute from './project.js';
 
 afterEach(cleanup);
 
-const project: Project = { id: 'p1', name: 'Harbour Crane', structure_id: 'HBC-001', description: '', slug: 'harbour-crane' };
+const project = makeProject({ name: 'Harbour Crane', structure_id: 'HBC-001', slug: 'harbour-crane' });
 const models: Model[] = [
-  {
-    id: 'm24',
-    uuid: 'm24',
-    publicId: 'HBC-2024',
-    name: '2024 survey',
-    projectId: 'p1',
-    files: {},
-    metadata: { captureDate: '2024-05-01' },
-  },
-  {
-    id: 'm25',
-    uuid: 'm25',
+  makeModel('m24', { publicId: 'HBC-2024', name: '2024 survey', projectId: 'p1', metadata: { captureDate: '2024-05-01' } }),
+  makeModel('m25', {
     publicId: 'HBC-2025',
     name: '2025 survey',
     projectId: 'p1',
-    files: {},
     metadata: { captureDate: '2025-06-01', unitsPerMetre: 2 },
-  },
-  { id: 'mh', uuid: 'mh', publicId: 'HBC-HID', name: 'Hidden survey', projectId: 'p1', visible: false, files: {}, metadata: {} },
+  }),
+  makeModel('mh', { publicId: 'HBC-HID', name: 'Hidden survey', projectId: 'p1', visible: false, metadata: {} }),
 ];
 const p = (x: number, y: number, z: number) => ({ x, y, z });
 const author = { uid: 'admin-uid', email: 'admin@demo.lab' };

@@ -3,19 +3,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Model, Project } from '@shared/types.js';
 import ModelsRoute from './models.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 
 afterEach(cleanup);
 
 const models: Model[] = [
-  { id: 'b', uuid: 'b', publicId: 'B-2', name: 'Second', files: { glbPath: 'models/b/model.glb' } },
-  { id: 'h', uuid: 'h', publicId: 'A-9', name: 'Draft', visible: false, files: { splatPath: 'models/h/model.ply' } },
-  {
-    id: 'a',
-    uuid: 'a',
+  makeModel('b', { publicId: 'B-2', name: 'Second', files: { glbPath: 'models/b/model.glb' } }),
+  makeModel('h', { publicId: 'A-9', name: 'Draft', visible: false, files: { splatPath: 'models/h/model.ply' } }),
+  makeModel('a', {
     publicId: 'A-1',
     name: 'First',
     files: { splatPath: 'models/a/model.ply', thumbnails: ['models/a/images_thumbnails/t.png'] },
-  },
+  }),
 ];
 
 function renderModels(test: TestBackend) {
@@ -90,9 +89,9 @@ describe("/models search, project filter and each row's project", () => {
     { id: 'pb', name: 'Grand River Footbridge', structure_id: 'BRG-002', description: '', slug: 'b' },
   ];
   const catalog: Model[] = [
-    { id: 't1', uuid: 't1', publicId: 'T-1', name: 'Spring survey', projectId: 'pt', files: {} },
-    { id: 't2', uuid: 't2', publicId: 'T-2', name: 'Autumn survey', projectId: 'pt', files: {} },
-    { id: 'b1', uuid: 'b1', publicId: 'B-1', name: 'Deck scan', projectId: 'pb', files: {} },
+    makeModel('t1', { publicId: 'T-1', name: 'Spring survey', projectId: 'pt' }),
+    makeModel('t2', { publicId: 'T-2', name: 'Autumn survey', projectId: 'pt' }),
+    makeModel('b1', { publicId: 'B-1', name: 'Deck scan', projectId: 'pb' }),
   ];
   const publicIds = () => screen.queryAllByTestId('model-row').map((r) => r.querySelector('.badge.mono')?.textContent);
 

@@ -5,6 +5,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Model, Project } from '@shared/types.js';
 import ProjectRoute from './project.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
+import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 
 afterEach(cleanup);
 
@@ -32,36 +33,30 @@ const located: Project = {
   created_at: '2024-03-05T10:00:00Z',
   location: { lat: 43.47, lng: -80.54, address: 'North Ridge Rd' },
 };
-const bare: Project = { id: 'p2', name: 'Bare Mast', structure_id: 'MST-003', description: '', slug: 'bare' };
+const bare = makeProject({ id: 'p2', name: 'Bare Mast', structure_id: 'MST-003', slug: 'bare' });
 const models: Model[] = [
-  {
-    id: 'late',
-    uuid: 'late',
+  makeModel('late', {
     publicId: 'TWR-C',
     name: 'Late',
     projectId: 'p1',
     files: { glbPath: 'models/late/model.glb' },
     metadata: { captureDate: '2025-06-01' },
-  },
-  {
-    id: 'ref',
-    uuid: 'ref',
+  }),
+  makeModel('ref', {
     publicId: 'TWR-Z',
     name: 'Reference',
     projectId: 'p1',
     isReference: true,
     files: { splatPath: 'models/ref/model.ply' },
     metadata: { captureDate: '2026-01-01' },
-  },
-  {
-    id: 'early',
-    uuid: 'early',
+  }),
+  makeModel('early', {
     publicId: 'TWR-A',
     name: 'Early',
     projectId: 'p1',
     files: { glbPath: 'models/early/model.glb' },
     metadata: { captureDate: '2024-05-01' },
-  },
+  }),
 ];
 
 function renderProject(test: TestBackend, id: string) {

@@ -2,18 +2,12 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Model } from '@shared/types.js';
 import { ModelRowView } from './model-row.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 
 afterEach(cleanup);
 
-const splat: Model = { id: 'a', uuid: 'a', publicId: 'A-001', name: 'Tower splat', files: { splatPath: 'models/a/model.ply' } };
-const hidden: Model = {
-  id: 'b',
-  uuid: 'b',
-  publicId: 'B-001',
-  name: 'Hidden mesh',
-  visible: false,
-  files: { glbPath: 'models/b/model.glb' },
-};
+const splat = makeModel('a', { publicId: 'A-001', name: 'Tower splat', files: { splatPath: 'models/a/model.ply' } });
+const hidden = makeModel('b', { publicId: 'B-001', name: 'Hidden mesh', visible: false, files: { glbPath: 'models/b/model.glb' } });
 
 describe('ModelRowView', () => {
   it('shows publicId, name, kind and a View 3D link to the viewer in a new tab', () => {
@@ -69,7 +63,7 @@ describe('ModelRowView', () => {
   });
 
   it("says 'No 3D file' on a disabled button, never 'Preparing...', for a model without a 3D file", () => {
-    const bare: Model = { id: 'c', uuid: 'c', publicId: 'C-001', name: 'Photos only', files: { images: ['models/c/images/a.jpg'] } };
+    const bare = makeModel('c', { publicId: 'C-001', name: 'Photos only', files: { images: ['models/c/images/a.jpg'] } });
     render(<ModelRowView model={bare} thumbnailUrl={null} linkReady={false} viewerUrl="https://v" isAdmin={false} />);
     expect((screen.getByRole('button', { name: 'No 3D file' }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByText('Preparing...')).toBeNull();

@@ -7,6 +7,7 @@ import { cleanup, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Model } from '@shared/types.js';
 import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useViewerCameras, type ViewerCamera } from './camera-poses.js';
@@ -26,15 +27,13 @@ const cameraJson = JSON.stringify([
   },
 ]);
 
-const model: Model = {
-  id: 'm1',
-  uuid: 'm1',
+const model = makeModel('m1', {
   publicId: 'BOX-1',
   name: 'Box',
   projectId: 'p1',
   last_updated: '2026-01-01T00:00:00.000Z',
   files: { glbPath: 'models/m1/model.glb', cameraMetadata: 'models/m1/camera-metadata.json' },
-};
+});
 
 const seen: Array<Resource<ViewerCamera[]>> = [];
 

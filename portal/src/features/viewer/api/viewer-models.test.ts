@@ -2,40 +2,18 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogPort } from '@shared/ports/catalog.js';
 import type { Model, Project } from '@shared/types.js';
 import { createTestBackend } from '../../../components/testing/memory-app.js';
+import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 import { findViewerModel, hasSplat, viewerFiles } from './viewer-models.js';
 
-const project: Project = {
-  id: 'p1',
-  name: 'North Ridge Telecom Tower',
-  structure_id: 'TWR-001',
-  description: '',
-  slug: 'twr',
-  reference_model_id: 'm1',
-};
-const hybrid: Model = {
-  id: 'm1',
-  uuid: 'm1',
+const project = makeProject({ reference_model_id: 'm1' });
+const hybrid = makeModel('m1', {
   publicId: 'TWR-1',
   name: 'Tower 2024',
   projectId: 'p1',
   files: { splatPath: 'models/m1/model.ply', splatSize: 10, glbPath: 'models/m1/model.glb', glbSize: 20 },
-};
-const splat: Model = {
-  id: 'm2',
-  uuid: 'm2',
-  publicId: 'TWR-2',
-  name: 'Tower 2025',
-  projectId: 'p1',
-  files: { splatPath: 'models/m2/model.splat' },
-};
-const empty: Model = {
-  id: 'm3',
-  uuid: 'm3',
-  publicId: 'TWR-3',
-  name: 'No files',
-  projectId: 'p1',
-  files: { splatPath: '', glbPath: null },
-};
+});
+const splat = makeModel('m2', { publicId: 'TWR-2', name: 'Tower 2025', projectId: 'p1', files: { splatPath: 'models/m2/model.splat' } });
+const empty = makeModel('m3', { publicId: 'TWR-3', name: 'No files', projectId: 'p1', files: { splatPath: '', glbPath: null } });
 
 /** The catalog of an in-memory backend holding `models` and `projects`, signed in as a user; `failProjects` makes project reads fail. */
 function catalogOf(models: Model[], projects: Project[] = [project], { failProjects = false } = {}): CatalogPort {

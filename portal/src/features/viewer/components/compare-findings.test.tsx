@@ -8,28 +8,25 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AlignmentMessages, applyAlignment } from '@shared/alignment.js';
-import type { Alignment, Annotation, Model, ModelPoint, Role } from '@shared/types.js';
+import type { Alignment, Annotation, ModelPoint, Role } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 import { useCompareFindings, type CompareInspection } from './compare-findings.js';
 
-const reference: Model = {
-  id: 'ref',
-  uuid: 'ref',
+const reference = makeModel('ref', {
   publicId: 'BR-2024',
   name: 'Bridge 2024',
   projectId: 'p1',
   metadata: { captureDate: '2024-06-01', annotationsCount: 1, annotationsSeq: 1 },
   files: { glbPath: 'models/ref/model.glb' },
-};
-const later: Model = {
-  id: 'new',
-  uuid: 'new',
+});
+const later = makeModel('new', {
   publicId: 'BR-2025',
   name: 'Bridge 2025',
   projectId: 'p1',
   metadata: { captureDate: '2025-06-01', annotationsCount: 0, annotationsSeq: 0 },
   files: { glbPath: 'models/new/model.glb' },
-};
+});
 
 const ORIGINAL: Omit<Annotation, 'id'> = {
   modelId: 'ref',

@@ -10,20 +10,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AnnotationMessages } from '@shared/annotations.js';
 import type { Annotation, Model, ModelPoint, Role } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 import { useSession } from '../../../lib/session.js';
 import { accountFindingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
 import type { FindingGeometry } from './finding-form.js';
 import { FindingsPanel } from './findings-panel.js';
 
-const model: Model = {
-  id: 'm1',
-  uuid: 'm1',
+const model = makeModel('m1', {
   publicId: 'TWR-1',
   name: 'Tower',
   projectId: 'p1',
   metadata: { captureDate: '2024-05-14', annotationsCount: 0, annotationsSeq: 0 },
   files: { splatPath: 'models/m1/model.ply' },
-};
+});
 
 const POINT: ModelPoint = { x: 1.5, y: -0.25, z: 2 };
 

@@ -7,8 +7,9 @@
  */
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Annotation, Model } from '@shared/types.js';
+import type { Annotation } from '@shared/types.js';
 import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { makeModel } from '../../../components/testing/fixtures.js';
 import { findingMarkers, useFindingsInspection, type FindingsInspection } from './findings-side.js';
 
 const cameraJson = JSON.stringify(
@@ -47,15 +48,13 @@ const cameraJson = JSON.stringify(
   ].map((c) => ({ ...c, width: 640, height: 480, fx: 500, fy: 500 })),
 );
 
-const model: Model = {
-  id: 'm1',
-  uuid: 'm1',
+const model = makeModel('m1', {
   publicId: 'BOX-1',
   name: 'Box',
   projectId: 'p1',
   metadata: { annotationsCount: 1, annotationsSeq: 1 },
   files: { glbPath: 'models/m1/model.glb', cameraMetadata: 'models/m1/camera-metadata.json' },
-};
+});
 
 const finding: Omit<Annotation, 'id'> = {
   modelId: 'm1',
