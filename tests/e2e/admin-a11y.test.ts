@@ -44,7 +44,7 @@ async function retype(page: Page, text: string): Promise<void> {
   await page.keyboard.type(text);
 }
 
-describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-reader users (issue 19)', () => {
+describe.skipIf(skipReason !== null)('admin screens for keyboard and screen-reader users', () => {
   let server: EmbeddedServer;
   let browser: Browser;
   let page: Page | null = null;

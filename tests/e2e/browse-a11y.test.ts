@@ -89,7 +89,7 @@ async function tabUntil(page: Page, until: (f: Focused) => boolean, max = 80): P
   throw new Error(`focus never got there in ${max} Tabs (last: ${JSON.stringify(await focused(page))})`);
 }
 
-describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issue 19)', () => {
+describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard', () => {
   let seeded: EmbeddedServer;
   let browser: Browser;
   let context: BrowserContext | null = null;
@@ -426,7 +426,7 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard (issu
   );
 });
 
-describe.skipIf(skipReason !== null)('the tile map by keyboard (issue 19)', () => {
+describe.skipIf(skipReason !== null)('the tile map by keyboard', () => {
   let seeded: EmbeddedServer;
   let tiles: TileServer | null = null;
   let browser: Browser;

@@ -87,7 +87,7 @@ async function badFiles(): Promise<BadFile[]> {
   return Promise.all(files.map(async (f) => ({ ...f, message: await problemOf(f.input, f.file) })));
 }
 
-describe.skipIf(skipReason !== null)('files you can trust in headless Chromium (issue 16)', () => {
+describe.skipIf(skipReason !== null)('files you can trust in headless Chromium: bad model files are refused with their message', () => {
   let server: EmbeddedServer;
   let service: Backend;
   let browser: Browser;

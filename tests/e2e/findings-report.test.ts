@@ -29,7 +29,7 @@ const account = (role: 'user' | 'admin') => DEMO_ACCOUNTS.find((a) => a.role ===
 const skipReason = browserSkipReason();
 if (skipReason !== null) console.warn(`[e2e] findings-report test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== null)('findings report (issue 18)', () => {
+describe.skipIf(skipReason !== null)('findings report: filter, export as CSV, print', () => {
   let seeded: EmbeddedServer;
   let browser: Browser;
   let tower: Project;
