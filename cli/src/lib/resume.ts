@@ -18,6 +18,7 @@ import type {
   UploadOptions,
   UploadSource,
 } from '@shared/ports/files.js';
+import { createPromiseCache } from '@shared/promise-cache.js';
 
 /**
  * The uuid of the model `publicId` of project `projectId`: a name-based UUID (SHA-256, version
@@ -79,21 +80,11 @@ function release(source: UploadSource): void {
 export function resumingFiles(inner: FileStorePort): { files: FileStorePort; counters: TransferCounters } {
   const counters: TransferCounters = { sent: 0, skipped: 0, resumed: 0 };
   // one listing per folder (not one request per file): what was stored before this process began
-  const listings = new Map<string, Promise<Map<string, StoredFile>>>();
+  const listings = createPromiseCache<Map<string, StoredFile>>();
   const storedAt = async (path: string): Promise<StoredFile | null> => {
     const folder = path.slice(0, path.lastIndexOf('/') + 1);
-    let listing = listings.get(folder);
-    if (!listing) {
-      listing = inner.list(folder).then(
-        (l) => new Map(l.items.map((item) => [item.path, item])),
-        (error: unknown) => {
-          listings.delete(folder);
-          throw error;
-        },
-      );
-      listings.set(folder, listing);
-    }
-    return (await listing).get(path) ?? null;
+    const listing = await listings.get(folder, () => inner.list(folder).then((l) => new Map(l.items.map((item) => [item.path, item]))));
+    return listing.get(path) ?? null;
   };
   /** The stored file when `source` is already at `path` (same size, stored after the local file changed); counts it as skipped. */
   const alreadyStored = async (path: string, source: UploadSource): Promise<StoredFile | null> => {

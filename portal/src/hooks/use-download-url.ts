@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import { useBackend } from '../lib/backend-context.js';
-import { createPromiseCache, type PromiseCache } from '../lib/promise-cache.js';
+import { createPromiseCache, type PromiseCache } from '@shared/promise-cache.js';
 import { success, usePromise, type Resource } from '../lib/resource.js';
 
 /**

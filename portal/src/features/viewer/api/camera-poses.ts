@@ -7,7 +7,7 @@ import { matchCameraImages, type CameraImageMatch } from '@shared/camera-poses.j
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { FileStorePort } from '@shared/ports/files.js';
 import type { CameraMetadataEntry, Model } from '@shared/types.js';
-import { createPromiseCache, type PromiseCache } from '../../../lib/promise-cache.js';
+import { createPromiseCache, type PromiseCache } from '@shared/promise-cache.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 import { fetchBytes } from '../lib/fetch-bytes.js';
 

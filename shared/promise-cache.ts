@@ -1,6 +1,6 @@
 /**
- * A small cache of promises by key, for loads that several components start at once and that
- * should run once: the first caller's promise is kept and every later caller gets the same one.
+ * A small cache of promises by key, for loads that several callers start at once and that should
+ * run once (the viewer's camera lists, a screen's download links, the CLI's folder listings): the first caller's promise is kept and every later caller gets the same one.
  * A load that fails is dropped (the next caller loads again); with `max`, the oldest entries go
  * once there are more (first kept, first dropped).
  */

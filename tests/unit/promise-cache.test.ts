@@ -1,6 +1,6 @@
 // The promise cache: one load per key, failures dropped, the oldest keys dropped past `max`.
 import { describe, expect, it, vi } from 'vitest';
-import { createPromiseCache } from './promise-cache.js';
+import { createPromiseCache } from '@shared/promise-cache.js';
 
 describe('createPromiseCache', () => {
   it('runs one load per key and gives every caller the same promise', async () => {
