@@ -11,7 +11,7 @@
 import { EigenvalueDecomposition, inverse, Matrix } from 'ml-matrix';
 import { AppError, ErrorCode } from './errors.js';
 import type { ModelPoint } from './types.js';
-import { cross, dot, length, normalize, scale as times, sub, type Vec3 } from './vec3.js';
+import { cross, dot, length, normalize, scale as times, sub, vec3Of as vec, xyzOf as point, type Vec3 } from './vec3.js';
 
 /** One picked pair: a point on the model and the same physical point on the reference model. */
 export interface AlignmentPair {
@@ -50,8 +50,6 @@ export interface SolvedAlignment {
 /** Relative size under which two points count as one, or three as one line (fraction of the triangle's size). */
 const DEGENERATE_TOLERANCE = 1e-9;
 
-const vec = (p: ModelPoint): Vec3 => [p.x, p.y, p.z];
-const point = (v: Vec3): ModelPoint => ({ x: v[0], y: v[1], z: v[2] });
 const centroid = (points: readonly Vec3[]): Vec3 => {
   const n = points.length;
   return [0, 1, 2].map((axis) => points.reduce((s, p) => s + p[axis]!, 0) / n) as Vec3;

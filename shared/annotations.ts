@@ -8,6 +8,7 @@
 import { stringify } from 'csv-stringify/browser/esm/sync';
 import { z } from 'zod';
 import { formatIsoDate } from './format.js';
+import { dot, length, sub, vec3Of } from './vec3.js';
 import type {
   Annotation,
   AnnotationCategory,
@@ -342,7 +343,7 @@ export function validateUnitsPerMetre(value: unknown): ValidationResult<number |
 
 /** Straight-line distance between two points, in their units. */
 export function pointDistance(a: ModelPoint, b: ModelPoint): number {
-  return Math.hypot(b.x - a.x, b.y - a.y, b.z - a.z);
+  return length(sub(vec3Of(b), vec3Of(a)));
 }
 
 /** Length along every point of a polyline, in model units (0 for fewer than two points). */
@@ -359,10 +360,8 @@ export function polylineLength(points: readonly ModelPoint[]): number {
  */
 export function heightDifference(points: readonly ModelPoint[], up: ModelPoint = { x: 0, y: 1, z: 0 }): number {
   if (points.length < 2) return 0;
-  const length = Math.hypot(up.x, up.y, up.z) || 1;
-  const a = points[0]!;
-  const b = points[points.length - 1]!;
-  return ((b.x - a.x) * up.x + (b.y - a.y) * up.y + (b.z - a.z) * up.z) / length;
+  const rise = sub(vec3Of(points[points.length - 1]!), vec3Of(points[0]!));
+  return dot(rise, vec3Of(up)) / (length(vec3Of(up)) || 1);
 }
 
 /** A measurement's value in model units and, when the model has a scale, in metres. */

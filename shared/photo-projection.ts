@@ -43,7 +43,7 @@
 import { AppError, ErrorCode } from './errors.js';
 import { cameraIntrinsics, projectPoint } from './camera-poses.js';
 import type { CameraMetadataEntry, ModelPoint } from './types.js';
-import { dot, length, sub, type Vec3 } from './vec3.js';
+import { dot, length, sub, vec3Of, type Vec3 } from './vec3.js';
 
 /** The angle (degrees) at which a camera's score doubles: {@link pointViewScore}. */
 export const SCORE_ANGLE_DEGREES = 30;
@@ -74,7 +74,7 @@ function toVec3(point: ModelPoint, name = 'point'): Vec3 {
   if (point === null || typeof point !== 'object' || ![point.x, point.y, point.z].every(isFiniteNumber)) {
     throw new AppError(ErrorCode.InvalidArgument, `${name} must have finite x, y and z`, { context: { [name]: point } });
   }
-  return [point.x, point.y, point.z];
+  return vec3Of(point);
 }
 
 /**

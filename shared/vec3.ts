@@ -63,3 +63,26 @@ export function length(a: Vec3): number {
 export function normalize(a: Vec3): Vec3 {
   return scale(a, 1 / (length(a) || 1));
 }
+
+/** A point or direction as an object, the form of the stored documents (`ModelPoint`). */
+export interface XYZ {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/**
+ * The tuple of an `{x, y, z}` object (no checks: see the callers for finite coordinates).
+ * @returns a new vector `[x, y, z]`
+ */
+export function vec3Of(p: XYZ): Vec3 {
+  return [p.x, p.y, p.z];
+}
+
+/**
+ * The `{x, y, z}` object of a tuple.
+ * @returns a new object
+ */
+export function xyzOf(v: Vec3): XYZ {
+  return { x: v[0], y: v[1], z: v[2] };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { add, cross, dot, length, normalize, scale, sub, type Vec3 } from '@shared/vec3.js';
+import { add, cross, dot, length, normalize, scale, sub, vec3Of, xyzOf, type Vec3 } from '@shared/vec3.js';
 
 describe('shared/vec3.ts', () => {
   const a: Vec3 = [1, 2, 3];
@@ -30,5 +30,10 @@ describe('shared/vec3.ts', () => {
     expect(length(n)).toBeCloseTo(1, 12);
     expect(n[0] / n[1]).toBeCloseTo(3 / 4, 12);
     expect(normalize([0, 0, 0])).toEqual([0, 0, 0]);
+  });
+
+  it('converts between tuples and {x, y, z} objects', () => {
+    expect(vec3Of({ x: 1, y: -2, z: 0.5 })).toEqual([1, -2, 0.5]);
+    expect(xyzOf([1, -2, 0.5])).toEqual({ x: 1, y: -2, z: 0.5 });
   });
 });
