@@ -9,6 +9,7 @@ import type { ByteSource } from './byte-source.js';
 import { readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, formatMiB, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
+import { formatNumber } from '../format.js';
 
 /** Most validator messages kept in a report's warnings. */
 export const MAX_REPORTED_WARNINGS = 20;
@@ -113,10 +114,7 @@ export async function checkGlb(source: ByteSource): Promise<GlbCheck> {
   if (declared > size) {
     return refusedGlb(
       source,
-      contentMessage(
-        name,
-        `is truncated: its header declares ${declared.toLocaleString('en-US')} bytes but the file has ${size.toLocaleString('en-US')}`,
-      ),
+      contentMessage(name, `is truncated: its header declares ${formatNumber(declared)} bytes but the file has ${formatNumber(size)}`),
     );
   }
   if (size > GLB_VALIDATOR_MAX_BYTES) {

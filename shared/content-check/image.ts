@@ -16,6 +16,7 @@ import type { ByteSource } from './byte-source.js';
 import { acceptedFacts, readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, dotExtension, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, phraseOfMime, SNIFF_BYTES } from './sniff.js';
+import { formatNumber } from '../format.js';
 
 /** Bytes read for the image header (256 KiB: a JPEG's size marker can follow a large EXIF block). */
 export const IMAGE_HEADER_BYTES = 256 * 1024;
@@ -97,8 +98,8 @@ export async function readImageSize(source: ByteSource, head?: Uint8Array): Prom
 /** 'declares 20,000 × 20,000 pixels (400 megapixels), more than …' for an image over {@link IMAGE_MAX_PIXELS}; null within it. */
 export function pixelLimitProblem(width: number, height: number): string | null {
   if (width * height <= IMAGE_MAX_PIXELS) return null;
-  const megapixels = Math.round((width * height) / 1e6).toLocaleString('en-US');
-  return `declares ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels (${megapixels} megapixels), more than the ${Math.floor(IMAGE_MAX_PIXELS / 1e6)} megapixels a photo may have`;
+  const megapixels = formatNumber(Math.round((width * height) / 1e6));
+  return `declares ${formatNumber(width)} × ${formatNumber(height)} pixels (${megapixels} megapixels), more than the ${Math.floor(IMAGE_MAX_PIXELS / 1e6)} megapixels a photo may have`;
 }
 
 /**
@@ -140,14 +141,13 @@ async function pngStructureProblem(source: ByteSource): Promise<string | null> {
     if (view === null) return 'is a PNG image that ends before its IEND chunk (truncated?)';
     const length = view.getUint32(0);
     const type = String.fromCharCode(view.getUint8(4), view.getUint8(5), view.getUint8(6), view.getUint8(7));
-    if (!/^[A-Za-z]{4}$/.test(type) || length > 0x7fffffff)
-      return `is a PNG image whose chunk at byte ${offset.toLocaleString('en-US')} is damaged`;
+    if (!/^[A-Za-z]{4}$/.test(type) || length > 0x7fffffff) return `is a PNG image whose chunk at byte ${formatNumber(offset)} is damaged`;
     if (first && type !== 'IHDR') return 'is a PNG image that does not start with its IHDR chunk';
     first = false;
     const next = offset + 12 + length;
     if (type === 'IEND') {
       if (next < source.size) {
-        return `is a PNG image with ${(source.size - next).toLocaleString('en-US')} bytes after its end (IEND): something is appended to it`;
+        return `is a PNG image with ${formatNumber(source.size - next)} bytes after its end (IEND): something is appended to it`;
       }
       return next > source.size ? 'is a PNG image that ends inside its IEND chunk (truncated?)' : null;
     }
@@ -161,7 +161,7 @@ async function webpStructureProblem(source: ByteSource, head: Uint8Array): Promi
   const declared = new DataView(head.buffer, head.byteOffset, 12).getUint32(4, true) + 8;
   if (declared > source.size) return 'is a WebP image that ends before its declared size (truncated?)';
   if (declared + (declared % 2) < source.size) {
-    return `is a WebP image with ${(source.size - declared).toLocaleString('en-US')} bytes after its end: something is appended to it`;
+    return `is a WebP image with ${formatNumber(source.size - declared)} bytes after its end: something is appended to it`;
   }
   return null;
 }

@@ -14,6 +14,7 @@ import type { ByteSource } from './byte-source.js';
 import { acceptedFacts, CHUNK_BYTES, readChunks, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
+import { formatNumber } from '../format.js';
 
 /** Bytes read from the start of a PLY for its header (64 KiB: 3DGS headers are about 1.5 KiB). */
 export const PLY_HEADER_MAX_BYTES = 64 * 1024;
@@ -187,9 +188,7 @@ export function parsePlyHeader(head: Uint8Array): PlyHeader | null {
       if (!/^\d+$/.test(countText)) throw fail(`the count '${shownLine(countText)}' is not a whole number of rows`);
       const count = Number(countText);
       if (count > PLY_MAX_ELEMENT_COUNT) {
-        throw fail(
-          `the count ${count.toLocaleString('en-US')} is more than the ${PLY_MAX_ELEMENT_COUNT.toLocaleString('en-US')} rows an element may have`,
-        );
+        throw fail(`the count ${formatNumber(count)} is more than the ${formatNumber(PLY_MAX_ELEMENT_COUNT)} rows an element may have`);
       }
       if (elements.some((e) => e.name === elementName)) throw fail(`a second element '${elementName}'`);
       elements.push({ name: elementName, count, properties: [] });
@@ -324,7 +323,7 @@ export interface SplatCheckOptions {
 
 /** The warning about Gaussians whose centre is not a finite number ('3 Gaussians have a position…'). */
 function nonFiniteWarning(count: number): string {
-  return `${count.toLocaleString('en-US')} Gaussians have a position that is not a finite number.`;
+  return `${formatNumber(count)} Gaussians have a position that is not a finite number.`;
 }
 
 function refusedSplat(source: ByteSource, format: 'ply' | 'splat', problem: string): SplatCheck {
@@ -462,7 +461,7 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
         'ply',
         contentMessage(
           name,
-          `is truncated: its header declares ${count.toLocaleString('en-US')} Gaussians (${end.toLocaleString('en-US')} bytes) but the file has ${size.toLocaleString('en-US')} bytes`,
+          `is truncated: its header declares ${formatNumber(count)} Gaussians (${formatNumber(end)} bytes) but the file has ${formatNumber(size)} bytes`,
         ),
       );
     }
@@ -476,14 +475,9 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
           .slice(vertexIndex + 1)
           .reduce((n, e) => n + e.count * e.properties.reduce((m, p) => m + PLY_TYPE_BYTES[p.type]!, 0), 0);
       if (size < expected) {
-        return refusedSplat(
-          source,
-          'ply',
-          contentMessage(name, `is truncated: it ends ${(expected - size).toLocaleString('en-US')} bytes early`),
-        );
+        return refusedSplat(source, 'ply', contentMessage(name, `is truncated: it ends ${formatNumber(expected - size)} bytes early`));
       }
-      if (size > expected)
-        warnings.push(`${(size - expected).toLocaleString('en-US')} bytes after the data the header declares (ignored).`);
+      if (size > expected) warnings.push(`${formatNumber(size - expected)} bytes after the data the header declares (ignored).`);
     }
     const offsets: number[] = [];
     for (const axis of ['x', 'y', 'z']) {
@@ -543,10 +537,7 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
       return refusedSplat(
         source,
         'ply',
-        contentMessage(
-          name,
-          `is truncated: its header declares ${count.toLocaleString('en-US')} Gaussians but the file has ${rows.toLocaleString('en-US')}`,
-        ),
+        contentMessage(name, `is truncated: its header declares ${formatNumber(count)} Gaussians but the file has ${formatNumber(rows)}`),
       );
     }
   }
@@ -600,7 +591,7 @@ export async function checkSplatFile(source: ByteSource, options: SplatCheckOpti
       'splat',
       contentMessage(
         name,
-        `is truncated or not a .splat file: its size (${size.toLocaleString('en-US')} bytes) is not a multiple of ${SPLAT_RECORD_BYTES} bytes`,
+        `is truncated or not a .splat file: its size (${formatNumber(size)} bytes) is not a multiple of ${SPLAT_RECORD_BYTES} bytes`,
       ),
     );
   }

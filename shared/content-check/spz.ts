@@ -17,6 +17,7 @@ import { acceptedFacts, CHUNK_BYTES, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 import { PLY_MAX_ELEMENT_COUNT } from './splat.js';
+import { formatNumber } from '../format.js';
 
 /** SPZ's magic number, little-endian 'NGSP'. */
 export const SPZ_MAGIC = 0x5053474e;
@@ -84,7 +85,7 @@ function headerProblem(view: DataView, size: number): string | null {
   if (!SPZ_VERSIONS.includes(version)) return `is SPZ version ${version}: only versions ${SPZ_VERSIONS.join(' and ')} can be viewed`;
   if (gaussians === 0) return 'is an SPZ splat without Gaussians';
   if (gaussians > PLY_MAX_ELEMENT_COUNT) {
-    return `declares ${gaussians.toLocaleString('en-US')} Gaussians, more than the ${PLY_MAX_ELEMENT_COUNT.toLocaleString('en-US')} a splat may have`;
+    return `declares ${formatNumber(gaussians)} Gaussians, more than the ${formatNumber(PLY_MAX_ELEMENT_COUNT)} a splat may have`;
   }
   if (shDegree > 3) return `declares spherical-harmonics degree ${shDegree}: a web-sized splat has degree 0 to 3`;
   if ((flags & ~FLAG_ANTIALIASED) !== 0 || view.getUint8(15) !== 0) {
@@ -92,7 +93,7 @@ function headerProblem(view: DataView, size: number): string | null {
   }
   const expected = spzInflatedBytes(version, gaussians, shDegree);
   if (expected > size * DEFLATE_MAX_RATIO) {
-    return `declares ${gaussians.toLocaleString('en-US')} Gaussians (${expected.toLocaleString('en-US')} bytes), more than a ${size.toLocaleString('en-US')}-byte gzip stream can hold`;
+    return `declares ${formatNumber(gaussians)} Gaussians (${formatNumber(expected)} bytes), more than a ${formatNumber(size)}-byte gzip stream can hold`;
   }
   return null;
 }
@@ -165,13 +166,13 @@ export async function checkSpz(source: ByteSource): Promise<SpzCheck> {
         expected = spzInflatedBytes(version, gaussians, shDegree);
         if (trailerSize !== expected % 2 ** 32) {
           return await stop(
-            `declares ${gaussians.toLocaleString('en-US')} Gaussians (${expected.toLocaleString('en-US')} bytes of data) but its gzip trailer records ${trailerSize.toLocaleString('en-US')} bytes`,
+            `declares ${formatNumber(gaussians)} Gaussians (${formatNumber(expected)} bytes of data) but its gzip trailer records ${formatNumber(trailerSize)} bytes`,
           );
         }
       }
       if (expected >= 0 && inflated > expected) {
         return await stop(
-          `holds more data than its header declares (${expected.toLocaleString('en-US')} bytes for ${facts.gaussians!.toLocaleString('en-US')} Gaussians)`,
+          `holds more data than its header declares (${formatNumber(expected)} bytes for ${formatNumber(facts.gaussians!)} Gaussians)`,
         );
       }
     }
@@ -188,7 +189,7 @@ export async function checkSpz(source: ByteSource): Promise<SpzCheck> {
       source,
       contentMessage(
         name,
-        `is truncated: its header declares ${facts.gaussians!.toLocaleString('en-US')} Gaussians (${expected.toLocaleString('en-US')} bytes) but it holds ${inflated.toLocaleString('en-US')}`,
+        `is truncated: its header declares ${formatNumber(facts.gaussians!)} Gaussians (${formatNumber(expected)} bytes) but it holds ${formatNumber(inflated)}`,
       ),
       { ...facts, inflatedBytes: inflated },
     );

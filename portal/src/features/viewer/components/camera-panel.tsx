@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FileStorePort } from '@shared/ports/files.js';
 import { fileNameOf } from '@shared/paths.js';
 import type { ViewerCamera } from '../api/camera-poses.js';
+import { formatNumber } from '@shared/format.js';
 
 export interface CameraPanelProps {
   cameras: readonly ViewerCamera[];
@@ -137,8 +138,8 @@ export function CameraPanel({ cameras, drawn, selected, onSelect, onViewFrom, on
     >
       <h2 className="camera-panel-title">Cameras</h2>
       <p className="camera-panel-summary">
-        {cameras.length.toLocaleString('en-US')} {cameras.length === 1 ? 'camera' : 'cameras'}, {withPhoto.toLocaleString('en-US')} with a
-        photo. Click a frustum or pick one below.
+        {formatNumber(cameras.length)} {cameras.length === 1 ? 'camera' : 'cameras'}, {formatNumber(withPhoto)} with a photo. Click a
+        frustum or pick one below.
       </p>
       {/* Live regions in the panel from the start: the selected camera (polite), a photo that could not be loaded (alert). */}
       <p className="visually-hidden" role="status" data-testid="camera-status">

@@ -18,6 +18,7 @@ import type { FindingRights } from '@shared/roles.js';
 import type { FindingWrites } from '../api/annotations.js';
 import { FindingForm, type FindingGeometry } from './finding-form.js';
 import '../findings.css';
+import { formatNumber } from '@shared/format.js';
 
 export interface FindingsPanelProps {
   model: Model;
@@ -94,7 +95,7 @@ export function FindingsPanel({
             ? null
             : list.length === 0
               ? 'No findings on this model yet.'
-              : `${list.length.toLocaleString('en-US')} ${list.length === 1 ? 'finding' : 'findings'}.`}
+              : `${formatNumber(list.length)} ${list.length === 1 ? 'finding' : 'findings'}.`}
         {unitsPerMetre ? ` Scale: ${unitsPerMetre} units per metre.` : ' No scale: measurements in model units only.'}
       </p>
       <div role="alert" className="findings-alerts">

@@ -16,6 +16,7 @@ import type { ModelPoint } from '@shared/types.js';
 import { usePromise, type Resource } from '../../../lib/resource.js';
 import type { ViewerCamera } from '../api/camera-poses.js';
 import '../findings.css';
+import { formatNumber } from '@shared/format.js';
 
 /** How many thumbnails show before 'Show all'. */
 export const PHOTOS_SHOWN = 12;
@@ -113,15 +114,14 @@ export function PhotosAtPanel({ point, normal = null, cameras, files, onViewFrom
   } else if (views.length === 0) {
     body = (
       <p className="findings-muted" data-testid="photos-at-none">
-        None of the model's {cameras.data.length.toLocaleString('en-US')} cameras sees this point.
+        None of the model's {formatNumber(cameras.data.length)} cameras sees this point.
       </p>
     );
   } else {
     body = (
       <>
         <p className="findings-muted">
-          {views.length.toLocaleString('en-US')} of {cameras.data.length.toLocaleString('en-US')} cameras see the point, best first
-          (nearest, most head-on).{' '}
+          {formatNumber(views.length)} of {formatNumber(cameras.data.length)} cameras see the point, best first (nearest, most head-on).{' '}
           {normal
             ? 'Cameras behind the picked surface are left out; nothing here knows what else may hide the point.'
             : 'Nothing here knows what hides the point: a camera behind a wall is listed too.'}
@@ -166,7 +166,7 @@ export function PhotosAtPanel({ point, normal = null, cameras, files, onViewFrom
         </ol>
         {views.length > PHOTOS_SHOWN ? (
           <button type="button" onClick={() => setShowAll(!showAll)}>
-            {showAll ? `Show the best ${PHOTOS_SHOWN}` : `Show all ${views.length.toLocaleString('en-US')}`}
+            {showAll ? `Show the best ${PHOTOS_SHOWN}` : `Show all ${formatNumber(views.length)}`}
           </button>
         ) : null}
       </>
@@ -185,7 +185,7 @@ export function PhotosAtPanel({ point, normal = null, cameras, files, onViewFrom
       ) : null}
       {/* The count is announced after each pick (the region is in the page from the start). */}
       <p className="visually-hidden" role="status">
-        {point && list ? `${views.length.toLocaleString('en-US')} ${views.length === 1 ? 'photo sees' : 'photos see'} the point.` : ''}
+        {point && list ? `${formatNumber(views.length)} ${views.length === 1 ? 'photo sees' : 'photos see'} the point.` : ''}
       </p>
       {body}
     </section>

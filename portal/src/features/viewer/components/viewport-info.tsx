@@ -2,7 +2,7 @@
  * A viewport's info panel and label: the model's name, publicId, project, capture date, the
  * engine's splat and triangle counts and each 3D file with its size (as downloaded).
  */
-import { formatBytes, formatDate } from '@shared/format.js';
+import { formatBytes, formatDate, formatNumber } from '@shared/format.js';
 import type { Model } from '@shared/types.js';
 import type { ViewerFile, ViewerModel } from '../api/viewer-models.js';
 import type { DownloadProgress } from '../lib/fetch-bytes.js';
@@ -48,13 +48,13 @@ export function ViewportInfo({ id, found, stats, files, progress }: ViewportInfo
         {stats.splats !== null ? (
           <>
             <dt>Splats</dt>
-            <dd data-testid="splat-count">{stats.splats.toLocaleString('en-US')}</dd>
+            <dd data-testid="splat-count">{formatNumber(stats.splats)}</dd>
           </>
         ) : null}
         {stats.triangles !== null ? (
           <>
             <dt>Triangles</dt>
-            <dd data-testid="triangle-count">{stats.triangles.toLocaleString('en-US')}</dd>
+            <dd data-testid="triangle-count">{formatNumber(stats.triangles)}</dd>
           </>
         ) : null}
         {files.map((file) => (

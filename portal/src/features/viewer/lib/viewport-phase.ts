@@ -5,6 +5,7 @@
  */
 import type { Model } from '@shared/types.js';
 import type { ViewerFile, ViewerModel } from '../api/viewer-models.js';
+import { formatNumber } from '@shared/format.js';
 
 /** A viewport's progress with its model. */
 export type Phase =
@@ -52,8 +53,8 @@ export function describeModel(model: Model, kinds: readonly ViewerFile['kind'][]
           ? 'a GLB mesh'
           : 'a model with no 3D file';
   const counts = [
-    stats?.splats != null ? `${stats.splats.toLocaleString('en-US')} ${stats.splats === 1 ? 'splat' : 'splats'}` : null,
-    stats?.triangles != null ? `${stats.triangles.toLocaleString('en-US')} ${stats.triangles === 1 ? 'triangle' : 'triangles'}` : null,
+    stats?.splats != null ? `${formatNumber(stats.splats)} ${stats.splats === 1 ? 'splat' : 'splats'}` : null,
+    stats?.triangles != null ? `${formatNumber(stats.triangles)} ${stats.triangles === 1 ? 'triangle' : 'triangles'}` : null,
   ].filter((c): c is string => c !== null);
   return `${model.name} (${model.publicId}), ${type}${counts.length > 0 ? ` of ${counts.join(' and ')}` : ''}.`;
 }
