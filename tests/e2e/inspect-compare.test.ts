@@ -1,5 +1,5 @@
 /**
- * Findings across captures in compare mode (issue 18 "Across captures"), headless Chromium with
+ * Findings across captures in compare mode, headless Chromium with
  * software WebGL against a real `catalog serve` with the demo accounts. Two captures of one
  * project are the same generated GLB (the 2×1×1 inspection box, tests/support/inspection-scene.ts),
  * so their frames agree; the reference has a finding written through the service backend.
@@ -15,9 +15,7 @@
  * unaligned, aligning and aligned states. Screenshots looked at: test-results/inspect/compare-carried.png
  * (one finding carried over, one still to carry), compare-carried-admin.png, compare-align-3-points.png.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyAlignment } from '@shared/alignment.js';
@@ -25,27 +23,13 @@ import { alignmentId } from '@shared/annotations.js';
 import type { Alignment, Annotation, Model, ModelPoint } from '@shared/types.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
 import { axeViolations } from '../support/axe.js';
-import {
-  RESULTS,
-  browserSkipReason,
-  launchChromium,
-  offlineContext,
-  screenshotOnFailure,
-  submitSignIn,
-  viewerSettled,
-} from '../support/browser.js';
-import { createProjectWithCli, runCli } from '../support/cli.js';
-import { inspectionBoxGlb } from '../support/inspection-scene.js';
-import { portalDist, tempDir } from '../support/paths.js';
-import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { DEMO_ADMIN, DEMO_USER, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
+import type { EmbeddedServer } from '../support/server.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e inspect-compare] skipping: ${skipReason}`);
 
-const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
-const USER = ['user@demo.lab', 'demo-user-1'] as const;
-/** Where this file's screenshots go (test-results/inspect/). */
-const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 /** Where the 3 alignment points are clicked, as fractions of a canvas (on the box, not on one line). */
 const PICKS: Array<[number, number]> = [
@@ -55,32 +39,24 @@ const PICKS: Array<[number, number]> = [
 ];
 
 describe.skipIf(skipReason !== null)('findings across captures in compare mode (software WebGL)', () => {
+  let scene: InspectionScene | undefined;
   let seeded: EmbeddedServer;
-  let browser: Browser;
   let reference: Model;
   let later: Model;
-  let folder: string;
   let current: Page | null = null;
-  const pageErrors: string[] = [];
   beforeEach(screenshotOnFailure('inspect-compare-failure', () => current));
 
   beforeAll(async () => {
-    seeded = await startEmbeddedServer({ prefix: 'inspect-compare', portalDir: portalDist, seed: true });
-    folder = tempDir('inspect-compare-glb');
-    const env = { CATALOG_DATA_DIR: seeded.dataDir, CATALOG_URL: seeded.url };
-    const project = await createProjectWithCli('Inspection Box Captures', 'BOX-CMP', { env });
-    const glb = await inspectionBoxGlb();
-    const upload = async (publicId: string, captureDate: string): Promise<Model> => {
-      const dir = join(folder, publicId);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, 'model.glb'), glb);
-      const args = ['models', 'upload', dir, '--project', project, '--public-id', publicId, '--name', `Box ${captureDate}`, '--json'];
-      const result = await runCli([...args, '--capture-date', captureDate], { env });
-      expect(result.exitCode, result.stdout + result.stderr).toBe(0);
-      return (JSON.parse(result.stdout) as { result: { model: Model } }).result.model;
-    };
-    reference = await upload('BOX-2024', '2024-06-01');
-    later = await upload('BOX-2025', '2025-06-01');
+    scene = await startInspectionScene({
+      prefix: 'inspect-compare',
+      project: { name: 'Inspection Box Captures', structureId: 'BOX-CMP' },
+      models: [
+        { publicId: 'BOX-2024', name: 'Box 2024-06-01', files: 'glb', captureDate: '2024-06-01' },
+        { publicId: 'BOX-2025', name: 'Box 2025-06-01', files: 'glb', captureDate: '2025-06-01' },
+      ],
+    });
+    seeded = scene.server;
+    [reference, later] = scene.models as [Model, Model];
     // The reference's finding, on the box's front face (z = 0.5).
     await createAnnotation(
       seeded.service.catalog,
@@ -88,25 +64,16 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
       { title: 'Crack in the front face', category: 'crack', severity: 3, points: [{ x: 0.2, y: 0.6, z: 0.5 }] },
       { uid: 'cli', email: null },
     );
-    browser = await launchChromium({ webgl: true });
-    mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await seeded?.stop();
-    if (folder) rmSync(folder, { recursive: true, force: true });
-    expect(pageErrors).toEqual([]);
+    await scene?.stop();
+    expect(scene?.pageErrors ?? []).toEqual([]);
   });
 
   /** Signs in as `who`, opens the compare view of the pair and its 'Findings' panel. */
   async function openCompare(who: readonly [string, string]): Promise<{ page: Page; panel: Locator }> {
-    const context = await offlineContext(browser, { width: 1400, height: 860 });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    current = page;
-    await submitSignIn(page, seeded.url, who[0], who[1]);
-    await page.waitForURL(`${seeded.url}/projects`);
+    const page = await scene!.signedInPage(who, { width: 1400, height: 860 }, (opened) => (current = opened));
     await page.goto(`${seeded.url}/viewer?compareMode=true&id=BOX-2025&referenceId=BOX-2024`);
     expect(await viewerSettled(page, RENDER_TIMEOUT_MS)).toEqual(['ready', 'ready']);
     const toggle = page.getByRole('button', { name: 'Findings', exact: true });
@@ -147,7 +114,7 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     (await seeded.service.catalog.query('annotations', { where: [['modelId', '==', later.id]] })) as Annotation[];
 
   it('an admin aligns with 3 points, removes it, declares the same frame and carries the finding over', { timeout: 150_000 }, async () => {
-    const { page, panel } = await openCompare(ADMIN);
+    const { page, panel } = await openCompare(DEMO_ADMIN);
     await panel.getByTestId('compare-unaligned').waitFor();
     expect(await panel.getByTestId('compare-unaligned').textContent()).toContain('These captures are not aligned.');
     expect(await panel.getByRole('button', { name: 'Carry over finding F-1 to Box 2025-06-01' }).count()).toBe(0);
@@ -166,7 +133,7 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     await expect.poll(() => panel.getByTestId('align-count-reference').textContent()).toBe('Reference model: 3 of 3 points');
     await expect.poll(() => panel.getByTestId('align-result').textContent()).toMatch(/^RMS error: [0-9.e+-]+ reference units$/);
     expect(await axeViolations(page, 'compare findings, aligning with 3 points')).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/compare-align-3-points.png` });
+    await page.screenshot({ path: `${INSPECT_SHOTS}/compare-align-3-points.png` });
     await panel.getByRole('button', { name: 'Save alignment' }).click();
     await panel.getByTestId('compare-aligned').waitFor();
     const threePoint = await storedAlignment();
@@ -221,7 +188,7 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     expect(await axeViolations(page, 'compare findings, carried over')).toEqual([]);
     // Carried over: the follow-up is the model's own finding now, the carried marker goes.
     await expect.poll(() => carriedPixels(page, 'model'), { timeout: 10_000 }).toBe(0);
-    await page.screenshot({ path: `${SHOTS}/compare-carried-admin.png` });
+    await page.screenshot({ path: `${INSPECT_SHOTS}/compare-carried-admin.png` });
 
     // The follow-up's link selects the original in the reference's list.
     await own.getByRole('button', { name: /^Follow-up of F-1 on Box 2024-06-01/ }).click();
@@ -241,7 +208,7 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
       { title: 'Rust stain', category: 'corrosion', severity: 2, points: [{ x: 0.5, y: 0.3, z: 0.5 }] },
       { uid: 'cli', email: null },
     );
-    const { page, panel } = await openCompare(USER);
+    const { page, panel } = await openCompare(DEMO_USER);
     await panel.getByTestId('compare-aligned').waitFor();
     expect(await panel.getByRole('button', { name: 'Remove alignment' }).count()).toBe(0);
     expect(await panel.getByRole('button', { name: 'Same frame' }).count()).toBe(0);
@@ -250,13 +217,13 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     expect(await panel.getByTestId('carried-over').count()).toBe(1);
     // F-1 carried over (the model's own amber marker), F-2 not yet (a lime marker on the model).
     await expect.poll(() => carriedPixels(page, 'model'), { timeout: 10_000 }).toBeGreaterThan(20);
-    await page.screenshot({ path: `${SHOTS}/compare-carried.png` });
+    await page.screenshot({ path: `${INSPECT_SHOTS}/compare-carried.png` });
     await panel.getByRole('button', { name: 'Carry over finding F-2 to Box 2025-06-01' }).click();
     await expect.poll(() => panel.getByTestId('carried-over').count()).toBe(2);
     const stored = await followUps();
     expect(stored).toHaveLength(2);
     const second = stored.find((a) => a.followUpOf?.annotationId === `${reference.id}_2`);
-    expect(second).toMatchObject({ id: `${later.id}_2`, title: 'Rust stain', author_email: USER[0], status: 'open' });
+    expect(second).toMatchObject({ id: `${later.id}_2`, title: 'Rust stain', author_email: DEMO_USER[0], status: 'open' });
     expect((await seeded.service.catalog.get('models', later.id))?.metadata?.annotationsCount).toBe(2);
     expect(await axeViolations(page, 'compare findings, user')).toEqual([]);
     // At phone width the panel goes below the stage.
@@ -266,7 +233,7 @@ describe.skipIf(skipReason !== null)('findings across captures in compare mode (
     expect(below.y).toBeGreaterThanOrEqual(stage.y + stage.height - 1);
     expect(below.width).toBeLessThanOrEqual(390);
     expect(await axeViolations(page, 'compare findings, user, 390 px')).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/compare-findings-phone.png` });
+    await page.screenshot({ path: `${INSPECT_SHOTS}/compare-findings-phone.png` });
     await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Findings in the built-in viewer (issue 18), headless Chromium with software WebGL against a
+ * Findings in the built-in viewer, headless Chromium with software WebGL against a
  * real `catalog serve` with the demo accounts: an admin opens the 'Findings' panel, picks a point
  * on a GLB (the generated inspection box, tests/support/inspection-scene.ts), adds a finding
  * (title, category, severity, a photo that sees the point) and it is listed; after a reload it is
@@ -8,75 +8,46 @@
  * finding of their own but is offered no Delete (and no Edit of the admin's); axe is clean with the
  * panel, the form and the delete confirmation open. Screenshot: test-results/inspect/findings-list.png.
  */
-import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Annotation, Model } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import {
-  RESULTS,
-  browserSkipReason,
-  launchChromium,
-  offlineContext,
-  screenshotOnFailure,
-  submitSignIn,
-  viewerSettled,
-} from '../support/browser.js';
-import { createProjectWithCli, runCli } from '../support/cli.js';
-import { writeInspectionScene } from '../support/inspection-scene.js';
-import { portalDist, tempDir } from '../support/paths.js';
-import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { runCli } from '../support/cli.js';
+import { DEMO_ADMIN, DEMO_USER, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
+import type { EmbeddedServer } from '../support/server.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e inspect-findings] skipping: ${skipReason}`);
 
-const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
-const USER = ['user@demo.lab', 'demo-user-1'] as const;
-/** Where this file's screenshots go (test-results/inspect/). */
-const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 
 describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', () => {
+  let scene: InspectionScene | undefined;
   let seeded: EmbeddedServer;
-  let browser: Browser;
   let model: Model;
-  let sceneDir: string;
   let current: Page | null = null;
-  const pageErrors: string[] = [];
   beforeEach(screenshotOnFailure('inspect-findings-failure', () => current));
 
   beforeAll(async () => {
-    seeded = await startEmbeddedServer({ prefix: 'inspect-findings', portalDir: portalDist, seed: true });
-    sceneDir = tempDir('inspect-findings-scene');
-    await writeInspectionScene(sceneDir);
-    const env = { CATALOG_DATA_DIR: seeded.dataDir, CATALOG_URL: seeded.url };
-    const project = await createProjectWithCli('Inspection Box', 'BOX-001', { env });
-    const upload = await runCli(
-      ['models', 'upload', sceneDir, '--project', project, '--public-id', 'BOX-F', '--name', 'Inspection box', '--json'],
-      { env },
-    );
-    expect(upload.exitCode, upload.stdout + upload.stderr).toBe(0);
-    model = (JSON.parse(upload.stdout) as { result: { model: Model } }).result.model;
-    browser = await launchChromium({ webgl: true });
-    mkdirSync(SHOTS, { recursive: true });
+    scene = await startInspectionScene({
+      prefix: 'inspect-findings',
+      project: { name: 'Inspection Box', structureId: 'BOX-001' },
+      models: [{ publicId: 'BOX-F', name: 'Inspection box', files: 'scene' }],
+    });
+    seeded = scene.server;
+    model = scene.models[0]!;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await seeded?.stop();
-    if (sceneDir) rmSync(sceneDir, { recursive: true, force: true });
-    expect(pageErrors).toEqual([]);
+    await scene?.stop();
+    expect(scene?.pageErrors ?? []).toEqual([]);
   });
 
   /** Signs in as `who` and opens the viewer on the box with the Findings panel open and the model drawn. */
   async function openViewer(who: readonly [string, string]): Promise<Page> {
-    const context = await offlineContext(browser, { width: 1280, height: 820 });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    current = page;
-    await submitSignIn(page, seeded.url, who[0], who[1]);
-    await page.waitForURL(`${seeded.url}/projects`);
+    const page = await scene!.signedInPage(who, { width: 1280, height: 820 }, (opened) => (current = opened));
     await page.goto(`${seeded.url}/viewer?id=BOX-F`);
     await showFindings(page);
     return page;
@@ -111,7 +82,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
     'an admin adds a finding at a picked point; it stays after a reload, is counted and listed by the CLI',
     { timeout: 120_000 },
     async () => {
-      const page = await openViewer(ADMIN);
+      const page = await openViewer(DEMO_ADMIN);
       const panel = page.getByTestId('findings-panel');
       expect(await panel.getByTestId('findings-summary').textContent()).toContain('No findings on this model yet.');
       const add = panel.getByRole('button', { name: 'Add finding' });
@@ -149,14 +120,14 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
       // the new finding is selected, its marker drawn
       expect(await item.getByRole('button', { name: /^F-1 / }).getAttribute('aria-pressed')).toBe('true');
       expect(await axeViolations(page, 'viewer findings list')).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, 'findings-list.png') });
+      await page.screenshot({ path: join(INSPECT_SHOTS, 'findings-list.png') });
 
       // the delete confirmation (admins only), cancelled
       await item.getByRole('button', { name: 'Delete finding F-1' }).click();
       const dialog = page.getByRole('alertdialog', { name: 'Delete finding F-1?' });
       await dialog.waitFor();
       expect(await axeViolations(page, 'viewer finding delete confirmation')).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, 'finding-delete.png') });
+      await page.screenshot({ path: join(INSPECT_SHOTS, 'finding-delete.png') });
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => dialog.count()).toBe(0);
 
@@ -173,9 +144,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
       });
       expect(after.annotations[0]!.points[0]!.x).toBeCloseTo(point.x, 6);
       expect(after.annotations[0]!.photos).toHaveLength(1);
-      const cli = await runCli(['annotations', 'list', model.id, '--format', 'json'], {
-        env: { CATALOG_DATA_DIR: seeded.dataDir, CATALOG_URL: seeded.url },
-      });
+      const cli = await runCli(['annotations', 'list', model.id, '--format', 'json'], { env: scene!.env });
       expect(cli.exitCode, cli.stderr).toBe(0);
       const listed = JSON.parse(cli.stdout) as Annotation[];
       expect(listed.map((a) => [a.id, a.title])).toEqual([[`${model.id}_1`, 'Corroded gusset plate']]);
@@ -200,7 +169,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
   );
 
   it('a user adds a finding as its author and is offered no Delete, nor an Edit of the admin’s', { timeout: 120_000 }, async () => {
-    const page = await openViewer(USER);
+    const page = await openViewer(DEMO_USER);
     const panel = page.getByTestId('findings-panel');
     await panel.getByTestId('finding-item').waitFor();
     await pick(page, 0.5, 0.55);

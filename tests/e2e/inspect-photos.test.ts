@@ -1,5 +1,5 @@
 /**
- * "Photos of this point" in the built-in viewer (issue 18), headless Chromium with software WebGL,
+ * "Photos of this point" in the built-in viewer, headless Chromium with software WebGL,
  * on the generated consistent scene of tests/support/inspection-scene.ts: a 2×1×1 box GLB with a
  * colour per face, six cameras in a ring looking at it (`cameras.json`) and a photo drawn from each
  * camera's pose by three.js, independently of shared/photo-projection.ts. Uploaded with the CLI as
@@ -10,22 +10,13 @@
  * The large view and the flight to the camera's pose are checked too. Screenshot:
  * test-results/inspect/photos-at.png.
  */
-import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelPoint } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import {
-  RESULTS,
-  browserSkipReason,
-  launchChromium,
-  offlineContext,
-  screenshotOnFailure,
-  submitSignIn,
-  viewerSettled,
-} from '../support/browser.js';
-import { createProjectWithCli, runCli } from '../support/cli.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { DEMO_ADMIN, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
 import {
   INSPECTION_BOX,
   SCENE_CAMERA_COUNT,
@@ -35,18 +26,13 @@ import {
   facesCamera,
   inspectionCameras,
   scenePhotoName,
-  writeInspectionScene,
   type BoxFace,
 } from '../support/inspection-scene.js';
-import { portalDist, tempDir } from '../support/paths.js';
-import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import type { EmbeddedServer } from '../support/server.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e inspect-photos] skipping: ${skipReason}`);
 
-const ADMIN = ['admin@demo.lab', 'demo-admin-1'] as const;
-/** Where this file's screenshots go (test-results/inspect/). */
-const SHOTS = join(RESULTS, 'inspect');
 const RENDER_TIMEOUT_MS = 60_000;
 /** On screen, how far the mark's centre may be from where the scene's projection puts the point (CSS px). */
 const MARK_TOLERANCE_PX = 2;
@@ -76,33 +62,23 @@ const inPhoto = (pixel: { u: number; v: number } | null) =>
   pixel !== null && pixel.u >= 0 && pixel.u < SCENE_PHOTO_WIDTH && pixel.v >= 0 && pixel.v < SCENE_PHOTO_HEIGHT;
 
 describe.skipIf(skipReason !== null)('photos that see a picked point (software WebGL)', () => {
+  let scene: InspectionScene | undefined;
   let seeded: EmbeddedServer;
-  let browser: Browser;
-  let sceneDir: string;
   let current: Page | null = null;
-  const pageErrors: string[] = [];
   beforeEach(screenshotOnFailure('inspect-photos-failure', () => current));
 
   beforeAll(async () => {
-    seeded = await startEmbeddedServer({ prefix: 'inspect-photos', portalDir: portalDist, seed: true });
-    sceneDir = tempDir('inspect-photos-scene');
-    await writeInspectionScene(sceneDir);
-    const env = { CATALOG_DATA_DIR: seeded.dataDir, CATALOG_URL: seeded.url };
-    const project = await createProjectWithCli('Inspection Box', 'BOX-002', { env });
-    const upload = await runCli(
-      ['models', 'upload', sceneDir, '--project', project, '--public-id', 'BOX-P', '--name', 'Inspection box with photos', '--json'],
-      { env },
-    );
-    expect(upload.exitCode, upload.stdout + upload.stderr).toBe(0);
-    browser = await launchChromium({ webgl: true });
-    mkdirSync(SHOTS, { recursive: true });
+    scene = await startInspectionScene({
+      prefix: 'inspect-photos',
+      project: { name: 'Inspection Box', structureId: 'BOX-002' },
+      models: [{ publicId: 'BOX-P', name: 'Inspection box with photos', files: 'scene' }],
+    });
+    seeded = scene.server;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await seeded?.stop();
-    if (sceneDir) rmSync(sceneDir, { recursive: true, force: true });
-    expect(pageErrors).toEqual([]);
+    await scene?.stop();
+    expect(scene?.pageErrors ?? []).toEqual([]);
   });
 
   /** The mark's centre and where the scene puts the point, on screen, for a photo with its mark. */
@@ -131,12 +107,7 @@ describe.skipIf(skipReason !== null)('photos that see a picked point (software W
   }
 
   it('lists the cameras facing the picked face, each photo marked where the geometry puts the point', { timeout: 150_000 }, async () => {
-    const context = await offlineContext(browser, { width: 1280, height: 820 });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    current = page;
-    await submitSignIn(page, seeded.url, ADMIN[0], ADMIN[1]);
-    await page.waitForURL(`${seeded.url}/projects`);
+    const page = await scene!.signedInPage(DEMO_ADMIN, { width: 1280, height: 820 }, (opened) => (current = opened));
     await page.goto(`${seeded.url}/viewer?id=BOX-P`);
     expect(await viewerSettled(page, RENDER_TIMEOUT_MS)).toEqual(['ready']);
     await page.getByRole('button', { name: 'Findings', exact: true }).click();
@@ -214,7 +185,7 @@ describe.skipIf(skipReason !== null)('photos that see a picked point (software W
     expect(Math.abs(large.dx)).toBeLessThanOrEqual(MARK_TOLERANCE_PX);
     expect(Math.abs(large.dy)).toBeLessThanOrEqual(MARK_TOLERANCE_PX);
     expect(await axeViolations(page, 'viewer photo of a point, large')).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'photos-at.png') });
+    await page.screenshot({ path: join(INSPECT_SHOTS, 'photos-at.png') });
     await open.getByRole('button', { name: 'View from this camera' }).click();
     const position = cameras[best]!.position;
     await expect
@@ -228,6 +199,6 @@ describe.skipIf(skipReason !== null)('photos that see a picked point (software W
         { timeout: 30_000, message: `the view does not reach ${scenePhotoName(best)}'s pose` },
       )
       .toBe(true);
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Picking points and measuring in the built-in viewer (issue 18), in headless Chromium with
+ * Picking points and measuring in the built-in viewer, in headless Chromium with
  * software WebGL against a real `catalog serve`: a click in the measure tool's 'Pick point' mode
  * picks a point of the real 3DGS sample (Spark's splat raycasting) that lies on the splat (inside
  * its validation bounding box and next to one of the PLY's splat centres, in the PLY's own
@@ -11,66 +11,47 @@
  * target; the viewer's 50° vertical field of view) by projecting the known surface points.
  * axe scans the viewer with the measure tool open; the measurement is screenshotted.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getBounds, NodeIO } from '@gltf-transform/core';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setUnitsPerMetre } from '@shared/workflows/annotations.js';
 import type { Model, ModelPoint } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import {
-  RESULTS,
-  browserSkipReason,
-  launchChromium,
-  offlineContext,
-  screenshotOnFailure,
-  submitSignIn,
-  viewerSettled,
-} from '../support/browser.js';
-import { createProjectWithCli, runCli } from '../support/cli.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { runCli } from '../support/cli.js';
+import { DEMO_USER, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
 import { INSPECTION_BOX, inspectionBoxGlb } from '../support/inspection-scene.js';
-import { portalDist, samplePath, samplesPresent, tempDir } from '../support/paths.js';
-import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { samplePath, samplesPresent, tempDir } from '../support/paths.js';
+import type { EmbeddedServer } from '../support/server.js';
 
 const skipReason = browserSkipReason();
 if (skipReason) console.info(`[e2e inspect-pick] skipping: ${skipReason}`);
 const hasSamples = samplesPresent();
 if (!hasSamples) console.info('[e2e inspect-pick] skipping the real-sample cases: ../shared/samples is not beside this checkout');
 
-const USER = ['user@demo.lab', 'demo-user-1'] as const;
 /** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
 const RENDER_TIMEOUT_MS = 60_000;
 /** The viewer camera's vertical field of view, degrees (camera-rig.ts DEFAULT_FOV; the fit keeps it). */
 const VIEWER_FOV = 50;
-/** Where the screenshots for the closing note go. */
-/** Where this file's screenshots go (test-results/inspect/). */
-const SHOTS = join(RESULTS, 'inspect');
 
 describe.skipIf(skipReason !== null)('picking and measuring in the viewer (software WebGL)', () => {
+  let scene: InspectionScene | undefined;
   let seeded: EmbeddedServer;
-  let browser: Browser;
   let page: Page;
   let project: string;
-  const pageErrors: string[] = [];
   beforeEach(screenshotOnFailure('inspect-pick-failure', () => page));
 
   beforeAll(async () => {
-    seeded = await startEmbeddedServer({ prefix: 'inspect-pick', portalDir: portalDist, seed: true });
-    project = await createProjectWithCli('Picking', 'PCK-001', { env: seeded.env });
-    browser = await launchChromium({ webgl: true });
-    const context = await offlineContext(browser, { width: 1200, height: 800 });
-    page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await submitSignIn(page, seeded.url, USER[0], USER[1]);
-    await page.waitForURL(`${seeded.url}/projects`);
-    mkdirSync(SHOTS, { recursive: true });
+    scene = await startInspectionScene({ prefix: 'inspect-pick', project: { name: 'Picking', structureId: 'PCK-001' } });
+    ({ server: seeded, projectId: project } = scene);
+    page = await scene.signedInPage(DEMO_USER, { width: 1200, height: 800 });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await seeded?.stop();
-    expect(pageErrors).toEqual([]);
+    await scene?.stop();
+    expect(scene?.pageErrors ?? []).toEqual([]);
   });
 
   /** Uploads one file as a new model with the CLI (a folder holding only it). */
@@ -215,7 +196,7 @@ describe.skipIf(skipReason !== null)('picking and measuring in the viewer (softw
         .poll(() => tool.getByTestId('measure-readout').textContent())
         .toMatch(/^Point: \(-?[\d.]+, -?[\d.]+, -?[\d.]+\) \(model units\)$/);
       await expect.poll(() => page.getByTestId('pick-readout').textContent()).toMatch(/^Picked \(.+\) on the splat \(model units\)$/);
-      await page.screenshot({ path: join(SHOTS, 'pick-splat.png') });
+      await page.screenshot({ path: join(INSPECT_SHOTS, 'pick-splat.png') });
     },
   );
 
@@ -287,7 +268,7 @@ describe.skipIf(skipReason !== null)('picking and measuring in the viewer (softw
       expect(Number(await readout.getAttribute('data-metres'))).toBeCloseTo(units / 4, 9);
       expect(await readout.textContent()).toMatch(/^Distance: 2(\.\d+)? units \(0\.5(\d*)? m\)$/);
       expect(await tool.getByRole('listitem').count()).toBe(2);
-      await page.screenshot({ path: join(SHOTS, 'measurement.png') });
+      await page.screenshot({ path: join(INSPECT_SHOTS, 'measurement.png') });
       expect(await axeViolations(page, 'viewer with the measure tool')).toEqual([]);
       // Escape clears, from the 3D view.
       await page.getByRole('application').focus();
