@@ -17,7 +17,7 @@ export interface AuthUser {
  * `service: true` (it acts with the admin role). What a service-key session of the embedded and
  * in-memory backends, and the CLI's firebase-admin adapter, report as the signed-in user.
  */
-export const SERVICE_USER: AuthUser = Object.freeze({ uid: 'service', email: null, service: true });
+export const SERVICE_USER: Readonly<AuthUser & { service: true }> = Object.freeze({ uid: 'service', email: null, service: true });
 
 /** Unsubscribes a listener. */
 export type Unsubscribe = () => void;

@@ -32,6 +32,7 @@ import {
 import type { Principal } from '@shared/rules/document-rules.js';
 import { storedDocument } from '@shared/rules/stored-documents.js';
 import { randomId } from '@shared/random-id.js';
+import { SERVICE_USER } from '@shared/ports/identity.js';
 
 /** What the route modules share. */
 export interface ApiContext {
@@ -289,7 +290,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   serveRoute(app, routes.me, async (request) => {
     const principal = await ctx.principal(request);
     if (principal.kind === 'anon') throw new AppError(ErrorCode.Unauthenticated, 'Sign in first');
-    if (principal.kind === 'service') return { user: { uid: 'service', email: null, service: true as const }, role: 'admin' as const };
+    if (principal.kind === 'service') return { user: SERVICE_USER, role: 'admin' as const };
     return { user: { uid: principal.uid, email: principal.email }, role: principal.role };
   });
 
