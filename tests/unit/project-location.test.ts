@@ -14,7 +14,9 @@ import { FormMessages } from '@shared/messages.js';
 import { checkDocumentContent } from '@shared/rules/document-rules.js';
 import { createProject, updateProject } from '@shared/workflows/projects.js';
 import { locationCoordinatesProblem, validateProjectForm } from '@shared/validation/project-form.js';
-import { exportCatalog, importCatalog, projectLocationProblems } from '../../cli/src/lib/catalog-io.js';
+import { exportCatalog } from '../../cli/src/lib/catalog-export.js';
+import { importCatalog } from '../../cli/src/lib/catalog-import.js';
+import { projectLocationProblems } from '../../cli/src/lib/catalog-import-plan.js';
 
 const LAT = 'Latitude must be between -90 and 90';
 const LNG = 'Longitude must be between -180 and 180';

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import { formatBytes } from '@shared/format.js';
 import { backendOptionsShape } from '../lib/backend.js';
 import { leafCommand } from '../lib/command.js';
-import { embeddedAccountsApi, exportCatalog, importCatalog } from '../lib/catalog-io.js';
+import { embeddedAccountsApi } from '../lib/catalog-io.js';
+import { exportCatalog } from '../lib/catalog-export.js';
+import { importCatalog } from '../lib/catalog-import.js';
 
 const LAYOUT_HELP = `
 Layout:

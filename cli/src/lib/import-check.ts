@@ -3,7 +3,7 @@
  * untrusted input): each document alone ({@link checkExportedDocument}) and the documents
  * together with the catalog they are imported into ({@link importRuleProblems}): references,
  * counts, stored files' owners, accounts and who becomes an admin. Pure functions over parsed
- * documents; `catalog-io.ts` reads the folder and writes.
+ * documents; `catalog-import-plan.ts` reads the folder, `catalog-import.ts` writes.
  */
 import { normalizeEmailOrNull } from '@shared/email.js';
 import type { ExistingAccount, ExportedFile } from '@shared/export-layout.js';
