@@ -25,8 +25,8 @@ export interface CameraFrustum {
 
 /**
  * The frustum of a camera at `depth` world units along its viewing direction, in the entry's
- * world coordinates (draw it in the splat's group, module doc). Field of view from fx/fy, else
- * 60° vertical ({@link cameraIntrinsics}).
+ * world coordinates (draw it in the splat's group, `shared/camera-poses.ts`). Field of view from
+ * fx/fy, else 60° vertical ({@link cameraIntrinsics}).
  * @param entry a camera (its fields plus optional fx/fy)
  * @param depth distance of the image rectangle from the apex, world units, > 0
  *   (e.g. {@link suggestedFrustumDepth})

@@ -23,8 +23,8 @@ export const ROTATION_TOLERANCE = 1e-2;
 const column = (m: Mat3, j: number): Vec3 => [m[0][j], m[1][j], m[2][j]];
 
 /**
- * The camera's axes in world coordinates: the columns of `rotation` (module doc), made exactly
- * orthonormal (Gram–Schmidt; real files carry rounding).
+ * The camera's axes in world coordinates: the columns of `rotation` (the convention in
+ * `shared/camera-poses.ts`), made exactly orthonormal (Gram–Schmidt; real files carry rounding).
  * @param entry a camera (`rotation`: 3×3, row-major, camera-to-world)
  * @returns `{right, down, forward}`: unit world vectors of image +x, image +y (down) and the
  *   viewing direction (OpenCV camera x, y, z)
@@ -97,10 +97,10 @@ export function matrixFromQuaternion(q: Quat): Mat3 {
 }
 
 /**
- * The pose of a camera for a three.js scene (module doc): the camera centre and the rotation
- * `R_gl = rotation · diag(1, −1, −1)` as a quaternion, so the object looks down its local −z with
- * local +y towards the image top, in the entry's world coordinates (the splat file's; see
- * {@link rotatePose} for a splat turned by {@link Y_DOWN_TO_Y_UP}).
+ * The pose of a camera for a three.js scene (the convention in `shared/camera-poses.ts`): the
+ * camera centre and the rotation `R_gl = rotation · diag(1, −1, −1)` as a quaternion, so the
+ * object looks down its local −z with local +y towards the image top, in the entry's world
+ * coordinates (the splat file's; see {@link rotatePose} for a splat turned by {@link Y_DOWN_TO_Y_UP}).
  * @param entry a camera (`position` [x, y, z] world units, `rotation` 3×3 camera-to-world, row-major)
  * @returns `{position: [x, y, z], quaternion: [x, y, z, w]}` (w ≥ 0)
  * @throws AppError `invalid-argument` for a malformed position or rotation ({@link cameraAxes})
