@@ -14,7 +14,8 @@ import type { Query, WriteOp } from '@shared/ports/catalog.js';
 import type { IdentityService } from './auth.js';
 import { docIdSchema, type Precondition, type querySchema } from '@shared/wire/catalog.js';
 import { routes, type ReplyOf, type RouteSpec } from '@shared/wire/routes.js';
-import type { CommitPreconditions, DocumentStore, QueryText, StoredDoc } from './documents.js';
+import type { CommitPreconditions, DocumentStore, StoredDoc } from './documents/store.js';
+import type { QueryText } from './documents/query-cache.js';
 import type { ChangeHub } from './events.js';
 import { GzipRows } from './gzip-rows.js';
 import {

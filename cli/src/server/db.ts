@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS documents (
 ) WITHOUT ROWID;
 
 -- Models by project: a project's models, and the Public ID check of every model write,
--- without reading every model (documents.ts writes this exact expression into its queries).
+-- without reading every model (documents/query-sql.ts writes this exact expression into its queries).
 CREATE INDEX IF NOT EXISTS documents_project_id ON documents (collection, json_extract(data, '$.projectId'));
 -- Models in publicId order (the model list's live query) read from the index, without a sort.
 CREATE INDEX IF NOT EXISTS documents_public_id ON documents (collection, json_extract(data, '$.publicId'));

@@ -20,7 +20,7 @@ import { isApiPath, routes } from '@shared/wire/routes.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
 import { assertPortalKeepsOutOfData } from './data-secrets.js';
 import { openDatabase } from './db.js';
-import { DocumentStore } from './documents.js';
+import { DocumentStore } from './documents/store.js';
 import { ChangeHub } from './events.js';
 import { FileStore } from './file-store.js';
 import { registerFileRoutes } from './files-api.js';

@@ -16,7 +16,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import type { IdentityService } from './auth.js';
-import type { DocumentStore } from './documents.js';
+import type { DocumentStore } from './documents/store.js';
 
 /**
  * Resolves the caller of a request from its `Authorization: Bearer …` header: the service key,
