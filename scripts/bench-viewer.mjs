@@ -46,6 +46,10 @@ const CASES = (process.env.BENCH_VIEWER_CASES || '1000000:3,3000000:3')
     return { gaussians: Number(gaussians), degree: Number(degree) };
   });
 const ORBIT_STEPS = Number(process.env.BENCH_ORBIT_STEPS || 3);
+/** Which pages to measure on each scene (default all): catalog, supersplat, bare. */
+const PAGES = new Set((process.env.BENCH_VIEWER_PAGES || 'catalog,supersplat,bare').split(',').filter(Boolean));
+/** With BENCH_TRACE=1, each poll before the first frame is logged (readiness, coverage, bytes, time). */
+const TRACE = process.env.BENCH_TRACE === '1';
 /** How long a page may take to show its first frame, ms. */
 const FIRST_FRAME_LIMIT_MS = Number(process.env.BENCH_FIRST_FRAME_LIMIT_S || 300) * 1000;
 const work = mkdtempSync(join(tmpdir(), 'catalog-bench-viewer-'));
@@ -264,6 +268,19 @@ async function main() {
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
+      // The catalog viewer starts its full copy once the preview has been drawn (data-refining
+      // turns on): the page's own record of that moment (ms since navigation) and of the bytes of
+      // catalog files downloaded by then. Screenshots cannot tell it as closely: in software WebGL
+      // a screenshot returns seconds after it was asked for.
+      new MutationObserver(() => {
+        if (window.__previewDrawn || !document.querySelector('[data-testid=viewport][data-refining=on]')) return;
+        const at = performance.now();
+        const bytes = performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.includes('/v1/files/') && entry.responseEnd <= at)
+          .reduce((sum, entry) => sum + (entry.encodedBodySize || 0), 0);
+        window.__previewDrawn = { at, bytes };
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-refining'] });
     });
     // The bare page and the peer's static site, served on the same origin so they may fetch the download links.
     await context.route(`${base}/bench/bare.html*`, (route) =>
@@ -295,6 +312,7 @@ async function main() {
       });
     }
     const page = await context.newPage();
+    if (TRACE) page.on('console', (message) => log(`  [page] ${message.text()}`));
     const decoder = await context.newPage();
     let bytes = 0;
     // bytes of the catalog's files whose download has finished (one still under way counts when it ends)
@@ -320,12 +338,26 @@ async function main() {
       let bytesFirst = Number.NaN;
       let full = Number.NaN;
       const deadline = started + FIRST_FRAME_LIMIT_MS;
+      let traced = false;
       for (;;) {
         const frames = await page.evaluate(() => window.__raf?.length ?? 0).catch(() => 0);
         // the catalog viewer's progress bars sit in the centre while a file loads: wait for its ready state first
         const isReady = ready === null || (await page.evaluate(ready).catch(() => false));
         // A screenshot waits for a frame: seconds each in software with a million splats.
-        const shows = async () => (await centreCoverage(decoder, await page.screenshot({ timeout: 120_000 }))) > 0.01;
+        const shows = async () => {
+          const shot = await page.screenshot({ timeout: 120_000 });
+          const coverage = await centreCoverage(decoder, shot);
+          if (TRACE) writeFileSync(join(tmpdir(), `bench-viewer-${Date.now() - started}.png`), shot);
+          if (TRACE)
+            log(
+              `  ${((Date.now() - started) / 1000).toFixed(1)} s: centre ${(coverage * 100).toFixed(1)} %, ${(bytes / 1048576).toFixed(1)} MiB in`,
+            );
+          return coverage > 0.01;
+        };
+        if (TRACE && isReady && frames > 1 && !traced) {
+          traced = true;
+          log(`  ${((Date.now() - started) / 1000).toFixed(1)} s: ready, ${(bytes / 1048576).toFixed(1)} MiB in`);
+        }
         if (
           frames > 1 &&
           isReady &&
@@ -347,7 +379,16 @@ async function main() {
       }
       // a scene that never showed (or a page that died) gets no orbit figure
       const frameTimes = Number.isFinite(first) ? await orbit().catch((error) => (log(`orbit failed: ${error.message}`), [])) : [];
-      return { first, bytesFirst, full, bytes, frame: median(frameTimes) };
+      const preview = await page.evaluate(() => window.__previewDrawn ?? null).catch(() => null);
+      return {
+        first,
+        bytesFirst,
+        full,
+        bytes,
+        frame: median(frameTimes),
+        previewAt: preview?.at ?? null,
+        previewBytes: preview?.bytes ?? null,
+      };
     }
 
     /**
@@ -357,13 +398,22 @@ async function main() {
      * bottleneck, so animation-frame intervals alone would not see it). ORBIT_STEPS steps after one
      * warm-up; the empty scene's figure is the cost of the step and the screenshot themselves.
      */
+    /** The catalog viewer's count of drawn frames (0 on other pages). */
+    const renderedFrames = () =>
+      page.evaluate(() => Number(document.querySelector('[data-testid=viewport]')?.dataset.renderedFrames ?? 0)).catch(() => 0);
     async function orbitSteps(step) {
       const times = [];
       for (let i = 0; i <= ORBIT_STEPS; i += 1) {
         const started = Date.now();
+        const drawnBefore = TRACE ? await renderedFrames() : 0;
         await step(i);
+        const stepped = Date.now();
         await page.screenshot({ timeout: 600_000 });
         if (i > 0) times.push(Date.now() - started);
+        if (TRACE)
+          log(
+            `  orbit step ${i}: step ${stepped - started} ms, screenshot ${Date.now() - stepped} ms, frames drawn ${(await renderedFrames()) - drawnBefore}`,
+          );
       }
       return times;
     }
@@ -391,15 +441,16 @@ async function main() {
     for (const scene of scenes) {
       const viewerReady = () => document.querySelector('[data-testid=viewport]')?.dataset.state === 'ready';
       const viewerRefined = () => document.querySelector('[data-testid=viewport]')?.dataset.refining === 'off';
-      pushRow([
-        scene.publicId,
-        'catalog viewer',
-        await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitByDrag, ready: viewerReady, refined: viewerRefined }),
-      ]);
+      if (PAGES.has('catalog'))
+        pushRow([
+          scene.publicId,
+          'catalog viewer',
+          await measure(`${base}/viewer/?id=${scene.publicId}`, { orbit: orbitByDrag, ready: viewerReady, refined: viewerRefined }),
+        ]);
       // the uploaded PLY's download link, asked for with the service key
       const model = await modelOf(scene.publicId);
       const url = (await (await fetch(`${base}/v1/download-url/${model.files.splatPath}`, { headers })).json()).url;
-      if (peer)
+      if (peer && PAGES.has('supersplat'))
         pushRow([
           scene.publicId,
           `SuperSplat viewer ${peer.version}`,
@@ -408,11 +459,12 @@ async function main() {
             { orbit: orbitByDrag },
           ),
         ]);
-      pushRow([
-        scene.publicId,
-        'bare three+Spark',
-        await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare }),
-      ]);
+      if (PAGES.has('bare'))
+        pushRow([
+          scene.publicId,
+          'bare three+Spark',
+          await measure(`${base}/bench/bare.html?url=${encodeURIComponent(url)}&name=${scene.name}`, { orbit: orbitBare }),
+        ]);
     }
 
     const baseline = rows[0][2];
@@ -432,6 +484,11 @@ async function main() {
         `${pad(scene, 18)}${pad(pageName, 27)}${pad(first, 20)}${pad(mib(r.bytesFirst), 17)}${pad(full, 13)}${pad(mib(r.bytes), 14)}${frame}`,
       );
     }
+    for (const [scene, pageName, r] of rows)
+      if (r.previewAt !== null && r.previewAt !== undefined)
+        console.log(
+          `${scene} / ${pageName}: preview drawn ${(r.previewAt / 1000).toFixed(2)} s after navigation with ${mib(r.previewBytes)} downloaded (the page's own record)`,
+        );
     console.log(
       "(× = ratio to the empty scene of this run; first frame = navigation to the first screenshot showing the model; bytes before it = downloads finished by then; full detail = the catalog viewer's full copy in place of the preview; downloaded = bytes of catalog files, orbit included)",
     );

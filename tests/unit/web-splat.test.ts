@@ -128,7 +128,7 @@ describe('web-sized copies of every splat the checks accept', () => {
     expect(cloud.positions[999 * 3]).toBeCloseTo(list[999]!.position[0], 2);
   });
 
-  it('a large capture also gets a preview: its most important Gaussians (opacity × volume), SH degree 0', async () => {
+  it('a large capture also gets a preview: its most important Gaussians (opacity × volume), enlarged to cover about as much, SH degree 0', async () => {
     const list = gaussians(2000, 3);
     // 100 Gaussians made large and opaque: the preview of 100 must be exactly these
     list.forEach((g, i) => {
@@ -149,6 +149,8 @@ describe('web-sized copies of every splat the checks accept', () => {
     expect(preview.shDegree).toBe(0);
     const expected = list.filter((_, i) => i % 20 === 7);
     for (let i = 0; i < 100; i += 1) expect(preview.positions[i * 3]).toBeCloseTo(expected[i]!.position[0], 2);
+    // each stands in for 20 Gaussians: drawn larger, √20 ≈ 4.5× along each axis but at most 3× (log scale 0 → ln 3)
+    for (let i = 0; i < 300; i += 1) expect(preview.scales[i]).toBeCloseTo(Math.log(3), 1);
     expect(result.preview!.bytes).toBeLessThan(result.bytes / 10);
 
     // a capture with no more Gaussians than the preview's gets none

@@ -201,14 +201,23 @@ function readPart(input, layout, from, n) {
   return layout.kind === 'splat' ? readSplat(input, from, n) : readPly(input, layout, from, n);
 }
 
+/** The most a preview Gaussian is enlarged along each axis (see {@link writePreview}). */
+const PREVIEW_MAX_ENLARGEMENT = 3;
+
 /**
  * Writes the preview of a large capture: its `wanted` most important Gaussians (by
- * {@link importance}, the threshold read from `histogram`), at SH degree 0, as one SPZ.
+ * {@link importance}, the threshold read from `histogram`), at SH degree 0, as one SPZ. Each
+ * stands in for about count / wanted Gaussians of the capture, so each is drawn larger: every
+ * axis by the square root of that ratio (at most {@link PREVIEW_MAX_ENLARGEMENT}×), which keeps
+ * about the area of a surface covered. Without it a preview of a capture made of many small
+ * Gaussians is a sparse scatter of sub-pixel dots that a renderer's antialiasing fades to nothing.
  * @returns the preview's size in bytes and Gaussian count
  */
 async function writePreview(spz, input, layout, partGaussians, histogram, wanted, output) {
   let threshold = IMPORTANCE_BINS - 1;
   for (let seen = 0; threshold > 0 && seen + histogram[threshold] < wanted; threshold -= 1) seen += histogram[threshold];
+  // log scales: enlarging is adding the log of the factor
+  const enlarge = Math.log(Math.min(PREVIEW_MAX_ENLARGEMENT, Math.sqrt(Math.max(1, layout.count / wanted))));
   const preview = emptyCloud(wanted, 0, 0);
   let kept = 0;
   for (let from = 0; from < layout.count && kept < wanted; from += partGaussians) {
@@ -217,7 +226,7 @@ async function writePreview(spz, input, layout, partGaussians, histogram, wanted
     for (let i = 0; i < n && kept < wanted; i += 1) {
       if (importanceBin(importance(cloud, i)) < threshold) continue;
       preview.positions.set(cloud.positions.subarray(i * 3, i * 3 + 3), kept * 3);
-      preview.scales.set(cloud.scales.subarray(i * 3, i * 3 + 3), kept * 3);
+      for (let axis = 0; axis < 3; axis += 1) preview.scales[kept * 3 + axis] = cloud.scales[i * 3 + axis] + enlarge;
       preview.rotations.set(cloud.rotations.subarray(i * 4, i * 4 + 4), kept * 4);
       preview.colors.set(cloud.colors.subarray(i * 3, i * 3 + 3), kept * 3);
       preview.alphas[kept] = cloud.alphas[i];

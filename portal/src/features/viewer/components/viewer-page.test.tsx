@@ -61,9 +61,7 @@ vi.mock('../lib/engine.js', async () => {
     }
     requestRender() {}
     resize() {}
-    beginLoading() {}
-    endLoading() {}
-    async afterFrames() {}
+    async whenSplatsShown() {}
     async loadSplat(bytes: Uint8Array) {
       if (bytes[0] === 0) throw new Error('Unsupported PLY format: ascii');
       return 3600;
@@ -282,7 +280,7 @@ function renderViewer(test: TestBackend, url: string) {
 
 const viewports = () => screen.getAllByTestId('viewport');
 
-describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
+describe('/viewer', () => {
   it("shows a spinner while the session loads, then 'Login Required' with a sign-in link when signed out", async () => {
     renderViewer(createTestBackend(null), '/viewer?id=TWR-1');
     expect(screen.getByText('Loading...')).toBeTruthy();
@@ -349,7 +347,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     const test = createTestBackend('user', { projects: [project], models });
     test.failingLinks.add('models/m3/model.glb');
     renderViewer(test, '/viewer?id=BRG-1');
-    // The alert region is in the page before the message arrives (issue 19): wait for the message in it.
+    // The alert region is in the page before the message arrives: wait for the message in it.
     const alert = await screen.findByRole('alert');
     expect(await within(alert).findByText('Could not load model.glb: no link for models/m3/model.glb')).toBeTruthy();
     expect(viewports()[0]!.dataset.state).toBe('error');
@@ -465,7 +463,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(screen.getByRole('button', { name: 'Cameras' })).toHaveProperty('disabled', true);
   });
 
-  it('the 3D view by keyboard (issue 19): a named application; its keys and the toolbar buttons move the view', async () => {
+  it('the 3D view by keyboard: a named application; its keys and the toolbar buttons move the view', async () => {
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-1');
     await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
     const view = screen.getByRole('application', { name: '3D view of North Ridge Tower, May 2024 survey (TWR-1)' });
@@ -501,7 +499,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     ]);
   });
 
-  it("the 3D view's description (issue 19): the model's name, type and counts, and the keys", async () => {
+  it("the 3D view's description: the model's name, type and counts, and the keys", async () => {
     const description = (canvas: HTMLElement) =>
       canvas
         .getAttribute('aria-describedby')!
@@ -527,7 +525,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     }
   });
 
-  it('live regions are in the page before their text arrives (issue 19)', async () => {
+  it('live regions are in the page before their text arrives', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let release: () => void = () => undefined;
     respond = (url) =>
@@ -557,7 +555,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(within(viewport).getByRole('status')).toBe(status);
   });
 
-  it('page titles and one h1 (issue 19): the model name, Compare …, Viewer while loading, Login Required', async () => {
+  it('page titles and one h1: the model name, Compare …, Viewer while loading, Login Required', async () => {
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=TWR-2');
     await waitFor(() => expect(document.title).toBe('Viewer · Tower Models Catalog'));
     await waitFor(() => expect(document.title).toBe('Tower 2025 · Tower Models Catalog'));
@@ -582,7 +580,7 @@ describe('/viewer (DESIGN.md §6, SPEC.md §7)', () => {
     expect(screen.getByRole('main').textContent).toContain('Please sign in to view 3D models.');
   });
 
-  it('camera photo by keyboard (issue 19): closing it gives focus back to the camera in the list', async () => {
+  it('camera photo by keyboard: closing it gives focus back to the camera in the list', async () => {
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
     const entry = within(panel).getByRole('button', { name: 'frame_1.jpg' });

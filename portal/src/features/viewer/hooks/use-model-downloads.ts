@@ -16,8 +16,11 @@ import type { ViewerEngine } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import type { ModelStats, Phase } from '../lib/viewport-phase.js';
 
-/** Frames drawn from a preview before its full copy is downloaded (Spark sorts new splats over the first frames). */
-const PREVIEW_FRAMES_BEFORE_REFINING = 3;
+/**
+ * The longest wait for a preview to be drawn before its full copy is downloaded anyway, ms (a
+ * preview seen from where none of it is in view is never "shown").
+ */
+const PREVIEW_SHOWN_WAIT_MS = 20_000;
 
 /** What {@link useModelDownloads} takes. */
 export interface ModelDownloadsOptions {
@@ -78,8 +81,8 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
 
     /**
      * Downloads one file (or a splat's preview: `source`) and hands it to the engine. With
-     * `quiet`, the download neither keeps frames coming nor reports progress until it is in (a
-     * full copy fetched in the background while its preview is shown).
+     * `quiet`, the download reports no progress until it is in (a full copy fetched in the
+     * background while its preview is shown).
      */
     async function loadFile(
       file: ViewerFile,
@@ -89,37 +92,26 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
       const fail = (why: string): Error => new Error(`Could not load ${source.name}: ${why}`);
       const engine = engineRef.current;
       if (!engine) throw fail('WebGL is not available');
-      let loading = false;
-      const begin = () => {
-        engine.beginLoading();
-        loading = true;
-      };
-      if (!quiet) begin();
+      let url: string;
       try {
-        let url: string;
-        try {
-          url = await files.getDownloadUrl(source.path);
-        } catch (error) {
-          throw fail(messageOf(error));
-        }
-        let bytes: Uint8Array;
-        try {
-          const report = (p: DownloadProgress) => active && setProgress((current) => ({ ...current, [source.path]: p }));
-          bytes = await fetchBytes(url, quiet ? () => {} : report, controller.signal);
-          if (quiet) report({ loaded: bytes.byteLength, total: bytes.byteLength });
-        } catch (error) {
-          throw fail(messageOf(error));
-        }
-        if (!active) throw fail('the viewer was closed');
-        if (!loading) begin();
-        try {
-          const count = file.kind === 'splat' ? await engine.loadSplat(bytes, source.name) : await engine.loadGlb(bytes);
-          return { kind: file.kind, count, file, preview: source !== file };
-        } catch (error) {
-          throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${messageOf(error)})`);
-        }
-      } finally {
-        if (loading) engine.endLoading();
+        url = await files.getDownloadUrl(source.path);
+      } catch (error) {
+        throw fail(messageOf(error));
+      }
+      let bytes: Uint8Array;
+      try {
+        const report = (p: DownloadProgress) => active && setProgress((current) => ({ ...current, [source.path]: p }));
+        bytes = await fetchBytes(url, quiet ? () => {} : report, controller.signal);
+        if (quiet) report({ loaded: bytes.byteLength, total: bytes.byteLength });
+      } catch (error) {
+        throw fail(messageOf(error));
+      }
+      if (!active) throw fail('the viewer was closed');
+      try {
+        const count = file.kind === 'splat' ? await engine.loadSplat(bytes, source.name) : await engine.loadGlb(bytes);
+        return { kind: file.kind, count, file, preview: source !== file };
+      } catch (error) {
+        throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${messageOf(error)})`);
       }
     }
 
@@ -183,8 +175,8 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
         setPhase({ kind: 'ready', found });
         callbacks.current.onReady?.();
         const previewed = loaded.filter((l) => l.preview).map((l) => l.file);
-        // the preview is drawn (and sorted: a few frames) before the full copy competes for the device
-        if (previewed.length > 0 && engine) await engine.afterFrames(PREVIEW_FRAMES_BEFORE_REFINING);
+        // the preview is sorted and drawn before the full copy competes with it for the device and the CPU
+        if (previewed.length > 0 && engine) await engine.whenSplatsShown(PREVIEW_SHOWN_WAIT_MS);
         if (!active) return;
         await refine(previewed);
       } catch (error) {

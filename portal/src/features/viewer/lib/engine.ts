@@ -13,7 +13,7 @@ import { CameraRig } from './camera-rig.js';
 import type { Bounds } from './framing.js';
 import { FrameLoop } from './frame-loop.js';
 import { countTriangles, disposeObject, GlbReader, hasLod, isSoftwareRenderer, readSplat, SOFTWARE_LOD_SPLATS } from './loaders.js';
-import { modelFramingBounds } from './model-bounds.js';
+import { FramingBoundsCache } from './model-bounds.js';
 import type { PickTarget } from './picking.js';
 import { CameraPosesTool } from './tools/camera-poses-tool.js';
 import { MarkerTool } from './tools/marker-tool.js';
@@ -24,6 +24,8 @@ export type { PickResult } from './picking.js';
 export type { MarkerTone, ViewerMarker } from './markers.js';
 export { LOD_ABOVE_GAUSSIANS, SOFTWARE_LOD_SPLATS } from './loaders.js';
 
+/** The longest a replaced splat is kept after its replacement was added, ms (until the new one is drawn). */
+const REPLACED_SPLAT_KEPT_MS = 120_000;
 /** Background of every viewport (dark neutral, so splats and meshes both read). */
 export const VIEWPORT_BACKGROUND = 0x1b1f24;
 
@@ -70,7 +72,7 @@ export class ViewerEngine implements ToolHost {
   private framePart: 'splat' | 'mesh' | null = null;
   private readonly stopClicks: () => void;
   /** framingBounds() of the current files, turns and visibility (it reads up to 65,536 splats). */
-  private framingCache: { key: string; bounds: Bounds | null } | null = null;
+  private readonly framingCache = new FramingBoundsCache();
 
   /**
    * @param canvas the canvas to draw on (sized by CSS; {@link resize} follows it). The engine
@@ -131,13 +133,18 @@ export class ViewerEngine implements ToolHost {
   }
 
   /**
-   * Resolves once `frames` more frames have been drawn (asking for them), or when the engine is
-   * disposed. A large capture's full copy waits for its preview's first frames: on a slow device
-   * the download, decoding and level-of-detail build would otherwise hold back the first view.
-   * @param frames how many frames to wait for, 1 or more
+   * Resolves once a frame with the splats loaded so far has been drawn by the GPU (Spark draws
+   * new splats only once its worker has sorted them), after about `timeoutMs` (ms), or on dispose.
+   * A large capture's full copy waits so for its preview, so as not to hold back the first view.
    */
-  afterFrames(frames: number): Promise<void> {
-    return this.loop.afterFrames(frames);
+  async whenSplatsShown(timeoutMs: number): Promise<void> {
+    const { spark } = this;
+    const sorted = () => !spark.sorting && !spark.sortDirty && spark.display === spark.current && spark.activeSplats > 0;
+    await this.loop.whenDrawn(sorted, timeoutMs);
+    // Reading a pixel back waits until the GPU has drawn that frame (seconds in software WebGL,
+    // where nothing else holds the page back until then); then it goes on screen.
+    const gl = this.renderer.getContext();
+    if (!this.isDisposed) gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
   }
 
   /** Follows the canvas's CSS size (call when it changes). */
@@ -150,23 +157,11 @@ export class ViewerEngine implements ToolHost {
   }
 
   /**
-   * Marks a file download as started: frames keep coming until {@link endLoading} (Spark and the
-   * progress of a load both want a live canvas).
-   */
-  beginLoading(): void {
-    this.loop.beginLoading();
-  }
-
-  /** Marks a download (and its parse) as finished, successfully or not; frames continue about a second. */
-  endLoading(): void {
-    this.loop.endLoading();
-  }
-
-  /**
    * Loads a Gaussian splat from its bytes (see {@link readSplat}: the formats, and the
    * level-of-detail tree of a large capture, built before it is shown). A splat loaded before
-   * (e.g. the preview of a large capture) is replaced: the new one is added first, then the old
-   * one removed and disposed, so no frame is drawn without a splat. The camera does not move; the
+   * (e.g. the preview of a large capture) is replaced: the new one is added, the old one removed
+   * and freed once the new one is drawn (Spark draws what it last sorted until then), so no frame
+   * is drawn without a splat. The camera does not move; the
    * framing box is recomputed for the new splat when next asked for, but nothing refits the view.
    * @param bytes the file's content
    * @param fileName the file's name, whose extension tells Spark the format (e.g. `model.ply`)
@@ -185,7 +180,8 @@ export class ViewerEngine implements ToolHost {
     this.splatGroup.add(splat);
     if (previous) {
       this.splatGroup.remove(previous);
-      previous.dispose();
+      // Spark keeps drawing what it last sorted until the new splat is sorted: free the old one only then
+      void this.whenSplatsShown(REPLACED_SPLAT_KEPT_MS).then(() => previous.dispose());
     }
     this.requestRender();
     return count;
@@ -226,9 +222,7 @@ export class ViewerEngine implements ToolHost {
    */
   setFlipped(part: 'splat' | 'mesh', flipped: boolean): void {
     const group = part === 'splat' ? this.splatGroup : this.meshGroup;
-    // (x, y, z, w) = (1, 0, 0, 0) is a 180° turn about x; (0, 0, 0, 1) none.
-    if (flipped) group.quaternion.set(1, 0, 0, 0);
-    else group.quaternion.set(0, 0, 0, 1);
+    group.quaternion.set(flipped ? 1 : 0, 0, 0, flipped ? 0 : 1); // (1, 0, 0, 0): 180° about x; (0, 0, 0, 1): none
     group.updateMatrixWorld(true);
     this.requestRender();
   }
@@ -239,19 +233,7 @@ export class ViewerEngine implements ToolHost {
    * camera flight ask for it).
    */
   framingBounds(): Bounds | null {
-    const key = [
-      this.splat?.uuid,
-      this.mesh?.uuid,
-      this.splatGroup.visible,
-      this.meshGroup.visible,
-      ...this.splatGroup.quaternion.toArray(),
-      ...this.meshGroup.quaternion.toArray(),
-    ].join('|');
-    if (this.framingCache?.key !== key) {
-      const bounds = modelFramingBounds(this.splatGroup.visible ? this.splat : null, this.meshGroup.visible ? this.mesh : null);
-      this.framingCache = { key, bounds };
-    }
-    return this.framingCache.bounds;
+    return this.framingCache.get(this.splatGroup, this.splat, this.meshGroup, this.mesh);
   }
 
   /**

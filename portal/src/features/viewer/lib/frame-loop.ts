@@ -1,14 +1,11 @@
 /**
  * On-demand rendering for one canvas: a frame is drawn when asked for (the camera, the scene or
- * the size changed; Spark has a new splat order), continuously while files load and for about a
- * second after, and while the owner says it is busy (a camera flight); then the loop sleeps, so
- * an idle viewer costs nothing.
+ * the size changed; Spark asks when it has generated, sorted or refined splats) and while the
+ * owner says it is busy (a camera flight); then the loop sleeps, so an idle viewer costs nothing.
+ * No frame is drawn just in case: in software WebGL every frame of a large splat costs the GPU
+ * process a second or more, and the browser does not hold back animation frames for it, so
+ * frames drawn without a change pile up and delay the one that shows something new.
  */
-
-/** How long frames keep coming after a load, in ms (Spark sorts the new splats on later frames). */
-const FRAMES_AFTER_LOAD_MS = 1000;
-/** Frames drawn after a load at least, however slow each frame is (software WebGL: seconds each). */
-const MIN_FRAMES_AFTER_LOAD = 3;
 
 /** The requestAnimationFrame loop of one engine. Call {@link dispose} at the end. */
 export class FrameLoop {
@@ -17,8 +14,7 @@ export class FrameLoop {
   private frameRequest = 0;
   private renderUntil = 0;
   private framesOwed = 0;
-  private waiters: { frame: number; resolve: () => void }[] = [];
-  private loads = 0;
+  private waiters: { test: () => boolean; resolve: () => void }[] = [];
   private stopped = false;
 
   /**
@@ -44,29 +40,27 @@ export class FrameLoop {
   }
 
   /**
-   * Resolves once `frames` more frames have been drawn (asking for them), or when the loop stops.
-   * @param frames how many frames to wait for, 1 or more
+   * Resolves after the first frame drawn from now on for which `test()` holds, after `timeoutMs`
+   * at most, or when the loop stops. Asks for one frame; later ones come when something else asks
+   * (a renderer that finishes work of its own asks for a frame).
+   * @param test read after each drawn frame
+   * @param timeoutMs the longest wait, ms
    */
-  afterFrames(frames: number): Promise<void> {
+  whenDrawn(test: () => boolean, timeoutMs: number): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      this.waiters.push({ frame: this.drawn + frames, resolve });
-      this.framesOwed = Math.max(this.framesOwed, frames);
-      this.schedule();
+      const waiter = {
+        test,
+        resolve: () => {
+          clearTimeout(timer);
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.resolve, timeoutMs);
+      this.waiters.push(waiter);
+      this.request();
     });
-  }
-
-  /** A download started: frames keep coming until {@link endLoading}. */
-  beginLoading(): void {
-    this.loads += 1;
-    this.request();
-  }
-
-  /** A download (and its parse) finished, successfully or not: frames continue about a second, 3 at least. */
-  endLoading(): void {
-    this.loads = Math.max(0, this.loads - 1);
-    this.framesOwed = Math.max(this.framesOwed, MIN_FRAMES_AFTER_LOAD);
-    this.request(FRAMES_AFTER_LOAD_MS);
   }
 
   private schedule(): void {
@@ -80,18 +74,14 @@ export class FrameLoop {
     this.draw();
     this.drawn += 1;
     this.afterDraw();
-    if (this.waiters.length > 0) {
-      const due = this.waiters.filter((w) => w.frame <= this.drawn);
-      this.waiters = this.waiters.filter((w) => w.frame > this.drawn);
-      for (const waiter of due) waiter.resolve();
-    }
-    if (this.loads > 0 || this.framesOwed > 0 || this.busy() || performance.now() < this.renderUntil) this.schedule();
+    for (const waiter of this.waiters.filter((w) => w.test())) waiter.resolve();
+    if (this.framesOwed > 0 || this.busy() || performance.now() < this.renderUntil) this.schedule();
   };
 
-  /** Stops the loop for good; whoever waits in {@link afterFrames} is let go. */
+  /** Stops the loop for good; whoever waits in {@link whenDrawn} is let go. */
   dispose(): void {
     this.stopped = true;
-    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+    for (const waiter of [...this.waiters]) waiter.resolve();
     if (this.frameRequest !== 0) cancelAnimationFrame(this.frameRequest);
   }
 }

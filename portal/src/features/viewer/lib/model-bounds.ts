@@ -2,7 +2,7 @@
  * The box the camera frames a model by, from its loaded three.js objects: the splat's centres
  * (their 10th–90th percentiles, padded: see framing.ts) and the GLB's box, in world space.
  */
-import { Box3, Vector3, type Object3D } from 'three';
+import { Box3, Vector3, type Group, type Object3D } from 'three';
 import type { SplatMesh } from '@sparkjsdev/spark';
 import { framingBox, padBounds, SPLAT_FRAMING_PADDING, unionBounds, type Bounds } from './framing.js';
 
@@ -47,4 +47,36 @@ export function modelFramingBounds(splat: SplatMesh | null, mesh: Object3D | nul
     if (!box.isEmpty()) parts.push({ min: box.min.toArray(), max: box.max.toArray() });
   }
   return unionBounds(parts);
+}
+
+/**
+ * {@link modelFramingBounds} of a viewport's shown parts, computed again only when a part is
+ * loaded or replaced, turned, shown or hidden (fit, compare framing and every camera flight ask).
+ */
+export class FramingBoundsCache {
+  private key = '';
+  private bounds: Bounds | null = null;
+
+  /**
+   * @param splatGroup the splat's frame (its turn and visibility count)
+   * @param splat the loaded splat, if any
+   * @param meshGroup the GLB's frame
+   * @param mesh the loaded GLB scene, if any
+   * @returns the framing box in world units, null when nothing is shown
+   */
+  get(splatGroup: Group, splat: SplatMesh | null, meshGroup: Group, mesh: Object3D | null): Bounds | null {
+    const key = [
+      splat?.uuid,
+      mesh?.uuid,
+      splatGroup.visible,
+      meshGroup.visible,
+      ...splatGroup.quaternion.toArray(),
+      ...meshGroup.quaternion.toArray(),
+    ].join('|');
+    if (key !== this.key) {
+      this.bounds = modelFramingBounds(splatGroup.visible ? splat : null, meshGroup.visible ? mesh : null);
+      this.key = key;
+    }
+    return this.bounds;
+  }
 }
