@@ -161,8 +161,8 @@ export class ViewerEngine implements ToolHost {
    * level-of-detail tree of a large capture, built before it is shown). A splat loaded before
    * (e.g. the preview of a large capture) is replaced: the new one is added, the old one removed
    * and freed once the new one is drawn (Spark draws what it last sorted until then), so no frame
-   * is drawn without a splat. The camera does not move; the
-   * framing box is recomputed for the new splat when next asked for, but nothing refits the view.
+   * is drawn without a splat. The camera does not move; the framing box is recomputed for the new
+   * splat when next asked for, but nothing refits the view.
    * @param bytes the file's content
    * @param fileName the file's name, whose extension tells Spark the format (e.g. `model.ply`)
    * @returns the number of Gaussians in the file (0 when the engine was disposed meanwhile)
