@@ -124,12 +124,9 @@ export class ViewerEngine implements ToolHost {
     return this.loop.drawn;
   }
 
-  /**
-   * Asks for a frame, and keeps frames coming for `ms` more milliseconds.
-   * @param ms how long to keep drawing after this call (0: one frame)
-   */
-  requestRender(ms = 0): void {
-    this.loop.request(ms);
+  /** Asks for a frame (asks made before it is drawn share it). */
+  requestRender(): void {
+    this.loop.request();
   }
 
   /**

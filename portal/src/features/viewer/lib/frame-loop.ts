@@ -12,8 +12,6 @@ export class FrameLoop {
   /** Frames drawn so far. */
   drawn = 0;
   private frameRequest = 0;
-  private renderUntil = 0;
-  private framesOwed = 0;
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
   private stopped = false;
 
@@ -28,14 +26,8 @@ export class FrameLoop {
     private readonly busy: () => boolean,
   ) {}
 
-  /**
-   * Asks for a frame, and keeps frames coming for `ms` more milliseconds.
-   * @param ms how long to keep drawing after this call (0: one frame)
-   */
-  request(ms = 0): void {
-    if (this.stopped) return;
-    this.renderUntil = Math.max(this.renderUntil, performance.now() + ms);
-    this.framesOwed = Math.max(this.framesOwed, 1);
+  /** Asks for a frame (asks made before it is drawn share it). */
+  request(): void {
     this.schedule();
   }
 
@@ -70,12 +62,11 @@ export class FrameLoop {
   private readonly frame = (): void => {
     this.frameRequest = 0;
     if (this.stopped) return;
-    this.framesOwed = Math.max(0, this.framesOwed - 1);
     this.draw();
     this.drawn += 1;
     this.afterDraw();
     for (const waiter of this.waiters.filter((w) => w.test())) waiter.resolve();
-    if (this.framesOwed > 0 || this.busy() || performance.now() < this.renderUntil) this.schedule();
+    if (this.busy()) this.schedule();
   };
 
   /** Stops the loop for good; whoever waits in {@link whenDrawn} is let go. */
