@@ -34,30 +34,30 @@ import { checkGlb, gltfValidatorVersion } from './glb.js';
 import type { ImageCheck, ImageDecoder } from './image.js';
 import { checkImage, IMAGE_TYPES } from './image.js';
 import { contentMessage, dotExtension, formatMiB } from './messages.js';
-import { checkPly, checkSplatFile } from './splat.js';
-import type { SplatCheckOptions } from './splat.js';
+import { checkPly } from './ply.js';
+import { checkSplatFile } from './splat-file.js';
+import type { SplatCheckOptions } from './splat-scan.js';
 import { checkSpz } from './spz.js';
 import type { SpzCheck } from './spz.js';
 
 export type { ByteSource } from './byte-source.js';
 export { blobSource, bytesSource, readAll, readChunks } from './byte-source.js';
 export type { ImageCheck, ImageDecoder } from './image.js';
-export type { SplatCheckOptions } from './splat.js';
+export type { SplatCheckOptions } from './splat-scan.js';
 export { assertImagePixels, checkImage, IMAGE_MAX_PIXELS, IMAGE_TYPES, readImageSize } from './image.js';
 export type { SpzCheck } from './spz.js';
 export { checkSpz, SPZ_MAGIC, SPZ_VERSIONS, spzInflatedBytes } from './spz.js';
 export { checkGlb, GLB_VALIDATOR_MAX_BYTES } from './glb.js';
+export { checkPly } from './ply.js';
+export { checkSplatFile, SPLAT_RECORD_BYTES } from './splat-file.js';
 export {
-  checkPly,
-  checkSplatFile,
   GAUSSIAN_PROPERTIES,
   parsePlyHeader,
   PLY_MAX_ELEMENT_COUNT,
   PlyHeaderError,
   shDegreeOf,
-  SPLAT_RECORD_BYTES,
   TRAINING_PLY_PROPERTIES,
-} from './splat.js';
+} from './ply-header.js';
 export { describeContent, isLfsPointer } from './sniff.js';
 
 /** Version of the checks and of the report format (bumped when either changes). */

@@ -16,7 +16,7 @@ import type { ByteSource } from './byte-source.js';
 import { acceptedFacts, CHUNK_BYTES, refusedFacts } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
-import { PLY_MAX_ELEMENT_COUNT } from './splat.js';
+import { PLY_MAX_ELEMENT_COUNT } from './ply-header.js';
 import { formatNumber } from '../format.js';
 
 /** SPZ's magic number, little-endian 'NGSP'. */

@@ -6,10 +6,10 @@
 import { open } from 'node:fs/promises';
 import { Document, NodeIO } from '@gltf-transform/core';
 import sharp from 'sharp';
-import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
+import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/ply-header.js';
 import { random } from '../../cli/src/lib/demo-data/index.js';
 
-/** The 62 float properties of a 3DGS training PLY at SH degree 3 (shared/content-check/splat.ts). */
+/** The 62 float properties of a 3DGS training PLY at SH degree 3 (shared/content-check/ply-header.ts). */
 export const GAUSSIAN_PLY_PROPERTIES = TRAINING_PLY_PROPERTIES;
 
 /** Bytes per Gaussian of {@link gaussianPly} (62 float32). */

@@ -6,7 +6,7 @@
 import { NodeIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { validateAnnotation } from '@shared/annotations.js';
-import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
+import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/ply-header.js';
 import type { ModelPoint } from '@shared/types.js';
 import { DEMO_PROJECTS, demoFindingInput, makeBridgeGlb, makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import createSpzModule from '@adobe/spz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesSource } from '@shared/content-check/byte-source.js';
-import { GAUSSIAN_PROPERTIES } from '@shared/content-check/splat.js';
+import { GAUSSIAN_PROPERTIES } from '@shared/content-check/ply-header.js';
 import { checkSpz } from '@shared/content-check/spz.js';
 import { compressSplatFile, PREVIEW_ABOVE_GAUSSIANS, readSplatLayout } from '../../cli/src/lib/web-splat.js';
 import { gaussianPlyProperties, splatFile } from '../support/model-fixtures.js';

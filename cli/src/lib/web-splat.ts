@@ -15,14 +15,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import {
-  GAUSSIAN_PROPERTIES,
-  PLY_HEADER_MAX_BYTES,
-  PLY_TYPE_BYTES,
-  parsePlyHeader,
-  SPLAT_RECORD_BYTES,
-  shDegreeOf,
-} from '@shared/content-check/splat.js';
+import { GAUSSIAN_PROPERTIES, PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader, shDegreeOf } from '@shared/content-check/ply-header.js';
+import { SPLAT_RECORD_BYTES } from '@shared/content-check/splat-file.js';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { packageRoot } from './package-root.js';

@@ -2,7 +2,7 @@
  * The demo tower as a 3DGS splat PLY: its Gaussians (gaussians.ts) in the y-down frame of real
  * 3DGS output, written in the training layout the content checks expect.
  */
-import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/splat.js';
+import { TRAINING_PLY_PROPERTIES } from '@shared/content-check/ply-header.js';
 import { partsToGaussians, gaussiansToYDown, type Gaussians } from './gaussians.js';
 import { BASE_PALETTE, TOWER_LEVELS, towerParts, type TowerOptions } from './structures.js';
 
