@@ -1,23 +1,20 @@
 /** Workflows over the ports: each multi-record change of the catalog, once. */
 export { resolveRole } from './resolve-role.js';
-export { addModel, assertPublicIdFree, deleteModel, referencedPaths, ADD_MODEL_STAGES } from './models.js';
-export type { AddModelFile, AddModelHooks, AddModelInput, AddModelResult, AddModelStage, FileStatus } from './models.js';
+export { addModel, ADD_MODEL_STAGES } from './add-model.js';
+export type { AddModelFile, AddModelHooks, AddModelInput, AddModelResult, AddModelStage } from './add-model.js';
+export type { FileStatus } from './util.js';
+export { assertPublicIdFree } from './public-id.js';
+export { deleteModel } from './delete-model.js';
+export { referencedPaths } from './model-storage-paths.js';
 export { setReferenceModel } from './reference.js';
 export { setModelVisibility } from './visibility.js';
 export { createProject, updateProject, deleteProject, deleteProjectWithModels, PROJECT_DELETE_CHUNK } from './projects.js';
 export type { DeleteProjectProgress } from './projects.js';
 export { registerUser, grantAdmin } from './users.js';
-export {
-  listModelFiles,
-  listFilesOfModel,
-  uploadAdditionalFiles,
-  uploadCameraMetadata,
-  deleteModelFile,
-  deleteAllModelFiles,
-  deletableFiles,
-  ADDITIONAL_UPLOAD_STAGES,
-} from './model-files.js';
-export type { AdditionalFileKind, AdditionalUploadHooks, AdditionalUploadStage } from './model-files.js';
+export { listModelFiles, listFilesOfModel } from './model-files-list.js';
+export { uploadAdditionalFiles, uploadCameraMetadata, ADDITIONAL_UPLOAD_STAGES } from './model-files-upload.js';
+export type { AdditionalFileKind, AdditionalUploadHooks, AdditionalUploadStage } from './model-files-upload.js';
+export { deleteModelFile, deleteAllModelFiles, deletableFiles } from './model-files-delete.js';
 export { updateModel } from './update-model.js';
 export {
   createAnnotation,

@@ -9,7 +9,7 @@ import { ProjectMessages, ValidationMessages, projectHasModels } from '../messag
 import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { modelFilePaths } from './models.js';
+import { modelFilePaths } from './model-storage-paths.js';
 import { deleteModelsWithFindings } from './annotations.js';
 import { unwrap } from './util.js';
 

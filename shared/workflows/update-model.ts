@@ -3,7 +3,7 @@ import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { EditModelInput } from '../validation/models.js';
 import { validateEditModel } from '../validation/models.js';
 import { AppError, ErrorCode } from '../errors.js';
-import { assertPublicIdFree } from './models.js';
+import { assertPublicIdFree } from './public-id.js';
 import { unwrap } from './util.js';
 
 /**

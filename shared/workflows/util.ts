@@ -3,6 +3,27 @@ import pLimit from 'p-limit';
 import { UPLOAD_BATCH_MAX_BYTES, UPLOAD_BATCH_MAX_FILES, usesResumableUpload } from '../constants.js';
 import { AppError, ErrorCode } from '../errors.js';
 import type { FileStorePort, StoredFile, UploadProgress, UploadSource } from '../ports/files.js';
+import type { Backend } from '../ports/index.js';
+import type { Model } from '../types.js';
+
+/** The ports the model-file workflows use: the catalog (the model's record) and the file store. */
+export type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
+
+/**
+ * Reads a model's record.
+ * @param backend the catalog port
+ * @param modelId the model's id
+ * @returns the model
+ * @throws AppError `not-found` ('Model {id} not found', context `{modelId}`)
+ */
+export async function getModel(backend: Pick<Backend, 'catalog'>, modelId: string): Promise<Model> {
+  const model = await backend.catalog.get('models', modelId);
+  if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
+  return model;
+}
+
+/** A model's storage uuid (its folder `models/{uuid}/`): its `uuid`, or its id for a record without one. */
+export const uuidOf = (model: Model): string => model.uuid || model.id;
 
 /** Throws AppError `invalid-argument` carrying a validator's message, or returns its value. */
 export function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {

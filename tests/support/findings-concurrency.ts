@@ -15,7 +15,7 @@ import { AppError } from '@shared/errors.js';
 import type { Backend } from '@shared/ports/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';
 import { createAnnotation, deleteAnnotation, deleteModelsWithFindings } from '@shared/workflows/annotations.js';
-import { deleteModel } from '@shared/workflows/models.js';
+import { deleteModel } from '@shared/workflows/delete-model.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { randomTag } from '../contract/suite/context.js';
 

@@ -20,7 +20,7 @@ import {
   listProjectAnnotations,
   updateAnnotation,
 } from '@shared/workflows/annotations.js';
-import { deleteModel } from '@shared/workflows/models.js';
+import { deleteModel } from '@shared/workflows/delete-model.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { randomTag } from '../contract/suite/context.js';
 

@@ -1,5 +1,5 @@
 /**
- * The Public ID rule of the model workflows (shared/workflows/models.ts `assertPublicIdFree`):
+ * The Public ID rule of the model workflows (shared/workflows/public-id.ts `assertPublicIdFree`):
  * unique within a project, on create (`addModel`) and on edit (`updateModel`), with the CLI's
  * message, on by default (issue 16: every create path; this overrides SPEC.md §5's "no
  * uniqueness check" on the model-list upload). `uniquePublicId: false` skips the workflow's

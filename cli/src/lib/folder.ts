@@ -15,7 +15,7 @@ import { formatBytes, formatCount } from '@shared/format.js';
 import type { FolderFile, FolderProblem, ModelFolderPlan, PlannedFile } from '@shared/model-folder.js';
 import { planModelFolder } from '@shared/model-folder.js';
 import type { ModelType, ValidationReport } from '@shared/types.js';
-import type { AddModelFile, AddModelInput } from '@shared/workflows/models.js';
+import type { AddModelFile, AddModelInput } from '@shared/workflows/add-model.js';
 import { fileByteSource } from './byte-source.js';
 import { decodeImageWithSharp } from './images.js';
 import { formatValidationReport } from './report.js';

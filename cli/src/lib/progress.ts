@@ -8,7 +8,8 @@ import ora from 'ora';
 import type { Ora } from 'ora';
 import { formatBytes } from '@shared/format.js';
 import type { UploadProgress } from '@shared/ports/files.js';
-import type { AddModelHooks, AddModelStage, FileStatus } from '@shared/workflows/models.js';
+import type { AddModelHooks, AddModelStage } from '@shared/workflows/add-model.js';
+import type { FileStatus } from '@shared/workflows/util.js';
 
 /** Observers to hand to the `addModel` workflow, plus a final stop. */
 export interface ProgressReporter extends Required<Pick<AddModelHooks, 'onStage' | 'onFile'>> {

@@ -11,7 +11,7 @@ import { ModelMessages, ValidationMessages, confirmDeleteAllFiles, filesDeleted 
 import { fileNameOf, isMainModelFile } from '@shared/paths.js';
 import { searchFileEntries } from '@shared/search.js';
 import type { FileEntry } from '@shared/types.js';
-import { deletableFiles } from '@shared/workflows/model-files.js';
+import { deletableFiles } from '@shared/workflows/model-files-delete.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';

@@ -10,7 +10,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import { ValidationMessages } from '@shared/messages.js';
 import { inferModelTypeFromFiles } from '@shared/model-type.js';
 import { validateListUpload } from '@shared/validation/models.js';
-import { addModel } from '@shared/workflows/models.js';
+import { addModel } from '@shared/workflows/add-model.js';
 import type { Model, ModelType } from '@shared/types.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { browserContentPlatform } from '../../../lib/content-platform.js';

@@ -1,37 +1,30 @@
+/**
+ * Adding a model to a project: the add-model stages (preparing, uploading, processing,
+ * finalizing), the content checks of every file, the web-sized copies, the record written last,
+ * and the optional "reference model on add". What the files and the record are made of (storage
+ * paths, record fields) is `add-model-plan.ts`'s.
+ */
 import { AppError, ErrorCode } from '../errors.js';
 import type { Backend } from '../ports/index.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
-import type { FileStorePort, UploadProgress, UploadSource } from '../ports/files.js';
-import { ProjectMessages, ValidationMessages } from '../messages.js';
-import { publicIdInUse, validateAddModel } from '../validation/models.js';
-import type { CatalogPort } from '../ports/catalog.js';
+import type { UploadProgress, UploadSource } from '../ports/files.js';
+import { ProjectMessages } from '../messages.js';
+import { validateAddModel } from '../validation/models.js';
 import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
-import { confirmTypedName } from '../validation/confirm.js';
-import {
-  assetPath,
-  cameraMetadataPath,
-  glbPath,
-  hasWebSplatCopy,
-  imagePath,
-  modelFolder,
-  splatPath,
-  thumbnailPath,
-  wantsWebGlbCopy,
-} from '../paths.js';
+import { hasWebSplatCopy, wantsWebGlbCopy } from '../paths.js';
 import type { ContentPlatform } from '../content-check/platform.js';
 import { byteSourceOf, checkUploadContent, makeWebGlb, makeWebSplat, thumbnailFromFirstPhoto } from './content.js';
-import type { Model, ModelData, ModelType, ValidationReport } from '../types.js';
+import type { Model, ModelType, ValidationReport } from '../types.js';
 import { setReferenceModel } from './reference.js';
-import { deleteModelsWithFindings } from './annotations.js';
-import type { FileStatus, FileUpload } from './util.js';
-import { deleteFilesQuietly, listFilesDeep, unwrap, uploadFiles } from './util.js';
+import { assertPublicIdFree } from './public-id.js';
+import { buildModelRecord, planUploads } from './add-model-plan.js';
+import type { FileStatus } from './util.js';
+import { deleteFilesQuietly, unwrap, uploadFiles } from './util.js';
 
 /** Add-model upload stages, in order. */
 export const ADD_MODEL_STAGES = ['preparing', 'uploading', 'processing', 'finalizing'] as const;
 export type AddModelStage = (typeof ADD_MODEL_STAGES)[number];
-
-export type { FileStatus } from './util.js';
 
 /** A file to upload: its source and original file name (the extension decides the splat path). */
 export interface AddModelFile {
@@ -269,185 +262,14 @@ export async function addModel(
   return { model: await readBack(backend, uuid), referenceUpdated, bytesUploaded };
 }
 
-/**
- * The Public ID rule of a project's models: no two models of one project share a Public ID (the
- * CLI finds a model by its Public ID within its project, and bulk uploads skip a Public ID the
- * project already has). Its format is checked by the forms' validators (`shared/validation/models.ts`).
- * @param catalog the catalog port
- * @param target.projectId the project the model is (or goes) in
- * @param target.publicId the Public ID, trimmed
- * @param target.exceptModelId the model being edited (its own Public ID is no clash)
- * @throws AppError `already-exists` ('Public ID … is already used in this project.', context `{publicId, modelId}`)
- */
-export async function assertPublicIdFree(
-  catalog: Pick<CatalogPort, 'query'>,
-  target: { projectId: string; publicId: string; exceptModelId?: string },
-): Promise<void> {
-  const { projectId, publicId, exceptModelId } = target;
-  const found = await catalog.query('models', {
-    where: [
-      ['projectId', '==', projectId],
-      ['publicId', '==', publicId],
-    ],
-    limit: 2,
-  });
-  const clash = found.find((model) => model.id !== exceptModelId);
-  if (clash) throw new AppError(ErrorCode.AlreadyExists, publicIdInUse(publicId), { context: { publicId, modelId: clash.id } });
-}
-
-/**
- * Deletes a model with its record and every file under `models/{uuid}/`. The typed
- * name must equal the model name (both trimmed). The record goes first (with
- * the project's reference_model_id cleared in the same batch when it was the reference); files
- * follow. The model is deleted once its record is: files that could not be deleted are returned
- * (not thrown), for the caller to report; `catalog doctor --fix` removes them later.
- *
- * @param backend catalog and file-store ports (admin or service)
- * @param modelId the model's id
- * @param confirmName the name the admin typed
- * @returns the deleted model's name, the number of files deleted and the paths left behind
- * @throws AppError `not-found`, `invalid-argument` ("Model name doesn't match. Deletion
- *   canceled."), and the record deletion's errors (then nothing was deleted)
- */
-export async function deleteModel(
-  backend: Pick<Backend, 'catalog' | 'files'>,
-  modelId: string,
-  confirmName: string,
-): Promise<{ name: string; filesDeleted: number; filesNotDeleted: string[] }> {
-  const { catalog, files } = backend;
-  const model = await catalog.get('models', modelId);
-  if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
-  if (!confirmTypedName(confirmName, model.name)) {
-    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
-  }
-  const paths = await modelFilePaths(files, model);
-  // The model's findings and alignments go first (the count stays exact at every commit); the
-  // record goes in a transaction that re-reads it, so a finding added meanwhile goes too.
-  const projectId = model.projectId;
-  await deleteModelsWithFindings(catalog, [model], {
-    alsoWrite: async (tx) => {
-      if (!projectId) return;
-      const project = await tx.get('projects', projectId);
-      if (project !== null && project.reference_model_id === modelId) {
-        tx.update('projects', project.id, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
-      }
-    },
-  });
-  const failed = await deleteFilesQuietly(files, [...paths]);
-  return { name: model.name, filesDeleted: paths.size - failed.length, filesNotDeleted: failed };
-}
-
-/**
- * Every stored file of a model: what lies under its folder `models/{uuid}/` and every path its
- * record names (the set a delete must remove so that nothing is orphaned).
- * @param files the file store (listing)
- * @param model the model record
- * @returns the storage paths, without duplicates
- */
-export async function modelFilePaths(
-  files: FileStorePort,
-  model: Pick<ModelData, 'files' | 'uuid'> & { id: string },
-): Promise<Set<string>> {
-  const paths = new Set(await listFilesDeep(files, modelFolder(model.uuid || model.id)));
-  for (const path of referencedPaths(model)) paths.add(path);
-  return paths;
-}
-
-/** Every storage path a model record refers to. */
-export function referencedPaths(model: Pick<ModelData, 'files'>): string[] {
-  const f = model.files ?? {};
-  return [f.splatPath, f.glbPath, f.cameraMetadata, ...(f.images ?? []), ...(f.thumbnails ?? []), ...(f.assets ?? [])].filter(
-    (p): p is string => typeof p === 'string' && p !== '',
-  );
-}
-
-function planUploads(uuid: string, input: AddModelInput): FileUpload[] {
-  const plan: FileUpload[] = [];
-  const { splat, glb, cameraMetadata, images = [], thumbnails = [], assets = [] } = input.files;
-  if (splat) {
-    const ext = splat.name.toLowerCase().endsWith('.splat') ? 'splat' : 'ply';
-    plan.push({ key: 'splat', path: splatPath(uuid, ext), source: splat.source, contentType: 'application/octet-stream' });
-  }
-  if (glb) plan.push({ key: 'glb', path: glbPath(uuid), source: glb.source, contentType: 'model/gltf-binary' });
-  if (cameraMetadata) {
-    plan.push({
-      key: 'cameraMetadata',
-      path: cameraMetadataPath(uuid),
-      source: new Blob([cameraMetadata.text], { type: 'application/json' }),
-      contentType: 'application/json',
-    });
-  }
-  const folders: Array<[string, AddModelFile[], (uuid: string, name: string) => string]> = [
-    ['images', images, imagePath],
-    ['images_thumbnails', thumbnails, thumbnailPath],
-    ['assets', assets, assetPath],
-  ];
-  for (const [folder, list, pathOf] of folders) {
-    const seen = new Set<string>();
-    for (const file of list) {
-      const path = pathOf(uuid, file.name);
-      if (seen.has(path)) throw new AppError(ErrorCode.InvalidArgument, `Duplicate file name in ${folder}: ${file.name}`);
-      seen.add(path);
-      plan.push({ key: `${folder}/${file.name}`, path, source: file.source, contentType: guessContentType(file.name) });
-    }
-  }
-  return plan;
-}
-
-function buildModelRecord(
-  uuid: string,
-  input: AddModelInput,
-  plan: FileUpload[],
-  sizes: Map<string, number>,
-  ownerUid: string | null,
-): Record<string, unknown> {
-  const pathOf = (key: string) => plan.find((p) => p.key === key)?.path ?? null;
-  const under = (prefix: string) => plan.filter((p) => p.key.startsWith(`${prefix}/`)).map((p) => p.path);
-  const data: Omit<ModelData, 'created_at' | 'last_updated' | 'uploaded_at'> = {
-    uuid,
-    publicId: input.publicId.trim(),
-    name: input.name.trim(),
-    projectId: input.projectId,
-    isReference: false,
-    modelType: input.modelType,
-    owner_uid: ownerUid,
-    visible: true,
-    files: {
-      splatPath: pathOf('splat'),
-      splatSize: sizes.get('splat') ?? null,
-      glbPath: pathOf('glb'),
-      glbSize: sizes.get('glb') ?? null,
-      cameraMetadata: pathOf('cameraMetadata'),
-      images: under('images'),
-      thumbnails: under('images_thumbnails'),
-      assets: under('assets'),
-    },
-    metadata: { captureDate: input.captureDate ?? null, displayOrder: 0, annotationsCount: 0 },
-  };
-  return { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP, uploaded_at: SERVER_TIMESTAMP };
-}
-
+/** The model just written, read back; AppError `internal` when it is not there. */
 async function readBack(backend: Pick<Backend, 'catalog'>, uuid: string): Promise<Model> {
   const model = await backend.catalog.get('models', uuid);
   if (model === null) throw new AppError(ErrorCode.Internal, `Model ${uuid} was not written`);
   return model;
 }
 
+/** AppError `storage/canceled` ('Upload canceled') once `signal` has aborted. */
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AppError(ErrorCode.Canceled, 'Upload canceled');
-}
-
-function guessContentType(name: string): string | undefined {
-  const ext = name.toLowerCase().split('.').pop() ?? '';
-  const types: Record<string, string> = {
-    jpg: 'image/jpeg',
-    jpeg: 'image/jpeg',
-    png: 'image/png',
-    webp: 'image/webp',
-    json: 'application/json',
-    glb: 'model/gltf-binary',
-    ply: 'application/octet-stream',
-    splat: 'application/octet-stream',
-  };
-  return types[ext];
 }

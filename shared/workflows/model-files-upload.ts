@@ -1,42 +1,25 @@
 /**
- * The model management screen's file operations, with their upload stages, messages and
- * delete-all and loading-progress rules: list a model's files, upload additional files
- * (images, thumbnails, assets) and camera metadata, delete one file, delete all extra files.
- *
- * Record and files: uploads write the files first and the record last (a failed record write
- * removes the uploaded files); deletes update the record first and remove the files after (a
- * file that cannot be removed is reported, never left referenced).
+ * The upload panel's additions to an existing model, with their stages: images, thumbnails and
+ * assets into the model's folders, and its camera metadata. Files are written first and the
+ * record last (a failed record write removes the uploaded files); photos are content-checked
+ * first and added to the model's validation report, whose camera count is kept up to date.
  */
 import { AppError, ErrorCode } from '../errors.js';
-import type { Backend } from '../ports/index.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import type { UploadProgress } from '../ports/files.js';
-import { ValidationMessages } from '../messages.js';
 import { validateCameraMetadataFiles } from '../validation/camera.js';
 import { parseCameraMetadata } from '../camera-metadata.js';
-import {
-  cameraMetadataPath,
-  isDeletedByDeleteAll,
-  isMainModelFile,
-  modelFolder,
-  modelSubfolderFilePath,
-  modelSubfolderPath,
-  MODEL_SUBFOLDERS,
-  toFileEntry,
-  type ModelSubfolder,
-} from '../paths.js';
-import type { FileEntry, Model, ModelFiles, ValidationReport } from '../types.js';
-import type { AddModelFile, FileStatus } from './models.js';
-import { deleteFilesQuietly, unwrap, uploadFiles } from './util.js';
+import { cameraMetadataPath, modelSubfolderFilePath, thumbnailPath, type ModelSubfolder } from '../paths.js';
+import type { Model, ValidationReport } from '../types.js';
+import type { AddModelFile } from './add-model.js';
+import type { FileStatus, FilesBackend } from './util.js';
+import { deleteFilesQuietly, getModel, unwrap, uploadFiles, uuidOf } from './util.js';
 import { bytesSource } from '../content-check/byte-source.js';
 import { checkImage } from '../content-check/image.js';
 import type { ImageCheck } from '../content-check/image.js';
 import { checkCameraMetadata, CONTENT_CHECKS_VERSION, photosReport } from '../content-check/index.js';
 import type { ContentPlatform } from '../content-check/platform.js';
-import { thumbnailPath } from '../paths.js';
 import { byteSourceOf, refusals, thumbnailFromFirstPhoto } from './content.js';
-
-type FilesBackend = Pick<Backend, 'catalog' | 'files'>;
 
 /** Additional-file upload stages, in order (then back to preparing after 3 s). */
 export const ADDITIONAL_UPLOAD_STAGES = ['preparing', 'uploading', 'processing', 'completed'] as const;
@@ -125,89 +108,6 @@ async function recountCameras(backend: FilesBackend, report: ValidationReport, c
 }
 
 const CAMERA_FILE_NAME = 'camera-metadata.json';
-
-async function getModel(backend: FilesBackend, modelId: string): Promise<Model> {
-  const model = await backend.catalog.get('models', modelId);
-  if (model === null) throw new AppError(ErrorCode.NotFound, `Model ${modelId} not found`, { context: { modelId } });
-  return model;
-}
-
-const uuidOf = (model: Model): string => model.uuid || model.id;
-
-/**
- * Lists a model's files as FileEntry rows: the main files (with the web-sized splat, its
- * preview and the web-sized GLB, when there are) and camera metadata of its record (with their stored size) and every file in its images/, images_thumbnails/ and assets/ folders.
- * Files of the record that are missing in storage are left out.
- *
- * @param backend catalog and file-store ports
- * @param modelId the model's id
- * @param onProgress called with (loaded, total) as the listing proceeds; total counts the main
- *   files, the camera metadata and the folder items
- * @returns the entries, main files first, then camera metadata, then folder items in listing order
- * @throws AppError `not-found` (model), storage errors
- */
-export async function listModelFiles(
-  backend: FilesBackend,
-  modelId: string,
-  onProgress?: (loaded: number, total: number) => void,
-): Promise<FileEntry[]> {
-  return listFilesOfModel(backend, await getModel(backend, modelId), onProgress);
-}
-
-/**
- * {@link listModelFiles} for a model record already read, so a caller can tell a failed read of
- * the model from a failed listing of its files (they have different messages).
- * @param backend catalog and file-store ports
- * @param model the model's record
- * @param onProgress as for {@link listModelFiles}
- * @returns the entries, as {@link listModelFiles}
- * @throws storage errors
- */
-export async function listFilesOfModel(
-  backend: FilesBackend,
-  model: Model,
-  onProgress?: (loaded: number, total: number) => void,
-): Promise<FileEntry[]> {
-  const { splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata } = model.files ?? {};
-  const paths = [splatPath, glbPath, webSplatPath, webSplatPreviewPath, webGlbPath, cameraMetadata];
-  return collectFileEntries(backend, model, paths, onProgress);
-}
-
-/**
- * The FileEntry rows of the given record paths (those still in storage, with their size) and of
- * every file in the model's images/, images_thumbnails/ and assets/ folders.
- */
-async function collectFileEntries(
-  backend: FilesBackend,
-  model: Model,
-  recordPaths: ReadonlyArray<string | null | undefined>,
-  onProgress?: (loaded: number, total: number) => void,
-): Promise<FileEntry[]> {
-  const uuid = uuidOf(model);
-  const paths = recordPaths.filter((p): p is string => typeof p === 'string' && p !== '');
-  const listings = await Promise.all(MODEL_SUBFOLDERS.map((sub) => backend.files.list(modelSubfolderPath(uuid, sub))));
-  const folderItems = listings.flatMap((listing) => listing.items);
-  const total = paths.length + folderItems.length;
-  let loaded = 0;
-  onProgress?.(loaded, total);
-  const entries: FileEntry[] = [];
-  for (const path of paths) {
-    try {
-      const stored = await backend.files.getMetadata(path);
-      const entry = toFileEntry(path, stored.size);
-      if (entry) entries.push(entry);
-    } catch (error) {
-      if (!(error instanceof AppError && error.code === ErrorCode.ObjectNotFound)) throw error;
-    }
-    onProgress?.(++loaded, total);
-  }
-  for (const item of folderItems) {
-    const entry = toFileEntry(item.path, item.size);
-    if (entry) entries.push(entry);
-    onProgress?.(++loaded, total);
-  }
-  return entries;
-}
 
 /**
  * Uploads additional images, thumbnails or assets to a model (the upload-additional-files
@@ -349,83 +249,4 @@ export async function uploadCameraMetadata(
   });
   hooks.onStage?.('completed');
   return { cameras: cameras.length };
-}
-
-/** The record's file fields without `paths` (lists filtered, camera metadata cleared when listed). */
-function recordWithout(files: ModelFiles | undefined, paths: ReadonlySet<string>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const list of ['images', 'thumbnails', 'assets'] as const) {
-    const current = files?.[list] ?? [];
-    const next = current.filter((p) => !paths.has(p));
-    if (next.length !== current.length) data[`files.${list}`] = next;
-  }
-  if (files?.cameraMetadata && paths.has(files.cameraMetadata)) data['files.cameraMetadata'] = null;
-  return data;
-}
-
-/**
- * Deletes one file of a model (the current files table): the main splat and GLB files are
- * refused. The record stops referring to the file (same update stamps `last_updated`), then the
- * file is deleted (a file already gone counts as deleted).
- *
- * @param backend catalog and file-store ports (admin)
- * @param modelId the model's id
- * @param path the file's storage path; it must lie in the model's folder
- * @throws AppError `invalid-argument` ('Cannot delete main model files. Delete the entire model
- *   instead.', or a path outside the model), `not-found` (model), storage errors
- */
-export async function deleteModelFile(backend: FilesBackend, modelId: string, path: string): Promise<void> {
-  const model = await getModel(backend, modelId);
-  const entry = toFileEntry(path);
-  if (entry !== null && isMainModelFile(entry.type)) {
-    throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.cannotDeleteMainFiles, { context: { modelId, path } });
-  }
-  if (entry === null || !path.startsWith(`${modelFolder(uuidOf(model))}/`)) {
-    throw new AppError(ErrorCode.InvalidArgument, `${path} is not a file of model ${modelId}`, { context: { modelId, path } });
-  }
-  const data = recordWithout(model.files, new Set([path]));
-  if (Object.keys(data).length > 0) await backend.catalog.update('models', modelId, { ...data, last_updated: SERVER_TIMESTAMP });
-  const failed = await deleteFilesQuietly(backend.files, [path]);
-  if (failed.length > 0) throw new AppError(ErrorCode.Internal, `Could not delete ${path}`, { context: { modelId, failed } });
-}
-
-/**
- * Deletes every image, thumbnail, asset and the camera metadata of a model ("Delete all
- * files": never the main files). The record is cleared in one update, then the files go.
- * The caller asks 'Are you sure you want to delete all N files?' first, with N from
- * {@link deletableFiles}.
- *
- * @param backend catalog and file-store ports (admin)
- * @param modelId the model's id
- * @returns the number of files deleted (0: nothing to delete, 'No files to delete.')
- * @throws AppError `not-found` (model), `internal` when some files could not be deleted (context.failed)
- */
-export async function deleteAllModelFiles(backend: FilesBackend, modelId: string): Promise<number> {
-  const model = await getModel(backend, modelId);
-  // The main files are never deleted here: only the camera metadata and the folders are read.
-  const entries = deletableFiles(await collectFileEntries(backend, model, [model.files?.cameraMetadata]));
-  const paths = new Set(entries.map((entry) => entry.path));
-  for (const list of ['images', 'thumbnails', 'assets'] as const) for (const p of model.files?.[list] ?? []) paths.add(p);
-  if (model.files?.cameraMetadata) paths.add(model.files.cameraMetadata);
-  if (paths.size === 0) return 0;
-  await backend.catalog.update('models', modelId, {
-    'files.images': [],
-    'files.thumbnails': [],
-    'files.assets': [],
-    'files.cameraMetadata': null,
-    last_updated: SERVER_TIMESTAMP,
-  });
-  const failed = await deleteFilesQuietly(backend.files, [...paths]);
-  if (failed.length > 0) {
-    throw new AppError(ErrorCode.Internal, `${failed.length} files could not be deleted`, { context: { modelId, failed } });
-  }
-  return entries.length;
-}
-
-/**
- * The entries "delete all files" removes (images, thumbnails, assets, camera metadata).
- * @param entries a model's file entries (from {@link listModelFiles})
- */
-export function deletableFiles<T extends Pick<FileEntry, 'type'>>(entries: readonly T[]): T[] {
-  return entries.filter((entry) => isDeletedByDeleteAll(entry.type));
 }
