@@ -58,7 +58,7 @@ function pointSchema(message: string) {
  * The rule of each content field of a stored finding, each problem reported with the form's
  * message ({@link AnnotationMessages}). One definition for two uses: {@link validateAnnotation}
  * checks a form's input with them after normalising it, and the stored-document schema of
- * `shared/validation/documents.ts` holds every stored finding to them (whoever writes).
+ * `shared/validation/document-schemas.ts` holds every stored finding to them (whoever writes).
  * - title: 1–120 characters (UTF-16 units, as inputs and Firestore rules count), not blank, one
  *   line without control characters or surrounding spaces;
  * - note: at most 4,000 characters (UTF-16 units), no control characters but line breaks and tabs;

@@ -1,8 +1,8 @@
 /**
  * Stored = validated: what the backends we run ourselves (the embedded server and the memory
  * backend) store of each write is the output of the collection's strict schema
- * (`shared/validation/documents.ts`), never the data they were sent, and the fields the server
- * owns are the server's:
+ * (`shared/validation/document-schemas.ts`, checked by `parseStoredDocument`), never the data
+ * they were sent, and the fields the server owns are the server's:
  * - every write that leaves a document in place holds its collection's schema (unknown keys
  *   refused, exact types, the key rules), whoever writes;
  * - a document stored before these rules stays editable: a write may leave its old problems where

@@ -9,7 +9,7 @@
 import { AnnotationMessages } from '@shared/annotations.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import type { CollectionName } from '@shared/types.js';
-import { DocumentMessages } from '@shared/validation/documents.js';
+import { DocumentMessages } from '@shared/validation/document-messages.js';
 
 /** The documents and accounts a table runs against (the same shapes on both backends; ids chosen by each runner). */
 export interface FieldTableIds {

@@ -1,4 +1,4 @@
-// The stored-document schemas (shared/validation/documents.ts) and the rule that stores their
+// The stored-document schemas (shared/validation/document-schemas.ts, checked by documents.ts) and the rule that stores their
 // output (shared/rules/stored-documents.ts): every collection's document parses exactly (unknown
 // keys refused, the form's messages, the key rules), what the finding form normalises always
 // parses as stored, and a document stored before the rules stays editable in its other fields.
@@ -11,7 +11,8 @@ import { FormMessages, ValidationMessages } from '@shared/messages.js';
 import type { PendingChange, Principal } from '@shared/rules/document-rules.js';
 import { storedDocument } from '@shared/rules/stored-documents.js';
 import type { CollectionName } from '@shared/types.js';
-import { DocumentMessages, parseStoredDocument } from '@shared/validation/documents.js';
+import { DocumentMessages } from '@shared/validation/document-messages.js';
+import { parseStoredDocument } from '@shared/validation/documents.js';
 
 const finding = {
   modelId: 'm1',

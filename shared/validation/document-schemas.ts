@@ -1,0 +1,300 @@
+/**
+ * The stored document of every collection (`shared/types.ts`) as a strict zod schema: unknown
+ * keys are refused, every field has its exact type, and each problem is reported with the form's
+ * message where a form has one (`AnnotationMessages`, `ValidationMessages`, `FormMessages`,
+ * `AlignmentMessages`), else with {@link DocumentMessages}. The rules that tie fields together
+ * and the key rules are checked beside them by `parseStoredDocument` (`documents.ts`).
+ */
+import { z } from 'zod';
+import { AlignmentMessages, isAlignmentMatrix } from '../alignment.js';
+import { AnnotationMessages, annotationFieldSchemas } from '../annotations.js';
+import { FormMessages, ValidationMessages } from '../messages.js';
+import { MODEL_TYPES } from '../model-type.js';
+import type { CollectionName, ModelType } from '../types.js';
+import { DocumentMessages } from './document-messages.js';
+import { PUBLIC_ID_PATTERN } from './models.js';
+import { LATITUDE_RANGE, LONGITUDE_RANGE, isHttpUrl } from './project-form.js';
+import { isEmail } from './result.js';
+
+/**
+ * Control characters (C0, DEL, C1). Lengths below are UTF-16 units (`String.length`), as the
+ * browser's inputs and Firestore rules' `size()` count them (zod's own string lengths count code
+ * points).
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+/** A plain document-id-like text: 1–1,500 characters, no '/', no control characters. */
+const idText = (message?: string) =>
+  z
+    .string(message ? { error: message } : undefined)
+    .min(1, message)
+    .refine((id) => id.length <= 1500, message)
+    .refine((id) => !id.includes('/') && !CONTROL_CHARACTER.test(id), message);
+/** A storage path or label: 1–1,024 characters without control characters. */
+const pathText = z
+  .string()
+  .min(1)
+  .refine((text) => text.length <= 1024)
+  .refine((text) => !CONTROL_CHARACTER.test(text));
+/** A whole number of 0 or more (sizes in bytes, counts). */
+const count = z.number().int().min(0);
+
+/**
+ * A stored time: an ISO 8601 date-time (UTC `Z` or an offset, any fraction of a second), as the
+ * backends' clocks write it (`2026-11-22T10:00:00.000Z`), or null.
+ */
+const timestamp = z.iso.datetime({ offset: true }).nullable();
+
+/** A point in model units: exactly x, y and z, finite numbers. */
+const point = z.strictObject({ x: z.number(), y: z.number(), z: z.number() });
+
+/** `followUpOf`: null, or the original finding `{modelId}_{seq}` and that model's id. */
+const followUpOf = z
+  .strictObject(
+    { annotationId: idText(AnnotationMessages.followUpInvalid), modelId: idText(AnnotationMessages.followUpInvalid) },
+    { error: AnnotationMessages.followUpInvalid },
+  )
+  .refine(
+    (link) => link.annotationId.startsWith(`${link.modelId}_`) && /^[1-9]\d*$/.test(link.annotationId.slice(link.modelId.length + 1)),
+    {
+      message: AnnotationMessages.followUpInvalid,
+    },
+  )
+  .nullable();
+
+/**
+ * A finding's fields ('annotations', `AnnotationData`): the content fields of
+ * {@link annotationFieldSchemas} in the form's order (so the first problem is the one the form
+ * reports first), the model and number, the author (a uid of 1–128 characters without control
+ * characters, an email address or null), the times and the follow-up link
+ * (`{annotationId: '{modelId}_{seq}', modelId}`). `created_at`, `last_updated` and `followUpOf`
+ * may be absent (findings stored before them); `up` may be absent (null). How the fields fit
+ * together (`annotationShapeProblem`; a follow-up of another model) and the key
+ * (`{modelId}_{seq}`) are `parseStoredDocument`'s (documents.ts) to check.
+ */
+export const annotationDocumentSchema = z.strictObject({
+  ...annotationFieldSchemas,
+  up: annotationFieldSchemas.up.optional(),
+  modelId: idText(AnnotationMessages.keyInvalid),
+  projectId: idText(AnnotationMessages.keyInvalid).nullable(),
+  seq: z.number({ error: AnnotationMessages.keyInvalid }).int(AnnotationMessages.keyInvalid).min(1, AnnotationMessages.keyInvalid),
+  author_uid: z
+    .string({ error: AnnotationMessages.authorInvalid })
+    .min(1, AnnotationMessages.authorInvalid)
+    .refine((uid) => uid.length <= 128, AnnotationMessages.authorInvalid)
+    .refine((uid) => !CONTROL_CHARACTER.test(uid), AnnotationMessages.authorInvalid),
+  author_email: z
+    .string({ error: AnnotationMessages.authorInvalid })
+    .refine((email) => email.length <= 254, AnnotationMessages.authorInvalid)
+    .refine(isEmail, AnnotationMessages.authorInvalid)
+    .nullable(),
+  created_at: timestamp.optional(),
+  last_updated: timestamp.optional(),
+  followUpOf: followUpOf.optional(),
+});
+
+/**
+ * An alignment's fields ('alignments', `AlignmentData`): two model ids, the project, a 4×4
+ * column-major matrix of 16 finite numbers that is an invertible affine transform (last row
+ * 0 0 0 1), the method, at most 3 pairs of points, a finite RMS error ≥ 0, who made it and when.
+ * Two different models, the pairs the method takes (none for 'same-frame', exactly 3 for
+ * '3-point') and the key (`{referenceModelId}__{modelId}`) are `parseStoredDocument`'s (documents.ts) to check.
+ */
+export const alignmentDocumentSchema = z.strictObject({
+  referenceModelId: idText(DocumentMessages.alignmentKey),
+  modelId: idText(DocumentMessages.alignmentKey),
+  projectId: idText().nullable(),
+  matrix: z
+    .array(z.number({ error: AlignmentMessages.matrixInvalid }), { error: AlignmentMessages.matrixInvalid })
+    .length(16, AlignmentMessages.matrixInvalid)
+    .refine(isAlignmentMatrix, AlignmentMessages.matrixInvalid),
+  method: z.enum(['same-frame', '3-point'], { error: AlignmentMessages.methodInvalid }),
+  pairs: z
+    .array(z.strictObject({ model: point, reference: point }, { error: DocumentMessages.alignmentPairs }), {
+      error: DocumentMessages.alignmentPairs,
+    })
+    .max(3, DocumentMessages.alignmentPairs),
+  rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
+  created_by: pathText,
+  created_at: timestamp.optional(),
+});
+
+/** A file check's common fields (`FileCheckBase`). */
+const fileCheck = {
+  fileName: z.string().max(1024),
+  size: count,
+  verdict: z.enum(['ok', 'warnings', 'refused']),
+  problem: z.string().nullable(),
+  warnings: z.array(z.string()).max(20),
+};
+const triple = z.tuple([z.number(), z.number(), z.number()]);
+
+/** `ModelData.validation`: the content checks' report (`ValidationReport`), exactly as they write it. */
+const validationReport = z.strictObject({
+  version: z.literal(1),
+  checkedAt: z.iso.datetime({ offset: true }),
+  checker: z.string().max(1024),
+  splat: z
+    .strictObject({
+      ...fileCheck,
+      format: z.enum(['ply', 'splat']),
+      encoding: z.enum(['binary_little_endian', 'ascii']).nullable(),
+      gaussians: count,
+      shDegree: z.number().int().min(0).max(3),
+      boundingBox: z.strictObject({ min: triple, max: triple }).nullable(),
+    })
+    .nullable(),
+  glb: z
+    .strictObject({
+      ...fileCheck,
+      generator: z.string().nullable(),
+      meshes: count,
+      triangles: count,
+      vertices: count,
+      materials: count,
+      textures: count,
+      extensions: z.array(z.string()),
+      validatorVersion: z.string(),
+      issues: z.strictObject({ errors: count, warnings: count, infos: count, hints: count }),
+    })
+    .nullable(),
+  cameraMetadata: z.strictObject({ ...fileCheck, cameras: count, withPhoto: count }).nullable(),
+  photos: z
+    .strictObject({
+      count,
+      bytes: count,
+      verdict: z.enum(['ok', 'warnings', 'refused']),
+      dimensions: z.array(z.strictObject({ width: count, height: count, count })),
+      refused: z.array(z.strictObject({ fileName: z.string().max(1024), problem: z.string() })),
+    })
+    .nullable(),
+  notes: z.array(z.string()),
+});
+
+/**
+ * A model ('models', `ModelData`): the Public ID of the Edit form's format, a name that is not
+ * blank, the model type, storage paths (1–1,024 characters without control characters) and
+ * sizes (whole bytes), the metadata the workflows write (capture date, display order, the
+ * finding count and number, the scale) and the content checks' report. `files` may be absent (a
+ * record without files); everything optional in `ModelData` may be absent.
+ */
+export const modelDocumentSchema = z.strictObject({
+  uuid: idText(DocumentMessages.modelUuid),
+  publicId: z
+    .string({ error: ValidationMessages.publicIdRequired })
+    .min(1, ValidationMessages.publicIdRequired)
+    .regex(PUBLIC_ID_PATTERN, ValidationMessages.publicIdPattern),
+  name: z
+    .string({ error: ValidationMessages.modelNameRequired })
+    .refine((name) => name.trim() !== '', ValidationMessages.modelNameRequired),
+  projectId: idText().nullable().optional(),
+  isReference: z.boolean().optional(),
+  modelType: z
+    .enum(MODEL_TYPES as [ModelType, ...ModelType[]], { error: FormMessages.modelTypeInvalid })
+    .nullable()
+    .optional(),
+  owner_uid: z.string().max(128).nullable().optional(),
+  created_at: timestamp.optional(),
+  last_updated: timestamp.optional(),
+  uploaded_at: timestamp.optional(),
+  visible: z.boolean().optional(),
+  files: z
+    .strictObject({
+      splatPath: pathText.nullable().optional(),
+      splatSize: count.nullable().optional(),
+      glbPath: pathText.nullable().optional(),
+      glbSize: count.nullable().optional(),
+      cameraMetadata: pathText.nullable().optional(),
+      images: z.array(pathText).optional(),
+      thumbnails: z.array(pathText).optional(),
+      assets: z.array(pathText).optional(),
+      webSplatPath: pathText.nullable().optional(),
+      webSplatSize: count.nullable().optional(),
+      webSplatPreviewPath: pathText.nullable().optional(),
+      webSplatPreviewSize: count.nullable().optional(),
+      webGlbPath: pathText.nullable().optional(),
+      webGlbSize: count.nullable().optional(),
+    })
+    .optional(),
+  metadata: z
+    .strictObject({
+      captureDate: z
+        .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: DocumentMessages.captureDateInvalid })
+        .nullable()
+        .optional(),
+      displayOrder: z.number().optional(),
+      annotationsCount: count.optional(),
+      annotationsSeq: count.optional(),
+      unitsPerMetre: z
+        .number({ error: AnnotationMessages.unitsPerMetreInvalid })
+        .positive(AnnotationMessages.unitsPerMetreInvalid)
+        .nullable()
+        .optional(),
+    })
+    .optional(),
+  version: z
+    .union([z.string().max(128), z.number()])
+    .nullable()
+    .optional(),
+  description: z.string().nullable().optional(),
+  validation: validationReport.nullable().optional(),
+});
+
+/** A coordinate of a project's location: null/absent or a finite number within its range (degrees). */
+const coordinate = (range: { min: number; max: number }, invalidText: string, rangeText: string) =>
+  z.number({ error: invalidText }).min(range.min, rangeText).max(range.max, rangeText).nullable().optional();
+
+/**
+ * A project ('projects', `ProjectData`): a name that is not blank, its texts, the reference model,
+ * the location (coordinates within range, a map URL that is http(s) or empty) and its times.
+ */
+export const projectDocumentSchema = z.strictObject({
+  name: z.string({ error: ValidationMessages.projectNameEmpty }).refine((name) => name.trim() !== '', ValidationMessages.projectNameEmpty),
+  structure_id: z.string().optional(),
+  description: z.string().optional(),
+  slug: z.string().optional(),
+  reference_model_id: idText().nullable().optional(),
+  location: z
+    .strictObject({
+      lat: coordinate(LATITUDE_RANGE, FormMessages.projectLatitudeInvalid, FormMessages.projectLatitudeRange),
+      lng: coordinate(LONGITUDE_RANGE, FormMessages.projectLongitudeInvalid, FormMessages.projectLongitudeRange),
+      address: z.string().nullable().optional(),
+      mapUrl: z
+        .string({ error: FormMessages.projectMapUrlInvalid })
+        .refine((url) => url === '' || isHttpUrl(url.trim()), FormMessages.projectMapUrlInvalid)
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+  created_at: timestamp.optional(),
+  last_updated: timestamp.optional(),
+});
+
+/** A user record ('users', `UserData`): its uid (the key), email, role, times, who created it, a note. */
+export const userDocumentSchema = z.strictObject({
+  uid: idText(DocumentMessages.userKey),
+  email: z.string().max(320).nullable().optional(),
+  role: z.enum(['admin', 'user']),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.optional(),
+  registered_at: timestamp.optional(),
+  created_by: z.string().max(128).nullable().optional(),
+  note: z.string().nullable().optional(),
+});
+
+/** An admins allowlist entry ('admins', keyed by email): the email (the key), when it was added, a note. */
+export const adminDocumentSchema = z.strictObject({
+  email: z.string().max(320).optional(),
+  added_at: timestamp.optional(),
+  note: z.string().nullable().optional(),
+});
+
+/** The schema of each collection's stored documents. */
+export const DOCUMENT_SCHEMAS: { readonly [C in CollectionName]: z.ZodType } = {
+  annotations: annotationDocumentSchema,
+  alignments: alignmentDocumentSchema,
+  models: modelDocumentSchema,
+  projects: projectDocumentSchema,
+  users: userDocumentSchema,
+  admins: adminDocumentSchema,
+};
