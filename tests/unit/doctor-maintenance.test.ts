@@ -1,7 +1,7 @@
 // Maintenance never races live work: the embedded server's storage scan and repair
-// (cli/src/server/file-store.ts) leave alone what is being stored, what belongs to an upload in
+// (cli/src/server/storage-scan.ts) leave alone what is being stored, what belongs to an upload in
 // progress or resumable and what is younger than the grace period, and check each item again
-// at the moment they remove it; `catalog doctor`'s repairs (cli/src/lib/doctor.ts) leave alone
+// at the moment they remove it; `catalog doctor`'s repairs (cli/src/lib/doctor/repair.ts) leave alone
 // folders of uploads in progress or resumable and check every item again at repair time. On a
 // real SQLite file store in a temporary folder and on the in-memory backend.
 import { randomUUID } from 'node:crypto';

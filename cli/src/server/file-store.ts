@@ -5,67 +5,27 @@
  * file in the data folder, then rename). Every model file whose path calls for a content check
  * (`contentKindOfPath`: the splat, the GLB, camera metadata, photos and thumbnails) is
  * checked on the received bytes before it is moved into place, so no client can store a file the
- * checks refuse.
+ * checks refuse. Paths are checked by `storage-path.ts`; paths being stored are held
+ * (`storage-holds.ts`) from the storage scan and repair of `storage-scan.ts`.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, unlinkSync } from 'node:fs';
-import type { Dirent } from 'node:fs';
-import { lstat, mkdir, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { lstat, mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import pLimit from 'p-limit';
 import { guessContentType } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
-import { MAX_FILE_NAME_BYTES, parseModelPath } from '@shared/paths.js';
 import type { FolderListing, StoredFile } from '@shared/ports/files.js';
 import type { StorageScanReport } from '@shared/wire/routes.js';
 import { checkReceivedContent } from './content-check-pool.js';
 import type { SqliteDatabase } from './db.js';
+import { StorageHolds } from './storage-holds.js';
+import { normalizeFolder, validateStoragePath } from './storage-path.js';
+import { repairStorage, scanStorage } from './storage-scan.js';
+import type { ScannedStorage, StorageRepairResult, StorageScanOptions } from './storage-scan.js';
 
 /** Received files checked at once (a batch holds up to 64). */
 const CONTENT_CHECK_CONCURRENCY = 4;
-
-/** True when `value` contains a C0 control character or DEL. */
-function hasControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i += 1) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
-
-/** Longest accepted storage path, in characters. */
-const MAX_PATH_LENGTH = 1024;
-
-/**
- * Validates a storage path: relative, '/'-separated, no empty, '.' or '..' segments, no
- * backslashes or control characters, at most 1024 characters.
- * @returns the path unchanged
- * @throws AppError `invalid-argument`
- */
-export function validateStoragePath(path: unknown): string {
-  const bad = (reason: string): AppError =>
-    new AppError(ErrorCode.InvalidArgument, `Invalid storage path: ${reason}`, { context: { path } });
-  if (typeof path !== 'string' || path.length === 0) throw bad('empty');
-  if (path.length > MAX_PATH_LENGTH) throw bad('too long');
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw bad('absolute');
-  if (path.includes('\\') || hasControlCharacter(path)) throw bad('forbidden character');
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..') throw bad(`segment '${segment}'`);
-    if (Buffer.byteLength(segment) > MAX_FILE_NAME_BYTES) throw bad(`a segment is longer than ${MAX_FILE_NAME_BYTES} bytes`);
-  }
-  return path;
-}
-
-/**
- * Normalises a folder for listing: '' (root) or a valid path ending in '/'.
- * @throws AppError `invalid-argument`
- */
-export function normalizeFolder(folder: unknown): string {
-  if (folder === undefined || folder === null || folder === '' || folder === '/') return '';
-  if (typeof folder !== 'string') throw new AppError(ErrorCode.InvalidArgument, 'Invalid folder');
-  const trimmed = folder.replace(/\/+$/, '');
-  return `${validateStoragePath(trimmed)}/`;
-}
 
 interface FileRow {
   path: string;
@@ -87,8 +47,8 @@ export class FileStore {
   /** Absolute directory holding the stored files. */
   readonly root: string;
   private readonly tmp: string;
-  /** Storage paths being stored now ({@link hold}), with how many stores of each run. */
-  private readonly storing = new Map<string, number>();
+  /** Storage paths being stored now ({@link hold}). */
+  private readonly holds = new StorageHolds();
 
   /**
    * @param db the catalog database
@@ -326,153 +286,34 @@ export class FileStore {
    * @returns the release; calling it again does nothing
    */
   hold(paths: readonly string[]): () => void {
-    const held = [...new Set(paths)];
-    for (const path of held) this.storing.set(path, (this.storing.get(path) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      for (const path of held) {
-        const left = (this.storing.get(path) ?? 1) - 1;
-        if (left > 0) this.storing.set(path, left);
-        else this.storing.delete(path);
-      }
-    };
+    return this.holds.hold(paths);
   }
 
   /**
-   * Compares the storage folder with the metadata rows, leaving alone what belongs to live work.
-   * A file on disk without a row is left alone while its path is held ({@link hold}: being
-   * stored now), while its model folder has an upload in progress or resumable (`uploads`, or a
-   * held path in the folder), or while it is younger than `graceMs` (its last change, a move
-   * into place included). A row without bytes is left alone while its path is held; a row is
-   * written only after its bytes are in place, so no grace applies to rows.
-   * @param options.graceMs the grace period in ms (0: only what is held or uploading now)
-   * @param options.uploads the server's unfinished resumable uploads: their storage path and
-   *   whether a request of theirs runs now (`in-flight`) or they can still be resumed (`resumable`)
-   * @param options.now the current time in ms since the epoch (tests)
-   * @returns `untracked` (files a repair removes) and `missing` (rows it removes), both sorted
-   *   storage paths; `leftAlone` with reasons; `liveUploads`, the model folders (uuids) with an
-   *   upload in progress (`in-flight`) or resumable; the grace period used
+   * Compares the storage folder with the metadata rows, leaving alone what belongs to live work
+   * (a held path, a model folder with an upload in progress or resumable, a file younger than
+   * the grace period): {@link scanStorage}. Reads only.
+   * @param options the grace period in ms, the server's unfinished resumable uploads, the clock (tests)
+   * @returns the untracked files and the rows without bytes a repair removes, what it leaves
+   *   alone and why, the model folders with live uploads, the grace period used
    */
-  async scan(options: {
-    graceMs: number;
-    uploads?: readonly { path: string; reason: 'in-flight' | 'resumable' }[];
-    now?: number;
-  }): Promise<StorageScanReport> {
-    const now = options.now ?? Date.now();
-    const onDisk = new Set<string>();
-    // folder by folder: a folder emptied and removed by a delete meanwhile is skipped, not an error
-    const walk = async (dir: string): Promise<void> => {
-      let entries: Dirent[];
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') return;
-        throw error;
-      }
-      const folders: string[] = [];
-      for (const entry of entries) {
-        const full = join(dir, entry.name);
-        if (entry.isDirectory()) folders.push(full);
-        else if (entry.isFile()) onDisk.add(relative(this.root, full).split(sep).join('/'));
-      }
-      await Promise.all(folders.map(walk));
-    };
-    await walk(this.root);
-    const rows = new Set(
-      this.db
-        .prepare<[], { path: string }>('SELECT path FROM files')
-        .all()
-        .map((row) => row.path),
-    );
-    // model folders with live work: a held path in them is in flight; a tus upload may be either
-    const live = new Map<string, 'in-flight' | 'resumable'>();
-    const mark = (path: string, reason: 'in-flight' | 'resumable'): void => {
-      const uuid = parseModelPath(path)?.uuid;
-      if (uuid !== undefined && live.get(uuid) !== 'in-flight') live.set(uuid, reason);
-    };
-    for (const upload of options.uploads ?? []) mark(upload.path, upload.reason);
-    for (const path of this.storing.keys()) mark(path, 'in-flight');
-    const untracked: string[] = [];
-    const missing: string[] = [];
-    const leftAlone: StorageScanReport['leftAlone'] = [];
-    for (const path of [...onDisk].filter((p) => !rows.has(p)).sort()) {
-      if (this.storing.has(path)) {
-        leftAlone.push({ path, reason: 'in-flight' });
-        continue;
-      }
-      const folder = live.get(parseModelPath(path)?.uuid ?? '');
-      if (folder !== undefined) {
-        leftAlone.push({ path, reason: folder });
-        continue;
-      }
-      const changed = await lstat(join(this.root, ...path.split('/'))).then(
-        (stats) => Math.max(stats.mtimeMs, stats.ctimeMs),
-        () => null,
-      );
-      if (changed === null) continue; // gone since the listing
-      if (now - changed < options.graceMs) leftAlone.push({ path, reason: 'recent' });
-      else untracked.push(path);
-    }
-    for (const path of [...rows].filter((p) => !onDisk.has(p)).sort()) {
-      if (this.storing.has(path)) leftAlone.push({ path, reason: 'in-flight' });
-      else missing.push(path);
-    }
-    return {
-      untracked,
-      missing,
-      leftAlone,
-      liveUploads: [...live].map(([uuid, reason]) => ({ uuid, reason })).sort((a, b) => (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)),
-      graceMs: options.graceMs,
-    };
+  async scan(options: StorageScanOptions): Promise<StorageScanReport> {
+    return scanStorage(this.scanned(), options);
   }
 
   /**
-   * Repairs what {@link scan} finds: removes the untracked files from disk and the rows without
-   * bytes. Each is checked again just before it goes, with no await between the check and the
-   * removal (the server runs one JavaScript thread, so no store can slip in between): a file
-   * whose path is held now or that has a row now stays, and so does a row whose path is held now
-   * or whose bytes are back. Emptied folders are kept: a store may be about to move a file into one.
+   * Repairs what {@link scan} finds, checking each file and row again just before it goes:
+   * {@link repairStorage}.
    * @param options as for {@link scan}
    * @returns how many files and rows were removed, and what was left alone and why
    */
-  async repairScan(options: Parameters<FileStore['scan']>[0]): Promise<{
-    removedFiles: number;
-    removedRows: number;
-    leftAlone: StorageScanReport['leftAlone'];
-  }> {
-    const found = await this.scan(options);
-    const leftAlone = [...found.leftAlone];
-    let removedFiles = 0;
-    for (const path of found.untracked) {
-      if (this.storing.has(path)) {
-        leftAlone.push({ path, reason: 'in-flight' });
-        continue;
-      }
-      if (this.row(path)) continue; // recorded since the scan
-      try {
-        unlinkSync(join(this.root, ...path.split('/')));
-        removedFiles += 1;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    const remove = this.db.prepare<[string]>('DELETE FROM files WHERE path = ?');
-    let removedRows = 0;
-    this.db.transaction(() => {
-      for (const path of found.missing) {
-        if (this.storing.has(path)) {
-          leftAlone.push({ path, reason: 'in-flight' });
-          continue;
-        }
-        if (existsSync(join(this.root, ...path.split('/')))) continue; // stored again since the scan
-        removedRows += remove.run(path).changes;
-      }
-    })();
-    leftAlone.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { removedFiles, removedRows, leftAlone };
+  async repairScan(options: StorageScanOptions): Promise<StorageRepairResult> {
+    return repairStorage(this.scanned(), options);
+  }
+
+  /** What the storage scan compares: the folder, the records, the holds. */
+  private scanned(): ScannedStorage {
+    return { root: this.root, db: this.db, holds: this.holds };
   }
 
   /**

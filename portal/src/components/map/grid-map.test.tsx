@@ -6,7 +6,9 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import Supercluster from 'supercluster';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GridMap, gridItems, labelShift, placeLabels } from './grid-map.js';
+import { GridMap } from './grid-map.js';
+import { gridItems } from './grid-items.js';
+import { labelShift, placeLabels } from './marker-labels.js';
 import { GRID_NOTES, KeylessMap } from './keyless-map.js';
 import type { MapPoint } from './types.js';
 

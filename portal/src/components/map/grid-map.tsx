@@ -22,23 +22,15 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
-import Supercluster, { type ClusterProperties } from 'supercluster';
-import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
-import {
-  MAX_ZOOM,
-  MIN_ZOOM,
-  fitView,
-  graticuleStep,
-  panBy,
-  toScreen,
-  unproject,
-  visibleBounds,
-  project as toWorld,
-  type MapView,
-} from './viewport.js';
+import { CLUSTER_COLOR, CURRENT_LOCATION_COLOR, clusterDiameter, withMapDefaults, type PointMapProps } from './types.js';
+import { MAX_ZOOM, MIN_ZOOM, panBy, toScreen, type MapView } from './viewport.js';
 import { useLatest } from '../../hooks/use-latest.js';
+import { GridGraticule } from './grid-graticule.js';
+import { clusterIndex, gridItems, nearestItemKey } from './grid-items.js';
+import { labelShift, placeLabels } from './marker-labels.js';
 import { MapPopup } from './map-popup.js';
 import { popupPlacement } from './popup-place.js';
+import { startView, viewKey as viewKeyOf } from './start-view.js';
 import './map.css';
 
 const FALLBACK_WIDTH = 900;
@@ -46,22 +38,6 @@ const FALLBACK_WIDTH = 900;
 const CLICK_SLOP = 4;
 /** Pixels an arrow key pans the grid. */
 const KEY_PAN_PX = 100;
-
-/** The key of the item drawn nearest to (x, y) on screen, or null when there is none. */
-export function nearestItemKey(
-  items: readonly GridItem[],
-  at: (p: { lat: number; lng: number }) => { x: number; y: number },
-  x: number,
-  y: number,
-): string | null {
-  let best: { key: string; distance: number } | null = null;
-  for (const item of items) {
-    const place = at(item.kind === 'cluster' ? item : item.point);
-    const distance = Math.hypot(place.x - x, place.y - y);
-    if (best === null || distance < best.distance) best = { key: item.key, distance };
-  }
-  return best?.key ?? null;
-}
 
 function useWidth(ref: React.RefObject<HTMLDivElement | null>): number {
   const [width, setWidth] = useState(FALLBACK_WIDTH);
@@ -78,114 +54,30 @@ function useWidth(ref: React.RefObject<HTMLDivElement | null>): number {
   return width;
 }
 
-function formatDegrees(value: number, positive: string, negative: string): string {
-  const rounded = Math.round(Math.abs(value) * 1000) / 1000;
-  return `${rounded}°${value >= 0 ? positive : negative}`;
-}
-
-/** The start view of `props.view` for a viewport. */
-export function startView(view: PointMapProps['view'], points: readonly MapPoint[], width: number, height: number): MapView {
-  if (view.kind === 'fixed') return { center: { ...view.center }, zoom: view.zoom };
-  return fitView(points, width, height, 48, view.maxZoom ?? 15);
-}
-
-type PointProps = { id: string };
-/** What the grid draws at a zoom: clusters (count, expansion zoom) and single points. */
-export type GridItem =
-  | { kind: 'cluster'; key: string; lat: number; lng: number; count: number; expansionZoom: number }
-  | { kind: 'point'; key: string; point: MapPoint };
-
-/**
- * The clusters and points of `points` inside a viewport (with a margin), at a whole zoom.
- * @param index supercluster over the points (null: no clustering)
- */
-export function gridItems(
-  index: Supercluster<PointProps> | null,
-  byId: ReadonlyMap<string, MapPoint>,
-  view: MapView,
-  width: number,
-  height: number,
-): GridItem[] {
-  const bounds = visibleBounds(view, width, height, 64);
-  const [west, south, east, north] = bounds;
-  if (!index) {
-    return [...byId.values()]
-      .filter((p) => p.lng >= west && p.lng <= east && p.lat >= south && p.lat <= north)
-      .map((point) => ({ kind: 'point', key: point.id, point }));
-  }
-  const items: GridItem[] = [];
-  for (const feature of index.getClusters(bounds, Math.round(view.zoom))) {
-    const [lng, lat] = feature.geometry.coordinates as [number, number];
-    const props = feature.properties as Partial<ClusterProperties> & Partial<PointProps>;
-    if (props.cluster && typeof props.cluster_id === 'number') {
-      items.push({
-        kind: 'cluster',
-        key: `c${props.cluster_id}`,
-        lat,
-        lng,
-        count: props.point_count ?? 0,
-        expansionZoom: Math.min(MAX_ZOOM, index.getClusterExpansionZoom(props.cluster_id)),
-      });
-    } else if (props.id !== undefined) {
-      const point = byId.get(props.id);
-      if (point) items.push({ kind: 'point', key: point.id, point });
-    }
-  }
-  return items;
-}
-
-/** The ids of points whose labels fit without overlapping a label placed before (top to bottom). */
-export function placeLabels(positions: ReadonlyArray<{ id: string; x: number; y: number; label: string }>): Set<string> {
-  const placed: Array<{ left: number; right: number; top: number; bottom: number }> = [];
-  const shown = new Set<string>();
-  for (const p of [...positions].sort((a, b) => a.y - b.y || a.x - b.x)) {
-    const half = (Math.min(p.label.length, 40) * 6.5 + 10) / 2;
-    const rect = { left: p.x - half, right: p.x + half, top: p.y + 2, bottom: p.y + 22 };
-    if (placed.some((r) => r.left < rect.right && rect.left < r.right && r.top < rect.bottom && rect.top < r.bottom)) continue;
-    placed.push(rect);
-    shown.add(p.id);
-  }
-  return shown;
-}
-
-/** Space kept between a marker label and the map's edge, px. */
-const LABEL_EDGE_PX = 4;
-
-/**
- * How far (px, from the left edge of a label centred on x) a label of `labelWidth` must move so
- * that it stays inside a map `mapWidth` wide: 0 when centred fits, else towards the inside; a
- * label wider than the map starts at its left edge (CSS ends it with an ellipsis).
- */
-export function labelShift(x: number, labelWidth: number, mapWidth: number): number {
-  const centred = x - labelWidth / 2;
-  const left = Math.max(LABEL_EDGE_PX, Math.min(centred, mapWidth - labelWidth - LABEL_EDGE_PX));
-  return left - x;
-}
-
 export interface GridMapProps extends PointMapProps {
   /** Why the grid is shown (tiles could not load, no WebGL). */
   note: string;
 }
 
-export function GridMap({
-  points,
-  height,
-  view: viewSpec,
-  cluster,
-  showLabels = true,
-  currentLocation = null,
-  locationZoom = 12,
-  refit = 0,
-  renderPopup = null,
-  testId = 'keyless-map',
-  label,
-  note,
-}: GridMapProps) {
+export function GridMap(props: GridMapProps) {
+  const {
+    points,
+    height,
+    view: viewSpec,
+    cluster,
+    showLabels,
+    currentLocation,
+    locationZoom,
+    refit,
+    renderPopup,
+    testId = 'keyless-map',
+    label,
+    note,
+  } = withMapDefaults(props);
   const container = useRef<HTMLDivElement>(null);
   const width = useWidth(container);
   const pointsKey = points.map((p) => `${p.id}@${p.lat},${p.lng}`).join(';');
-  const viewKey =
-    viewSpec.kind === 'fixed' ? `${viewSpec.center.lat},${viewSpec.center.lng},${viewSpec.zoom}` : `fit${viewSpec.maxZoom ?? ''}`;
+  const viewKey = viewKeyOf(viewSpec);
   const [view, setView] = useState<MapView>(() => startView(viewSpec, points, width, height));
   const [selected, setSelected] = useState<string | null>(null);
   const drag = useRef<{ id: number; x: number; y: number; start: MapView; moved: boolean } | null>(null);
@@ -206,12 +98,7 @@ export function GridMap({
   }, [lat, lng, locationZoom]);
 
   const byId = useMemo(() => new Map(points.map((p) => [p.id, p])), [points]);
-  const index = useMemo(() => {
-    if (!cluster) return null;
-    const sc = new Supercluster<PointProps>({ radius: CLUSTER_RADIUS_PX, extent: 256, maxZoom: CLUSTER_MAX_ZOOM, minZoom: 0 });
-    sc.load(points.map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.lng, p.lat] }, properties: { id: p.id } })));
-    return sc;
-  }, [cluster, points]);
+  const index = useMemo(() => (cluster ? clusterIndex(points) : null), [cluster, points]);
   const items = useMemo(() => gridItems(index, byId, view, width, height), [index, byId, view, width, height]);
   const screen = (p: { lat: number; lng: number }) => toScreen(p, view, width, height);
   useLayoutEffect(() => {
@@ -233,15 +120,6 @@ export function GridMap({
       ? items.flatMap((item) => (item.kind === 'point' ? [{ id: item.point.id, label: item.point.label, ...screen(item.point) }] : []))
       : [],
   );
-
-  const step = graticuleStep(view.zoom);
-  const centre = toWorld(view.center, view.zoom);
-  const nw = unproject(centre.x - width / 2, centre.y - height / 2, view.zoom);
-  const se = unproject(centre.x + width / 2, centre.y + height / 2, view.zoom);
-  const lngLines: number[] = [];
-  for (let l = Math.ceil(nw.lng / step) * step; l <= se.lng && lngLines.length < 60; l += step) lngLines.push(l);
-  const latLines: number[] = [];
-  for (let l = Math.ceil(se.lat / step) * step; l <= nw.lat && latLines.length < 60; l += step) latLines.push(l);
 
   const zoomTo = (zoom: number, center?: { lat: number; lng: number }) =>
     setView((v) => ({ center: center ?? v.center, zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, zoom)) }));
@@ -304,35 +182,11 @@ export function GridMap({
       onPointerUp={onPointerUp}
       onPointerCancel={onPointerUp}
     >
-      <svg className="keyless-map-svg" width={width} height={height} aria-hidden="true">
-        <rect width={width} height={height} className="keyless-map-bg" />
-        {lngLines.map((l) => {
-          const x = screen({ lat: view.center.lat, lng: l }).x;
-          return (
-            <g key={`lng${l}`}>
-              <line x1={x} x2={x} y1={0} y2={height} className="keyless-map-grid" />
-              <text x={x + 4} y={height - 6} className="keyless-map-label">
-                {formatDegrees(l, 'E', 'W')}
-              </text>
-            </g>
-          );
-        })}
-        {latLines.map((l) => {
-          const y = screen({ lat: l, lng: view.center.lng }).y;
-          return (
-            <g key={`lat${l}`}>
-              <line x1={0} x2={width} y1={y} y2={y} className="keyless-map-grid" />
-              <text x={6} y={y - 4} className="keyless-map-label">
-                {formatDegrees(l, 'N', 'S')}
-              </text>
-            </g>
-          );
-        })}
-      </svg>
+      <GridGraticule view={view} width={width} height={height} />
       {items.map((item) => {
         if (item.kind === 'cluster') {
           const { x, y } = screen(item);
-          const size = item.count < 10 ? 30 : item.count < 100 ? 36 : 44;
+          const size = clusterDiameter(item.count);
           return (
             <button
               key={item.key}

@@ -4,15 +4,13 @@
  * Loaded lazily (its own chunk, with MapLibre's worker file beside it: `setWorkerUrl`).
  *
  * Points are a GeoJSON source clustered by MapLibre (its supercluster, the grid's radius), drawn
- * on the canvas as circle layers — no DOM element per point. Text needs glyph files, which would
- * come from the network, so cluster counts and point labels are images drawn on a 2D canvas on
- * demand (`setMissingStyleImageResolver`) in symbol layers; the label layer's collision leaves out
- * labels that would overlap. The DOM holds only the canvas, the controls, the popup and the
- * current-location marker.
+ * on the canvas as circle layers — no DOM element per point (the style: `tile-style.ts`). Text
+ * needs glyph files, which would come from the network, so cluster counts and point labels are
+ * images drawn on a 2D canvas on demand (`setMissingStyleImageResolver`, `tile-text-image.ts`) in
+ * symbol layers; the label layer's collision leaves out labels that would overlap. The DOM holds
+ * only the canvas, the controls, the popup and the current-location marker.
  *
- * Zoom levels: MapLibre's world is 512 px wide at zoom 0, the maps service's (whose zoom levels
- * the portal uses everywhere) 256 px, so MapLibre zoom = portal zoom − 1; `data-zoom` reports
- * the portal's.
+ * Zoom levels: MapLibre zoom = portal zoom − 1 (`ZOOM_OFFSET`); `data-zoom` reports the portal's.
  *
  * When no tile has loaded and a tile fails, none arrives within 12 s, the map cannot start (no
  * WebGL) or its context is lost, `onUnavailable` asks for the plain grid.
@@ -23,24 +21,22 @@
  * entry of the new view, a point's entry opens its popup (`MapPopup`, whose Escape returns there).
  */
 import { AttributionControl, Map as MapLibreMap, NavigationControl, setWorkerUrl } from 'maplibre-gl';
-import type { FilterSpecification, GeoJSONSource, MapGeoJSONFeature, StyleSpecification } from 'maplibre-gl';
+import type { GeoJSONSource, MapGeoJSONFeature } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef, useState } from 'react';
 import { MapPopup } from './map-popup.js';
 import { shownOnMap, type ShownItem } from './shown-on-map.js';
-import { CLUSTER_COLOR, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX, CURRENT_LOCATION_COLOR, type MapPoint, type PointMapProps } from './types.js';
+import { CURRENT_LOCATION_COLOR, withMapDefaults, type PointMapProps } from './types.js';
 import { useLatest } from '../../hooks/use-latest.js';
 import { popupPlacement } from './popup-place.js';
+import { FIT_PADDING_PX, fitMaxZoom, viewKey as viewKeyOf } from './start-view.js';
+import { textImage, textImageRatio } from './tile-text-image.js';
+import { ZOOM_OFFSET, featureCollection, style } from './tile-style.js';
 import './map.css';
 
 setWorkerUrl(workerUrl);
 
-/** MapLibre zoom = portal (256 px world) zoom − 1. */
-const ZOOM_OFFSET = 1;
-/** OpenStreetMap's attribution (https://www.openstreetmap.org/copyright asks for it on every map). */
-export const OSM_ATTRIBUTION =
-  '<a href="https://www.openstreetmap.org/copyright" target="_blank" rel="noopener noreferrer">© OpenStreetMap contributors</a>';
 /** How long the first tile may take before the grid is shown instead. */
 const FIRST_TILE_TIMEOUT_MS = 12_000;
 
@@ -52,134 +48,13 @@ export interface TileMapProps extends PointMapProps {
   onUnavailable: (why: Unavailable) => void;
 }
 
-function featureCollection(points: readonly MapPoint[]): GeoJSON.FeatureCollection<GeoJSON.Point> {
-  return {
-    type: 'FeatureCollection',
-    features: points.map((p) => ({
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
-      properties: { id: p.id, label: p.label, color: p.color },
-    })),
-  };
-}
-
-/** Draws `text` on a 2D canvas for a symbol layer (cluster counts: white on transparent; labels: dark on a white pill). */
-function textImage(text: string, kind: 'count' | 'label'): ImageData | null {
-  const ratio = Math.max(1, Math.min(3, Math.round(globalThis.devicePixelRatio || 1)));
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return null;
-  const font = `${kind === 'count' ? 700 : 600} ${12 * ratio}px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
-  ctx.font = font;
-  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
-  const textWidth = Math.ceil(ctx.measureText(shown).width);
-  const padX = kind === 'label' ? 5 * ratio : 0;
-  canvas.width = Math.max(1, textWidth + 2 * padX);
-  canvas.height = 18 * ratio;
-  ctx.font = font;
-  ctx.textBaseline = 'middle';
-  if (kind === 'label') {
-    ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
-    ctx.beginPath();
-    ctx.roundRect(0, 0, canvas.width, canvas.height, 4 * ratio);
-    ctx.fill();
-    ctx.fillStyle = '#334155';
-  } else {
-    ctx.fillStyle = '#ffffff';
-  }
-  ctx.fillText(shown, padX, canvas.height / 2 + ratio);
-  return ctx.getImageData(0, 0, canvas.width, canvas.height);
-}
-
-const isCluster: FilterSpecification = ['has', 'point_count'];
-const notCluster: FilterSpecification = ['!', ['has', 'point_count']];
-
-const labelLayer: StyleSpecification['layers'][number] = {
-  id: 'point-labels',
-  type: 'symbol',
-  source: 'points',
-  filter: notCluster,
-  layout: {
-    'icon-image': ['concat', 'label:', ['get', 'label']],
-    'icon-anchor': 'top',
-    'icon-offset': [0, 11],
-    'icon-padding': 2,
-  },
-};
-
-function style(tilesUrl: string, points: readonly MapPoint[], cluster: boolean, showLabels: boolean): StyleSpecification {
-  return {
-    version: 8,
-    sources: {
-      tiles: { type: 'raster', tiles: [tilesUrl], tileSize: 256, maxzoom: 19, attribution: OSM_ATTRIBUTION },
-      points: {
-        type: 'geojson',
-        data: featureCollection(points),
-        cluster,
-        clusterRadius: CLUSTER_RADIUS_PX,
-        clusterMaxZoom: CLUSTER_MAX_ZOOM - ZOOM_OFFSET,
-      },
-    },
-    layers: [
-      { id: 'tiles', type: 'raster', source: 'tiles' },
-      {
-        id: 'clusters',
-        type: 'circle',
-        source: 'points',
-        filter: isCluster,
-        paint: {
-          'circle-color': CLUSTER_COLOR,
-          'circle-radius': ['step', ['get', 'point_count'], 15, 10, 18, 100, 22],
-          'circle-stroke-width': 3,
-          'circle-stroke-color': 'rgba(255, 255, 255, 0.9)',
-        },
-      },
-      {
-        id: 'cluster-counts',
-        type: 'symbol',
-        source: 'points',
-        filter: isCluster,
-        layout: {
-          'icon-image': ['concat', 'count:', ['to-string', ['get', 'point_count_abbreviated']]],
-          'icon-allow-overlap': true,
-          'icon-ignore-placement': true,
-        },
-      },
-      {
-        id: 'points',
-        type: 'circle',
-        source: 'points',
-        filter: notCluster,
-        paint: {
-          'circle-color': ['get', 'color'],
-          'circle-radius': 8,
-          'circle-stroke-width': 2,
-          'circle-stroke-color': '#ffffff',
-        },
-      },
-      ...(showLabels ? [labelLayer] : []),
-    ],
-  };
-}
-
 function isTileError(event: { sourceId?: unknown; tile?: unknown; error?: unknown }): boolean {
   return event.sourceId === 'tiles' || event.tile !== undefined;
 }
 
-export default function TileMap({
-  points,
-  height,
-  view,
-  cluster,
-  showLabels = true,
-  currentLocation = null,
-  locationZoom = 12,
-  refit = 0,
-  renderPopup = null,
-  label,
-  tilesUrl,
-  onUnavailable,
-}: TileMapProps) {
+export default function TileMap(props: TileMapProps) {
+  const { points, height, view, cluster, showLabels, currentLocation, locationZoom, refit, renderPopup, label, tilesUrl, onUnavailable } =
+    withMapDefaults(props);
   const element = useRef<HTMLDivElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
@@ -249,7 +124,7 @@ export default function TileMap({
       const kind = id.startsWith('count:') ? 'count' : id.startsWith('label:') ? 'label' : null;
       if (!kind) return;
       const image = textImage(id.slice(kind.length + 1), kind);
-      if (image) instance.addImage(id, image, { pixelRatio: Math.max(1, Math.min(3, Math.round(globalThis.devicePixelRatio || 1))) });
+      if (image) instance.addImage(id, image, { pixelRatio: textImageRatio() });
     });
 
     // State for tests and the overlays: the view in portal zooms, clusters and points drawn.
@@ -340,7 +215,7 @@ export default function TileMap({
 
   // The start view (fit or fixed), again on re-fit and when the places move.
   const placesKey = points.map((p) => `${p.lat},${p.lng}`).join(';');
-  const viewKey = view.kind === 'fixed' ? `${view.center.lat},${view.center.lng},${view.zoom}` : `fit${view.maxZoom ?? ''}`;
+  const viewKey = viewKeyOf(view);
   useEffect(() => {
     if (!map) return;
     const { points: located, view: spec } = latest.current;
@@ -348,7 +223,7 @@ export default function TileMap({
       map.jumpTo({ center: [spec.center.lng, spec.center.lat], zoom: spec.zoom - ZOOM_OFFSET });
       return;
     }
-    const maxZoom = (spec.maxZoom ?? 15) - ZOOM_OFFSET;
+    const maxZoom = fitMaxZoom(spec) - ZOOM_OFFSET;
     if (located.length === 0) return;
     const lngs = located.map((p) => p.lng);
     const lats = located.map((p) => p.lat);
@@ -356,7 +231,7 @@ export default function TileMap({
       [Math.min(...lngs), Math.min(...lats)],
       [Math.max(...lngs), Math.max(...lats)],
     ];
-    map.fitBounds(bounds, { padding: 48, maxZoom, duration: 0 });
+    map.fitBounds(bounds, { padding: FIT_PADDING_PX, maxZoom, duration: 0 });
   }, [map, latest, placesKey, viewKey, refit]);
 
   const lat = currentLocation?.lat;

@@ -45,10 +45,45 @@ export interface PointMapProps {
   label: string;
 }
 
+/** The optional props of {@link PointMapProps} with their defaults filled in. */
+export type PointMapDefaults = Required<Pick<PointMapProps, 'showLabels' | 'currentLocation' | 'locationZoom' | 'refit' | 'renderPopup'>>;
+
+/**
+ * A renderer's props with the defaults of the optional ones where they are left out: labels
+ * shown, no current location, zoom 12 on the current location, no re-fit yet, points not selectable.
+ */
+export function withMapDefaults<P extends PointMapProps>(props: P): P & PointMapDefaults {
+  return {
+    ...props,
+    showLabels: props.showLabels ?? true,
+    currentLocation: props.currentLocation ?? null,
+    locationZoom: props.locationZoom ?? 12,
+    refit: props.refit ?? 0,
+    renderPopup: props.renderPopup ?? null,
+  };
+}
+
 /** The red current-location marker. */
 export const CURRENT_LOCATION_COLOR = { name: 'red', hex: '#dc2626' } as const;
 /** Cluster circles: neutral slate, not one of the colours. */
 export const CLUSTER_COLOR = '#475569';
+/**
+ * Cluster circle sizes by point count, the same in both renderers: each step's diameter (px)
+ * holds from its count up to the next step's.
+ */
+export const CLUSTER_SIZES = [
+  { from: 0, diameterPx: 30 },
+  { from: 10, diameterPx: 36 },
+  { from: 100, diameterPx: 44 },
+] as const;
+
+/** The diameter (px) of a cluster of `count` points ({@link CLUSTER_SIZES}). */
+export function clusterDiameter(count: number): number {
+  let diameter: number = CLUSTER_SIZES[0].diameterPx;
+  for (const step of CLUSTER_SIZES) if (count >= step.from) diameter = step.diameterPx;
+  return diameter;
+}
+
 /** Supercluster radius in screen pixels, the same in both renderers. */
 export const CLUSTER_RADIUS_PX = 48;
 /** Zoom above which points are never clustered. */

@@ -1,5 +1,5 @@
 /**
- * Findings across captures (compare-findings.tsx) in jsdom on the in-memory backend,
+ * Findings across captures (useCompareFindings and CompareFindingsPanel) in jsdom on the in-memory backend,
  * with the real hooks: the 3-point alignment (picks handed to the viewports' onPick, a collinear
  * triple refused with its message and Save unavailable, the RMS error, the saved matrix), 'Same
  * frame', the carried markers mapped into the model and gone once carried over, the follow-up
@@ -11,7 +11,8 @@ import { AlignmentMessages, applyAlignment } from '@shared/alignment.js';
 import type { Alignment, Annotation, ModelPoint, Role } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { makeModel } from '../../../components/testing/fixtures.js';
-import { useCompareFindings, type CompareInspection } from './compare-findings.js';
+import { useCompareFindings, type CompareInspection } from '../hooks/use-compare-findings.js';
+import { CompareFindingsPanel } from './compare-findings-panel.js';
 
 const reference = makeModel('ref', {
   publicId: 'BR-2024',
@@ -53,7 +54,7 @@ let latest: CompareInspection | null = null;
 function Harness({ onAlignStart }: { onAlignStart?: () => void }) {
   const inspection = useCompareFindings({ open: true, model: later, reference, onAlignStart });
   latest = inspection;
-  return <>{inspection.panel}</>;
+  return inspection.panel ? <CompareFindingsPanel {...inspection.panel} /> : null;
 }
 
 function show(role: Role, onAlignStart?: () => void): TestBackend {

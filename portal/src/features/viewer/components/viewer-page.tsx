@@ -22,7 +22,8 @@ import type { ViewerEngine } from '../lib/engine.js';
 import { unionBounds, type Bounds } from '../lib/framing.js';
 import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis, type ViewerRequest } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
-import { useCompareFindings } from './compare-findings.js';
+import { useCompareFindings } from '../hooks/use-compare-findings.js';
+import { CompareFindingsPanel } from './compare-findings-panel.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
 import { MeasureTool, useMeasureTool } from './measure-tool.js';
 import { ModelViewport } from './model-viewport.js';
@@ -332,7 +333,7 @@ function CompareView({ id, referenceId }: { id: string; referenceId: string }) {
             </>
           ) : null}
         </main>
-        {inspection.panel}
+        {inspection.panel ? <CompareFindingsPanel {...inspection.panel} /> : null}
       </div>
     </div>
   );
