@@ -128,7 +128,7 @@ export default tseslint.config(
     },
   },
   {
-    // The Firebase adapters (a later issue) may import the SDK; they keep the portal/cli direction.
+    // The Firebase adapters may import the SDK; they keep the portal/cli direction.
     files: ['portal/src/**/adapters/**/*.{ts,tsx}', 'portal/src/**/backend/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [

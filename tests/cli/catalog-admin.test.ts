@@ -155,7 +155,7 @@ describe('users, projects, models, files', () => {
     expect(JSON.stringify(await backend.catalog.get('models', model.id))).toBe(before);
 
     const listed = await ok<{ path: string; type: string }[]>(['files', 'list', model.id]);
-    // issue 16: a model without a thumbnail gets one from its first photo; the web-sized copy (model.spz) is a splat entry
+    // a model without a thumbnail gets one from its first photo; the web-sized copy (model.spz) is a splat entry
     expect(listed.map((f) => f.type).sort()).toEqual(['cameraMetadata', 'image', 'splat', 'splat', 'thumbnail']);
     expect(listed.filter((f) => f.type === 'splat').map((f) => f.path.split('/').pop())).toEqual(
       expect.arrayContaining(['model.ply', 'model.spz']),
@@ -228,7 +228,7 @@ describe('doctor', () => {
       files: { splatPath: model.files.splatPath },
     });
     await backend.catalog.update('projects', projectId, { reference_model_id: 'missing-model' });
-    // a model as stored before the content checks (issue 16): no report, no thumbnail, no web-sized copy
+    // a model as stored before the content checks existed: no report, no thumbnail, no web-sized copy
     const dir2 = join(work, 'doc-scan-2');
     mkdirSync(join(dir2, 'images'), { recursive: true });
     writeFileSync(join(dir2, 'scan.ply'), makeSplatPly({ count: 10, seed: 5 }));
@@ -252,7 +252,7 @@ describe('doctor', () => {
       'files.webSplatSize': null,
     });
 
-    // issue 18: a count written by hand (2, one finding stored) and a finding whose model is gone
+    // a findings count written by hand (2, one finding stored) and a finding whose model is gone
     const counted = await createAnnotation(
       backend.catalog,
       model.id,
@@ -349,7 +349,7 @@ describe('seed → export → import', () => {
     try {
       const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);
-      // issue 18: a finding and an alignment travel with the catalog
+      // a finding and an alignment travel with the catalog
       const [m1, m2] = await source.service.catalog.query('models', { orderBy: [['publicId', 'asc']], limit: 2 });
       const finding = await createAnnotation(
         source.service.catalog,
@@ -407,7 +407,7 @@ describe('seed → export → import', () => {
         sourceModel!.metadata!.annotationsCount,
       );
 
-      // an export made before issue 18 (no findings or alignments files) still imports
+      // an export made before findings existed (no findings or alignments files) still imports
       rmSync(join(first, 'documents', 'annotations.json'));
       rmSync(join(first, 'documents', 'alignments.json'));
       const older = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);

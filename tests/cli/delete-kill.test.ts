@@ -54,7 +54,7 @@ describe('a server killed in the middle of `models delete`', () => {
         const uuid = (parseJson<{ model: { id: string } }>(uploaded.stdout) as { result: { model: { id: string } } }).result.model.id;
         const modelDir = join(dataDir, 'storage', 'models', uuid);
         const before = filesOnDisk(modelDir).length;
-        // the splat, 400 photos, the thumbnail made from the first photo and the web-sized copy (issue 16)
+        // the splat, 400 photos, the thumbnail made from the first photo and the web-sized copy
         expect(before).toBe(403);
 
         const deleting = execa('node', [cliBin, 'models', 'delete', 'KIL-M', '--project', project, '--confirm', 'Kill model', '--json'], {

@@ -1,4 +1,4 @@
-// `catalog serve` compresses JSON (issue 17, @fastify/compress and the query route's kept
+// `catalog serve` compresses JSON (so large catalogs travel small; @fastify/compress and the query route's kept
 // compressed answers): gzip and br when asked, identity otherwise; the same documents whatever the
 // encoding, fresh after a write (also one by another connection to the database file), and a user's answer never holds hidden models even when an
 // admin's answer to the same query is kept; model files and range responses go out as stored;

@@ -50,7 +50,7 @@ describe('catalog validate', () => {
     expect(out.result).toMatchObject({ layout: '3dgs', modelType: 'splat', cameraCount: 304 });
     expect(out.result.files.find((f) => f.kind === 'splat')?.path).toBe('point_cloud/iteration_7000/point_cloud.ply');
     expect(out.result.files.filter((f) => f.kind === 'image')).toHaveLength(5);
-    // issue 16: the content checks' report
+    // the content checks' report
     expect(out.result.report.splat).toMatchObject({ verdict: 'ok', format: 'ply', gaussians: 9080, shDegree: 3 });
     expect(out.result.report.splat?.boundingBox?.min).toHaveLength(3);
     expect(out.result.report.cameraMetadata).toMatchObject({ verdict: 'ok', cameras: 304, withPhoto: 5 });
@@ -142,7 +142,7 @@ describe('catalog models upload', () => {
     );
     expect((await backend.catalog.get('projects', projectId))?.reference_model_id).toBe(model.id);
 
-    // issue 16: the stored report, a thumbnail from the first photo, the web-sized copy beside the PLY
+    // the stored report, a thumbnail from the first photo, the web-sized copy beside the PLY
     expect(model.validation?.splat).toMatchObject({ verdict: 'ok', gaussians: 9080, shDegree: 3 });
     expect(model.validation?.cameraMetadata).toMatchObject({ cameras: 304, withPhoto: 5 });
     expect(model.files.thumbnails).toEqual([`models/${uuid}/images_thumbnails/thumbnail.jpg`]);

@@ -1,4 +1,4 @@
-// Issue 18's user rule on the embedded backend (`catalog serve`) over raw HTTP: no adapter, only
+// The findings user rule (docs/ARCHITECTURE.md "Findings") on the embedded backend (`catalog serve`) over raw HTTP: no adapter, only
 // fetch and the /v1 routes of shared/wire/routes.ts, as any client could send them. A user
 // (role 'user') adds a finding with the count batch createAnnotation writes (2xx), but deleting
 // it (alone or with the count lowered), bumping a model's count without a finding, adding a

@@ -1,4 +1,4 @@
-// Issue 18's findings workflows (tests/support/findings-contract.ts) through the ports of each
+// The findings workflows (tests/support/findings-contract.ts) through the ports of each
 // backend the contract suite runs: the in-memory backend, the local adapter against a real
 // embedded backend (`catalog serve`), and the CLI's firebase-admin adapter on the Firestore and
 // Storage emulators (the Admin SDK is the service principal and bypasses rules: there the user

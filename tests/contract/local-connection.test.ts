@@ -1,5 +1,5 @@
 /**
- * The local adapter's connection capability (issue 17 "Faults", `Backend.connection`): 'offline'
+ * The local adapter's connection capability (`Backend.connection`, so the portal rides out a server that stops and comes back): 'offline'
  * when the embedded server stops, 'online' again by itself when it is back on the same port; a
  * live query subscribed while the server is down waits instead of failing, and every live query
  * delivers fresh data after the restart; a request that reaches the server while the stream waits

@@ -3,7 +3,7 @@
 // paths outside the spec's `models/{uuid}/…` layout, oversized names, foreign origins and
 // `javascript:` map URLs. Each case asserts the status, a clear message, and that no document,
 // file row or file on disk changed (and that nothing reached Object.prototype: the server runs
-// in this process). Multi-step attacks (the privilege escalation of issue 12, parallel password
+// in this process). Multi-step attacks (a user turning admin through `__proto__` updates, parallel password
 // guessing, links that outlive hiding a model) have their own tests below the table.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -768,7 +768,7 @@ function hostileCases(): HostileCase[] {
       status: 400,
       message: /Invalid email/,
     },
-    // ---- content of model files (issue 16): refused by the server whoever sends them ----------
+    // ---- content of model files: refused by the server whoever sends them -----------------------
     {
       name: 'admin: an HTML page as model.glb (one-shot), replacing a stored GLB',
       as: 'admin',
@@ -806,7 +806,7 @@ function hostileCases(): HostileCase[] {
       status: 400,
       message: /This \.jpg is an HTML page/,
     },
-    // ---- the Public ID rule on raw catalog writes (issue 16) -----------------------------------
+    // ---- the Public ID rule on raw catalog writes (format, unique within the project) ----------
     {
       name: 'admin: a model with a malformed Public ID',
       as: 'admin',

@@ -413,7 +413,7 @@ describe('hidden means hidden: a hidden model answers as one that does not exist
     expect(reply.status).toBe(200);
   });
 
-  it("the hidden model's finding number 1 exists (the first pair's hidden side is the issue's 409 case)", async () => {
+  it("the hidden model's finding number 1 exists (so the first pair's hidden side writes at a taken id, which must not answer 409)", async () => {
     const before = await snapshot(world);
     expect(before).toContain(`"${world.hidden}_1"`);
     expect(before).not.toContain(`"${world.hidden}_2"`);

@@ -1,5 +1,5 @@
 /**
- * The shell, the landing page, sign-in and the 404 meet WCAG 2.1 AA (issue 19): axe-core finds
+ * The shell, the landing page, sign-in and the 404 meet WCAG 2.1 AA: axe-core finds
  * nothing on them at 1400×900 and 390×844 — signed out, as user and as admin on /catalog, the
  * phone drawer open too — each has one <main> and one h1 and a title of its own; the skip link is
  * the first thing Tab reaches, shows itself and moves focus into <main>; focused controls show a
@@ -27,7 +27,7 @@ const VIEWPORTS = [
 const TEST_TIMEOUT_MS = 180_000;
 const APP = 'Tower Models Catalog';
 
-/** The screens of this part of the issue: where, what shows when they are there, their title, whether a skip link leads. */
+/** The screens this file covers: where, what shows when they are there, their title, whether a skip link leads. */
 const SIGNED_OUT = [
   { path: '/', name: 'landing', ready: 'Getting Started', title: `Infrastructure Inspection Platform · ${APP}`, skipLink: true },
   { path: '/login', name: 'login', ready: 'Welcome back', title: `Sign In · ${APP}`, skipLink: false },

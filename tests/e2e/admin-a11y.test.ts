@@ -1,5 +1,5 @@
 /**
- * The admin dashboard and the add-model pages for keyboard and screen-reader users (issue 19), in
+ * The admin dashboard and the add-model pages for keyboard and screen-reader users (WCAG 2.1 AA), in
  * headless Chromium against the seeded embedded server:
  *
  * - axe (WCAG 2.1 A/AA and best practice, tests/support/axe.ts) on every admin screen and both

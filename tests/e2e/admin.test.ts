@@ -1,6 +1,6 @@
 /**
- * The admin dashboard in headless Chromium against `catalog serve` (SPEC.md §2 Admin dashboard,
- * Add model, §4, §5, §8): create a project, upload a model with a real GLB and splat (from
+ * The admin dashboard in headless Chromium against `catalog serve` (the Admin dashboard and
+ * Add model screens, their state changes, validation rules and messages): create a project, upload a model with a real GLB and splat (from
  * ../shared/samples when present, else generated ones that pass the same content checks) and
  * watch the four stages, make another model the reference, upload camera
  * metadata (good and bad), page and search the files table, delete a file, refuse and then
@@ -99,7 +99,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     project = (await service.catalog.get('projects', id)) as Project;
     expect(project).toMatchObject({ name: 'E2E Steel Bridge', slug: 'e2e-steel-bridge', location: { lat: 43.5, lng: -80.5 } });
     await page.getByRole('heading', { name: 'Edit Project' }).first().waitFor();
-    // issue 17: the creation's message shows on the page navigated to, and stays
+    // the creation's message shows on the page navigated to, and stays
     await content().getByRole('status').filter({ hasText: 'Project created successfully!' }).waitFor();
     await page.waitForTimeout(1500);
     expect(await content().getByText('Project created successfully!').isVisible()).toBe(true);
@@ -195,7 +195,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await panel.getByRole('button', { name: 'Upload Files' }).click();
     await panel.getByText('Camera metadata uploaded successfully. 2 camera position information saved.').waitFor();
 
-    // Real JPEGs (the content checks refuse anything else, issue 16).
+    // Real JPEGs (the content checks refuse anything else).
     const photo = await jpegPhoto();
     const images = Array.from({ length: 30 }, (_, i) => {
       const file = join(work, `img-${String(i + 1).padStart(2, '0')}.jpg`);
@@ -207,7 +207,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await panel.getByRole('button', { name: 'Upload Files' }).click();
     await panel.getByText('Successfully uploaded 30 files to images.').waitFor();
     const table = content().getByRole('region', { name: 'Current Files' });
-    // 30 photos, the camera metadata, model.glb and the thumbnail made from the first photo (issue 16).
+    // 30 photos, the camera metadata, model.glb and the thumbnail made from the first photo.
     await table.getByRole('heading', { name: 'Current Files (33)' }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(25);
     await table.getByRole('button', { name: '2', exact: true }).click();
@@ -231,7 +231,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
   /**
    * Every button, input, select, textarea and link-button of the admin content, scrolled into view
    * as a user scrolling down would bring it (block 'nearest' from the top of the page): the
-   * element at its centre is the control itself (issue 17: the floating buttons covered 'Add
+   * element at its centre is the control itself (the floating buttons once covered 'Add
    * Model' and 'Set as Reference'). Returns the controls hit by something else.
    */
   async function coveredControls(): Promise<string[]> {
@@ -391,7 +391,7 @@ describe.skipIf(skipReason !== null)('admin dashboard in headless Chromium', () 
     await roles.getByRole('alert').getByText('Error setting admin role: No account with UID no-such-uid.', { exact: true }).waitFor();
     expect(await service.catalog.get('users', 'no-such-uid')).toBeNull();
 
-    // issue 17: the accounts, with their UID, role and admin flag, and a search box
+    // the accounts, with their UID, role and admin flag, and a search box
     const accounts = content().getByRole('region', { name: 'Accounts' });
     const rows = accounts.getByTestId('user-row');
     await rows.filter({ hasText: 'new.inspector@demo.lab' }).waitFor();

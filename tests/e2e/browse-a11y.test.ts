@@ -1,5 +1,5 @@
 /**
- * The browse screens by keyboard and under axe (issue 19), in headless Chromium against the
+ * The browse screens by keyboard and under axe (WCAG 2.1 AA), in headless Chromium against the
  * embedded server with the demo catalog plus 400 projects seeded through the service backend (as
  * tests/e2e/scale.test.ts does; the first, 'Keyboard Big Project', with 30 models, two pages):
  * (a) axe-core (WCAG 2.1 A/AA and best practice) finds nothing on the states the route walk of

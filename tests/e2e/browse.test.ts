@@ -1,5 +1,5 @@
 /**
- * Every browsing screen of SPEC.md §2 in headless Chromium against `catalog serve` with the
+ * Every browsing screen of the portal's route table in headless Chromium against `catalog serve` with the
  * seeded demo data, as signed-out visitor, user and admin: landing, sign-in, the shell
  * redirects, catalog home, project list (grid and table), the key-less project map (markers,
  * popups, stats, the Current Location toggle with a stubbed browser geolocation), project detail

@@ -1,5 +1,5 @@
 /**
- * Faults (issue 17): the embedded server stops in the middle of a session and comes back on the
+ * Faults (the portal rides out a server restart): the embedded server stops in the middle of a session and comes back on the
  * same port and data folder. The shell shows the connection banner (role=status) while the
  * live-update stream is down and clears it by itself on reconnect; a live page gets fresh data
  * after the restart without a reload; a sidebar entry whose code was not loaded yet shows the
@@ -75,7 +75,7 @@ describe.skipIf(skipReason !== null)('the server stops mid-session and comes bac
     // 1. The server stops: the banner shows; it comes back: the banner goes by itself and the live page gets fresh data.
     await stop();
     await banner.waitFor();
-    // in the live region that was there before it (issue 19)
+    // in the live region that was there before it (a live region added with its text is not announced)
     expect(await page.getByTestId('connection-status').getAttribute('role')).toBe('status');
     expect(await page.getByTestId('connection-status').getByTestId('connection-banner').count()).toBe(1);
     expect(await banner.textContent()).toContain('Connection to the catalog server lost');

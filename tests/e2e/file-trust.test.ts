@@ -1,5 +1,5 @@
 /**
- * Files you can trust, in headless Chromium against `catalog serve` (issue 16): in Add Model and
+ * Files you can trust, in headless Chromium against `catalog serve`: in Add Model and
  * in the model list's upload panel, an HTML page named `.glb`, a Git LFS pointer saved as
  * `point_cloud.ply`, a JPEG picked as the GLB and a truncated 3DGS PLY are each refused with
  * their message — at once under the input, and again by the upload — and a file and record count
@@ -59,7 +59,7 @@ async function problemOf(input: 'splat' | 'glb', file: PickedFile): Promise<stri
   return check.problem;
 }
 
-/** The four bad files of the issue, made here (no samples needed). */
+/** The four bad files (an HTML page as .glb, a Git LFS pointer as .ply, a JPEG as the GLB, a truncated PLY), made here (no samples needed). */
 async function badFiles(): Promise<BadFile[]> {
   const truncated = gaussianPly(100);
   const files: Array<Omit<BadFile, 'message'>> = [
@@ -365,7 +365,7 @@ describe.skipIf(skipReason !== null)('files you can trust in headless Chromium: 
       const stored = (await service.catalog.get('models', (model as Model).id)) as Model;
       expect(stored.files.thumbnails?.[0]).toMatch(/thumbnail\.jpg$/);
 
-      // At 390 px the side navigation is a drawer, closed (issue 17): the content has the full width.
+      // At 390 px the side navigation is a drawer, closed: the content has the full width.
       await page.setViewportSize({ width: 390, height: 844 });
       await modelManagementChecks(model as Model);
       expect(await page.getByTestId('side-nav').count()).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * The per-project findings report (issue 18 "Report") in headless Chromium against `catalog
+ * The per-project findings report in headless Chromium against `catalog
  * serve` with the seeded demo catalog (whose demo models carry findings) plus findings written
  * through the service backend with the finding workflow (one on the hidden draft, one whose text
  * needs CSV quoting and formula escaping): a user opens it from project detail, sees the rows of

@@ -1,5 +1,5 @@
 /**
- * The keyboard alone (issue 19 "Done when"): an admin signs in, opens a project, opens a model
+ * The keyboard alone (every task can be done without a mouse): an admin signs in, opens a project, opens a model
  * in the built-in viewer and moves its camera, toggles the drone cameras and opens a photo,
  * compares two captures, adds a model and deletes it with the typed name — with `page.keyboard`
  * only (no mouse event, no click, no `focus()` from the test). Every step asserts where focus is.

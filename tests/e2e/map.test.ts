@@ -1,5 +1,5 @@
 /**
- * The key-less project map (issue 17) in headless Chromium with 1,000 projects:
+ * The key-less project map (no maps-service API key needed) in headless Chromium with 1,000 projects:
  * (a) offline, as CI is (OpenStreetMap's tiles unreachable): the plain grid with clustered
  *     markers and the note, drag-pan, a cluster click zooms in, a bounded DOM;
  * (b) a tile server on 127.0.0.1 (generated 256×256 PNG tiles of one colour) configured as the

@@ -1,5 +1,5 @@
 /**
- * The portal in headless Chromium against a real embedded backend (DESIGN.md §5): sign-in
+ * The portal in headless Chromium against a real embedded backend: sign-in
  * errors, sign-in as the seeded user, project detail (type label, total size, viewer link), and
  * live updates (a model created through the service backend appears without reload).
  *

@@ -1,5 +1,5 @@
 /**
- * Large catalogs in headless Chromium (issue 17): 400 projects and 1,300 models seeded through the
+ * Large catalogs in headless Chromium (the pages stay bounded and usable as the catalog grows): 400 projects and 1,300 models seeded through the
  * API (plus the demo catalog, `catalog seed`, for its accounts), one project ('SCALE-BIG') with 300 models
  * whose GLB files exist, signed in as the demo admin:
  * - /catalog and /projects keep the DOM bounded (under 3,000 elements, far fewer cards than

@@ -79,7 +79,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     if (!found) throw new Error('the seed has no TWR-001');
     tower = found as Project;
     models = (await service.catalog.query('models')) as Model[];
-    // WebGL in software (SwiftShader) instead of the other browser tests' --disable-gpu (DESIGN.md §5)
+    // WebGL in software (SwiftShader) instead of the other browser tests' --disable-gpu (the viewer needs WebGL; there is no GPU here)
     browser = await launchChromium({ webgl: true });
   }, 120_000);
 
@@ -577,7 +577,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     writeFileSync(storedFile(badGlb.files.glbPath!), '<!doctype html><p>not a GLB</p>');
     const badSplat = await upload(projectId, 'BRK-PLY', storedFile(towerModel.files.splatPath!), 'point_cloud.ply');
     writeFileSync(storedFile(badSplat.files.splatPath!), 'ply\nformat ascii 1.0\nelement vertex 3\nend_header\nnot numbers\n');
-    // The viewer loads a PLY's web-sized copy when there is one (issue 16): without it (a model
+    // The viewer loads a PLY's web-sized copy when there is one: without it (a model
     // stored before copies existed) the broken original is what it loads.
     if (badSplat.files.webSplatPath) {
       await service.files.delete(badSplat.files.webSplatPath);
@@ -679,7 +679,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
     const { context, page } = await signedIn(USER);
     for (const publicId of ['SMP-3DGS', 'SMP-SPLAT', 'SMP-DUCK']) await open(page, `/viewer/?id=${publicId}`, publicId.toLowerCase());
     expect(await page.getByTestId('triangle-count').textContent()).toBe('4,212');
-    // The training PLY is viewed from its web-sized SPZ copy (issue 16), every Gaussian kept.
+    // The training PLY is viewed from its web-sized SPZ copy, every Gaussian kept.
     const fetched: string[] = [];
     page.on('request', (request) => fetched.push(decodeURIComponent(new URL(request.url()).pathname)));
     await page.goto(`${server.url}/viewer/?id=SMP-3DGS`);

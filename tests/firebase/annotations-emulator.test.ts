@@ -1,4 +1,4 @@
-// Issue 18's findings workflows (tests/support/findings-contract.ts) through the portal's web-SDK
+// The findings workflows (tests/support/findings-contract.ts) through the portal's web-SDK
 // adapter held to firestore.rules on Google's Firestore emulator (started here from the machine
 // image's jar, the rules loaded as deployed) and the Auth emulator of firebase-tools, with the
 // CLI's firebase-admin adapter as the service principal: the user rule (a user's finding with

@@ -1,5 +1,5 @@
 // firestore.rules: a project's coordinates are null/absent or numbers within latitude -90..90 and
-// longitude -180..180 (issue 17), on create and on an update that changes lat or lng; a project
+// longitude -180..180, on create and on an update that changes lat or lng; a project
 // stored before the rule stays editable in its other fields. Same emulator as role-table.test.ts.
 import { readFileSync } from 'node:fs';
 import { assertFails, assertSucceeds, initializeTestEnvironment } from '@firebase/rules-unit-testing';

@@ -58,7 +58,7 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
     case 'delete':
       return db.doc(`${request.collection}/${request.id}`).delete();
     case 'batch': {
-      // issue 18: writes that the rules bind together (a finding and its model's count), atomically
+      // writes that the rules bind together (a finding and its model's count), atomically
       const batch = db.batch();
       for (const op of request.ops) {
         const ref = db.doc(`${op.collection}/${op.id}`);
@@ -186,7 +186,7 @@ describe('security rules: the §6 role table', () => {
     });
   });
 
-  // issue 16: a model's Public ID has the Edit form's format on create and whenever publicId or
+  // a model's Public ID has the Edit form's format on create and whenever publicId or
   // projectId changes (uniqueness cannot be expressed in rules: the workflows and the embedded
   // server check it).
   describe('the Public ID format of models', () => {

@@ -33,7 +33,7 @@ import type { CollectionName, Role } from '@shared/types.js';
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Who calls (§6 columns, plus §4's "email in the admins list" before the first sign-in):
+ * Who calls (the role table's columns, plus an email in the admins list before its first sign-in):
  * - 'signed-out': no identity;
  * - 'no-role': signed in, no `users/{uid}` record yet (a first sign-in);
  * - 'allowlisted': signed in, no record yet, email in the `admins` allowlist;
@@ -63,8 +63,9 @@ export const ACCESS_IDENTITIES: Readonly<Record<Exclude<AccessPrincipal, 'signed
 };
 
 /**
- * A collection of a row: the four of §3 and issue 18's two, or 'unnamed' standing for any collection the spec does
- * not name (closed to everyone).
+ * A collection of a row: the catalog's four (projects, models, users, admins) and the findings' two
+ * (annotations, alignments), or 'unnamed' standing for any collection the catalog does not name
+ * (closed to everyone).
  */
 export type AccessCollection = CollectionName | 'unnamed';
 
@@ -78,7 +79,7 @@ export interface AccessDoc {
 /** An email in the allowlist that belongs to none of the principals. */
 const OTHER_ALLOWLISTED = 'chief@access.test';
 
-/** A finding's data (issue 18, `AnnotationData`) on model `modelId` of project p1, numbered `seq`, by `author`. */
+/** A finding's data (`AnnotationData`) on model `modelId` of project p1, numbered `seq`, by `author`. */
 function findingData(modelId: string, seq: number, author: AccessIdentity): Record<string, unknown> {
   return {
     modelId,
@@ -102,7 +103,7 @@ function findingData(modelId: string, seq: number, author: AccessIdentity): Reco
   };
 }
 
-/** An alignment's data (issue 18, `AlignmentData`): `modelId` declared in the frame of `referenceModelId`, project p1. */
+/** An alignment's data (`AlignmentData`): `modelId` declared in the frame of `referenceModelId`, project p1. */
 function alignmentData(referenceModelId: string, modelId: string): Record<string, unknown> {
   return {
     referenceModelId,
@@ -120,7 +121,7 @@ function alignmentData(referenceModelId: string, modelId: string): Record<string
  * The documents every row runs against (write before the rows; restore a document after an
  * allowed write changed it): the user's and the admin's records, two allowlist entries (the
  * allowlisted principal's and another), a project, a visible, a hidden and a legacy model (no
- * `visible` field: counts as visible, §3), and (issue 18) two findings of the visible model (the
+ * `visible` field: counts as visible), and two findings of the visible model (the
  * admin's `shown_1`, the user's `shown_2`), one of the hidden model (`hidden_1`), with the models'
  * finding counts and numbers to match, and an alignment of the legacy model to the visible one;
  * (hidden means hidden) an alignment of the hidden model to the visible one and one of the
@@ -196,7 +197,7 @@ export const ACCESS_COLLECTIONS: readonly CollectionName[] = ['users', 'admins',
 /**
  * The operations of a row: Firestore's get, list, create, update, delete, and 'batch' (several
  * writes committed atomically: a Firestore `WriteBatch`, the server's `POST /v1/batch`, the
- * port's `batch`), for rules that bind writes together (issue 18's finding count).
+ * port's `batch`), for rules that bind writes together (a finding and its model's count).
  */
 export type AccessOp = 'get' | 'list' | 'create' | 'update' | 'delete' | 'batch';
 
@@ -240,7 +241,7 @@ export interface AccessRow {
   request: AccessRequest;
   /** The decision. */
   expect: 'allow' | 'deny';
-  /** The spec clause or capability that decides it. */
+  /** The rule or capability that decides it, in words. */
   why: string;
 }
 
@@ -248,7 +249,7 @@ export interface AccessRow {
 interface Subject {
   principal: AccessPrincipal;
   identity: AccessIdentity | null;
-  /** The role the principal acts with (§4: read from the record; null when signed out or no record). */
+  /** The role the principal acts with (read from the record at sign-in; null when signed out or no record). */
   role: Role | null;
 }
 
@@ -273,7 +274,7 @@ const otherRecord = (s: Subject): AccessIdentity => (s.principal === 'user' ? AD
 const own = (s: Subject): AccessIdentity => s.identity ?? USER;
 
 /**
- * Issue 18's user rule (docs/ARCHITECTURE.md "Findings"): who may add findings — everyone who may
+ * The findings user rule (docs/ARCHITECTURE.md "Findings"): who may add findings — everyone who may
  * open models (as the finding's author, with the model's count and number bump in the same batch).
  */
 const mayAddFindings = (s: Subject): boolean => can(s.role, Capability.OpenModels);
@@ -323,9 +324,10 @@ function findingWithCount(
 }
 
 /**
- * §4 and §6 for one's own `users/{uid}` record written with role `role`: an admin writes any
- * record; nobody changes the role of an existing own record; without a record one registers as
- * 'user', or as what role resolution at sign-in gives (admin when the email is in the allowlist).
+ * Role resolution and the role table for one's own `users/{uid}` record written with role
+ * `role`: an admin writes any record; nobody changes the role of an existing own record; without a
+ * record one registers as 'user', or as what role resolution at sign-in gives (admin when the
+ * email is in the allowlist).
  */
 function mayWriteOwnRole(s: Subject, role: Role): boolean {
   if (!signedIn(s)) return false;
@@ -338,32 +340,32 @@ function mayWriteOwnRole(s: Subject, role: Role): boolean {
 }
 
 const CASES: readonly CaseTemplate[] = [
-  // ---- projects: Browse to read, ManageCatalog to write; §5 map URL for every writer ----------
+  // ---- projects: Browse to read, ManageCatalog to write; an http(s) map URL for every writer --
   {
     collection: 'projects',
     case: 'a project',
-    why: '§6 Browse',
+    why: 'role table: Browse',
     request: () => ({ op: 'get', collection: 'projects', id: 'p1' }),
     allow: (s) => can(s.role, Capability.Browse),
   },
   {
     collection: 'projects',
     case: 'all projects, by name',
-    why: '§6 Browse',
+    why: 'role table: Browse',
     request: () => ({ op: 'list', collection: 'projects', query: { orderBy: [['name', 'asc']] } }),
     allow: (s) => can(s.role, Capability.Browse),
   },
   {
     collection: 'projects',
     case: 'a new project (automatic id)',
-    why: '§6 Create, edit, delete projects',
+    why: 'role table: Create, edit, delete projects',
     request: () => ({ op: 'create', collection: 'projects', data: { name: 'New', structure_id: 'NEW-001' } }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
   {
     collection: 'projects',
     case: 'a new project with an https map URL',
-    why: '§6 Create projects; §5 Map URL',
+    why: 'role table: Create projects; the map URL is a URL',
     request: () => ({
       op: 'create',
       collection: 'projects',
@@ -374,28 +376,28 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'projects',
     case: 'a new project with a javascript: map URL',
-    why: '§5 Map URL must be a URL (http(s) only, for everyone)',
+    why: 'the map URL must be a URL (http(s) only, for everyone)',
     request: () => ({ op: 'create', collection: 'projects', data: { name: 'Evil', location: { mapUrl: 'javascript:alert(1)' } } }),
     allow: () => false,
   },
   {
     collection: 'projects',
     case: 'rename a project',
-    why: '§6 Edit projects',
+    why: 'role table: Edit projects',
     request: () => ({ op: 'update', collection: 'projects', id: 'p1', data: { name: 'Renamed' } }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
   {
     collection: 'projects',
     case: "a project's map URL set to javascript:",
-    why: '§5 Map URL must be a URL (http(s) only, for everyone)',
+    why: 'the map URL must be a URL (http(s) only, for everyone)',
     request: () => ({ op: 'update', collection: 'projects', id: 'p1', data: { 'location.mapUrl': ' JaVaScRiPt:alert(1)' } }),
     allow: () => false,
   },
   {
     collection: 'projects',
     case: 'a project',
-    why: '§6 Delete projects',
+    why: 'role table: Delete projects',
     request: () => ({ op: 'delete', collection: 'projects', id: 'p1' }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
@@ -404,49 +406,49 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'models',
     case: 'a visible model',
-    why: '§6 Open models',
+    why: 'role table: Open models',
     request: () => ({ op: 'get', collection: 'models', id: 'shown' }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'models',
     case: "a model without 'visible' (counts as visible)",
-    why: '§6 Open models; §3 missing counts as visible',
+    why: 'role table: Open models; a missing visible field counts as visible',
     request: () => ({ op: 'get', collection: 'models', id: 'legacy' }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'models',
     case: 'a hidden model',
-    why: '§6 See hidden models',
+    why: 'role table: See hidden models',
     request: () => ({ op: 'get', collection: 'models', id: 'hidden' }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'models',
     case: "visible models, by publicId (a non-admin's query)",
-    why: '§6 Open models; non-admins see only models that are not hidden',
+    why: 'role table: Open models; non-admins see only models that are not hidden',
     request: () => ({ op: 'list', collection: 'models', query: { where: [['visible', '==', true]], orderBy: [['publicId', 'asc']] } }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'models',
     case: "a project's models, hidden ones included",
-    why: '§6 See hidden models',
+    why: 'role table: See hidden models',
     request: () => ({ op: 'list', collection: 'models', query: { where: [['projectId', '==', 'p1']], orderBy: [['publicId', 'asc']] } }),
     allow: (s) => can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'models',
     case: 'hidden models (visible == false)',
-    why: '§6 See hidden models',
+    why: 'role table: See hidden models',
     request: () => ({ op: 'list', collection: 'models', query: { where: [['visible', '==', false]] } }),
     allow: (s) => can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'models',
     case: 'a new model',
-    why: '§6 Upload models',
+    why: 'role table: Upload models',
     request: () => ({
       op: 'create',
       collection: 'models',
@@ -458,7 +460,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'models',
     case: 'hide a model',
-    why: '§6 Hide or show models',
+    why: 'role table: Hide or show models',
     request: () => ({
       op: 'update',
       collection: 'models',
@@ -470,30 +472,30 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'models',
     case: 'show a hidden model',
-    why: '§6 Hide or show models',
+    why: 'role table: Hide or show models',
     request: () => ({ op: 'update', collection: 'models', id: 'hidden', data: { visible: true } }),
     allow: (s) => can(s.role, Capability.UploadAndToggleVisibility),
   },
   {
     collection: 'models',
     case: 'rename a model',
-    why: '§6 Edit models',
+    why: 'role table: Edit models',
     request: () => ({ op: 'update', collection: 'models', id: 'shown', data: { name: 'Renamed' } }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
   {
     collection: 'models',
     case: 'a model',
-    why: '§6 Delete models',
+    why: 'role table: Delete models',
     request: () => ({ op: 'delete', collection: 'models', id: 'shown' }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
 
-  // ---- users: own record (§4), everything else ManageUsers ------------------------------------
+  // ---- users: own record (role resolution), everything else ManageUsers ----------------------
   {
     collection: 'users',
     case: 'own record (read at sign-in, also before it exists)',
-    why: "§4 Role resolution; §6 roles are read from the user's record",
+    why: "role resolution at sign-in; role table: roles are read from the user's record",
     applies: signedIn,
     request: (s) => ({ op: 'get', collection: 'users', id: own(s).uid }),
     allow: signedIn,
@@ -501,28 +503,28 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "another user's record",
-    why: '§6 Register users; promote to admin',
+    why: 'role table: Register users; promote to admin',
     request: (s) => ({ op: 'get', collection: 'users', id: otherRecord(s).uid }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'users',
     case: "users by email (another user's)",
-    why: '§6 Register users; §7 query users by email',
+    why: 'role table: Register users; users are looked up by email',
     request: (s) => ({ op: 'list', collection: 'users', query: { where: [['email', '==', otherRecord(s).email]] } }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'users',
     case: 'every user record (the User Management list)',
-    why: '§6 Register users; promote to admin (issue 17: the list of accounts to find a UID)',
+    why: 'role table: Register users; promote to admin (the list of accounts, to find a UID)',
     request: () => ({ op: 'list', collection: 'users', query: {} }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'users',
     case: "own record with role 'user' (registration at first sign-in)",
-    why: '§4 Role resolution: a record with role user is created',
+    why: 'role resolution at sign-in: a record with role user is created',
     applies: signedIn,
     request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: own(s).email, role: 'user' } }),
     allow: (s) => mayWriteOwnRole(s, 'user'),
@@ -530,7 +532,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own record with role 'admin' (role escalation unless allowlisted)",
-    why: '§4 Role resolution: admin only when the email is in admins; §6 promote to admin',
+    why: 'role resolution at sign-in: admin only when the email is in admins; role table: promote to admin',
     applies: signedIn,
     request: (s) => ({ op: 'create', collection: 'users', id: own(s).uid, data: { uid: own(s).uid, email: own(s).email, role: 'admin' } }),
     allow: (s) => mayWriteOwnRole(s, 'admin'),
@@ -538,7 +540,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own record with someone else's email",
-    why: "§4 the record is the signed-in identity's; §6 Register users",
+    why: "the own record is the signed-in identity's; role table: Register users",
     applies: signedIn,
     request: (s) => ({
       op: 'create',
@@ -551,7 +553,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: 'register a new user',
-    why: '§6 Register users with role user or admin',
+    why: 'role table: Register users with role user or admin',
     request: () => ({
       op: 'create',
       collection: 'users',
@@ -563,7 +565,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own role changed to 'admin' (role escalation)",
-    why: '§6 Promote to admin (admins only)',
+    why: 'role table: Promote to admin (admins only)',
     applies: hasRecord,
     request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { role: 'admin' } }),
     allow: (s) => mayWriteOwnRole(s, 'admin'),
@@ -571,7 +573,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own role merged to 'admin' (role escalation)",
-    why: '§6 Promote to admin (admins only)',
+    why: 'role table: Promote to admin (admins only)',
     applies: hasRecord,
     request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { role: 'admin' }, merge: true }),
     allow: (s) => mayWriteOwnRole(s, 'admin'),
@@ -579,7 +581,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "own record's note",
-    why: "§3 User record 'note'; a user with a role keeps their own note",
+    why: "the user record's 'note'; a user with a role keeps their own note",
     applies: hasRecord,
     request: (s) => ({ op: 'update', collection: 'users', id: own(s).uid, data: { note: 'mine', updated_at: '2025-01-01T00:00:00.000Z' } }),
     allow: (s) => can(s.role, Capability.EnterShell),
@@ -587,14 +589,14 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "another user's role set to 'admin' (promote)",
-    why: '§6 Promote to admin',
+    why: 'role table: Promote to admin',
     request: (s) => ({ op: 'update', collection: 'users', id: otherRecord(s).uid, data: { role: 'admin' } }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'users',
     case: 'own record',
-    why: '§6 user management is admin-only',
+    why: 'role table: user management is admin-only',
     applies: signedIn,
     request: (s) => ({ op: 'delete', collection: 'users', id: own(s).uid }),
     allow: (s) => can(s.role, Capability.ManageUsers),
@@ -602,16 +604,16 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'users',
     case: "another user's record",
-    why: '§6 user management is admin-only',
+    why: 'role table: user management is admin-only',
     request: (s) => ({ op: 'delete', collection: 'users', id: otherRecord(s).uid }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
 
-  // ---- admins: the allowlist (§3); one's own entry is read at sign-in (§4) ---------------------
+  // ---- admins: the allowlist; one's own entry is read at sign-in ------------------------------
   {
     collection: 'admins',
     case: "own email's allowlist entry (read at sign-in, present or not)",
-    why: '§4 Role resolution reads the admins list',
+    why: 'role resolution at sign-in reads the admins list',
     applies: signedIn,
     request: (s) => ({ op: 'get', collection: 'admins', id: own(s).email }),
     allow: signedIn,
@@ -619,21 +621,21 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'admins',
     case: "another email's allowlist entry",
-    why: '§6 Promote to admin',
+    why: 'role table: Promote to admin',
     request: () => ({ op: 'get', collection: 'admins', id: OTHER_ALLOWLISTED }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'admins',
     case: 'the allowlist',
-    why: '§6 Promote to admin',
+    why: 'role table: Promote to admin',
     request: () => ({ op: 'list', collection: 'admins', query: {} }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'admins',
     case: 'add own email to the allowlist',
-    why: '§6 Promote to admin (admins only)',
+    why: 'role table: Promote to admin (admins only)',
     request: (s) => ({
       op: 'create',
       collection: 'admins',
@@ -645,122 +647,122 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'admins',
     case: 'an allowlist entry',
-    why: '§6 Promote to admin (admins only)',
+    why: 'role table: Promote to admin (admins only)',
     request: () => ({ op: 'update', collection: 'admins', id: OTHER_ALLOWLISTED, data: { note: 'changed' } }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
   {
     collection: 'admins',
     case: 'an allowlist entry',
-    why: '§6 Promote to admin (admins only)',
+    why: 'role table: Promote to admin (admins only)',
     request: () => ({ op: 'delete', collection: 'admins', id: OTHER_ALLOWLISTED }),
     allow: (s) => can(s.role, Capability.ManageUsers),
   },
 
-  // ---- findings (issue 18): OpenModels reads (hidden models' findings: SeeHiddenModels); a user
+  // ---- findings: OpenModels reads (hidden models' findings: SeeHiddenModels); a user
   // ---- adds their own with the count batch and edits their own content; admins do the rest ----
   {
     collection: 'annotations',
     case: 'a finding of a visible model',
-    why: 'issue 18: findings are read with their model (§6 Open models)',
+    why: 'findings are read with their model (role table: Open models)',
     request: () => ({ op: 'get', collection: 'annotations', id: 'shown_1' }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'annotations',
     case: 'a finding of a hidden model',
-    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    why: 'findings are read with their model (role table: See hidden models)',
     request: () => ({ op: 'get', collection: 'annotations', id: 'hidden_1' }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'annotations',
     case: "a visible model's findings (modelId ==)",
-    why: 'issue 18: findings are read with their model (§6 Open models)',
+    why: 'findings are read with their model (role table: Open models)',
     request: () => ({ op: 'list', collection: 'annotations', query: { where: [['modelId', '==', 'shown']] } }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'annotations',
     case: "a hidden model's findings (modelId ==)",
-    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    why: 'findings are read with their model (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'annotations', query: { where: [['modelId', '==', 'hidden']] } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'annotations',
     case: "a project's findings, hidden models' included (projectId ==)",
-    why: 'issue 18: findings are read with their model (§6 See hidden models)',
+    why: 'findings are read with their model (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'annotations', query: { where: [['projectId', '==', 'p1']] } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'annotations',
     case: "own finding with the model's count and number bump in the same batch (createAnnotation)",
-    why: 'issue 18 user rule: users add findings on models they can open, as their author',
+    why: 'findings user rule: users add findings on models they can open, as their author',
     request: (s) => findingWithCount('shown', 3, 3, own(s)),
     allow: mayAddFindings,
   },
   {
     collection: 'annotations',
     case: 'a finding without the count bump',
-    why: "issue 18 user rule: a user's finding comes with its model's count bump",
+    why: "findings user rule: a user's finding comes with its model's count bump",
     request: (s) => ({ op: 'create', collection: 'annotations', id: 'shown_3', data: findingData('shown', 3, own(s)) }),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: 'a finding authored as someone else, with the count bump',
-    why: "issue 18 user rule: a user's finding has their own uid as author_uid",
+    why: "findings user rule: a user's finding has their own uid as author_uid",
     request: (s) => findingWithCount('shown', 3, 3, otherRecord(s)),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: "own finding with someone else's author_email, with the count bump",
-    why: "issue 18 user rule: a user's finding names them as its author",
+    why: "findings user rule: a user's finding names them as its author",
     request: (s) => findingWithCount('shown', 3, 3, own(s), {}, { author_email: otherRecord(s).email }),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: 'own finding with severity 9, with the count bump',
-    why: 'issue 18: a finding holds the form rules (severity 1–5), for everyone',
+    why: 'a finding holds the form rules (severity 1–5), for everyone',
     request: (s) => findingWithCount('shown', 3, 3, own(s), {}, { severity: 9 }),
     allow: () => false,
   },
   {
     collection: 'annotations',
     case: "the user's finding's title emptied",
-    why: 'issue 18: a finding holds the form rules (a title is required), for everyone',
+    why: 'a finding holds the form rules (a title is required), for everyone',
     request: () => ({ op: 'update', collection: 'annotations', id: 'shown_2', data: { title: '   ' } }),
     allow: () => false,
   },
   {
     collection: 'annotations',
     case: 'a finding numbered out of sequence (shown_5), with a matching bump',
-    why: "issue 18 user rule: a user's finding takes the model's next number, id {modelId}_{seq}",
+    why: "findings user rule: a user's finding takes the model's next number, id {modelId}_{seq}",
     request: (s) => findingWithCount('shown', 5, 3, own(s)),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: 'a finding of a hidden model, with the count bump',
-    why: 'issue 18 user rule: users add findings only on models they can open (§6 See hidden models)',
+    why: 'findings user rule: users add findings only on models they can open (role table: See hidden models)',
     request: (s) => findingWithCount('hidden', 2, 2, own(s)),
     allow: (s) => mayAddFindings(s) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'annotations',
     case: 'own finding with a count bump that also renames the model',
-    why: 'issue 18 user rule: the count bump changes nothing else on the model (§6 Edit models)',
+    why: 'findings user rule: the count bump changes nothing else on the model (role table: Edit models)',
     request: (s) => findingWithCount('shown', 3, 3, own(s), { name: 'Renamed' }),
     allow: mayManageFindings,
   },
   {
     collection: 'models',
     case: "a model's finding count and number raised without a finding",
-    why: "issue 18 user rule: a user's count change is bound to the finding it counts",
+    why: "findings user rule: a user's count change is bound to the finding it counts",
     request: () => ({
       op: 'update',
       collection: 'models',
@@ -772,7 +774,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'annotations',
     case: "the user's finding's content (title, severity, last_updated)",
-    why: 'issue 18 user rule: users edit the content of their own findings',
+    why: 'findings user rule: users edit the content of their own findings',
     request: () => ({
       op: 'update',
       collection: 'annotations',
@@ -784,28 +786,28 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'annotations',
     case: "the admin's finding's content (someone else's for a user)",
-    why: 'issue 18 user rule: users edit only their own findings',
+    why: 'findings user rule: users edit only their own findings',
     request: () => ({ op: 'update', collection: 'annotations', id: 'shown_1', data: { title: 'Not mine' } }),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: "the user's finding given to another author (author_uid)",
-    why: 'issue 18 user rule: users edit only the content fields',
+    why: 'findings user rule: users edit only the content fields',
     request: () => ({ op: 'update', collection: 'annotations', id: 'shown_2', data: { author_uid: ADMIN.uid } }),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: "the user's finding",
-    why: 'issue 18 user rule: deleting a record of a defect is an admin decision',
+    why: 'findings user rule: deleting a record of a defect is an admin decision',
     request: () => ({ op: 'delete', collection: 'annotations', id: 'shown_2' }),
     allow: mayManageFindings,
   },
   {
     collection: 'annotations',
     case: "the user's finding deleted with the count lowered (deleteAnnotation's batch)",
-    why: 'issue 18 user rule: deleting a record of a defect is an admin decision',
+    why: 'findings user rule: deleting a record of a defect is an admin decision',
     request: () => ({
       op: 'batch',
       collection: 'annotations',
@@ -822,7 +824,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'annotations',
     case: "a finding at a hidden model's next number taken already (hidden_1 exists), with the count bump",
-    why: 'hidden means hidden: refused as on a model that does not exist (§6 See hidden models)',
+    why: 'hidden means hidden: refused as on a model that does not exist (role table: See hidden models)',
     applies: (s) => !can(s.role, Capability.SeeHiddenModels),
     request: (s) => findingWithCount('hidden', 1, 2, own(s)),
     allow: () => false,
@@ -830,7 +832,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'annotations',
     case: 'a finding of a model that does not exist (absent_1), with the count bump',
-    why: 'hidden means hidden: the pair of the row above (§6 Open models)',
+    why: 'hidden means hidden: the pair of the row above (role table: Open models)',
     applies: (s) => !can(s.role, Capability.SeeHiddenModels),
     request: (s) => findingWithCount('absent', 1, 1, own(s)),
     allow: () => false,
@@ -838,7 +840,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'annotations',
     case: "a hidden model's finding's title (hidden_1)",
-    why: 'hidden means hidden: a user edits only findings they can read (§6 See hidden models)',
+    why: 'hidden means hidden: a user edits only findings they can read (role table: See hidden models)',
     request: () => ({ op: 'update', collection: 'annotations', id: 'hidden_1', data: { title: 'Seen' } }),
     allow: mayManageFindings,
   },
@@ -853,7 +855,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'models',
     case: 'rename a hidden model',
-    why: 'hidden means hidden: refused to users as for a model that does not exist (§6 Edit models)',
+    why: 'hidden means hidden: refused to users as for a model that does not exist (role table: Edit models)',
     request: () => ({ op: 'update', collection: 'models', id: 'hidden', data: { name: 'Renamed' } }),
     allow: (s) => can(s.role, Capability.ManageCatalog),
   },
@@ -868,7 +870,7 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'models',
     case: "a hidden model's finding count and number raised without a finding",
-    why: "hidden means hidden; issue 18 user rule: a user's count change is bound to the finding it counts",
+    why: "hidden means hidden; findings user rule: a user's count change is bound to the finding it counts",
     request: () => ({
       op: 'update',
       collection: 'models',
@@ -880,79 +882,79 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'alignments',
     case: 'an alignment whose model is hidden: its error',
-    why: 'hidden means hidden; issue 18 user rule: admins only write alignments',
+    why: 'hidden means hidden; findings user rule: admins only write alignments',
     request: () => ({ op: 'update', collection: 'alignments', id: 'shown__hidden', data: { rmsError: 0.5 } }),
     allow: mayManageFindings,
   },
 
-  // ---- alignments (issue 18): OpenModels reads with both models (a hidden one: SeeHiddenModels), admin writes
+  // ---- alignments: OpenModels reads with both models (a hidden one: SeeHiddenModels), admin writes
   {
     collection: 'alignments',
     case: 'an alignment',
-    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    why: 'alignments are read with the models they align (role table: Open models)',
     request: () => ({ op: 'get', collection: 'alignments', id: 'shown__legacy' }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'alignments',
     case: 'an alignment whose model is hidden',
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'get', collection: 'alignments', id: 'shown__hidden' }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: 'an alignment whose reference model is hidden',
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'get', collection: 'alignments', id: 'hidden__legacy' }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: 'no alignment yet of two models one can open (read as absent)',
-    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    why: 'alignments are read with the models they align (role table: Open models)',
     request: () => ({ op: 'get', collection: 'alignments', id: 'legacy__shown' }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'alignments',
     case: "a pair's alignment (referenceModelId == and modelId ==, the viewer's query)",
-    why: 'issue 18: alignments are read with the models they align (§6 Open models)',
+    why: 'alignments are read with the models they align (role table: Open models)',
     request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('shown', 'legacy') } }),
     allow: (s) => can(s.role, Capability.OpenModels),
   },
   {
     collection: 'alignments',
     case: "a pair's alignment whose model is hidden (both ids ==)",
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('shown', 'hidden') } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: "a pair's alignment whose reference model is hidden (both ids ==)",
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'alignments', query: { where: alignmentPair('hidden', 'legacy') } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: "a reference model's alignments, one of them with a hidden model (referenceModelId == only)",
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'alignments', query: { where: [['referenceModelId', '==', 'shown']] } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: "a project's alignments, hidden models' included (projectId ==)",
-    why: 'hidden means hidden: alignments are read with both models they align (§6 See hidden models)',
+    why: 'hidden means hidden: alignments are read with both models they align (role table: See hidden models)',
     request: () => ({ op: 'list', collection: 'alignments', query: { where: [['projectId', '==', 'p1']] } }),
     allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
   },
   {
     collection: 'alignments',
     case: 'a new alignment',
-    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    why: 'findings user rule: an alignment re-frames every finding carried across; admins only',
     request: () => ({
       op: 'create',
       collection: 'alignments',
@@ -973,14 +975,14 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'alignments',
     case: "an alignment's error",
-    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    why: 'findings user rule: an alignment re-frames every finding carried across; admins only',
     request: () => ({ op: 'update', collection: 'alignments', id: 'shown__legacy', data: { rmsError: 0.5 } }),
     allow: mayManageFindings,
   },
   {
     collection: 'alignments',
     case: 'an alignment',
-    why: 'issue 18 user rule: an alignment re-frames every finding carried across; admins only',
+    why: 'findings user rule: an alignment re-frames every finding carried across; admins only',
     request: () => ({ op: 'delete', collection: 'alignments', id: 'shown__legacy' }),
     allow: mayManageFindings,
   },
@@ -989,21 +991,21 @@ const CASES: readonly CaseTemplate[] = [
   {
     collection: 'unnamed',
     case: 'a document',
-    why: '§3 names four collections; anything else is closed',
+    why: 'only the collections the catalog names are open; anything else is closed',
     request: () => ({ op: 'get', collection: 'unnamed', id: 'x' }),
     allow: () => false,
   },
   {
     collection: 'unnamed',
     case: 'all documents',
-    why: '§3 names four collections; anything else is closed',
+    why: 'only the collections the catalog names are open; anything else is closed',
     request: () => ({ op: 'list', collection: 'unnamed', query: {} }),
     allow: () => false,
   },
   {
     collection: 'unnamed',
     case: 'a new document',
-    why: '§3 names four collections; anything else is closed',
+    why: 'only the collections the catalog names are open; anything else is closed',
     request: () => ({ op: 'create', collection: 'unnamed', id: 'x', data: { a: 1 } }),
     allow: () => false,
   },

@@ -21,7 +21,7 @@ export function browserSkipReason(): string | null {
 
 /**
  * Headless Chromium with the flags these machines need; also creates test-results/.
- * @param options.webgl WebGL in software (SwiftShader) instead of no GPU at all, for the viewer (DESIGN.md §5)
+ * @param options.webgl WebGL in software (SwiftShader) instead of no GPU at all, for the viewer (these machines have no GPU)
  */
 export async function launchChromium(options: { webgl?: boolean } = {}): Promise<Browser> {
   mkdirSync(RESULTS, { recursive: true });

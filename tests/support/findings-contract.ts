@@ -1,5 +1,5 @@
 /**
- * Issue 18's findings workflows (shared/workflows/annotations.ts) as a contract any backend is
+ * The findings workflows (shared/workflows/annotations.ts) as a contract any backend is
  * held to, through its ports: the count and the number move with each create and delete in the
  * same batch; edits keep the author; deleteModel takes the model's findings and alignments with
  * it; a user adds and edits their own findings with the same workflows, but cannot delete one,

@@ -1,4 +1,4 @@
-// The two Firebase setups the contract suites bind to (issue 18 review: they were written out
+// The two Firebase setups the contract suites bind to (written once here instead of out
 // in each test file): the CLI's firebase-admin adapter on the Firestore and Storage emulators
 // (the Admin SDK acts as the service principal for every client and bypasses security rules),
 // and the portal's web-SDK adapter held to firestore.rules on the Firestore and Auth emulators,

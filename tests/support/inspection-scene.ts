@@ -1,12 +1,12 @@
 /**
- * A generated but consistent inspection scene (issue 18, "Photos that see this point"): a GLB of
+ * A generated but consistent inspection scene (for the viewer's "Photos that see this point"): a GLB of
  * a 2×1×1 box with a differently coloured face on each side, a `cameras.json` of six cameras in a
  * ring around it looking at its centre, and one photo per camera DRAWN from that camera's pose,
  * so a 3D point of the box lands in each photo where the geometry puts it. (The real 3DGS
  * sample's splat and cameras come from different scenes, samples/SOURCES.md.)
  *
  * Everything is in the GLB's own frame (y up, metres), which is the model coordinate frame of a
- * mesh-only model (issue 18), and so the frame of its `cameras.json`.
+ * mesh-only model, and so the frame of its `cameras.json`.
  *
  * The photos are drawn independently of `shared/photo-projection.ts`: each camera is a three.js
  * `PerspectiveCamera` placed with `lookAt` (world up +y); the box's front-facing faces are

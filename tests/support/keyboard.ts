@@ -1,5 +1,6 @@
-// Keyboard-only browser tests (issue 19): what has focus, Tab until a control is reached, and a
-// record of every mouse event the pages see (a keyboard walk must have none).
+// Keyboard-only browser tests (WCAG 2.1 AA: everything can be done with the keyboard alone): what
+// has focus, Tab until a control is reached, and a record of every mouse event the pages see (a
+// keyboard walk must have none).
 import type { BrowserContext, Page } from 'playwright-core';
 
 /** Most Tab presses {@link tabTo} makes before it says the control cannot be reached. */

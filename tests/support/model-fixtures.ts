@@ -233,8 +233,9 @@ export async function jpegPhoto(width = 64, height = 48): Promise<Buffer<ArrayBu
 }
 
 /**
- * One camera entry (SPEC.md §3, 3DGS `cameras.json` keys): camera 1 at the origin looking down +z
- * (identity rotation), a 10×10 image of `a.jpg`, with `overrides` applied (e.g. a bad `id`).
+ * One camera metadata entry (id, img_name, position, 3×3 rotation, width, height: the 3DGS
+ * `cameras.json` keys): camera 1 at the origin looking down +z (identity rotation), a 10×10 image
+ * of `a.jpg`, with `overrides` applied (e.g. a bad `id`).
  */
 export function cameraEntry(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -255,7 +256,7 @@ export function cameraEntry(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /**
- * Camera metadata (SPEC.md §3) of `names.length` cameras, one per image name, in a ring
+ * Camera metadata (a JSON array of such entries) of `names.length` cameras, one per image name, in a ring
  * looking at the origin.
  */
 export function cameraMetadataText(names: readonly string[]): string {

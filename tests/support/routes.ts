@@ -1,6 +1,6 @@
-// The portal's routes as the browser tests walk them (SPEC.md §2 route table): signed out, as a
+// The portal's routes as the browser tests walk them (the portal's route table): signed out, as a
 // user and as an admin, each with what shows once its content is there. Used by the responsive
-// test (issue 17) and the accessibility scan (issue 19).
+// test (every route at desktop and phone widths) and the accessibility scan (WCAG 2.1 AA).
 import type { Page } from 'playwright-core';
 
 /** One route to check: where, a name for screenshots and reports, and what shows when its content is there. */

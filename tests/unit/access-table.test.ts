@@ -7,7 +7,7 @@ import type { AccessOp } from '../support/access-table.js';
 const OPS: AccessOp[] = ['get', 'list', 'create', 'update', 'delete'];
 const allowed = (principal: string) => ACCESS_TABLE.filter((r) => r.principal === principal && r.expect === 'allow');
 
-describe('the access table (SPEC.md §6)', () => {
+describe('the access table (who may do what, by role)', () => {
   it('has a row for every principal × named collection × operation', () => {
     for (const principal of ACCESS_PRINCIPALS) {
       for (const collection of ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'] as const) {
@@ -32,13 +32,13 @@ describe('the access table (SPEC.md §6)', () => {
       "create users: own record with role 'user' (registration at first sign-in)",
       "get admins: own email's allowlist entry (read at sign-in, present or not)",
     ]);
-    // the allowlisted email may also register as admin (§4)
+    // the allowlisted email may also register as admin (its first sign-in gets role admin)
     expect(allowed('allowlisted').map((r) => r.case)).toContain("own record with role 'admin' (role escalation unless allowlisted)");
   });
 
   it('keeps a user to reading visible models and projects and their own record', () => {
     const user = allowed('user');
-    // issue 18: and to adding findings (with the count batch) and editing their own findings' content
+    // and to adding findings (with the count batch) and editing their own findings' content
     expect(user.filter((r) => r.request.op !== 'get' && r.request.op !== 'list').map((r) => r.case)).toEqual([
       "own record with role 'user' (registration at first sign-in)",
       "own record's note",
@@ -51,9 +51,9 @@ describe('the access table (SPEC.md §6)', () => {
     expect(user.some((r) => r.case.includes('hidden model'))).toBe(false);
   });
 
-  it("lets an admin do everything but break the §5 map-URL rule or a finding's form rules", () => {
+  it("lets an admin do everything but break the map-URL rule (never javascript:) or a finding's form rules", () => {
     const denied = ACCESS_TABLE.filter((r) => r.principal === 'admin' && r.expect === 'deny' && r.request.collection !== 'unnamed');
-    // issue 18: and a finding's form rules
+    // and a finding's form rules
     expect(denied.map((r) => r.case)).toEqual([
       'a new project with a javascript: map URL',
       "a project's map URL set to javascript:",

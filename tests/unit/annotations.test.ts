@@ -1,4 +1,4 @@
-// shared/annotations.ts (issue 18): the finding form's validation and its messages, the model
+// shared/annotations.ts (findings and measurements): the finding form's validation and its messages, the model
 // scale, the measurements (model units and metres), and the findings table and its CSV.
 import { describe, expect, it } from 'vitest';
 import type { AnnotationInput, FindingModelFacts } from '@shared/annotations.js';

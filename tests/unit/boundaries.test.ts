@@ -1,4 +1,4 @@
-// The import directions of DESIGN.md §3 are enforced by ESLint; these tests make sure the rules
+// The import directions of docs/ARCHITECTURE.md §3 (Boundaries) are enforced by ESLint; these tests make sure the rules
 // keep firing (a resolver misconfiguration once made them pass silently).
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('import boundaries (DESIGN.md §3)', () => {
+describe('import boundaries (docs/ARCHITECTURE.md §3)', () => {
   it('refuses portal/ and cli/ imports in shared/', async () => {
     const ids = await ruleIdsFor(
       'shared/boundary-probe.ts',
@@ -50,7 +50,7 @@ describe('import boundaries (DESIGN.md §3)', () => {
     }
   });
 
-  it('refuses cross-feature imports in the portal and accepts imports inside a feature (DESIGN.md §4)', async () => {
+  it('refuses cross-feature imports in the portal and accepts imports inside a feature (docs/ARCHITECTURE.md §4)', async () => {
     const probe = 'portal/src/features/catalog/components/boundary-probe.tsx';
     const imports = (specifier: string) => `import { x } from '${specifier}';\nexport const y = x;\n`;
     for (const other of ['../../models/api/use-models.js', '../../../features/projects/api/use-projects.js', '../../admin/admin.css']) {

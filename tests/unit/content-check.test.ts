@@ -1,5 +1,5 @@
-// The content checks of shared/content-check/ (issue 16) on generated files and, when present,
-// the real samples: what each check accepts, the facts it reports, and the message it refuses
+// The content checks of shared/content-check/ (a model file is stored only if it is what it claims
+// to be) on generated files and, when present, the real samples: what each check accepts, the facts it reports, and the message it refuses
 // a file with. Photos are decoded with sharp (cli/src/lib/images.ts), as the CLI and server do.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The demo findings `catalog seed` writes (issue 18, cli/src/lib/demo-data/): valid finding
+// The demo findings `catalog seed` writes (cli/src/lib/demo-data/): valid finding
 // input in the model's own coordinates (the splat's y-down file frame for a model with a splat,
 // the GLB's y-up frame for a mesh-only one), each point of a tower finding on the generated splat
 // (within half a metre of a Gaussian centre), each bridge point inside the footbridge GLB's bounds,

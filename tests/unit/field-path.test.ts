@@ -79,7 +79,7 @@ describe('document data', () => {
   });
 });
 
-describe('stored paths (SPEC.md §3 layout)', () => {
+describe('stored paths (the models/{uuid}/… storage layout)', () => {
   const uuid = randomUUID();
   it.each([
     `models/${uuid}/model.ply`,

@@ -1,5 +1,5 @@
-// The CLI's one date format (issue 17): shared/format.ts formatIsoDate and the CLI's helpers
-// over it (cli/src/lib/output.ts captureDateText, withReadableDates).
+// The CLI's one date format (every date it prints is the UTC calendar day, YYYY-MM-DD):
+// shared/format.ts formatIsoDate and the CLI's helpers over it (cli/src/lib/output.ts captureDateText, withReadableDates).
 import { describe, expect, it } from 'vitest';
 import { formatIsoDate } from '@shared/format.js';
 import { captureDateText, withReadableDates } from '../../cli/src/lib/output.js';

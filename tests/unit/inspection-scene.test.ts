@@ -1,4 +1,4 @@
-// The generated inspection scene (tests/support/inspection-scene.ts, issue 18) is consistent:
+// The generated inspection scene (tests/support/inspection-scene.ts, for the findings tests) is consistent:
 // its cameras.json is valid camera metadata; shared/photo-projection.ts puts each surface point
 // where three.js drew it (two independent implementations agree within 0.5 px) and on the right
 // colour of the PNG photo actually written; with the face's normal, camerasSeeingPoint returns

@@ -1,5 +1,5 @@
 /**
- * Marker colour (SPEC.md §4 badge, §9 colours; issue 17): 2+ models blue, exactly 1 green, 0 no
+ * Marker colour (it follows the project's badge): 2+ models blue, exactly 1 green, 0 no
  * badge → grey (never green); the marker, the map's stat cards and the badge use one count, the
  * models the viewer can see.
  */

@@ -81,7 +81,7 @@ describe('planModelFolder', () => {
     expect(planModelFolder([]).problems.map((p) => p.code)).toEqual(['empty-folder']);
   });
 
-  it('checks a given type against the files (SPEC §5) and keeps only the files it uses', () => {
+  it('checks a given type against the files (splat needs a splat, mesh a GLB) and keeps only the files it uses', () => {
     const files = listing({ 'a.ply': 1, 'a.glb': 1 });
     const mesh = planModelFolder(files, { modelType: 'mesh' });
     expect(mesh.problems).toEqual([]);

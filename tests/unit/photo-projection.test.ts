@@ -1,4 +1,4 @@
-// shared/photo-projection.ts (issue 18, "Photos that see this point"): projections of a known
+// shared/photo-projection.ts (the viewer's "Photos that see this point"): projections of a known
 // point into cameras of the real 3DGS sample's cameras.json, computed by hand below from the
 // matrix entries written out (not with the code under test), within 0.5 px; points behind a
 // camera or outside its image excluded; the ranking by distance and angle; cameras without

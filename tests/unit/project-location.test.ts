@@ -1,5 +1,5 @@
 /**
- * Issue 17: latitude −90..90 and longitude −180..180 for every writer — the project form's
+ * Latitude −90..90 and longitude −180..180 for every writer — the project form's
  * validator (portal form, `catalog projects create/update` and the shared workflows), the content
  * rule of the embedded and memory backends, and `catalog import` (refused before anything is written).
  */

@@ -1,5 +1,5 @@
 /**
- * The alignment workflows of issue 18 "Across captures" (shared/workflows/alignments.ts) on the
+ * The alignment workflows that carry findings across captures (shared/workflows/alignments.ts) on the
  * in-memory backend as an admin: save ('same-frame' and '3-point'), read, delete, and carry a
  * finding over (points mapped by the inverse alignment, the follow-up link, the count kept, a
  * second carry-over refused).

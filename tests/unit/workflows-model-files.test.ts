@@ -39,7 +39,7 @@ async function rejection(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a rejection');
 }
 
-describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () => {
+describe('model files workflows (the model management screen: extra files, camera metadata, edit, delete)', () => {
   let setup: ContractSetup;
   let admin: Backend;
   let modelId: string;
@@ -90,7 +90,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
     expect(model?.files.cameraMetadata).toMatch(/camera-metadata\.json$/);
   });
 
-  it('refuses bad camera metadata with the §5 messages and writes nothing', async () => {
+  it('refuses bad camera metadata with the camera-metadata upload messages and writes nothing', async () => {
     const before = await admin.catalog.get('models', modelId);
     const cases: Array<[Array<{ name: string; text: string }>, string]> = [
       [
@@ -128,7 +128,7 @@ describe('model files workflows (SPEC.md §2 Model management, §5, §9)', () =>
     expect(await deleteAllModelFiles(admin, modelId)).toBe(0);
   });
 
-  it('updates a model with the §5 edit rules, writing nothing on bad input', async () => {
+  it('updates a model with the Edit Model rules, writing nothing on bad input', async () => {
     expect(await rejection(updateModel(admin.catalog, modelId, { name: ' ', publicId: 'X' }))).toBe(ValidationMessages.modelNameRequired);
     expect(await rejection(updateModel(admin.catalog, modelId, { name: 'N', publicId: '' }))).toBe(ValidationMessages.publicIdRequired);
     expect(await rejection(updateModel(admin.catalog, modelId, { name: 'N', publicId: 'a b' }))).toBe(ValidationMessages.publicIdPattern);

@@ -1,8 +1,8 @@
 /**
  * The Public ID rule of the model workflows (shared/workflows/public-id.ts `assertPublicIdFree`):
  * unique within a project, on create (`addModel`) and on edit (`updateModel`), with the CLI's
- * message, on by default (issue 16: every create path; this overrides SPEC.md §5's "no
- * uniqueness check" on the model-list upload). `uniquePublicId: false` skips the workflow's
+ * message, on by default (on every create path, the model-list upload included, although that
+ * upload once had no uniqueness check). `uniquePublicId: false` skips the workflow's
  * pre-check only: the backend refuses the clash when it is written. Runs on the in-memory
  * backend, signed in as an admin (records only: `recordOnly` uploads nothing).
  */
@@ -108,7 +108,7 @@ describe('updateModel and the Public ID rule', () => {
     });
   });
 
-  it('the format rule of the Edit form comes first (SPEC.md §5 messages); an unknown model is not-found', async () => {
+  it("the format rule of the Edit form comes first, with that form's messages; an unknown model is not-found", async () => {
     const { catalog, first } = await seeded();
     expect((await failure(updateModel(catalog, first.id, { name: 'N', publicId: 'bad id!' }, { uniquePublicId: true }))).message).toBe(
       ValidationMessages.publicIdPattern,

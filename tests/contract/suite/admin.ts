@@ -1,6 +1,6 @@
 /**
- * Backend contract, part: the admin rules of issue 17 over each backend, read back through the
- * ports.
+ * Backend contract, part: the admin rules that keep the catalog consistent, over each backend,
+ * read back through the ports.
  * - a hidden model cannot be the reference model (`setReferenceModel` refuses it, nothing
  *   changes), and the current reference model cannot be hidden (`setModelVisibility` refuses);
  *   otherwise every user would see 'Unable to load reference model information.';

@@ -1,6 +1,6 @@
 /**
  * Backend contract, part: Batches: several writes applied together, all or none, also when one of
- * them is denied (SPEC.md §7, §6).
+ * them is denied (a denied write takes the whole batch with it).
  */
 import { describe, expect, it } from 'vitest';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';

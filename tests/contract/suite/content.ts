@@ -1,6 +1,6 @@
 /**
  * Backend contract, part: what the backend itself holds every write to, whichever client sends
- * it (issue 16): the content checks on every stored model file (one-shot, resumable and batch
+ * it: the content checks on every stored model file (one-shot, resumable and batch
  * uploads; nothing stored when a file is refused), the Public ID rule on raw catalog writes
  * (format, and unique within the project, batches included), the web-sized splat a backend
  * with `makeWebSplat` makes from a stored PLY, and the web-sized GLB one with `makeWebGlb` makes

@@ -38,7 +38,7 @@ export type ContractPart =
   // links served over HTTP(S) by a server that checks their token and answers range requests
   // (the in-memory backend's links are data: URLs: fetchable, but no server stands behind them)
   | 'httpDownloadLinks'
-  // the backend itself refuses stored model files the content checks refuse (issue 16): our own
+  // the backend itself refuses stored model files the content checks refuse: our own
   // servers do; Cloud Storage cannot (the portal and the CLI check before they upload)
   | 'storedContentChecks'
   // the Public ID format on raw catalog writes (security rules; the Admin SDK bypasses them)

@@ -1,6 +1,6 @@
 /**
  * Backend contract, part: Documents: add with 20-character ids, get, set (replace and merge),
- * dotted-path updates, delete, server timestamps (SPEC.md §7 document database).
+ * dotted-path updates, delete, server timestamps (the document database calls the product makes).
  */
 import { describe, expect, it } from 'vitest';
 import { SERVER_TIMESTAMP } from '@shared/ports/index.js';

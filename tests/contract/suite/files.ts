@@ -1,7 +1,7 @@
 /**
  * Backend contract, part: File storage: uploads (small, resumable with progress, Node streams,
- * batches), cancel, listing, metadata, deletion and download links (SPEC.md §7 file storage, §8
- * storage codes).
+ * batches), cancel, listing, metadata, deletion and download links, and the storage error codes
+ * they answer with (`storage/object-not-found`, `storage/canceled`, `storage/unauthorized`).
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * Backend contract, part: Identity: auth-state observers, the sign-in error codes of SPEC.md §8,
- * disabled accounts, account creation and lookups.
+ * Backend contract, part: Identity: auth-state observers, the sign-in error codes (wrong password,
+ * unknown user, malformed email, disabled account), disabled accounts, account creation and lookups.
  */
 import { describe, expect, it } from 'vitest';
 import type { ContractContext } from './context.js';

@@ -1,13 +1,15 @@
 /**
- * The backend contract (DESIGN.md §2): the behaviour of the ports stated once, run against
- * every adapter by a short test file that only creates its backend. One module per concern:
- * documents (CRUD, server timestamps), queries (filters, orderings, counts), batches (atomic),
- * live updates, project summaries (counts and reference thumbnails per project), roles (the role table of SPEC.md §6 with hidden models and self-registration),
- * identity (error codes of SPEC.md §8), files (uploads with progress, cancel, listing, metadata,
- * deletion, download links), content (what the backend itself refuses: bad model files, a
- * malformed or duplicate Public ID; the web-sized splat it makes) and workflows (the multi-record changes of `shared/workflows` over
- * the ports: reference-model transitions, delete guards, visibility, model files) and admin (issue
- * 17: no hidden reference, 'Set as Admin' needs the account, a project deleted with its models).
+ * The backend contract (two backends behind one set of ports, docs/ARCHITECTURE.md): the
+ * behaviour of the ports stated once, run against every adapter by a short test file that only
+ * creates its backend. One module per concern: documents (CRUD, server timestamps), queries
+ * (filters, orderings, counts), batches (atomic), live updates, project summaries (counts and
+ * reference thumbnails per project), roles (who may read and write what: admins, users and the
+ * signed out, with hidden models and self-registration), identity (the sign-in error codes),
+ * files (uploads with progress, cancel, listing, metadata, deletion, download links), content
+ * (what the backend itself refuses: bad model files, a malformed or duplicate Public ID; the
+ * web-sized splat it makes) and workflows (the multi-record changes of `shared/workflows` over
+ * the ports: reference-model transitions, delete guards, visibility, model files) and admin (no
+ * hidden reference, 'Set as Admin' needs the account, a project deleted with its models).
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { adminContract } from './admin.js';

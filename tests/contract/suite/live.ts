@@ -1,6 +1,6 @@
 /**
  * Backend contract, part: Live updates: a subscriber sees other clients' writes, and a non-admin
- * never receives a hidden model (SPEC.md §7 live subscriptions, §6).
+ * never receives a hidden model (non-admins see only models that are not hidden).
  */
 import { describe, expect, it } from 'vitest';
 import type { ContractContext } from './context.js';

@@ -1,6 +1,6 @@
 /**
  * Backend contract, part: Queries: == and != filters (also on dotted paths), orderings, limits,
- * counts, field-path checks (SPEC.md §7).
+ * counts, field-path checks (the queries the portal and the CLI make).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContractContext } from './context.js';

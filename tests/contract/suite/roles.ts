@@ -1,6 +1,7 @@
 /**
- * Backend contract, part: The role table of SPEC.md §6 (hidden models, own records, file access),
- * self-registration of `users/{uid}` (§4) and the product error type.
+ * Backend contract, part: who may read and write what by role (hidden models, own records, file
+ * access), the `users/{uid}` record a first sign-in creates for itself (role from the admins
+ * allowlist, else 'user') and the product error type.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,23 +1,25 @@
 /**
- * Backend contract, part: the workflows of `shared/workflows` over each backend (DESIGN.md §2
- * "reference-model transitions, delete guards"): what every multi-record change of the spec
- * leaves behind, read back through the ports.
- * - reference model (SPEC.md §4 "Reference model on add", "Reference picker"): a new model marked
- *   as reference sets the project's reference_model_id when it has none; with one, declining the
- *   replacement keeps the old reference and still creates the model; setting a reference clears
- *   isReference on the old model, sets it on the new one and updates the project; a model of
- *   another project is refused; deleting the reference model clears the project's
- *   reference_model_id (§5 "Delete model"); hiding it is refused (issue 17: users would see
- *   'Unable to load reference model information.'); a hidden model stops reaching non-admins;
- * - delete guards (§4 "Project delete flow", §5): a project with associated models — hidden ones
- *   included — cannot be deleted; the typed name must match (trimmed); a model's typed name too;
- * - visibility (§4, §6): hide and show stamp last_updated; non-admins never receive a hidden
- *   model; only admins toggle it;
- * - projects (§5 project form): validation before anything is written;
- * - model files (§2 Model management, §5, §9): additional uploads are listed in the record, main
- *   files cannot be deleted one by one, delete-all keeps them, deleting a model removes its files;
- * - users (§4 role resolution, §5 register user): registration writes the record, an existing
- *   email is refused, a first sign-in gets its role from the allowlist.
+ * Backend contract, part: the workflows of `shared/workflows` over each backend (the multi-record
+ * changes behind the ports: reference-model transitions, delete guards, visibility, model files,
+ * users): what each of them leaves behind, read back through the ports.
+ * - reference model (adding a model marked as reference, and the reference picker): a new model
+ *   marked as reference sets the project's reference_model_id when it has none; with one,
+ *   declining the replacement keeps the old reference and still creates the model; setting a
+ *   reference clears isReference on the old model, sets it on the new one and updates the
+ *   project; a model of another project is refused; deleting the reference model clears the
+ *   project's reference_model_id; hiding it is refused (otherwise every user would see 'Unable to
+ *   load reference model information.'); a hidden model stops reaching non-admins;
+ * - delete guards (the project delete flow and the typed-name confirmations): a project with
+ *   associated models — hidden ones included — cannot be deleted; the typed name must match
+ *   (trimmed); a model's typed name too;
+ * - visibility (admins hide and show models; non-admins see only visible ones): hide and show
+ *   stamp last_updated; non-admins never receive a hidden model; only admins toggle it;
+ * - projects (the project form's rules): validation before anything is written;
+ * - model files (the model management screen: additional files, delete one, delete all):
+ *   additional uploads are listed in the record, main files cannot be deleted one by one,
+ *   delete-all keeps them, deleting a model removes its files;
+ * - users (role resolution at first sign-in, the register-user form): registration writes the
+ *   record, an existing email is refused, a first sign-in gets its role from the allowlist.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
