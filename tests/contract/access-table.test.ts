@@ -6,7 +6,7 @@
 //
 // What a decision is on this server (the table's module comment says the same):
 // - allow: 2xx; a read returns exactly what the service key reads (same ids, same data, same order);
-// - deny: 401 (signed out), 403 (permission) or 400 (the §5 content rule, an unnamed collection);
+// - deny: 401 (signed out), 403 (permission) or 400 (the map-URL content rule, an unnamed collection);
 //   a read may instead be withheld: 200 with less than the service key reads (a hidden model by
 //   id reads as `{doc: null}`, a query returns only what the caller may read), and a write to a
 //   document the caller reads as absent (a hidden model, a finding or an alignment of one, or none

@@ -7,7 +7,7 @@
 // What a decision is here (the embedded server's, without HTTP):
 // - allow: the call succeeds; a read returns exactly what the service principal reads;
 // - deny: the call is refused (unauthenticated when signed out, permission-denied, or
-//   invalid-argument for the §5 content rule and an unnamed collection), or a read is withheld
+//   invalid-argument for the map-URL content rule and an unnamed collection), or a read is withheld
 //   (a hidden model by id reads as null, a query returns less than the service principal reads),
 //   or a write to a document the caller reads as absent (hidden from them, or none at all) is
 //   refused as for a missing document: not-found (hidden means hidden).

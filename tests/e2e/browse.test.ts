@@ -244,7 +244,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
       const fitted = await page.getByTestId('keyless-map').getAttribute('data-zoom');
       await shot(page, 'map');
 
-      // denied → the §8 message; granted → locating → on with a red marker at zoom 12; again → off and re-fit
+      // denied → the geolocation error message; granted → locating → on with a red marker at zoom 12; again → off and re-fit
       await page.getByTestId('location-toggle').click();
       await page.getByRole('alert').filter({ hasText: 'Location access denied by user.' }).waitFor();
       await context.grantPermissions(['geolocation'], { origin: server.url });
@@ -271,7 +271,7 @@ describe.skipIf(skipReason !== null)('browsing screens in headless Chromium', ()
   );
 
   pageTest(
-    'admin: hidden models with the Hidden badge, the upload panel with §5/§8 messages, admin links',
+    'admin: hidden models with the Hidden badge, the upload panel with its validation and result messages, admin links',
     [ADMIN, 'ADMIN'],
     async ({ page }) => {
       await page.goto(`${server.url}/models`);

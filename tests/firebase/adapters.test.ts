@@ -1,6 +1,6 @@
 // Unit tests of what the Firebase adapters decide themselves, without any service: query
 // building (including the non-admin `visible == true` filter), value conversion and the mapping of
-// Auth, Firestore and Storage error codes to the product's codes and §8 messages.
+// Auth, Firestore and Storage error codes to the product's codes and messages.
 import { Timestamp as AdminTimestamp, FieldValue } from 'firebase-admin/firestore';
 import { Timestamp } from 'firebase/firestore';
 import { describe, expect, it } from 'vitest';
@@ -73,8 +73,8 @@ describe('portal adapter: query building', () => {
   });
 });
 
-describe('portal adapter: error mapping to §8', () => {
-  it('maps sign-in codes to the §8 messages', () => {
+describe("portal adapter: error mapping to the product's codes and messages", () => {
+  it("maps sign-in codes to the product's sign-in messages", () => {
     expect(signInErrorMessage(mapAuthError({ code: 'auth/wrong-password', message: 'x' }))).toBe('Incorrect password.');
     expect(signInErrorMessage(mapAuthError({ code: 'auth/user-not-found', message: 'x' }))).toBe('User not registered.');
     expect(signInErrorMessage(mapAuthError({ code: 'auth/user-disabled', message: 'x' }))).toBe('The account has been disabled.');
@@ -83,7 +83,7 @@ describe('portal adapter: error mapping to §8', () => {
     expect(signInErrorMessage(mapAuthError({ code: 'auth/multi-factor-auth-required' }))).toBe('An error occurred during login.');
   });
 
-  it('maps registration codes to the §8 messages', () => {
+  it("maps registration codes to the product's registration messages", () => {
     expect(registrationErrorMessage(mapAuthError({ code: 'auth/email-already-in-use' }))).toBe('This email is already in use.');
     expect(registrationErrorMessage(mapAuthError({ code: 'auth/weak-password' }))).toBe('The password is too weak.');
   });

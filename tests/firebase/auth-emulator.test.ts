@@ -1,5 +1,5 @@
 // The portal's Firebase identity adapter (web SDK v12, run in Node) against the Auth emulator of
-// firebase-tools, started here in-process on a free port: sign-in, sign-out, the §8 messages,
+// firebase-tools, started here in-process on a free port: sign-in, sign-out, the product's error messages,
 // registration, and role resolution through `users` and `admins` (the shared resolveRole
 // workflow; its Firestore reads go to Google's Firestore emulator, started from the image's jar,
 // through the CLI's firebase-admin adapter).
@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipReason !== null)('portal Firebase identity against the Auth emulator', () => {
-  it('registers accounts and maps registration errors to the §8 messages', async () => {
+  it('registers accounts and maps registration errors to the registration messages', async () => {
     const created = await web.identity.createAccount('new.user@lab.example', 'secret-pass-1');
     expect(created.uid).toMatch(/^\w+$/);
     expect(created.email).toBe('new.user@lab.example');
@@ -89,7 +89,7 @@ describe.skipIf(skipReason !== null)('portal Firebase identity against the Auth 
     }
   });
 
-  it('maps wrong password, unknown user, invalid email and disabled account to the §8 sign-in messages', async () => {
+  it('maps wrong password, unknown user, invalid email and disabled account to the sign-in messages', async () => {
     await admin.identity.createAccount('known@lab.example', 'right-pass-1');
     const wrong = await caught(web.identity.signIn('known@lab.example', 'wrong-pass-1'));
     expect(signInErrorMessage(wrong)).toBe('Incorrect password.');

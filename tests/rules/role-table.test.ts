@@ -71,7 +71,7 @@ function runRequest(db: Db, request: AccessRequest): Promise<unknown> {
   }
 }
 
-describe('security rules: the §6 role table', () => {
+describe('security rules: the role table', () => {
   let env: RulesTestEnvironment;
   let firestore: FirestoreEmulatorHandle;
   const bytes = new Uint8Array([1, 2, 3, 4]);

@@ -62,7 +62,7 @@ describe('parseCameraMetadata with the real cameras.json (304 cameras)', () => {
   });
 });
 
-describe('parseCameraMetadata (§5 messages)', () => {
+describe('parseCameraMetadata (the camera metadata upload messages)', () => {
   it("'Invalid JSON file' when the text is not JSON", () => {
     expect(errorOf('')).toBe('Invalid JSON file');
     expect(errorOf('{"id": 1,')).toBe('Invalid JSON file');
@@ -125,7 +125,7 @@ describe('parseCameraMetadata (§5 messages)', () => {
   });
 });
 
-describe('validateCameraMetadataFiles (§5: exactly one .json file)', () => {
+describe('validateCameraMetadataFiles (exactly one .json file)', () => {
   it('accepts one .json file', () => {
     expect(validateCameraMetadataFiles([{ name: 'cameras.json' }])).toEqual({ ok: true, value: { name: 'cameras.json' } });
     expect(validateCameraMetadataFiles([{ name: 'CAMERAS.JSON' }]).ok).toBe(true);

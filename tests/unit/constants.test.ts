@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as C from '@shared/constants.js';
 
-describe('§9 constants', () => {
+describe('business constants and limits', () => {
   it('uploads: 256 KB threshold, chunks from 256 KB doubling below 32 MB', () => {
     expect(C.RESUMABLE_UPLOAD_THRESHOLD_BYTES).toBe(262_144);
     expect(C.usesResumableUpload(262_144)).toBe(false);

@@ -14,7 +14,7 @@ describe('formatIsoDate', () => {
     expect(formatIsoDate({ _seconds: 1752537600, _nanoseconds: 0 })).toBe('2025-07-15');
   });
 
-  it('gives the §3 texts for empty, invalid and throwing values', () => {
+  it('gives the date formatter texts (N/A, Invalid date, Format error) for empty, invalid and throwing values', () => {
     expect(formatIsoDate(null)).toBe('N/A');
     expect(formatIsoDate('  ')).toBe('N/A');
     expect(formatIsoDate('2025-02-30')).toBe('Invalid date');

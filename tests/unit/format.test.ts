@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes, formatCount, formatDate, formatDateTimeLocal, parseDateOnly, toDate } from '@shared/format.js';
 import { samplesDir } from '../support/paths.js';
 
-describe('formatDate (§3: Mon D, YYYY in UTC)', () => {
+describe('formatDate (Mon D, YYYY in UTC)', () => {
   it('formats ISO strings in UTC', () => {
     expect(formatDate('2025-06-01T00:00:00.000Z')).toBe('Jun 1, 2025');
     expect(formatDate('2025-06-01T23:59:59.999Z')).toBe('Jun 1, 2025');
@@ -92,7 +92,7 @@ describe('toDate and parseDateOnly', () => {
   });
 });
 
-describe('formatBytes (§3: Bytes, KB, MB, GB, TB, base 1024)', () => {
+describe('formatBytes (Bytes, KB, MB, GB, TB, base 1024)', () => {
   it.each([
     [0, '0 Bytes'],
     [1, '1 Bytes'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isExternalToolCard, toolCardLink, toolCardStatus } from '@shared/landing.js';
 
-describe('tool card status (§2 Landing page)', () => {
+describe('tool card status (landing page)', () => {
   it("ready: green, 'Access Now', 'Production Ready'", () => {
     expect(toolCardStatus('ready')).toMatchObject({ action: 'Access Now', footer: 'Production Ready', badgeColor: 'green' });
   });
@@ -15,7 +15,7 @@ describe('tool card status (§2 Landing page)', () => {
   });
 });
 
-describe('tool card links (§2: external in a new tab, internal in-app)', () => {
+describe('tool card links (external in a new tab, internal in-app)', () => {
   it('opens external cards in a new tab', () => {
     expect(isExternalToolCard({ url: 'https://splats.example.org/' })).toBe(true);
     expect(toolCardLink({ url: 'https://dual.example.org/#/viewer' })).toEqual({

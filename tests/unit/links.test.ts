@@ -11,7 +11,7 @@ import {
   viewingFilePath,
 } from '@shared/links.js';
 
-describe('viewer links (§7)', () => {
+describe('viewer links ({viewer}/?id=…, compare mode with referenceId)', () => {
   it('builds {viewer}/?id={publicId}', () => {
     expect(viewerLink('https://viewer.example.org', 'TWR-001')).toBe('https://viewer.example.org/?id=TWR-001');
   });
@@ -34,7 +34,7 @@ describe('viewer links (§7)', () => {
   });
 });
 
-describe('maps links (§7)', () => {
+describe('maps links (a maps query by lat,lng)', () => {
   it('builds a maps query by lat,lng', () => {
     expect(mapsSearchLink(43.4643, -80.5204)).toBe('https://www.google.com/maps/search/?api=1&query=43.4643,-80.5204');
   });
@@ -47,7 +47,7 @@ describe('maps links (§7)', () => {
     expect(() => mapsSearchLink(Number.NaN, 1)).toThrow(RangeError);
   });
 
-  it("uses the stored map URL ('View on Map'), else lat/lng ('View on Google Maps'), else nothing (§2)", () => {
+  it("uses the stored map URL ('View on Map'), else lat/lng ('View on Google Maps'), else nothing", () => {
     expect(projectMapLink({ location: { lat: 1, lng: 2, mapUrl: 'https://maps.app.goo.gl/abc' } })).toEqual({
       href: 'https://maps.app.goo.gl/abc',
       label: 'View on Map',
@@ -70,7 +70,7 @@ describe('maps links (§7)', () => {
   });
 });
 
-describe('viewing file (§2: splat path, else glb path)', () => {
+describe('viewing file (splat path, else glb path)', () => {
   it('prefers the splat', () => {
     expect(viewingFilePath({ files: { splatPath: 'models/u/model.ply', glbPath: 'models/u/model.glb' } })).toBe('models/u/model.ply');
     expect(viewingFilePath({ files: { splatPath: '', glbPath: 'models/u/model.glb' } })).toBe('models/u/model.glb');
@@ -78,7 +78,7 @@ describe('viewing file (§2: splat path, else glb path)', () => {
   });
 });
 
-describe('viewer base (§7 {viewer}: an external viewer, else the built-in route)', () => {
+describe('viewer base (an external viewer, else the built-in route)', () => {
   it('uses a configured external viewer, without trailing slashes', () => {
     expect(resolveViewerBase('https://viewer.lab.example/', 'http://127.0.0.1:8787')).toBe('https://viewer.lab.example');
   });

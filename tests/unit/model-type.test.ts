@@ -16,7 +16,7 @@ import type { ModelType } from '@shared/types.js';
 const splat = 'models/u/model.ply';
 const glb = 'models/u/model.glb';
 
-describe('type label (§2 Project detail)', () => {
+describe('type label (on project detail)', () => {
   it('shows the stored modelType', () => {
     expect(modelTypeLabel({ modelType: 'hybrid', files: {} })).toBe('Hybrid');
     expect(modelTypeLabel({ modelType: 'splat', files: { glbPath: glb } })).toBe('Splat');
@@ -32,7 +32,7 @@ describe('type label (§2 Project detail)', () => {
   });
 });
 
-describe('kind label (§2 Model list)', () => {
+describe('kind label (on the model list)', () => {
   it("'3D Gaussian Splat', else 'GLB Model', else 'No 3D file'", () => {
     expect(modelKindLabel({ files: { splatPath: splat, glbPath: glb } })).toBe('3D Gaussian Splat');
     expect(modelKindLabel({ files: { glbPath: glb } })).toBe('GLB Model');
@@ -51,7 +51,7 @@ describe('kind line of the model list', () => {
   });
 });
 
-describe('add-model type rules (§2, §5)', () => {
+describe('add-model type rules (the model type decides which files are needed)', () => {
   it('labels the radio options', () => {
     expect(MODEL_TYPE_OPTION_LABELS).toEqual({ hybrid: 'Hybrid (Splat + Mesh)', splat: 'Splat Only', mesh: 'Mesh Only' });
   });
@@ -77,7 +77,7 @@ describe('add-model type rules (§2, §5)', () => {
   });
 });
 
-describe('total file size (§2: splatSize + glbSize, bytes)', () => {
+describe('total file size (splatSize + glbSize, bytes)', () => {
   it('sums the sizes, missing ones counting 0', () => {
     expect(totalFileSize({ files: { splatSize: 2_253_369, glbSize: 120_484 } })).toBe(2_373_853);
     expect(totalFileSize({ files: { glbSize: 1664 } })).toBe(1664);

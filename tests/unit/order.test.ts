@@ -20,7 +20,7 @@ function project(id: string, extra: Partial<Project> = {}): Project {
 
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
-describe('sortProjectDetailModels (§9: reference, captureDate, displayOrder, created_at, name)', () => {
+describe('sortProjectDetailModels (reference, captureDate, displayOrder, created_at, name)', () => {
   it('puts the reference model first, by isReference or by the project reference_model_id', () => {
     const models = [model('a', { metadata: { captureDate: '2020-01-01' } }), model('ref', { isReference: true })];
     expect(ids(sortProjectDetailModels(models))).toEqual(['ref', 'a']);
@@ -59,7 +59,7 @@ describe('sortProjectDetailModels (§9: reference, captureDate, displayOrder, cr
   });
 });
 
-describe('projects by structure_id (§9, natural order)', () => {
+describe('projects by structure_id (natural order)', () => {
   it('orders naturally and case-insensitively, missing structure ids last', () => {
     const projects = [
       project('p10', { structure_id: 'T10' }),
@@ -77,14 +77,14 @@ describe('projects by structure_id (§9, natural order)', () => {
   });
 });
 
-describe('models by publicId ascending (§7, §9)', () => {
+describe('models by publicId ascending', () => {
   it('uses the database order (code units)', () => {
     const models = [model('x', { publicId: 'M2' }), model('y', { publicId: 'M10' }), model('z', { publicId: 'B1' })];
     expect(sortModelsByPublicId(models).map((m) => m.publicId)).toEqual(['B1', 'M10', 'M2']);
   });
 });
 
-describe('created_at descending (§7)', () => {
+describe('created_at descending (newest first)', () => {
   it('puts the newest first and missing dates last', () => {
     const list = [
       model('old', { created_at: '2020-01-01T00:00:00Z' }),
@@ -95,7 +95,7 @@ describe('created_at descending (§7)', () => {
   });
 });
 
-describe('management list sorts (§2: ID, Name, Latest; default ID)', () => {
+describe('management list sorts (ID, Name, Latest; default ID)', () => {
   const models = [
     model('1', { publicId: 'M10', name: 'alpha', created_at: '2024-01-01T00:00:00Z' }),
     model('2', { publicId: 'M2', name: 'Charlie', created_at: '2025-01-01T00:00:00Z' }),

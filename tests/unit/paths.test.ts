@@ -27,7 +27,7 @@ import {
 
 const uuid = '6f1c2a9e-0b7d-4c39-9a55-1e2f3a4b5c6d';
 
-describe('storage paths (§3)', () => {
+describe('storage paths (models/{uuid}/…)', () => {
   it('builds every path of a model folder', () => {
     expect(modelFolder(uuid)).toBe(`models/${uuid}`);
     expect(splatPath(uuid, 'ply')).toBe(`models/${uuid}/model.ply`);
@@ -97,7 +97,7 @@ describe('web-sized GLBs', () => {
   });
 });
 
-describe('fileEntryType (§3 FileEntry type)', () => {
+describe('fileEntryType (the type of a file entry)', () => {
   it.each([
     [`models/${uuid}/model.ply`, 'splat'],
     [`models/${uuid}/model.splat`, 'splat'],

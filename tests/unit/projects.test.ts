@@ -26,7 +26,7 @@ function project(id: string, extra: Partial<Project> = {}): Project {
   return { id, name: id, structure_id: id, description: '', slug: id, ...extra };
 }
 
-describe('project badge by model count (§4)', () => {
+describe('project badge by model count', () => {
   it('2 or more is multi-temporal, exactly 1 initial assessment, 0 none', () => {
     expect(projectBadge(5)).toBe('multi-temporal');
     expect(projectBadge(2)).toBe('multi-temporal');
@@ -36,13 +36,13 @@ describe('project badge by model count (§4)', () => {
     expect(PROJECT_BADGE_LABELS['initial-assessment']).toBe('Initial Assessment');
   });
 
-  it('marker colours: blue multi-temporal, green initial assessment (§9)', () => {
+  it('marker colours: blue multi-temporal, green initial assessment', () => {
     expect(projectMarkerColor(3)).toBe('blue');
     expect(projectMarkerColor(1)).toBe('green');
   });
 });
 
-describe('Featured Projects and catalog counts (§2, §9)', () => {
+describe('Featured Projects and catalog counts', () => {
   const projects = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => project(id));
   const counts = { a: 2, b: 1, c: 3, d: 0, e: 2, f: 4, g: 9 };
 
@@ -65,7 +65,7 @@ describe('Featured Projects and catalog counts (§2, §9)', () => {
   });
 });
 
-describe('description preview (§2, §9: 120 characters plus ...)', () => {
+describe('description preview (120 characters plus ...)', () => {
   it("cuts only when longer than 120 characters, adding '...'", () => {
     const exact = 'x'.repeat(120);
     expect(truncateDescription(exact)).toBe(exact);
@@ -75,7 +75,7 @@ describe('description preview (§2, §9: 120 characters plus ...)', () => {
   });
 });
 
-describe('reference model facts (§2, §4)', () => {
+describe('reference model facts', () => {
   it("labels cards 'Has Reference' / 'No Reference'", () => {
     expect(referenceBadgeLabel(project('p', { reference_model_id: 'm1' }))).toBe('Has Reference');
     expect(referenceBadgeLabel(project('p', { reference_model_id: null }))).toBe('No Reference');
@@ -89,7 +89,7 @@ describe('reference model facts (§2, §4)', () => {
     expect(findReferenceModel(project('p'), [{ id: 'x' }])).toBeNull();
   });
 
-  it('takes the first thumbnail as the thumbnail (§3)', () => {
+  it('takes the first thumbnail as the thumbnail', () => {
     expect(thumbnailPathOf({ files: { thumbnails: ['models/u/images_thumbnails/a.jpg', 'b'] } })).toBe('models/u/images_thumbnails/a.jpg');
     expect(thumbnailPathOf({ files: {} })).toBeNull();
   });
@@ -122,7 +122,7 @@ describe('reference model facts (§2, §4)', () => {
   });
 });
 
-describe('map (§2, §5: only numeric lat and lng)', () => {
+describe('map (only numeric lat and lng)', () => {
   const projects = [
     project('ok', { location: { lat: 43.47, lng: -80.54 } }),
     project('zero', { location: { lat: 0, lng: 0 } }),

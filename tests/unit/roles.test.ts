@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, Capability, can, decideRole, findingRights, roleBadge, routeAccess, visibleModelsFor } from '@shared/roles.js';
 import type { Role } from '@shared/types.js';
 
-describe('decideRole (§4 role resolution at sign-in)', () => {
+describe('decideRole (role resolution at sign-in)', () => {
   it('uses an existing record as is', () => {
     expect(decideRole({ existingRole: 'user', email: 'boss@lab.org', emailInAdmins: true })).toEqual({ role: 'user', create: false });
     expect(decideRole({ existingRole: 'admin', email: null, emailInAdmins: false })).toEqual({ role: 'admin', create: false });
@@ -19,8 +19,8 @@ describe('decideRole (§4 role resolution at sign-in)', () => {
   });
 });
 
-describe('can (§6 role table)', () => {
-  // One row per §6 line: [capability, signed out, user, admin]
+describe('can (the role table)', () => {
+  // One row per line of the role table: [capability, signed out, user, admin]
   const table: Array<[Capability, boolean, boolean, boolean]> = [
     [Capability.ViewPublicPages, true, true, true],
     [Capability.EnterShell, false, true, true],
@@ -51,7 +51,7 @@ describe('can (§6 role table)', () => {
   });
 });
 
-describe('visibleModelsFor (§6: non-admins see only models that are not hidden)', () => {
+describe('visibleModelsFor (non-admins see only models that are not hidden)', () => {
   const models = [{ id: 'a', visible: true }, { id: 'b', visible: false }, { id: 'c' }];
   it('hides hidden models from users and signed-out visitors; missing visible counts as visible', () => {
     expect(visibleModelsFor('user', models).map((m) => m.id)).toEqual(['a', 'c']);
@@ -60,7 +60,7 @@ describe('visibleModelsFor (§6: non-admins see only models that are not hidden)
   });
 });
 
-describe('routeAccess (§2, §6, §8 Access)', () => {
+describe('routeAccess (no role: to /login; a non-admin on an admin path or Add Model: to /projects)', () => {
   it('lets everyone see / and /login', () => {
     for (const role of [null, 'user', 'admin'] as const) {
       expect(routeAccess(role, '/')).toEqual({ allow: true });
@@ -97,7 +97,7 @@ describe('routeAccess (§2, §6, §8 Access)', () => {
   });
 });
 
-describe('roleBadge (§2 Shell footer)', () => {
+describe('roleBadge (the role shown in the shell footer)', () => {
   it('shows the role in upper case, green for admin and blue otherwise', () => {
     expect(roleBadge('admin')).toEqual({ label: 'ADMIN', color: 'green' });
     expect(roleBadge('user')).toEqual({ label: 'USER', color: 'blue' });

@@ -15,7 +15,7 @@ const projects: Project[] = [
   { id: '3', name: 'Depot', structure_id: '', description: '', slug: 'main-depot' },
 ];
 
-describe('§5 search: case-insensitive substring on structure_id, name, description', () => {
+describe('search: case-insensitive substring on structure_id, name, description', () => {
   it('matches each field case-insensitively', () => {
     expect(searchProjects(projects, 'twr').map((p) => p.id)).toEqual(['1']);
     expect(searchProjects(projects, 'BRIDGE').map((p) => p.id)).toEqual(['2']);
@@ -34,7 +34,7 @@ describe('§5 search: case-insensitive substring on structure_id, name, descript
     expect(matchesProjectSearch(projects[0]!, 'nothing')).toBe(false);
   });
 
-  it('project management also searches the slug (§2), not the description', () => {
+  it('project management also searches the slug, not the description', () => {
     expect(searchProjectsForManagement(projects, 'MAIN-DEP').map((p) => p.id)).toEqual(['3']);
     expect(searchProjectsForManagement(projects, 'river')).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidSlug, resolveSlug, slugify } from '@shared/slug.js';
 
-describe('slug (§5: lowercase, spaces to hyphens, only a-z 0-9 -)', () => {
+describe('slug (lowercase, spaces to hyphens, only a-z 0-9 -)', () => {
   it.each([
     ['North Tower', 'north-tower'],
     ['Tower 12', 'tower-12'],

@@ -9,7 +9,7 @@ import type { ModelType } from '@shared/types.js';
 const fail = (message: string) => ({ ok: false, message });
 const passes = <T>(value: T) => ({ ok: true, value });
 
-describe('validateSignIn (§5 Sign-in)', () => {
+describe('validateSignIn (the sign-in form)', () => {
   it('requires both fields', () => {
     expect(validateSignIn({ email: '', password: 'secret1' })).toEqual(fail('Please enter both email and password.'));
     expect(validateSignIn({ email: 'a@lab.org', password: '' })).toEqual(fail('Please enter both email and password.'));
@@ -27,7 +27,7 @@ describe('validateSignIn (§5 Sign-in)', () => {
   });
 });
 
-describe('validateListUpload (§5 Upload from the model list screen)', () => {
+describe('validateListUpload (upload from the model list screen)', () => {
   it("needs a splat or a glb first: 'At least one file (splat or glb) is required.'", () => {
     expect(validateListUpload({ publicId: '', name: '', hasSplat: false, hasGlb: false })).toEqual(
       fail('At least one file (splat or glb) is required.'),
@@ -56,7 +56,7 @@ describe('validateListUpload (§5 Upload from the model list screen)', () => {
   });
 });
 
-describe('validateAddModel (§5 Add model)', () => {
+describe('validateAddModel (the Add model form)', () => {
   const base = { publicId: 'TWR-001-2025', name: 'Spring flight' };
   const missing = fail('Required file types are missing based on the selected model type.');
 
@@ -94,7 +94,7 @@ describe('validateAddModel (§5 Add model)', () => {
   });
 });
 
-describe('validateEditModel (§5 Edit model)', () => {
+describe('validateEditModel (the Edit model form)', () => {
   it("'Model name is required'", () => {
     expect(validateEditModel({ name: ' ', publicId: 'x', captureDate: '' })).toEqual(fail('Model name is required'));
   });
@@ -130,7 +130,7 @@ describe('validateEditModel (§5 Edit model)', () => {
   });
 });
 
-describe('validateProjectForm (§5 Project form)', () => {
+describe('validateProjectForm (the project form)', () => {
   it("'Project name cannot be empty'", () => {
     expect(validateProjectForm({ name: '   ' })).toEqual(fail('Project name cannot be empty'));
   });
@@ -211,7 +211,7 @@ describe('validateProjectForm (§5 Project form)', () => {
   });
 });
 
-describe('validateRegisterUser (§5 Register user)', () => {
+describe('validateRegisterUser (the Register user form)', () => {
   it("'Please enter both email and password.'", () => {
     expect(validateRegisterUser({ email: '', password: 'secret1' })).toEqual(fail('Please enter both email and password.'));
     expect(validateRegisterUser({ email: 'a@lab.org', password: '' })).toEqual(fail('Please enter both email and password.'));
@@ -233,7 +233,7 @@ describe('validateRegisterUser (§5 Register user)', () => {
   });
 });
 
-describe('validateSetAdmin (§5 Set admin)', () => {
+describe('validateSetAdmin (the Set admin form)', () => {
   it("'Please enter either email or user ID' when both are empty", () => {
     expect(validateSetAdmin({ email: ' ', uid: '' })).toEqual(fail('Please enter either email or user ID'));
     expect(validateSetAdmin({})).toEqual(fail('Please enter either email or user ID'));
@@ -254,7 +254,7 @@ describe('validateSetAdmin (§5 Set admin)', () => {
   });
 });
 
-describe('typed-name confirmation (§4, §5 delete model / delete project)', () => {
+describe('typed-name confirmation (delete model / delete project)', () => {
   it('compares trimmed text, case-sensitively', () => {
     expect(confirmTypedName('  North Tower ', 'North Tower')).toBe(true);
     expect(confirmTypedName('North Tower', ' North Tower  ')).toBe(true);
