@@ -7,7 +7,7 @@
  * - `measurements.ts`: the measurement of a polyline in model units and metres, and its text;
  * - `findings-table.ts`: a stored finding as the readers show it, and the rows of the findings
  *   table (portal report, CLI);
- * - `findings-csv.ts`: that table as CSV (`catalog annotations export`, the report's download).
+ * - `findings-csv.ts`: that table as CSV (`catalog findings export`, the report's download).
  * The writes themselves are `shared/workflows/annotations.ts`.
  */
 export {

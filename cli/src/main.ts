@@ -5,7 +5,7 @@
  * (and the JSON error shape with `--json`).
  */
 import { Command, CommanderError } from 'commander';
-import { annotationsCommand } from './commands/annotations/index.js';
+import { findingsCommand } from './commands/findings/index.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand, importCommand } from './commands/export.js';
 import { filesCommand } from './commands/files/index.js';
@@ -35,7 +35,7 @@ export function buildProgram(): Command {
     .addCommand(validateCommand)
     .addCommand(modelsCommand)
     .addCommand(filesCommand)
-    .addCommand(annotationsCommand)
+    .addCommand(findingsCommand)
     .addCommand(exportCommand)
     .addCommand(importCommand)
     .addCommand(doctorCommand)

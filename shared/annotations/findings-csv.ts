@@ -1,5 +1,5 @@
 /**
- * The findings table as a CSV file (the portal report's download and `catalog annotations
+ * The findings table as a CSV file (the portal report's download and `catalog findings
  * export`): its columns and the spreadsheet-safe writing of every field.
  */
 import { stringify } from 'csv-stringify/browser/esm/sync';

@@ -83,16 +83,18 @@ afterAll(async () => {
 
 describe('catalog annotations list and export', () => {
   it('list MODEL --json gives the stored findings by number; the table shows the report columns', async () => {
-    const listed = await ok<Annotation[]>(['annotations', 'list', newer.id]);
+    const listed = await ok<Annotation[]>(['findings', 'list', newer.id]);
     expect(listed.map((a) => [a.id, a.seq, a.title, a.author_uid])).toEqual([
       [`${newer.id}_1`, 1, 'Rust, heavy', 'inspector-1'],
       [`${newer.id}_2`, 2, '=cmd', 'inspector-1'],
     ]);
     // by Public ID within its project, the same findings
-    expect((await ok<Annotation[]>(['annotations', 'list', 'HBC-001-2025', '--project', 'HBC-001'])).map((a) => a.id)).toEqual(
+    expect((await ok<Annotation[]>(['findings', 'list', 'HBC-001-2025', '--project', 'HBC-001'])).map((a) => a.id)).toEqual(
       listed.map((a) => a.id),
     );
-    const table = await runCli(['annotations', 'list', 'HBC-001-2025', '--project', 'HBC-001'], { env });
+    // the command's other name, after the stored collection
+    expect((await ok<Annotation[]>(['annotations', 'list', newer.id])).map((a) => a.id)).toEqual(listed.map((a) => a.id));
+    const table = await runCli(['findings', 'list', 'HBC-001-2025', '--project', 'HBC-001'], { env });
     expect(table.exitCode, table.stderr).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^FINDING\s+MODEL\s+CAPTURED\s+TITLE\s+CATEGORY\s+SEVERITY\s+STATUS\s+MEASUREMENT\s+ID$/);
@@ -102,19 +104,19 @@ describe('catalog annotations list and export', () => {
     expect(lines).toHaveLength(3);
     expect(table.stderr).toContain('2 findings (model HBC-001-2025)');
     // a model without findings
-    const empty = await runCli(['annotations', 'list', other.id, '--format', 'table'], { env });
+    const empty = await runCli(['findings', 'list', other.id, '--format', 'table'], { env });
     expect(empty.stdout).not.toContain('No findings'); // it has one
     await ok(['models', 'upload', join(work, 'OTH-001-2025'), '--project', 'OTH-001', '--public-id', 'OTH-001-2026', '--name', 'Empty']);
-    const none = await runCli(['annotations', 'list', 'OTH-001-2026', '--project', 'OTH-001'], { env });
+    const none = await runCli(['findings', 'list', 'OTH-001-2026', '--project', 'OTH-001'], { env });
     expect(none.stdout.trim()).toBe('No findings');
   });
 
   it('--project without a model lists every model of that project only, in report order', async () => {
-    const res = await runCli(['annotations', 'list', '--project', 'HBC-001', '--format', 'csv'], { env });
+    const res = await runCli(['findings', 'list', '--project', 'HBC-001', '--format', 'csv'], { env });
     expect(res.exitCode, res.stderr).toBe(0);
     const stored = [
-      ...(await ok<Annotation[]>(['annotations', 'list', older.id])),
-      ...(await ok<Annotation[]>(['annotations', 'list', newer.id])),
+      ...(await ok<Annotation[]>(['findings', 'list', older.id])),
+      ...(await ok<Annotation[]>(['findings', 'list', newer.id])),
     ];
     const expected = findingsCsv(findingRows(stored, findingModelFacts([older, newer])));
     // execa drops the final line end (CRLF here) of stdout
@@ -144,13 +146,13 @@ describe('catalog annotations list and export', () => {
     ]);
     expect(written).toEqual({ file: out, format: 'csv', count: 3 });
     const csv = readFileSync(out, 'utf8');
-    expect(csv).toBe(`${(await runCli(['annotations', 'list', '--project', 'HBC-001', '--format', 'csv'], { env })).stdout}\r\n`);
+    expect(csv).toBe(`${(await runCli(['findings', 'list', '--project', 'HBC-001', '--format', 'csv'], { env })).stdout}\r\n`);
     expect(csv.endsWith('\r\n')).toBe(true);
 
     const jsonFile = join(work, 'model.json');
-    await ok(['annotations', 'export', newer.id, '--format', 'json', '--out', jsonFile]);
+    await ok(['findings', 'export', newer.id, '--format', 'json', '--out', jsonFile]);
     const exported = JSON.parse(readFileSync(jsonFile, 'utf8')) as Annotation[];
-    expect(exported).toEqual(await ok<Annotation[]>(['annotations', 'list', newer.id]));
+    expect(exported).toEqual(await ok<Annotation[]>(['findings', 'list', newer.id]));
     expect(exported[1]).toMatchObject({
       measure: 'distance',
       points: [
@@ -159,23 +161,23 @@ describe('catalog annotations list and export', () => {
       ],
     });
 
-    const stdout = await runCli(['annotations', 'export', newer.id, '--format', 'json'], { env });
+    const stdout = await runCli(['findings', 'export', newer.id, '--format', 'json'], { env });
     expect(JSON.parse(stdout.stdout)).toEqual(exported);
   });
 
   it('refuses what it cannot do, clearly', async () => {
-    expect(await fails(['annotations', 'list', 'no-such-model'])).toMatchObject({
+    expect(await fails(['findings', 'list', 'no-such-model'])).toMatchObject({
       code: 'not-found',
       message: 'Model no-such-model not found',
     });
-    expect(await fails(['annotations', 'list', '--project', 'NOPE-404'])).toMatchObject({
+    expect(await fails(['findings', 'list', '--project', 'NOPE-404'])).toMatchObject({
       code: 'not-found',
       message: 'Project not found',
     });
-    expect((await fails(['annotations', 'list'])).message).toBe('Name a model, or a project with --project');
-    expect((await fails(['annotations', 'list', newer.id, '--format', 'xml'])).message).toContain('--format');
-    expect((await fails(['annotations', 'export', newer.id])).message).toContain('--format');
-    expect((await fails(['annotations', 'export', newer.id, '--format', 'table'])).message).toContain('--format');
+    expect((await fails(['findings', 'list'])).message).toBe('Name a model, or a project with --project');
+    expect((await fails(['findings', 'list', newer.id, '--format', 'xml'])).message).toContain('--format');
+    expect((await fails(['findings', 'export', newer.id])).message).toContain('--format');
+    expect((await fails(['findings', 'export', newer.id, '--format', 'table'])).message).toContain('--format');
   });
 });
 
@@ -187,12 +189,12 @@ describe('catalog models set-scale', () => {
     expect(list.stdout.split('\n')[0]).toMatch(/CAPTURED\s+SCALE\s+PROJECT/);
     expect(list.stdout).toMatch(/HBC-001-2025\s.*2025-06-01\s+2\/m\s/);
     expect(list.stdout).toMatch(/HBC-001-2024\s.*2024-05-01\s+-\s/);
-    const table = await runCli(['annotations', 'list', newer.id], { env });
+    const table = await runCli(['findings', 'list', newer.id], { env });
     expect(table.stdout).toContain('Distance: 5 units (2.5 m)');
 
     expect(await ok(['models', 'set-scale', newer.id, 'none'])).toEqual({ id: newer.id, unitsPerMetre: null });
     expect((await backend.catalog.get('models', newer.id))?.metadata?.unitsPerMetre).toBeNull();
-    expect((await runCli(['annotations', 'list', newer.id], { env })).stdout).not.toContain(' m)');
+    expect((await runCli(['findings', 'list', newer.id], { env })).stdout).not.toContain(' m)');
   });
 
   it('refuses a bad number and a missing model, writing nothing', async () => {

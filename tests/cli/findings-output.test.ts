@@ -111,8 +111,8 @@ afterAll(async () => {
 describe('catalog output of malformed and hostile stored findings', () => {
   it('annotations list for the model and for the project: exit 0, no control characters, one line per finding', async () => {
     const runs = await Promise.all([
-      cli(['annotations', 'list', 'TWR-9-2025', '--project', 'TWR-9']),
-      cli(['annotations', 'list', '--project', 'TWR-9']),
+      cli(['findings', 'list', 'TWR-9-2025', '--project', 'TWR-9']),
+      cli(['findings', 'list', '--project', 'TWR-9']),
     ]);
     for (const res of runs) {
       expectClean(res);
@@ -131,8 +131,8 @@ describe('catalog output of malformed and hostile stored findings', () => {
   it('--format json and --json keep the stored findings exactly', async () => {
     const expected = storedFindings();
     const [json, wrapped] = await Promise.all([
-      cli(['annotations', 'list', modelId, '--format', 'json']),
-      cli(['annotations', 'list', '--project', 'TWR-9', '--json']),
+      cli(['findings', 'list', modelId, '--format', 'json']),
+      cli(['findings', 'list', '--project', 'TWR-9', '--json']),
     ]);
     expect(JSON.parse(json.stdout)).toEqual(expected);
     expect(json.stdout).toContain(JSON.stringify(findings[0]!.title)); // the escapes as JSON writes them
@@ -140,7 +140,7 @@ describe('catalog output of malformed and hostile stored findings', () => {
   });
 
   it('annotations export --format csv: the report table, every line break quoted, formulas escaped on every line', async () => {
-    const res = await cli(['annotations', 'export', '--project', 'TWR-9', '--format', 'csv']);
+    const res = await cli(['findings', 'export', '--project', 'TWR-9', '--format', 'csv']);
     const expected = findingsCsv(findingRows(storedFindings(), findingModelFacts([{ ...model, id: modelId } as unknown as Model])));
     // execa drops stdout's final line end (CRLF here)
     expect(`${res.stdout}\r\n`).toBe(expected);

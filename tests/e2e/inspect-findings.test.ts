@@ -144,7 +144,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
       });
       expect(after.annotations[0]!.points[0]!.x).toBeCloseTo(point.x, 6);
       expect(after.annotations[0]!.photos).toHaveLength(1);
-      const cli = await runCli(['annotations', 'list', model.id, '--format', 'json'], { env: scene!.env });
+      const cli = await runCli(['findings', 'list', model.id, '--format', 'json'], { env: scene!.env });
       expect(cli.exitCode, cli.stderr).toBe(0);
       const listed = JSON.parse(cli.stdout) as Annotation[];
       expect(listed.map((a) => [a.id, a.title])).toEqual([[`${model.id}_1`, 'Corroded gusset plate']]);

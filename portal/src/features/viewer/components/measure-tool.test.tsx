@@ -9,6 +9,7 @@ import { act, cleanup, fireEvent, render, renderHook, screen, within } from '@te
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Model, ModelPoint } from '@shared/types.js';
 import type { PickResult, ViewerEngine, ViewerMarker } from '../lib/engine.js';
+import { combineTools } from '../lib/viewport-tools.js';
 import { MeasureTool, useMeasureTool, type MeasureToolProps } from './measure-tool.js';
 
 afterEach(cleanup);
@@ -105,28 +106,32 @@ describe('useMeasureTool', () => {
     const others: ViewerMarker[] = [{ id: 'f1', points: [p(9, 9, 9)], label: 'F-1', tone: 'finding' }];
     const otherPick = vi.fn();
     const otherEngine = vi.fn();
-    // Closed: the other owner's props pass through.
-    let viewport = result.current.withViewport({ pickMode: false, onPick: otherPick, markers: others, onEngine: otherEngine });
-    expect(viewport.pickMode).toBe(false);
+    const findings = { pickMode: true, onPick: otherPick, markers: others, onEngine: otherEngine };
+    // Closed: nothing picks but the findings, and with them closed too nothing picks.
+    expect(combineTools([{ ...findings, pickMode: false }, result.current.viewport]).pickMode).toBe(false);
+    let viewport = combineTools([findings, result.current.viewport]);
+    expect(viewport.pickMode).toBe(true);
     expect(viewport.onPick).toBe(otherPick);
+    expect(viewport.markers).toBe(others);
     expect(result.current.tool).toBeNull();
     act(() => viewport.onEngine(engine));
     expect(otherEngine).toHaveBeenCalledWith(engine);
     act(() => result.current.toggle());
-    viewport = result.current.withViewport({ pickMode: false, onPick: otherPick, markers: others });
+    // Open: the measure tool takes the picks, although the findings pick too.
+    viewport = combineTools([findings, result.current.viewport]);
     expect(viewport.pickMode).toBe(true);
     act(() => viewport.onPick(pick(p(0, 0, 0))));
-    act(() => result.current.withViewport({}).onPick(pick(p(0, 0, 8))));
+    act(() => combineTools([findings, result.current.viewport]).onPick(pick(p(0, 0, 8))));
     expect(result.current.tool?.points).toEqual([p(0, 0, 0), p(0, 0, 8)]);
     expect(otherPick).not.toHaveBeenCalled();
     expect(result.current.tool?.unitsPerMetre).toBe(4);
-    const merged = result.current.withViewport({ markers: others }).markers;
+    const merged = combineTools([findings, result.current.viewport]).markers;
     expect(merged[0]).toBe(others[0]);
     expect(merged[1]).toMatchObject({ id: 'measure', tone: 'measure', points: [p(0, 0, 0), p(0, 0, 8)] });
-    act(() => result.current.withViewport({}).onPick(pick(p(1, 1, 1))));
+    act(() => result.current.viewport.onPick(pick(p(1, 1, 1))));
     expect(result.current.tool?.points).toEqual([p(1, 1, 1)]);
     act(() => result.current.tool!.onMode('polyline'));
-    for (const point of [p(2, 1, 1), p(2, 5, 1), p(0, 5, 1)]) act(() => result.current.withViewport({}).onPick(pick(point)));
+    for (const point of [p(2, 1, 1), p(2, 5, 1), p(0, 5, 1)]) act(() => result.current.viewport.onPick(pick(point)));
     expect(result.current.tool?.points).toHaveLength(4);
     act(() => result.current.tool!.onUndo());
     expect(result.current.tool?.points).toHaveLength(3);
@@ -139,7 +144,8 @@ describe('useMeasureTool', () => {
     expect(result.current.tool?.points).toEqual([]);
     // Closing gives the picks back.
     act(() => result.current.toggle());
-    expect(result.current.withViewport({ onPick: otherPick }).onPick).toBe(otherPick);
-    expect(result.current.withViewport({ markers: others }).markers).toEqual(others);
+    viewport = combineTools([findings, result.current.viewport]);
+    expect(viewport.onPick).toBe(otherPick);
+    expect(viewport.markers).toBe(others);
   });
 });

@@ -8,13 +8,15 @@
  * view and press P to pick the point under the centre cross ('Pick at centre' does the same);
  * Escape or 'Clear' clears.
  *
- * `useMeasureTool` holds the state and merges its pick mode, pick handler and markers into the
- * viewport props of the page (after any other inspection's); `MeasureTool` draws the panel.
+ * `useMeasureTool` holds the state and hands the page its viewport tool (lib/viewport-tools.ts:
+ * picks while open, the measure markers, the engine for centre picks and the up axis);
+ * `MeasureTool` draws the panel.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatMeasurement, formatPoint, measure, MEASURE_LABELS } from '@shared/annotations.js';
 import type { MeasureKind, Model, ModelPoint } from '@shared/types.js';
 import type { PickResult, ViewerEngine, ViewerMarker } from '../lib/engine.js';
+import type { ViewportTool } from '../lib/viewport-tools.js';
 import './measure-tool.css';
 
 /** What a pick does: show a point, or add to a measurement. */
@@ -36,14 +38,6 @@ function capacity(mode: MeasureMode): number {
   return mode === 'point' ? 1 : mode === 'polyline' ? Infinity : 2;
 }
 
-/** The viewport props the tool sets (see ModelViewport). */
-export interface MeasureViewportProps {
-  pickMode?: boolean;
-  onPick?: (pick: PickResult) => void;
-  markers?: readonly ViewerMarker[];
-  onEngine?: (engine: ViewerEngine | null) => void;
-}
-
 /** Hands a finished measurement to whoever saves findings: its points, kind and (for 'height') up axis, model coordinates. */
 export type SaveMeasurement = (points: ModelPoint[], kind: MeasureKind, up: ModelPoint | null) => void;
 
@@ -51,11 +45,8 @@ export type SaveMeasurement = (points: ModelPoint[], kind: MeasureKind, up: Mode
 export interface MeasureToolState {
   open: boolean;
   toggle: () => void;
-  /**
-   * The viewport props with the tool's merged in: while the tool is open its pick handler takes
-   * the picks and its markers are drawn after the others; the engine is passed on to both.
-   */
-  withViewport: <P extends MeasureViewportProps>(props: P) => Omit<P, keyof MeasureViewportProps> & Required<MeasureViewportProps>;
+  /** What the tool wants from the viewport: the picks while open, its markers, the engine. */
+  viewport: ViewportTool;
   /** The props of {@link MeasureTool}, or null while closed. */
   tool: MeasureToolProps | null;
 }
@@ -99,19 +90,7 @@ export function useMeasureTool(model: Model | null, onSave?: SaveMeasurement): M
     [open, points, mode],
   );
 
-  const withViewport = useCallback(
-    <P extends MeasureViewportProps>(props: P): Omit<P, keyof MeasureViewportProps> & Required<MeasureViewportProps> => ({
-      ...props,
-      pickMode: open || Boolean(props.pickMode),
-      onPick: open ? onPick : (props.onPick ?? (() => undefined)),
-      markers: markers.length > 0 ? [...(props.markers ?? []), ...markers] : (props.markers ?? []),
-      onEngine: (next: ViewerEngine | null) => {
-        setEngine(next);
-        props.onEngine?.(next);
-      },
-    }),
-    [open, onPick, markers],
-  );
+  const viewport = useMemo<ViewportTool>(() => ({ pickMode: open, onPick, markers, onEngine: setEngine }), [open, onPick, markers]);
 
   return {
     open,
@@ -119,7 +98,7 @@ export function useMeasureTool(model: Model | null, onSave?: SaveMeasurement): M
       if (open) clear();
       setOpen(!open);
     },
-    withViewport,
+    viewport,
     tool: open
       ? {
           mode,

@@ -27,6 +27,7 @@ import { CompareFindingsPanel } from './compare-findings-panel.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
 import { MeasureTool, useMeasureTool } from './measure-tool.js';
 import { ModelViewport } from './model-viewport.js';
+import { combineTools } from '../lib/viewport-tools.js';
 import '../viewer.css';
 
 /**
@@ -193,7 +194,8 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
           upAxis={upAxis}
           onUpAxisChange={onUpAxisChange}
           onModel={setFound}
-          {...measureTool.withViewport(inspection.viewport)}
+          flyTo={inspection.viewport.flyTo}
+          {...combineTools([inspection.viewport, measureTool.viewport])}
         />
         {measureTool.tool ? <MeasureTool {...measureTool.tool} /> : null}
         {inspection.side ? <FindingsSide {...inspection.side} /> : null}

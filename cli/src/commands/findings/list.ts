@@ -1,5 +1,5 @@
 /**
- * `catalog annotations list`: the findings of one model, or of every model of a project, as a
+ * `catalog findings list`: the findings of one model, or of every model of a project, as a
  * table, JSON (the stored findings) or CSV (the report table). `--json` wraps the stored findings
  * whatever `--format` says.
  */
@@ -10,8 +10,8 @@ import { readFindings, renderFindings, scopeCommand, scopeShape } from './common
 
 const listSchema = z.object({ ...scopeShape, format: z.enum(['table', 'json', 'csv']).default('table') });
 
-/** `catalog annotations list [model] [--project <project>] [--format table|json|csv]` */
-export const annotationsListCommand = leafCommand({
+/** `catalog findings list [model] [--project <project>] [--format table|json|csv]` */
+export const findingsListCommand = leafCommand({
   command: scopeCommand('list', "list a model's findings, or a whole project's").option(
     '--format <format>',
     'table, json (the stored findings) or csv (the report table)',
@@ -21,9 +21,9 @@ export const annotationsListCommand = leafCommand({
   schema: listSchema,
   help: examplesHelp(
     [
-      'catalog annotations list TWR-001-2025-06 --project TWR-001',
-      'catalog annotations list --project TWR-001 --format csv',
-      'catalog annotations list <modelId> --json',
+      'catalog findings list TWR-001-2025-06 --project TWR-001',
+      'catalog findings list --project TWR-001 --format csv',
+      'catalog findings list <modelId> --json',
     ],
     '\n--json prints {"status":"ok","result":[…the stored findings…]} whatever --format says.',
   ),

@@ -1,5 +1,5 @@
 /**
- * `catalog annotations export`: the findings of one model, or of every model of a project, as
+ * `catalog findings export`: the findings of one model, or of every model of a project, as
  * JSON (the stored findings) or CSV (the report table, as the portal exports it), to stdout or
  * to the file `--out` names (overwritten).
  */
@@ -12,16 +12,16 @@ import { readFindings, renderFindings, scopeCommand, scopeShape } from './common
 
 const exportSchema = z.object({ ...scopeShape, format: z.enum(['json', 'csv']), out: z.string().min(1).optional() });
 
-/** `catalog annotations export [model] [--project <project>] --format json|csv [--out <file>]` */
-export const annotationsExportCommand = leafCommand({
+/** `catalog findings export [model] [--project <project>] --format json|csv [--out <file>]` */
+export const findingsExportCommand = leafCommand({
   command: scopeCommand('export', "export a model's or a whole project's findings as JSON or CSV")
     .requiredOption('--format <format>', 'json (the stored findings) or csv (the report table, as the portal exports it)')
     .option('--out <file>', 'write to this file instead of stdout'),
   backend: true,
   schema: exportSchema,
   help: examplesHelp([
-    'catalog annotations export --project TWR-001 --format csv --out TWR-001-findings.csv',
-    'catalog annotations export TWR-001-2025-06 --project TWR-001 --format json',
+    'catalog findings export --project TWR-001 --format csv --out TWR-001-findings.csv',
+    'catalog findings export TWR-001-2025-06 --project TWR-001 --format json',
   ]),
   run: async (input, _ctx, open) => {
     const { backend } = await open();

@@ -1,5 +1,5 @@
 /**
- * What `catalog annotations list` and `export` share: the scope they read (one model, or every
+ * What `catalog findings list` and `export` share: the scope they read (one model, or every
  * model of a project), the `[model] [--project]` arguments, and the findings rendered as a
  * table, JSON or CSV. The rows, their order and the CSV are the portal report's (`findingRows`,
  * `findingsCsv` of `shared/annotations.ts`). A malformed stored finding never fails a command:
