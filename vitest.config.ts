@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/support/sequencer.js';
 
 /** `@shared/…` is the repository's shared/ (as in tsconfig.json paths and the portal's Vite config). */
 const resolve = { alias: { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) } };
@@ -8,12 +9,14 @@ const resolve = { alias: { '@shared': fileURLToPath(new URL('./shared', import.m
 // against the embedded backend), cli (execa end-to-end), portal (components in jsdom), e2e (headless
 // Chromium). Their harnesses live in tests/support/.
 //
-// Two workers (Vitest's default is the cores less one: a single worker on a 2-core CI machine) run
-// every project but e2e; the browser tests run after them, one file at a time, with the machine
-// to themselves (software WebGL is CPU-bound: a second test beside it makes its waits a matter of load).
+// Two workers (Vitest's default is the cores less one: a single worker on a 2-core CI machine)
+// share every project's files, the browser tests' included: a browser test spends most of its time
+// waiting for a page or a server, so a second file beside it uses the core it leaves idle. Browser
+// tests wait for states, never for a time, which keeps them true on a loaded machine.
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { resolve, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
       {
@@ -47,8 +50,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          // A poll waits for a state, however long a loaded machine takes to get there (a test
+          // asks for less where it checks that something happens soon).
+          expect: { poll: { timeout: 30_000 } },
+          globalSetup: ['tests/support/seed-template.ts'],
         },
       },
     ],

@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, launchChromium, RESULTS, screenshotOnFailure, submitSignIn, viewerSettled } from '../support/browser.js';
+import {
+  browserSkipReason,
+  launchChromium,
+  offlineContext,
+  RESULTS,
+  screenshotOnFailure,
+  submitSignIn,
+  viewerSettled,
+} from '../support/browser.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { portalDist } from '../support/paths.js';
 
@@ -53,8 +61,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     size: { width: number; height: number },
     options: { signedIn?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
   ): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: size, reducedMotion: options.reducedMotion ?? 'no-preference' });
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const context = await offlineContext(browser, size, { reducedMotion: options.reducedMotion });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     current = page;
@@ -406,7 +413,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
 
     // Again, then Escape from the photo's link: closed, focus back on the camera.
     await page.keyboard.press('Enter');
-    await selected.waitFor();
+    await selected.getByRole('link').first().waitFor();
     await tabTo(page, (f) => f.tag === 'a', 'the photo link', { back: true, max: 8 });
     await page.keyboard.press('Escape');
     await expect.poll(() => selected.count()).toBe(0);

@@ -33,12 +33,22 @@ export async function launchChromium(options: { webgl?: boolean } = {}): Promise
   });
 }
 
+/** How long a Playwright action (click, screenshot…) may wait for its element or the page: a screenshot of software-rendered WebGL on a loaded machine takes tens of seconds. */
+export const ACTION_TIMEOUT_MS = 120_000;
+
 /**
  * A browser context (1400×1000 unless `viewport` says otherwise) that reaches only the embedded
  * backend on 127.0.0.1: there is no internet here (maps embeds, external viewer links are aborted).
+ * Actions wait up to {@link ACTION_TIMEOUT_MS}.
+ * @param options.reducedMotion the media feature `prefers-reduced-motion` (default 'no-preference')
  */
-export async function offlineContext(browser: Browser, viewport = { width: 1400, height: 1000 }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
+export async function offlineContext(
+  browser: Browser,
+  viewport = { width: 1400, height: 1000 },
+  options: { reducedMotion?: 'reduce' | 'no-preference' } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, reducedMotion: options.reducedMotion ?? 'no-preference' });
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
   return context;
 }

@@ -1,7 +1,8 @@
 // One way to start an embedded backend for a test (the CLI, browser and workflow tests all use
 // it): `startServer` on a free port in a fresh data folder, its service key read back, a service
 // backend signed in with it, and optionally the demo catalog of `catalog seed`.
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { inject } from 'vitest';
 import { startServer, type RunningServer } from '../../cli/src/server/index.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { Backend } from '@shared/ports/index.js';
@@ -30,7 +31,9 @@ export interface EmbeddedServer {
  * Starts an embedded backend on a free port in a fresh temporary data folder.
  * @param options.prefix name of the data folder, `catalog-<prefix>-XXXXXX` (default 'data')
  * @param options.portalDir a built portal to serve (default none)
- * @param options.seed when true, runs `catalog seed` against it (the demo catalog `npm start` shows)
+ * @param options.seed when true, the demo catalog `npm start` shows: a copy of the run's seeded
+ *   template (tests/support/seed-template.ts, the browser tests' global setup) where there is one,
+ *   else `catalog seed` run against the new server
  * @param options.mapTilesUrl the key-less map's tile URL template (`catalog serve --map-tiles-url`; default none)
  * @throws Error with the CLI's output when seeding fails
  */
@@ -38,6 +41,8 @@ export async function startEmbeddedServer(
   options: { prefix?: string; portalDir?: string | null; seed?: boolean; mapTilesUrl?: string | null } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = tempDir(options.prefix ?? 'data');
+  const template = options.seed ? inject('seededDataDir') : undefined;
+  if (template) cpSync(template, dataDir, { recursive: true });
   const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null, mapTilesUrl: options.mapTilesUrl ?? null });
   const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
   const service = createLocalBackend({ baseUrl: server.url, serviceKey });
@@ -46,7 +51,7 @@ export async function startEmbeddedServer(
     await server.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  if (options.seed) {
+  if (options.seed && !template) {
     try {
       await runCliOk(['seed', '--data-dir', dataDir], { env: { CATALOG_URL: server.url }, timeout: 120_000 });
     } catch (error) {

@@ -271,7 +271,9 @@ export class FirebaseCatalog implements CatalogPort {
    * attempt read has changed since (read again outside the transaction): Firestore evaluates a
    * commit's rules against the documents as they are then, so a stale commit can be refused by
    * the rules before its versions are compared. A refusal with every read unchanged is the rules'
-   * answer. Giving up after `maxAttempts` is `aborted`.
+   * answer. A call the server cancelled (`cancelled`: the Firestore emulator does so to a busy
+   * transaction's stream) is run again too, as the SDK's own retries treat it as transient.
+   * Giving up after `maxAttempts` is `aborted`.
    */
   async transaction<T>(work: (tx: CatalogTransaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const maxAttempts = attemptsOf(options);
@@ -305,6 +307,7 @@ export class FirebaseCatalog implements CatalogPort {
             code === 'aborted' ||
             code === 'failed-precondition' ||
             code === 'already-exists' ||
+            code === 'cancelled' ||
             (code === 'permission-denied' && (await this.changedSince(seen)));
           if (!conflict) throw mapFirestoreError(error);
           if (attempt >= maxAttempts) throw abortedError(attempt, error);

@@ -1,0 +1,31 @@
+// Global setup of the browser tests: the demo catalog (`catalog seed`) is made once per run in a
+// template data folder, and each test file's server starts on a copy of it (startEmbeddedServer
+// with `seed: true`). Seeding draws photos and writes splats and GLBs: about 5 s of CPU per file,
+// the same bytes every time.
+import { rmSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { startServer } from '../../cli/src/server/index.js';
+import { runCliOk } from './cli.js';
+import { tempDir } from './paths.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A stopped server's data folder holding the seeded demo catalog (copy it, never serve it). */
+    seededDataDir: string;
+  }
+}
+
+/** Seeds a template data folder and provides its path; the returned teardown removes it. */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const dataDir = tempDir('seed-template');
+  const server = await startServer({ dataDir, port: 0, portalDir: null, mapTilesUrl: null });
+  try {
+    await runCliOk(['seed', '--data-dir', dataDir], { env: { CATALOG_URL: server.url }, timeout: 120_000 });
+  } finally {
+    // The seed's requests are answered once everything they make is stored: nothing is left
+    // running in the server when it returns.
+    await server.close();
+  }
+  project.provide('seededDataDir', dataDir);
+  return () => rmSync(dataDir, { recursive: true, force: true });
+}
