@@ -72,6 +72,15 @@ export class AppError extends Error {
 }
 
 /**
+ * The text of anything thrown: an Error's message, else the value as a string.
+ * @param error what was thrown or rejected
+ * @returns the message to show or log
+ */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
  * True when `value` is an {@link AppError}, optionally with one of the given codes.
  * @param value anything caught
  * @param codes codes to accept; none means any code

@@ -120,6 +120,16 @@ export function requireAdmin(principal: Principal): void {
 }
 
 /**
+ * Requires the service key itself, not only an admin: the operations that move accounts or
+ * storage wholesale (`catalog export`/`import` of accounts, `catalog doctor`'s scans and repairs).
+ * @throws AppError `unauthenticated` / `permission-denied` ('Missing permission: service key required')
+ */
+export function requireServiceKey(principal: Principal): void {
+  requireAdmin(principal);
+  if (principal.kind !== 'service') throw denied('service key required');
+}
+
+/**
  * What a caller may read of a collection.
  * @returns the restriction to apply to queries and gets
  * @throws AppError `unauthenticated` (signed out) / `permission-denied` (no role)

@@ -24,6 +24,7 @@ import {
   preAuthorizeWrite,
   readScope,
   requireAdmin,
+  requireServiceKey,
   requireSignedIn,
   writerView,
 } from '@shared/rules/document-rules.js';
@@ -154,11 +155,7 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
   });
 
   // ---- account export/import (service key only: `catalog export` / `catalog import`) ----------
-  const requireService = async (request: FastifyRequest): Promise<void> => {
-    const principal = await ctx.principal(request);
-    requireAdmin(principal);
-    if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
-  };
+  const requireService = async (request: FastifyRequest): Promise<void> => requireServiceKey(await ctx.principal(request));
 
   serveRoute(app, routes.exportAccounts, async (request) => {
     await requireService(request);

@@ -15,7 +15,15 @@ import { downloadHeaders } from '@shared/content-type.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { validateModelFilePath } from '@shared/paths.js';
 import { REPAIR_GRACE_MS, routes } from '@shared/wire/routes.js';
-import { authorizeFileRead, isAdmin, isHiddenModelPath, requireAdmin, toStorageError, withheldFile } from '@shared/rules/document-rules.js';
+import {
+  authorizeFileRead,
+  isAdmin,
+  isHiddenModelPath,
+  requireAdmin,
+  requireServiceKey,
+  toStorageError,
+  withheldFile,
+} from '@shared/rules/document-rules.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import { assertPlainStoredFile } from './data-secrets.js';
 import type { FileStore } from './file-store.js';
@@ -175,11 +183,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: FilesContext, isAl
   );
 
   // ---- storage consistency (service key only: `catalog doctor`) -------------------------------
-  const requireService = async (request: FastifyRequest): Promise<void> => {
-    const principal = await ctx.principal(request);
-    requireAdmin(principal);
-    if (principal.kind !== 'service') throw new AppError(ErrorCode.PermissionDenied, 'Missing permission: service key required');
-  };
+  const requireService = async (request: FastifyRequest): Promise<void> => requireServiceKey(await ctx.principal(request));
   /** The grace period a scan or repair asked for (default REPAIR_GRACE_MS) and the live tus uploads. */
   const scanOptions = async (request: FastifyRequest, route: typeof routes.storageScan | typeof routes.storageRepair) => {
     const graceMs = parseRequest(route, 'query', request.query).graceMs ?? REPAIR_GRACE_MS;

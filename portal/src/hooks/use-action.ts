@@ -14,6 +14,7 @@
 import { useCallback, useState } from 'react';
 import type { BannerMessage } from '../components/ui/banner.js';
 import { useLatest } from './use-latest.js';
+import { errorMessage } from '@shared/errors.js';
 
 export type ActionStatus = 'idle' | 'running' | 'success' | 'error';
 
@@ -46,10 +47,6 @@ export interface Action<A extends unknown[], R> extends ActionState<A, R> {
 
 const IDLE = { status: 'idle', error: undefined, result: undefined, args: null, message: null } as const;
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R> | R, texts: ActionTexts<A, R> = {}): Action<A, R> {
   const [state, setState] = useState<ActionState<A, R>>(IDLE);
   const latest = useLatest({ fn, texts });
@@ -64,7 +61,7 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
         setState({ status: 'success', error: undefined, result, args, message: text === null ? null : { kind: 'success', text } });
         return true;
       } catch (error) {
-        const text = currentTexts.failure ? currentTexts.failure(error, ...args) : messageOf(error);
+        const text = currentTexts.failure ? currentTexts.failure(error, ...args) : errorMessage(error);
         setState({ status: 'error', error, result: undefined, args, message: { kind: 'error', text } });
         return false;
       }

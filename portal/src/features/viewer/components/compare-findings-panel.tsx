@@ -15,9 +15,10 @@ import { LiveBanner } from '../../../components/ui/banner.js';
 import { useAction } from '../../../hooks/use-action.js';
 import type { useSession } from '../../../lib/session.js';
 import { useAlignmentWrites } from '../api/alignments.js';
-import { messageOf, numberOfId, type AlignmentPicks, type CompareSide } from '../lib/compare-pair.js';
+import { numberOfId, type AlignmentPicks, type CompareSide } from '../lib/compare-pair.js';
 import { AlignmentState } from './compare-alignment.js';
 import './compare-findings.css';
+import { errorMessage } from '@shared/errors.js';
 
 /** What {@link CompareFindingsPanel} draws (handed over by `useCompareFindings`). */
 export interface CompareFindingsPanelProps {
@@ -43,7 +44,7 @@ export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
   const writes = useAlignmentWrites(reference.id, model.id, user);
   const act = useAction(async (what: () => Promise<string>) => what(), {
     success: (text) => text,
-    failure: (error) => messageOf(error),
+    failure: (error) => errorMessage(error),
   });
   const busy = act.busy;
   const run = async (what: () => Promise<string>) => {

@@ -13,8 +13,9 @@ import { useAlignment } from '../api/alignments.js';
 import { accountFindingRights, useModelAnnotations } from '../api/annotations.js';
 import type { CompareFindingsPanelProps } from '../components/compare-findings-panel.js';
 import { findingMarkers } from '../components/findings-side.js';
-import { carriedFindings, messageOf, type AlignmentPicks, type CompareSide } from '../lib/compare-pair.js';
+import { carriedFindings, type AlignmentPicks, type CompareSide } from '../lib/compare-pair.js';
 import type { PickResult, ViewerMarker } from '../lib/engine.js';
+import { errorMessage } from '@shared/errors.js';
 
 /** What one compare viewport gets from the findings (ModelViewport's findings props). */
 export interface CompareViewportInspection {
@@ -119,11 +120,11 @@ export function useCompareFindings({
           loading: modelFindings.status === 'loading' || referenceFindings.status === 'loading',
           readError:
             modelFindings.status === 'error'
-              ? messageOf(modelFindings.error)
+              ? errorMessage(modelFindings.error)
               : referenceFindings.status === 'error'
-                ? messageOf(referenceFindings.error)
+                ? errorMessage(referenceFindings.error)
                 : alignment.status === 'error'
-                  ? messageOf(alignment.error)
+                  ? errorMessage(alignment.error)
                   : null,
           alignment: alignment.status === 'loading' ? undefined : aligned,
           admin: rights.align,

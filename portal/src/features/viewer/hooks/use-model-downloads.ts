@@ -15,6 +15,7 @@ import { findViewerModel, hasSplat, viewerFiles, type ViewerFile, type ViewerMod
 import type { ViewerEngine } from '../lib/engine.js';
 import { fetchBytes, type DownloadProgress } from '../lib/fetch-bytes.js';
 import type { ModelStats, Phase } from '../lib/viewport-phase.js';
+import { errorMessage } from '@shared/errors.js';
 
 /**
  * The longest wait for a preview to be drawn before its full copy is downloaded anyway, ms (a
@@ -50,10 +51,6 @@ export interface ModelDownloads {
   stats: ModelStats;
   /** True while a splat is shown from its preview and its full copy is still being downloaded. */
   refining: boolean;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -96,7 +93,7 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
       try {
         url = await files.getDownloadUrl(source.path);
       } catch (error) {
-        throw fail(messageOf(error));
+        throw fail(errorMessage(error));
       }
       let bytes: Uint8Array;
       try {
@@ -104,14 +101,14 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
         bytes = await fetchBytes(url, quiet ? () => {} : report, controller.signal);
         if (quiet) report({ loaded: bytes.byteLength, total: bytes.byteLength });
       } catch (error) {
-        throw fail(messageOf(error));
+        throw fail(errorMessage(error));
       }
       if (!active) throw fail('the viewer was closed');
       try {
         const count = file.kind === 'splat' ? await engine.loadSplat(bytes, source.name) : await engine.loadGlb(bytes);
         return { kind: file.kind, count, file, preview: source !== file };
       } catch (error) {
-        throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${messageOf(error)})`);
+        throw fail(`not a readable ${file.kind === 'splat' ? 'splat' : 'GLB'} file (${errorMessage(error)})`);
       }
     }
 
@@ -126,7 +123,7 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
           const { count } = result.value;
           setStats((current) => ({ ...current, splats: count }));
         } else {
-          const failure = messageOf(result.reason);
+          const failure = errorMessage(result.reason);
           console.error(`Viewer (${publicId}): ${failure}`);
           setFileErrors((current) => [...current, failure]);
         }
@@ -149,13 +146,13 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
         const first = (file: ViewerFile) =>
           file.preview
             ? loadFile(file, file.preview).catch((error: unknown) => {
-                console.warn(`Viewer (${publicId}): ${messageOf(error)}; loading ${file.name} instead`);
+                console.warn(`Viewer (${publicId}): ${errorMessage(error)}; loading ${file.name} instead`);
                 return loadFile(file);
               })
             : loadFile(file);
         const results = await Promise.allSettled(toLoad.map(first));
         if (!active) return;
-        const failures = results.flatMap((r) => (r.status === 'rejected' ? [messageOf(r.reason)] : []));
+        const failures = results.flatMap((r) => (r.status === 'rejected' ? [errorMessage(r.reason)] : []));
         const loaded = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
         for (const failure of failures) console.error(`Viewer (${publicId}): ${failure}`);
         if (loaded.length === 0) return setPhase({ kind: 'error', found, message: failures.join(' ') });
@@ -182,7 +179,7 @@ export function useModelDownloads({ engineRef, publicId, flipped, onModel, onRea
       } catch (error) {
         if (!active) return;
         console.error(`Viewer (${publicId}): finding the model failed`, error);
-        setPhase({ kind: 'error', found, message: messageOf(error) });
+        setPhase({ kind: 'error', found, message: errorMessage(error) });
       }
     })();
 

@@ -7,6 +7,7 @@
 import { solveAlignment, type AlignmentPair, type SolvedAlignment } from '@shared/alignment.js';
 import type { Alignment, Annotation, ModelPoint } from '@shared/types.js';
 import { mapAnnotationAcross } from '@shared/workflows/alignments.js';
+import { errorMessage } from '@shared/errors.js';
 
 /** Which viewport of the pair: the compared model, or its reference model. */
 export type CompareSide = 'model' | 'reference';
@@ -39,11 +40,6 @@ export function formatRms(rms: number, unitsPerMetre: number | null | undefined)
   return unitsPerMetre && unitsPerMetre > 0 ? `${units} (${(rms / unitsPerMetre).toPrecision(3)} m)` : units;
 }
 
-/** The text of a failure: an Error's message, else the value as a string. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The alignment of the picked pairs once both sides have 3 points (the i-th model point pairs
  * with the i-th reference point); null before. A triple that cannot be solved (coincident or
@@ -55,7 +51,7 @@ export function solvePicks(picks: AlignmentPicks | null): SolvedPicks | null {
   try {
     return { pairs, result: solveAlignment(pairs), error: null };
   } catch (error) {
-    return { pairs, result: null, error: messageOf(error) };
+    return { pairs, result: null, error: errorMessage(error) };
   }
 }
 

@@ -4,7 +4,7 @@
  * (`storage/unauthorized`…) to the product's {@link AppError} codes. Screens then
  * pick the message by code from `shared/messages.ts`.
  */
-import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage, isErrorCode } from '@shared/errors.js';
 
 /** Auth codes that differ from ours, or that we fold into one. */
 const AUTH_ALIASES: Record<string, ErrorCode> = {
@@ -47,10 +47,6 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Maps an identity error.
  * @param error anything thrown by `firebase/auth`
@@ -61,7 +57,7 @@ export function mapAuthError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = codeOf(error);
   const mapped = code === undefined ? ErrorCode.Internal : (AUTH_ALIASES[code] ?? (isErrorCode(code) ? code : ErrorCode.Internal));
-  return new AppError(mapped, messageOf(error), { cause: error, context: code ? { serviceCode: code } : {} });
+  return new AppError(mapped, errorMessage(error), { cause: error, context: code ? { serviceCode: code } : {} });
 }
 
 /**
@@ -71,7 +67,7 @@ export function mapAuthError(error: unknown): AppError {
 export function mapFirestoreError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = codeOf(error);
-  return new AppError((code && FIRESTORE[code]) || ErrorCode.Internal, messageOf(error), {
+  return new AppError((code && FIRESTORE[code]) || ErrorCode.Internal, errorMessage(error), {
     cause: error,
     context: code ? { serviceCode: code } : {},
   });
@@ -84,7 +80,7 @@ export function mapFirestoreError(error: unknown): AppError {
 export function mapStorageError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = codeOf(error);
-  return new AppError((code && STORAGE[code]) || ErrorCode.Internal, messageOf(error), {
+  return new AppError((code && STORAGE[code]) || ErrorCode.Internal, errorMessage(error), {
     cause: error,
     context: code ? { serviceCode: code } : {},
   });
