@@ -2,9 +2,9 @@
 // findings were stored malformed (an escape-laden multi-line title, `status: null`, points
 // ["x"] and [{}], a map `created_at`, junk `up`, `photos: [{…}]`). Writers refuse such findings
 // now, so they are written straight into the server's SQLite file (the server re-reads when
-// another connection commits). `annotations list` for the model and the project exits 0 with
+// another connection commits). `findings list` for the model and the project exits 0 with
 // no escape or control character and one line per row; `--format json` and `--json` keep the
-// stored text exactly; `annotations export --format csv` is quoted and formula-escaped; the
+// stored text exactly; `findings export --format csv` is quoted and formula-escaped; the
 // model and project names in `models list` and `projects list` are cleaned the same way.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -109,7 +109,7 @@ afterAll(async () => {
 });
 
 describe('catalog output of malformed and hostile stored findings', () => {
-  it('annotations list for the model and for the project: exit 0, no control characters, one line per finding', async () => {
+  it('findings list for the model and for the project: exit 0, no control characters, one line per finding', async () => {
     const runs = await Promise.all([
       cli(['findings', 'list', 'TWR-9-2025', '--project', 'TWR-9']),
       cli(['findings', 'list', '--project', 'TWR-9']),
@@ -139,7 +139,7 @@ describe('catalog output of malformed and hostile stored findings', () => {
     expect(parseJson<Annotation[]>(wrapped.stdout)).toEqual({ status: 'ok', result: expected });
   });
 
-  it('annotations export --format csv: the report table, every line break quoted, formulas escaped on every line', async () => {
+  it('findings export --format csv: the report table, every line break quoted, formulas escaped on every line', async () => {
     const res = await cli(['findings', 'export', '--project', 'TWR-9', '--format', 'csv']);
     const expected = findingsCsv(findingRows(storedFindings(), findingModelFacts([{ ...model, id: modelId } as unknown as Model])));
     // execa drops stdout's final line end (CRLF here)

@@ -4,7 +4,7 @@
  * on a GLB (the generated inspection box, tests/support/inspection-scene.ts), adds a finding
  * (title, category, severity, a photo that sees the point) and it is listed; after a reload it is
  * still there; the model's `metadata.annotationsCount` equals the number stored (read through the
- * service backend) and `catalog annotations list MODEL --format json` lists it; a user adds a
+ * service backend) and `catalog findings list MODEL --format json` lists it; a user adds a
  * finding of their own but is offered no Delete (and no Edit of the admin's); axe is clean with the
  * panel, the form and the delete confirmation open. Screenshot: test-results/inspect/findings-list.png.
  */

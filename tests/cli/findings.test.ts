@@ -1,5 +1,5 @@
-// Findings through the `catalog` command against a fresh embedded server: `annotations list` and
-// `annotations export` of one model and of a whole project (table, JSON, CSV, --out), and
+// Findings through the `catalog` command against a fresh embedded server: `findings list` and
+// `findings export` of one model and of a whole project (table, JSON, CSV, --out), and
 // `models set-scale` (a number, 'none', refused input, a model that does not exist), the scale
 // showing in `models list` and in the findings' measurements.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,7 +81,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('catalog annotations list and export', () => {
+describe('catalog findings list and export', () => {
   it('list MODEL --json gives the stored findings by number; the table shows the report columns', async () => {
     const listed = await ok<Annotation[]>(['findings', 'list', newer.id]);
     expect(listed.map((a) => [a.id, a.seq, a.title, a.author_uid])).toEqual([
