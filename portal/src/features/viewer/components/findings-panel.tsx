@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { MEASURE_LABELS, annotationMeasurement, findingFacts, formatMeasurement, formatPoint } from '@shared/annotations.js';
 import type { Annotation, Model, ModelPoint } from '@shared/types.js';
 import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
-import { ModalDialog } from '../../../components/ui/typed-name-confirm.js';
+import { ModalDialog } from '../../../components/ui/modal-dialog.js';
 import { useAction } from '../../../hooks/use-action.js';
 import type { Resource } from '../../../lib/resource.js';
 import type { FindingRights } from '@shared/roles.js';
