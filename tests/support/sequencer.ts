@@ -22,8 +22,9 @@ export default class LongestFirstSequencer extends BaseSequencer {
       const path = relative(this.ctx.config.root, file.moduleId);
       const cached = cache.getFileTestResults(`${file.project.name}:${path}`);
       const recorded = RECORDED[path];
-      const estimate = (statSync(file.moduleId).size / 1024) * (SECONDS_PER_KB[file.project.name] ?? 1) * 1000;
-      length.set(file, cached && !cached.failed ? cached.duration : recorded !== undefined ? recorded * 1000 : estimate);
+      // The size is read only for a file that neither the cache nor the record knows.
+      const estimate = () => (statSync(file.moduleId).size / 1024) * (SECONDS_PER_KB[file.project.name] ?? 1) * 1000;
+      length.set(file, cached && !cached.failed ? cached.duration : recorded !== undefined ? recorded * 1000 : estimate());
     }
     return [...files].sort((a, b) => (length.get(b) ?? 0) - (length.get(a) ?? 0));
   }
