@@ -15,7 +15,7 @@
  */
 // csv-parse's browser build: the same parser with no Node built-ins, so this module stays pure.
 import { CsvError, parse } from 'csv-parse/browser/esm/sync';
-import { AppError, ErrorCode } from './errors.js';
+import { AppError, ErrorCode, errorMessage } from './errors.js';
 import { isModelType } from './model-type.js';
 import type { ModelType } from './types.js';
 
@@ -132,7 +132,7 @@ export function parseManifest(source: string, format: 'csv' | 'json', name = 'ma
     try {
       parsed = JSON.parse(source);
     } catch (error) {
-      throw bad(name, `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+      throw bad(name, `not valid JSON (${errorMessage(error)})`);
     }
     const list = Array.isArray(parsed) ? parsed : (parsed as { models?: unknown })?.models;
     if (!Array.isArray(list)) throw bad(name, 'expected an array of models or {"models": [...]}');

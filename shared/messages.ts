@@ -3,7 +3,7 @@
  * in one place. Screens and the CLI print these; tests assert them. Parameterised messages are
  * functions. Most texts are given wording, kept exactly; those marked 'Ours' are our own.
  */
-import { ErrorCode, isAppError } from './errors.js';
+import { ErrorCode, errorMessage, isAppError } from './errors.js';
 
 /** Sign-in messages. */
 export const SignInMessages = {
@@ -45,7 +45,7 @@ export function registrationErrorMessage(error: unknown): string {
   if (code === undefined) return RegistrationMessages.unknown;
   const known = (RegistrationMessages as Record<string, string>)[code];
   if (known !== undefined && code !== 'unknown') return known;
-  return `An error occurred while registering the user: ${error instanceof Error ? error.message : String(error)}`;
+  return `An error occurred while registering the user: ${errorMessage(error)}`;
 }
 
 /** Validation messages, verbatim. */

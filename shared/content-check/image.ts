@@ -17,6 +17,7 @@ import { acceptedFacts, readAll, refusedFacts } from './byte-source.js';
 import { contentMessage, dotExtension, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, phraseOfMime, SNIFF_BYTES } from './sniff.js';
 import { formatNumber } from '../format.js';
+import { errorMessage } from '../errors.js';
 
 /** Bytes read for the image header (256 KiB: a JPEG's size marker can follow a large EXIF block). */
 export const IMAGE_HEADER_BYTES = 256 * 1024;
@@ -211,7 +212,7 @@ export async function checkImage(source: ByteSource, options: { decodeImage?: Im
       const decoded = await options.decodeImage(source, mime);
       if (decoded) ({ width, height } = decoded);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return refusedImage(
         source,
         contentMessage(name, `is ${phraseOfMime(mime)} that cannot be decoded (truncated or damaged: ${reason})`),

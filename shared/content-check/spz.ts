@@ -18,6 +18,7 @@ import { contentMessage, lfsPointerMessage } from './messages.js';
 import { describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 import { PLY_MAX_ELEMENT_COUNT } from './ply-header.js';
 import { formatNumber } from '../format.js';
+import { errorMessage } from '../errors.js';
 
 /** SPZ's magic number, little-endian 'NGSP'. */
 export const SPZ_MAGIC = 0x5053474e;
@@ -177,7 +178,7 @@ export async function checkSpz(source: ByteSource): Promise<SpzCheck> {
       }
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return refusedSpz(source, contentMessage(name, `is a damaged gzip stream, not a readable SPZ splat (${reason})`), {
       ...facts,
       inflatedBytes: inflated,

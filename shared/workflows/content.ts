@@ -5,7 +5,7 @@
  * web-sized copy (SPZ) beside it, and a large GLB its web-sized copy (`model.web.glb`) when that
  * is at least 2× smaller.
  */
-import { AppError, ErrorCode } from '../errors.js';
+import { AppError, ErrorCode, errorMessage } from '../errors.js';
 import type { ByteSource } from '../content-check/byte-source.js';
 import { blobSource, bytesSource, isBlobLike } from '../content-check/byte-source.js';
 import type { ImageCheck } from '../content-check/image.js';
@@ -93,7 +93,7 @@ export async function thumbnailFromFirstPhoto(
   try {
     return { source: await platform.makeThumbnail(source), name: GENERATED_THUMBNAIL_NAME };
   } catch (error) {
-    notes.push(`No thumbnail was made from ${first.name}: ${error instanceof Error ? error.message : String(error)}`);
+    notes.push(`No thumbnail was made from ${first.name}: ${errorMessage(error)}`);
     return null;
   }
 }
@@ -136,7 +136,7 @@ export async function makeWebSplat(
         }
       } catch (error) {
         if (error instanceof AppError && error.code === ErrorCode.Canceled) throw error;
-        notes.push(`No preview of the web-sized copy was stored: ${error instanceof Error ? error.message : String(error)}`);
+        notes.push(`No preview of the web-sized copy was stored: ${errorMessage(error)}`);
       }
       return { file, preview };
     }
@@ -145,7 +145,7 @@ export async function makeWebSplat(
     );
   } catch (error) {
     if (error instanceof AppError && error.code === ErrorCode.Canceled) throw error;
-    notes.push(`No web-sized copy was made: ${error instanceof Error ? error.message : String(error)}`);
+    notes.push(`No web-sized copy was made: ${errorMessage(error)}`);
   }
   return null;
 }
@@ -198,7 +198,7 @@ export async function makeWebGlb(
     );
   } catch (error) {
     if (error instanceof AppError && error.code === ErrorCode.Canceled) throw error;
-    notes.push(`No web-sized copy of ${fileNameOf(glbPath)} was made: ${error instanceof Error ? error.message : String(error)}`);
+    notes.push(`No web-sized copy of ${fileNameOf(glbPath)} was made: ${errorMessage(error)}`);
   }
   return { made: false };
 }

@@ -16,7 +16,7 @@ import type { Command } from 'commander';
 import * as tus from 'tus-js-client';
 import { z } from 'zod';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import type { Backend } from '@shared/ports/index.js';
 import { SERVICE_KEY_FILE, serviceKeyFileSchema, type ServiceKeyFile } from '@shared/wire/service-key.js';
 import { routes } from '@shared/wire/routes.js';
@@ -119,7 +119,7 @@ export async function checkServer(baseUrl: string, timeoutMs = 5000): Promise<vo
   } catch (error) {
     throw new AppError(
       ErrorCode.Unavailable,
-      `Cannot reach the catalog server at ${baseUrl}: is \`catalog serve\` running? (${error instanceof Error ? error.message : String(error)})`,
+      `Cannot reach the catalog server at ${baseUrl}: is \`catalog serve\` running? (${errorMessage(error)})`,
       { cause: error, context: { baseUrl } },
     );
   }

@@ -17,7 +17,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { checkModelContent } from '@shared/content-check/index.js';
 import { GENERATED_THUMBNAIL_NAME } from '@shared/content-check/platform.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import {
   fileNameOf,
   hasWebSplatCopy,
@@ -144,7 +144,7 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
         done.push('thumbnail');
       } catch (error) {
         if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
-        failed.push(`no thumbnail from ${fileNameOf(first)}: ${error instanceof Error ? error.message : String(error)}`);
+        failed.push(`no thumbnail from ${fileNameOf(first)}: ${errorMessage(error)}`);
       }
     }
     if (needs.includes('webSplat')) {
@@ -161,7 +161,7 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
           done.push(stored.preview !== null ? 'web-sized copy with preview' : 'web-sized copy');
         } catch (error) {
           if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
-          failed.push(`no web-sized copy: ${error instanceof Error ? error.message : String(error)}`);
+          failed.push(`no web-sized copy: ${errorMessage(error)}`);
         }
       }
     }
@@ -177,7 +177,7 @@ export async function backfillModel(backend: Pick<Backend, 'catalog' | 'files'>,
           done.push(outcome.file !== null ? 'web-sized GLB' : `no web-sized GLB kept (${outcome.skipped ?? 'none made'})`);
         } catch (error) {
           if (error instanceof AppError && error.code === ErrorCode.Unavailable) throw error;
-          failed.push(`no web-sized GLB: ${error instanceof Error ? error.message : String(error)}`);
+          failed.push(`no web-sized GLB: ${errorMessage(error)}`);
         }
       }
     }

@@ -11,7 +11,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import pLimit from 'p-limit';
 import { RESUMABLE_UPLOAD_THRESHOLD_BYTES } from '@shared/constants.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import type { ManifestEntry } from '@shared/manifest.js';
 import { parseManifest, toManifestEntry } from '@shared/manifest.js';
 import { ValidationMessages, addModelUploadError } from '@shared/messages.js';
@@ -60,10 +60,7 @@ export async function readBatch(dir: string, manifestPath?: string): Promise<{ e
       try {
         raw = JSON.parse(await readFile(join(folder, MODEL_JSON), 'utf8'));
       } catch (error) {
-        throw new AppError(
-          ErrorCode.InvalidArgument,
-          `${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-        );
+        throw new AppError(ErrorCode.InvalidArgument, `${where}: not valid JSON (${errorMessage(error)})`);
       }
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
         throw new AppError(ErrorCode.InvalidArgument, `${where}: expected an object`);
@@ -177,7 +174,7 @@ export async function planBatch(
       for (const problem of inspection.problems) item.problems.push(problem.message);
       if (inspection.problems.length === 0 && item.modelType === null) item.problems.push(ValidationMessages.addModelFilesMissing);
     } catch (error) {
-      item.problems.push(error instanceof Error ? error.message : String(error));
+      item.problems.push(errorMessage(error));
     }
     if (item.problems.length > 0) item.status = 'invalid';
   }
@@ -263,7 +260,7 @@ export async function runBatch(
             item.referenceUpdated = result.referenceUpdated;
           } catch (error) {
             item.status = 'failed';
-            const message = error instanceof Error ? error.message : String(error);
+            const message = errorMessage(error);
             const validation = error instanceof AppError && (error.code === ErrorCode.InvalidArgument || error.code === ErrorCode.NotFound);
             item.problems.push(validation ? message : addModelUploadError(message));
           } finally {

@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import secureJson from 'secure-json-parse';
 import { assertStoredContent } from '@shared/content-check/index.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import type { ExistingAccount, ExportManifest, ExportedAccountEntry, ExportedFile } from '@shared/export-layout.js';
 import {
   EXPORT_ACCOUNTS,
@@ -183,7 +183,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
     manifest = checked.manifest;
     problems.push(...checked.problems);
   } catch (error) {
-    throw notExport(error instanceof Error ? error.message : String(error), error);
+    throw notExport(errorMessage(error), error);
   }
 
   // The documents, each through its collection's stored-document check.
@@ -201,7 +201,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
       if (EXPORT_OPTIONAL_COLLECTIONS.includes(collection) && !(await folder.has(rel))) continue;
       list = parseJsonText(await folder.readFile(rel, EXPORT_DOCUMENTS_MAX_BYTES), rel);
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      problems.push(errorMessage(error));
       continue;
     }
     if (!Array.isArray(list)) {
@@ -236,7 +236,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
     for (const rel of tree.files)
       if (!named.has(rel)) problems.push(`${rel}: is not listed in ${EXPORT_MANIFEST} (an export holds only the files it lists)`);
   } catch (error) {
-    problems.push(error instanceof Error ? error.message : String(error));
+    problems.push(errorMessage(error));
   }
   const planned: PlannedFile[] = [];
   // checked a few at a time: their problems are sorted afterwards, so a refusal reads the same every time
@@ -251,7 +251,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
         try {
           file = await folder.openFile(rel);
         } catch (error) {
-          fileProblems.push(error instanceof Error ? error.message : String(error));
+          fileProblems.push(errorMessage(error));
           return;
         }
         try {
@@ -262,7 +262,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
             return void fileProblems.push(`${rel}: changed while it was being checked`);
           planned.push({ entry, identity: file.identity, mtimeMs: file.mtimeMs });
         } catch (error) {
-          fileProblems.push(`${rel}: ${error instanceof Error ? error.message : String(error)}`);
+          fileProblems.push(`${rel}: ${errorMessage(error)}`);
         } finally {
           await file.close();
         }
@@ -299,7 +299,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
         importedAccounts = [...checked.added, ...checked.kept];
       }
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      problems.push(errorMessage(error));
     }
   }
 

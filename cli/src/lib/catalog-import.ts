@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { basename, join } from 'node:path';
-import { AppError, ErrorCode, rewrap } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage, rewrap } from '@shared/errors.js';
 import { EXPORT_COLLECTIONS, EXPORT_FILES_DIR } from '@shared/export-layout.js';
 import type { Backend } from '@shared/ports/index.js';
 import { NOTHING_IMPORTED, planImport } from './catalog-import-plan.js';
@@ -123,7 +123,7 @@ export async function importCatalog(
     }
   } catch (error) {
     const left = await undo.undo();
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     throw rewrap(
       error,
       left.length === 0

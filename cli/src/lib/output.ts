@@ -12,7 +12,7 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage, isAppError } from '@shared/errors.js';
 import { formatIsoDate } from '@shared/format.js';
 import type { ModelMetadata } from '@shared/types.js';
 import { terminalLine, terminalText } from './terminal-text.js';
@@ -97,7 +97,7 @@ export function describeError(error: unknown, argNames: readonly string[] = []):
     return { code: ErrorCode.InvalidArgument, message: describeZodError(error, argNames), exitCode: ExitCode.expected };
   }
   if (error instanceof CommanderError) return { code: ErrorCode.InvalidArgument, message: error.message, exitCode: ExitCode.expected };
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { code: ErrorCode.Internal, message: `Unexpected error: ${message}`, exitCode: ExitCode.unexpected };
 }
 

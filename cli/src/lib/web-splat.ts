@@ -18,7 +18,7 @@ import pLimit from 'p-limit';
 import { GAUSSIAN_PROPERTIES, PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader, shDegreeOf } from '@shared/content-check/ply-header.js';
 import { SPLAT_RECORD_BYTES } from '@shared/content-check/splat-file.js';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import { packageRoot } from './package-root.js';
 
 /** Compressions run at once in this process. */
@@ -90,7 +90,7 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
     try {
       header = parsePlyHeader(head);
     } catch (error) {
-      throw cannot(`has an invalid PLY header: ${error instanceof Error ? error.message : String(error)}`);
+      throw cannot(`has an invalid PLY header: ${errorMessage(error)}`);
     }
     if (header === null) throw cannot('is not a PLY file');
     if (header.format !== 'binary_little_endian')

@@ -3,7 +3,7 @@
  * Cloud Storage and `auth/*` codes of the Admin Auth API to the product's {@link AppError}
  * codes (one error type for the whole product).
  */
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 
 /** gRPC status codes used by Firestore (google.rpc.Code). */
 const GRPC: Record<number, ErrorCode> = {
@@ -38,10 +38,6 @@ const STORAGE: Record<number, ErrorCode> = {
   404: ErrorCode.ObjectNotFound,
 };
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Maps a Firestore error (gRPC `code` number, or a string code such as 'not-found').
  * @param error anything thrown by `@google-cloud/firestore`
@@ -54,7 +50,7 @@ export function firestoreError(error: unknown, what: string): AppError {
   let mapped: ErrorCode = ErrorCode.Internal;
   if (typeof code === 'number' && GRPC[code]) mapped = GRPC[code];
   else if (typeof code === 'string') mapped = stringCode(code);
-  return new AppError(mapped, `${what}: ${describe(error)}`, { cause: error });
+  return new AppError(mapped, `${what}: ${errorMessage(error)}`, { cause: error });
 }
 
 function stringCode(code: string): ErrorCode {
@@ -80,7 +76,7 @@ export function authError(error: unknown, what: string): AppError {
   const code =
     (error as { code?: unknown; errorInfo?: { code?: unknown } } | null)?.errorInfo?.code ?? (error as { code?: unknown } | null)?.code;
   const mapped = typeof code === 'string' ? (AUTH[code] ?? ErrorCode.Internal) : ErrorCode.Network;
-  return new AppError(mapped, `${what}: ${describe(error)}`, { cause: error });
+  return new AppError(mapped, `${what}: ${errorMessage(error)}`, { cause: error });
 }
 
 /**
@@ -93,5 +89,5 @@ export function storageError(error: unknown, what: string): AppError {
   let mapped: ErrorCode = ErrorCode.Internal;
   if (typeof code === 'number' && STORAGE[code]) mapped = STORAGE[code];
   else if (typeof code === 'string' && /^E(CONNREFUSED|CONNRESET|NOTFOUND|TIMEDOUT)$/.test(code)) mapped = ErrorCode.Network;
-  return new AppError(mapped, `${what}: ${describe(error)}`, { cause: error });
+  return new AppError(mapped, `${what}: ${errorMessage(error)}`, { cause: error });
 }

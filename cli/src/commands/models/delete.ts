@@ -4,7 +4,7 @@
  * that lists them; `catalog doctor --fix` removes them later.
  */
 import { z } from 'zod';
-import { ErrorCode, isAppError, rewrap } from '@shared/errors.js';
+import { ErrorCode, errorMessage, isAppError, rewrap } from '@shared/errors.js';
 import { deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
 import { deleteModel } from '@shared/workflows/index.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
@@ -30,7 +30,7 @@ export const deleteCommand = leafCommand({
       result = await deleteModel(backend, model.id, typed);
     } catch (error) {
       if (isAppError(error, ErrorCode.InvalidArgument, ErrorCode.NotFound)) throw error;
-      throw rewrap(error, deleteModelFailed(error instanceof Error ? error.message : String(error)));
+      throw rewrap(error, deleteModelFailed(errorMessage(error)));
     }
     if (result.filesNotDeleted.length > 0) {
       // A partial delete is an error (exit 1) that lists what was left behind.

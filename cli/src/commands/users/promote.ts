@@ -6,7 +6,7 @@
  */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { AppError, ErrorCode, isAppError, rewrap } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage, isAppError, rewrap } from '@shared/errors.js';
 import { ValidationMessages, adminGrantFailed, adminGranted } from '@shared/messages.js';
 import { grantAdmin } from '@shared/workflows/index.js';
 import { backendOptionsShape } from '../../lib/backend.js';
@@ -43,7 +43,7 @@ export const promoteCommand = leafCommand({
       await grantAdmin(backend.catalog, uid, email === null ? {} : { account: { uid, email } });
     } catch (error) {
       if (isAppError(error, ErrorCode.NotFound, ErrorCode.InvalidArgument)) throw error;
-      throw rewrap(error, adminGrantFailed(error instanceof Error ? error.message : String(error)));
+      throw rewrap(error, adminGrantFailed(errorMessage(error)));
     }
     const record = await backend.catalog.get('users', uid);
     return {

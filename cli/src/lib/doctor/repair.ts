@@ -5,7 +5,7 @@
  */
 import type { Backend, FileStorePort } from '@shared/ports/index.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
-import { AppError, ErrorCode } from '@shared/errors.js';
+import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import type { Model } from '@shared/types.js';
 import { deleteFilesQuietly } from '@shared/workflows/util.js';
 import { deleteModelsWithFindings } from '@shared/workflows/index.js';
@@ -191,7 +191,7 @@ export async function repair(
       log(`backfilled model ${m.publicId}: ${done.join(', ') || 'nothing to do'}`);
       fixed++;
     } catch (error) {
-      log(`could not backfill model ${m.publicId}: ${error instanceof Error ? error.message : String(error)}`);
+      log(`could not backfill model ${m.publicId}: ${errorMessage(error)}`);
     }
   }
   return fixed;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { loadProjectFailed } from '@shared/messages.js';
 import { paths } from '../../config/paths.js';
-import { detailOf } from '../../lib/error-detail.js';
+import { errorMessage } from '@shared/errors.js';
 
 /**
  * A centred message with a title, text and optional action (empty lists, not found, login
@@ -39,7 +39,7 @@ export function ProjectLoadFailed({ error }: { error: unknown }) {
   return (
     <EmptyState level={1} title="Project Unavailable">
       <p className="alert alert-error" role="alert">
-        {loadProjectFailed(detailOf(error))}
+        {loadProjectFailed(errorMessage(error))}
       </p>
       <Link className="button button-secondary" to={paths.projects.getHref()}>
         Back to Projects

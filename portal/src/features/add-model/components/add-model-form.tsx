@@ -10,7 +10,7 @@
  * the outcome and the upload's progress are announced (live regions).
  */
 import { useRef, useState, type FormEvent } from 'react';
-import { isAppError, ErrorCode } from '@shared/errors.js';
+import { ErrorCode, errorMessage, isAppError } from '@shared/errors.js';
 import { addModelUploadError, ModelMessages, ValidationMessages } from '@shared/messages.js';
 import { GLB_FILE_ACCEPT, MODEL_TYPE_OPTION_LABELS, MODEL_TYPES, SPLAT_FILE_ACCEPT } from '@shared/model-type.js';
 import { referenceCheckboxState } from '@shared/projects.js';
@@ -23,7 +23,6 @@ import { FileProblem, useFileProblemId } from '../../../components/ui/file-probl
 import { UploadProgressPanel, type FileProgress } from '../../../components/ui/upload-progress.js';
 import { useAction } from '../../../hooks/use-action.js';
 import { useFileProblem } from '../../../hooks/use-file-problem.js';
-import { detailOf } from '../../../lib/error-detail.js';
 
 export interface AddModelFormProps {
   project: Project;
@@ -97,7 +96,7 @@ export function AddModelForm({ project, onUpload, confirmReplace, onCancel, onDo
     {
       success: () => ModelMessages.addModelSucceeded,
       // A canceled upload is not an error: 'Upload canceled.'
-      failure: (error) => (isAppError(error, ErrorCode.Canceled) ? ModelMessages.uploadCanceled : addModelUploadError(detailOf(error))),
+      failure: (error) => (isAppError(error, ErrorCode.Canceled) ? ModelMessages.uploadCanceled : addModelUploadError(errorMessage(error))),
     },
   );
   const succeeded = upload.status === 'success';

@@ -11,7 +11,6 @@ import { FlashBanner } from '../../../components/ui/banner.js';
 import { useFlash, type FlashState } from '../../../hooks/use-flash.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { paths } from '../../../config/paths.js';
-import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useSignOut } from '../../../lib/session.js';
 import { useCreateProject } from '../api/create-project.js';
@@ -23,6 +22,7 @@ import { useUpdateProject } from '../api/update-project.js';
 import { ProjectForm } from './project-form.js';
 import { ReferencePicker } from './reference-picker.js';
 import { UserManagement } from './user-management.js';
+import { errorMessage } from '@shared/errors.js';
 
 /**
  * /admin/projects: the create-project form; after creation, /admin/projects/{newId} showing
@@ -54,7 +54,7 @@ export function EditProjectPage({ project, models }: { project: Resource<Project
     console.error(project.error);
     return (
       <p className="alert alert-error" role="alert">
-        {loadProjectFailed(detailOf(project.error))}
+        {loadProjectFailed(errorMessage(project.error))}
       </p>
     );
   }

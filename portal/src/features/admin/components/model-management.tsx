@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { isAppError, ErrorCode } from '@shared/errors.js';
+import { ErrorCode, errorMessage, isAppError } from '@shared/errors.js';
 import { formatBytes, formatDate, formatDateTimeLocal } from '@shared/format.js';
 import { ModelMessages, ValidationMessages, deleteModelFailed, modelDeletedWithLeftovers } from '@shared/messages.js';
 import { modelTypeLabel, totalFileSize } from '@shared/model-type.js';
@@ -24,7 +24,6 @@ import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
 import { useAction } from '../../../hooks/use-action.js';
-import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useDeleteModel } from '../api/delete-model.js';
 import { useDeleteModelFiles } from '../api/delete-model-files.js';
@@ -181,7 +180,7 @@ export function DeleteModelBox({
       mismatchText={ValidationMessages.modelNameMismatch}
       confirmLabel="Delete Model"
       onConfirm={onDelete}
-      failureText={(e) => deleteModelFailed(detailOf(e))}
+      failureText={(e) => deleteModelFailed(errorMessage(e))}
       onCancel={onClose}
     />
   );

@@ -11,7 +11,7 @@ import { projectFormInputOf, validateProjectForm, type ProjectFormInput } from '
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { Field, useFieldErrors } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
-import { detailOf } from '../../../lib/error-detail.js';
+import { errorMessage } from '@shared/errors.js';
 
 export interface ProjectFormProps {
   /** The project being edited; absent to create. */
@@ -74,7 +74,7 @@ export function ProjectForm({
   const errors = useFieldErrors<keyof ProjectFormInput>();
   const save = useAction(onSubmit, {
     success: () => (successText === null ? null : (successText ?? (editing ? ProjectMessages.updated : ProjectMessages.created))),
-    failure: (error) => failureText(detailOf(error)),
+    failure: (error) => failureText(errorMessage(error)),
   });
 
   const Heading = `h${headingLevel}` as const;

@@ -6,7 +6,7 @@
  * delete it with its models), and the reference-model picker. Long descriptions wrap inside the panel.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { isAppError, ErrorCode } from '@shared/errors.js';
+import { ErrorCode, errorMessage, isAppError } from '@shared/errors.js';
 import { formatDateTimeLocal } from '@shared/format.js';
 import { projectMapLink } from '@shared/links.js';
 import {
@@ -29,7 +29,6 @@ import { PickList, usePickList } from '../../../components/ui/pick-list.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import { ModalDialog } from '../../../components/ui/modal-dialog.js';
 import { TypedNameConfirm } from '../../../components/ui/typed-name-confirm.js';
-import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { useDeleteProject } from '../api/delete-project.js';
 import { useSetReferenceModel } from '../api/set-reference-model.js';
@@ -165,7 +164,7 @@ export function ProjectPanel({
         setBanner({ kind: 'error', text: error.message });
       } else {
         console.error('Project delete failed', error);
-        setBanner({ kind: 'error', text: deleteProjectFailed(detailOf(error)) });
+        setBanner({ kind: 'error', text: deleteProjectFailed(errorMessage(error)) });
       }
     }
   }

@@ -13,14 +13,13 @@
  */
 import { useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { REGISTRATION_SIGN_OUT_DELAY_MS } from '@shared/constants.js';
-import { isAppError, ErrorCode } from '@shared/errors.js';
+import { ErrorCode, errorMessage, isAppError } from '@shared/errors.js';
 import { RegistrationMessages, ValidationMessages, adminGrantFailed, adminGranted, registrationErrorMessage } from '@shared/messages.js';
 import type { Role } from '@shared/types.js';
 import { validateRegisterUser, validateSetAdmin } from '@shared/validation/users.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { Field, TextField, useFieldErrors, useFocusRecovery } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
-import { detailOf } from '../../../lib/error-detail.js';
 import type { Resource } from '../../../lib/resource.js';
 import { LoadingState } from '../../../components/ui/spinner.js';
 import type { ListedUser } from '../api/list-users.js';
@@ -116,7 +115,7 @@ export function ManageRolesForm({ onGrant }: { onGrant: (uid: string) => Promise
   const grant = useAction((target: { uid: string; email?: string | null }) => onGrant(target.uid), {
     success: (_, target) => adminGranted(target.email ?? target.uid),
     // every failure in the catalogue's wrapper, with the reason ('Error setting admin role: No account with UID ….')
-    failure: (error) => adminGrantFailed(detailOf(error)),
+    failure: (error) => adminGrantFailed(errorMessage(error)),
   });
 
   function submit(event: FormEvent) {
@@ -164,7 +163,7 @@ export function UserList({ users, onGrant }: { users: Resource<ListedUser[]>; on
   const [search, setSearch] = useState('');
   const grant = useAction((user: ListedUser) => onGrant(user.uid), {
     success: (_, user) => adminGranted(user.email ?? user.uid),
-    failure: (error) => adminGrantFailed(detailOf(error)),
+    failure: (error) => adminGrantFailed(errorMessage(error)),
   });
   const shown = useMemo(() => (users.status === 'success' ? users.data.filter((u) => matchesUser(u, search)) : []), [users, search]);
   // A row's 'Set as Admin' goes away when its user becomes an admin: the list's heading takes the focus.

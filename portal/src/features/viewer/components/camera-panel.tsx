@@ -9,6 +9,7 @@ import type { FileStorePort } from '@shared/ports/files.js';
 import { fileNameOf } from '@shared/paths.js';
 import type { ViewerCamera } from '../api/camera-poses.js';
 import { formatNumber } from '@shared/format.js';
+import { errorMessage } from '@shared/errors.js';
 
 export interface CameraPanelProps {
   cameras: readonly ViewerCamera[];
@@ -44,7 +45,7 @@ function usePhotoLink(files: FileStorePort, path: string | null): [PhotoLink | n
     setState({ path, url: null, error: null });
     files.getDownloadUrl(path).then(
       (url) => active && setState({ path, url, error: null }),
-      (error: unknown) => active && setState({ path, url: null, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => active && setState({ path, url: null, error: errorMessage(error) }),
     );
     return () => {
       active = false;

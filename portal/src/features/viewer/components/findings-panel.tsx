@@ -19,6 +19,7 @@ import type { FindingWrites } from '../api/annotations.js';
 import { FindingForm, type FindingGeometry } from './finding-form.js';
 import '../findings.css';
 import { formatNumber } from '@shared/format.js';
+import { errorMessage } from '@shared/errors.js';
 
 export interface FindingsPanelProps {
   model: Model;
@@ -61,7 +62,7 @@ export function FindingsPanel({
   const unitsPerMetre = model.metadata?.unitsPerMetre ?? null;
   const list = annotations.status === 'success' ? annotations.data : [];
   const remove = useAction((annotation: Annotation) => writes.remove(annotation.id), {
-    failure: (error) => `The finding could not be deleted: ${error instanceof Error ? error.message : String(error)}`,
+    failure: (error) => `The finding could not be deleted: ${errorMessage(error)}`,
   });
 
   // When the form closes, the focus goes back to 'Add finding' (the form's controls are gone).

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLatest } from '../../../hooks/use-latest.js';
 import { ViewerEngine, type PickResult } from '../lib/engine.js';
+import { errorMessage } from '@shared/errors.js';
 
 /** The last pick (null: it missed the model) and how many picks came before it, this one included. */
 export interface LastPick {
@@ -73,7 +74,7 @@ export function useViewerEngine({ hostRef, rootRef, describedBy, pickMode, onEng
     try {
       engine = new ViewerEngine(canvas);
     } catch (error) {
-      setWebglError(`WebGL is not available in this browser: ${error instanceof Error ? error.message : String(error)}`);
+      setWebglError(`WebGL is not available in this browser: ${errorMessage(error)}`);
       canvas.remove();
       return;
     }
