@@ -12,7 +12,9 @@
  *   projects with shared/camera-poses.ts, the same convention the viewer uses, and encoded as PNG
  *   with sharp ({@link encodePng});
  * - the demo catalog `catalog seed` creates ({@link DEMO_PROJECTS}, {@link DEMO_ACCOUNTS}) and
- *   each model's files ({@link makeDemoModelFiles}).
+ *   each model's files ({@link makeDemoModelFiles});
+ * - a changed pair of the tower for the change map ({@link makeChangedPair}: a second capture with
+ *   a bent member, a removed antenna, an added cabinet, noise and a misregistration, and the truth).
  *
  * Coordinates are metres; structures and GLBs are y-up, splats and cameras y-down like real 3DGS
  * output ({@link toYDown}). Everything is deterministic: the same call gives the same bytes (the
@@ -21,9 +23,19 @@
  * One module a job: random.ts (seeded generator), frame.ts (y-up → y-down), colour.ts,
  * structures.ts (parts), gaussians.ts (parts → Gaussians), splat-writer.ts, meshes.ts (parts →
  * triangles), glb-writer.ts, cameras.ts, renderer.ts, photos.ts, findings.ts, catalog.ts,
- * model-files.ts.
+ * model-files.ts, changed-capture.ts.
  */
 export { makeCameraMetadata, type CameraOptions } from './cameras.js';
+export {
+  encodeChangedPair,
+  makeChangedPair,
+  MISREGISTRATION_AXIS,
+  type ChangedPair,
+  type ChangedPairOptions,
+  type ChangedPairTruth,
+  type ChangeLabel,
+  type ChangeTruth,
+} from './changed-capture.js';
 export { DEMO_ACCOUNTS, DEMO_PROJECTS, type DemoModel, type DemoProject } from './catalog.js';
 export { demoFindingInput, type DemoFinding } from './findings.js';
 export { toYDown } from './frame.js';
