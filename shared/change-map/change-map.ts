@@ -11,8 +11,8 @@
  * 3. A patch is changed when |d| exceeds both the cloud-wide level of detection and its own pair's
  *    (z · √(σc²/nc + σr²/nr) + the registration's error); changed patches are linked into regions.
  * 4. The other way round, reference patches with no capture surface near them are what was removed;
- *    such a region is dropped when most of it faces changed capture surface (the part moved, and
- *    its new place is already a capture region).
+ *    such a region is dropped when the capture surface nearest most of it is changed (the part
+ *    moved, or something added now covers it: that is already a capture region).
  */
 import { inlierCut, inlierRms, measurePatches, median, pairLevelOfDetection } from './distances.js';
 import { computeHistogram } from './histogram.js';
@@ -149,14 +149,15 @@ export function computeChangeMap(
     const refLink = options.linkRadius ?? LINK_SPACINGS * patchSpacing(ref);
     const refClusters = clusterPatches(ref, refChanged, refLink);
     const refSummaries = summariseClusters('reference', reference.positions, ref, refClusters.clusterOf, refClusters.clusters, refDistance);
-    // A removal that mostly faces changed capture surface is a part that moved: drop it.
+    // A removal whose nearest capture surface is mostly changed is a part that moved, or one now
+    // covered by something added: its new state is already a capture region, so drop it.
     const facing = new Float64Array(refClusters.clusters);
     const total = new Float64Array(refClusters.clusters);
     for (let q = 0; q < ref.count; q += 1) {
       const k = refClusters.clusterOf[q]!;
       if (k < 0) continue;
       total[k] += 1;
-      const c = backward.patch[q]!;
+      const c = backward.nearest[q]!;
       if (c >= 0 && capChanged[c] === 1) facing[k] += 1;
     }
     const movedFraction = options.movedFraction ?? DEFAULTS.movedFraction;

@@ -27,6 +27,8 @@ export interface SurfaceMatch {
   patch: Int32Array;
   /** Per point, the signed distance (positive on the normal's side), NaN when unmatched. */
   distance: Float64Array;
+  /** Per point, the patch whose centroid is nearest (−1 when none is within reach). */
+  nearest: Int32Array;
 }
 
 /**
@@ -57,6 +59,7 @@ export function distanceToPatch(surface: Patches, p: number, x: number, y: numbe
  */
 export function matchToSurface(xyz: Float32Array | Float64Array, count: number, surface: Patches, maxDistance: number): SurfaceMatch {
   const patch = new Int32Array(count).fill(-1);
+  const nearest = new Int32Array(count).fill(-1);
   const distance = new Float64Array(count).fill(NaN);
   const ids = new Uint32Array(CANDIDATES);
   const d2 = new Float64Array(CANDIDATES);
@@ -76,8 +79,9 @@ export function matchToSurface(xyz: Float32Array | Float64Array, count: number, 
     }
     patch[i] = best;
     distance[i] = bestD;
+    if (found > 0) nearest[i] = ids[0]!;
   }
-  return { patch, distance };
+  return { patch, distance, nearest };
 }
 
 /**
@@ -92,11 +96,13 @@ export function matchToSurface(xyz: Float32Array | Float64Array, count: number, 
  * @param positions flat xyz of `from`'s points, in the surface's frame
  * @param surface the other point set's patches
  * @param maxDistance candidates whose centroids are farther than this are not tried; model units, Infinity for no limit
- * @returns per patch of `from`: the surface patch its centroid is closest to (−1 when none) and the mean signed distance (NaN when none)
+ * @returns per patch of `from`: the surface patch its centroid lies closest to and the one whose
+ *   centroid is nearest (−1 when none), and the mean signed distance (NaN when none)
  */
 export function measurePatches(from: Patches, positions: Float32Array, surface: Patches, maxDistance: number): SurfaceMatch {
   const m = from.count;
   const patch = new Int32Array(m).fill(-1);
+  const nearest = new Int32Array(m).fill(-1);
   const distance = new Float64Array(m).fill(NaN);
   const ids = new Uint32Array(PATCH_CANDIDATES);
   const d2 = new Float64Array(PATCH_CANDIDATES);
@@ -146,9 +152,10 @@ export function measurePatches(from: Patches, positions: Float32Array, surface: 
       sum += pointD;
     }
     patch[p] = best;
+    nearest[p] = ids[0]!;
     distance[p] = sum / (leafStart[p + 1]! - leafStart[p]!);
   }
-  return { patch, distance };
+  return { patch, distance, nearest };
 }
 
 /**
