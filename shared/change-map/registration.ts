@@ -2,7 +2,8 @@
  * Refines the stored alignment of a capture onto its reference by iterative closest points,
  * point-to-plane. Both point sets are cut into small planar patches; a spread-out sample of the
  * capture's patch centroids (smoothed points, so splat noise does not steer it) is paired each
- * iteration with the reference patch whose centroid is nearest, and the small rigid motion that
+ * iteration with the reference patch whose centroid is nearest — and, once that stops improving,
+ * with the nearby patch each fits best, which is more exact but would crawl from far away — and the small rigid motion that
  * minimises the pairs' distances along the reference normals is solved in closed form (the 6×6
  * normal equations of the linearised rotation and translation, ml-matrix) and composed onto the
  * matrix, until the motion or the improvement of the error becomes negligible. Far pairs are rejected robustly (beyond three robust standard deviations of the pairs'
@@ -11,15 +12,17 @@
  * rigid motion is added to it.
  */
 import { Matrix, solve } from 'ml-matrix';
-import { inlierCut, inlierRms } from './distances.js';
+import { inlierCut, inlierRms, matchToSurface } from './distances.js';
 import type { Patches } from './local-surface.js';
 import { buildPatches } from './local-surface.js';
 import { checkMatrix, checkPointSet, multiply, rigidMotion } from './transform.js';
 import type { PointSet, Registration, RegistrationOptions } from './types.js';
 
-const DEFAULTS = { maxPairs: 10_000, maxIterations: 40, tolerance: 1e-7, keepFraction: 0.9, patchSize: 16 } as const;
+const DEFAULTS = { maxPairs: 10_000, maxIterations: 60, tolerance: 1e-7, keepFraction: 0.9, patchSize: 16 } as const;
 /** An iteration that lowers the error by less than this fraction has stalled… */
 const STALL_RATIO = 1e-2;
+/** …of the coarse pairing; the fine pairing creeps, so it stalls only below this fraction. */
+const FINE_STALL_RATIO = 1e-3;
 /** …and this many stalls in a row end the search. */
 const STALL_ITERATIONS = 3;
 
@@ -60,6 +63,26 @@ function pairWithPlanes(xyz: Float64Array, n: number, ref: Patches, maxDistance:
       (x - ref.origin[p * 3]!) * ref.normal[p * 3]! +
       (y - ref.origin[p * 3 + 1]!) * ref.normal[p * 3 + 1]! +
       (z - ref.origin[p * 3 + 2]!) * ref.normal[p * 3 + 2]!;
+  }
+  return { patch, distance };
+}
+
+/**
+ * Pairs each point with the reference patch it lies closest to among those nearest it (see
+ * `matchToSurface`) and measures its height over that patch's plane: the fine pairing, once the
+ * coarse one has brought the point sets close.
+ * @returns per point the patch (−1 = none) and the signed height (NaN = none)
+ */
+function pairBestFit(xyz: Float64Array, n: number, ref: Patches, maxDistance: number): { patch: Int32Array; distance: Float64Array } {
+  const { patch } = matchToSurface(xyz, n, ref, maxDistance);
+  const distance = new Float64Array(n).fill(NaN);
+  for (let j = 0; j < n; j += 1) {
+    const p = patch[j]!;
+    if (p < 0) continue;
+    distance[j] =
+      (xyz[j * 3]! - ref.origin[p * 3]!) * ref.normal[p * 3]! +
+      (xyz[j * 3 + 1]! - ref.origin[p * 3 + 1]!) * ref.normal[p * 3 + 1]! +
+      (xyz[j * 3 + 2]! - ref.origin[p * 3 + 2]!) * ref.normal[p * 3 + 2]!;
   }
   return { patch, distance };
 }
@@ -114,16 +137,24 @@ export function refineRegistration(
   let iterations = 0;
   let previousRms = Infinity;
   let stalls = 0;
+  let fine = false;
   while (iterations < maxIterations) {
     place(matrix);
-    const match = pairWithPlanes(moved, n, ref, maxDistance);
+    const match = fine ? pairBestFit(moved, n, ref, maxDistance) : pairWithPlanes(moved, n, ref, maxDistance);
     const cut = inlierCut(match.distance, keepFraction, floor);
     if (cut < 0) break;
     // Noise keeps the pairs shuffling by tiny amounts: stop once the error has stopped improving.
     const { rms } = inlierRms(match.distance, cut);
-    stalls = rms > previousRms * (1 - STALL_RATIO) ? stalls + 1 : 0;
+    stalls = rms > previousRms * (1 - (fine ? FINE_STALL_RATIO : STALL_RATIO)) ? stalls + 1 : 0;
     previousRms = Math.min(previousRms, rms);
-    if (stalls >= STALL_ITERATIONS) break;
+    if (stalls >= STALL_ITERATIONS) {
+      if (fine) break;
+      // The coarse pairing has done what it can: finish with each point on the plane it fits best.
+      fine = true;
+      stalls = 0;
+      previousRms = Infinity;
+      continue;
+    }
     // Pivot: the kept points' centroid (keeps the normal equations well conditioned).
     const pivot: [number, number, number] = [0, 0, 0];
     let kept = 0;
@@ -177,7 +208,7 @@ export function refineRegistration(
   }
 
   place(matrix);
-  const match = pairWithPlanes(moved, n, ref, maxDistance);
+  const match = pairBestFit(moved, n, ref, maxDistance);
   const { rms, kept } = inlierRms(match.distance, inlierCut(match.distance, keepFraction, floor));
   return { matrix, rmsError: rms, iterations, pairs: kept };
 }

@@ -25,7 +25,7 @@ export interface Registration {
 export interface RegistrationOptions {
   /** At most this many capture patches take part in each iteration (default 10 000). */
   maxPairs?: number;
-  /** At most this many iterations (default 40). */
+  /** At most this many iterations (default 60). */
   maxIterations?: number;
   /** Stop when an iteration turns by less than this many radians and moves less than `tolerance` × the cloud's size (default 1e-7). */
   tolerance?: number;
