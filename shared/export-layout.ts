@@ -6,7 +6,7 @@
  * ```
  * <dir>/catalog.json                  manifest: {format, version, exportedAt, source, counts, files}
  * <dir>/documents/<collection>.json   every document of users, admins, projects, models,
- *                                     annotations (findings) and alignments:
+ *                                     annotations (findings), alignments and changeMaps:
  *                                     a JSON array of {id, ...data}, sorted by id
  * <dir>/files/<storage path>          every stored file under models/, byte for byte
  * <dir>/accounts.json                 sign-in accounts [{uid, email, password_hash, disabled}]
@@ -41,13 +41,22 @@ export const EXPORT_ACCOUNTS = 'accounts.json';
  * Collections exported, in import order (findings after their models, so the models' counts
  * arrive with the findings they count).
  */
-export const EXPORT_COLLECTIONS: readonly CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'];
+export const EXPORT_COLLECTIONS: readonly CollectionName[] = [
+  'users',
+  'admins',
+  'projects',
+  'models',
+  'annotations',
+  'alignments',
+  'changeMaps',
+];
 
 /**
  * Collections an export may lack: exports made before findings existed have no
- * `annotations.json` or `alignments.json`; an import reads them as empty.
+ * `annotations.json` or `alignments.json`, and those made before change maps no
+ * `changeMaps.json`; an import reads them as empty.
  */
-export const EXPORT_OPTIONAL_COLLECTIONS: readonly CollectionName[] = ['annotations', 'alignments'];
+export const EXPORT_OPTIONAL_COLLECTIONS: readonly CollectionName[] = ['annotations', 'alignments', 'changeMaps'];
 
 /** Largest `catalog.json` an import reads, in bytes (a manifest lists every file: about 150 bytes each). */
 export const EXPORT_MANIFEST_MAX_BYTES = 64 * 1024 * 1024;

@@ -9,6 +9,7 @@
  * models/{uuid}/images_thumbnails/{name}  thumbnails (files.thumbnails[0] is the model's thumbnail)
  * models/{uuid}/assets/{name}             other assets
  * models/{uuid}/camera-metadata.json      camera metadata
+ * models/{uuid}/changes/{ref}.bin         a change map's per-Gaussian values against reference model {ref}
  * ```
  *
  * File names are sanitised before they become part of a path (no '/', no '..', no control
@@ -30,6 +31,13 @@ export type SplatExtension = 'ply' | 'splat';
 /** The sub-folders of a model folder that hold additional files. */
 export type ModelSubfolder = 'images' | 'images_thumbnails' | 'assets';
 export const MODEL_SUBFOLDERS: readonly ModelSubfolder[] = ['images', 'images_thumbnails', 'assets'];
+/**
+ * The folder of a capture's change-map values (`models/{uuid}/changes/`): one file per reference
+ * model it was compared with, written with its change map, not an additional file a person uploads.
+ */
+export const CHANGE_VALUES_FOLDER = 'changes';
+/** The extension of a change map's values file. */
+export const CHANGE_VALUES_EXTENSION = '.bin';
 
 // Control characters: C0, DEL and C1.
 // eslint-disable-next-line no-control-regex
@@ -120,9 +128,10 @@ const MODEL_FOLDER_FILES: ReadonlySet<string> = new Set([
  * embedded server on every upload route and by the adapters before they upload:
  * `models/{uuid}/model.ply|model.splat|model.glb`, the web-sized copies `models/{uuid}/model.spz` and
  * `models/{uuid}/model.web.glb`, the splat copy's preview `models/{uuid}/model.preview.spz`,
- * `models/{uuid}/camera-metadata.json`, or
- * `models/{uuid}/images|images_thumbnails|assets/{name}`, with `{uuid}` a model uuid
- * ({@link isModelUuid}) and `{name}` a valid file name ({@link checkFileName}).
+ * `models/{uuid}/camera-metadata.json`,
+ * `models/{uuid}/images|images_thumbnails|assets/{name}`, or a change map's values
+ * `models/{uuid}/changes/{name}.bin`, with `{uuid}` a model uuid ({@link isModelUuid}) and
+ * `{name}` a valid file name ({@link checkFileName}).
  * @returns the path unchanged
  * @throws AppError `invalid-argument` "Invalid storage path '…': …" saying which part is wrong
  */
@@ -134,18 +143,22 @@ export function validateModelFilePath(path: unknown): string {
   const parts = path.split('/');
   if (parts[0] !== MODELS_ROOT || parts.length < 3) throw bad(`files are stored only under ${MODELS_ROOT}/{uuid}/`);
   if (!isModelUuid(parts[1]!)) throw bad(`'${parts[1]!.slice(0, 60)}' is not a model uuid`);
+  const folders = [...MODEL_SUBFOLDERS, CHANGE_VALUES_FOLDER];
   if (parts.length === 3) {
     if (!MODEL_FOLDER_FILES.has(parts[2]!))
-      throw bad(`a model folder holds only ${[...MODEL_FOLDER_FILES].join(', ')} and the folders ${MODEL_SUBFOLDERS.join(', ')}`);
+      throw bad(`a model folder holds only ${[...MODEL_FOLDER_FILES].join(', ')} and the folders ${folders.join(', ')}`);
     return path;
   }
-  if (parts.length !== 4 || !(MODEL_SUBFOLDERS as readonly string[]).includes(parts[2]!)) {
-    throw bad(`files below a model folder go directly into ${MODEL_SUBFOLDERS.map((f) => `${f}/`).join(', ')}`);
+  if (parts.length !== 4 || !folders.includes(parts[2]!)) {
+    throw bad(`files below a model folder go directly into ${folders.map((f) => `${f}/`).join(', ')}`);
   }
   try {
     checkFileName(parts[3]!);
   } catch (error) {
     throw bad((error as Error).message, error);
+  }
+  if (parts[2] === CHANGE_VALUES_FOLDER && (!parts[3]!.endsWith(CHANGE_VALUES_EXTENSION) || parts[3] === CHANGE_VALUES_EXTENSION)) {
+    throw bad(`${CHANGE_VALUES_FOLDER}/ holds only change-map values, {referenceModelId}${CHANGE_VALUES_EXTENSION}`);
   }
   return path;
 }
@@ -277,6 +290,41 @@ export function modelSubfolderFilePath(uuid: string, subfolder: ModelSubfolder, 
   return `${modelSubfolderPath(uuid, subfolder)}/${requireFileName(name)}`;
 }
 
+/**
+ * `models/{uuid}/changes/{referenceModelId}.bin`: the per-Gaussian values of the change map of
+ * capture `uuid` against reference model `referenceModelId`, in the capture's folder (so it goes
+ * with the capture, and a reader who may not open the capture may not read it).
+ * @param modelUuid the capture's uuid (its folder)
+ * @param referenceModelId the reference model's id; `{id}.bin` must be a valid file name as it is
+ *   (never sanitised: the path must name that model exactly)
+ * @returns the storage path
+ * @throws AppError `invalid-argument` for an unsafe uuid or an id that is no valid file name
+ */
+export function changeValuesPath(modelUuid: string, referenceModelId: string): string {
+  try {
+    checkFileName(`${referenceModelId}${CHANGE_VALUES_EXTENSION}`);
+  } catch (error) {
+    throw new AppError(ErrorCode.InvalidArgument, `Invalid reference model id for a change map: ${JSON.stringify(referenceModelId)}`, {
+      cause: error,
+      context: { referenceModelId },
+    });
+  }
+  return `${modelFolder(modelUuid)}/${CHANGE_VALUES_FOLDER}/${referenceModelId}${CHANGE_VALUES_EXTENSION}`;
+}
+
+/**
+ * The parts of a change map's values path ({@link changeValuesPath}).
+ * @param path a storage path
+ * @returns `{uuid, referenceModelId}` for `models/{uuid}/changes/{referenceModelId}.bin`, else null
+ */
+export function parseChangeValuesPath(path: string): { uuid: string; referenceModelId: string } | null {
+  const parts = path.split('/');
+  if (parts.length !== 4 || parts[0] !== MODELS_ROOT || parts[1] === '' || parts[2] !== CHANGE_VALUES_FOLDER) return null;
+  const name = parts[3]!;
+  if (!name.endsWith(CHANGE_VALUES_EXTENSION) || name.length === CHANGE_VALUES_EXTENSION.length) return null;
+  return { uuid: parts[1]!, referenceModelId: name.slice(0, -CHANGE_VALUES_EXTENSION.length) };
+}
+
 /** `models/{uuid}/images/{name}`, name sanitised. */
 export function imagePath(uuid: string, name: string): string {
   return modelSubfolderFilePath(uuid, 'images', name);
@@ -318,7 +366,8 @@ export function parseModelPath(path: string): { uuid: string; rest: string } | n
  *   (the original or its web-sized copy `model.web.glb`) → 'glb'
  *   (`model.<ext>` as written by this product, or another name from older uploads)
  * @returns the type, or null for a path that is none of these (outside `models/{uuid}/`, a
- *   folder, another file directly in the model folder)
+ *   folder, another file directly in the model folder, a change map's values in `changes/`: that
+ *   file is written and deleted with its change map, never listed or deleted as a model file)
  */
 export function fileEntryType(path: string): FileEntryType | null {
   const parsed = parseModelPath(path);

@@ -22,11 +22,12 @@ export type ModelType = 'hybrid' | 'splat' | 'mesh';
 
 /**
  * Names of the collections: projects, models, users and admins, plus `annotations` (findings, one
- * document per finding, {@link AnnotationData}) and `alignments` (one document per pair of
- * models, {@link AlignmentData}). Both are top-level collections keyed as documented on their
+ * document per finding, {@link AnnotationData}), `alignments` (one document per pair of
+ * models, {@link AlignmentData}) and `changeMaps` (one change map per pair of captures,
+ * {@link ChangeMapData}). All three are top-level collections keyed as documented on their
  * types, on Firestore and on the embedded backend alike.
  */
-export type CollectionName = 'projects' | 'models' | 'users' | 'admins' | 'annotations' | 'alignments';
+export type CollectionName = 'projects' | 'models' | 'users' | 'admins' | 'annotations' | 'alignments' | 'changeMaps';
 
 /** Location of a project. lat/lng in decimal degrees (WGS 84); null when unknown. */
 export interface ProjectLocation {
@@ -281,6 +282,83 @@ export interface Alignment extends AlignmentData {
   id: string;
 }
 
+/** One change region of a change map as stored: a cluster of changed Gaussians (`ChangeMapData.regions`). */
+export interface ChangeRegionData {
+  /** 1-based, in order of decreasing count. */
+  id: number;
+  /** 'capture': something changed or added in the capture; 'reference': present in the reference, gone from the capture. */
+  side: 'capture' | 'reference';
+  /** The region's centroid, in the reference frame (model units). */
+  centroid: [number, number, number];
+  /** The axis-aligned extent's lower corner, reference frame. */
+  min: [number, number, number];
+  /** The axis-aligned extent's upper corner, reference frame. */
+  max: [number, number, number];
+  /** Points (Gaussians) in the region, 1 or more. */
+  count: number;
+  /** Mean signed distance of its points, model units. */
+  meanDistance: number;
+  /** The signed distance of largest magnitude among its points, model units. */
+  maxDistance: number;
+}
+
+/**
+ * A change map of a capture against a reference model ('changeMaps' collection): the summary of
+ * per-Gaussian signed distances from the capture to the reference's surface after registration.
+ * Key: the pair's alignment key `{referenceModelId}__{modelId}` ({@link alignmentId}). The
+ * per-Gaussian values themselves are a binary file in the capture's folder (`valuesPath`,
+ * `models/{uuid}/changes/{referenceModelId}.bin`); `inputs` records what the map was computed
+ * from, so a reader can tell when it is out of date (`changeMapOutOfDate`).
+ */
+export interface ChangeMapData {
+  /** The reference model (the frame everything here is in). */
+  referenceModelId: string;
+  /** The capture compared with it. */
+  modelId: string;
+  projectId: string | null;
+  /** Storage path of the per-Gaussian values: `models/{capture uuid}/changes/{referenceModelId}.bin`. */
+  valuesPath: string;
+  /** What the map was computed from (stamps of both files, the alignment used as the starting guess). */
+  inputs: {
+    /** The capture's file stamp when computed (`changeMapInputFile`). */
+    modelFile: string;
+    /** The reference's file stamp when computed (`changeMapInputFile`). */
+    referenceFile: string;
+    /** The pair's stored alignment when computed (its method and matrix), or null when there was none. */
+    alignment: { method: string; matrix: number[] } | null;
+  };
+  /** The refined registration used: `matrix` maps capture coordinates into the reference frame (4×4, column-major). */
+  registration: {
+    matrix: number[];
+    /** Root-mean-square distance of the matched pairs after registration, model units. */
+    rmsError: number;
+    iterations: number;
+    /** Matched pairs in the last iteration. */
+    pairs: number;
+  };
+  /** Distances of smaller magnitude read as unchanged, model units. */
+  levelOfDetection: number;
+  /** Gaussians of the capture (the values file holds one value each). */
+  pointCount: number;
+  /** Gaussians of the reference used. */
+  referencePointCount: number;
+  /** Histogram of the measured signed distances: `counts` over equal bins from `min` to `max` (model units), at most 64 bins. */
+  histogram: { min: number; max: number; counts: number[] };
+  /** The change regions of both sides, at most 100. */
+  regions: ChangeRegionData[];
+  /** Uid (or label, e.g. 'cli') of who computed it. */
+  computed_by: string;
+  computed_at?: Timestamp | null;
+}
+
+/**
+ * A stored change map with its document id. (Not `ChangeMap`: that is the change-map maths'
+ * result, per-Gaussian arrays included, in `shared/change-map/`.)
+ */
+export interface ChangeMapRecord extends ChangeMapData {
+  id: string;
+}
+
 /** Document data type of each collection. */
 export interface CollectionTypes {
   projects: ProjectData;
@@ -289,6 +367,7 @@ export interface CollectionTypes {
   admins: AdminData;
   annotations: AnnotationData;
   alignments: AlignmentData;
+  changeMaps: ChangeMapData;
 }
 
 /** One element of an uploaded camera-metadata JSON array. Extra keys (fx, fy…) are normal. */

@@ -15,21 +15,23 @@
  *   hold for every writer;
  * - a model's Public ID has Edit's format and is unique within its project, checked
  *   whenever a write creates a model or changes its publicId or projectId.
- * - findings (`annotations`) and `alignments` need OpenModels to read; a finding, or an
- *   alignment, is withheld from callers without SeeHiddenModels unless its model (both models)
- *   exists and is not hidden, as the model is. Hidden means hidden for writes too: a caller writes
- *   as if a document it may not read were absent, so no refusal tells that it exists. Admins write
- *   both freely; a user (OpenModels) creates findings on models they can open as their own author,
- *   edits the content fields of their own findings, never deletes one and never writes an
- *   alignment. A non-admin's finding create must come in one commit with the model update that
- *   raises `metadata.annotationsCount` and `metadata.annotationsSeq` by one (the finding's `seq`,
- *   id `{modelId}_{seq}`) and changes nothing else; a non-admin writes a model in no other way
- *   ({@link authorizeBatch}, docs/ARCHITECTURE.md "Findings").
+ * - findings (`annotations`), `alignments` and `changeMaps` need OpenModels to read; a finding,
+ *   an alignment or a change map is withheld from callers without SeeHiddenModels unless its model
+ *   (both models) exists and is not hidden, as the model is. Hidden means hidden for writes too: a
+ *   caller writes as if a document it may not read were absent, so no refusal tells that it
+ *   exists. Admins write all three freely; a user (OpenModels) creates findings on models they can
+ *   open as their own author, edits the content fields of their own findings, never deletes one
+ *   and never writes an alignment or a change map. A non-admin's finding create must come in one
+ *   commit with the model update that raises `metadata.annotationsCount` and
+ *   `metadata.annotationsSeq` by one (the finding's `seq`, id `{modelId}_{seq}`) and changes
+ *   nothing else; a non-admin writes a model in no other way ({@link authorizeBatch},
+ *   docs/ARCHITECTURE.md "Findings").
  * The service principal (the embedded backend's service key) acts as 'admin'. Pure TypeScript:
  * the documents are read through a {@link DocumentLookup}, whatever stores them.
  */
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { FormMessages, ValidationMessages } from '@shared/messages.js';
+import { parseChangeValuesPath } from '@shared/paths.js';
 import type { WriteOp } from '@shared/ports/catalog.js';
 import { Capability, can, decideRole, isHiddenModel } from '@shared/roles.js';
 import type { CollectionName, Role } from '@shared/types.js';
@@ -50,8 +52,8 @@ export interface ReadScope {
   onlyId: string | undefined;
   /**
    * The fields naming the models a document is read with (a finding's `modelId`, an alignment's
-   * `referenceModelId` and `modelId`): a document is left out unless every model they name exists
-   * and is not hidden (`visible !== false`). Empty: nothing left out.
+   * and a change map's `referenceModelId` and `modelId`): a document is left out unless every
+   * model they name exists and is not hidden (`visible !== false`). Empty: nothing left out.
    */
   modelFields: readonly string[];
 }
@@ -61,13 +63,15 @@ export const UNRESTRICTED_SCOPE: ReadScope = Object.freeze({ hideHidden: false, 
 
 /**
  * The fields of each collection's documents that name the models they are read with: a finding
- * goes with its model, an alignment with both models it aligns. A reader who may not see hidden
- * models reads such a document only while each of those models exists and is not hidden, so
- * hiding a model (or deleting it) withholds its findings and alignments too.
+ * goes with its model, an alignment with both models it aligns, a change map with its capture and
+ * its reference. A reader who may not see hidden models reads such a document only while each of
+ * those models exists and is not hidden, so hiding a model (or deleting it) withholds its
+ * findings, alignments and change maps too.
  */
 export const MODEL_FIELDS: Readonly<Partial<Record<CollectionName, readonly string[]>>> = Object.freeze({
   annotations: Object.freeze(['modelId']),
   alignments: Object.freeze(['referenceModelId', 'modelId']),
+  changeMaps: Object.freeze(['referenceModelId', 'modelId']),
 });
 
 /** One write about to be applied, with the document before and after (null: absent). */
@@ -168,8 +172,8 @@ export function namesClosedModel(data: Json, fields: readonly string[], lookup: 
 
 /**
  * True when a caller without SeeHiddenModels may not read this stored document because of the
- * hidden-model rule: a hidden model, or a finding or an alignment whose model (either model) is
- * hidden or missing. Callers with SeeHiddenModels (admins, the service principal) read them all.
+ * hidden-model rule: a hidden model, or a finding, an alignment or a change map whose model
+ * (either model) is hidden or missing. Callers with SeeHiddenModels (admins, the service principal) read them all.
  * @param data the stored document's data
  * @param lookup reads the models (the store's current state, a commit's state so far)
  */
@@ -275,14 +279,15 @@ function counter(data: Json | null, field: (typeof COUNT_FIELDS)[number]): numbe
 }
 
 /**
- * A non-admin's write of a finding, a model or an alignment, decided from its before and after
- * (the count binding across the commit is {@link authorizeBatch}'s).
+ * A non-admin's write of a finding, a model, an alignment or a change map, decided from its
+ * before and after (the count binding across the commit is {@link authorizeBatch}'s).
  * @throws AppError `permission-denied`
  */
 function authorizeUserFindingWrite(principal: Extract<Principal, { kind: 'user' }>, change: PendingChange, lookup: DocumentLookup): void {
   const { before, after, collection, id } = change;
   if (!can(principal.role, Capability.OpenModels)) throw denied(`write ${collection}/${id} (no role)`);
   if (collection === 'alignments') throw denied('write alignments (admins only)');
+  if (collection === 'changeMaps') throw denied('write changeMaps (admins only)');
   if (collection === 'models') {
     // Only the count bump of a finding create (authorizeBatch binds it to the finding).
     if (before === null || after === null) throw denied(`write models/${id}`);
@@ -397,8 +402,8 @@ export function preAuthorizeWrite(
  * Authorises one computed write of a commit: a non-admin's own `users/{uid}` record keeps its uid,
  * email and role; a first record takes role 'user' or the role sign-in's resolution gives. A user's
  * finding write follows the findings rule (own author, content fields of own findings, no
- * delete, a model write only as a count bump, no alignments); the binding of a finding create to
- * its count bump is checked per commit by {@link authorizeBatch}.
+ * delete, a model write only as a count bump, no alignments or change maps); the binding of a
+ * finding create to its count bump is checked per commit by {@link authorizeBatch}.
  * @param lookup reads the `admins` allowlist and a finding's model (the commit's state so far)
  * @throws AppError `unauthenticated` / `permission-denied`
  */
@@ -406,7 +411,8 @@ export function authorizeWrite(principal: Principal, change: PendingChange, look
   requireSignedIn(principal);
   if (can(roleOf(principal), writeCapability(change.collection))) return;
   if (principal.kind !== 'user') throw denied('write');
-  if (change.collection === 'annotations' || change.collection === 'alignments' || change.collection === 'models') {
+  const findingsRule: readonly CollectionName[] = ['annotations', 'alignments', 'changeMaps', 'models'];
+  if (findingsRule.includes(change.collection)) {
     authorizeUserFindingWrite(principal, change, lookup);
     return;
   }
@@ -486,12 +492,21 @@ export function checkModelPublicId(change: PendingChange, modelsWithPublicId: Mo
   if (other !== undefined) throw new AppError(ErrorCode.AlreadyExists, publicIdInUse(publicId), { context: { publicId, modelId: other } });
 }
 
-/** True when `path` lies in the folder of a hidden model (`models/{uuid}/…`). */
+/**
+ * True when `path` lies in the folder of a hidden model (`models/{uuid}/…`), or is a change map's
+ * values file (`models/{uuid}/changes/{referenceModelId}.bin`) whose reference model is hidden: the
+ * values are read with both models, as their change map is.
+ */
 export function isHiddenModelPath(path: string, lookup: DocumentLookup): boolean {
   const match = /^models\/([^/]+)(\/|$)/.exec(path);
   if (!match) return false;
-  const model = lookup('models', match[1]!);
-  return model !== null && model !== undefined && isHiddenModel(model);
+  const hidden = (id: string): boolean => {
+    const model = lookup('models', id);
+    return model !== null && model !== undefined && isHiddenModel(model);
+  };
+  if (hidden(match[1]!)) return true;
+  const values = parseChangeValuesPath(path);
+  return values !== null && hidden(values.referenceModelId);
 }
 
 /**

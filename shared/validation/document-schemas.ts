@@ -2,12 +2,13 @@
  * The stored document of every collection (`shared/types.ts`) as a strict zod schema: unknown
  * keys are refused, every field has its exact type, and each problem is reported with the form's
  * message where a form has one (`AnnotationMessages`, `ValidationMessages`, `FormMessages`,
- * `AlignmentMessages`), else with {@link DocumentMessages}. The rules that tie fields together
+ * `AlignmentMessages`, `ChangeMapMessages`), else with {@link DocumentMessages}. The rules that tie fields together
  * and the key rules are checked beside them by `parseStoredDocument` (`documents.ts`).
  */
 import { z } from 'zod';
 import { AlignmentMessages, isAlignmentMatrix } from '../alignment.js';
 import { AnnotationMessages, annotationFieldSchemas } from '../annotations.js';
+import { CHANGE_MAP_HISTOGRAM_BINS_MAX, CHANGE_MAP_REGIONS_MAX, ChangeMapMessages } from '../change-map-document.js';
 import { FormMessages, ValidationMessages } from '../messages.js';
 import { MODEL_TYPES } from '../model-type.js';
 import type { CollectionName, ModelType } from '../types.js';
@@ -116,6 +117,101 @@ export const alignmentDocumentSchema = z.strictObject({
   rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
   created_by: pathText,
   created_at: timestamp.optional(),
+});
+
+/** A finite number (zod refuses NaN and ±Infinity), reported with `message`. */
+const finite = (message: string) => z.number({ error: message });
+/** A whole number of 0 or more, reported with `message`. */
+const whole = (message: string) => z.number({ error: message }).int(message).min(0, message);
+/** A 4×4 column-major matrix of an invertible affine transform (`isAlignmentMatrix`), reported with `message`. */
+const affineMatrix = (message: string) =>
+  z
+    .array(z.number({ error: message }), { error: message })
+    .length(16, message)
+    .refine(isAlignmentMatrix, message);
+/** A text of 1–1,024 characters without control characters, reported with `message` (a change map's file stamps, its method). */
+const label = (message: string) =>
+  z
+    .string({ error: message })
+    .min(1, message)
+    .refine((text) => text.length <= 1024 && !CONTROL_CHARACTER.test(text), message);
+/** A point of a change region as `[x, y, z]`, finite numbers. */
+const regionPoint = z.tuple([finite(ChangeMapMessages.region), finite(ChangeMapMessages.region), finite(ChangeMapMessages.region)], {
+  error: ChangeMapMessages.region,
+});
+
+/** One change region of a change map (`ChangeRegionData`). */
+const changeRegion = z.strictObject(
+  {
+    id: z.number({ error: ChangeMapMessages.region }).int(ChangeMapMessages.region).min(1, ChangeMapMessages.region),
+    side: z.enum(['capture', 'reference'], { error: ChangeMapMessages.region }),
+    centroid: regionPoint,
+    min: regionPoint,
+    max: regionPoint,
+    count: z.number({ error: ChangeMapMessages.region }).int(ChangeMapMessages.region).min(1, ChangeMapMessages.region),
+    meanDistance: finite(ChangeMapMessages.region),
+    maxDistance: finite(ChangeMapMessages.region),
+  },
+  { error: ChangeMapMessages.region },
+);
+
+/**
+ * A change map's fields ('changeMaps', `ChangeMapData`): two model ids and the project, the
+ * values file's path (1–1,024 characters), the inputs (two file stamps and the alignment used,
+ * `{method, matrix}` with an invertible affine matrix, or null), the registration (an invertible
+ * affine 4×4 column-major matrix, a finite RMS error ≥ 0, whole iterations and pairs), a finite
+ * level of detection ≥ 0, whole point counts, a histogram of 1–{@link CHANGE_MAP_HISTOGRAM_BINS_MAX}
+ * whole counts between finite `min` ≤ `max`, at most {@link CHANGE_MAP_REGIONS_MAX} regions, who
+ * computed it and when. Two different models, the values path's form
+ * (`models/{uuid}/changes/{referenceModelId}.bin`) and the key (`{referenceModelId}__{modelId}`)
+ * are `parseStoredDocument`'s (documents.ts) to check.
+ */
+export const changeMapDocumentSchema = z.strictObject({
+  referenceModelId: idText(ChangeMapMessages.key),
+  modelId: idText(ChangeMapMessages.key),
+  projectId: idText().nullable(),
+  valuesPath: label(ChangeMapMessages.valuesPath),
+  inputs: z.strictObject(
+    {
+      modelFile: label(ChangeMapMessages.inputs),
+      referenceFile: label(ChangeMapMessages.inputs),
+      alignment: z
+        .strictObject(
+          { method: label(ChangeMapMessages.inputs), matrix: affineMatrix(AlignmentMessages.matrixInvalid) },
+          { error: ChangeMapMessages.inputs },
+        )
+        .nullable(),
+    },
+    { error: ChangeMapMessages.inputs },
+  ),
+  registration: z.strictObject(
+    {
+      matrix: affineMatrix(ChangeMapMessages.registrationMatrix),
+      rmsError: finite(ChangeMapMessages.registration).min(0, ChangeMapMessages.registration),
+      iterations: whole(ChangeMapMessages.registration),
+      pairs: whole(ChangeMapMessages.registration),
+    },
+    { error: ChangeMapMessages.registration },
+  ),
+  levelOfDetection: finite(ChangeMapMessages.levelOfDetection).min(0, ChangeMapMessages.levelOfDetection),
+  pointCount: whole(ChangeMapMessages.pointCounts),
+  referencePointCount: whole(ChangeMapMessages.pointCounts),
+  histogram: z
+    .strictObject(
+      {
+        min: finite(ChangeMapMessages.histogram),
+        max: finite(ChangeMapMessages.histogram),
+        counts: z
+          .array(whole(ChangeMapMessages.histogram), { error: ChangeMapMessages.histogram })
+          .min(1, ChangeMapMessages.histogram)
+          .max(CHANGE_MAP_HISTOGRAM_BINS_MAX, ChangeMapMessages.histogram),
+      },
+      { error: ChangeMapMessages.histogram },
+    )
+    .refine((histogram) => histogram.min <= histogram.max, ChangeMapMessages.histogram),
+  regions: z.array(changeRegion, { error: ChangeMapMessages.region }).max(CHANGE_MAP_REGIONS_MAX, ChangeMapMessages.regionsMax),
+  computed_by: pathText,
+  computed_at: timestamp.optional(),
 });
 
 /** A file check's common fields (`FileCheckBase`). */
@@ -293,6 +389,7 @@ export const adminDocumentSchema = z.strictObject({
 export const DOCUMENT_SCHEMAS: { readonly [C in CollectionName]: z.ZodType } = {
   annotations: annotationDocumentSchema,
   alignments: alignmentDocumentSchema,
+  changeMaps: changeMapDocumentSchema,
   models: modelDocumentSchema,
   projects: projectDocumentSchema,
   users: userDocumentSchema,

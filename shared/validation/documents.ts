@@ -13,6 +13,8 @@
 import type { z } from 'zod';
 import { AlignmentMessages } from '../alignment.js';
 import { AnnotationMessages, annotationShapeProblem } from '../annotations.js';
+import { ChangeMapMessages } from '../change-map-document.js';
+import { parseChangeValuesPath } from '../paths.js';
 import type { CollectionName, CollectionTypes } from '../types.js';
 import { DocumentMessages } from './document-messages.js';
 import { DOCUMENT_SCHEMAS } from './document-schemas.js';
@@ -21,6 +23,7 @@ import { DOCUMENT_SCHEMAS } from './document-schemas.js';
 const DOCUMENT_NAMES: { readonly [C in CollectionName]: string } = {
   annotations: 'a finding',
   alignments: 'an alignment',
+  changeMaps: 'a change map',
   models: 'a model',
   projects: 'a project',
   users: 'a user record',
@@ -28,7 +31,16 @@ const DOCUMENT_NAMES: { readonly [C in CollectionName]: string } = {
 };
 
 /** Timestamp fields by their last path segment (for their message). */
-const TIMESTAMP_FIELDS = new Set(['created_at', 'last_updated', 'uploaded_at', 'updated_at', 'registered_at', 'added_at', 'checkedAt']);
+const TIMESTAMP_FIELDS = new Set([
+  'created_at',
+  'last_updated',
+  'uploaded_at',
+  'updated_at',
+  'registered_at',
+  'added_at',
+  'checkedAt',
+  'computed_at',
+]);
 
 /** A problem of a stored document: its message, where it is, and every field it depends on. */
 export interface DocumentProblem {
@@ -71,7 +83,9 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
  * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
  * finding's kind, measure and up against its points ({@link annotationShapeProblem}) and a
  * follow-up of another model; an alignment of two different models with the pairs its method
- * takes. A field that is not of its own type is left to its field rule.
+ * takes; a change map of two different models whose values file is named after its reference
+ * model (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is
+ * left to its field rule.
  */
 function crossProblems(collection: CollectionName, data: Record<string, unknown>): DocumentProblem[] {
   const problems: DocumentProblem[] = [];
@@ -93,6 +107,16 @@ function crossProblems(collection: CollectionName, data: Record<string, unknown>
       }
     }
   }
+  if (collection === 'changeMaps') {
+    if (typeof data.modelId === 'string' && data.modelId === data.referenceModelId) {
+      problems.push({ message: ChangeMapMessages.sameModel, path: ['modelId'], depends: [['modelId'], ['referenceModelId']] });
+    }
+    if (typeof data.valuesPath === 'string' && typeof data.referenceModelId === 'string') {
+      if (parseChangeValuesPath(data.valuesPath)?.referenceModelId !== data.referenceModelId) {
+        problems.push({ message: ChangeMapMessages.valuesPath, path: ['valuesPath'], depends: [['valuesPath'], ['referenceModelId']] });
+      }
+    }
+  }
   return problems;
 }
 
@@ -107,6 +131,10 @@ function keyProblem(collection: CollectionName, id: string, data: Record<string,
       return id === `${String(data.referenceModelId)}__${String(data.modelId)}`
         ? null
         : { message: DocumentMessages.alignmentKey, path: ['modelId'], depends: [['modelId'], ['referenceModelId']] };
+    case 'changeMaps':
+      return id === `${String(data.referenceModelId)}__${String(data.modelId)}`
+        ? null
+        : { message: ChangeMapMessages.key, path: ['modelId'], depends: [['modelId'], ['referenceModelId']] };
     case 'users':
       return data.uid === id ? null : { message: DocumentMessages.userKey, path: ['uid'], depends: [['uid']] };
     case 'admins':
@@ -125,7 +153,8 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
  * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
  * measure and up against its points, a follow-up of another model; an alignment of two models
- * with the pairs its method takes) and its key rule: a finding at `{modelId}_{seq}`, an alignment
+ * with the pairs its method takes; a change map of two models with its values file named after
+ * the reference) and its key rule: a finding at `{modelId}_{seq}`, an alignment and a change map
  * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
  * Timestamps are in the ports' form (ISO strings, no server-time sentinels).
  * @param collection the collection

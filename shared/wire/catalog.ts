@@ -16,8 +16,8 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
-/** Collection names: projects, models, users and admins, and `annotations` and `alignments`. */
-export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins', 'annotations', 'alignments']);
+/** Collection names: projects, models, users and admins, and `annotations`, `alignments` and `changeMaps`. */
+export const collectionSchema = z.enum(['projects', 'models', 'users', 'admins', 'annotations', 'alignments', 'changeMaps']);
 
 /** A field path on the wire: checked by the shared rule (`shared/field-path.ts`). */
 const fieldPathSchema = z.string().superRefine((path, ctx) => {

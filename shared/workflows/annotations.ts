@@ -1,8 +1,8 @@
 /**
  * The findings workflows over the catalog port: create, edit, delete and list
  * findings (`annotations`), set a model's scale (`metadata.unitsPerMetre`), and the writes a
- * model delete adds for its findings and alignments. A finding's create and delete change the
- * model's `metadata.annotationsCount` (and a create its `metadata.annotationsSeq`) in one
+ * model delete adds for its findings, alignments and change maps. A finding's create and delete
+ * change the model's `metadata.annotationsCount` (and a create its `metadata.annotationsSeq`) in one
  * transaction that read the model and the finding, so the count is the number stored whatever
  * runs beside them; both backends' rules refuse a finding write whose batch does not do so
  * (`firestore.rules`, `shared/rules/document-rules.ts`). Deleting a model ends with a transaction
@@ -12,9 +12,10 @@
 import type { AnnotationInput, AnnotationValues } from '../annotations.js';
 import { AnnotationMessages, annotationId, validateAnnotation, validateUnitsPerMetre } from '../annotations.js';
 import { AppError, ErrorCode } from '../errors.js';
-import type { CatalogPort, CatalogTransaction, WriteOp } from '../ports/catalog.js';
+import { parseChangeValuesPath } from '../paths.js';
+import type { CatalogPort, CatalogTransaction, WithId, WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
-import type { Annotation, AnnotationData, Model } from '../types.js';
+import type { Annotation, AnnotationData, CollectionTypes, Model } from '../types.js';
 import { unwrap } from './util.js';
 
 /** Who writes a finding: the signed-in account (or, for the CLI's service key, a label such as 'cli'). */
@@ -184,30 +185,74 @@ type ModelToDelete = Pick<Model, 'id' | 'metadata' | 'projectId'>;
 /** The last finding number a model record says it gave (0 when none). */
 const seqOf = (model: ModelToDelete): number => model.metadata?.annotationsSeq ?? 0;
 
-/** The findings and alignments of `models`: one query per project, per model for a model outside projects. */
+/** The collections of documents about a pair of models (`{referenceModelId}__{modelId}`), which go when either model goes. */
+type PairCollection = 'alignments' | 'changeMaps';
+
+/**
+ * The documents of a pair collection that name one of `models` as either side: one query per
+ * project, two per model for a model outside projects.
+ */
+async function listPairDocuments<C extends PairCollection>(
+  catalog: CatalogPort,
+  collection: C,
+  models: readonly ModelToDelete[],
+): Promise<Array<WithId<CollectionTypes[C]>>> {
+  const ids = new Set(models.map((m) => m.id));
+  const listed: Array<WithId<CollectionTypes[C]>> = [];
+  const projects = new Set(models.map((m) => m.projectId).filter((p): p is string => typeof p === 'string' && p !== ''));
+  for (const projectId of projects) listed.push(...(await catalog.query(collection, { where: [['projectId', '==', projectId]] })));
+  for (const model of models) {
+    if (typeof model.projectId === 'string' && model.projectId !== '') continue;
+    listed.push(...(await catalog.query(collection, { where: [['modelId', '==', model.id]] })));
+    listed.push(...(await catalog.query(collection, { where: [['referenceModelId', '==', model.id]] })));
+  }
+  const found = new Map<string, WithId<CollectionTypes[C]>>();
+  for (const doc of listed) if (ids.has(doc.modelId) || ids.has(doc.referenceModelId)) found.set(doc.id, doc);
+  return [...found.values()];
+}
+
+/** The findings, alignments and change maps of `models`: one query per project, per model for a model outside projects. */
 async function listModelsFindings(
   catalog: CatalogPort,
   models: readonly ModelToDelete[],
-): Promise<{ annotations: Annotation[]; alignments: string[] }> {
+): Promise<{ annotations: Annotation[]; alignments: string[]; changeMaps: Array<{ id: string; valuesPath: string }> }> {
   const ids = new Set(models.map((m) => m.id));
   const annotations: Annotation[] = [];
-  const alignments: Array<{ id: string; modelId: string; referenceModelId: string }> = [];
   const projects = new Set(models.map((m) => m.projectId).filter((p): p is string => typeof p === 'string' && p !== ''));
-  for (const projectId of projects) {
-    annotations.push(...(await catalog.query('annotations', { where: [['projectId', '==', projectId]] })));
-    alignments.push(...(await catalog.query('alignments', { where: [['projectId', '==', projectId]] })));
-  }
+  for (const projectId of projects) annotations.push(...(await catalog.query('annotations', { where: [['projectId', '==', projectId]] })));
   for (const model of models) {
     if (typeof model.projectId === 'string' && model.projectId !== '') continue;
     annotations.push(...(await catalog.query('annotations', { where: [['modelId', '==', model.id]] })));
-    alignments.push(...(await catalog.query('alignments', { where: [['modelId', '==', model.id]] })));
-    alignments.push(...(await catalog.query('alignments', { where: [['referenceModelId', '==', model.id]] })));
   }
   const findings = new Map<string, Annotation>();
   for (const a of annotations) if (ids.has(a.modelId)) findings.set(a.id, a);
-  const pairs = new Set<string>();
-  for (const a of alignments) if (ids.has(a.modelId) || ids.has(a.referenceModelId)) pairs.add(a.id);
-  return { annotations: [...findings.values()], alignments: [...pairs] };
+  const alignments = (await listPairDocuments(catalog, 'alignments', models)).map((a) => a.id);
+  const changeMaps = (await listPairDocuments(catalog, 'changeMaps', models)).map(({ id, valuesPath }) => ({ id, valuesPath }));
+  return { annotations: [...findings.values()], alignments, changeMaps };
+}
+
+/** What {@link deleteModelsFindings} deleted. */
+export interface DeletedFindings {
+  /** Findings deleted. */
+  annotations: number;
+  /** Alignments deleted. */
+  alignments: number;
+  /** Change maps deleted. */
+  changeMaps: number;
+  /**
+   * The values files of the change maps deleted (`models/{uuid}/changes/{referenceModelId}.bin`,
+   * only paths of that form), for the caller to delete from storage: a capture's lies in its own
+   * folder, but a reference model's change maps have theirs in the other captures' folders.
+   */
+  changeMapFiles: string[];
+}
+
+/** Deletes documents of a pair collection by id, in batches of {@link FINDINGS_DELETE_BATCH} (one already gone is no error). */
+async function deletePairDocuments(catalog: CatalogPort, collection: PairCollection, ids: readonly string[]): Promise<void> {
+  for (let start = 0; start < ids.length; start += FINDINGS_DELETE_BATCH) {
+    const chunk = ids.slice(start, start + FINDINGS_DELETE_BATCH);
+    await catalog.batch(chunk.map((id): WriteOp => ({ op: 'delete', collection, id })));
+  }
 }
 
 /** Splits findings into commits of at most {@link FINDINGS_DELETE_BATCH} writes (their deletes and their models' count updates). */
@@ -230,23 +275,24 @@ function findingChunks(findings: readonly Annotation[]): Annotation[][] {
 }
 
 /**
- * Deletes every finding of the given models and every alignment they are part of, before the
- * models themselves are deleted (no orphan findings). Findings go in transactions of at most
+ * Deletes every finding of the given models and every alignment and change map they are part of
+ * (as the capture or as the reference), before the models themselves are deleted (no orphan
+ * findings). Findings go in transactions of at most
  * {@link FINDINGS_DELETE_BATCH} writes, each reading its findings and their models, deleting
  * those still stored and lowering each model's `metadata.annotationsCount` by what it deleted, so
  * the count is exact after every commit, beside concurrent creates and deletes, even if the run
- * stops midway; alignments follow in batches. A caller that then deletes the models uses
- * {@link deleteModelsWithFindings}, which also catches findings added while this ran.
+ * stops midway; alignments and change maps follow in batches. Only the documents go: the change
+ * maps' values files are returned for the caller, which holds the file store, to delete. A caller
+ * that then deletes the models uses {@link deleteModelsWithFindings}, which also catches findings
+ * added while this ran.
  * @param catalog the catalog port (admins)
  * @param models the models whose findings go (ids and projects); findings are found by project
  *   (one query each) and by model for a model outside projects
- * @returns how many findings and alignments were deleted
+ * @returns how many findings, alignments and change maps were deleted, and the change maps'
+ *   values files ({@link DeletedFindings})
  * @throws catalog errors (`permission-denied`, `aborted`…); what was committed before stays consistent
  */
-export async function deleteModelsFindings(
-  catalog: CatalogPort,
-  models: readonly ModelToDelete[],
-): Promise<{ annotations: number; alignments: number }> {
+export async function deleteModelsFindings(catalog: CatalogPort, models: readonly ModelToDelete[]): Promise<DeletedFindings> {
   const found = await listModelsFindings(catalog, models);
   let annotations = 0;
   for (const chunk of findingChunks(found.annotations)) {
@@ -268,11 +314,19 @@ export async function deleteModelsFindings(
       return [...deleted.values()].reduce((a, b) => a + b, 0);
     });
   }
-  for (let start = 0; start < found.alignments.length; start += FINDINGS_DELETE_BATCH) {
-    const chunk = found.alignments.slice(start, start + FINDINGS_DELETE_BATCH);
-    await catalog.batch(chunk.map((id): WriteOp => ({ op: 'delete', collection: 'alignments', id })));
-  }
-  return { annotations, alignments: found.alignments.length };
+  await deletePairDocuments(catalog, 'alignments', found.alignments);
+  await deletePairDocuments(
+    catalog,
+    'changeMaps',
+    found.changeMaps.map((c) => c.id),
+  );
+  return {
+    annotations,
+    alignments: found.alignments.length,
+    changeMaps: found.changeMaps.length,
+    // Only a values path of its form: a document naming another model file never gets it deleted.
+    changeMapFiles: found.changeMaps.map((c) => c.valuesPath).filter((path) => parseChangeValuesPath(path) !== null),
+  };
 }
 
 /**
@@ -282,8 +336,8 @@ export async function deleteModelsFindings(
 const CATCH_UP_FINDINGS = 200;
 
 /**
- * Deletes models with their findings and alignments, so that deleting a model and adding a
- * finding to it cannot both succeed: the findings go first ({@link deleteModelsFindings}), then
+ * Deletes models with their findings, alignments and change maps, so that deleting a model and
+ * adding a finding to it cannot both succeed: the findings go first ({@link deleteModelsFindings}), then
  * one transaction re-reads the models and deletes them together with any finding added since the
  * findings were listed — those whose numbers lie between the model's `metadata.annotationsSeq`
  * as it was before the listing and as it is now (a finding's id is `{modelId}_{seq}`). A create
@@ -296,7 +350,8 @@ const CATCH_UP_FINDINGS = 200;
  *   findings are listed against); a model already gone is skipped
  * @param options.alsoWrite more of the final transaction (reads first, then writes), given the
  *   ids of the models it deletes: e.g. clearing the project's reference model; it may run several times
- * @returns how many findings, alignments and models were deleted
+ * @returns how many findings, alignments, change maps and models were deleted, and the deleted
+ *   change maps' values files for the caller to delete from storage ({@link DeletedFindings})
  * @throws AppError `aborted` (findings kept being added for every round, or the final
  *   transaction kept meeting other writes), catalog errors (`permission-denied`…)
  */
@@ -304,13 +359,15 @@ export async function deleteModelsWithFindings(
   catalog: CatalogPort,
   models: readonly ModelToDelete[],
   options: { alsoWrite?: (tx: CatalogTransaction, modelIds: string[]) => Promise<void> | void } = {},
-): Promise<{ annotations: number; alignments: number; models: number }> {
+): Promise<DeletedFindings & { models: number }> {
   let pending: ModelToDelete[] = [...models];
-  const total = { annotations: 0, alignments: 0, models: 0 };
+  const total: DeletedFindings & { models: number } = { annotations: 0, alignments: 0, changeMaps: 0, changeMapFiles: [], models: 0 };
   for (let round = 1; ; round += 1) {
     const removed = await deleteModelsFindings(catalog, pending);
     total.annotations += removed.annotations;
     total.alignments += removed.alignments;
+    total.changeMaps += removed.changeMaps;
+    total.changeMapFiles.push(...removed.changeMapFiles);
     const listed = new Map(pending.map((m) => [m.id, seqOf(m)]));
     const outcome = await catalog.transaction(async (tx) => {
       const current = (await Promise.all(pending.map((m) => tx.get('models', m.id)))).filter((m) => m !== null);

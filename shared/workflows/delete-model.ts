@@ -1,6 +1,7 @@
 /**
- * Deleting a model: its findings and alignments, its record (clearing the project's reference
- * when it was the reference) and then every file it has in storage.
+ * Deleting a model: its findings, alignments and change maps, its record (clearing the project's
+ * reference when it was the reference) and then every file it has in storage, with the values
+ * files of its change maps (those against it as the reference lie in the other captures' folders).
  */
 import { AppError, ErrorCode } from '../errors.js';
 import type { Backend } from '../ports/index.js';
@@ -13,10 +14,12 @@ import { deleteFilesQuietly } from './util.js';
 
 /**
  * Deletes a model with its record and every file under `models/{uuid}/`. The typed
- * name must equal the model name (both trimmed). The record goes first (with
- * the project's reference_model_id cleared in the same batch when it was the reference); files
- * follow. The model is deleted once its record is: files that could not be deleted are returned
- * (not thrown), for the caller to report; `catalog doctor --fix` removes them later.
+ * name must equal the model name (both trimmed). Its findings, alignments and change maps go
+ * first, then the record (with the project's reference_model_id cleared in the same batch when it
+ * was the reference); files follow, the values files of its change maps included (a change map
+ * against this model as the reference keeps its values in the capture's folder). The model is
+ * deleted once its record is: files that could not be deleted are returned (not thrown), for the
+ * caller to report; `catalog doctor --fix` removes those in the model's own folder later.
  *
  * @param backend catalog and file-store ports (admin or service)
  * @param modelId the model's id
@@ -37,10 +40,10 @@ export async function deleteModel(
     throw new AppError(ErrorCode.InvalidArgument, ValidationMessages.modelNameMismatch, { context: { modelId } });
   }
   const paths = await modelFilePaths(files, model);
-  // The model's findings and alignments go first (the count stays exact at every commit); the
-  // record goes in a transaction that re-reads it, so a finding added meanwhile goes too.
+  // The model's findings, alignments and change maps go first (the count stays exact at every
+  // commit); the record goes in a transaction that re-reads it, so a finding added meanwhile goes too.
   const projectId = model.projectId;
-  await deleteModelsWithFindings(catalog, [model], {
+  const removed = await deleteModelsWithFindings(catalog, [model], {
     alsoWrite: async (tx) => {
       if (!projectId) return;
       const project = await tx.get('projects', projectId);
@@ -49,6 +52,7 @@ export async function deleteModel(
       }
     },
   });
+  for (const path of removed.changeMapFiles) paths.add(path);
   const failed = await deleteFilesQuietly(files, [...paths]);
   return { name: model.name, filesDeleted: paths.size - failed.length, filesNotDeleted: failed };
 }

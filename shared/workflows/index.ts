@@ -27,6 +27,8 @@ export {
   deleteModelsWithFindings,
   FINDINGS_DELETE_BATCH,
 } from './annotations.js';
-export type { AnnotationAuthor } from './annotations.js';
+export type { AnnotationAuthor, DeletedFindings } from './annotations.js';
 export { saveAlignment, getAlignment, deleteAlignment, carryOverAnnotation, mapAnnotationAcross } from './alignments.js';
 export type { SaveAlignmentInput } from './alignments.js';
+export { saveChangeMap, getChangeMap, listChangeMaps, deleteChangeMap } from './change-maps.js';
+export type { SaveChangeMapInput } from './change-maps.js';

@@ -6,6 +6,7 @@ import type { Backend } from '../ports/index.js';
 import type { Model } from '../types.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ProjectMessages, ValidationMessages, projectHasModels } from '../messages.js';
+import { parseModelPath } from '../paths.js';
 import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
@@ -86,9 +87,10 @@ export interface DeleteProjectProgress {
  * project and all its models'): ONE typed-name
  * confirmation (the project name, trimmed), then the models in chunks of
  * {@link PROJECT_DELETE_CHUNK}: for each model of the chunk its files (everything under
- * `models/{uuid}/` and every path its record names), then the chunk's records in one atomic
- * batch (with `reference_model_id: null` on the project when its reference model is among
- * them), and the project record last.
+ * `models/{uuid}/` and every path its record names), then the chunk's findings, alignments and
+ * change maps and its records (with `reference_model_id: null` on the project when its reference
+ * model is among them) and the values files of those change maps that lie in other models'
+ * folders, and the project record last.
  *
  * Nothing is orphaned: a record is deleted only after all its files are (a file that cannot be
  * deleted stops the run with its error, the record still naming the file). If the run fails midway, what is left
@@ -134,14 +136,19 @@ export async function deleteProjectWithModels(
       const limit = pLimit(4);
       const counts = await Promise.all(chunk.map((model) => limit(() => deleteAllFilesOf(files, model))));
       filesDeleted += counts.reduce((a, b) => a + b, 0);
-      // Findings and alignments first; the models in a transaction that re-reads them (a finding added meanwhile goes too).
+      // Findings, alignments and change maps first; the models in a transaction that re-reads them (a finding added meanwhile goes too).
       let clears = false;
-      await deleteModelsWithFindings(catalog, chunk, {
+      const removed = await deleteModelsWithFindings(catalog, chunk, {
         alsoWrite: (tx, ids) => {
           clears = !referenceCleared && ids.some((id) => id === project.reference_model_id);
           if (clears) tx.update('projects', projectId, { reference_model_id: null, last_updated: SERVER_TIMESTAMP });
         },
       });
+      // The values of a change map against one of these models may lie in the folder of a capture
+      // outside this chunk (a later one, or outside the project); those in the chunk's folders are gone already.
+      const folders = new Set(chunk.map((model) => model.uuid || model.id));
+      const elsewhere = removed.changeMapFiles.filter((path) => !folders.has(parseModelPath(path)?.uuid ?? ''));
+      filesDeleted += await deletePathsOrThrow(files, elsewhere);
       if (clears) referenceCleared = true;
       modelsDeleted += chunk.length;
       options.onProgress?.({ modelsDeleted, models: total });
@@ -159,7 +166,15 @@ export async function deleteProjectWithModels(
  *   `storage/unauthorized` for a non-admin), with `context.modelId` when it is an AppError's
  */
 async function deleteAllFilesOf(files: FileStorePort, model: Model): Promise<number> {
-  const paths = await modelFilePaths(files, model);
+  return deletePathsOrThrow(files, [...(await modelFilePaths(files, model))]);
+}
+
+/**
+ * Deletes stored files; a file already gone counts as deleted.
+ * @returns how many paths were deleted (or already gone)
+ * @throws the first storage error other than `storage/object-not-found`, as thrown
+ */
+async function deletePathsOrThrow(files: FileStorePort, paths: readonly string[]): Promise<number> {
   for (const path of paths) {
     try {
       await files.delete(path);
@@ -167,5 +182,5 @@ async function deleteAllFilesOf(files: FileStorePort, model: Model): Promise<num
       if (!isAppError(error, ErrorCode.ObjectNotFound)) throw error;
     }
   }
-  return paths.size;
+  return paths.length;
 }

@@ -11,6 +11,9 @@ import type { Model, Project } from '@shared/types.js';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { createProject } from '@shared/workflows/index.js';
 import { createAnnotation } from '@shared/workflows/annotations.js';
+import { saveChangeMap } from '@shared/workflows/change-maps.js';
+import { changeMapInputFile } from '@shared/change-map-document.js';
+import { changeValuesPath } from '@shared/paths.js';
 import { makeSplatPly } from '../../cli/src/lib/demo-data/index.js';
 import { jsonCli, noisyJpeg, parseJson, runCli, storedModelFiles } from '../support/cli.js';
 import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
@@ -349,7 +352,7 @@ describe('seed → export → import', () => {
     try {
       const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);
-      // a finding and an alignment travel with the catalog
+      // a finding, an alignment and a change map (with its values file) travel with the catalog
       const [m1, m2] = await source.service.catalog.query('models', { orderBy: [['publicId', 'asc']], limit: 2 });
       const finding = await createAnnotation(
         source.service.catalog,
@@ -367,6 +370,20 @@ describe('seed → export → import', () => {
         rmsError: 0,
         created_by: 'cli',
       });
+      const values = changeValuesPath(m2!.uuid || m2!.id, m1!.id);
+      await source.service.files.upload(values, new Blob([new Uint8Array(64).fill(3)]), { contentType: 'application/octet-stream' });
+      await saveChangeMap(source.service.catalog, source.service.files, {
+        referenceModelId: m1!.id,
+        modelId: m2!.id,
+        inputs: { modelFile: changeMapInputFile(m2!), referenceFile: changeMapInputFile(m1!), alignment: null },
+        registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], rmsError: 0.004, iterations: 6, pairs: 16 },
+        levelOfDetection: 0.02,
+        pointCount: 16,
+        referencePointCount: 16,
+        histogram: { min: -0.01, max: 0.01, counts: [8, 8] },
+        regions: [],
+        computedBy: 'cli',
+      });
       const first = join(work, 'export-1');
       const exp = await runCli(['export', first, '--data-dir', source.dataDir, '--json']);
       expect(exp.exitCode, exp.stdout + exp.stderr).toBe(0);
@@ -378,6 +395,8 @@ describe('seed → export → import', () => {
       expect(exportedFindings.map((f) => f.id).sort()).toEqual(storedFindings.map((f) => f.id).sort());
       expect(exportedFindings.map((f) => f.id)).toContain(finding.id);
       expect(JSON.parse(readFileSync(join(first, 'documents', 'alignments.json'), 'utf8'))).toHaveLength(1);
+      expect(JSON.parse(readFileSync(join(first, 'documents', 'changeMaps.json'), 'utf8'))).toHaveLength(1);
+      expect(existsSync(join(first, 'files', values))).toBe(true);
 
       const imp = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
       expect(imp.exitCode, imp.stdout + imp.stderr).toBe(0);
@@ -398,6 +417,8 @@ describe('seed → export → import', () => {
       };
       expect(manifest(second)).toEqual(manifest(first));
       expect((await target.service.catalog.get('annotations', finding.id))?.title).toBe('Crack at the weld');
+      expect((await target.service.catalog.get('changeMaps', `${m1!.id}__${m2!.id}`))?.valuesPath).toBe(values);
+      expect((await target.service.files.getMetadata(values)).size).toBe(64);
       const sourceModel = await source.service.catalog.get('models', m1!.id);
       expect((await target.service.catalog.get('models', m1!.id))?.metadata).toMatchObject({
         annotationsCount: sourceModel!.metadata!.annotationsCount,
@@ -407,14 +428,15 @@ describe('seed → export → import', () => {
         sourceModel!.metadata!.annotationsCount,
       );
 
-      // an export made before findings existed (no findings or alignments files) still imports
+      // an export made before findings or change maps existed (no findings, alignments or change maps files) still imports
       rmSync(join(first, 'documents', 'annotations.json'));
       rmSync(join(first, 'documents', 'alignments.json'));
+      rmSync(join(first, 'documents', 'changeMaps.json'));
       const older = await runCli(['import', first, '--data-dir', target.dataDir, '--json']);
       expect(older.exitCode, older.stdout + older.stderr).toBe(0);
       expect(parseJson<{ counts: Record<string, number> }>(older.stdout)).toMatchObject({
         status: 'ok',
-        result: { counts: { annotations: 0, alignments: 0 } },
+        result: { counts: { annotations: 0, alignments: 0, changeMaps: 0 } },
       });
 
       expect(existsSync(join(first, 'accounts.json'))).toBe(true);

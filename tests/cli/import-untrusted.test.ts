@@ -31,7 +31,7 @@ import { cameraEntry, gaussianPly, jpegPhoto, triangleGlb } from '../support/mod
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
-const COLLECTIONS: CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'];
+const COLLECTIONS: CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments', 'changeMaps'];
 const NOW = '2026-03-04T05:06:07.000Z';
 
 let target: EmbeddedServer;
@@ -239,6 +239,24 @@ beforeAll(async () => {
           created_at: NOW,
         },
       ],
+      changeMaps: [
+        {
+          id: `${A}__${B}`,
+          referenceModelId: A,
+          modelId: B,
+          projectId: 'proj-import',
+          valuesPath: `models/${B}/changes/${A}.bin`,
+          inputs: { modelFile: `models/${B}/model.glb`, referenceFile: `models/${A}/model.ply`, alignment: null },
+          registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], rmsError: 0.01, iterations: 3, pairs: 4 },
+          levelOfDetection: 0.02,
+          pointCount: 4,
+          referencePointCount: 4,
+          histogram: { min: 0, max: 0, counts: [4] },
+          regions: [],
+          computed_by: 'cli',
+          computed_at: NOW,
+        },
+      ],
     },
     {
       // over 256 KB: sent as a resumable (tus) upload, read through the checked descriptor
@@ -248,6 +266,7 @@ beforeAll(async () => {
       [`models/${A}/images/a.jpg`]: photo,
       [`models/${A}/model.ply`]: ply,
       [`models/${B}/model.glb`]: glb,
+      [`models/${B}/changes/${A}.bin`]: Buffer.alloc(16, 1),
       [`models/${OLD}/assets/old.txt`]: 'new notes, a longer text\n',
     },
     [{ uid: NEW_UID, email: 'new@import.test', password_hash: scryptHash('new-pass-1'), disabled: false }],
@@ -314,6 +333,24 @@ describe('catalog import refuses an untrusted export whole', () => {
     writeFileSync(join(dir, 'documents', 'models.json'), JSON.stringify(models));
     await expectRefused(dir, [`annotations/${A}_2: Finding title is required`]);
   });
+
+  it(
+    "a change map of a model the export does not hold, and one whose values lie outside its capture's folder",
+    { timeout: 60_000 },
+    async () => {
+      const dir = copyOfGood('bad-change-maps');
+      const maps = readJson<Array<Record<string, unknown>>>(join(dir, 'documents', 'changeMaps.json'));
+      const absent = randomUUID();
+      maps.push({ ...maps[0], id: `${absent}__${B}`, referenceModelId: absent, valuesPath: `models/${B}/changes/${absent}.bin` });
+      maps.push({ ...maps[0], id: `${B}__${A}`, referenceModelId: B, modelId: A, valuesPath: `models/${B}/changes/${B}.bin` });
+      writeFileSync(join(dir, 'documents', 'changeMaps.json'), JSON.stringify(maps));
+      await expectRefused(dir, [
+        `changeMaps/${absent}__${B}: its referenceModelId ${absent} is neither in the export nor in the catalog`,
+        `changeMaps/${B}__${A}: its valuesPath models/${B}/changes/${B}.bin is not in its capture's folder models/${A}/`,
+        '(2 problems)',
+      ]);
+    },
+  );
 
   it('a bad path after good files, and a file whose content fails its check', { timeout: 60_000 }, async () => {
     const dir = copyOfGood('bad-path');
@@ -392,7 +429,10 @@ describe('catalog import writes all or nothing', () => {
     expect(res.exitCode, res.stdout + res.stderr).toBe(0);
     expect(parseJson(res.stdout)).toMatchObject({
       status: 'ok',
-      result: { counts: { files: 7, users: 1, projects: 1, models: 3, annotations: 1, alignments: 1, accounts: 1 }, newAdmins: [] },
+      result: {
+        counts: { files: 8, users: 1, projects: 1, models: 3, annotations: 1, alignments: 1, changeMaps: 1, accounts: 1 },
+        newAdmins: [],
+      },
     });
     expect((await target.service.catalog.get('models', OLD))?.name).toBe('Old model (imported)');
     expect((await target.service.catalog.get('annotations', `${A}_1`))?.title).toBe('Crack at the weld');

@@ -163,6 +163,12 @@ describe('security rules: the role table', () => {
         (db) => db.collection('alignments').where('referenceModelId', '==', 'hidden').where('modelId', '==', 'legacy').get(),
         (db) => db.collection('alignments').where('referenceModelId', '==', 'absent').where('modelId', '==', 'legacy').get(),
       ],
+      ['get a change map', (db) => db.doc('changeMaps/shown__hidden').get(), (db) => db.doc('changeMaps/shown__absent').get()],
+      [
+        "list a pair's change map",
+        (db) => db.collection('changeMaps').where('referenceModelId', '==', 'hidden').where('modelId', '==', 'legacy').get(),
+        (db) => db.collection('changeMaps').where('referenceModelId', '==', 'absent').where('modelId', '==', 'legacy').get(),
+      ],
       ['get a model', (db) => db.doc('models/hidden').get(), (db) => db.doc('models/absent').get()],
       ['rename a model', (db) => db.doc('models/hidden').update({ name: 'x' }), (db) => db.doc('models/absent').update({ name: 'x' })],
       [
@@ -178,11 +184,13 @@ describe('security rules: the role table', () => {
         expect([a, b]).toEqual(['permission-denied', 'permission-denied']);
       });
     }
-    it("user: a missing finding or alignment of models one can open reads as absent; the admin reads a hidden model's", async () => {
+    it("user: a missing finding, alignment or change map of models one can open reads as absent; the admin reads a hidden model's", async () => {
       const db = user().firestore();
       expect((await assertSucceeds(db.doc('annotations/shown_9').get())).exists).toBe(false);
       expect((await assertSucceeds(db.doc('alignments/legacy__shown').get())).exists).toBe(false);
+      expect((await assertSucceeds(db.doc('changeMaps/legacy__shown').get())).exists).toBe(false);
       expect((await assertSucceeds(admin().firestore().doc('alignments/shown__hidden').get())).exists).toBe(true);
+      expect((await assertSucceeds(admin().firestore().doc('changeMaps/shown__hidden').get())).exists).toBe(true);
     });
   });
 

@@ -1,6 +1,6 @@
 // storage.rules: writes under models/{uuid}/ hold the layout's names and content types (model
 // files their kind's type, photos and thumbnails a photo extension with the image type it names,
-// assets never a type a browser runs). The Storage emulator cannot evaluate rules here: its rules
+// assets never a type a browser runs, a change map's values `.bin` as binary). The Storage emulator cannot evaluate rules here: its rules
 // runtime is a jar that firebase-tools downloads from Google on first use, and this machine cannot
 // reach it. The Firestore emulator runs the same rules language, so this file (1) compiles
 // storage.rules there (only the cross-service `firestore.*` calls are unknown to it) and (2)
@@ -41,7 +41,7 @@ function writeCondition(header: string): string {
 
 /** A Firestore ruleset that evaluates storage.rules' write conditions for a probe document {folder, name, contentType}. */
 function probeRules(): string {
-  const functions = ['uploadedType', 'modelFileUpload', 'imageUpload', 'assetUpload']
+  const functions = ['uploadedType', 'modelFileUpload', 'imageUpload', 'assetUpload', 'changeValuesUpload']
     .map(functionText)
     .join('\n')
     .replace(/request\.resource\.contentType/g, 'request.resource.data.contentType');
@@ -125,6 +125,7 @@ describe('storage.rules: upload names and content types (on the Firestore emulat
     ['assets', 'notes.txt', 'text/plain'],
     ['assets', 'page.html', 'application/octet-stream'],
     ['assets', 'report.pdf', 'application/pdf'],
+    ['changes', '6f1c2a9e-0b7d-4c39-9a55-1e2f3a4b5c6d.bin', 'application/octet-stream'],
   ])('allows %s/%s as %s', async (folder, name, type) => {
     await assertSucceeds(write(folder, name, type));
   });
@@ -155,6 +156,9 @@ describe('storage.rules: upload names and content types (on the Firestore emulat
     ['assets', 'app.js', 'text/javascript'],
     ['assets', 'feed.rss', 'application/rss+xml'],
     ['secrets', 'a.jpg', 'image/jpeg'],
+    ['changes', 'ref.bin', 'text/html'],
+    ['changes', 'ref.html', 'application/octet-stream'],
+    ['changes', '.bin', 'application/octet-stream'],
   ])('refuses %s/%s as %s', async (folder, name, type) => {
     await assertFails(write(folder, name, type));
   });

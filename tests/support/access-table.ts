@@ -63,9 +63,9 @@ export const ACCESS_IDENTITIES: Readonly<Record<Exclude<AccessPrincipal, 'signed
 };
 
 /**
- * A collection of a row: the catalog's four (projects, models, users, admins) and the findings' two
- * (annotations, alignments), or 'unnamed' standing for any collection the catalog does not name
- * (closed to everyone).
+ * A collection of a row: the catalog's four (projects, models, users, admins), the findings' two
+ * (annotations, alignments) and the change maps (changeMaps), or 'unnamed' standing for any
+ * collection the catalog does not name (closed to everyone).
  */
 export type AccessCollection = CollectionName | 'unnamed';
 
@@ -117,6 +117,31 @@ function alignmentData(referenceModelId: string, modelId: string): Record<string
   };
 }
 
+/** A change map's data (`ChangeMapData`): capture `modelId` against reference `referenceModelId`, project p1. */
+function changeMapData(referenceModelId: string, modelId: string): Record<string, unknown> {
+  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  return {
+    referenceModelId,
+    modelId,
+    projectId: 'p1',
+    valuesPath: `models/${modelId}/changes/${referenceModelId}.bin`,
+    inputs: {
+      modelFile: `models/${modelId}/model.ply (100 bytes, uploaded ?)`,
+      referenceFile: 'none (? bytes, uploaded ?)',
+      alignment: null,
+    },
+    registration: { matrix: identity, rmsError: 0.01, iterations: 10, pairs: 90 },
+    levelOfDetection: 0.03,
+    pointCount: 100,
+    referencePointCount: 120,
+    histogram: { min: -0.5, max: 0.5, counts: [1, 97, 2] },
+    regions: [
+      { id: 1, side: 'capture', centroid: [1, 2, 3], min: [0, 1, 2], max: [2, 3, 4], count: 3, meanDistance: 0.3, maxDistance: 0.45 },
+    ],
+    computed_by: ACCESS_IDENTITIES.admin.uid,
+  };
+}
+
 /**
  * The documents every row runs against (write before the rows; restore a document after an
  * allowed write changed it): the user's and the admin's records, two allowlist entries (the
@@ -125,7 +150,7 @@ function alignmentData(referenceModelId: string, modelId: string): Record<string
  * admin's `shown_1`, the user's `shown_2`), one of the hidden model (`hidden_1`), with the models'
  * finding counts and numbers to match, and an alignment of the legacy model to the visible one;
  * (hidden means hidden) an alignment of the hidden model to the visible one and one of the
- * legacy model to the hidden one.
+ * legacy model to the hidden one; and the change maps of the same three pairs.
  */
 export const ACCESS_FIXTURE: readonly AccessDoc[] = [
   {
@@ -185,10 +210,21 @@ export const ACCESS_FIXTURE: readonly AccessDoc[] = [
   },
   { collection: 'alignments', id: 'shown__hidden', data: alignmentData('shown', 'hidden') },
   { collection: 'alignments', id: 'hidden__legacy', data: alignmentData('hidden', 'legacy') },
+  { collection: 'changeMaps', id: 'shown__legacy', data: changeMapData('shown', 'legacy') },
+  { collection: 'changeMaps', id: 'shown__hidden', data: changeMapData('shown', 'hidden') },
+  { collection: 'changeMaps', id: 'hidden__legacy', data: changeMapData('hidden', 'legacy') },
 ];
 
 /** The collections of the fixture and the table (every collection a row may write). */
-export const ACCESS_COLLECTIONS: readonly CollectionName[] = ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'];
+export const ACCESS_COLLECTIONS: readonly CollectionName[] = [
+  'users',
+  'admins',
+  'projects',
+  'models',
+  'annotations',
+  'alignments',
+  'changeMaps',
+];
 
 // ---------------------------------------------------------------------------------------------
 // Requests and rows
@@ -278,7 +314,7 @@ const own = (s: Subject): AccessIdentity => s.identity ?? USER;
  * open models (as the finding's author, with the model's count and number bump in the same batch).
  */
 const mayAddFindings = (s: Subject): boolean => can(s.role, Capability.OpenModels);
-/** Who may write any finding, delete findings, write alignments and change a model otherwise: ManageCatalog. */
+/** Who may write any finding, delete findings, write alignments and change maps and change a model otherwise: ManageCatalog. */
 const mayManageFindings = (s: Subject): boolean => can(s.role, Capability.ManageCatalog);
 
 /** The query of one pair's alignment: `referenceModelId ==` and `modelId ==` (what the viewer asks). */
@@ -984,6 +1020,99 @@ const CASES: readonly CaseTemplate[] = [
     case: 'an alignment',
     why: 'findings user rule: an alignment re-frames every finding carried across; admins only',
     request: () => ({ op: 'delete', collection: 'alignments', id: 'shown__legacy' }),
+    allow: mayManageFindings,
+  },
+
+  // ---- changeMaps: read as alignments (OpenModels with both models, a hidden one: SeeHiddenModels), admin writes
+  {
+    collection: 'changeMaps',
+    case: 'a change map',
+    why: 'change maps are read with both models they compare (role table: Open models)',
+    request: () => ({ op: 'get', collection: 'changeMaps', id: 'shown__legacy' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: 'a change map whose capture is hidden',
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'get', collection: 'changeMaps', id: 'shown__hidden' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: 'a change map whose reference model is hidden',
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'get', collection: 'changeMaps', id: 'hidden__legacy' }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: 'no change map yet of two models one can open (read as absent)',
+    why: 'change maps are read with both models they compare (role table: Open models)',
+    request: () => ({ op: 'get', collection: 'changeMaps', id: 'legacy__shown' }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: "a pair's change map (referenceModelId == and modelId ==)",
+    why: 'change maps are read with both models they compare (role table: Open models)',
+    request: () => ({ op: 'list', collection: 'changeMaps', query: { where: alignmentPair('shown', 'legacy') } }),
+    allow: (s) => can(s.role, Capability.OpenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: "a pair's change map whose capture is hidden (both ids ==)",
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'list', collection: 'changeMaps', query: { where: alignmentPair('shown', 'hidden') } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: "a pair's change map whose reference model is hidden (both ids ==)",
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'list', collection: 'changeMaps', query: { where: alignmentPair('hidden', 'legacy') } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: "a reference model's change maps, one of them of a hidden capture (referenceModelId == only)",
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'list', collection: 'changeMaps', query: { where: [['referenceModelId', '==', 'shown']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: "a project's change maps, hidden models' included (projectId ==)",
+    why: 'hidden means hidden: change maps are read with both models they compare (role table: See hidden models)',
+    request: () => ({ op: 'list', collection: 'changeMaps', query: { where: [['projectId', '==', 'p1']] } }),
+    allow: (s) => can(s.role, Capability.OpenModels) && can(s.role, Capability.SeeHiddenModels),
+  },
+  {
+    collection: 'changeMaps',
+    case: 'a new change map',
+    why: 'a change map is computed from two captures and their alignment: admins (and the service key) only',
+    request: () => ({ op: 'create', collection: 'changeMaps', id: 'legacy__shown', data: changeMapData('legacy', 'shown') }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'changeMaps',
+    case: "a change map's level of detection",
+    why: 'a change map is computed from two captures and their alignment: admins (and the service key) only',
+    request: () => ({ op: 'update', collection: 'changeMaps', id: 'shown__legacy', data: { levelOfDetection: 0.05 } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'changeMaps',
+    case: 'a change map whose capture is hidden: its level of detection',
+    why: 'hidden means hidden; a change map is written by admins only',
+    request: () => ({ op: 'update', collection: 'changeMaps', id: 'shown__hidden', data: { levelOfDetection: 0.05 } }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'changeMaps',
+    case: 'a change map',
+    why: 'a change map is computed from two captures and their alignment: admins (and the service key) only',
+    request: () => ({ op: 'delete', collection: 'changeMaps', id: 'shown__legacy' }),
     allow: mayManageFindings,
   },
 

@@ -184,7 +184,7 @@ export function authHeader(world: HostileWorld, caller: Caller): Record<string, 
 }
 
 /** Every collection, as the snapshot reads them. */
-const COLLECTIONS: readonly CollectionName[] = ['projects', 'models', 'users', 'admins', 'annotations', 'alignments'];
+const COLLECTIONS: readonly CollectionName[] = ['projects', 'models', 'users', 'admins', 'annotations', 'alignments', 'changeMaps'];
 
 /**
  * Everything a hostile request could change: every collection's documents, the file rows with

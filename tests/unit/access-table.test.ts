@@ -10,7 +10,7 @@ const allowed = (principal: string) => ACCESS_TABLE.filter((r) => r.principal ==
 describe('the access table (who may do what, by role)', () => {
   it('has a row for every principal × named collection × operation', () => {
     for (const principal of ACCESS_PRINCIPALS) {
-      for (const collection of ['users', 'admins', 'projects', 'models', 'annotations', 'alignments'] as const) {
+      for (const collection of ['users', 'admins', 'projects', 'models', 'annotations', 'alignments', 'changeMaps'] as const) {
         for (const op of OPS) {
           expect(
             ACCESS_TABLE.some((r) => r.principal === principal && r.request.collection === collection && r.request.op === op),
@@ -46,6 +46,7 @@ describe('the access table (who may do what, by role)', () => {
       "the user's finding's content (title, severity, last_updated)",
     ]);
     expect(user.some((r) => r.request.collection === 'alignments' && !['get', 'list'].includes(r.request.op))).toBe(false);
+    expect(user.some((r) => r.request.collection === 'changeMaps' && !['get', 'list'].includes(r.request.op))).toBe(false);
     expect(user.some((r) => r.request.op === 'delete' || r.case.includes('deleted'))).toBe(false);
     expect(user.some((r) => r.case === 'a hidden model' || r.case === 'hidden models (visible == false)')).toBe(false);
     expect(user.some((r) => r.case.includes('hidden model'))).toBe(false);

@@ -5,12 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { AlignmentMessages, IDENTITY_MATRIX } from '@shared/alignment.js';
 import { AnnotationMessages, validateAnnotation } from '@shared/annotations.js';
+import { ChangeMapMessages } from '@shared/change-map-document.js';
 import type { AnnotationInput } from '@shared/annotations.js';
 import { AppError } from '@shared/errors.js';
 import { FormMessages, ValidationMessages } from '@shared/messages.js';
 import type { PendingChange, Principal } from '@shared/rules/document-rules.js';
 import { storedDocument } from '@shared/rules/stored-documents.js';
-import type { CollectionName } from '@shared/types.js';
+import type { ChangeMapData, CollectionName } from '@shared/types.js';
 import { DocumentMessages } from '@shared/validation/document-messages.js';
 import { parseStoredDocument } from '@shared/validation/documents.js';
 
@@ -71,6 +72,40 @@ const VALID: Record<CollectionName, [string, Record<string, unknown>]> = {
       rmsError: 0.01,
       created_by: 'admin-uid',
       created_at: null,
+    },
+  ],
+  changeMaps: [
+    'm1__m2',
+    {
+      referenceModelId: 'm1',
+      modelId: 'm2',
+      projectId: 'p1',
+      valuesPath: 'models/m2/changes/m1.bin',
+      inputs: {
+        modelFile: 'models/m2/model.ply (1000 bytes, uploaded 2026-01-05T08:00:00.000Z)',
+        referenceFile: 'models/m1/model.ply (1200 bytes, uploaded 2025-06-02T08:00:00.000Z)',
+        alignment: { method: '3-point', matrix: [...IDENTITY_MATRIX] },
+      },
+      registration: { matrix: [...IDENTITY_MATRIX], rmsError: 0.012, iterations: 14, pairs: 4800 },
+      levelOfDetection: 0.03,
+      pointCount: 5000,
+      referencePointCount: 5200,
+      histogram: { min: -0.4, max: 0.35, counts: [1, 5, 4000, 20] },
+      regions: [
+        { id: 1, side: 'capture', centroid: [1, 2, 3], min: [0, 1, 2], max: [2, 3, 4], count: 120, meanDistance: 0.21, maxDistance: 0.3 },
+        {
+          id: 2,
+          side: 'reference',
+          centroid: [5, 2, 9],
+          min: [4, 1, 8],
+          max: [6, 3, 10],
+          count: 40,
+          meanDistance: -0.4,
+          maxDistance: -0.5,
+        },
+      ],
+      computed_by: 'cli',
+      computed_at: '2026-01-05T08:00:00.000Z',
     },
   ],
   models: [
@@ -171,6 +206,43 @@ describe('parseStoredDocument', () => {
     expect(messageOf('alignments', id, { ...alignment, method: 'same-frame' })).toBe(DocumentMessages.alignmentPairs);
     expect(messageOf('alignments', id, { ...alignment, method: 'guess' })).toBe(AlignmentMessages.methodInvalid);
     expect(messageOf('alignments', id, { ...alignment, rmsError: -1 })).toBe(DocumentMessages.alignmentError);
+  });
+
+  it('changeMaps: key, two models, the values path, finite numbers, the matrices, the histogram and region caps', () => {
+    const [id, map] = VALID.changeMaps as unknown as [string, ChangeMapData];
+    const region = map.regions[0]!;
+    expect(messageOf('changeMaps', 'm2__m1', map)).toBe(ChangeMapMessages.key);
+    expect(messageOf('changeMaps', 'm1__m1', { ...map, modelId: 'm1' })).toBe(ChangeMapMessages.sameModel);
+    expect(messageOf('changeMaps', id, { ...map, valuesPath: 'models/m2/changes/m3.bin' })).toBe(ChangeMapMessages.valuesPath);
+    expect(messageOf('changeMaps', id, { ...map, valuesPath: 'models/m2/model.ply' })).toBe(ChangeMapMessages.valuesPath);
+    expect(messageOf('changeMaps', id, { ...map, inputs: { ...map.inputs, modelFile: '' } })).toBe(ChangeMapMessages.inputs);
+    expect(messageOf('changeMaps', id, { ...map, inputs: { ...map.inputs, alignment: null } })).toBeNull();
+    expect(messageOf('changeMaps', id, { ...map, inputs: { ...map.inputs, alignment: { method: 'x', matrix: [1] } } })).toBe(
+      AlignmentMessages.matrixInvalid,
+    );
+    const registration = (change: Record<string, unknown>) => ({ ...map, registration: { ...map.registration, ...change } });
+    expect(messageOf('changeMaps', id, registration({ matrix: Array(15).fill(0) }))).toBe(ChangeMapMessages.registrationMatrix);
+    expect(messageOf('changeMaps', id, registration({ matrix: [...IDENTITY_MATRIX.slice(0, 15), 2] }))).toBe(
+      ChangeMapMessages.registrationMatrix,
+    );
+    expect(messageOf('changeMaps', id, registration({ rmsError: Number.NaN }))).toBe(ChangeMapMessages.registration);
+    expect(messageOf('changeMaps', id, registration({ iterations: 1.5 }))).toBe(ChangeMapMessages.registration);
+    expect(messageOf('changeMaps', id, { ...map, levelOfDetection: Number.POSITIVE_INFINITY })).toBe(ChangeMapMessages.levelOfDetection);
+    expect(messageOf('changeMaps', id, { ...map, levelOfDetection: -0.01 })).toBe(ChangeMapMessages.levelOfDetection);
+    expect(messageOf('changeMaps', id, { ...map, pointCount: -1 })).toBe(ChangeMapMessages.pointCounts);
+    expect(messageOf('changeMaps', id, { ...map, histogram: { ...map.histogram, counts: Array(65).fill(1) } })).toBe(
+      ChangeMapMessages.histogram,
+    );
+    expect(messageOf('changeMaps', id, { ...map, histogram: { ...map.histogram, counts: [] } })).toBe(ChangeMapMessages.histogram);
+    expect(messageOf('changeMaps', id, { ...map, histogram: { ...map.histogram, min: 1, max: 0 } })).toBe(ChangeMapMessages.histogram);
+    expect(messageOf('changeMaps', id, { ...map, histogram: { ...map.histogram, counts: Array(64).fill(0) } })).toBeNull();
+    expect(messageOf('changeMaps', id, { ...map, regions: Array(101).fill(region) })).toBe(ChangeMapMessages.regionsMax);
+    expect(messageOf('changeMaps', id, { ...map, regions: Array(100).fill(region) })).toBeNull();
+    expect(messageOf('changeMaps', id, { ...map, regions: [{ ...region, side: 'both' }] })).toBe(ChangeMapMessages.region);
+    expect(messageOf('changeMaps', id, { ...map, regions: [{ ...region, centroid: [1, 2] }] })).toBe(ChangeMapMessages.region);
+    expect(messageOf('changeMaps', id, { ...map, regions: [{ ...region, maxDistance: Number.NaN }] })).toBe(ChangeMapMessages.region);
+    expect(messageOf('changeMaps', id, { ...map, regions: [{ ...region, count: 0 }] })).toBe(ChangeMapMessages.region);
+    expect(messageOf('changeMaps', id, { ...map, computed_at: 'today' })).toBe(DocumentMessages.timestampInvalid('computed_at'));
   });
 
   it("models and projects: the forms' rules and messages", () => {

@@ -3,6 +3,7 @@ import { AppError } from '@shared/errors.js';
 import {
   assetPath,
   cameraMetadataPath,
+  changeValuesPath,
   fileEntryType,
   fileNameOf,
   glbPath,
@@ -11,6 +12,7 @@ import {
   isMainModelFile,
   modelFolder,
   modelSubfolderPath,
+  parseChangeValuesPath,
   parseModelPath,
   sanitizeFileName,
   splatExtensionOf,
@@ -42,6 +44,29 @@ describe('storage paths (models/{uuid}/…)', () => {
     expect(assetPath(uuid, 'report.pdf')).toBe(`models/${uuid}/assets/report.pdf`);
     expect(cameraMetadataPath(uuid)).toBe(`models/${uuid}/camera-metadata.json`);
     expect(modelSubfolderPath(uuid, 'images_thumbnails')).toBe(`models/${uuid}/images_thumbnails`);
+  });
+
+  it("puts a change map's values in the capture's changes/ folder, named after the reference model", () => {
+    const reference = '0a1b2c3d-0b7d-4c39-9a55-1e2f3a4b5c6d';
+    const path = changeValuesPath(uuid, reference);
+    expect(path).toBe(`models/${uuid}/changes/${reference}.bin`);
+    expect(validateModelFilePath(path)).toBe(path);
+    expect(parseChangeValuesPath(path)).toEqual({ uuid, referenceModelId: reference });
+    expect(fileEntryType(path)).toBeNull(); // not a model file to list or delete one by one
+    for (const other of [
+      `models/${uuid}/changes/.bin`,
+      `models/${uuid}/changes/a.txt`,
+      `models/${uuid}/model.ply`,
+      `models/${uuid}/changes/a/b.bin`,
+    ]) {
+      expect(parseChangeValuesPath(other), other).toBeNull();
+    }
+    expect(() => validateModelFilePath(`models/${uuid}/changes/notes.txt`)).toThrow(/changes\/ holds only change-map values/);
+    expect(() => validateModelFilePath(`models/${uuid}/changes/.bin`)).toThrow(AppError);
+    expect(() => validateModelFilePath(`models/${uuid}/changes/a..bin`)).toThrow(AppError);
+    expect(() => changeValuesPath(uuid, '..')).toThrow(AppError);
+    expect(() => changeValuesPath(uuid, ' ref')).toThrow(AppError);
+    expect(() => changeValuesPath('../x', reference)).toThrow(AppError);
   });
 
   it('lower-cases the splat extension and accepts a file name or a dotted extension', () => {

@@ -197,7 +197,7 @@ export async function planImport(backend: Pick<Backend, 'catalog' | 'files'>, di
     exported.set(collection, byId);
     let list: unknown;
     try {
-      // An export made before findings existed has no findings or alignments files: none to import.
+      // An export made before findings (or change maps) existed has no such files: none to import.
       if (EXPORT_OPTIONAL_COLLECTIONS.includes(collection) && !(await folder.has(rel))) continue;
       list = parseJsonText(await folder.readFile(rel, EXPORT_DOCUMENTS_MAX_BYTES), rel);
     } catch (error) {

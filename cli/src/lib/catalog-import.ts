@@ -43,8 +43,8 @@ export interface ImportResult {
  * - `accounts.json` (when the backend takes accounts) holds only well-formed accounts that take
  *   over no existing one (`importedAccountsProblems`).
  * Then files are sent (a file already stored at its path with the same size, stored after the
- * export's copy changed, is not sent again), then documents in batches (findings and alignments
- * after the models), then the new accounts in one all-or-nothing request. When any of it fails
+ * export's copy changed, is not sent again), then documents in batches (findings, alignments and
+ * change maps after the models), then the new accounts in one all-or-nothing request. When any of it fails
  * (an I/O or server error, the file changed since it was checked, `options.signal` aborted),
  * everything the import wrote is undone ({@link ImportUndo}) before the error is reported.
  * Re-running it sends no file again and rewrites the same documents.

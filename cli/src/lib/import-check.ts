@@ -123,7 +123,8 @@ const emailKey = (value: unknown): string | null => (typeof value === 'string' ?
  * - every model the export touches (its models, the models of its findings) has
  *   `metadata.annotationsCount` equal to its findings and `annotationsSeq` at least their highest
  *   number;
- * - an alignment's two models exist;
+ * - an alignment's two models exist; a change map's two models exist and its values file lies in
+ *   its capture's folder (`models/{capture uuid}/changes/{referenceModelId}.bin`);
  * - every listed stored file lies in the folder of a model (`models/{uuid}/`);
  * - a user record's email is its account's;
  * - the import never makes an existing account an admin (by its user record's role, or by the
@@ -203,6 +204,24 @@ export function importRuleProblems(input: ImportRuleInput): { problems: string[]
       const modelId = text(alignment[field]);
       if (modelId !== '' && !models.has(modelId))
         problems.push(`alignments/${id}: its ${field} ${modelId} is neither in the export nor in the catalog`);
+    }
+  }
+  for (const [id, changeMap] of exportedOf('changeMaps')) {
+    for (const field of ['referenceModelId', 'modelId'] as const) {
+      const modelId = text(changeMap[field]);
+      if (modelId !== '' && !models.has(modelId))
+        problems.push(`changeMaps/${id}: its ${field} ${modelId} is neither in the export nor in the catalog`);
+    }
+    const capture = models.get(text(changeMap.modelId));
+    const valuesPath = text(changeMap.valuesPath);
+    if (capture && parseModelPath(valuesPath)?.uuid !== text(capture.uuid))
+      problems.push(`changeMaps/${id}: its valuesPath ${valuesPath} is not in its capture's folder models/${text(capture.uuid)}/`);
+    else if (capture) {
+      try {
+        validateModelFilePath(valuesPath);
+      } catch (error) {
+        problems.push(`changeMaps/${id}: valuesPath: ${(error as Error).message}`);
+      }
     }
   }
   for (const file of input.files) {

@@ -132,9 +132,13 @@ export async function repair(
       log(`left alone: model ${m.publicId} (${m.modelId}) without project; ${describeLeftAlone('in-flight', graceMs)}`);
       continue;
     }
-    // With its findings and alignments, so that no finding is left without its model even when one is added meanwhile.
-    await deleteModelsWithFindings(backend.catalog, [record]);
-    const files = new Set([...(await listStoredDeep(backend.files, `models/${uuid}/`)).map((file) => file.path), ...m.files]);
+    // With its findings, alignments and change maps, so that no finding is left without its model even when one is added meanwhile.
+    const removed = await deleteModelsWithFindings(backend.catalog, [record]);
+    const files = new Set([
+      ...(await listStoredDeep(backend.files, `models/${uuid}/`)).map((file) => file.path),
+      ...m.files,
+      ...removed.changeMapFiles,
+    ]);
     await deleteFilesQuietly(backend.files, [...files]);
     deletedModels.add(m.modelId);
     fixed++;

@@ -1,0 +1,91 @@
+/**
+ * The stored change map ('changeMaps', `ChangeMapData`) as pure rules: its limits, the messages
+ * of its stored-document rules, the stamp of a model's file it records as an input, and whether a
+ * stored map is out of date against the models and the alignment as they are now. The maths that
+ * computes a change map is `shared/change-map/`; the reads and writes are
+ * `shared/workflows/change-maps.ts`.
+ */
+import type { AlignmentData, ChangeMapData, ModelData } from './types.js';
+
+/** Most bins of a change map's histogram of distances. */
+export const CHANGE_MAP_HISTOGRAM_BINS_MAX = 64;
+
+/** Most change regions a change map stores (both sides together). */
+export const CHANGE_MAP_REGIONS_MAX = 100;
+
+/** The messages of the change map's stored-document rules and of its workflows, shown as they are. */
+export const ChangeMapMessages = {
+  key: "A change map is stored at {referenceModelId}__{modelId}, the key of its pair's alignment",
+  sameModel: 'A capture cannot be compared with itself',
+  valuesPath: "A change map's valuesPath is the capture's models/{uuid}/changes/{referenceModelId}.bin",
+  inputs:
+    "A change map's inputs are the capture's and the reference's file stamps (texts) and the alignment used ({method, matrix}) or null",
+  registrationMatrix:
+    "A change map's registration matrix is 16 finite numbers (column-major) of an invertible transform with last row 0 0 0 1",
+  registration: "A change map's registration has a finite rmsError of 0 or more and whole iterations and pairs of 0 or more",
+  levelOfDetection: "A change map's levelOfDetection is a finite number of 0 or more (model units)",
+  pointCounts: "A change map's pointCount and referencePointCount are whole numbers of 0 or more",
+  histogram: `A change map's histogram has 1 to ${CHANGE_MAP_HISTOGRAM_BINS_MAX} bins of whole counts between finite min and max (min ≤ max)`,
+  regionsMax: `A change map has at most ${CHANGE_MAP_REGIONS_MAX} change regions`,
+  region:
+    "A change region has a whole id of 1 or more, side 'capture' or 'reference', centroid, min and max of 3 finite numbers each, a whole count of 1 or more and finite mean and max distances",
+  captureChanged: "The capture's file changed since this change map was computed",
+  referenceChanged: "The reference model's file changed since this change map was computed",
+  alignmentChanged: 'The alignment changed since this change map was computed',
+  /**
+   * Saving a change map whose values file is not stored.
+   * @param path the values file's storage path
+   */
+  valuesMissing: (path: string): string => `The change map's values file is not stored at ${path}: upload it before saving the map`,
+} as const;
+
+/**
+ * The stamp of the file a change map reads of a model, as `inputs.modelFile` and
+ * `inputs.referenceFile` record it: the original splat's storage path, its size in bytes and the
+ * model's upload time, e.g. `models/u1/model.ply (48213 bytes, uploaded 2025-06-02T10:00:00.000Z)`.
+ * A new upload of the model's file changes the stamp, so a map computed from the old file reads
+ * as out of date ({@link changeMapOutOfDate}).
+ * @param model the model record (its `files` and `uploaded_at`; missing ones show as 'none' and '?')
+ * @returns the stamp text
+ */
+export function changeMapInputFile(model: Pick<ModelData, 'files' | 'uploaded_at'>): string {
+  const path = model.files?.splatPath || 'none';
+  const size = typeof model.files?.splatSize === 'number' ? String(model.files.splatSize) : '?';
+  return `${path} (${size} bytes, uploaded ${model.uploaded_at ?? '?'})`;
+}
+
+/** True when two alignments as a change map records them are the same (both absent, or the same method and the same 16 numbers). */
+function sameAlignment(
+  recorded: ChangeMapData['inputs']['alignment'],
+  current: Pick<AlignmentData, 'method' | 'matrix'> | null | undefined,
+): boolean {
+  if (!recorded || !current) return !recorded && !current;
+  return (
+    recorded.method === current.method &&
+    recorded.matrix.length === current.matrix.length &&
+    recorded.matrix.every((value, i) => value === current.matrix[i])
+  );
+}
+
+/**
+ * Why a stored change map no longer describes the pair as it is now, or null when it still does:
+ * the capture's file stamp ({@link changeMapInputFile}) differs from the one it was computed
+ * from, else the reference's, else the pair's alignment (added, removed, or another method or
+ * matrix, compared number for number).
+ * @param map the stored change map (its `inputs`)
+ * @param model the capture's record as it is now
+ * @param reference the reference model's record as it is now
+ * @param alignment the pair's stored alignment now (`alignments/{referenceModelId}__{modelId}`), or null
+ * @returns {@link ChangeMapMessages} `captureChanged`, `referenceChanged` or `alignmentChanged`, or null
+ */
+export function changeMapOutOfDate(
+  map: Pick<ChangeMapData, 'inputs'>,
+  model: Pick<ModelData, 'files' | 'uploaded_at'>,
+  reference: Pick<ModelData, 'files' | 'uploaded_at'>,
+  alignment: Pick<AlignmentData, 'method' | 'matrix'> | null,
+): string | null {
+  if (map.inputs.modelFile !== changeMapInputFile(model)) return ChangeMapMessages.captureChanged;
+  if (map.inputs.referenceFile !== changeMapInputFile(reference)) return ChangeMapMessages.referenceChanged;
+  if (!sameAlignment(map.inputs.alignment, alignment)) return ChangeMapMessages.alignmentChanged;
+  return null;
+}
