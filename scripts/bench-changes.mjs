@@ -19,9 +19,9 @@
 // change region and the reference Gaussians of a removal region; C2C: the Gaussians whose distance
 // exceeds a threshold, at our level of detection and at the threshold that suits C2C best), per
 // change the IoU of its best-matching region (C2C makes no regions), and the median |distance|
-// over the truly unchanged capture Gaussians. A reference region is given as a box: its Gaussians
-// are taken to be the reference Gaussians in the box that lie farther than the level of detection
-// from every registered capture point.
+// over the truly unchanged capture Gaussians. A reference region comes as a box and a count: its
+// Gaussians are taken to be the reference Gaussians of the box farther than the level of detection
+// from the registered capture's surface (computeChangeMap's own distance, the other way round).
 // Prints one JSON document on stdout and the table (ours vs C2C, ratios, the target: more accurate
 // on both figures and no slower) on stderr.
 // Options (env): BENCH_CHANGES_GAUSSIANS (reference Gaussians, default 1000000),
@@ -192,55 +192,32 @@ function setCounts(predicted, truth) {
 }
 
 /**
- * Flags the points `queries` (indices into flat xyz `queryPositions`) that lie farther than
- * `radius` from every point of flat xyz `others` (a hash grid of cell `radius`, so each query
- * looks at 27 cells).
+ * The reference Gaussians of a reference-side (removal) region, which the change map gives as a box
+ * and a count only: those inside the box (grown by the level of detection) farther than the level
+ * of detection from the capture's surface, that distance measured by computeChangeMap itself with
+ * the roles swapped (the box's reference Gaussians against the capture Gaussians within 1 m of it,
+ * moved into the reference frame; none within reach counts as far). A reconstruction: it can
+ * differ from the region's own reference points. Returns their indices.
  */
-function fartherThan(queryPositions, queries, others, radius) {
-  const key = (x, y, z) => `${Math.floor(x / radius)},${Math.floor(y / radius)},${Math.floor(z / radius)}`;
-  const grid = new Map();
-  for (let i = 0; i < others.length / 3; i += 1) {
-    const k = key(others[i * 3], others[i * 3 + 1], others[i * 3 + 2]);
-    let cell = grid.get(k);
-    if (!cell) grid.set(k, (cell = []));
-    cell.push(i);
-  }
-  const far = new Uint8Array(queries.length);
-  const r2 = radius * radius;
-  queries.forEach((q, n) => {
-    const [x, y, z] = [queryPositions[q * 3], queryPositions[q * 3 + 1], queryPositions[q * 3 + 2]];
-    const [cx, cy, cz] = [Math.floor(x / radius), Math.floor(y / radius), Math.floor(z / radius)];
-    for (let dx = -1; dx <= 1; dx += 1)
-      for (let dy = -1; dy <= 1; dy += 1)
-        for (let dz = -1; dz <= 1; dz += 1)
-          for (const o of grid.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
-            const [ox, oy, oz] = [others[o * 3] - x, others[o * 3 + 1] - y, others[o * 3 + 2] - z];
-            if (ox * ox + oy * oy + oz * oz <= r2) return;
-          }
-    far[n] = 1;
-  });
-  return far;
-}
-
-/**
- * The reference Gaussians of a reference-side (removal) region: those inside its box (grown by
- * `margin`) that lie farther than `margin` from every capture point moved into the reference
- * frame by `matrix`. Returns their indices.
- */
-function removalMembers(region, reference, captureInReference, margin) {
-  const inBox = (p, i) => [0, 1, 2].every((k) => p[i * 3 + k] >= region.min[k] - margin && p[i * 3 + k] <= region.max[k] + margin);
-  const queries = [];
-  for (let i = 0; i < reference.length / 3; i += 1) if (inBox(reference, i)) queries.push(i);
-  const near = [];
-  for (let i = 0; i < captureInReference.length / 3; i += 1) if (inBox(captureInReference, i)) near.push(i);
-  const others = new Float64Array(near.length * 3);
-  near.forEach((c, n) => others.set(captureInReference.subarray(c * 3, c * 3 + 3), n * 3));
-  const far = fartherThan(reference, queries, others, margin);
-  return queries.filter((_, n) => far[n]);
+function removalMembers(computeChangeMap, region, reference, captureInReference, lod) {
+  const inBox = (p, i, margin) => [0, 1, 2].every((k) => p[i * 3 + k] >= region.min[k] - margin && p[i * 3 + k] <= region.max[k] + margin);
+  const subset = (p, margin) => {
+    const kept = [];
+    for (let i = 0; i < p.length / 3; i += 1) if (inBox(p, i, margin)) kept.push(i);
+    const positions = new Float32Array(kept.length * 3);
+    kept.forEach((i, n) => positions.set(p.subarray(i * 3, i * 3 + 3), n * 3));
+    return { kept, set: { count: kept.length, positions } };
+  };
+  const queries = subset(reference, lod);
+  const around = subset(captureInReference, 1);
+  if (queries.kept.length === 0 || around.kept.length === 0) return queries.kept;
+  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const { distances } = computeChangeMap(queries.set, around.set, identity, { removals: false, minRegionCount: Infinity });
+  return queries.kept.filter((_, n) => !(Math.abs(distances[n]) <= lod));
 }
 
 /** Our figures against the truth: per change its best region's IoU, the overall changed-set IoU (regions, and |d| > level), the median |d| unchanged. */
-function scoreOurs(result, pair) {
+function scoreOurs(result, pair, computeChangeMap) {
   const { truth, capturePositions, referencePositions, captureCount, referenceCount } = pair;
   const lod = result.levelOfDetection;
   const captureInReference = transformAll(result.registration.matrix, capturePositions, captureCount);
@@ -248,7 +225,7 @@ function scoreOurs(result, pair) {
   for (let k = 0; k < result.index.length; k += 1) regionOfCapture[result.index[k]] = result.regionOf[k];
   const removed = new Map();
   for (const region of result.regions.filter((r) => r.side === 'reference'))
-    removed.set(region.id, removalMembers(region, referencePositions, captureInReference, lod));
+    removed.set(region.id, removalMembers(computeChangeMap, region, referencePositions, captureInReference, lod));
   const regionOfReference = new Int32Array(referenceCount);
   for (const [id, members] of removed) for (const j of members) regionOfReference[j] = id;
 
@@ -263,7 +240,7 @@ function scoreOurs(result, pair) {
         labels.map((l) => (l === change.label ? 1 : 0)),
       );
       const iou = iouOf(c.tp, c.p, c.t);
-      if (iou > best.iou) best = { iou, region };
+      if (iou > best.iou) best = { iou, region, scored: c.p };
     }
     return {
       label: change.label,
@@ -273,6 +250,8 @@ function scoreOurs(result, pair) {
       truthMaxDistance: round(change.maxDistance, 4),
       regionId: best.region?.id ?? null,
       regionCount: best.region?.count ?? 0,
+      // the Gaussians scored as the region's: its capture points, or a removal's reconstruction (removalMembers)
+      scoredCount: best.scored ?? 0,
       regionMaxDistance: round(best.region?.maxDistance ?? Number.NaN, 4),
       maxDistanceError: best.region
         ? round(Math.abs(Math.abs(best.region.maxDistance) - change.maxDistance) / change.maxDistance, 3)
@@ -509,7 +488,7 @@ async function main() {
       captureXyz: join(work, 'capture-xyz.ply'),
       referenceXyz: join(work, 'reference-xyz.ply'),
     };
-    const encoded = encodeChangedPair(made);
+    let encoded = encodeChangedPair(made);
     writeFileSync(files.capture, encoded.capture);
     writeFileSync(files.reference, encoded.reference);
     writeFileSync(files.captureXyz, xyzPly(made.capture.position, made.capture.count));
@@ -522,7 +501,9 @@ async function main() {
       referencePositions: made.reference.position,
     };
     const plyBytes = encoded.capture.length + encoded.reference.length;
-    made = null; // the rest of the Gaussians' attributes go
+    // the rest of the Gaussians' attributes and the PLY bytes go
+    made = null;
+    encoded = null;
     log(
       `Changed pair: ${pair.referenceCount.toLocaleString('en-US')} reference + ${pair.captureCount.toLocaleString('en-US')} capture Gaussians, ` +
         `${(plyBytes / MiB).toFixed(0)} MiB of PLY, generated in ${seconds(generated).toFixed(1)} s; truth: ` +
@@ -544,7 +525,8 @@ async function main() {
       regionOf: new Int32Array(buffer('regions.i32')),
       index: new Uint32Array(buffer('index.u32')),
     };
-    const accuracy = scoreOurs(result, pair);
+    const { computeChangeMap } = await import(pathToFileURL(join(root, 'shared/change-map/index.ts')).href);
+    const accuracy = scoreOurs(result, pair, computeChangeMap);
     const oursFigures = {
       seconds: {
         read: round(figures.seconds.read, 2),
@@ -578,7 +560,7 @@ async function main() {
     );
     for (const c of accuracy.changes)
       log(
-        `  ${c.kind.padEnd(8)} (${c.side}, ${c.truthCount} Gaussians): region ${c.regionId ?? '—'} (${c.regionCount} Gaussians), IoU ${c.iou.toFixed(3)}, ` +
+        `  ${c.kind.padEnd(8)} (${c.side}, ${c.truthCount} Gaussians): region ${c.regionId ?? '—'} (${c.regionCount} Gaussians${c.scoredCount !== c.regionCount ? `, ${c.scoredCount} scored` : ''}), IoU ${c.iou.toFixed(3)}, ` +
           `max |d| ${mm(Math.abs(c.regionMaxDistance ?? Number.NaN))} vs ${mm(c.truthMaxDistance)}`,
       );
     if (accuracy.regionsMatchingNoChange.length > 0)
