@@ -8,7 +8,7 @@
 export { computeChangeMap } from './change-map.js';
 export { computeHistogram, type Histogram } from './histogram.js';
 export { refineRegistration } from './registration.js';
-export { ChangeMapMessages } from './transform.js';
+export { PointSetMessages } from './transform.js';
 export type { ChangeMap, ChangeMapOptions, ChangeRegion, PointSet, Registration, RegistrationOptions } from './types.js';
 export {
   decodeChangeValues,

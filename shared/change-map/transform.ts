@@ -8,14 +8,14 @@ import { AppError, ErrorCode } from '../errors.js';
 import type { PointSet } from './types.js';
 
 /** The messages of the change map's input checks, shown as they are. */
-export const ChangeMapMessages = {
+export const PointSetMessages = {
   pointSet: 'A point set needs a non-negative whole count and at least 3 × count finite positions',
   matrix: AlignmentMessages.matrixInvalid,
 } as const;
 
 /**
  * Checks a point set: a whole count ≥ 0 and a Float32Array holding at least 3 × count numbers.
- * @throws AppError `invalid-argument` ({@link ChangeMapMessages.pointSet}) otherwise
+ * @throws AppError `invalid-argument` ({@link PointSetMessages.pointSet}) otherwise
  */
 export function checkPointSet(points: PointSet): void {
   const ok =
@@ -25,17 +25,17 @@ export function checkPointSet(points: PointSet): void {
     points.count >= 0 &&
     points.positions instanceof Float32Array &&
     points.positions.length >= points.count * 3;
-  if (!ok) throw new AppError(ErrorCode.InvalidArgument, ChangeMapMessages.pointSet);
+  if (!ok) throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.pointSet);
 }
 
 /**
  * Checks a capture → reference matrix: 16 finite numbers, last row 0 0 0 1, invertible.
  * @returns a copy as a plain array
- * @throws AppError `invalid-argument` ({@link ChangeMapMessages.matrix}) otherwise
+ * @throws AppError `invalid-argument` ({@link PointSetMessages.matrix}) otherwise
  */
 export function checkMatrix(matrix: readonly number[]): number[] {
   const copy = Array.isArray(matrix) ? [...matrix] : [];
-  if (!isAlignmentMatrix(copy)) throw new AppError(ErrorCode.InvalidArgument, ChangeMapMessages.matrix);
+  if (!isAlignmentMatrix(copy)) throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.matrix);
   return copy;
 }
 

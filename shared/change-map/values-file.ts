@@ -49,7 +49,7 @@ export interface ChangeValues {
  * @returns the file's bytes
  * @throws AppError `invalid-argument` ({@link ValuesFileMessages.mismatch}) when the two arrays differ in length
  */
-export function encodeChangeValues(values: ChangeValues): Uint8Array {
+export function encodeChangeValues(values: ChangeValues): Uint8Array<ArrayBuffer> {
   const count = values.distances.length;
   if (values.regionOf.length !== count) throw new AppError(ErrorCode.InvalidArgument, ValuesFileMessages.mismatch);
   let small = true;

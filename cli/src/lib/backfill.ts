@@ -7,13 +7,10 @@
  * to `models/{uuid}/model.spz`; with it the preview of a large capture, `model.preview.spz`), and that of a GLB of 8 MiB or more (`models/{uuid}/model.web.glb`,
  * kept only when at least 2× smaller; likewise by the file store or made here).
  */
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ByteSource } from '@shared/content-check/byte-source.js';
 import { checkModelContent } from '@shared/content-check/index.js';
 import { GENERATED_THUMBNAIL_NAME } from '@shared/content-check/platform.js';
@@ -33,6 +30,7 @@ import type { Backend } from '@shared/ports/index.js';
 import type { WebGlbOutcome, WebSplatOutcome } from '@shared/ports/files.js';
 import type { Model, ValidationReport } from '@shared/types.js';
 import { fileByteSource } from './byte-source.js';
+import { downloadStoredFile } from './download.js';
 import { decodeImageWithSharp, thumbnailWithSharp } from './images.js';
 import { compressGlbFile } from './web-glb.js';
 import { compressSplatFile, PREVIEW_GAUSSIANS } from './web-splat.js';
@@ -71,12 +69,8 @@ export function missingBackfill(model: Pick<Model, 'validation' | 'files'>): Bac
  * @throws AppError `unavailable` when the download fails
  */
 async function download(files: Backend['files'], path: string, dir: string, index: number): Promise<ByteSource & { localPath: string }> {
-  const response = await fetch(await files.getDownloadUrl(path));
-  if (!response.ok || response.body === null) {
-    throw new AppError(ErrorCode.Unavailable, `Could not download ${path} (HTTP ${response.status})`, { context: { path } });
-  }
   const local = join(dir, `${index}-${fileNameOf(path)}`);
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(local));
+  await downloadStoredFile(files, path, local);
   const { size } = await stat(local);
   return { ...fileByteSource(local, size, fileNameOf(path)), localPath: local };
 }

@@ -1,10 +1,12 @@
 /**
  * `catalog models …`: upload one model folder or a whole batch (resumable, idempotent), list,
- * show, update, hide/unhide and delete models, with the portal's rules and messages for each.
+ * show, update, hide/unhide and delete models, compare a capture with its reference (its change
+ * map), with the portal's rules and messages for each.
  * One file per subcommand; this one only registers them.
  */
 import { Command } from 'commander';
 import { examplesHelp } from '../../lib/command.js';
+import { changesCommand } from './changes.js';
 import { deleteCommand } from './delete.js';
 import { listCommand } from './list.js';
 import { photosAtCommand } from './photos-at.js';
@@ -17,6 +19,7 @@ import { hideCommand, unhideCommand } from './visibility.js';
 
 export { REPLACE_REFERENCE_QUESTION } from './common.js';
 export {
+  changesCommand,
   deleteCommand,
   hideCommand,
   listCommand,
@@ -31,7 +34,7 @@ export {
 
 /** `catalog models …` */
 export const modelsCommand = new Command('models')
-  .description('upload, list, show, edit, hide/unhide and delete models')
+  .description('upload, list, show, edit, hide/unhide, delete and compare models')
   .addCommand(uploadCommand)
   .addCommand(uploadManyCommand)
   .addCommand(listCommand)
@@ -42,6 +45,7 @@ export const modelsCommand = new Command('models')
   .addCommand(setScaleCommand)
   .addCommand(deleteCommand)
   .addCommand(photosAtCommand)
+  .addCommand(changesCommand)
   .addHelpText(
     'after',
     examplesHelp([

@@ -1,0 +1,189 @@
+/**
+ * `catalog models changes <capture> [--against <reference>]`: the change map of a capture against
+ * its project's reference model (or the model `--against` names). Both splat files are downloaded,
+ * the pair's stored alignment (or the same frame when none is stored) is refined by ICP, and every
+ * confident splat of the capture is measured against the reference's local surface; what moved,
+ * appeared or went beyond the level of detection is grouped into change regions, printed with the
+ * registration's RMS error. The map is stored: its per-splat values file under the capture's
+ * folder and its summary in the pair's change-map document, on either backend.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { IDENTITY_MATRIX } from '@shared/alignment.js';
+import type { ChangeRegion } from '@shared/change-map/index.js';
+import { AppError, ErrorCode } from '@shared/errors.js';
+import { formatCount, formatNumber } from '@shared/format.js';
+import { fileNameOf } from '@shared/paths.js';
+import type { Backend } from '@shared/ports/index.js';
+import type { Model } from '@shared/types.js';
+import { changeMapInputFile } from '@shared/change-map-document.js';
+import { changeValuesPath } from '@shared/paths.js';
+import { getAlignment } from '@shared/workflows/alignments.js';
+import { saveChangeMap } from '@shared/workflows/change-maps.js';
+import { compareCaptureFiles, type CaptureComparison, type ComparisonStep } from '../../lib/change-map/compare-files.js';
+import { examplesHelp, leafCommand } from '../../lib/command.js';
+import { downloadStoredFile } from '../../lib/download.js';
+import { findModel, findModelRef, modelRefCommand, modelRefShape } from '../../lib/lookup.js';
+import { formatTable } from '../../lib/output.js';
+
+/** The messages of the command, shown as they are. */
+export const ChangesMessages = {
+  noReference: (publicId: string) =>
+    `The project of ${publicId} has no reference model: set one, or name the model to compare with in --against`,
+  sameModel: 'A capture cannot be compared with itself: name another model in --against',
+  otherProject: (publicId: string) => `${publicId} is in another project: a change map compares two captures of one structure`,
+  noSplat: (publicId: string) => `${publicId} has no splat file: the change map compares two Gaussian splat captures`,
+} as const;
+
+const schema = z.object({ ...modelRefShape, against: z.string().min(1).optional() });
+
+/** The reference of a capture: `--against`, else its project's reference model. */
+async function referenceOf(backend: Backend, capture: Model, against: string | undefined): Promise<Model> {
+  const projectId = capture.projectId ?? null;
+  if (against === undefined) {
+    const [reference] =
+      projectId === null
+        ? []
+        : await backend.catalog.query('models', {
+            where: [
+              ['projectId', '==', projectId],
+              ['isReference', '==', true],
+            ],
+          });
+    if (!reference) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noReference(capture.publicId));
+    return reference;
+  }
+  const reference = await findModel(backend, against, projectId ?? undefined);
+  if (reference.projectId !== capture.projectId)
+    throw new AppError(ErrorCode.InvalidArgument, ChangesMessages.otherProject(reference.publicId));
+  return reference;
+}
+
+/** A model's splat file, or the refusal naming it. */
+function splatOf(model: Model): string {
+  const path = model.files?.splatPath;
+  if (!path) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noSplat(model.publicId));
+  return path;
+}
+
+const STEP_LINES: Record<ComparisonStep, string> = {
+  reading: 'Reading both captures...',
+  registering: 'Refining the alignment (ICP)...',
+  measuring: 'Measuring the capture against the reference...',
+};
+
+const fixed = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+const signed = (n: number) => (n > 0 ? `+${fixed(n)}` : fixed(n));
+const point = (p: readonly number[]) => `(${p.map((v) => fixed(v, 2)).join(', ')})`;
+const extent = (r: ChangeRegion) => r.max.map((v, i) => fixed(v - r.min[i]!, 2)).join(' × ');
+
+/** The regions as the table prints them: where, how big, how many splats, how far. */
+function regionRows(regions: readonly ChangeRegion[]): string[][] {
+  return regions.map((r) => [
+    String(r.id),
+    r.side === 'reference' ? 'removed' : r.meanDistance >= 0 ? 'added or moved out' : 'moved in',
+    point(r.centroid),
+    extent(r),
+    formatNumber(r.count),
+    signed(r.meanDistance),
+    signed(r.maxDistance),
+  ]);
+}
+
+/** The human report of a comparison. */
+function report(capture: Model, reference: Model, started: string, outcome: CaptureComparison): string {
+  const { registration, map } = outcome;
+  const lines = [
+    `${capture.publicId} against ${reference.publicId}${reference.isReference ? ' (reference model)' : ''}, in the reference's model units`,
+    `Registration: RMS ${fixed(registration.rmsError, 4)} after ${formatCount(registration.iterations, 'ICP iteration')} from ${started}`,
+    `Level of detection: ${fixed(map.levelOfDetection, 4)} (a distance below it reads as unchanged)`,
+    `Splats measured: ${formatNumber(outcome.capturePoints)} of ${formatNumber(outcome.captureCount)} in the capture, against ${formatNumber(outcome.referencePoints)} of ${formatNumber(outcome.referenceCount)} in the reference`,
+  ];
+  if (map.regions.length === 0)
+    return [...lines, 'No change region: nothing moved, appeared or went beyond the level of detection.'].join('\n');
+  const table = formatTable(['Region', 'Change', 'Centre', 'Extent (x × y × z)', 'Splats', 'Mean', 'Max'], regionRows(map.regions));
+  return [...lines, `${formatCount(map.regions.length, 'change region')}:`, table].join('\n');
+}
+
+/** `catalog models changes <model> [--against <model>] [--project <id>]` */
+export const changesCommand = leafCommand({
+  command: modelRefCommand('changes', "compute a capture's change map against its project's reference model").option(
+    '--against <model>',
+    'the model to compare with (id or public ID; default the project reference model)',
+  ),
+  backend: true,
+  schema,
+  help: examplesHelp(
+    ['catalog models changes TWR-001-2025-09 --project TWR-001', 'catalog models changes TWR-001-2025-09 --against TWR-001-2025-06 --json'],
+    '\nBoth models need a splat file. The pair’s stored alignment (or the same frame when none is stored) is refined\n' +
+      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units.',
+  ),
+  run: async (input, ctx, open) => {
+    const { backend } = await open();
+    const capture = await findModelRef(backend, input.model, input.project);
+    const reference = await referenceOf(backend, capture, input.against);
+    if (reference.id === capture.id) throw new AppError(ErrorCode.InvalidArgument, ChangesMessages.sameModel);
+    const capturePath = splatOf(capture);
+    const referencePath = splatOf(reference);
+    const alignment = await getAlignment(backend.catalog, reference.id, capture.id);
+    const startedFrom = alignment ? `the stored '${alignment.method}' alignment` : 'the same frame (no alignment stored)';
+
+    const dir = await mkdtemp(join(tmpdir(), 'catalog-changes-'));
+    ctx.onCleanup(() => rm(dir, { recursive: true, force: true }));
+    const captureFile = join(dir, `capture-${fileNameOf(capturePath)}`);
+    const referenceFile = join(dir, `reference-${fileNameOf(referencePath)}`);
+    if (!ctx.json) ctx.log('Downloading both captures...');
+    await downloadStoredFile(backend.files, capturePath, captureFile);
+    await downloadStoredFile(backend.files, referencePath, referenceFile);
+    const outcome = await compareCaptureFiles(
+      captureFile,
+      referenceFile,
+      alignment?.matrix ?? IDENTITY_MATRIX,
+      { capture: fileNameOf(capturePath), reference: fileNameOf(referencePath) },
+      (step) => !ctx.json && ctx.log(STEP_LINES[step]),
+    );
+    const { registration, map } = outcome;
+
+    // The values file first: a change map is never stored without the values it summarises.
+    const valuesPath = changeValuesPath(capture.uuid, reference.id);
+    if (!ctx.json) ctx.log('Storing the change map...');
+    await backend.files.upload(valuesPath, new Blob([outcome.values]), { contentType: 'application/octet-stream' });
+    await saveChangeMap(backend.catalog, backend.files, {
+      referenceModelId: reference.id,
+      modelId: capture.id,
+      inputs: {
+        modelFile: changeMapInputFile(capture),
+        referenceFile: changeMapInputFile(reference),
+        alignment: alignment ? { method: alignment.method, matrix: alignment.matrix } : null,
+      },
+      registration,
+      levelOfDetection: map.levelOfDetection,
+      pointCount: outcome.captureCount,
+      referencePointCount: outcome.referencePoints,
+      histogram: map.histogram,
+      regions: map.regions,
+      computedBy: 'cli',
+    });
+    return {
+      result: {
+        model: { id: capture.id, publicId: capture.publicId },
+        reference: { id: reference.id, publicId: reference.publicId },
+        valuesPath,
+        startedFrom: alignment ? { method: alignment.method, matrix: alignment.matrix } : null,
+        registration,
+        levelOfDetection: map.levelOfDetection,
+        captureCount: outcome.captureCount,
+        pointCount: outcome.capturePoints,
+        referenceCount: outcome.referenceCount,
+        referencePointCount: outcome.referencePoints,
+        histogram: map.histogram,
+        regions: map.regions,
+        timings: outcome.timings,
+      },
+      text: report(capture, reference, startedFrom, outcome),
+      summary: `${capture.publicId}: ${formatCount(map.regions.length, 'change region')} against ${reference.publicId}, registration RMS ${fixed(registration.rmsError, 4)}.`,
+    };
+  },
+});
