@@ -1,0 +1,104 @@
+// `catalog models changes <capture>` against a fresh embedded server: the generated changed pair
+// of the demo tower (a bent brace, a removed antenna, an added cabinet, 1 cm noise and a 0.5°
+// misregistration) uploaded as a project's reference and a later capture gives a registration
+// under 2 cm, change regions, a stored values file with one value per splat of the capture and a
+// change-map document that reads back; a capture with no reference model, a model compared with
+// itself and a mesh-only model are refused with their messages and nothing is stored.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeChangeValues } from '@shared/change-map/index.js';
+import type { ChangeRegion, Registration } from '@shared/change-map/index.js';
+import { getChangeMap } from '@shared/workflows/change-maps.js';
+import type { Model } from '@shared/types.js';
+import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
+import { ChangesMessages } from '../../cli/src/commands/models/changes.js';
+import { jsonCli } from '../support/cli.js';
+import { triangleGlb } from '../support/model-fixtures.js';
+import { tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+
+interface Changes {
+  model: { id: string; publicId: string };
+  reference: { id: string; publicId: string };
+  valuesPath: string;
+  startedFrom: { method: string } | null;
+  registration: Registration;
+  levelOfDetection: number;
+  captureCount: number;
+  pointCount: number;
+  regions: ChangeRegion[];
+}
+
+let server: EmbeddedServer;
+let env: Record<string, string>;
+const work = tempDir('model-changes');
+const pair = makeChangedPair({ count: 40_000 });
+let reference: Model;
+let capture: Model;
+
+const { ok, fails } = jsonCli(() => env);
+
+/** Writes `bytes` as the only file of a new model folder; returns the folder. */
+function folderWith(name: string, file: string, bytes: Uint8Array): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, file), bytes);
+  return dir;
+}
+
+beforeAll(async () => {
+  server = await startEmbeddedServer({ prefix: 'model-changes' });
+  ({ env } = server);
+  await ok(['projects', 'create', '--name', 'Changed Tower', '--structure-id', 'CHG-001']);
+  await ok(['projects', 'create', '--name', 'No Reference', '--structure-id', 'NRF-001']);
+  const files = encodeChangedPair(pair);
+  const upload = async (dir: string, project: string, publicId: string, extra: string[] = []) =>
+    (await ok<{ model: Model }>(['models', 'upload', dir, '--project', project, '--public-id', publicId, '--name', publicId, ...extra]))
+      .model;
+  reference = await upload(folderWith('reference', 'point_cloud.ply', files.reference), 'CHG-001', 'CHG-2025', ['--reference']);
+  capture = await upload(folderWith('capture', 'point_cloud.ply', files.capture), 'CHG-001', 'CHG-2026');
+  await upload(folderWith('mesh', 'model.glb', await triangleGlb()), 'CHG-001', 'CHG-MESH');
+  await upload(folderWith('alone', 'point_cloud.ply', files.capture), 'NRF-001', 'NRF-2026');
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('catalog models changes', () => {
+  it('measures a capture against its project reference and stores the values file and the change map', async () => {
+    const result = await ok<Changes>(['models', 'changes', 'CHG-2026', '--project', 'CHG-001']);
+    expect(result.model).toEqual({ id: capture.id, publicId: 'CHG-2026' });
+    expect(result.reference).toEqual({ id: reference.id, publicId: 'CHG-2025' });
+    // no alignment stored: ICP starts from the same frame and takes out the 0.5° misregistration
+    expect(result.startedFrom).toBeNull();
+    expect(result.registration.rmsError).toBeLessThan(0.02);
+    expect(result.captureCount).toBe(pair.capture.count);
+    expect(result.pointCount).toBeGreaterThan(0);
+    expect(result.levelOfDetection).toBeGreaterThan(0);
+    expect(result.regions.length).toBeGreaterThan(0);
+    // the added cabinet (1.6 m tall) is the largest change
+    expect(Math.max(...result.regions.map((r) => Math.abs(r.maxDistance)))).toBeGreaterThan(1);
+
+    expect(result.valuesPath).toBe(`models/${capture.uuid}/changes/${reference.id}.bin`);
+    const stored = await fetch(await server.service.files.getDownloadUrl(result.valuesPath));
+    const values = decodeChangeValues(new Uint8Array(await stored.arrayBuffer()));
+    expect(values.distances).toHaveLength(pair.capture.count);
+    expect(values.levelOfDetection).toBeCloseTo(result.levelOfDetection, 6);
+    const map = await getChangeMap(server.service.catalog, reference.id, capture.id);
+    expect(map).toMatchObject({ modelId: capture.id, referenceModelId: reference.id, valuesPath: result.valuesPath });
+    expect(map?.regions).toHaveLength(result.regions.length);
+  });
+
+  it('refuses a capture whose project has no reference, a model compared with itself and a mesh-only model; nothing is stored', async () => {
+    expect((await fails(['models', 'changes', 'NRF-2026', '--project', 'NRF-001'])).message).toBe(ChangesMessages.noReference('NRF-2026'));
+    expect((await fails(['models', 'changes', 'CHG-2025', '--project', 'CHG-001'])).message).toBe(ChangesMessages.sameModel);
+    expect((await fails(['models', 'changes', 'CHG-MESH', '--project', 'CHG-001'])).message).toBe(ChangesMessages.noSplat('CHG-MESH'));
+    const maps = await server.service.catalog.query('changeMaps');
+    expect(maps.map((m) => m.modelId)).not.toContain(
+      (await server.service.catalog.query('models', { where: [['publicId', '==', 'NRF-2026']] }))[0]!.id,
+    );
+  });
+});
