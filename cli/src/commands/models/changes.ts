@@ -83,7 +83,7 @@ const extent = (r: ChangeRegion) => r.max.map((v, i) => fixed(v - r.min[i]!, 2))
 function regionRows(regions: readonly ChangeRegion[]): string[][] {
   return regions.map((r) => [
     String(r.id),
-    r.side === 'reference' ? 'removed' : r.meanDistance >= 0 ? 'added or moved out' : 'moved in',
+    r.side === 'reference' ? 'removed' : 'added or moved',
     point(r.centroid),
     extent(r),
     formatNumber(r.count),
