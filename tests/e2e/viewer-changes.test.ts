@@ -4,9 +4,10 @@
  * removed antenna, an added cabinet) uploaded as a project's reference and a later capture, its
  * change map computed with `catalog models changes`, and the capture opened in the viewer as the
  * demo user. The reference has no 'Changes' button; the capture has. On, the panel lists the
- * change regions; flying to the cabinet's region shows it in the change scale's red where the
- * capture's own colours had none, and the unchanged tower turns grey; off, the capture's own colours
- * come back. Real pixels are read from the canvas; one scene, a screenshot of each state
+ * change regions and the unchanged tower turns grey; flying to the cabinet's region shows it in
+ * the change scale's colour of its sign (red outside the reference surface, blue inside: the sign
+ * is the change map's, read from its region) where the capture's own colours have none; off, the
+ * capture's own colours come back. Real pixels are read from the canvas; one scene, a screenshot of each state
  * (test-results/viewer-changes-on.png and -off.png).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,10 +37,12 @@ const USER = ['user@demo.lab', 'demo-user-1'] as const;
 /** Software rendering of a splat takes seconds a frame: generous waits, never timed. */
 const RENDER_TIMEOUT_MS = 90_000;
 
-/** Pixels of the canvas by kind: the change scale's strong red, and neutral grey (the unchanged colour, lit or not). */
+/** Pixels of the canvas by kind: the change scale's strong red or blue, and neutral grey (the unchanged colour, lit or not). */
 interface PixelCounts {
   /** Strong red (r well above g and b) in the central third of the canvas. */
   centreRed: number;
+  /** Strong blue (b well above r and g) in the central third of the canvas. */
+  centreBlue: number;
   /** Neutral grey (r, g and b within a few levels, brighter than the background) anywhere. */
   grey: number;
 }
@@ -55,6 +58,7 @@ async function countPixels(page: Page): Promise<PixelCounts> {
     context.drawImage(canvas, 0, 0);
     const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
     let centreRed = 0;
+    let centreBlue = 0;
     let grey = 0;
     for (let i = 0; i < data.length; i += 4) {
       const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
@@ -62,31 +66,28 @@ async function countPixels(page: Page): Promise<PixelCounts> {
       const [x, y] = [p % width, Math.floor(p / width)];
       const central = x > width / 3 && x < (2 * width) / 3 && y > height / 3 && y < (2 * height) / 3;
       if (central && r > 150 && r - Math.max(g, b) > 90) centreRed += 1;
+      if (central && b > 150 && b - Math.max(r, g) > 90) centreBlue += 1;
       if (r > 70 && Math.max(r, g, b) - Math.min(r, g, b) < 12) grey += 1;
     }
-    return { centreRed, grey };
+    return { centreRed, centreBlue, grey };
   });
 }
 
-/** Waits until the viewport has drawn a frame after any camera flight and the colours settled (two reads a few frames apart agree). */
+/**
+ * The pixel counts once the view has settled: no camera flight, and (the engine draws only while
+ * something changes) no new frame and the same counts across two reads a couple of seconds apart.
+ */
 async function settledPixels(page: Page): Promise<PixelCounts> {
   const viewport = page.getByTestId('viewport');
   await expect.poll(() => viewport.getAttribute('data-flight'), { timeout: RENDER_TIMEOUT_MS }).toBe('off');
-  let last: PixelCounts | null = null;
-  for (let tries = 0; ; tries += 1) {
-    const frames = Number(await viewport.getAttribute('data-rendered-frames'));
-    await page
-      .waitForFunction(
-        (before) => Number(document.querySelector<HTMLElement>('[data-testid=viewport]')?.dataset.renderedFrames) >= before + 2,
-        frames,
-        { timeout: RENDER_TIMEOUT_MS },
-      )
-      .catch(() => undefined);
-    const now = await countPixels(page);
-    const same = last && Math.abs(now.grey - last.grey) <= Math.max(50, last.grey * 0.02) && now.centreRed === last.centreRed;
-    if (same || tries >= 8) return now;
+  let last: { frames: string | null; counts: PixelCounts } | null = null;
+  for (let tries = 0; tries < 40; tries += 1) {
+    const now = { frames: await viewport.getAttribute('data-rendered-frames'), counts: await countPixels(page) };
+    if (last && last.frames === now.frames && JSON.stringify(last.counts) === JSON.stringify(now.counts)) return now.counts;
     last = now;
+    await page.waitForTimeout(2_000);
   }
+  return last!.counts;
 }
 
 describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => {
@@ -140,7 +141,7 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
     return page;
   }
 
-  it('colours the capture by its change map: red at the added cabinet, the rest grey; off restores its colours', async () => {
+  it('colours the capture by its change map: the added cabinet in colour, the rest grey; off restores its colours', async () => {
     // The reference has no change map of its own: no button.
     const shown = await open(reference.publicId);
     await expect.poll(() => shown.getByRole('heading', { level: 1 }).textContent()).toBe(reference.name);
@@ -174,9 +175,10 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
       `[e2e viewer-changes] whole view: own ${JSON.stringify(own)}, changes ${JSON.stringify(whole)}; at the cabinet: changes ${JSON.stringify(on)}, own ${JSON.stringify(off)}`,
     );
 
-    // Red where the cabinet is only in the change colours.
-    expect(on.centreRed).toBeGreaterThan(200);
-    expect(on.centreRed).toBeGreaterThan(off.centreRed * 3);
+    // The cabinet's colour (its distance's sign) where it stands, only in the change colours.
+    const colourOf = (counts: PixelCounts) => (cabinet.maxDistance > 0 ? counts.centreRed : counts.centreBlue);
+    expect(colourOf(on)).toBeGreaterThan(200);
+    expect(colourOf(on)).toBeGreaterThan(colourOf(off) * 3);
     expect(pageErrors).toEqual([]);
   }, 600_000);
 });
