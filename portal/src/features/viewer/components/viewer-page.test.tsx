@@ -5,7 +5,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from 'react-router-dom';
-import type { Model, Project } from '@shared/types.js';
+import { encodeChangeValues } from '@shared/change-map/values-file.js';
+import type { ChangeMapData, Model, Project } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { paths } from '../../../config/paths.js';
 import { ViewerPage } from './viewer-page.js';
@@ -27,6 +28,9 @@ interface FakeEngine {
   activeTool: { click?: (x: number, y: number) => void } | null;
   /** What the camera poses' pick answers. */
   pickAnswer: number | null;
+  /** Colours set on the splat ('Changes'); null: its own colours again. */
+  colourings: Array<Uint8Array | null>;
+  flights: Array<[{ x: number; y: number; z: number }, boolean]>;
 }
 const engines = vi.hoisted(() => [] as FakeEngine[]);
 
@@ -56,6 +60,15 @@ vi.mock('../lib/engine.js', async () => {
     markerLists: unknown[][] = [];
     flights: Array<[Point, boolean]> = [];
     pointAnswer: { point: Point; part: 'splat' | 'mesh' } | null = null;
+    // 'Changes': a splat of four Gaussians of opacity 200; the colours it was given.
+    colourings: Array<Uint8Array | null> = [];
+    splatAlphas() {
+      return new Uint8Array(4).fill(200);
+    }
+    setSplatColours(rgba: Uint8Array | null) {
+      this.colourings.push(rgba ? Uint8Array.from(rgba) : null);
+      return true;
+    }
     constructor() {
       engines.push(this);
     }
@@ -603,6 +616,81 @@ describe('/viewer', () => {
     // A photo whose link fails is told in the panel's alert region, there from the start.
     const alert = within(panel).getByRole('alert');
     expect(alert.textContent).toBe('');
+  });
+
+  it("'Changes': only for a capture with a change map; colours by distance with a threshold, regions fly the camera, off restores", async () => {
+    // TWR-2 against the project's reference TWR-1: four Gaussians, level of detection 0.05, moved by +1 in x by the registration.
+    const map: ChangeMapData = {
+      referenceModelId: 'm1',
+      modelId: 'm2',
+      projectId: 'p1',
+      valuesPath: 'models/m2/changes/m1.bin',
+      inputs: { modelFile: 'models/m2/model.splat (1 bytes, uploaded ?)', referenceFile: 'x', alignment: null },
+      registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1], rmsError: 0.01, iterations: 5, pairs: 4 },
+      levelOfDetection: 0.05,
+      pointCount: 4,
+      referencePointCount: 4,
+      histogram: { min: -0.5, max: 0.5, counts: [1, 2, 1] },
+      regions: [
+        { id: 1, side: 'capture', centroid: [3, 2, 1], min: [2, 1, 0], max: [4, 3, 2], count: 1, meanDistance: 0.5, maxDistance: 0.5 },
+        { id: 2, side: 'reference', centroid: [0, 0, 0], min: [0, 0, 0], max: [0, 0, 0], count: 1, meanDistance: -0.5, maxDistance: -0.5 },
+      ],
+      computed_by: 'cli',
+    };
+    const values = encodeChangeValues({
+      levelOfDetection: 0.05,
+      distances: Float32Array.from([0.01, 0.2, -0.5, NaN]),
+      regionOf: Int32Array.from([0, 1, 2, 0]),
+    });
+    const test = createTestBackend('user', { projects: [project], models, files: { [map.valuesPath]: { data: values } } });
+    test.store.writeDocument('changeMaps', 'm1__m2', { ...map });
+    respond = (url) => (url.endsWith('/changes/m1.bin') ? new Response(values) : bytesResponse(url));
+
+    // The reference itself has no change map: no button.
+    const view = renderViewer(test, '/viewer?id=TWR-1');
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    expect(screen.queryByRole('button', { name: 'Changes' })).toBeNull();
+    view.unmount();
+
+    renderViewer(test, '/viewer?id=TWR-2');
+    const toggle = await screen.findByRole('button', { name: 'Changes' });
+    await waitFor(() => expect(viewports()[0]!.dataset.state).toBe('ready'));
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    const panel = screen.getByRole('region', { name: 'Changes' });
+    await waitFor(() => expect(within(panel).getByRole('status').textContent).toBe('The capture is coloured by change.'));
+    const engine = engines.at(-1)!;
+    // Grey within the threshold, red, blue, dark grey (not measured); each keeps its opacity.
+    const colours = engine.colourings.at(-1)!;
+    expect(Array.from(colours.slice(0, 4))).toEqual([150, 150, 150, 200]);
+    expect(colours[4]! - Math.max(colours[5]!, colours[6]!)).toBeGreaterThan(100);
+    expect(Array.from(colours.slice(8, 12))).toEqual([30, 90, 235, 200]);
+    expect(Array.from(colours.slice(12, 16))).toEqual([80, 80, 80, 200]);
+    // The map was computed from another file of the capture: out of date.
+    expect(within(panel).getByText(/Out of date: The capture's file changed/)).toBeTruthy();
+    // No scale: model units, in the legend's text too.
+    expect(within(panel).getByTestId('changes-legend').textContent).toMatch(/grey: within ±0.05 model units \(unchanged\)/);
+    expect(within(panel).getByText(/This model has no scale/)).toBeTruthy();
+    // The threshold starts at the level of detection; raised over 0.2, the red Gaussian turns grey, the blue one (−0.5) stays.
+    const slider = within(panel).getByRole('slider', { name: /Threshold/ }) as HTMLInputElement;
+    expect(Number(slider.value)).toBeCloseTo(0.05);
+    expect(slider.getAttribute('aria-valuetext')).toBe('0.05 model units');
+    fireEvent.change(slider, { target: { value: '0.3' } });
+    await waitFor(() => expect(Array.from(engine.colourings.at(-1)!.slice(4, 8))).toEqual([150, 150, 150, 200]));
+    expect(Array.from(engine.colourings.at(-1)!.slice(8, 12))).toEqual([30, 90, 235, 200]);
+    // The regions: side, count, distances; a region's button flies to its centre in the capture's frame (registration undone).
+    const regions = within(panel).getAllByTestId('change-region');
+    expect(regions.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(/^1\. Added or moved: 1 Gaussians, mean \+0.5 model units,\s+max \+0.5 model units/),
+      expect.stringMatching(/^2\. Removed: 1 Gaussians, mean −0.5 model units,\s+max −0.5 model units/),
+    ]);
+    fireEvent.click(within(regions[0]!).getByRole('button', { name: 'Fly to region 1' }));
+    expect(engine.flights.at(-1)![0]).toEqual({ x: 2, y: 2, z: 1 });
+    // Off: the capture's own colours.
+    fireEvent.click(toggle);
+    expect(engine.colourings.at(-1)).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Changes' })).toBeNull();
   });
 
   it('disposes the engine on unmount', async () => {

@@ -23,6 +23,7 @@ import { unionBounds, type Bounds } from '../lib/framing.js';
 import { findingFromQuery, parseViewerQuery, upAxisFromQuery, withUpAxis, type ViewerRequest } from '../lib/query.js';
 import type { UpAxis } from '../lib/up-axis.js';
 import { useCompareFindings } from '../hooks/use-compare-findings.js';
+import { ChangesPanel, useChangesTool } from './changes-panel.js';
 import { CompareFindingsPanel } from './compare-findings-panel.js';
 import { FindingsSide, useFindingsInspection } from './findings-side.js';
 import { MeasureTool, useMeasureTool } from './measure-tool.js';
@@ -164,6 +165,8 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
   const inspection = useFindingsInspection(found?.model ?? null, findingFromQuery(search));
   // The measure tool: while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
   const measureTool = useMeasureTool(found?.model ?? null, (points, measure, up) => inspection.saveMeasurement({ points, measure, up }));
+  // Changes: the capture coloured by its change map against the project's reference (shown only when it has one).
+  const changes = useChangesTool(found?.model ?? null);
   return (
     <div ref={ref} className="viewer-page">
       <ViewerHeader title={found ? found.model.name : `3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen}>
@@ -175,6 +178,16 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
             title="Pick points, measure distances and heights"
           >
             Measure
+          </button>
+        ) : null}
+        {found && changes.available ? (
+          <button
+            type="button"
+            aria-pressed={changes.open}
+            onClick={changes.toggle}
+            title="Colour the capture by its change against the project's reference model"
+          >
+            Changes
           </button>
         ) : null}
         {found ? (
@@ -194,9 +207,11 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
           upAxis={upAxis}
           onUpAxisChange={onUpAxisChange}
           onModel={setFound}
+          onReady={changes.onReady}
           flyTo={inspection.viewport.flyTo}
-          {...combineTools([inspection.viewport, measureTool.viewport])}
+          {...combineTools([changes.viewport, inspection.viewport, measureTool.viewport])}
         />
+        {changes.panel ? <ChangesPanel {...changes.panel} /> : null}
         {measureTool.tool ? <MeasureTool {...measureTool.tool} /> : null}
         {inspection.side ? <FindingsSide {...inspection.side} /> : null}
       </main>

@@ -14,6 +14,7 @@ import type { Bounds } from './framing.js';
 import { FrameLoop } from './frame-loop.js';
 import { countTriangles, disposeObject, GlbReader, hasLod, isSoftwareRenderer, readSplat, SOFTWARE_LOD_SPLATS } from './loaders.js';
 import { FramingBoundsCache } from './model-bounds.js';
+import { setSplatColours, splatAlphas } from './splat-colours.js';
 import type { PickTarget } from './picking.js';
 import { CameraPosesTool } from './tools/camera-poses-tool.js';
 import { MarkerTool } from './tools/marker-tool.js';
@@ -187,6 +188,28 @@ export class ViewerEngine implements ToolHost {
   /** True when the splat shown is drawn through its level-of-detail tree (see {@link LOD_ABOVE_GAUSSIANS}). */
   get lodActive(): boolean {
     return hasLod(this.splat);
+  }
+
+  /**
+   * Each Gaussian's own opacity (0–255, file order) of the splat shown now; null before one is loaded.
+   * (A large capture's preview is another splat than its full copy: compare the count with what
+   * the caller colours.)
+   */
+  splatAlphas(): Uint8Array | null {
+    return this.splat ? splatAlphas(this.splat) : null;
+  }
+
+  /**
+   * Shows the splat in the given colours (4 bytes a Gaussian, file order, e.g. the 'Changes'
+   * mode's), or in its own colours again for null (splat-colours.ts).
+   * @returns false when there is no splat, when it is drawn through its level-of-detail tree, or
+   *   when `rgba` does not hold one colour per Gaussian
+   */
+  setSplatColours(rgba: Uint8Array | null): boolean {
+    if (!this.splat) return rgba === null;
+    const done = setSplatColours(this.splat, rgba);
+    this.requestRender();
+    return done;
   }
 
   /**

@@ -1,0 +1,242 @@
+/**
+ * The 'Changes' mode of the single view: a capture coloured by its change map against the
+ * project's reference model. While on, every Gaussian is coloured by its signed distance to the
+ * reference surface (lib/change-colours.ts: blue negative, grey within ± the threshold, red
+ * positive, full colour at the scale's end), read from the map's values file; off, the capture's
+ * own colours come back. The panel has the legend (as text too: metres with the model's scale,
+ * else model units), the threshold slider (from the level of detection), the change regions with
+ * a button each that flies the camera to it, and a note when the map is out of date. Captures
+ * drawn through a level-of-detail tree (more than LOD_ABOVE_GAUSSIANS) are not coloured yet: the
+ * panel says so and the regions still work.
+ *
+ * `useChangesTool` holds the state and hands the page its viewport tool (the engine, for colours
+ * and flights); `ChangesPanel` draws the panel.
+ */
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
+import type { ChangeRegionData, Model } from '@shared/types.js';
+import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
+import { useCaptureChangeMap, useChangeValues, type CaptureChangeMap } from '../api/change-maps.js';
+import { changeColours, changeScaleMax, formatChangeDistance, regionCentreInCapture } from '../lib/change-colours.js';
+import type { ViewerEngine } from '../lib/engine.js';
+import type { ViewportTool } from '../lib/viewport-tools.js';
+import './changes-panel.css';
+
+/** How the capture's colouring stands. */
+export type ColouringState = 'loading' | 'shown' | 'large' | 'unavailable' | 'error';
+
+/** What {@link useChangesTool} gives the page. */
+export interface ChangesToolState {
+  /** True when the capture has a change map against its project's reference (the toggle is shown then). */
+  available: boolean;
+  open: boolean;
+  toggle: () => void;
+  /** What the tool wants from the viewport: the engine (no picks, no markers). */
+  viewport: ViewportTool;
+  /** Tells the tool the viewport's model is shown (colours can be set from then on). */
+  onReady: () => void;
+  /** The props of {@link ChangesPanel}, or null while off. */
+  panel: ChangesPanelProps | null;
+}
+
+const NO_MARKERS: never[] = [];
+/** Above this many Gaussians the viewer draws a capture through its level-of-detail tree (lib/loaders.ts LOD_ABOVE_GAUSSIANS), which Spark does not recolour. */
+const LOD_ABOVE_GAUSSIANS = LARGE_CAPTURE_GAUSSIANS;
+const ignore = (): void => undefined;
+
+/**
+ * The 'Changes' mode's state.
+ * @param model the shown model once found
+ */
+export function useChangesTool(model: Model | null): ChangesToolState {
+  const found = useCaptureChangeMap(model);
+  const changeMap: CaptureChangeMap | null = found.status === 'success' ? found.data : null;
+  const map = changeMap?.map ?? null;
+  const [open, setOpen] = useState(false);
+  const [engine, setEngine] = useState<ViewerEngine | null>(null);
+  const [ready, setReady] = useState(false);
+  const [threshold, setThreshold] = useState<number | null>(null);
+  const large = map !== null && map.pointCount > LOD_ABOVE_GAUSSIANS;
+  const values = useChangeValues(open && map && !large ? map.valuesPath : null);
+  const scaleMax = map ? changeScaleMax(map) : 1;
+  const thresholdNow = threshold ?? map?.levelOfDetection ?? 0;
+  const [coloured, setColoured] = useState<boolean | null>(null);
+
+  // The capture's own opacities, read once the mode is first turned on (per engine and splat load).
+  const [wanted, setWanted] = useState(false);
+  if (open && !large && !wanted) setWanted(true);
+  const alphas = useMemo(() => (wanted && engine && ready ? engine.splatAlphas() : null), [wanted, engine, ready]);
+
+  useEffect(() => {
+    if (!open || !engine || !alphas || values.status !== 'success') return;
+    const { distances } = values.data;
+    const done = distances.length === alphas.length && engine.setSplatColours(changeColours(distances, alphas, thresholdNow, scaleMax));
+    setColoured(done);
+  }, [open, engine, alphas, values, thresholdNow, scaleMax]);
+
+  // Off (or the tool going away): the capture's own colours.
+  useEffect(() => {
+    if (!open || !engine) return;
+    return () => {
+      engine.setSplatColours(null);
+      setColoured(null);
+    };
+  }, [open, engine]);
+
+  const flyTo = useCallback(
+    (region: ChangeRegionData) => {
+      if (!engine || !map) return;
+      engine.rig.flyToPoint(regionCentreInCapture(region, map.registration.matrix), !prefersReducedMotion());
+    },
+    [engine, map],
+  );
+
+  const viewport = useMemo<ViewportTool>(() => ({ pickMode: false, onPick: ignore, markers: NO_MARKERS, onEngine: setEngine }), []);
+  const onReady = useCallback(() => setReady(true), []);
+
+  const colouring: ColouringState = large
+    ? 'large'
+    : values.status === 'error'
+      ? 'error'
+      : coloured === true
+        ? 'shown'
+        : coloured === false
+          ? 'unavailable'
+          : 'loading';
+
+  return {
+    available: map !== null,
+    open: open && map !== null,
+    toggle: () => setOpen(!open),
+    viewport,
+    onReady,
+    panel:
+      open && changeMap && map
+        ? {
+            changeMap,
+            unitsPerMetre: model?.metadata?.unitsPerMetre ?? null,
+            threshold: thresholdNow,
+            scaleMax,
+            onThreshold: setThreshold,
+            colouring,
+            valuesError: values.status === 'error' ? values.error.message : null,
+            onFlyTo: engine ? flyTo : undefined,
+          }
+        : null,
+  };
+}
+
+export interface ChangesPanelProps {
+  changeMap: CaptureChangeMap;
+  /** The capture's scale (`metadata.unitsPerMetre`), or null: model units. */
+  unitsPerMetre: number | null;
+  /** |d| below it is shown grey, model units. */
+  threshold: number;
+  /** Where the colour scale ends, model units (also the slider's end). */
+  scaleMax: number;
+  onThreshold: (value: number) => void;
+  colouring: ColouringState;
+  /** Why the values file could not be read. */
+  valuesError: string | null;
+  /** Flies the camera to a region (absent before the 3D view exists). */
+  onFlyTo?: (region: ChangeRegionData) => void;
+}
+
+/** What a region's side means to a reader. */
+const SIDE_LABELS: Record<ChangeRegionData['side'], string> = { capture: 'Added or moved', reference: 'Removed' };
+
+/** The changes panel: legend, threshold, colouring state, out-of-date note and the change regions. */
+export function ChangesPanel({
+  changeMap,
+  unitsPerMetre,
+  threshold,
+  scaleMax,
+  onThreshold,
+  colouring,
+  valuesError,
+  onFlyTo,
+}: ChangesPanelProps) {
+  const titleId = useId();
+  const sliderId = useId();
+  const { map, outOfDate } = changeMap;
+  const d = (value: number, signed = false) => formatChangeDistance(value, unitsPerMetre, signed);
+  const step = scaleMax / 200;
+  const status =
+    colouring === 'large'
+      ? `Colouring is not available for large captures yet (more than ${LOD_ABOVE_GAUSSIANS.toLocaleString('en-US')} Gaussians): the regions below still work.`
+      : colouring === 'error'
+        ? `The change values could not be loaded: ${valuesError ?? 'unknown error'}.`
+        : colouring === 'unavailable'
+          ? 'The capture shown does not match the change values (another file, or its preview): not coloured.'
+          : colouring === 'shown'
+            ? 'The capture is coloured by change.'
+            : 'Loading the change values…';
+  return (
+    <section className="changes-panel" aria-labelledby={titleId} data-testid="changes-panel" data-colouring={colouring}>
+      <h2 id={titleId} className="changes-title">
+        Changes
+      </h2>
+      <p className="changes-status" role="status" data-testid="changes-status">
+        {status}
+      </p>
+      {outOfDate ? (
+        <p className="changes-out-of-date" data-testid="changes-out-of-date">
+          Out of date: {outOfDate}. Compute the change map again to bring it up to date.
+        </p>
+      ) : null}
+      <div className="changes-legend" data-testid="changes-legend">
+        <div className="changes-scale" aria-hidden="true" />
+        <p className="changes-legend-ends" aria-hidden="true">
+          <span>{d(-scaleMax)}</span>
+          <span>0</span>
+          <span>{d(scaleMax, true)}</span>
+        </p>
+        <p className="changes-legend-text">
+          Blue: inside the reference surface (down to {d(-scaleMax)} and beyond); grey: within ±{d(threshold)} (unchanged); red: outside it
+          (up to {d(scaleMax, true)} and beyond). Dark grey: not measured.
+          {unitsPerMetre ? '' : ' This model has no scale: distances are in model units.'}
+        </p>
+      </div>
+      <label className="changes-threshold-label" htmlFor={sliderId}>
+        Threshold: {d(threshold)} (level of detection {d(map.levelOfDetection)})
+      </label>
+      <input
+        id={sliderId}
+        className="changes-threshold"
+        type="range"
+        min={0}
+        max={scaleMax}
+        step={step}
+        value={Math.min(threshold, scaleMax)}
+        aria-valuetext={d(threshold)}
+        onChange={(event) => onThreshold(Number(event.target.value))}
+      />
+      <h3 className="changes-subtitle">Change regions</h3>
+      {map.regions.length === 0 ? (
+        <p className="changes-none">No change regions.</p>
+      ) : (
+        <ul className="changes-regions" aria-label="Change regions">
+          {map.regions.map((region) => (
+            <li key={region.id} data-testid="change-region">
+              <span className="changes-region-text">
+                {region.id}. {SIDE_LABELS[region.side]}: {region.count.toLocaleString('en-US')} Gaussians, mean{' '}
+                {d(region.meanDistance, true)}, max {d(region.maxDistance, true)}, centre ({region.centroid.map((v) => short(v)).join(', ')}
+                ) in the reference frame
+              </span>
+              {onFlyTo ? (
+                <button type="button" onClick={() => onFlyTo(region)}>
+                  Fly to region {region.id}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** A coordinate to three significant figures. */
+function short(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
