@@ -4,6 +4,7 @@
  * Positions are in model units; matrices are 4×4, column-major (three.js `Matrix4.elements`
  * order) and map capture coordinates into the reference's frame.
  */
+import type { ChangeRegionData } from '../types.js';
 
 /** Points as flat xyz, model units: point i is `positions[3i .. 3i+2]`. */
 export interface PointSet {
@@ -37,23 +38,11 @@ export interface RegistrationOptions {
   patchSize?: number;
 }
 
-/** One connected group of changed points. */
-export interface ChangeRegion {
-  /** 1-based, in order of decreasing count. */
-  id: number;
-  /** 'reference' = something present in the reference but gone from the capture (removed). */
-  side: 'capture' | 'reference';
-  /** In the reference frame. */
-  centroid: [number, number, number];
-  /** Axis-aligned extent, reference frame. */
-  min: [number, number, number];
-  max: [number, number, number];
-  /** Points in the region (capture points for 'capture', reference points for 'reference'). */
-  count: number;
-  /** Signed; maxDistance is the value of largest magnitude. */
-  meanDistance: number;
-  maxDistance: number;
-}
+/**
+ * One connected group of changed points: the stored change map's region (`ChangeRegionData`:
+ * side, centroid and extent in the reference frame, count, mean and largest signed distance).
+ */
+export type ChangeRegion = ChangeRegionData;
 
 /** The change map of a capture against its reference. */
 export interface ChangeMap {
