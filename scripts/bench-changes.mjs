@@ -29,12 +29,12 @@
 // BENCH_CHANGES_CC ('off' skips CloudCompare), BENCH_CHANGES_CC_ICP (CloudCompare's ICP options,
 // default '-OVERLAP 90 -RANDOM_SAMPLING_LIMIT 50000 -MIN_ERROR_DIFF 1e-6'), BENCH_CHANGES_CC_C2C
 // (options after -C2C_DIST, e.g. '-MODEL LS KNN 6' for a local model; default none: plain C2C).
-import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { timed as timedIn } from './bench-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -85,27 +85,8 @@ async function ours(capturePath, referencePath, outDir) {
   );
 }
 
-/** Runs a command under /usr/bin/time; resolves with its stdout, wall seconds and peak RSS (KiB). */
-function timed(command, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', command, ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const rssKiB = Number(/PEAK_RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
-      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
-      else resolve({ stdout, stderr, seconds: seconds(started), rssKiB });
-    });
-  });
-}
+/** {@link timedIn} in the repository's root. */
+const timed = (command, args, env = {}) => timedIn(command, args, { cwd: root, env });
 
 /** The path of an executable `name` on PATH, or null. */
 function onPath(name) {

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { timed as timedIn } from './bench-process.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 register({ tsconfig: join(root, 'tsconfig.json') });
@@ -46,27 +47,8 @@ const MiB = 1024 * 1024;
 const log = (line) => process.stderr.write(`${line}\n`);
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
 
-/** Runs a command under /usr/bin/time; resolves with its stdout, wall seconds and peak RSS (KiB). */
-function timed(command, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB=%M', command, ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const rssKiB = Number(/PEAK_RSS_KB=(\d+)/.exec(stderr)?.[1] ?? Number.NaN);
-      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
-      else resolve({ stdout, seconds: seconds(started), rssKiB });
-    });
-  });
-}
+/** {@link timedIn} in the repository's root. */
+const timed = (command, args, env = {}) => timedIn(command, args, { cwd: root, env });
 
 /** Starts the bench server on `dataDir`; resolves with its URL and a `stop()` that resolves with its figures. */
 async function startBenchServer(dataDir) {
