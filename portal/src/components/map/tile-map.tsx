@@ -247,9 +247,13 @@ export default function TileMap(props: TileMapProps) {
   const zoomIntoCluster = (item: Extract<ShownItem, { kind: 'cluster' }>) => {
     const source = map?.getSource<GeoJSONSource>('points');
     if (!map || !source) return;
-    focusListAfterZoom.current = true;
     void source.getClusterExpansionZoom(item.clusterId).then(
-      (zoom) => map.easeTo({ center: [item.lng, item.lat], zoom: Math.max(zoom, map.getZoom() + 1), duration: 300 }),
+      (zoom) => {
+        // Armed only as the move starts: an 'idle' from before it (the worker's answer takes a
+        // while) would otherwise focus the old list, whose entries the zoom then removes.
+        focusListAfterZoom.current = true;
+        map.easeTo({ center: [item.lng, item.lat], zoom: Math.max(zoom, map.getZoom() + 1), duration: 300 });
+      },
       (error: unknown) => console.warn(error),
     );
   };
