@@ -19,9 +19,8 @@
 // change region and the reference Gaussians of a removal region; C2C: the Gaussians whose distance
 // exceeds a threshold, at our level of detection and at the threshold that suits C2C best), per
 // change the IoU of its best-matching region (C2C makes no regions), and the median |distance|
-// over the truly unchanged capture Gaussians. A reference region comes as a box and a count: its
-// Gaussians are taken to be the reference Gaussians of the box farther than the level of detection
-// from the registered capture's surface (computeChangeMap's own distance, the other way round).
+// over the truly unchanged capture Gaussians. A region's Gaussians are the map's own: the capture
+// points with its id in `regionOf`, the reference points with its id in `referenceRegionOf`.
 // Prints one JSON document on stdout and the table (ours vs C2C, ratios, the target: more accurate
 // on both figures and no slower) on stderr.
 // Options (env): BENCH_CHANGES_GAUSSIANS (reference Gaussians, default 1000000),
@@ -47,7 +46,8 @@ const round = (value, digits) => (Number.isFinite(value) ? Number(value.toFixed(
 /**
  * The measured child: our change map of the capture PLY against the reference PLY. Writes the
  * per-point arrays into `outDir` (distances.f32 and regions.i32 per confident capture splat,
- * index.u32: which capture splat each one is) and the figures as JSON on stdout.
+ * index.u32: which capture splat each one is; reference-regions.i32 and reference-index.u32 the
+ * same for the reference's confident splats) and the figures as JSON on stdout.
  */
 async function ours(capturePath, referencePath, outDir) {
   const { readCapture, confident } = await import(pathToFileURL(join(root, 'cli/src/lib/change-map/read-capture.ts')).href);
@@ -68,6 +68,8 @@ async function ours(capturePath, referencePath, outDir) {
   writeFileSync(join(outDir, 'distances.f32'), bytes(map.distances));
   writeFileSync(join(outDir, 'regions.i32'), bytes(map.regionOf));
   writeFileSync(join(outDir, 'index.u32'), bytes(capture.index));
+  writeFileSync(join(outDir, 'reference-regions.i32'), bytes(map.referenceRegionOf));
+  writeFileSync(join(outDir, 'reference-index.u32'), bytes(reference.index));
   process.stdout.write(
     JSON.stringify({
       confident: { capture: capture.count, reference: reference.count },
@@ -111,13 +113,6 @@ function xyzPly(positions, count) {
 function transformInto(m, p, i, out) {
   const [x, y, z] = [p[i * 3], p[i * 3 + 1], p[i * 3 + 2]];
   for (let r = 0; r < 3; r += 1) out[i * 3 + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
-}
-
-/** All points of flat xyz `p` moved by the column-major matrix `m` (Float64Array). */
-function transformAll(m, p, count) {
-  const out = new Float64Array(count * 3);
-  for (let i = 0; i < count; i += 1) transformInto(m, p, i, out);
-  return out;
 }
 
 /** RMS over the points of `p` of the distance between where matrix `a` and matrix `b` (column-major) take them. */
@@ -172,43 +167,14 @@ function setCounts(predicted, truth) {
   return { tp, p, t };
 }
 
-/**
- * The reference Gaussians of a reference-side (removal) region, which the change map gives as a box
- * and a count only: those inside the box (grown by the level of detection) farther than the level
- * of detection from the capture's surface, that distance measured by computeChangeMap itself with
- * the roles swapped (the box's reference Gaussians against the capture Gaussians within 1 m of it,
- * moved into the reference frame; none within reach counts as far). A reconstruction: it can
- * differ from the region's own reference points. Returns their indices.
- */
-function removalMembers(computeChangeMap, region, reference, captureInReference, lod) {
-  const inBox = (p, i, margin) => [0, 1, 2].every((k) => p[i * 3 + k] >= region.min[k] - margin && p[i * 3 + k] <= region.max[k] + margin);
-  const subset = (p, margin) => {
-    const kept = [];
-    for (let i = 0; i < p.length / 3; i += 1) if (inBox(p, i, margin)) kept.push(i);
-    const positions = new Float32Array(kept.length * 3);
-    kept.forEach((i, n) => positions.set(p.subarray(i * 3, i * 3 + 3), n * 3));
-    return { kept, set: { count: kept.length, positions } };
-  };
-  const queries = subset(reference, lod);
-  const around = subset(captureInReference, 1);
-  if (queries.kept.length === 0 || around.kept.length === 0) return queries.kept;
-  const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const { distances } = computeChangeMap(queries.set, around.set, identity, { removals: false, minRegionCount: Infinity });
-  return queries.kept.filter((_, n) => !(Math.abs(distances[n]) <= lod));
-}
-
 /** Our figures against the truth: per change its best region's IoU, the overall changed-set IoU (regions, and |d| > level), the median |d| unchanged. */
-function scoreOurs(result, pair, computeChangeMap) {
-  const { truth, capturePositions, referencePositions, captureCount, referenceCount } = pair;
+function scoreOurs(result, pair) {
+  const { truth, captureCount, referenceCount } = pair;
   const lod = result.levelOfDetection;
-  const captureInReference = transformAll(result.registration.matrix, capturePositions, captureCount);
   const regionOfCapture = new Int32Array(captureCount);
   for (let k = 0; k < result.index.length; k += 1) regionOfCapture[result.index[k]] = result.regionOf[k];
-  const removed = new Map();
-  for (const region of result.regions.filter((r) => r.side === 'reference'))
-    removed.set(region.id, removalMembers(computeChangeMap, region, referencePositions, captureInReference, lod));
   const regionOfReference = new Int32Array(referenceCount);
-  for (const [id, members] of removed) for (const j of members) regionOfReference[j] = id;
+  for (let k = 0; k < result.referenceIndex.length; k += 1) regionOfReference[result.referenceIndex[k]] = result.referenceRegionOf[k];
 
   // per change: the region of its side that overlaps its Gaussians best
   const changes = truth.changes.map((change) => {
@@ -231,7 +197,7 @@ function scoreOurs(result, pair, computeChangeMap) {
       truthMaxDistance: round(change.maxDistance, 4),
       regionId: best.region?.id ?? null,
       regionCount: best.region?.count ?? 0,
-      // the Gaussians scored as the region's: its capture points, or a removal's reconstruction (removalMembers)
+      // the Gaussians scored as the region's: its points with the region's id
       scoredCount: best.scored ?? 0,
       regionMaxDistance: round(best.region?.maxDistance ?? Number.NaN, 4),
       maxDistanceError: best.region
@@ -505,9 +471,10 @@ async function main() {
       distances: new Float32Array(buffer('distances.f32')),
       regionOf: new Int32Array(buffer('regions.i32')),
       index: new Uint32Array(buffer('index.u32')),
+      referenceRegionOf: new Int32Array(buffer('reference-regions.i32')),
+      referenceIndex: new Uint32Array(buffer('reference-index.u32')),
     };
-    const { computeChangeMap } = await import(pathToFileURL(join(root, 'shared/change-map/index.ts')).href);
-    const accuracy = scoreOurs(result, pair, computeChangeMap);
+    const accuracy = scoreOurs(result, pair);
     const oursFigures = {
       seconds: {
         read: round(figures.seconds.read, 2),

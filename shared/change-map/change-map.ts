@@ -2,19 +2,24 @@
  * The change map of a capture against its reference: where the capture's surface departs from the
  * reference's by more than the level of detection, and the connected regions of those departures.
  *
- * 1. The capture is moved into the reference frame; each point set is cut into small planar
- *    patches (about 10 to 16 neighbouring points each, the leaves of its spatial index) with a
- *    fitted plane, an oriented normal and a roughness.
- * 2. Each capture point is measured against the reference surface — the signed distance to the
- *    nearest of the reference patch discs around its patch — and every point of the patch reports
- *    the patch's mean, so the splats' noise averages out.
- * 3. A patch is changed when |d| exceeds both the cloud-wide level of detection and its own pair's
- *    (z · √(σc²/nc + σr²/nr) + the registration's error); changed patches are linked into regions.
+ * 1. The capture is moved into the reference frame; each point set is cut into small patches
+ *    (about 10 to 16 neighbouring points each, the leaves of its spatial index) with a fitted
+ *    shape — a plane, or a line along a thin member — and an oriented normal (local-surface.ts).
+ * 2. Each capture point is measured against the reference surface — its offset from the
+ *    reference elements around its patch — and every point of a patch reports the mean offset of
+ *    the patch's points pooled with its neighbours', so the splats' noise averages out
+ *    (distances.ts).
+ * 3. A patch is changed when that distance exceeds both the cloud-wide level of detection and its
+ *    own, z · √(σ²/n + σr²/nr) + the registration's error (σ²/n the variance of the pooled mean,
+ *    σr²/nr that of the reference element's position; for an offset across a line, the 2-D
+ *    quantile of the same confidence), and its own points' mean exceeds its own points' level too,
+ *    so that pooling does not carry a change onto the patches beside it; changed patches are
+ *    linked into regions, each reporting its largest pooled distance.
  * 4. The other way round, reference patches with no capture surface near them are what was removed;
  *    such a region is dropped when the capture surface nearest most of it is changed (the part
  *    moved, or something added now covers it: that is already a capture region).
  */
-import { inlierCut, inlierRms, measurePatches, median, pairLevelOfDetection } from './distances.js';
+import { inlierCut, inlierRms, measurePatches, median, type PatchMeasure } from './distances.js';
 import { computeHistogram } from './histogram.js';
 import { buildPatches, orientNormals, type Patches } from './local-surface.js';
 import { boundingDiagonal } from './registration.js';
@@ -32,28 +37,70 @@ const DEFAULTS = {
   keepFraction: 0.9,
 } as const;
 
-/** The median over patches of σ²/n, the variance of a patch's mean along its normal. */
+/** The median over patches of σ²/n, the variance of a fitted element's position across its shape. */
 function typicalMeanVariance(patches: Patches): number {
   const v = new Float64Array(patches.count);
-  for (let p = 0; p < patches.count; p += 1) v[p] = patches.roughness[p]! ** 2 / Math.max(1, patches.fitted[p]!);
+  for (let p = 0; p < patches.count; p += 1) v[p] = patches.uncertainty[p]!;
   const m = median(v);
   return Number.isFinite(m) ? m : 0;
 }
 
+/** The median of the measured distances' variances (0 when none is finite), model units². */
+function typicalVariance(match: PatchMeasure): number {
+  const m = median(match.variance);
+  return Number.isFinite(m) ? m : 0;
+}
+
 /**
- * Flags the changed patches of `from` measured against `to`.
- * @returns per patch 1 when |d| exceeds the global level and its pair's own level (an unmatched patch counts as changed when `unmatchedChanged`)
+ * The radius that a 2-D normal offset (equal σ per axis) exceeds as rarely as a 1-D one exceeds
+ * z σ: √(−2 ln α) where α = erfc(z / √2) is the two-sided tail of z.
+ * @param z a confidence factor (1.96 for 95 %)
+ * @returns the factor for the length of a 2-D offset (2.45 for 95 %)
+ */
+export function planarToRadial(z: number): number {
+  return Math.sqrt(-2 * Math.log(Math.max(1e-300, erfc(z / Math.SQRT2))));
+}
+
+/** The complementary error function (Numerical Recipes' erfcc, relative error under 1.2e-7). */
+function erfc(x: number): number {
+  const z = Math.abs(x);
+  const t = 1 / (1 + 0.5 * z);
+  const r =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? r : 2 - r;
+}
+
+/**
+ * Flags the changed patches of `from` measured against `to`: a patch is changed when its pooled
+ * distance exceeds the global level and its own level, z · √(variance of the pooled mean + variance
+ * of the matched element's position) + rms, and its own points' mean distance exceeds the same
+ * level taken with the variance of that mean. An offset mostly across lines has two directions:
+ * its length is tested with the 2-D factor of the same confidence (see {@link planarToRadial}) and
+ * half its variance (per direction).
+ * @returns per patch 1 when changed (an unmatched patch counts as changed when `unmatchedChanged`)
  */
 function flagChanges(
   from: Patches,
   to: Patches,
-  match: { patch: Int32Array; distance: Float64Array },
+  match: PatchMeasure,
   z: number,
   rms: number,
   globalLevel: number,
   unmatchedChanged: boolean,
 ): Uint8Array {
   const changed = new Uint8Array(from.count);
+  const z2 = planarToRadial(z);
   for (let p = 0; p < from.count; p += 1) {
     const q = match.patch[p]!;
     const d = match.distance[p]!;
@@ -61,8 +108,11 @@ function flagChanges(
       changed[p] = unmatchedChanged ? 1 : 0;
       continue;
     }
-    const own = pairLevelOfDetection(z, from.roughness[p]!, from.fitted[p]!, to.roughness[q]!, to.fitted[q]!, rms);
-    changed[p] = Math.abs(d) > Math.max(globalLevel, own) ? 1 : 0;
+    const [factor, share] = match.across[p] === 1 ? [z2, 0.5] : [z, 1];
+    const pooled = factor * Math.sqrt(match.variance[p]! * share + to.uncertainty[q]!) + rms;
+    // The patch's own points must depart too: a patch beside a change takes in some of it when pooled.
+    const alone = factor * Math.sqrt(match.ownVariance[p]! * share + to.uncertainty[q]!) + rms;
+    changed[p] = Math.abs(d) > Math.max(globalLevel, pooled) && Math.abs(match.own[p]!) > alone ? 1 : 0;
   }
   return changed;
 }
@@ -74,10 +124,11 @@ function flagChanges(
  * @param matrix capture → reference (16 numbers, column-major), e.g. from `refineRegistration`
  * @param options {@link ChangeMapOptions}
  * @returns per capture point its signed distance (model units of the reference; NaN where not
- *   measured) and region id (0 = none); the level of detection; the registration error used; the
- *   regions of both sides, numbered 1… by decreasing count; and a histogram of the distances.
- *   Reference-side regions report the capture surface's distance from the reference points, so a
- *   removal reads negative.
+ *   measured) and region id (0 = none); per reference point the id of its removal region (0 =
+ *   none); the level of detection; the registration error used; the regions of both sides,
+ *   numbered 1… by decreasing count, each with its largest pooled distance; and a histogram of the
+ *   distances. Reference-side regions report the capture surface's distance from the reference
+ *   points, so a removal reads negative.
  * @throws AppError `invalid-argument` for a malformed point set or matrix
  */
 export function computeChangeMap(
@@ -98,10 +149,12 @@ export function computeChangeMap(
   const n = capture.count;
   const distances = new Float32Array(n).fill(NaN);
   const regionOf = new Int32Array(n);
+  const referenceRegionOf = new Int32Array(reference.count);
   if (n === 0 || reference.count === 0) {
     return {
       distances,
       regionOf,
+      referenceRegionOf,
       levelOfDetection: minLevel,
       rmsError: options.rmsError ?? 0,
       regions: [],
@@ -118,12 +171,12 @@ export function computeChangeMap(
   // Capture → reference, one measurement per capture patch.
   const forward = measurePatches(cap, moved, ref, maxDistance);
   const floor = 1e-9 * boundingDiagonal(reference.positions, reference.count);
-  const rms = options.rmsError ?? inlierRms(forward.distance, inlierCut(forward.distance, DEFAULTS.keepFraction, floor)).rms;
-  const levelOfDetection = Math.max(minLevel, z * Math.sqrt(typicalMeanVariance(cap) + typicalMeanVariance(ref)) + rms);
+  const rms = options.rmsError ?? inlierRms(forward.own, inlierCut(forward.own, DEFAULTS.keepFraction, floor)).rms;
+  const levelOfDetection = Math.max(minLevel, z * Math.sqrt(typicalVariance(forward) + typicalMeanVariance(ref)) + rms);
   const capChanged = flagChanges(cap, ref, forward, z, rms, levelOfDetection, false);
   for (let p = 0; p < cap.count; p += 1) {
     const d = forward.distance[p]!;
-    for (let s = cap.index.leafStart[p]!; s < cap.index.leafStart[p + 1]!; s += 1) distances[cap.index.order[s]!] = d;
+    for (let s = cap.start[p]!; s < cap.start[p + 1]!; s += 1) distances[cap.order[s]!] = d;
   }
   const capLink = options.linkRadius ?? LINK_SPACINGS * patchSpacing(cap);
   const capClusters = clusterPatches(cap, capChanged, capLink);
@@ -136,6 +189,7 @@ export function computeChangeMap(
     forward.distance,
   );
 
+  let refClusters: { clusterOf: Int32Array; clusters: number } | null = null;
   if (options.removals ?? true) {
     // Reference → capture: what the capture no longer covers.
     const backward = measurePatches(ref, reference.positions, cap, maxDistance);
@@ -147,7 +201,7 @@ export function computeChangeMap(
     }
     const refChanged = flagChanges(ref, cap, backward, z, rms, levelOfDetection, true);
     const refLink = options.linkRadius ?? LINK_SPACINGS * patchSpacing(ref);
-    const refClusters = clusterPatches(ref, refChanged, refLink);
+    refClusters = clusterPatches(ref, refChanged, refLink);
     const refSummaries = summariseClusters('reference', reference.positions, ref, refClusters.clusterOf, refClusters.clusters, refDistance);
     // A removal whose nearest capture surface is mostly changed is a part that moved, or one now
     // covered by something added: its new state is already a capture region, so drop it.
@@ -166,14 +220,29 @@ export function computeChangeMap(
 
   const kept = summaries.filter((s) => s.count >= minCount && s.count > 0).sort((a, b) => b.count - a.count);
   const regions: ChangeRegion[] = kept.map(({ cluster: _cluster, ...region }, i) => ({ ...region, id: i + 1 }));
-  const idOfCluster = new Int32Array(capClusters.clusters);
-  kept.forEach((s, i) => {
-    if (s.side === 'capture') idOfCluster[s.cluster] = i + 1;
-  });
-  for (let p = 0; p < cap.count; p += 1) {
-    const k = capClusters.clusterOf[p]!;
-    if (k < 0 || idOfCluster[k] === 0) continue;
-    for (let s = cap.index.leafStart[p]!; s < cap.index.leafStart[p + 1]!; s += 1) regionOf[cap.index.order[s]!] = idOfCluster[k]!;
+  // Each side's points take their region's id.
+  for (const [side, patches, clusters, out] of [
+    ['capture', cap, capClusters, regionOf],
+    ['reference', ref, refClusters, referenceRegionOf],
+  ] as const) {
+    if (clusters === null) continue;
+    const idOfCluster = new Int32Array(clusters.clusters);
+    kept.forEach((s, i) => {
+      if (s.side === side) idOfCluster[s.cluster] = i + 1;
+    });
+    for (let p = 0; p < patches.count; p += 1) {
+      const k = clusters.clusterOf[p]!;
+      if (k < 0 || idOfCluster[k] === 0) continue;
+      for (let s = patches.start[p]!; s < patches.start[p + 1]!; s += 1) out[patches.order[s]!] = idOfCluster[k]!;
+    }
   }
-  return { distances, regionOf, levelOfDetection, rmsError: rms, regions, histogram: computeHistogram(distances, bins) };
+  return {
+    distances,
+    regionOf,
+    referenceRegionOf,
+    levelOfDetection,
+    rmsError: rms,
+    regions,
+    histogram: computeHistogram(distances, bins),
+  };
 }

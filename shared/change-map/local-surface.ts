@@ -1,52 +1,86 @@
 /**
- * The local surface of a point set, as small planar patches: each leaf of the point index (about
- * 10 to 16 neighbouring points) gets a plane fitted by principal components — the centroid, the
- * normal as the direction of least spread, the roughness as the spread of the points along that
- * normal — and the patch's size. The normals are then oriented consistently: away from the centroid
- * of a larger neighbourhood, walking up coarser groupings of the patches until one side is clear.
- * Fitting to the index's leaves rather than to a k-nearest search around every point gives the
- * same local plane for a fraction of the cost.
+ * The local surface of a point set, as small patches each with a fitted shape: the leaves of the
+ * point index (about 10 to 16 neighbouring points), a leaf that holds two layers (the two faces of
+ * a thin plate, two members side by side) cut in two; each patch's shape is fitted by principal
+ * components to its own points and those of the neighbouring patches that lie on it — a plane
+ * (centroid, normal as the direction of least spread, roughness as the spread along it) or, where
+ * the points run along a line with a round cross-section, a line (a thin member: its axis). The
+ * normals are then oriented consistently: away from the centroid of a larger neighbourhood,
+ * walking up coarser groupings of the patches until one side is clear. Fitting to the index's
+ * leaves and merging their moments, rather than searching the neighbours of every point, gives
+ * the same local shapes for a fraction of the cost.
  */
+import { splitLeaves, type LeafMoments } from './layers.js';
+import { EIGEN, fitMoments, isLinear, LINE_LENGTH, mergeMoments, momentsOf, symmetricEigen, type Moments } from './moments.js';
 import { buildPointIndex, type PointIndex } from './point-index.js';
 
-/** The planar patches of one point set. Patch p holds the points `index.order[index.leafStart[p] .. index.leafStart[p + 1])`. */
+/**
+ * The patches of one point set, each a small local surface element: a plane disc, or a line
+ * segment where the points lie along one (a thin member). Patch p holds the points
+ * `order[start[p] .. start[p + 1])`.
+ */
 export interface Patches {
   count: number;
   /** The index of the points the patches were cut from. */
   index: PointIndex;
+  /** Point ids in patch order. */
+  order: Uint32Array;
+  /** Patch offsets into `order`, `count + 1` entries. */
+  start: Uint32Array;
   /** An index over the patch centroids (ids are patch numbers). */
   centroidIndex: PointIndex;
   /** Per point, the patch it belongs to. */
   patchOf: Uint32Array;
   /** Mean of the patch's own points, xyz per patch. */
   centroid: Float64Array;
-  /** Unit normal of the fitted plane, xyz per patch. */
+  /** Unit normal of the fitted plane (for a line, some direction across it), xyz per patch. */
   normal: Float64Array;
-  /** Standard deviation of the fitted points about the plane, along the normal (model units). */
+  /** Unit direction of the points' largest spread: a line's axis, xyz per patch. */
+  axis: Float64Array;
+  /** 1 when the patch is a line element (distances are to its axis), 0 for a plane. */
+  linear: Uint8Array;
+  /** Standard deviation of the fitted points about the shape (across the plane, or per axis across the line), model units. */
   roughness: Float64Array;
-  /** Points the plane was fitted to. */
+  /** Points the shape was fitted to. */
   fitted: Uint32Array;
+  /**
+   * The variance of the element's position across its shape (model units²): σ² over the points
+   * that fix it — a plane's own points (it stands at their mean), a line's fitted points (it is
+   * the fitted axis).
+   */
+  uncertainty: Float64Array;
   /** Points of the patch itself. */
   members: Uint32Array;
-  /** Largest distance of a fitted point from the centroid: the patch's footprint (model units). */
+  /** Largest distance of the patch's own points from its centroid: its footprint (model units). */
   radius: Float64Array;
   /**
-   * How far from its centre the patch's plane stands for the surface: 1.5 × its radius, so that
+   * How far from its centre the element stands for the surface: 1.5 × its radius, so that
    * neighbouring discs overlap over the gaps between their points, but never more than 1.5 × the
    * set's median radius — a leaf cut across an edge is large and its plane leans, and must not
-   * speak for the faces beside it (model units).
+   * speak for the faces beside it (model units). A plane's disc has this radius; a line's segment
+   * reaches this far each way along its axis.
    */
   reach: Float64Array;
-  /** The plane passes through this point (the centroid of the fitted points), xyz per patch. */
+  /** The element's centre, xyz per patch: a plane's is the patch's own centroid, a line's the point of its axis nearest that. */
   origin: Float64Array;
+  /** The {@link NEIGHBOURS} patches whose centroids are nearest each patch's, `NEIGHBOURS` per patch, −1 padding (none for 'own' shapes). */
+  neighbours: Int32Array;
 }
 
-/** A patch's disc reaches this many times as far as its farthest fitted point (see {@link Patches.reach}). */
+/** An element reaches this many times as far as its patch's farthest point (see {@link Patches.reach}). */
 const DISC_REACH = 1.5;
-/** A leaf with fewer points than this borrows its nearest neighbours to fit its plane. */
+/** A leaf with fewer points than this is always fitted with its neighbours. */
 const MIN_FIT_POINTS = 6;
-/** The neighbours borrowed by a small leaf. */
-const BORROWED_NEIGHBOURS = 10;
+/** The nearest patches each patch keeps as its neighbours: its shape is fitted to them too, and its distance pooled with theirs. */
+const NEIGHBOURS = 6;
+/** A neighbour is left out of a patch's fit when its centroid lies off the shape by more than this many standard errors… */
+const NEIGHBOUR_CONFIDENCE = 3;
+/** …plus this fraction of the gap between the two centroids. */
+const NEIGHBOUR_TILT = 0.05;
+/** The leaves' nearest neighbours are gathered within this many times their median radius (see `nearestOthers`). */
+const NEIGHBOUR_MARGIN = 3;
+/** A patch running along a line joins it only when the two directions' cosine is at least this (30°). */
+const LINE_PARALLEL = Math.cos(Math.PI / 6);
 /** A normal is oriented by a level of grouping only when the offset from that level's centroid leans this much (cosine) along it. */
 const ORIENT_COSINE = 0.25;
 /** …and by at least this fraction of the patch's radius… */
@@ -56,208 +90,444 @@ const ORIENT_NOISE = 3;
 /** The weight of a patch's vote when no level decided it (its normal's largest component made positive). */
 const FALLBACK_WEIGHT = 0.05;
 
-/**
- * The smallest eigenvalue and its unit eigenvector of a symmetric 3×3 matrix, in closed form (the
- * trigonometric solution of the characteristic cubic, then the eigenvector as the largest cross
- * product of two rows of A − λI). When the two smallest eigenvalues coincide (points on a line)
- * any direction perpendicular to the largest one is returned.
- * @param a00..a22 the upper triangle of the matrix
- * @param out receives [λ, vx, vy, vz]
- */
-export function smallestEigen(a00: number, a01: number, a02: number, a11: number, a12: number, a22: number, out: Float64Array): void {
-  const p1 = a01 * a01 + a02 * a02 + a12 * a12;
-  const q = (a00 + a11 + a22) / 3;
-  const b00 = a00 - q;
-  const b11 = a11 - q;
-  const b22 = a22 - q;
-  const p2 = b00 * b00 + b11 * b11 + b22 * b22 + 2 * p1;
-  const p = Math.sqrt(p2 / 6);
-  let smallest: number;
-  let largest: number;
-  if (p === 0) {
-    smallest = q;
-    largest = q;
-  } else {
-    const det = (b00 * (b11 * b22 - a12 * a12) - a01 * (a01 * b22 - a12 * a02) + a02 * (a01 * a12 - b11 * a02)) / (p * p * p);
-    const r = Math.min(1, Math.max(-1, det / 2));
-    const phi = Math.acos(r) / 3;
-    largest = q + 2 * p * Math.cos(phi);
-    smallest = q + 2 * p * Math.cos(phi + (2 * Math.PI) / 3);
-  }
-  out[0] = smallest;
-  if (!largestCrossOfRows(a00 - smallest, a01, a02, a11 - smallest, a12, a22 - smallest, out, p)) {
-    // A double smallest eigenvalue: any direction perpendicular to the largest one's eigenvector.
-    if (largestCrossOfRows(a00 - largest, a01, a02, a11 - largest, a12, a22 - largest, out, p)) {
-      const [x, y, z] = [out[1]!, out[2]!, out[3]!];
-      // A vector perpendicular to (x, y, z): cross with the axis it is least aligned with.
-      const ax = Math.abs(x) <= Math.abs(y) && Math.abs(x) <= Math.abs(z);
-      const ay = !ax && Math.abs(y) <= Math.abs(z);
-      const [ux, uy, uz] = ax ? [1, 0, 0] : ay ? [0, 1, 0] : [0, 0, 1];
-      const cx = y * uz - z * uy;
-      const cy = z * ux - x * uz;
-      const cz = x * uy - y * ux;
-      const n = Math.hypot(cx, cy, cz);
-      out[1] = cx / n;
-      out[2] = cy / n;
-      out[3] = cz / n;
-    } else {
-      out[1] = 0;
-      out[2] = 0;
-      out[3] = 1;
-    }
-  }
-}
-
-/** Writes into out[1..3] the normalised largest cross product of two rows of a symmetric matrix; false when all are negligible. */
-function largestCrossOfRows(
-  m00: number,
-  m01: number,
-  m02: number,
-  m11: number,
-  m12: number,
-  m22: number,
-  out: Float64Array,
-  scale: number,
-): boolean {
-  // Rows r0 = (m00, m01, m02), r1 = (m01, m11, m12), r2 = (m02, m12, m22).
-  const c0x = m01 * m12 - m02 * m11;
-  const c0y = m02 * m01 - m00 * m12;
-  const c0z = m00 * m11 - m01 * m01;
-  const c1x = m01 * m22 - m02 * m12;
-  const c1y = m02 * m02 - m00 * m22;
-  const c1z = m00 * m12 - m01 * m02;
-  const c2x = m11 * m22 - m12 * m12;
-  const c2y = m12 * m02 - m01 * m22;
-  const c2z = m01 * m12 - m11 * m02;
-  const n0 = c0x * c0x + c0y * c0y + c0z * c0z;
-  const n1 = c1x * c1x + c1y * c1y + c1z * c1z;
-  const n2 = c2x * c2x + c2y * c2y + c2z * c2z;
-  const best = Math.max(n0, n1, n2);
-  if (!(best > 1e-24 * scale * scale * scale * scale) || !Number.isFinite(best)) return false;
-  const inv = 1 / Math.sqrt(best);
-  if (best === n0) [out[1], out[2], out[3]] = [c0x * inv, c0y * inv, c0z * inv];
-  else if (best === n1) [out[1], out[2], out[3]] = [c1x * inv, c1y * inv, c1z * inv];
-  else [out[1], out[2], out[3]] = [c2x * inv, c2y * inv, c2z * inv];
-  return true;
-}
-
-/** Scratch of the plane fit: one per build, never shared between calls. */
-interface FitScratch {
-  eigen: Float64Array;
-  ids: Uint32Array;
-  d2: Float64Array;
+/** Options of {@link buildPatches}. */
+export interface PatchOptions {
+  /**
+   * 'neighbourhood' (default): leaves holding two layers are cut in two, each patch keeps its
+   * nearest patches as neighbours, and its shape — a plane or a line — is fitted to the patch and
+   * the neighbours that lie on it. 'own': each leaf is a patch with the plane of its own points
+   * (of its nearest leaves' too when it has fewer than 6), no neighbours kept: enough for pairing
+   * points with planes, at a fraction of the cost.
+   */
+  shapes?: 'neighbourhood' | 'own';
 }
 
 /**
- * Fits the plane of `n` points given by id and writes the patch's origin, normal, roughness and radius.
- * The roughness is the residuals' standard deviation with the plane's three fitted parameters taken off.
- */
-function fitPlane(xyz: Float32Array, ids: Uint32Array, from: number, n: number, patches: Patches, p: number, scratch: FitScratch): void {
-  let sx = 0;
-  let sy = 0;
-  let sz = 0;
-  for (let s = from; s < from + n; s += 1) {
-    const id = ids[s]! * 3;
-    sx += xyz[id]!;
-    sy += xyz[id + 1]!;
-    sz += xyz[id + 2]!;
-  }
-  const cx = sx / n;
-  const cy = sy / n;
-  const cz = sz / n;
-  let xx = 0;
-  let xy = 0;
-  let xz = 0;
-  let yy = 0;
-  let yz = 0;
-  let zz = 0;
-  let r2 = 0;
-  for (let s = from; s < from + n; s += 1) {
-    const id = ids[s]! * 3;
-    const dx = xyz[id]! - cx;
-    const dy = xyz[id + 1]! - cy;
-    const dz = xyz[id + 2]! - cz;
-    xx += dx * dx;
-    xy += dx * dy;
-    xz += dx * dz;
-    yy += dy * dy;
-    yz += dy * dz;
-    zz += dz * dz;
-    r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
-  }
-  const e = scratch.eigen;
-  smallestEigen(xx / n, xy / n, xz / n, yy / n, yz / n, zz / n, e);
-  patches.origin[p * 3] = cx;
-  patches.origin[p * 3 + 1] = cy;
-  patches.origin[p * 3 + 2] = cz;
-  patches.normal[p * 3] = e[1]!;
-  patches.normal[p * 3 + 1] = e[2]!;
-  patches.normal[p * 3 + 2] = e[3]!;
-  patches.roughness[p] = n > 3 ? Math.sqrt((Math.max(0, e[0]!) * n) / (n - 3)) : 0;
-  patches.radius[p] = Math.sqrt(r2);
-  patches.fitted[p] = n;
-}
-
-/**
- * Cuts a point set into planar patches (the leaves of its index) and fits each one's plane. A leaf
- * with fewer than 6 points fits its plane to its 10 nearest points instead. Normals are not yet
- * oriented (see {@link orientNormals}).
+ * Cuts a point set into patches and fits each one's local shape: a plane, or a line where the
+ * points lie along one (a thin member). The patches are the leaves of the point index, a leaf that
+ * holds two separate layers cut in two (see {@link cutLayers}). Each shape is fitted to the points
+ * of the patch and of those of its nearest patches and theirs that lie on it — a noisy patch of a
+ * dozen points has an unsteady normal of its own, but its neighbourhood's is steady: starting from
+ * the patch's own shape, a candidate is taken in when its centroid lies on the shape fitted so far
+ * through the patch's centroid, within three standard errors (of the patch's own spread across it
+ * and of the shape's tilt over the gap between the centroids) plus a twentieth of that gap (a
+ * surface's bend), and, for a line, when its own points run the line's way; twice. So a joint, an
+ * edge or the far face of a thin plate stays out of the fit. Normals are not yet oriented (see
+ * {@link orientNormals}).
  * @param positions flat xyz, model units
  * @param count points
  * @param patchSize points a patch aims at (the index's leaf size)
- * @returns the patches, with the index built over the points
+ * @param options {@link PatchOptions}
+ * @returns the patches, with the index built over the points and (by default) each patch's neighbours
  */
-export function buildPatches(positions: Float32Array, count: number, patchSize: number): Patches {
+export function buildPatches(positions: Float32Array, count: number, patchSize: number, options: PatchOptions = {}): Patches {
   const index = buildPointIndex(positions, count, patchSize);
-  const m = index.leafCount;
-  const patches: Patches = {
+  const order = Uint32Array.from(index.order);
+  const leaves = index.leafCount;
+  const leaf = leafShapes(positions, order, index.leafStart, leaves);
+  const leafIndex = buildPointIndex(Float32Array.from(leaf.centroid), leaves, patchSize);
+  if (options.shapes === 'own') return ownPlanes(index, order, leaf, leafIndex);
+
+  const leafNeighbours = nearestOthers(leafIndex, leaf.centroid, leaves, NEIGHBOUR_MARGIN * medianOf(leaf.radius));
+  const { start, firstPatch } = splitLeaves(positions, order, index.leafStart, leaf, leafNeighbours);
+  const m = start.length - 1;
+  const patches = emptyPatches(index, order, start, m);
+  // The patches' own moments (a leaf that was not cut keeps its own).
+  const scatter = new Float64Array(m * 6);
+  const { centroid } = patches;
+  const moments: Moments = { n: 0, c: new Float64Array(3), s: new Float64Array(6) };
+  for (let l = 0; l < leaves; l += 1) {
+    for (let p = firstPatch[l]!; p < firstPatch[l + 1]!; p += 1) {
+      if (firstPatch[l + 1]! - firstPatch[l]! === 1) {
+        patches.radius[p] = leaf.radius[l]!;
+        patches.members[p] = leaf.count[l]!;
+        copy(leaf.centroid, l * 3, centroid, p * 3, 3);
+        copy(leaf.scatter, l * 6, scatter, p * 6, 6);
+      } else {
+        patches.radius[p] = momentsOf(positions, order, start[p]!, start[p + 1]!, moments);
+        patches.members[p] = moments.n;
+        centroid.set(moments.c, p * 3);
+        scatter.set(moments.s, p * 6);
+      }
+      for (let k = start[p]!; k < start[p + 1]!; k += 1) patches.patchOf[order[k]!] = p;
+    }
+  }
+  if (m === leaves) {
+    patches.centroidIndex = leafIndex;
+    patches.neighbours.set(leafNeighbours);
+  } else {
+    patches.centroidIndex = buildPointIndex(Float32Array.from(centroid), m, patchSize);
+    patchNeighbours(patches, leafNeighbours, firstPatch);
+  }
+  fitShapes(patches, scatter);
+  return patches;
+}
+
+/** The moments and own principal axes of every leaf, and the set's noise. */
+interface LeafShapes extends LeafMoments {
+  /** Per leaf, the largest distance of its points from its centroid, model units. */
+  radius: Float64Array;
+  /** Per leaf, its own {@link symmetricEigen} output, {@link EIGEN} numbers. */
+  eigen: Float64Array;
+}
+
+/** The moments and principal axes of the leaves `order[leafStart[l] .. leafStart[l + 1])` (see {@link LeafShapes}). */
+function leafShapes(positions: Float32Array, order: Uint32Array, leafStart: Uint32Array, leaves: number): LeafShapes {
+  const shapes: LeafShapes = {
+    count: new Uint32Array(leaves),
+    centroid: new Float64Array(leaves * 3),
+    scatter: new Float64Array(leaves * 6),
+    radius: new Float64Array(leaves),
+    eigen: new Float64Array(leaves * EIGEN),
+    noise: 0,
+  };
+  const moments: Moments = { n: 0, c: new Float64Array(3), s: new Float64Array(6) };
+  const eigen = new Float64Array(EIGEN);
+  const across = new Float64Array(leaves);
+  for (let l = 0; l < leaves; l += 1) {
+    shapes.radius[l] = momentsOf(positions, order, leafStart[l]!, leafStart[l + 1]!, moments);
+    shapes.count[l] = moments.n;
+    shapes.centroid.set(moments.c, l * 3);
+    shapes.scatter.set(moments.s, l * 6);
+    fitMoments(moments, eigen);
+    shapes.eigen.set(eigen, l * EIGEN);
+    across[l] = Math.sqrt(Math.max(0, eigen[2]!));
+  }
+  shapes.noise = leaves > 0 ? across.sort()[leaves >> 1]! : 0;
+  return shapes;
+}
+
+/** Copies n numbers from src at `from` to dst at `to` (a loop: no view is made). */
+function copy(src: ArrayLike<number>, from: number, dst: { [i: number]: number }, to: number, n: number): void {
+  for (let k = 0; k < n; k += 1) dst[to + k] = src[from + k]!;
+}
+
+/** The median of the values (0 for none). */
+function medianOf(values: Float64Array): number {
+  return values.length > 0 ? Float64Array.from(values).sort()[values.length >> 1]! : 0;
+}
+
+/**
+ * For each of `count` points of an index, the {@link NEIGHBOURS} nearest others (−1 padding),
+ * exactly. A leaf of the index at a time: the points within `margin` of the leaf's bounding
+ * sphere are gathered with one radius query and each of the leaf's points takes its nearest from
+ * them — right whenever its farthest one is within `margin` (anything nearer lies in the gathered
+ * ball); the rare point for which it is not asks the index itself.
+ * @param margin model units: about the points' spacing a few times over
+ */
+function nearestOthers(index: PointIndex, xyz: Float64Array, count: number, margin: number): Int32Array {
+  const out = new Int32Array(count * NEIGHBOURS).fill(-1);
+  const ids = new Uint32Array(NEIGHBOURS + 1);
+  const d2 = new Float64Array(NEIGHBOURS + 1);
+  let gathered = new Uint32Array(256);
+  let size = 0;
+  const gather = (id: number): void => {
+    if (size === gathered.length) {
+      const bigger = new Uint32Array(size * 2);
+      bigger.set(gathered);
+      gathered = bigger;
+    }
+    gathered[size++] = id;
+  };
+  const bestD = new Float64Array(NEIGHBOURS);
+  const bestI = new Int32Array(NEIGHBOURS);
+  const { order, leafStart } = index;
+  for (let g = 0; g < index.leafCount; g += 1) {
+    // The leaf's bounding sphere: its centroid and the farthest of its points.
+    let [cx, cy, cz] = [0, 0, 0];
+    const n = leafStart[g + 1]! - leafStart[g]!;
+    for (let s = leafStart[g]!; s < leafStart[g + 1]!; s += 1) {
+      const i = order[s]! * 3;
+      cx += xyz[i]!;
+      cy += xyz[i + 1]!;
+      cz += xyz[i + 2]!;
+    }
+    [cx, cy, cz] = [cx / n, cy / n, cz / n];
+    let r2 = 0;
+    for (let s = leafStart[g]!; s < leafStart[g + 1]!; s += 1) {
+      const i = order[s]! * 3;
+      r2 = Math.max(r2, (xyz[i]! - cx) ** 2 + (xyz[i + 1]! - cy) ** 2 + (xyz[i + 2]! - cz) ** 2);
+    }
+    size = 0;
+    index.within(cx, cy, cz, Math.sqrt(r2) + margin, gather);
+    for (let s = leafStart[g]!; s < leafStart[g + 1]!; s += 1) {
+      const i = order[s]!;
+      const [x, y, z] = [xyz[i * 3]!, xyz[i * 3 + 1]!, xyz[i * 3 + 2]!];
+      let kept = 0;
+      for (let t = 0; t < size; t += 1) {
+        const j = gathered[t]!;
+        if (j === i) continue;
+        const d = (xyz[j * 3]! - x) ** 2 + (xyz[j * 3 + 1]! - y) ** 2 + (xyz[j * 3 + 2]! - z) ** 2;
+        if (kept === NEIGHBOURS && d >= bestD[kept - 1]!) continue;
+        let k = kept < NEIGHBOURS ? kept++ : kept - 1;
+        while (k > 0 && bestD[k - 1]! > d) {
+          bestD[k] = bestD[k - 1]!;
+          bestI[k] = bestI[k - 1]!;
+          k -= 1;
+        }
+        bestD[k] = d;
+        bestI[k] = j;
+      }
+      if (kept === NEIGHBOURS && bestD[kept - 1]! <= margin * margin) {
+        for (let k = 0; k < kept; k += 1) out[i * NEIGHBOURS + k] = bestI[k]!;
+        continue;
+      }
+      const found = index.nearest(x, y, z, NEIGHBOURS + 1, Infinity, ids, d2);
+      let k = 0;
+      for (let f = 0; f < found && k < NEIGHBOURS; f += 1) if (ids[f] !== i) out[i * NEIGHBOURS + k++] = ids[f]!;
+    }
+  }
+  return out;
+}
+
+/** Patches with their arrays allocated, `count` of them over the runs `order[start[p] .. start[p + 1])`. */
+function emptyPatches(index: PointIndex, order: Uint32Array, start: Uint32Array, m: number): Patches {
+  return {
     count: m,
     index,
+    order,
+    start,
     centroidIndex: index,
-    patchOf: new Uint32Array(count),
+    patchOf: new Uint32Array(index.count),
     centroid: new Float64Array(m * 3),
     normal: new Float64Array(m * 3),
+    axis: new Float64Array(m * 3),
+    linear: new Uint8Array(m),
     roughness: new Float64Array(m),
     fitted: new Uint32Array(m),
+    uncertainty: new Float64Array(m),
     members: new Uint32Array(m),
     radius: new Float64Array(m),
     reach: new Float64Array(m),
     origin: new Float64Array(m * 3),
+    neighbours: new Int32Array(m * NEIGHBOURS).fill(-1),
   };
-  const scratch: FitScratch = {
-    eigen: new Float64Array(4),
-    ids: new Uint32Array(BORROWED_NEIGHBOURS),
-    d2: new Float64Array(BORROWED_NEIGHBOURS),
-  };
-  const { order, leafStart } = index;
+}
+
+/** Each element reaches {@link DISC_REACH} × its radius, but never more than that × the set's median radius. */
+function setReach(patches: Patches): void {
+  const m = patches.count;
+  const typical = medianOf(patches.radius);
+  for (let p = 0; p < m; p += 1) patches.reach[p] = DISC_REACH * Math.min(patches.radius[p]!, typical);
+}
+
+/** The roughness of a fit: the residual spread per point across its shape, with the shape's fitted parameters taken off. */
+function roughnessOf(eigen: Float64Array, linear: boolean, fitted: number): number {
+  const residual = Math.max(0, linear ? (eigen[1]! + eigen[2]!) / 2 : eigen[2]!);
+  const dof = linear ? 2 : 3; // parameters fitted per residual axis: a line's offset and tilt, a plane's offset and two tilts
+  return fitted > dof ? Math.sqrt((residual * fitted) / (fitted - dof)) : 0;
+}
+
+/** The 'own' patches (see {@link PatchOptions}): each leaf with the plane of its own points, or of its nearest leaves' too when small. */
+function ownPlanes(index: PointIndex, order: Uint32Array, leaf: LeafShapes, leafIndex: PointIndex): Patches {
+  const m = index.leafCount;
+  const patches = emptyPatches(index, order, index.leafStart, m);
+  patches.neighbours = new Int32Array(0);
+  patches.centroidIndex = leafIndex;
+  patches.centroid.set(leaf.centroid);
+  patches.radius.set(leaf.radius);
+  patches.members.set(leaf.count);
+  patches.origin.set(leaf.centroid);
+  const ids = new Int32Array(NEIGHBOURS + 1);
+  const found = new Uint32Array(NEIGHBOURS + 1);
+  const d2 = new Float64Array(NEIGHBOURS + 1);
+  const merged: Moments = { n: 0, c: new Float64Array(3), s: new Float64Array(6) };
+  const eigen = new Float64Array(EIGEN);
   for (let p = 0; p < m; p += 1) {
-    const from = leafStart[p]!;
-    const n = leafStart[p + 1]! - from;
-    let sx = 0;
-    let sy = 0;
-    let sz = 0;
-    for (let s = from; s < from + n; s += 1) {
-      const id = order[s]!;
-      patches.patchOf[id] = p;
-      sx += positions[id * 3]!;
-      sy += positions[id * 3 + 1]!;
-      sz += positions[id * 3 + 2]!;
+    for (let k = index.leafStart[p]!; k < index.leafStart[p + 1]!; k += 1) patches.patchOf[order[k]!] = p;
+    copy(leaf.eigen, p * EIGEN, eigen, 0, EIGEN);
+    let fitted = leaf.count[p]!;
+    if (fitted < MIN_FIT_POINTS) {
+      const n = leafIndex.nearest(
+        leaf.centroid[p * 3]!,
+        leaf.centroid[p * 3 + 1]!,
+        leaf.centroid[p * 3 + 2]!,
+        NEIGHBOURS + 1,
+        Infinity,
+        found,
+        d2,
+      );
+      for (let k = 0; k < n; k += 1) ids[k] = found[k]!;
+      mergeMoments(ids, n, leaf.count, leaf.centroid, leaf.scatter, merged);
+      fitMoments(merged, eigen);
+      fitted = merged.n;
     }
-    patches.centroid[p * 3] = sx / n;
-    patches.centroid[p * 3 + 1] = sy / n;
-    patches.centroid[p * 3 + 2] = sz / n;
-    patches.members[p] = n;
-    if (n >= MIN_FIT_POINTS || count < MIN_FIT_POINTS) {
-      fitPlane(positions, order, from, n, patches, p, scratch);
-    } else {
-      const found = index.nearest(sx / n, sy / n, sz / n, BORROWED_NEIGHBOURS, Infinity, scratch.ids, scratch.d2);
-      fitPlane(positions, scratch.ids, 0, found, patches, p, scratch);
+    copy(eigen, 3, patches.normal, p * 3, 3);
+    copy(eigen, 6, patches.axis, p * 3, 3);
+    patches.roughness[p] = roughnessOf(eigen, false, fitted);
+    patches.fitted[p] = fitted;
+    patches.uncertainty[p] = patches.roughness[p]! ** 2 / leaf.count[p]!;
+  }
+  setReach(patches);
+  return patches;
+}
+
+/** Each patch's {@link NEIGHBOURS} nearest among the patches of its own leaf and of that leaf's nearest leaves. */
+function patchNeighbours(patches: Patches, leafNeighbours: Int32Array, firstPatch: Uint32Array): void {
+  const leaves = firstPatch.length - 1;
+  const { centroid } = patches;
+  const pool = new Int32Array((NEIGHBOURS + 1) * (NEIGHBOURS + 1) * 2);
+  const gap = new Float64Array(pool.length);
+  const best = new Int32Array(NEIGHBOURS);
+  const bestGap = new Float64Array(NEIGHBOURS);
+  for (let l = 0; l < leaves; l += 1) {
+    let size = 0;
+    for (let k = -1; k < NEIGHBOURS; k += 1) {
+      const j = k < 0 ? l : leafNeighbours[l * NEIGHBOURS + k]!;
+      if (j < 0) continue;
+      for (let q = firstPatch[j]!; q < firstPatch[j + 1]! && size < pool.length; q += 1) pool[size++] = q;
+    }
+    for (let p = firstPatch[l]!; p < firstPatch[l + 1]!; p += 1) {
+      // Insertion into the nearest so far.
+      let kept = 0;
+      for (let i = 0; i < size; i += 1) {
+        const q = pool[i]!;
+        if (q === p) continue;
+        const d =
+          (centroid[q * 3]! - centroid[p * 3]!) ** 2 +
+          (centroid[q * 3 + 1]! - centroid[p * 3 + 1]!) ** 2 +
+          (centroid[q * 3 + 2]! - centroid[p * 3 + 2]!) ** 2;
+        gap[i] = d;
+        if (kept === NEIGHBOURS && d >= bestGap[kept - 1]!) continue;
+        let j = kept < NEIGHBOURS ? kept++ : kept - 1;
+        while (j > 0 && bestGap[j - 1]! > d) {
+          bestGap[j] = bestGap[j - 1]!;
+          best[j] = best[j - 1]!;
+          j -= 1;
+        }
+        bestGap[j] = d;
+        best[j] = q;
+      }
+      for (let k = 0; k < kept; k += 1) patches.neighbours[p * NEIGHBOURS + k] = best[k]!;
     }
   }
-  const typical = m > 0 ? Float64Array.from(patches.radius).sort()[m >> 1]! : 0;
-  for (let p = 0; p < m; p += 1) patches.reach[p] = DISC_REACH * Math.min(patches.radius[p]!, typical);
-  patches.centroidIndex = buildPointIndex(Float32Array.from(patches.centroid), m, patchSize);
-  return patches;
+}
+
+/** Fits every patch's shape over the neighbours that lie on it (see {@link buildPatches}). */
+function fitShapes(patches: Patches, scatter: Float64Array): void {
+  const m = patches.count;
+  const { centroid } = patches;
+  const eigen = new Float64Array(EIGEN);
+  const merged: Moments = { n: 0, c: new Float64Array(3), s: new Float64Array(6) };
+  // A patch's candidates: its neighbours, then theirs; `take` says which go into the fit.
+  const candidates = new Int32Array(NEIGHBOURS * (NEIGHBOURS + 1));
+  const take = new Uint8Array(candidates.length);
+  const seen = new Int32Array(m).fill(-1);
+  let found = 0;
+  const chosen = new Int32Array(candidates.length + 1);
+  /** Merges the moments of patch p and of the candidates with `take` into `merged`, and fits them into `eigen`. */
+  const fit = (p: number): void => {
+    let n = 0;
+    chosen[n++] = p;
+    for (let k = 0; k < found; k += 1) if (take[k] === 1) chosen[n++] = candidates[k]!;
+    mergeMoments(chosen, n, patches.members, centroid, scatter, merged);
+    fitMoments(merged, eigen);
+  };
+  // Each patch's own shape: its direction, where its points run along one (for the neighbours of a line).
+  const ownEigen = new Float64Array(m * EIGEN);
+  const elongated = new Uint8Array(m);
+  for (let p = 0; p < m; p += 1) {
+    const n = patches.members[p]!;
+    const o = p * 6;
+    symmetricEigen(
+      scatter[o]! / n,
+      scatter[o + 1]! / n,
+      scatter[o + 2]! / n,
+      scatter[o + 3]! / n,
+      scatter[o + 4]! / n,
+      scatter[o + 5]! / n,
+      eigen,
+    );
+    copy(eigen, 0, ownEigen, p * EIGEN, EIGEN);
+    elongated[p] = eigen[0]! > LINE_LENGTH ** 2 * Math.max(0, eigen[1]!) ? 1 : 0;
+  }
+  for (let p = 0; p < m; p += 1) {
+    const n = patches.members[p]!;
+    const [cx, cy, cz] = [centroid[p * 3]!, centroid[p * 3 + 1]!, centroid[p * 3 + 2]!];
+    // The candidates: the nearest patches and theirs.
+    seen[p] = p;
+    found = 0;
+    for (let k = 0; k < NEIGHBOURS; k += 1) {
+      const q = patches.neighbours[p * NEIGHBOURS + k]!;
+      if (q < 0) break;
+      seen[q] = p;
+      candidates[found++] = q;
+    }
+    const ring = found;
+    for (let k = 0; k < ring; k += 1) {
+      const q = candidates[k]!;
+      for (let j = 0; j < NEIGHBOURS; j += 1) {
+        const r = patches.neighbours[q * NEIGHBOURS + j]!;
+        if (r < 0) break;
+        if (seen[r] === p) continue;
+        seen[r] = p;
+        candidates[found++] = r;
+      }
+    }
+    // Start from the patch's own shape (a small patch: its nearest neighbours'), then take in the
+    // candidates that lie on the shape fitted so far, twice.
+    if (n < MIN_FIT_POINTS) {
+      for (let k = 0; k < found; k += 1) take[k] = k < ring ? 1 : 0;
+      fit(p);
+    } else {
+      copy(ownEigen, p * EIGEN, eigen, 0, EIGEN);
+      merged.n = n;
+    }
+    const [sxx, sxy, sxz] = [scatter[p * 6]!, scatter[p * 6 + 1]!, scatter[p * 6 + 2]!];
+    const [syy, syz, szz] = [scatter[p * 6 + 3]!, scatter[p * 6 + 4]!, scatter[p * 6 + 5]!];
+    for (let round = 0; round < 2; round += 1) {
+      const line = isLinear(eigen[0]!, eigen[1]!, eigen[2]!);
+      const [nx, ny, nz] = line ? [eigen[6]!, eigen[7]!, eigen[8]!] : [eigen[3]!, eigen[4]!, eigen[5]!];
+      // The patch's own spread across the shape (σ² per point and axis) and the shape's tilt error
+      // (radians²): of the normal, the residual over the in-plane spread; of the axis, over the length.
+      const along = (sxx * nx * nx + syy * ny * ny + szz * nz * nz + 2 * (sxy * nx * ny + sxz * nx * nz + syz * ny * nz)) / n;
+      const spread2 = line ? ((sxx + syy + szz) / n - along) / 2 : along;
+      const residual = line ? (eigen[1]! + eigen[2]!) / 2 : eigen[2]!;
+      const span = line ? eigen[0]! : eigen[1]!;
+      const tilt2 = span > 0 ? Math.max(0, residual) / (merged.n * span) : 1;
+      for (let k = 0; k < found; k += 1) {
+        const q = candidates[k]!;
+        const dx = centroid[q * 3]! - cx;
+        const dy = centroid[q * 3 + 1]! - cy;
+        const dz = centroid[q * 3 + 2]! - cz;
+        const gap2 = dx * dx + dy * dy + dz * dz;
+        const h = dx * nx + dy * ny + dz * nz;
+        const off = line ? Math.sqrt(Math.max(0, gap2 - h * h)) : Math.abs(h);
+        const tolerance =
+          NEIGHBOUR_CONFIDENCE * Math.sqrt(spread2 * (1 / n + 1 / patches.members[q]!) + tilt2 * gap2) + NEIGHBOUR_TILT * Math.sqrt(gap2);
+        // A line takes in only the patches that run its way (not a member crossing it at a joint).
+        const qa = q * EIGEN + 6;
+        const crossing =
+          line && elongated[q] === 1 && Math.abs(ownEigen[qa]! * nx + ownEigen[qa + 1]! * ny + ownEigen[qa + 2]! * nz) < LINE_PARALLEL;
+        take[k] = off <= tolerance && !crossing ? 1 : 0;
+      }
+      fit(p);
+    }
+    const linear = isLinear(eigen[0]!, eigen[1]!, eigen[2]!);
+    const fitted = merged.n;
+    patches.roughness[p] = roughnessOf(eigen, linear, fitted);
+    patches.fitted[p] = fitted;
+    patches.linear[p] = linear ? 1 : 0;
+    copy(eigen, 3, patches.normal, p * 3, 3);
+    copy(eigen, 6, patches.axis, p * 3, 3);
+    // A plane element stands at the patch's own centroid: on a curved surface the neighbourhood's
+    // plane passes beside the patch, its own points' mean does not. A line element is the fitted
+    // axis itself (a member is straight), at the point nearest the patch's centroid.
+    if (linear) {
+      const [ox, oy, oz] = [merged.c[0]!, merged.c[1]!, merged.c[2]!];
+      const t = (cx - ox) * eigen[6]! + (cy - oy) * eigen[7]! + (cz - oz) * eigen[8]!;
+      patches.origin[p * 3] = ox + t * eigen[6]!;
+      patches.origin[p * 3 + 1] = oy + t * eigen[7]!;
+      patches.origin[p * 3 + 2] = oz + t * eigen[8]!;
+      patches.uncertainty[p] = patches.roughness[p]! ** 2 / fitted;
+    } else {
+      patches.origin[p * 3] = cx;
+      patches.origin[p * 3 + 1] = cy;
+      patches.origin[p * 3 + 2] = cz;
+      patches.uncertainty[p] = patches.roughness[p]! ** 2 / n;
+    }
+  }
+  setReach(patches);
 }
 
 /**

@@ -107,7 +107,7 @@ export function summariseClusters(
       maxDistance: 0,
     });
   }
-  const { order, leafStart } = patches.index;
+  const { order, start: leafStart } = patches;
   for (let p = 0; p < patches.count; p += 1) {
     const k = clusterOf[p]!;
     if (k < 0) continue;

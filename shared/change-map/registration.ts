@@ -114,8 +114,8 @@ export function refineRegistration(
   const maxDistance = options.maxDistance ?? Infinity;
   const patchSize = options.patchSize ?? DEFAULTS.patchSize;
 
-  const cap = buildPatches(capture.positions, capture.count, patchSize);
-  const ref = buildPatches(reference.positions, reference.count, patchSize);
+  const cap = buildPatches(capture.positions, capture.count, patchSize, { shapes: 'own' });
+  const ref = buildPatches(reference.positions, reference.count, patchSize, { shapes: 'own' });
   const size = boundingDiagonal(reference.positions, reference.count);
   const floor = 1e-9 * size;
 

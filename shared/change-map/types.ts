@@ -50,6 +50,8 @@ export interface ChangeMap {
   distances: Float32Array;
   /** Per capture point, region id or 0. */
   regionOf: Int32Array;
+  /** Per reference point, the id of the 'reference' region (a removal) it belongs to, or 0. */
+  referenceRegionOf: Int32Array;
   /** Model units; |d| below it reads as unchanged. */
   levelOfDetection: number;
   /** Of the registration used. */
@@ -61,11 +63,11 @@ export interface ChangeMap {
 
 /** Options of the change map. Every one has a default suited to a splat capture. */
 export interface ChangeMapOptions {
-  /** Points per local patch, the neighbourhood a plane is fitted to and averaged over (default 16). */
+  /** Points a local patch aims at (default 16): its shape is fitted over it and its neighbours, its distance pooled with theirs. */
   patchSize?: number;
   /** The confidence factor of the level of detection: 1.96 for 95 % (default). */
   confidence?: number;
-  /** The registration's error to add to the level of detection; default: measured from the pairs under the given matrix. */
+  /** The registration's error to add to the level of detection; default: the RMS of the capture patches' own mean distances under the given matrix (the closest 90 %, robustly cut). */
   rmsError?: number;
   /** The level of detection is never below this, model units (default 0). */
   minLevelOfDetection?: number;

@@ -64,9 +64,11 @@ const bump = (cx: number, cy: number, radius: number, height: number) => (x: num
 describe('computeChangeMap: level of detection', () => {
   it('grows with the surfaces’ roughness and adds the registration error', () => {
     const smooth = computeChangeMap(ground(20_000, 0.002, 1), ground(20_000, 0.002, 2), IDENTITY, { rmsError: 0 });
-    // 1.96 · √(σ²/n + σ²/n) with σ = 2 mm and n the 6 to 16 points of a patch.
-    expect(smooth.levelOfDetection).toBeGreaterThan(1.96 * 0.002 * Math.sqrt(2 / 16));
-    expect(smooth.levelOfDetection).toBeLessThan(1.96 * 0.002 * Math.sqrt(2 / 6));
+    // 1.96 · √(σ²/nc + σ²/nr) with σ = 2 mm: the capture's distance is pooled over its patch and
+    // its neighbours (some 40 to 110 points), the reference plane stands at its own patch's mean
+    // (6 to 16 points).
+    expect(smooth.levelOfDetection).toBeGreaterThan(1.96 * 0.002 * Math.sqrt(1 / 110 + 1 / 16));
+    expect(smooth.levelOfDetection).toBeLessThan(1.96 * 0.002 * Math.sqrt(1 / 40 + 1 / 6));
     const rough = computeChangeMap(ground(20_000, 0.008, 1), ground(20_000, 0.008, 2), IDENTITY, { rmsError: 0 });
     expect(rough.levelOfDetection / smooth.levelOfDetection).toBeGreaterThan(3.5);
     expect(rough.levelOfDetection / smooth.levelOfDetection).toBeLessThan(4.5);
