@@ -20,6 +20,12 @@ const MOCKING_FILES = [
   'portal/src/features/map/components/google-map-view.test.tsx',
 ];
 
+/**
+ * Component tests wait for states (tests/support/portal-setup.ts gives Testing Library's waits
+ * 10 s); a test may take 20 s, for a loaded machine, not for slow code.
+ */
+const PORTAL_TIMEOUTS = { setupFiles: ['tests/support/portal-setup.ts'], testTimeout: 20_000 };
+
 export default defineConfig({
   test: {
     maxWorkers: 2,
@@ -54,11 +60,23 @@ export default defineConfig({
       },
       {
         extends: './portal/vite.config.ts',
-        test: { name: 'portal', include: ['portal/src/**/*.test.{ts,tsx}'], exclude: MOCKING_FILES, environment: 'jsdom', isolate: false },
+        test: {
+          name: 'portal',
+          include: ['portal/src/**/*.test.{ts,tsx}'],
+          exclude: MOCKING_FILES,
+          environment: 'jsdom',
+          isolate: false,
+          ...PORTAL_TIMEOUTS,
+        },
       },
       {
         extends: './portal/vite.config.ts',
-        test: { name: 'portal-isolated', include: MOCKING_FILES.filter((f) => f.startsWith('portal/')), environment: 'jsdom' },
+        test: {
+          name: 'portal-isolated',
+          include: MOCKING_FILES.filter((f) => f.startsWith('portal/')),
+          environment: 'jsdom',
+          ...PORTAL_TIMEOUTS,
+        },
       },
       {
         resolve,

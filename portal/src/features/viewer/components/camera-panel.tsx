@@ -42,7 +42,9 @@ function usePhotoLink(files: FileStorePort, path: string | null): [PhotoLink | n
   useEffect(() => {
     if (!path) return;
     let active = true;
-    setState({ path, url: null, error: null });
+    // A photo opened again keeps its link while a fresh one is fetched: no flash of the
+    // placeholder, and the link stays where the keyboard user left it.
+    setState((previous) => (previous?.path === path && previous.url !== null ? previous : { path, url: null, error: null }));
     files.getDownloadUrl(path).then(
       (url) => active && setState({ path, url, error: null }),
       (error: unknown) => active && setState({ path, url: null, error: errorMessage(error) }),
