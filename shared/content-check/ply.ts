@@ -12,42 +12,11 @@ import { acceptedFacts, readChunks } from './byte-source.js';
 import { contentMessage, lfsPointerMessage } from './messages.js';
 import { GAUSSIAN_PROPERTIES, parsePlyHeader, PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, PlyHeaderError, shDegreeOf } from './ply-header.js';
 import type { PlyHeader } from './ply-header.js';
+import { plyScalarReader } from './ply-rows.js';
 import { asciiOf, describeContent, isLfsPointer, SNIFF_BYTES } from './sniff.js';
 import { BoxBuilder, nonFiniteWarning, refusedSplat, scanCentres } from './splat-scan.js';
 import type { SplatCheckOptions } from './splat-scan.js';
 import { formatNumber } from '../format.js';
-
-/** Reads a scalar of a PLY type from a little-endian view. */
-function reader(type: string): ((view: DataView, at: number) => number) | null {
-  switch (type) {
-    case 'float':
-    case 'float32':
-      return (v, at) => v.getFloat32(at, true);
-    case 'double':
-    case 'float64':
-      return (v, at) => v.getFloat64(at, true);
-    case 'char':
-    case 'int8':
-      return (v, at) => v.getInt8(at);
-    case 'uchar':
-    case 'uint8':
-      return (v, at) => v.getUint8(at);
-    case 'short':
-    case 'int16':
-      return (v, at) => v.getInt16(at, true);
-    case 'ushort':
-    case 'uint16':
-      return (v, at) => v.getUint16(at, true);
-    case 'int':
-    case 'int32':
-      return (v, at) => v.getInt32(at, true);
-    case 'uint':
-    case 'uint32':
-      return (v, at) => v.getUint32(at, true);
-    default:
-      return null;
-  }
-}
 
 /**
  * Checks a 3DGS training `.ply` and reads its facts, streaming the vertex data once.
@@ -169,7 +138,7 @@ export async function checkPly(source: ByteSource, options: SplatCheckOptions = 
       offsets.push(at);
     }
     const types = ['x', 'y', 'z'].map((axis) => vertex.properties.find((p) => p.name === axis)!.type);
-    const readers = types.map((type) => reader(type)!);
+    const readers = types.map((type) => plyScalarReader(type)!);
     const float32 = types.every((type) => type === 'float' || type === 'float32');
     if (options.scanData !== false) await scanCentres(source, start, end, stride, offsets, float32, readers, box);
   } else {

@@ -31,25 +31,14 @@ const SPZ_HEADER_BYTES = 16;
 /** Zeroth-order spherical-harmonics constant: a .splat colour c in [0, 1] is 0.5 + SH_C0 · f_dc. */
 const SH_C0 = 0.28209479177387814;
 
-/** DataView readers by PLY scalar type (little-endian). */
-const READERS = {
-  char: (v, at) => v.getInt8(at),
-  int8: (v, at) => v.getInt8(at),
-  uchar: (v, at) => v.getUint8(at),
-  uint8: (v, at) => v.getUint8(at),
-  short: (v, at) => v.getInt16(at, true),
-  int16: (v, at) => v.getInt16(at, true),
-  ushort: (v, at) => v.getUint16(at, true),
-  uint16: (v, at) => v.getUint16(at, true),
-  int: (v, at) => v.getInt32(at, true),
-  int32: (v, at) => v.getInt32(at, true),
-  uint: (v, at) => v.getUint32(at, true),
-  uint32: (v, at) => v.getUint32(at, true),
-  float: (v, at) => v.getFloat32(at, true),
-  float32: (v, at) => v.getFloat32(at, true),
-  double: (v, at) => v.getFloat64(at, true),
-  float64: (v, at) => v.getFloat64(at, true),
-};
+/**
+ * A little-endian reader of one property: the layout names the DataView method for its PLY type
+ * (shared/content-check/ply-rows.ts), so the type table lives in one place.
+ */
+function fieldReader([offset, getter]) {
+  const get = DataView.prototype[getter];
+  return (view, at) => get.call(view, at + offset, true);
+}
 
 /**
  * Calls `each(view, offset, index)` for records `from` to `from + count − 1` of the file (index
@@ -79,11 +68,7 @@ async function forEachRecord(path, start, from, count, stride, each) {
 /** The Gaussian cloud of `count` records from `from` of a binary little-endian 3DGS PLY (the layout names each property's offset and type). */
 async function readPly(path, layout, from, count) {
   const { start, stride, shDegree, fields, rest } = layout;
-  const read = (name) => {
-    const [offset, type] = fields[name];
-    const get = READERS[type];
-    return (view, at) => get(view, at + offset);
-  };
+  const read = (name) => fieldReader(fields[name]);
   const x = read('x'),
     y = read('y'),
     z = read('z');
@@ -99,10 +84,7 @@ async function readPly(path, layout, from, count) {
     c1 = read('f_dc_1'),
     c2 = read('f_dc_2');
   const coefficients = rest.length / 3; // per colour channel
-  const restReaders = rest.map(([offset, type]) => {
-    const get = READERS[type];
-    return (view, at) => get(view, at + offset);
-  });
+  const restReaders = rest.map(fieldReader);
   const cloud = emptyCloud(count, shDegree, coefficients);
   await forEachRecord(path, start, from, count, stride, (view, at, i) => {
     cloud.positions[i * 3] = x(view, at);

@@ -15,7 +15,8 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import { GAUSSIAN_PROPERTIES, PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader, shDegreeOf } from '@shared/content-check/ply-header.js';
+import { GAUSSIAN_PROPERTIES, PLY_HEADER_MAX_BYTES, parsePlyHeader, shDegreeOf } from '@shared/content-check/ply-header.js';
+import { PLY_DATAVIEW_GETTERS, plyVertexLayout, type DataViewGetter } from '@shared/content-check/ply-rows.js';
 import { SPLAT_RECORD_BYTES } from '@shared/content-check/splat-file.js';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
@@ -43,8 +44,8 @@ export interface WebSplatResult {
   ms: number;
 }
 
-/** Where the worker finds each property of a record: byte offset in the record and PLY type. */
-type Field = [offset: number, type: string];
+/** Where the worker finds each property of a record: byte offset in the record and the DataView method that reads it. */
+type Field = [offset: number, getter: DataViewGetter];
 
 /** What the worker reads: a PLY's vertex records, or a `.splat`'s 32-byte records. */
 export type SplatLayout =
@@ -95,27 +96,16 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
     if (header === null) throw cannot('is not a PLY file');
     if (header.format !== 'binary_little_endian')
       throw cannot(`is a '${header.format}' PLY: copies are made of binary_little_endian PLY files`);
-    const vertexIndex = header.elements.findIndex((e) => e.name === 'vertex');
-    const vertex = header.elements[vertexIndex];
-    if (vertex === undefined || vertex.count === 0) throw cannot('has no vertices');
-    const sized = (properties: typeof vertex.properties) =>
-      properties.every((p) => p.list === null && PLY_TYPE_BYTES[p.type] !== undefined);
-    if (!header.elements.slice(0, vertexIndex + 1).every((e) => sized(e.properties))) {
-      throw cannot('has list properties in or before its vertices');
+    const layout = plyVertexLayout(header, size);
+    if ('problem' in layout) {
+      if (layout.problem === 'no-vertices') throw cannot('has no vertices');
+      if (layout.problem === 'list-properties') throw cannot('has list properties in or before its vertices');
+      throw cannot('is shorter than its header says');
     }
-    const rowBytes = (e: (typeof header.elements)[number]) => e.properties.reduce((n, p) => n + PLY_TYPE_BYTES[p.type]!, 0);
-    const start = header.headerBytes + header.elements.slice(0, vertexIndex).reduce((n, e) => n + e.count * rowBytes(e), 0);
-    const stride = rowBytes(vertex);
-    if (size < start + vertex.count * stride) throw cannot('is shorter than its header says');
-    const at = new Map<string, Field>();
-    let offset = 0;
-    for (const p of vertex.properties) {
-      at.set(p.name, [offset, p.type]);
-      offset += PLY_TYPE_BYTES[p.type]!;
-    }
+    const at = new Map<string, Field>([...layout.fields].map(([name, { offset, type }]) => [name, [offset, PLY_DATAVIEW_GETTERS[type]!]]));
     const missing = GAUSSIAN_PROPERTIES.filter((p) => !at.has(p));
     if (missing.length > 0) throw cannot(`lacks the 3DGS properties ${missing.join(', ')}`);
-    const restCount = vertex.properties.filter((p) => /^f_rest_\d+$/.test(p.name)).length;
+    const restCount = [...layout.fields.keys()].filter((name) => /^f_rest_\d+$/.test(name)).length;
     const shDegree = shDegreeOf(restCount);
     if (shDegree === null || shDegree > 3) throw cannot(`has ${restCount} f_rest properties: copies are made of SH degrees 0 to 3`);
     const rest: Field[] = [];
@@ -126,9 +116,9 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
     }
     return {
       kind: 'ply',
-      start,
-      count: vertex.count,
-      stride,
+      start: layout.start,
+      count: layout.count,
+      stride: layout.stride,
       shDegree,
       fields: Object.fromEntries(GAUSSIAN_PROPERTIES.map((p) => [p, at.get(p)!])),
       rest,

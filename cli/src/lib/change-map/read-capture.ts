@@ -7,7 +7,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { PLY_HEADER_MAX_BYTES, PLY_TYPE_BYTES, parsePlyHeader } from '@shared/content-check/ply-header.js';
+import { PLY_HEADER_MAX_BYTES, parsePlyHeader } from '@shared/content-check/ply-header.js';
+import { plyScalarReader, plyVertexLayout } from '@shared/content-check/ply-rows.js';
 import { SPLAT_RECORD_BYTES } from '@shared/content-check/splat-file.js';
 import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import { formatNumber } from '@shared/format.js';
@@ -33,26 +34,6 @@ export interface ReadCaptureOptions {
 
 /** The vertex properties a capture's PLY must have for the change map: centre, opacity, log σ per axis. */
 const NEEDED = ['x', 'y', 'z', 'opacity', 'scale_0', 'scale_1', 'scale_2'] as const;
-
-/** DataView readers by PLY scalar type (little-endian). */
-const READERS: Record<string, (view: DataView, at: number) => number> = {
-  char: (v, at) => v.getInt8(at),
-  int8: (v, at) => v.getInt8(at),
-  uchar: (v, at) => v.getUint8(at),
-  uint8: (v, at) => v.getUint8(at),
-  short: (v, at) => v.getInt16(at, true),
-  int16: (v, at) => v.getInt16(at, true),
-  ushort: (v, at) => v.getUint16(at, true),
-  uint16: (v, at) => v.getUint16(at, true),
-  int: (v, at) => v.getInt32(at, true),
-  int32: (v, at) => v.getInt32(at, true),
-  uint: (v, at) => v.getUint32(at, true),
-  uint32: (v, at) => v.getUint32(at, true),
-  float: (v, at) => v.getFloat32(at, true),
-  float32: (v, at) => v.getFloat32(at, true),
-  double: (v, at) => v.getFloat64(at, true),
-  float64: (v, at) => v.getFloat64(at, true),
-};
 
 /** Where a capture's rows are and how one row is decoded into the arrays at index `i`. */
 interface RowLayout {
@@ -145,34 +126,23 @@ function plyOrSplatLayout(head: Uint8Array, size: number, name: string, cannot: 
   }
   if (header.format !== 'binary_little_endian')
     throw cannot(`it is a '${header.format}' PLY; captures are read from binary_little_endian PLY files`);
-  const vertexIndex = header.elements.findIndex((e) => e.name === 'vertex');
-  const vertex = header.elements[vertexIndex];
-  if (vertex === undefined || vertex.count === 0) throw cannot('it has no vertices');
-  const before = header.elements.slice(0, vertexIndex + 1);
-  if (before.some((e) => e.properties.some((p) => p.list !== null))) throw cannot('it has list properties in or before its vertices');
-  const rowBytes = (e: (typeof before)[number]) => e.properties.reduce((n, p) => n + PLY_TYPE_BYTES[p.type]!, 0);
-  const start = header.headerBytes + before.slice(0, -1).reduce((n, e) => n + e.count * rowBytes(e), 0);
-  const stride = rowBytes(vertex);
-  if (size < start + vertex.count * stride) {
-    throw cannot(`it is shorter than its header says (${formatNumber(size)} bytes, not ${formatNumber(start + vertex.count * stride)})`);
+  const layout = plyVertexLayout(header, size);
+  if ('problem' in layout) {
+    if (layout.problem === 'no-vertices') throw cannot('it has no vertices');
+    if (layout.problem === 'list-properties') throw cannot('it has list properties in or before its vertices');
+    throw cannot(`it is shorter than its header says (${formatNumber(layout.bytes)} bytes, not ${formatNumber(layout.expectedBytes)})`);
   }
-  const offsets = new Map<string, [number, string]>();
-  let offset = 0;
-  for (const p of vertex.properties) {
-    offsets.set(p.name, [offset, p.type]);
-    offset += PLY_TYPE_BYTES[p.type]!;
-  }
-  const missing = NEEDED.filter((p) => !offsets.has(p));
+  const missing = NEEDED.filter((p) => !layout.fields.has(p));
   if (missing.length > 0) throw cannot(`its vertices lack the 3DGS properties ${missing.join(', ')}`);
   const [x, y, z, opacity, s0, s1, s2] = NEEDED.map((p) => {
-    const [at, type] = offsets.get(p)!;
-    const read = READERS[type]!;
-    return (view: DataView, row: number) => read(view, row + at);
+    const { offset, type } = layout.fields.get(p)!;
+    const read = plyScalarReader(type)!;
+    return (view: DataView, row: number) => read(view, row + offset);
   }) as [Field, Field, Field, Field, Field, Field, Field];
   return {
-    count: vertex.count,
-    start,
-    stride,
+    count: layout.count,
+    start: layout.start,
+    stride: layout.stride,
     decode: (view, at, i, out) => {
       out.positions[i * 3] = x(view, at);
       out.positions[i * 3 + 1] = y(view, at);
