@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Annotation, Model } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled, VIEWER_TEST_WINDOW } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { DEMO_ADMIN, DEMO_USER, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
 import type { EmbeddedServer } from '../support/server.js';
@@ -47,7 +47,7 @@ describe.skipIf(skipReason !== null)('findings in the viewer (software WebGL)', 
 
   /** Signs in as `who` and opens the viewer on the box with the Findings panel open and the model drawn. */
   async function openViewer(who: readonly [string, string]): Promise<Page> {
-    const page = await scene!.signedInPage(who, { width: 1280, height: 820 }, (opened) => (current = opened));
+    const page = await scene!.signedInPage(who, VIEWER_TEST_WINDOW, (opened) => (current = opened));
     await page.goto(`${seeded.url}/viewer?id=BOX-F`);
     await showFindings(page);
     return page;

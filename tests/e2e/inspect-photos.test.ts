@@ -15,7 +15,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelPoint } from '@shared/types.js';
 import { axeViolations } from '../support/axe.js';
-import { browserSkipReason, screenshotOnFailure, viewerSettled } from '../support/browser.js';
+import { browserSkipReason, screenshotOnFailure, viewerSettled, VIEWER_TEST_WINDOW } from '../support/browser.js';
 import { DEMO_ADMIN, INSPECT_SHOTS, startInspectionScene, type InspectionScene } from '../support/inspection-fixture.js';
 import {
   INSPECTION_BOX,
@@ -107,7 +107,7 @@ describe.skipIf(skipReason !== null)('photos that see a picked point (software W
   }
 
   it('lists the cameras facing the picked face, each photo marked where the geometry puts the point', { timeout: 150_000 }, async () => {
-    const page = await scene!.signedInPage(DEMO_ADMIN, { width: 1280, height: 820 }, (opened) => (current = opened));
+    const page = await scene!.signedInPage(DEMO_ADMIN, VIEWER_TEST_WINDOW, (opened) => (current = opened));
     await page.goto(`${seeded.url}/viewer?id=BOX-P`);
     expect(await viewerSettled(page, RENDER_TIMEOUT_MS)).toEqual(['ready']);
     await page.getByRole('button', { name: 'Findings', exact: true }).click();

@@ -21,6 +21,7 @@ import {
   screenshotOnFailure,
   submitSignIn,
   viewerSettled,
+  VIEWER_TEST_WINDOW,
 } from '../support/browser.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 import { portalDist } from '../support/paths.js';
@@ -257,7 +258,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
   }
 
   it('the keyboard alone orbits, pans, zooms and resets the view, with the keys and with named buttons', { timeout: 300_000 }, async () => {
-    const { context, page } = await open({ width: 1400, height: 900 });
+    const { context, page } = await open(VIEWER_TEST_WINDOW);
     await view(page, `/viewer/?id=${GLB.id}`);
     await modelPixels(page);
 
@@ -336,7 +337,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
     'compare by keyboard: the reference follows a keyboard orbit while linked, not when unlinked; the swipe slider moves',
     { timeout: 300_000 },
     async () => {
-      const { context, page } = await open({ width: 1400, height: 900 });
+      const { context, page } = await open(VIEWER_TEST_WINDOW);
       await view(page, `/viewer/?compareMode=true&id=${GLB.id}&referenceId=${GLB.id}`);
       const [model, reference] = await page.getByTestId('viewport').all();
       const cameraOfSide = (side: typeof model) => side!.getAttribute('data-camera');
@@ -375,7 +376,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
   );
 
   it('the keyboard alone toggles the cameras, opens a photo and closes it, focus where it should be', { timeout: 300_000 }, async () => {
-    const { context, page } = await open({ width: 1400, height: 900 });
+    const { context, page } = await open(VIEWER_TEST_WINDOW);
     await view(page, `/viewer/?id=${HYBRID.id}`);
     const panel = page.getByRole('complementary', { name: `Cameras of ${HYBRID.id}` });
     await panel.waitFor();
@@ -431,7 +432,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
   });
 
   it('prefers-reduced-motion: a flight to a camera lands in its first frame', { timeout: 300_000 }, async () => {
-    const { context, page } = await open({ width: 1400, height: 900 }, { reducedMotion: 'reduce' });
+    const { context, page } = await open(VIEWER_TEST_WINDOW, { reducedMotion: 'reduce' });
     expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
     await view(page, `/viewer/?id=${SPLAT.id}`);
     await page.waitForTimeout(500);
@@ -464,7 +465,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
   });
 
   it("the canvas's name and description: the model's name, its type and its splat or triangle count", { timeout: 300_000 }, async () => {
-    const { context, page } = await open({ width: 1400, height: 900 });
+    const { context, page } = await open(VIEWER_TEST_WINDOW);
     const count = async (testId: string) => (await page.getByTestId(testId).textContent())!;
 
     await view(page, `/viewer/?id=${HYBRID.id}`);

@@ -28,6 +28,7 @@ import {
   screenshotOnFailure,
   submitSignIn,
   viewerSettled,
+  VIEWER_TEST_WINDOW,
 } from '../support/browser.js';
 import { createProjectWithCli, runCli } from '../support/cli.js';
 import { texturedGlb, writeGaussianPlyFile } from '../support/model-fixtures.js';
@@ -95,7 +96,7 @@ describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () =
   });
 
   async function newContext(): Promise<BrowserContext> {
-    const context = await offlineContext(browser, { width: 1200, height: 800 });
+    const context = await offlineContext(browser, VIEWER_TEST_WINDOW);
     context.on('page', (page) => watch(page));
     // In every page, for centre() and pixelsOf(): a rectangle of a WebGL canvas's pixels, read
     // back through a 2D copy (the WebGL canvas keeps its drawing buffer).

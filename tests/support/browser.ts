@@ -37,6 +37,14 @@ export async function launchChromium(options: { webgl?: boolean } = {}): Promise
 export const ACTION_TIMEOUT_MS = 120_000;
 
 /**
+ * The window of browser tests about the 3D viewer's behaviour (not its layout): software WebGL
+ * draws every pixel on the CPU, so a test's cost grows with the canvas. At 800×600 the camera-pose
+ * test took 58 CPU-s against 113 at 1200×800. Layout and accessibility checks at device sizes
+ * keep their own.
+ */
+export const VIEWER_TEST_WINDOW = { width: 800, height: 600 } as const;
+
+/**
  * A browser context (1400×1000 unless `viewport` says otherwise) that reaches only the embedded
  * backend on 127.0.0.1: there is no internet here (maps embeds, external viewer links are aborted).
  * Actions wait up to {@link ACTION_TIMEOUT_MS}.
