@@ -4,7 +4,9 @@
  * from a change map over a 3-point one) changed one field at a time, and whether it is stored.
  * Run on `firestore.rules` (tests/rules/alignment-fields.test.ts) and on the backends we run
  * ourselves (tests/support/change-maps-contract.ts: the memory backend and `catalog serve`), so
- * they hold alignments, all three methods, to the same rules.
+ * they hold alignments, all three methods, to the same rules. A case that only the stored-document
+ * schema enforces (the rules' budget of 1,000 expressions per request leaves the replaced
+ * alignment's points and its matrix's invertibility unchecked) is marked `only: 'server'`.
  *
  * Pure TypeScript (no Firebase, no Node built-ins), so every test project can load it.
  */
@@ -50,6 +52,8 @@ export interface AlignmentFieldCase {
   /** The data to write, from the valid document ({@link alignmentFieldData}). */
   change: (data: AlignmentData) => object;
   expect: 'allow' | 'deny';
+  /** 'server': only the stored-document schema enforces it (the rules leave it unchecked, for their budget). */
+  only?: 'server';
 }
 
 /** The valid document's `previous` changed by `change`. */
@@ -105,6 +109,19 @@ export const ALIGNMENT_FIELD_CASES: readonly AlignmentFieldCase[] = [
     expect: 'deny',
   },
   { name: 'a previous that is a text', change: (d) => ({ ...d, previous: '3-point' }), expect: 'deny' },
+  { name: 'a previous with its pairs as a text', change: previousChanged((p) => ({ ...p, pairs: 'abc' })), expect: 'deny' },
+  {
+    name: 'a previous matrix that is not invertible',
+    change: previousChanged((p) => ({ ...p, matrix: [...Array(15).fill(0), 1] })),
+    expect: 'deny',
+    only: 'server',
+  },
+  {
+    name: 'a previous pair with a point of 2 coordinates',
+    change: previousChanged((p) => ({ ...p, pairs: [{ model: { x: 0, y: 0 }, reference: { x: 1, y: 0, z: 0 } }, ...p.pairs.slice(1)] })),
+    expect: 'deny',
+    only: 'server',
+  },
 ];
 
 /**

@@ -10,7 +10,8 @@
  * that alignment or to none; a user does neither, and the registration of files changed since is
  * refused. The alignment field table (tests/support/alignment-field-table.ts, written raw) holds
  * alignments of all three methods to the stored-document rules. Bound to backends by
- * tests/contract/change-maps.test.ts (memory, local server, firebase-admin).
+ * tests/contract/change-maps.test.ts (memory, local server, firebase-admin); the acceptance case
+ * also by tests/firebase/alignments-emulator.test.ts (the web SDK under firestore.rules).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -245,82 +246,7 @@ export function describeChangeMapWorkflows(backend: ChangeMapsBackend): void {
       }
     });
 
-    it("accepts a change map's registration as the pair's 'icp' alignment and resets it to the alignment it replaced, or to none", async () => {
-      const admin = env.admin.catalog;
-      const [ref, cap] = [randomUUID(), randomUUID()];
-      await addModel(ref);
-      await addModel(cap);
-      const pairInput = { referenceModelId: ref, modelId: cap, createdBy: 'admin-uid' };
-      const missing = await refusal(acceptRegistration(admin, pairInput));
-      expect([missing.code, missing.message]).toEqual(['not-found', AlignmentMessages.noChangeMap]);
-
-      // a 3-point alignment, then the change map refined from it: a quarter turn and a shift
-      const manual = await saveAlignment(admin, {
-        referenceModelId: ref,
-        modelId: cap,
-        method: '3-point',
-        pairs: [
-          { model: { x: 0, y: 0, z: 0 }, reference: { x: 1, y: 0, z: 0 } },
-          { model: { x: 1, y: 0, z: 0 }, reference: { x: 2, y: 0, z: 0 } },
-          { model: { x: 0, y: 1, z: 0 }, reference: { x: 1, y: 1, z: 0 } },
-        ],
-        createdBy: 'admin-uid',
-      });
-      const registration = { matrix: [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2, 0.5, 0, 1], rmsError: 0.0041, iterations: 12, pairs: 4800 };
-      await uploadValues(ref, cap);
-      const base = input(ref, cap);
-      const map = await saveChangeMap(
-        admin,
-        env.admin.files,
-        input(ref, cap, { inputs: { ...base.inputs, alignment: { method: manual.method, matrix: manual.matrix } }, registration }),
-      );
-      const [capRecord, refRecord] = [modelRecord(cap, true), modelRecord(ref, true)];
-      try {
-        const accepted = await acceptRegistration(admin, pairInput);
-        const replaced = { method: '3-point', matrix: manual.matrix, pairs: manual.pairs, rmsError: manual.rmsError };
-        expect(accepted).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
-        const stored = await getAlignment(admin, ref, cap);
-        expect(stored).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
-        // the map was measured through this very transform: still up to date
-        expect(changeMapOutOfDate(map, capRecord, refRecord, stored)).toBeNull();
-        // accepting again (over the 'icp' alignment) keeps what the first one replaced
-        expect((await acceptRegistration(admin, pairInput)).previous).toEqual(replaced);
-
-        if (backend.noRules === null) {
-          expect((await refusal(acceptRegistration(env.user.catalog, { ...pairInput, createdBy: 'user' }))).code).toBe('permission-denied');
-          expect((await refusal(resetAlignment(env.user.catalog, ref, cap, 'user'))).code).toBe('permission-denied');
-          expect((await getAlignment(admin, ref, cap))?.method).toBe('icp');
-        }
-
-        // reset: the 3-point alignment as it was, and the map up to date with it
-        const restored = await resetAlignment(admin, ref, cap, 'admin-uid');
-        expect(restored).toMatchObject(replaced);
-        const back = await getAlignment(admin, ref, cap);
-        expect(back).toMatchObject(replaced);
-        expect(back?.previous ?? null).toBeNull();
-        expect(changeMapOutOfDate(map, capRecord, refRecord, back)).toBeNull();
-        const notAccepted = await refusal(resetAlignment(admin, ref, cap, 'admin-uid'));
-        expect([notAccepted.code, notAccepted.message]).toEqual(['failed-precondition', AlignmentMessages.notAccepted]);
-
-        // without a manual alignment: accepted with nothing to restore, and a reset removes it
-        await deleteAlignment(admin, ref, cap);
-        expect((await acceptRegistration(admin, pairInput)).previous).toBeNull();
-        expect(await resetAlignment(admin, ref, cap, 'admin-uid')).toBeNull();
-        expect(await getAlignment(admin, ref, cap)).toBeNull();
-
-        // the capture's file uploaded again: its registration is of other files and is refused
-        await admin.update('models', cap, { uploaded_at: '2026-02-01T00:00:00.000Z' });
-        const changed = await refusal(acceptRegistration(admin, pairInput));
-        expect([changed.code, changed.message]).toEqual([
-          'failed-precondition',
-          AlignmentMessages.registrationOutOfDate(ChangeMapMessages.captureChanged),
-        ]);
-        expect(await getAlignment(admin, ref, cap)).toBeNull();
-      } finally {
-        await deleteAlignment(admin, ref, cap);
-        await deleteChangeMap(env.admin, ref, cap);
-      }
-    });
+    it(ACCEPTANCE_CASE, () => checkRegistrationAcceptance(env, project, backend.noRules === null));
 
     it("deleting a model takes its change maps, as the capture or as the reference, with their values files in the captures' folders", async () => {
       const admin = env.admin.catalog;
@@ -349,4 +275,111 @@ export function describeChangeMapWorkflows(backend: ChangeMapsBackend): void {
       await deleteChangeMap(env.admin, before, after);
     });
   });
+}
+
+/** The name of {@link checkRegistrationAcceptance}'s case. */
+export const ACCEPTANCE_CASE =
+  "accepts a change map's registration as the pair's 'icp' alignment and resets it to the alignment it replaced, or to none; a user does neither";
+
+/**
+ * The acceptance of a change map's registration on one backend (run by
+ * {@link describeChangeMapWorkflows} and, through the portal's web SDK under firestore.rules, by
+ * tests/firebase/alignments-emulator.test.ts): two new models and a 3-point alignment of them, a
+ * change map refined from it (written as the service principal, without its values file, which
+ * accepting does not read); the admin accepts its registration ('icp', the 3-point alignment kept
+ * as `previous`, the map up to date), accepts again (the same `previous`), resets (the 3-point
+ * alignment back as it was, the map up to date); a reset of a manual alignment is refused; without
+ * a manual alignment a reset removes the accepted one; the registration of a capture uploaded
+ * again is refused; a user accepts and resets nothing.
+ * @param env the backend's clients
+ * @param projectId the models' project
+ * @param rules whether the backend applies the rules to the user (false: the user's refusals are not checked)
+ */
+export async function checkRegistrationAcceptance(env: ContractSetup, projectId: string, rules: boolean): Promise<void> {
+  const admin = env.admin.catalog;
+  const [ref, cap] = [randomUUID(), randomUUID()];
+  const record = (id: string): ModelData => ({
+    uuid: id,
+    publicId: `R-${id.slice(0, 8)}`,
+    name: `model ${id}`,
+    projectId,
+    visible: true,
+    files: { splatPath: `models/${id}/model.ply`, splatSize: 4000 },
+    metadata: {},
+    uploaded_at: '2026-01-05T08:00:00.000Z',
+  });
+  await env.service.catalog.set('models', ref, record(ref));
+  await env.service.catalog.set('models', cap, record(cap));
+  const pairInput = { referenceModelId: ref, modelId: cap, createdBy: 'admin-uid' };
+  const missing = await refusal(acceptRegistration(admin, pairInput));
+  expect([missing.code, missing.message]).toEqual(['not-found', AlignmentMessages.noChangeMap]);
+
+  // a 3-point alignment, then the change map refined from it: a quarter turn and a shift
+  const manual = await saveAlignment(admin, {
+    referenceModelId: ref,
+    modelId: cap,
+    method: '3-point',
+    pairs: [
+      { model: { x: 0, y: 0, z: 0 }, reference: { x: 1, y: 0, z: 0 } },
+      { model: { x: 1, y: 0, z: 0 }, reference: { x: 2, y: 0, z: 0 } },
+      { model: { x: 0, y: 1, z: 0 }, reference: { x: 1, y: 1, z: 0 } },
+    ],
+    createdBy: 'admin-uid',
+  });
+  const registration = { matrix: [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2, 0.5, 0, 1], rmsError: 0.0041, iterations: 12, pairs: 4800 };
+  const map = {
+    ...changeMapFieldData(ref, cap, projectId),
+    inputs: {
+      modelFile: changeMapInputFile(record(cap)),
+      referenceFile: changeMapInputFile(record(ref)),
+      alignment: { method: manual.method, matrix: manual.matrix },
+    },
+    registration,
+  };
+  await env.service.catalog.set('changeMaps', alignmentId(ref, cap), map);
+  try {
+    const accepted = await acceptRegistration(admin, pairInput);
+    const replaced = { method: '3-point', matrix: manual.matrix, pairs: manual.pairs, rmsError: manual.rmsError };
+    expect(accepted).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
+    const stored = await getAlignment(admin, ref, cap);
+    expect(stored).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
+    // the map was measured through this very transform: still up to date
+    expect(changeMapOutOfDate(map, record(cap), record(ref), stored)).toBeNull();
+    // accepting again (over the 'icp' alignment) keeps what the first one replaced
+    expect((await acceptRegistration(admin, pairInput)).previous).toEqual(replaced);
+
+    if (rules) {
+      expect((await refusal(acceptRegistration(env.user.catalog, { ...pairInput, createdBy: 'user' }))).code).toBe('permission-denied');
+      expect((await refusal(resetAlignment(env.user.catalog, ref, cap, 'user'))).code).toBe('permission-denied');
+      expect((await getAlignment(admin, ref, cap))?.method).toBe('icp');
+    }
+
+    // reset: the 3-point alignment as it was, and the map up to date with it
+    const restored = await resetAlignment(admin, ref, cap, 'admin-uid');
+    expect(restored).toMatchObject(replaced);
+    const back = await getAlignment(admin, ref, cap);
+    expect(back).toMatchObject(replaced);
+    expect(back?.previous ?? null).toBeNull();
+    expect(changeMapOutOfDate(map, record(cap), record(ref), back)).toBeNull();
+    const notAccepted = await refusal(resetAlignment(admin, ref, cap, 'admin-uid'));
+    expect([notAccepted.code, notAccepted.message]).toEqual(['failed-precondition', AlignmentMessages.notAccepted]);
+
+    // without a manual alignment: accepted with nothing to restore, and a reset removes it
+    await deleteAlignment(admin, ref, cap);
+    expect((await acceptRegistration(admin, pairInput)).previous).toBeNull();
+    expect(await resetAlignment(admin, ref, cap, 'admin-uid')).toBeNull();
+    expect(await getAlignment(admin, ref, cap)).toBeNull();
+
+    // the capture's file uploaded again: its registration is of other files and is refused
+    await env.service.catalog.update('models', cap, { uploaded_at: '2026-02-01T00:00:00.000Z' });
+    const changed = await refusal(acceptRegistration(admin, pairInput));
+    expect([changed.code, changed.message]).toEqual([
+      'failed-precondition',
+      AlignmentMessages.registrationOutOfDate(ChangeMapMessages.captureChanged),
+    ]);
+    expect(await getAlignment(admin, ref, cap)).toBeNull();
+  } finally {
+    await env.service.catalog.delete('alignments', alignmentId(ref, cap));
+    await env.service.catalog.delete('changeMaps', alignmentId(ref, cap));
+  }
 }
