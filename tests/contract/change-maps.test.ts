@@ -3,7 +3,7 @@
 // embedded backend (`catalog serve`), and the CLI's firebase-admin adapter on the Firestore and
 // Storage emulators (the Admin SDK is the service principal and bypasses rules: there the user's
 // cases and the field tables skip with that reason; they run on firestore.rules in
-// tests/rules/role-table.test.ts, tests/rules/change-map-fields.test.ts and tests/rules/alignment-fields.test.ts).
+// tests/rules/role-table.test.ts and tests/rules/change-map-fields.test.ts).
 // Assertions: this file only binds backends to the shared suite; every test and its expect()
 // calls live in tests/support/change-maps-contract.ts (describeChangeMapWorkflows).
 import { describeChangeMapWorkflows } from '../support/change-maps-contract.js';
@@ -19,5 +19,5 @@ describeChangeMapWorkflows({
   setup: setupFirebaseAdminOnEmulators,
   skipAll: firebaseToolsUnavailable(),
   noRules:
-    'the Admin SDK acts as the service principal and bypasses security rules; the user rule and the field tables run on firestore.rules in tests/rules/role-table.test.ts, tests/rules/change-map-fields.test.ts and tests/rules/alignment-fields.test.ts',
+    'the Admin SDK acts as the service principal and bypasses security rules; the user rule and the field tables run on firestore.rules in tests/rules/role-table.test.ts and tests/rules/change-map-fields.test.ts',
 });

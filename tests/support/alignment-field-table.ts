@@ -2,7 +2,7 @@
  * The alignment field table, a test fixture: an admin's writes of an alignment
  * (`alignments/{referenceModelId}__{modelId}`), one valid document (an 'icp' alignment accepted
  * from a change map over a 3-point one) changed one field at a time, and whether it is stored.
- * Run on `firestore.rules` (tests/rules/alignment-fields.test.ts) and on the backends we run
+ * Run on `firestore.rules` (tests/rules/change-map-fields.test.ts) and on the backends we run
  * ourselves (tests/support/change-maps-contract.ts: the memory backend and `catalog serve`), so
  * they hold alignments, all three methods, to the same rules. A case that only the stored-document
  * schema enforces (the rules' budget of 1,000 expressions per request leaves the replaced
