@@ -29,7 +29,16 @@ export const AlignmentMessages = {
   collinearReference: 'The three points on the reference model lie on one line: pick three points that form a triangle',
   matrixInvalid: 'An alignment matrix is 16 finite numbers (column-major) of an invertible transform with last row 0 0 0 1',
   sameModel: 'A model cannot be aligned with itself',
-  methodInvalid: "Alignment method must be 'same-frame' or '3-point'",
+  methodInvalid: "Alignment method must be 'same-frame', '3-point' or 'icp'",
+  icpByHand: "An 'icp' alignment is accepted from the pair's change map (its registration), not saved by hand",
+  noChangeMap: 'This pair has no change map: compute it before accepting its registration as the alignment',
+  /**
+   * Accepting the registration of a change map whose files changed since it was computed.
+   * @param reason why the map is out of date (a `ChangeMapMessages` text)
+   */
+  registrationOutOfDate: (reason: string): string =>
+    `${reason}: its registration no longer describes these captures. Compute the change map again before accepting it`,
+  notAccepted: "Only an alignment accepted from the change map's registration ('icp') can be reset",
   alreadyCarried: 'This finding is already carried over to that model',
   notInPair: 'The finding and the target model must be the two models of the alignment',
 } as const;

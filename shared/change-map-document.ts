@@ -1,7 +1,8 @@
 /**
  * The stored change map ('changeMaps', `ChangeMapData`) as pure rules: its limits, the messages
  * of its stored-document rules, the stamp of a model's file it records as an input, and whether a
- * stored map is out of date against the models and the alignment as they are now. The maths that
+ * stored map is out of date against the models and the alignment as they are now (its own
+ * registration accepted as the alignment counts as up to date). The maths that
  * computes a change map is `shared/change-map/`; the reads and writes are
  * `shared/workflows/change-maps.ts`.
  */
@@ -54,38 +55,76 @@ export function changeMapInputFile(model: Pick<ModelData, 'files' | 'uploaded_at
   return `${path} (${size} bytes, uploaded ${model.uploaded_at ?? '?'})`;
 }
 
+/** True when two 4×4 matrices are the same 16 numbers. */
+function sameMatrix(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
 /** True when two alignments as a change map records them are the same (both absent, or the same method and the same 16 numbers). */
 function sameAlignment(
   recorded: ChangeMapData['inputs']['alignment'],
   current: Pick<AlignmentData, 'method' | 'matrix'> | null | undefined,
 ): boolean {
   if (!recorded || !current) return !recorded && !current;
-  return (
-    recorded.method === current.method &&
-    recorded.matrix.length === current.matrix.length &&
-    recorded.matrix.every((value, i) => value === current.matrix[i])
-  );
+  return recorded.method === current.method && sameMatrix(recorded.matrix, current.matrix);
+}
+
+/**
+ * True when the pair's alignment now is the map's own registration accepted as the alignment:
+ * an 'icp' alignment with the same 16 numbers as `map.registration.matrix`. The map was measured
+ * through exactly that transform, so accepting its registration does not put it out of date.
+ * @param map the stored change map (its `registration`)
+ * @param alignment the pair's stored alignment now, or null
+ * @returns true when the alignment is the accepted registration of this map
+ */
+export function isAcceptedRegistration(
+  map: Pick<ChangeMapData, 'registration'>,
+  alignment: Pick<AlignmentData, 'method' | 'matrix'> | null | undefined,
+): boolean {
+  return alignment?.method === 'icp' && sameMatrix(alignment.matrix, map.registration.matrix);
+}
+
+/**
+ * Why a stored change map's files are no longer those it was computed from, or null when they
+ * are: the capture's file stamp ({@link changeMapInputFile}) differs from the one it recorded,
+ * else the reference's. (Its registration is then of other files: it cannot be accepted as the
+ * pair's alignment.)
+ * @param map the stored change map (its `inputs`)
+ * @param model the capture's record as it is now
+ * @param reference the reference model's record as it is now
+ * @returns {@link ChangeMapMessages} `captureChanged` or `referenceChanged`, or null
+ */
+export function changeMapFilesChanged(
+  map: Pick<ChangeMapData, 'inputs'>,
+  model: Pick<ModelData, 'files' | 'uploaded_at'>,
+  reference: Pick<ModelData, 'files' | 'uploaded_at'>,
+): string | null {
+  if (map.inputs.modelFile !== changeMapInputFile(model)) return ChangeMapMessages.captureChanged;
+  if (map.inputs.referenceFile !== changeMapInputFile(reference)) return ChangeMapMessages.referenceChanged;
+  return null;
 }
 
 /**
  * Why a stored change map no longer describes the pair as it is now, or null when it still does:
  * the capture's file stamp ({@link changeMapInputFile}) differs from the one it was computed
  * from, else the reference's, else the pair's alignment (added, removed, or another method or
- * matrix, compared number for number).
- * @param map the stored change map (its `inputs`)
+ * matrix, compared number for number). An alignment that is the map's own registration accepted
+ * as the pair's alignment ({@link isAcceptedRegistration}) is no change in substance: the map
+ * measured the capture through that very transform, so it stays up to date.
+ * @param map the stored change map (its `inputs` and `registration`)
  * @param model the capture's record as it is now
  * @param reference the reference model's record as it is now
  * @param alignment the pair's stored alignment now (`alignments/{referenceModelId}__{modelId}`), or null
  * @returns {@link ChangeMapMessages} `captureChanged`, `referenceChanged` or `alignmentChanged`, or null
  */
 export function changeMapOutOfDate(
-  map: Pick<ChangeMapData, 'inputs'>,
+  map: Pick<ChangeMapData, 'inputs' | 'registration'>,
   model: Pick<ModelData, 'files' | 'uploaded_at'>,
   reference: Pick<ModelData, 'files' | 'uploaded_at'>,
   alignment: Pick<AlignmentData, 'method' | 'matrix'> | null,
 ): string | null {
-  if (map.inputs.modelFile !== changeMapInputFile(model)) return ChangeMapMessages.captureChanged;
-  if (map.inputs.referenceFile !== changeMapInputFile(reference)) return ChangeMapMessages.referenceChanged;
-  if (!sameAlignment(map.inputs.alignment, alignment)) return ChangeMapMessages.alignmentChanged;
+  const files = changeMapFilesChanged(map, model, reference);
+  if (files !== null) return files;
+  if (!sameAlignment(map.inputs.alignment, alignment) && !isAcceptedRegistration(map, alignment)) return ChangeMapMessages.alignmentChanged;
   return null;
 }

@@ -254,9 +254,25 @@ export interface Annotation extends AnnotationData {
 }
 
 /**
- * A manual alignment of two captures ('alignments' collection).
- * Key: `{referenceModelId}__{modelId}` ({@link alignmentId}). `matrix` maps the model's
- * coordinates into the reference model's frame (a similarity: rotation, uniform scale,
+ * The manual alignment an 'icp' alignment replaced (`AlignmentData.previous`): what a reset
+ * restores, field for field.
+ */
+export interface AlignmentPrevious {
+  /** 'same-frame' or '3-point' (never 'icp': accepting over an 'icp' alignment keeps what that one replaced). */
+  method: 'same-frame' | '3-point';
+  /** 4×4 matrix, column-major, model → reference. */
+  matrix: number[];
+  /** Its picked pairs (none for 'same-frame', 3 for '3-point'). */
+  pairs: Array<{ model: ModelPoint; reference: ModelPoint }>;
+  /** Its RMS error, reference model units. */
+  rmsError: number;
+}
+
+/**
+ * The alignment of two captures ('alignments' collection): made by hand in the compare view
+ * ('same-frame', '3-point') or accepted from the pair's change map ('icp', its ICP-refined
+ * registration). Key: `{referenceModelId}__{modelId}` ({@link alignmentId}). `matrix` maps the
+ * model's coordinates into the reference model's frame (a similarity: rotation, uniform scale,
  * translation); the identity when both are in one frame.
  */
 export interface AlignmentData {
@@ -267,12 +283,24 @@ export interface AlignmentData {
   projectId: string | null;
   /** 4×4 matrix, column-major (three.js `Matrix4.elements` order), 16 numbers. */
   matrix: number[];
-  /** 'same-frame' (identity, declared) or '3-point' (solved from `pairs`). */
-  method: 'same-frame' | '3-point';
-  /** The picked pairs for '3-point': a point on the model and the same point on the reference. */
+  /**
+   * 'same-frame' (identity, declared), '3-point' (solved from `pairs`) or 'icp' (the change map's
+   * registration, refined by ICP from the alignment stored when it was computed, accepted by an admin).
+   */
+  method: 'same-frame' | '3-point' | 'icp';
+  /** The picked pairs for '3-point': a point on the model and the same point on the reference. None for the other methods. */
   pairs: Array<{ model: ModelPoint; reference: ModelPoint }>;
-  /** Root-mean-square distance of the pairs after the transform, in reference model units (0 for same-frame). */
+  /**
+   * Root-mean-square distance after the transform, in reference model units: of the pairs for
+   * '3-point', 0 for 'same-frame', of the registration's matched points for 'icp'.
+   */
   rmsError: number;
+  /**
+   * For 'icp' only: the manual alignment it replaced, which a reset restores, or null when the pair
+   * had none (a reset deletes the alignment). Absent (or null) for the other methods and on
+   * alignments stored before it.
+   */
+  previous?: AlignmentPrevious | null;
   created_by: string;
   created_at?: Timestamp | null;
 }

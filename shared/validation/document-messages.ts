@@ -26,7 +26,10 @@ export const DocumentMessages = {
    */
   timestampInvalid: (path: string): string => `${path} must be an ISO 8601 date-time such as 2026-11-22T10:00:00.000Z, or null`,
   alignmentKey: 'An alignment is stored at {referenceModelId}__{modelId}, of two different models',
-  alignmentPairs: "A 'same-frame' alignment has no point pairs and a '3-point' alignment exactly 3, each a model and a reference point",
+  alignmentPairs:
+    "A 'same-frame' or 'icp' alignment has no point pairs and a '3-point' alignment exactly 3, each a model and a reference point",
+  alignmentPrevious:
+    "An alignment's previous is for an 'icp' alignment only: null, or the 'same-frame' or '3-point' alignment it replaced (method, matrix, pairs, rmsError)",
   alignmentError: "An alignment's rmsError is a finite number of 0 or more",
   userKey: 'A user record is stored at its uid',
   adminKey: 'An admins entry is stored at its email address (lower case)',

@@ -93,28 +93,51 @@ export const annotationDocumentSchema = z.strictObject({
   followUpOf: followUpOf.optional(),
 });
 
+/** An alignment's matrix: 16 finite numbers, column-major, of an invertible affine transform (last row 0 0 0 1). */
+const alignmentMatrix = z
+  .array(z.number({ error: AlignmentMessages.matrixInvalid }), { error: AlignmentMessages.matrixInvalid })
+  .length(16, AlignmentMessages.matrixInvalid)
+  .refine(isAlignmentMatrix, AlignmentMessages.matrixInvalid);
+/** An alignment's picked pairs: at most 3, each a model and a reference point. */
+const alignmentPairs = z
+  .array(z.strictObject({ model: point, reference: point }, { error: DocumentMessages.alignmentPairs }), {
+    error: DocumentMessages.alignmentPairs,
+  })
+  .max(3, DocumentMessages.alignmentPairs);
+
+/**
+ * An 'icp' alignment's `previous` (`AlignmentPrevious`): the manual alignment it replaced, a
+ * 'same-frame' or '3-point' one with its matrix, pairs and RMS error (the pairs its method takes
+ * are `parseStoredDocument`'s to check).
+ */
+const alignmentPrevious = z.strictObject(
+  {
+    method: z.enum(['same-frame', '3-point'], { error: DocumentMessages.alignmentPrevious }),
+    matrix: alignmentMatrix,
+    pairs: alignmentPairs,
+    rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
+  },
+  { error: DocumentMessages.alignmentPrevious },
+);
+
 /**
  * An alignment's fields ('alignments', `AlignmentData`): two model ids, the project, a 4×4
  * column-major matrix of 16 finite numbers that is an invertible affine transform (last row
- * 0 0 0 1), the method, at most 3 pairs of points, a finite RMS error ≥ 0, who made it and when.
- * Two different models, the pairs the method takes (none for 'same-frame', exactly 3 for
- * '3-point') and the key (`{referenceModelId}__{modelId}`) are `parseStoredDocument`'s (documents.ts) to check.
+ * 0 0 0 1), the method ('same-frame', '3-point' or 'icp'), at most 3 pairs of points, a finite
+ * RMS error ≥ 0, the manual alignment an 'icp' one replaced (`previous`, optional), who made it
+ * and when. Two different models, the pairs the method takes (none for 'same-frame' and 'icp',
+ * exactly 3 for '3-point'), a `previous` on an 'icp' alignment only, and the key
+ * (`{referenceModelId}__{modelId}`) are `parseStoredDocument`'s (documents.ts) to check.
  */
 export const alignmentDocumentSchema = z.strictObject({
   referenceModelId: idText(DocumentMessages.alignmentKey),
   modelId: idText(DocumentMessages.alignmentKey),
   projectId: idText().nullable(),
-  matrix: z
-    .array(z.number({ error: AlignmentMessages.matrixInvalid }), { error: AlignmentMessages.matrixInvalid })
-    .length(16, AlignmentMessages.matrixInvalid)
-    .refine(isAlignmentMatrix, AlignmentMessages.matrixInvalid),
-  method: z.enum(['same-frame', '3-point'], { error: AlignmentMessages.methodInvalid }),
-  pairs: z
-    .array(z.strictObject({ model: point, reference: point }, { error: DocumentMessages.alignmentPairs }), {
-      error: DocumentMessages.alignmentPairs,
-    })
-    .max(3, DocumentMessages.alignmentPairs),
+  matrix: alignmentMatrix,
+  method: z.enum(['same-frame', '3-point', 'icp'], { error: AlignmentMessages.methodInvalid }),
+  pairs: alignmentPairs,
   rmsError: z.number({ error: DocumentMessages.alignmentError }).min(0, DocumentMessages.alignmentError),
+  previous: alignmentPrevious.nullable().optional(),
   created_by: pathText,
   created_at: timestamp.optional(),
 });

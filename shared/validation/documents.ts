@@ -42,6 +42,9 @@ const TIMESTAMP_FIELDS = new Set([
   'computed_at',
 ]);
 
+/** The alignment methods (`AlignmentData.method`), to tell a known method from a field problem of its own. */
+const ALIGNMENT_METHODS: ReadonlySet<unknown> = new Set(['same-frame', '3-point', 'icp']);
+
 /** A problem of a stored document: its message, where it is, and every field it depends on. */
 export interface DocumentProblem {
   message: string;
@@ -83,7 +86,8 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
  * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
  * finding's kind, measure and up against its points ({@link annotationShapeProblem}) and a
  * follow-up of another model; an alignment of two different models with the pairs its method
- * takes; a change map of two different models whose values file is named after its reference
+ * takes, and a `previous` (what an 'icp' alignment replaced) only on an 'icp' alignment, with the
+ * pairs its own method takes; a change map of two different models whose values file is named after its reference
  * model (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is
  * left to its field rule.
  */
@@ -101,9 +105,21 @@ function crossProblems(collection: CollectionName, data: Record<string, unknown>
     if (typeof data.modelId === 'string' && data.modelId === data.referenceModelId) {
       problems.push({ message: AlignmentMessages.sameModel, path: ['modelId'], depends: [['modelId'], ['referenceModelId']] });
     }
-    if (Array.isArray(data.pairs) && (data.method === '3-point' || data.method === 'same-frame')) {
+    if (Array.isArray(data.pairs) && ALIGNMENT_METHODS.has(data.method)) {
       if (data.pairs.length !== (data.method === '3-point' ? 3 : 0)) {
         problems.push({ message: DocumentMessages.alignmentPairs, path: ['pairs'], depends: [['pairs'], ['method']] });
+      }
+    }
+    // What an 'icp' alignment replaced: only on an 'icp' alignment, itself holding the pairs its method takes.
+    const previous = data.previous as { method?: unknown; pairs?: unknown } | null | undefined;
+    if (typeof previous === 'object' && previous !== null) {
+      const misplaced = ALIGNMENT_METHODS.has(data.method) && data.method !== 'icp';
+      const pairsWrong =
+        Array.isArray(previous.pairs) &&
+        (previous.method === '3-point' || previous.method === 'same-frame') &&
+        previous.pairs.length !== (previous.method === '3-point' ? 3 : 0);
+      if (misplaced || pairsWrong) {
+        problems.push({ message: DocumentMessages.alignmentPrevious, path: ['previous'], depends: [['previous'], ['method']] });
       }
     }
   }
@@ -153,7 +169,7 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
  * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
  * measure and up against its points, a follow-up of another model; an alignment of two models
- * with the pairs its method takes; a change map of two models with its values file named after
+ * with the pairs its method takes and a `previous` only when it is 'icp'; a change map of two models with its values file named after
  * the reference) and its key rule: a finding at `{modelId}_{seq}`, an alignment and a change map
  * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
  * Timestamps are in the ports' form (ISO strings, no server-time sentinels).

@@ -28,7 +28,16 @@ export {
   FINDINGS_DELETE_BATCH,
 } from './annotations.js';
 export type { AnnotationAuthor, DeletedFindings } from './annotations.js';
-export { saveAlignment, getAlignment, deleteAlignment, carryOverAnnotation, mapAnnotationAcross } from './alignments.js';
-export type { SaveAlignmentInput } from './alignments.js';
+export {
+  saveAlignment,
+  getAlignment,
+  deleteAlignment,
+  carryOverAnnotation,
+  mapAnnotationAcross,
+  acceptRegistration,
+  resetAlignment,
+  alignmentBeforeRegistration,
+} from './alignments.js';
+export type { SaveAlignmentInput, AcceptRegistrationInput } from './alignments.js';
 export { saveChangeMap, getChangeMap, listChangeMaps, deleteChangeMap } from './change-maps.js';
 export type { SaveChangeMapInput } from './change-maps.js';

@@ -352,7 +352,8 @@ describe('seed → export → import', () => {
     try {
       const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);
-      // a finding, an alignment and a change map (with its values file) travel with the catalog
+      // a finding, an alignment (one accepted from the change map: 'icp', with the manual one it replaced) and a
+      // change map (with its values file) travel with the catalog
       const [m1, m2] = await source.service.catalog.query('models', { orderBy: [['publicId', 'asc']], limit: 2 });
       const finding = await createAnnotation(
         source.service.catalog,
@@ -365,9 +366,10 @@ describe('seed → export → import', () => {
         modelId: m2!.id,
         projectId: m1!.projectId ?? null,
         matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
-        method: 'same-frame',
+        method: 'icp',
         pairs: [],
-        rmsError: 0,
+        rmsError: 0.004,
+        previous: { method: 'same-frame', matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], pairs: [], rmsError: 0 },
         created_by: 'cli',
       });
       const values = changeValuesPath(m2!.uuid || m2!.id, m1!.id);
@@ -418,6 +420,10 @@ describe('seed → export → import', () => {
       expect(manifest(second)).toEqual(manifest(first));
       expect((await target.service.catalog.get('annotations', finding.id))?.title).toBe('Crack at the weld');
       expect((await target.service.catalog.get('changeMaps', `${m1!.id}__${m2!.id}`))?.valuesPath).toBe(values);
+      expect(await target.service.catalog.get('alignments', `${m1!.id}__${m2!.id}`)).toMatchObject({
+        method: 'icp',
+        previous: { method: 'same-frame', pairs: [], rmsError: 0 },
+      });
       expect((await target.service.files.getMetadata(values)).size).toBe(64);
       const sourceModel = await source.service.catalog.get('models', m1!.id);
       expect((await target.service.catalog.get('models', m1!.id))?.metadata).toMatchObject({

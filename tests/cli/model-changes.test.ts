@@ -2,15 +2,19 @@
 // of the demo tower (a bent brace, a removed antenna, an added cabinet, 1 cm noise and a 0.5°
 // misregistration) uploaded as a project's reference and a later capture gives a registration
 // under 2 cm, change regions, a stored values file with one value per splat of the capture and a
-// change-map document that reads back; a capture with no reference model, a model compared with
-// itself and a mesh-only model are refused with their messages and nothing is stored.
+// change-map document that reads back; with --accept the registration becomes the pair's 'icp'
+// alignment (the map stays up to date, and the next run starts from it); a capture with no
+// reference model, a model compared with itself and a mesh-only model are refused with their
+// messages and nothing is stored.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChangeValues } from '@shared/change-map/index.js';
 import type { ChangeRegion, Registration } from '@shared/change-map/index.js';
+import { changeMapOutOfDate } from '@shared/change-map-document.js';
+import { getAlignment } from '@shared/workflows/alignments.js';
 import { getChangeMap } from '@shared/workflows/change-maps.js';
-import type { Model } from '@shared/types.js';
+import type { Alignment, Model } from '@shared/types.js';
 import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
 import { ChangesMessages } from '../../cli/src/commands/models/changes.js';
 import { jsonCli } from '../support/cli.js';
@@ -24,6 +28,7 @@ interface Changes {
   valuesPath: string;
   startedFrom: { method: string } | null;
   registration: Registration;
+  accepted: Alignment | null;
   levelOfDetection: number;
   captureCount: number;
   pointCount: number;
@@ -90,6 +95,35 @@ describe('catalog models changes', () => {
     const map = await getChangeMap(server.service.catalog, reference.id, capture.id);
     expect(map).toMatchObject({ modelId: capture.id, referenceModelId: reference.id, valuesPath: result.valuesPath });
     expect(map?.regions).toHaveLength(result.regions.length);
+    expect(result.accepted).toBeNull();
+    expect(await getAlignment(server.service.catalog, reference.id, capture.id)).toBeNull();
+  });
+
+  it("--accept stores the registration as the pair's 'icp' alignment; the map stays up to date and the next run starts from it", async () => {
+    const result = await ok<Changes>(['models', 'changes', 'CHG-2026', '--project', 'CHG-001', '--accept']);
+    expect(result.startedFrom).toBeNull();
+    expect(result.accepted).toMatchObject({
+      id: `${reference.id}__${capture.id}`,
+      method: 'icp',
+      matrix: result.registration.matrix,
+      rmsError: result.registration.rmsError,
+      pairs: [],
+      previous: null,
+      created_by: 'cli',
+    });
+    const catalog = server.service.catalog;
+    const alignment = await getAlignment(catalog, reference.id, capture.id);
+    expect(alignment).toMatchObject({ method: 'icp', matrix: result.registration.matrix });
+    const map = await getChangeMap(catalog, reference.id, capture.id);
+    const [captureNow, referenceNow] = [await catalog.get('models', capture.id), await catalog.get('models', reference.id)];
+    expect(changeMapOutOfDate(map!, captureNow!, referenceNow!, alignment)).toBeNull();
+
+    // computed again: ICP starts from the accepted registration, already in place
+    const again = await ok<Changes>(['models', 'changes', 'CHG-2026', '--project', 'CHG-001']);
+    expect(again.startedFrom).toMatchObject({ method: 'icp', matrix: result.registration.matrix });
+    expect(again.registration.rmsError).toBeLessThan(0.02);
+    expect(again.accepted).toBeNull();
+    expect((await getAlignment(catalog, reference.id, capture.id))?.method).toBe('icp');
   });
 
   it('refuses a capture whose project has no reference, a model compared with itself and a mesh-only model; nothing is stored', async () => {

@@ -2,7 +2,7 @@
 // backend the contract suite runs: the in-memory backend, the local adapter against a real
 // embedded backend (`catalog serve`), and the CLI's firebase-admin adapter on the Firestore and
 // Storage emulators (the Admin SDK is the service principal and bypasses rules: there the user's
-// cases and the field table skip with that reason; they run on firestore.rules in
+// cases and the field tables skip with that reason; they run on firestore.rules in
 // tests/rules/role-table.test.ts and tests/rules/change-map-fields.test.ts).
 // Assertions: this file only binds backends to the shared suite; every test and its expect()
 // calls live in tests/support/change-maps-contract.ts (describeChangeMapWorkflows).
@@ -19,5 +19,5 @@ describeChangeMapWorkflows({
   setup: setupFirebaseAdminOnEmulators,
   skipAll: firebaseToolsUnavailable(),
   noRules:
-    'the Admin SDK acts as the service principal and bypasses security rules; the user rule and the field table run on firestore.rules in tests/rules/role-table.test.ts and tests/rules/change-map-fields.test.ts',
+    'the Admin SDK acts as the service principal and bypasses security rules; the user rule and the field tables run on firestore.rules in tests/rules/role-table.test.ts and tests/rules/change-map-fields.test.ts',
 });

@@ -1017,6 +1017,23 @@ const CASES: readonly CaseTemplate[] = [
   },
   {
     collection: 'alignments',
+    case: "an alignment replaced by the change map's registration ('icp', accepting it)",
+    why: 'findings user rule: an alignment re-frames every finding carried across, whichever way it is made; admins only',
+    request: () => ({
+      op: 'update',
+      collection: 'alignments',
+      id: 'shown__legacy',
+      data: {
+        method: 'icp',
+        matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.02, -0.01, 0, 1],
+        rmsError: 0.004,
+        previous: { method: 'same-frame', matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], pairs: [], rmsError: 0 },
+      },
+    }),
+    allow: mayManageFindings,
+  },
+  {
+    collection: 'alignments',
     case: 'an alignment',
     why: 'findings user rule: an alignment re-frames every finding carried across; admins only',
     request: () => ({ op: 'delete', collection: 'alignments', id: 'shown__legacy' }),

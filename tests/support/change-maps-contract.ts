@@ -5,22 +5,30 @@
  * field table of tests/support/change-map-field-table.ts, written raw), and is deleted with its
  * values file; deleting either model takes its change maps and their values files with it; a user
  * reads the change map of two models they can open, never one with a hidden model (nor its values
- * file), and writes none. Bound to backends by tests/contract/change-maps.test.ts (memory, local
- * server, firebase-admin).
+ * file), and writes none. An admin accepts a change map's registration as the pair's alignment
+ * ('icp', keeping the manual alignment it replaced, the map staying up to date) and resets it to
+ * that alignment or to none; a user does neither, and the registration of files changed since is
+ * refused. The alignment field table (tests/support/alignment-field-table.ts, written raw) holds
+ * alignments of all three methods to the stored-document rules. Bound to backends by
+ * tests/contract/change-maps.test.ts (memory, local server, firebase-admin); the acceptance case
+ * also by tests/firebase/alignments-emulator.test.ts (the web SDK under firestore.rules).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alignmentId } from '@shared/annotations.js';
+import { AlignmentMessages } from '@shared/alignment.js';
 import { ChangeMapMessages, changeMapInputFile, changeMapOutOfDate } from '@shared/change-map-document.js';
 import { AppError } from '@shared/errors.js';
 import { changeValuesPath } from '@shared/paths.js';
 import type { Backend, Query } from '@shared/ports/index.js';
 import type { ModelData } from '@shared/types.js';
+import { acceptRegistration, deleteAlignment, getAlignment, resetAlignment, saveAlignment } from '@shared/workflows/alignments.js';
 import { deleteChangeMap, getChangeMap, listChangeMaps, saveChangeMap } from '@shared/workflows/change-maps.js';
 import type { SaveChangeMapInput } from '@shared/workflows/change-maps.js';
 import { deleteModel } from '@shared/workflows/delete-model.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { randomTag } from '../contract/suite/context.js';
+import { ALIGNMENT_FIELD_CASES, alignmentFieldCaseName, alignmentFieldData } from './alignment-field-table.js';
 import { CHANGE_MAP_FIELD_CASES, changeMapFieldCaseName, changeMapFieldData } from './change-map-field-table.js';
 
 /** A backend to run the change-map contract on. */
@@ -226,6 +234,20 @@ export function describeChangeMapWorkflows(backend: ChangeMapsBackend): void {
       },
     );
 
+    describe.skipIf(backend.noRules !== null)('the alignment field table of tests/support/alignment-field-table.ts', () => {
+      for (const c of ALIGNMENT_FIELD_CASES) {
+        it(alignmentFieldCaseName(c), async () => {
+          const id = alignmentId(reference, capture);
+          const write = env.admin.catalog.set('alignments', id, c.change(alignmentFieldData(reference, capture, project)) as never);
+          if (c.expect === 'allow') await write;
+          else expect((await refusal(write)).code).toBe('invalid-argument');
+          await env.admin.catalog.delete('alignments', id);
+        });
+      }
+    });
+
+    it(ACCEPTANCE_CASE, () => checkRegistrationAcceptance(env, project, backend.noRules === null));
+
     it("deleting a model takes its change maps, as the capture or as the reference, with their values files in the captures' folders", async () => {
       const admin = env.admin.catalog;
       const [gone, before, after] = [randomUUID(), randomUUID(), randomUUID()];
@@ -253,4 +275,111 @@ export function describeChangeMapWorkflows(backend: ChangeMapsBackend): void {
       await deleteChangeMap(env.admin, before, after);
     });
   });
+}
+
+/** The name of {@link checkRegistrationAcceptance}'s case. */
+export const ACCEPTANCE_CASE =
+  "accepts a change map's registration as the pair's 'icp' alignment and resets it to the alignment it replaced, or to none; a user does neither";
+
+/**
+ * The acceptance of a change map's registration on one backend (run by
+ * {@link describeChangeMapWorkflows} and, through the portal's web SDK under firestore.rules, by
+ * tests/firebase/alignments-emulator.test.ts): two new models and a 3-point alignment of them, a
+ * change map refined from it (written as the service principal, without its values file, which
+ * accepting does not read); the admin accepts its registration ('icp', the 3-point alignment kept
+ * as `previous`, the map up to date), accepts again (the same `previous`), resets (the 3-point
+ * alignment back as it was, the map up to date); a reset of a manual alignment is refused; without
+ * a manual alignment a reset removes the accepted one; the registration of a capture uploaded
+ * again is refused; a user accepts and resets nothing.
+ * @param env the backend's clients
+ * @param projectId the models' project
+ * @param rules whether the backend applies the rules to the user (false: the user's refusals are not checked)
+ */
+export async function checkRegistrationAcceptance(env: ContractSetup, projectId: string, rules: boolean): Promise<void> {
+  const admin = env.admin.catalog;
+  const [ref, cap] = [randomUUID(), randomUUID()];
+  const record = (id: string): ModelData => ({
+    uuid: id,
+    publicId: `R-${id.slice(0, 8)}`,
+    name: `model ${id}`,
+    projectId,
+    visible: true,
+    files: { splatPath: `models/${id}/model.ply`, splatSize: 4000 },
+    metadata: {},
+    uploaded_at: '2026-01-05T08:00:00.000Z',
+  });
+  await env.service.catalog.set('models', ref, record(ref));
+  await env.service.catalog.set('models', cap, record(cap));
+  const pairInput = { referenceModelId: ref, modelId: cap, createdBy: 'admin-uid' };
+  const missing = await refusal(acceptRegistration(admin, pairInput));
+  expect([missing.code, missing.message]).toEqual(['not-found', AlignmentMessages.noChangeMap]);
+
+  // a 3-point alignment, then the change map refined from it: a quarter turn and a shift
+  const manual = await saveAlignment(admin, {
+    referenceModelId: ref,
+    modelId: cap,
+    method: '3-point',
+    pairs: [
+      { model: { x: 0, y: 0, z: 0 }, reference: { x: 1, y: 0, z: 0 } },
+      { model: { x: 1, y: 0, z: 0 }, reference: { x: 2, y: 0, z: 0 } },
+      { model: { x: 0, y: 1, z: 0 }, reference: { x: 1, y: 1, z: 0 } },
+    ],
+    createdBy: 'admin-uid',
+  });
+  const registration = { matrix: [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2, 0.5, 0, 1], rmsError: 0.0041, iterations: 12, pairs: 4800 };
+  const map = {
+    ...changeMapFieldData(ref, cap, projectId),
+    inputs: {
+      modelFile: changeMapInputFile(record(cap)),
+      referenceFile: changeMapInputFile(record(ref)),
+      alignment: { method: manual.method, matrix: manual.matrix },
+    },
+    registration,
+  };
+  await env.service.catalog.set('changeMaps', alignmentId(ref, cap), map);
+  try {
+    const accepted = await acceptRegistration(admin, pairInput);
+    const replaced = { method: '3-point', matrix: manual.matrix, pairs: manual.pairs, rmsError: manual.rmsError };
+    expect(accepted).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
+    const stored = await getAlignment(admin, ref, cap);
+    expect(stored).toMatchObject({ method: 'icp', matrix: registration.matrix, rmsError: 0.0041, pairs: [], previous: replaced });
+    // the map was measured through this very transform: still up to date
+    expect(changeMapOutOfDate(map, record(cap), record(ref), stored)).toBeNull();
+    // accepting again (over the 'icp' alignment) keeps what the first one replaced
+    expect((await acceptRegistration(admin, pairInput)).previous).toEqual(replaced);
+
+    if (rules) {
+      expect((await refusal(acceptRegistration(env.user.catalog, { ...pairInput, createdBy: 'user' }))).code).toBe('permission-denied');
+      expect((await refusal(resetAlignment(env.user.catalog, ref, cap, 'user'))).code).toBe('permission-denied');
+      expect((await getAlignment(admin, ref, cap))?.method).toBe('icp');
+    }
+
+    // reset: the 3-point alignment as it was, and the map up to date with it
+    const restored = await resetAlignment(admin, ref, cap, 'admin-uid');
+    expect(restored).toMatchObject(replaced);
+    const back = await getAlignment(admin, ref, cap);
+    expect(back).toMatchObject(replaced);
+    expect(back?.previous ?? null).toBeNull();
+    expect(changeMapOutOfDate(map, record(cap), record(ref), back)).toBeNull();
+    const notAccepted = await refusal(resetAlignment(admin, ref, cap, 'admin-uid'));
+    expect([notAccepted.code, notAccepted.message]).toEqual(['failed-precondition', AlignmentMessages.notAccepted]);
+
+    // without a manual alignment: accepted with nothing to restore, and a reset removes it
+    await deleteAlignment(admin, ref, cap);
+    expect((await acceptRegistration(admin, pairInput)).previous).toBeNull();
+    expect(await resetAlignment(admin, ref, cap, 'admin-uid')).toBeNull();
+    expect(await getAlignment(admin, ref, cap)).toBeNull();
+
+    // the capture's file uploaded again: its registration is of other files and is refused
+    await env.service.catalog.update('models', cap, { uploaded_at: '2026-02-01T00:00:00.000Z' });
+    const changed = await refusal(acceptRegistration(admin, pairInput));
+    expect([changed.code, changed.message]).toEqual([
+      'failed-precondition',
+      AlignmentMessages.registrationOutOfDate(ChangeMapMessages.captureChanged),
+    ]);
+    expect(await getAlignment(admin, ref, cap)).toBeNull();
+  } finally {
+    await env.service.catalog.delete('alignments', alignmentId(ref, cap));
+    await env.service.catalog.delete('changeMaps', alignmentId(ref, cap));
+  }
 }

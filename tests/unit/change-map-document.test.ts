@@ -1,9 +1,16 @@
 // The stored change map's pure rules (shared/change-map-document.ts): the stamp of a model's file
 // that a change map records as an input, and when a stored map is out of date against the
-// capture, the reference and the pair's alignment as they are now.
+// capture, the reference and the pair's alignment as they are now (its own registration accepted
+// as an 'icp' alignment counts as up to date; another 'icp' matrix does not).
 import { describe, expect, it } from 'vitest';
 import { IDENTITY_MATRIX } from '@shared/alignment.js';
-import { ChangeMapMessages, changeMapInputFile, changeMapOutOfDate } from '@shared/change-map-document.js';
+import {
+  ChangeMapMessages,
+  changeMapFilesChanged,
+  changeMapInputFile,
+  changeMapOutOfDate,
+  isAcceptedRegistration,
+} from '@shared/change-map-document.js';
 import type { ChangeMapData, ModelData } from '@shared/types.js';
 
 const capture: Pick<ModelData, 'files' | 'uploaded_at'> = {
@@ -25,18 +32,20 @@ describe('changeMapInputFile', () => {
 });
 
 describe('changeMapOutOfDate', () => {
-  const map: Pick<ChangeMapData, 'inputs'> = {
+  const refined = [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2.01, -0.02, 0, 1];
+  const map: Pick<ChangeMapData, 'inputs' | 'registration'> = {
     inputs: {
       modelFile: changeMapInputFile(capture),
       referenceFile: changeMapInputFile(reference),
       alignment: { method: '3-point', matrix: [...turned] },
     },
+    registration: { matrix: [...refined], rmsError: 0.004, iterations: 12, pairs: 4800 },
   };
   const alignment = { method: '3-point' as const, matrix: [...turned] };
 
   it('is null while both files and the alignment are those it was computed from', () => {
     expect(changeMapOutOfDate(map, capture, reference, alignment)).toBeNull();
-    expect(changeMapOutOfDate({ inputs: { ...map.inputs, alignment: null } }, capture, reference, null)).toBeNull();
+    expect(changeMapOutOfDate({ ...map, inputs: { ...map.inputs, alignment: null } }, capture, reference, null)).toBeNull();
   });
 
   it("says which input changed: the capture's file, the reference's, then the alignment", () => {
@@ -53,8 +62,47 @@ describe('changeMapOutOfDate', () => {
     expect(changeMapOutOfDate(map, capture, reference, { ...alignment, matrix: [...IDENTITY_MATRIX] })).toBe(
       ChangeMapMessages.alignmentChanged,
     );
-    expect(changeMapOutOfDate({ inputs: { ...map.inputs, alignment: null } }, capture, reference, alignment)).toBe(
+    expect(changeMapOutOfDate({ ...map, inputs: { ...map.inputs, alignment: null } }, capture, reference, alignment)).toBe(
       ChangeMapMessages.alignmentChanged,
+    );
+  });
+
+  it("is null when the pair's alignment is this map's registration accepted ('icp', the same 16 numbers), from any start", () => {
+    const accepted = { method: 'icp' as const, matrix: [...refined] };
+    expect(isAcceptedRegistration(map, accepted)).toBe(true);
+    expect(changeMapOutOfDate(map, capture, reference, accepted)).toBeNull();
+    // computed from no alignment, then accepted: up to date as well
+    expect(changeMapOutOfDate({ ...map, inputs: { ...map.inputs, alignment: null } }, capture, reference, accepted)).toBeNull();
+    // computed from an accepted registration that is still the pair's alignment: the recorded one, up to date
+    const fromIcp = { ...map, inputs: { ...map.inputs, alignment: { method: 'icp', matrix: [...turned] } } };
+    expect(changeMapOutOfDate(fromIcp, capture, reference, { method: 'icp', matrix: [...turned] })).toBeNull();
+  });
+
+  it("is out of date for an 'icp' alignment of another matrix, for the registration's matrix under a manual method, and when a file changed", () => {
+    const nudged = [...refined.slice(0, 12), 2.02, -0.02, 0, 1];
+    expect(isAcceptedRegistration(map, { method: 'icp', matrix: nudged })).toBe(false);
+    expect(changeMapOutOfDate(map, capture, reference, { method: 'icp', matrix: nudged })).toBe(ChangeMapMessages.alignmentChanged);
+    expect(isAcceptedRegistration(map, { method: '3-point', matrix: [...refined] })).toBe(false);
+    expect(changeMapOutOfDate(map, capture, reference, { method: '3-point', matrix: [...refined] })).toBe(
+      ChangeMapMessages.alignmentChanged,
+    );
+    expect(isAcceptedRegistration(map, null)).toBe(false);
+    // the files come first: an accepted registration of files changed since is out of date
+    const reuploaded = { ...capture, uploaded_at: '2026-02-01T00:00:00.000Z' };
+    expect(changeMapOutOfDate(map, reuploaded, reference, { method: 'icp', matrix: [...refined] })).toBe(ChangeMapMessages.captureChanged);
+  });
+});
+
+describe('changeMapFilesChanged', () => {
+  const map = { inputs: { modelFile: changeMapInputFile(capture), referenceFile: changeMapInputFile(reference), alignment: null } };
+
+  it("names the capture's file, then the reference's, whatever the alignment; null while both are those measured", () => {
+    expect(changeMapFilesChanged(map, capture, reference)).toBeNull();
+    expect(changeMapFilesChanged(map, { ...capture, uploaded_at: '2026-02-01T00:00:00.000Z' }, { files: {} })).toBe(
+      ChangeMapMessages.captureChanged,
+    );
+    expect(changeMapFilesChanged(map, capture, { ...reference, files: { splatPath: 'models/r/model.splat', splatSize: 1 } })).toBe(
+      ChangeMapMessages.referenceChanged,
     );
   });
 });

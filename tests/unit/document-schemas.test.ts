@@ -206,6 +206,19 @@ describe('parseStoredDocument', () => {
     expect(messageOf('alignments', id, { ...alignment, method: 'same-frame' })).toBe(DocumentMessages.alignmentPairs);
     expect(messageOf('alignments', id, { ...alignment, method: 'guess' })).toBe(AlignmentMessages.methodInvalid);
     expect(messageOf('alignments', id, { ...alignment, rmsError: -1 })).toBe(DocumentMessages.alignmentError);
+    // 'icp': no pairs, and the manual alignment it replaced (or null) in `previous`, which no other method has
+    const { pairs, rmsError, method: _method, ...rest } = alignment;
+    const previous = { method: '3-point', matrix: [...IDENTITY_MATRIX], pairs, rmsError };
+    expect(messageOf('alignments', id, { ...rest, method: 'icp', pairs: [], rmsError: 0.004, previous })).toBeNull();
+    expect(messageOf('alignments', id, { ...rest, method: 'icp', pairs: [], rmsError: 0.004, previous: null })).toBeNull();
+    expect(messageOf('alignments', id, { ...rest, method: 'icp', pairs, rmsError: 0.004 })).toBe(DocumentMessages.alignmentPairs);
+    expect(messageOf('alignments', id, { ...alignment, previous })).toBe(DocumentMessages.alignmentPrevious);
+    expect(messageOf('alignments', id, { ...rest, method: 'icp', pairs: [], rmsError: 0, previous: { ...previous, pairs: [] } })).toBe(
+      DocumentMessages.alignmentPrevious,
+    );
+    expect(messageOf('alignments', id, { ...rest, method: 'icp', pairs: [], rmsError: 0, previous: { ...previous, method: 'icp' } })).toBe(
+      DocumentMessages.alignmentPrevious,
+    );
   });
 
   it('changeMaps: key, two models, the values path, finite numbers, the matrices, the histogram and region caps', () => {

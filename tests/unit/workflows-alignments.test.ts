@@ -1,6 +1,7 @@
 /**
  * The alignment workflows that carry findings across captures (shared/workflows/alignments.ts) on the
- * in-memory backend as an admin: save ('same-frame' and '3-point'), read, delete, and carry a
+ * in-memory backend as an admin: save ('same-frame' and '3-point'; 'icp' refused, it is accepted
+ * from a change map: tests/support/change-maps-contract.ts), read, delete, and carry a
  * finding over (points mapped by the inverse alignment, the follow-up link, the count kept, a
  * second carry-over refused).
  */
@@ -119,6 +120,10 @@ describe('alignments between captures and carrying findings over', () => {
       saveAlignment(catalog, { referenceModelId: 'ref', modelId: 'gone', method: 'same-frame', createdBy: 'x' }),
     );
     expect(missing.code).toBe(ErrorCode.NotFound);
+    // an 'icp' alignment comes from a change map's registration (acceptRegistration), never by hand
+    expect(
+      (await failure(saveAlignment(catalog, { referenceModelId: 'ref', modelId: 'new', method: 'icp', createdBy: 'x' }))).message,
+    ).toBe(AlignmentMessages.icpByHand);
     expect(await catalog.query('alignments')).toEqual([]);
   });
 

@@ -5,7 +5,9 @@
  * confident splat of the capture is measured against the reference's local surface; what moved,
  * appeared or went beyond the level of detection is grouped into change regions, printed with the
  * registration's RMS error. The map is stored: its per-splat values file under the capture's
- * folder and its summary in the pair's change-map document, on either backend.
+ * folder and its summary in the pair's change-map document, on either backend. With `--accept`
+ * the registration then becomes the pair's alignment ('icp', as the viewer's 'Accept as
+ * alignment' makes it), keeping the manual alignment it replaces for a reset.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,10 +19,10 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import { formatCount, formatNumber } from '@shared/format.js';
 import { fileNameOf } from '@shared/paths.js';
 import type { Backend } from '@shared/ports/index.js';
-import type { Model } from '@shared/types.js';
+import type { Alignment, Model } from '@shared/types.js';
 import { changeMapInputFile } from '@shared/change-map-document.js';
 import { changeValuesPath } from '@shared/paths.js';
-import { getAlignment } from '@shared/workflows/alignments.js';
+import { acceptRegistration, getAlignment } from '@shared/workflows/alignments.js';
 import { saveChangeMap } from '@shared/workflows/change-maps.js';
 import { compareCaptureFiles, type CaptureComparison, type ComparisonStep } from '../../lib/change-map/compare-files.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
@@ -37,7 +39,7 @@ export const ChangesMessages = {
   noSplat: (publicId: string) => `${publicId} has no splat file: the change map compares two Gaussian splat captures`,
 } as const;
 
-const schema = z.object({ ...modelRefShape, against: z.string().min(1).optional() });
+const schema = z.object({ ...modelRefShape, against: z.string().min(1).optional(), accept: z.boolean().default(false) });
 
 /** The reference of a capture: `--against`, else its project's reference model. */
 async function referenceOf(backend: Backend, capture: Model, against: string | undefined): Promise<Model> {
@@ -92,12 +94,21 @@ function regionRows(regions: readonly ChangeRegion[]): string[][] {
   ]);
 }
 
-/** The human report of a comparison. */
-function report(capture: Model, reference: Model, started: string, outcome: CaptureComparison): string {
+/** The line that says the registration was accepted as the pair's alignment, and what a reset would do. */
+function acceptedLine(accepted: Alignment): string {
+  const reset = accepted.previous
+    ? `a reset restores the '${accepted.previous.method}' alignment it replaced`
+    : 'a reset removes it (no manual alignment was stored)';
+  return `Accepted as the pair's alignment ('icp', RMS ${fixed(accepted.rmsError, 4)}): ${reset}`;
+}
+
+/** The human report of a comparison (with the accepted alignment, when `--accept` made one). */
+function report(capture: Model, reference: Model, started: string, outcome: CaptureComparison, accepted: Alignment | null): string {
   const { registration, map } = outcome;
   const lines = [
     `${capture.publicId} against ${reference.publicId}${reference.isReference ? ' (reference model)' : ''}, in the reference's model units`,
     `Registration: RMS ${fixed(registration.rmsError, 4)} after ${formatCount(registration.iterations, 'ICP iteration')} from ${started}`,
+    ...(accepted ? [acceptedLine(accepted)] : []),
     `Level of detection: ${fixed(map.levelOfDetection, 4)} (a distance below it reads as unchanged)`,
     `Splats measured: ${formatNumber(outcome.capturePoints)} of ${formatNumber(outcome.captureCount)} in the capture, against ${formatNumber(outcome.referencePoints)} of ${formatNumber(outcome.referenceCount)} in the reference`,
   ];
@@ -109,16 +120,21 @@ function report(capture: Model, reference: Model, started: string, outcome: Capt
 
 /** `catalog models changes <model> [--against <model>] [--project <id>]` */
 export const changesCommand = leafCommand({
-  command: modelRefCommand('changes', "compute a capture's change map against its project's reference model").option(
-    '--against <model>',
-    'the model to compare with (id or public ID; default the project reference model)',
-  ),
+  command: modelRefCommand('changes', "compute a capture's change map against its project's reference model")
+    .option('--against <model>', 'the model to compare with (id or public ID; default the project reference model)')
+    .option('--accept', "then store the computed registration as the pair's alignment ('icp'; admins)"),
   backend: true,
   schema,
   help: examplesHelp(
-    ['catalog models changes TWR-001-2025-09 --project TWR-001', 'catalog models changes TWR-001-2025-09 --against TWR-001-2025-06 --json'],
+    [
+      'catalog models changes TWR-001-2025-09 --project TWR-001',
+      'catalog models changes TWR-001-2025-09 --against TWR-001-2025-06 --json',
+      'catalog models changes TWR-001-2025-09 --project TWR-001 --accept',
+    ],
     '\nBoth models need a splat file. The pair’s stored alignment (or the same frame when none is stored) is refined\n' +
-      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units.',
+      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units.\n' +
+      'With --accept the refined registration becomes the pair’s alignment (method icp); the manual alignment it\n' +
+      'replaces is kept, and the viewer’s Reset alignment restores it.',
   ),
   run: async (input, ctx, open) => {
     const { backend } = await open();
@@ -166,6 +182,10 @@ export const changesCommand = leafCommand({
       regions: map.regions,
       computedBy: 'cli',
     });
+    // Accepted from the stored map, in one transaction that checks its files are still the ones measured.
+    const accepted = input.accept
+      ? await acceptRegistration(backend.catalog, { referenceModelId: reference.id, modelId: capture.id, createdBy: 'cli' })
+      : null;
     return {
       result: {
         model: { id: capture.id, publicId: capture.publicId },
@@ -181,8 +201,9 @@ export const changesCommand = leafCommand({
         histogram: map.histogram,
         regions: map.regions,
         timings: outcome.timings,
+        accepted,
       },
-      text: report(capture, reference, startedFrom, outcome),
+      text: report(capture, reference, startedFrom, outcome, accepted),
       summary: `${capture.publicId}: ${formatCount(map.regions.length, 'change region')} against ${reference.publicId}, registration RMS ${fixed(registration.rmsError, 4)}.`,
     };
   },

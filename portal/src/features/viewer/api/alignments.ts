@@ -2,7 +2,8 @@
  * The alignment of a compared pair of captures for the viewer: a live
  * read of `alignments/{referenceModelId}__{modelId}` (so a saved or removed alignment shows at
  * once), and the writes over the shared workflows (`shared/workflows/alignments.ts`: save
- * 'same-frame' or '3-point', remove, carry a finding over). Admins write alignments; anyone who
+ * 'same-frame' or '3-point', accept the change map's registration as an 'icp' alignment, reset
+ * one to what it replaced, remove, carry a finding over). Admins write alignments; anyone who
  * may create findings may carry one over (docs/ARCHITECTURE.md "Findings").
  */
 import { useMemo } from 'react';
@@ -10,7 +11,7 @@ import type { AlignmentPair } from '@shared/alignment.js';
 import { isAlignmentMatrix } from '@shared/alignment.js';
 import type { AuthUser } from '@shared/ports/identity.js';
 import type { Alignment, Annotation } from '@shared/types.js';
-import { carryOverAnnotation, deleteAlignment, saveAlignment } from '@shared/workflows/alignments.js';
+import { acceptRegistration, carryOverAnnotation, deleteAlignment, resetAlignment, saveAlignment } from '@shared/workflows/alignments.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
 
@@ -44,6 +45,10 @@ export interface AlignmentWrites {
   saveSameFrame: () => Promise<Alignment>;
   /** Saves the similarity solved from 3 picked pairs (model → reference). */
   saveThreePoint: (pairs: readonly AlignmentPair[]) => Promise<Alignment>;
+  /** Makes the pair's change map's registration its alignment ('icp'), keeping what it replaces for a reset. */
+  acceptRegistration: () => Promise<Alignment>;
+  /** Puts an 'icp' alignment back to what it replaced (resolves null when that was none: the alignment is removed). */
+  resetAlignment: () => Promise<Alignment | null>;
   /** Removes the alignment (carried findings stay). */
   remove: () => Promise<void>;
   /** Carries a finding of either model over to the other one as a follow-up. */
@@ -63,6 +68,8 @@ export function useAlignmentWrites(referenceModelId: string, modelId: string, us
     () => ({
       saveSameFrame: () => saveAlignment(catalog, { referenceModelId, modelId, method: 'same-frame', createdBy: uid }),
       saveThreePoint: (pairs) => saveAlignment(catalog, { referenceModelId, modelId, method: '3-point', pairs, createdBy: uid }),
+      acceptRegistration: () => acceptRegistration(catalog, { referenceModelId, modelId, createdBy: uid }),
+      resetAlignment: () => resetAlignment(catalog, referenceModelId, modelId, uid),
       remove: () => deleteAlignment(catalog, referenceModelId, modelId),
       carryOver: (original, toModelId, alignment) => carryOverAnnotation(catalog, original, toModelId, alignment, { uid, email }),
     }),

@@ -1,24 +1,33 @@
 /**
  * The change map of the capture shown in the viewer against its project's reference model, read
  * once through the catalog port (`changeMaps/{referenceModelId}__{modelId}`), with what tells
- * whether it is out of date (the reference's record and the pair's alignment now), and its
- * per-Gaussian values file fetched through the file store's download link. A reader who may not
- * read the map (or the project, or the reference) simply has none.
+ * whether it is out of date (the reference's record, and the pair's alignment now, read live so
+ * that accepting or resetting the alignment shows at once), and its per-Gaussian values file
+ * fetched through the file store's download link. A reader who may not read the map (or the
+ * project, or the reference) simply has none.
  */
-import { isAlignmentMatrix } from '@shared/alignment.js';
-import { changeMapOutOfDate } from '@shared/change-map-document.js';
+import { useMemo } from 'react';
+import { changeMapFilesChanged, changeMapOutOfDate } from '@shared/change-map-document.js';
 import { decodeChangeValues, type ChangeValues } from '@shared/change-map/values-file.js';
 import type { Alignment, ChangeMapRecord, Model } from '@shared/types.js';
 import { getChangeMap } from '@shared/workflows/change-maps.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { usePromise, type Resource } from '../../../lib/resource.js';
+import { failure, loading, success, usePromise, type Resource } from '../../../lib/resource.js';
 import { fetchBytes } from '../lib/fetch-bytes.js';
+import { useAlignment } from './alignments.js';
 
 /** A capture's change map as the viewer shows it. */
 export interface CaptureChangeMap {
   map: ChangeMapRecord;
   /** Why it no longer describes the pair (`changeMapOutOfDate`), or null when it still does or the reference could not be read. */
   outOfDate: string | null;
+  /**
+   * Why its files are not those it was computed from (`changeMapFilesChanged`: its registration
+   * cannot be accepted), or null. Absent where nobody read the models (a panel drawn from the map alone).
+   */
+  filesChanged?: string | null;
+  /** The pair's stored alignment now (live), or null when there is none or it cannot be read. Absent where nobody read it. */
+  alignment?: Alignment | null;
 }
 
 /** Resolves to null instead of failing (a refused or missing read means 'none'). */
@@ -33,27 +42,32 @@ const orNull = <T>(promise: Promise<T | null>): Promise<T | null> => promise.cat
 export function useCaptureChangeMap(model: Model | null): Resource<CaptureChangeMap | null> {
   const { catalog } = useBackend();
   const key = model ? `change-map:${model.id}:${model.uploaded_at ?? ''}` : null;
-  return usePromise(key, async () => {
+  const found = usePromise(key, async () => {
     if (!model?.projectId) return null;
     const project = await orNull(catalog.get('projects', model.projectId));
     const referenceId = project?.reference_model_id ?? null;
     if (!referenceId || referenceId === model.id) return null;
     const map = await orNull(getChangeMap(catalog, referenceId, model.id));
     if (!map) return null;
-    const [reference, alignments] = await Promise.all([
-      orNull(catalog.get('models', referenceId)),
-      catalog
-        .query('alignments', {
-          where: [
-            ['referenceModelId', '==', referenceId],
-            ['modelId', '==', model.id],
-          ],
-        })
-        .catch(() => [] as Alignment[]),
-    ]);
-    const alignment = alignments.find((doc) => isAlignmentMatrix(doc.matrix)) ?? null;
-    return { map, outOfDate: reference ? changeMapOutOfDate(map, model, reference, alignment) : null };
+    return { map, reference: await orNull(catalog.get('models', referenceId)) };
   });
+  const pair = found.status === 'success' ? found.data : null;
+  const alignment = useAlignment(pair?.map.referenceModelId ?? null, pair?.map.modelId ?? null);
+  return useMemo((): Resource<CaptureChangeMap | null> => {
+    if (found.status === 'error') return failure(found.error);
+    if (found.status === 'loading' || model === null) return loading;
+    if (found.data === null) return success(null);
+    // A refused read of the alignment counts as none, as a missing one.
+    if (alignment.status === 'loading') return loading;
+    const stored = alignment.status === 'success' ? alignment.data : null;
+    const { map, reference } = found.data;
+    return success({
+      map,
+      outOfDate: reference ? changeMapOutOfDate(map, model, reference, stored) : null,
+      filesChanged: reference ? changeMapFilesChanged(map, model, reference) : null,
+      alignment: stored,
+    });
+  }, [found, alignment, model]);
 }
 
 /**

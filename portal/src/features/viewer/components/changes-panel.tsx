@@ -17,6 +17,7 @@ import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import type { ChangeRegionData, Model } from '@shared/types.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import { useCaptureChangeMap, useChangeValues, type CaptureChangeMap } from '../api/change-maps.js';
+import { ChangeRegistration } from './change-registration.js';
 import { changeColours, changeScaleMax, formatChangeDistance, regionCentreInCapture } from '../lib/change-colours.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import type { ViewportTool } from '../lib/viewport-tools.js';
@@ -184,6 +185,7 @@ export function ChangesPanel({
           Out of date: {outOfDate}. Compute the change map again to bring it up to date.
         </p>
       ) : null}
+      <ChangeRegistration changeMap={changeMap} unitsPerMetre={unitsPerMetre} />
       <div className="changes-legend" data-testid="changes-legend">
         <div className="changes-scale" aria-hidden="true" />
         <p className="changes-legend-ends" aria-hidden="true">

@@ -1,6 +1,7 @@
 /**
  * The alignment of a compared pair in the 'Findings' panel: whether the captures are aligned
- * (and how: one frame, or 3 points with their RMS error). Without an alignment an admin may
+ * (and how: one frame, 3 points, or the change map's registration accepted in the 'Changes'
+ * panel, with their RMS error). Without an alignment an admin may
  * declare 'Same frame' or 'Align with 3 points': pick 3 points in the model's viewport and the
  * same 3, in the same order, in the reference's (the viewports' pick mode: a click, or P at the
  * view's centre), see the RMS error, and save. Admins remove an alignment; users only read its state.
@@ -128,7 +129,9 @@ export function AlignmentState({
       <p className="compare-aligned-text">
         {alignment.method === 'same-frame'
           ? 'Aligned: both captures are in one frame.'
-          : `Aligned with 3 points (RMS error ${formatRms(alignment.rmsError, unitsPerMetre)}).`}{' '}
+          : alignment.method === 'icp'
+            ? `Aligned by the change map's registration (RMS error ${formatRms(alignment.rmsError, unitsPerMetre)}).`
+            : `Aligned with 3 points (RMS error ${formatRms(alignment.rmsError, unitsPerMetre)}).`}{' '}
         Reference findings not yet carried over are shown on this model in green.
       </p>
       {admin ? (

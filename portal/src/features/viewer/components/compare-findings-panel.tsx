@@ -1,12 +1,13 @@
 /**
  * The 'Findings' panel of compare mode: the reference model's findings and the compared
  * model's own. When the pair is aligned (an `alignments/{referenceModelId}__{modelId}` document:
- * 'Same frame', the identity, or a 3-point similarity), each reference finding has 'Carry over',
- * which creates a follow-up finding on the model linked to the original (`followUpOf`), or says
- * where it was carried; a follow-up shows 'Follow-up of F-n', one click from the original. The
- * alignment's state and its admin actions are `AlignmentState`'s. Users see the findings and carry
- * them over (a finding create) but never align (the documented rule). `useCompareFindings` holds
- * the state and hands over these props.
+ * 'Same frame', the identity, a 3-point similarity, or the change map's registration accepted in
+ * the 'Changes' panel), each reference finding has 'Carry over', which creates a follow-up
+ * finding on the model linked to the original (`followUpOf`), or says where it was carried; a
+ * follow-up shows 'Follow-up of F-n', one click from the original. The alignment's state and
+ * its admin actions are `AlignmentState`'s. Users see the findings and carry them over (a finding
+ * create) but never align (the documented rule). `useCompareFindings` holds the state and hands
+ * over these props.
  */
 import type { ReactNode } from 'react';
 import { findingFacts } from '@shared/annotations.js';
