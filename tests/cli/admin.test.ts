@@ -26,8 +26,9 @@ afterAll(async () => {
 });
 
 describe('catalog seed', () => {
-  it('seeds the demo catalog once; a second run creates nothing', async () => {
-    const first = await runCli(['seed', '--json'], { env });
+  // the first run waits for the server's change maps of the demo captures
+  it('seeds the demo catalog once; a second run creates nothing', { timeout: 120_000 }, async () => {
+    const first = await runCli(['seed', '--json'], { env, timeout: 90_000 });
     expect(first.exitCode, first.stderr).toBe(0);
     const firstOut = parseJson<{ created: number; items: { kind: string; key: string; created: boolean }[]; changeMaps: string[] }>(
       first.stdout,
