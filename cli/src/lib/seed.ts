@@ -6,8 +6,9 @@
  * `camera-metadata.json`, `images/…`, `images_thumbnails/…`). What the files show, for the
  * built-in viewer (demo-data/): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
- * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
- * about a second. The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
+ * photo of each camera rendered from its pose; a changed second capture of the tower; a steel
+ * footbridge GLB. Generating them takes a few seconds (most of it the reference survey's 50,000
+ * Gaussians and their photos). The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
  * (created with the finding workflow, so `metadata.annotationsCount` is exact; only on a
  * model that never had one, `metadata.annotationsSeq` unset, so a re-run adds none). Files are
  * seeded only where there is file storage
