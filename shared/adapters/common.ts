@@ -10,7 +10,7 @@ import { validateDocumentData, validateFieldPath, validateUpdateData } from '../
 import type { ToDateLike } from '../format.js';
 import type { FilterValue, Query, WithId } from '../ports/catalog.js';
 import { isServerTimestamp } from '../ports/catalog.js';
-import type { Backend, BackendCapabilities } from '../ports/index.js';
+import type { Backend, BackendCapabilities, ServerJobsPort } from '../ports/index.js';
 import type { CollectionName, CollectionTypes } from '../types.js';
 
 /** `subscribe`'s result listener: the query's documents, each time they change. */
@@ -99,17 +99,45 @@ export function checkQuery(query: Query | undefined): CheckedQuery {
 }
 
 /**
+ * The server-jobs port of a backend without a server of this product (Firebase, the in-memory
+ * backend): no server computes anything by itself, so every job reads as null; there a change map
+ * is computed by `catalog models changes`.
+ */
+export const NO_SERVER_JOBS: ServerJobsPort = Object.freeze({
+  changeMapJob: async () => null,
+  subscribeChangeMapJob: (_modelId: string, onNext: (job: null) => void) => {
+    let stopped = false;
+    // as a live subscription does: the first value comes after the call returns
+    void Promise.resolve().then(() => {
+      if (!stopped) onNext(null);
+    });
+    return () => {
+      stopped = true;
+    };
+  },
+});
+
+/**
  * A {@link Backend} from its ports (adapters as factories).
  * @param kind the backend's short name
- * @param ports its identity, catalog and file-store ports
+ * @param ports its identity, catalog and file-store ports, and its server jobs (default
+ *   {@link NO_SERVER_JOBS}: a backend without a server of this product)
  * @param capabilities what it can do
  * @param close releases its connections and listeners
  */
 export function assembleBackend(
   kind: Backend['kind'],
-  ports: Pick<Backend, 'identity' | 'catalog' | 'files'>,
+  ports: Pick<Backend, 'identity' | 'catalog' | 'files'> & { jobs?: ServerJobsPort },
   capabilities: BackendCapabilities,
   close: () => Promise<void>,
 ): Backend {
-  return { kind, identity: ports.identity, catalog: ports.catalog, files: ports.files, capabilities, close };
+  return {
+    kind,
+    identity: ports.identity,
+    catalog: ports.catalog,
+    files: ports.files,
+    jobs: ports.jobs ?? NO_SERVER_JOBS,
+    capabilities,
+    close,
+  };
 }

@@ -5,10 +5,12 @@
 import type { CatalogPort } from './catalog.js';
 import type { FileStorePort } from './files.js';
 import type { IdentityPort, Unsubscribe } from './identity.js';
+import type { ServerJobsPort } from './jobs.js';
 
 export type * from './catalog.js';
 export type * from './files.js';
 export type * from './identity.js';
+export type * from './jobs.js';
 export { SERVER_TIMESTAMP, isServerTimestamp } from './catalog.js';
 
 /** What an adapter can do beyond the common contract (capability flags instead of silent gaps). */
@@ -57,6 +59,8 @@ export interface Backend {
   readonly identity: IdentityPort;
   readonly catalog: CatalogPort;
   readonly files: FileStorePort;
+  /** What the backend's own server computes by itself (change maps on the embedded backend; none on Firebase). */
+  readonly jobs: ServerJobsPort;
   readonly capabilities: BackendCapabilities;
   /** Reachability of the backend; absent when the adapter cannot tell. */
   readonly connection?: ConnectionPort;

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
+import type { ChangeMapJob } from '../ports/jobs.js';
 import { CONFIG_PATH, runtimeConfigSchema } from './config.js';
 import { collectionSchema, docIdSchema, preconditionSchema, querySchema, writeOpSchema } from './catalog.js';
 
@@ -196,6 +197,20 @@ export const storageScanReplySchema = z.object({
 export type StorageScanReport = z.infer<typeof storageScanReplySchema>;
 
 export { runtimeConfigSchema };
+
+/**
+ * A capture's change-map job on the embedded server (`ChangeMapJob` of `shared/ports/jobs.ts`):
+ * its state, how far it is (0 to 1) and why it failed or was skipped.
+ */
+export const changeMapJobSchema = z.object({
+  modelId: z.string(),
+  referenceModelId: z.string().nullable(),
+  state: z.enum(['queued', 'computing', 'done', 'failed', 'skipped']),
+  fraction: z.number().min(0).max(1),
+  message: z.string().nullable(),
+  computations: z.number().int().min(0),
+  updated_at: z.string(),
+}) satisfies z.ZodType<ChangeMapJob>;
 
 /** Data of a `change` event on the live stream: which collections changed. */
 export const changeEventSchema = z.object({ collections: z.array(z.string()) });
@@ -441,6 +456,15 @@ export const routes = {
     path: () => '/v1/web-glb',
     body: z.object({ path: z.string() }),
     reply: z.object({ file: storedFileSchema.nullable(), skipped: z.string().nullable() }),
+  }),
+  // a capture's change-map job (the server computes change maps by itself): signed-in readers of both models; null when none
+  changeMapJob: route({
+    name: 'change-map job',
+    method: 'GET',
+    pattern: '/v1/change-map-jobs/:modelId',
+    path: (modelId: string) => `/v1/change-map-jobs/${seg(modelId)}`,
+    params: z.object({ modelId: docIdSchema }),
+    reply: z.object({ job: changeMapJobSchema.nullable() }),
   }),
   // storage consistency (service key only: `catalog doctor`); `graceMs` defaults to REPAIR_GRACE_MS
   storageScan: route({

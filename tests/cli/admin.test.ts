@@ -6,6 +6,8 @@ import type { Backend } from '@shared/ports/index.js';
 import { matchCameraImage } from '@shared/camera-poses.js';
 import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import type { Project } from '@shared/types.js';
+import { listChangeMaps } from '@shared/workflows/change-maps.js';
+import { DEMO_REFERENCE_GAUSSIANS } from '../../cli/src/lib/demo-data/index.js';
 import { parseJson, runCli } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -24,13 +26,17 @@ afterAll(async () => {
 });
 
 describe('catalog seed', () => {
-  it('seeds the demo catalog once; a second run creates nothing', async () => {
-    const first = await runCli(['seed', '--json'], { env });
+  // the first run waits for the server's change maps of the demo captures
+  it('seeds the demo catalog once; a second run creates nothing', { timeout: 120_000 }, async () => {
+    const first = await runCli(['seed', '--json'], { env, timeout: 90_000 });
     expect(first.exitCode, first.stderr).toBe(0);
-    const firstOut = parseJson<{ created: number; items: { kind: string; key: string; created: boolean }[] }>(first.stdout);
+    const firstOut = parseJson<{ created: number; items: { kind: string; key: string; created: boolean }[]; changeMaps: string[] }>(
+      first.stdout,
+    );
     expect(firstOut.status).toBe('ok');
     if (firstOut.status !== 'ok') return;
-    expect(firstOut.result.created).toBe(2 + 3 + 4);
+    expect(firstOut.result.created).toBe(2 + 3 + 5);
+    expect(firstOut.result.changeMaps).toEqual(['TWR-001-2025-09']);
 
     const second = await runCli(['seed', '--json'], { env });
     expect(second.exitCode, second.stderr).toBe(0);
@@ -40,10 +46,10 @@ describe('catalog seed', () => {
     const projects = await backend.catalog.query('projects');
     expect(projects.map((p) => p.structure_id).sort()).toEqual(['BRG-002', 'MST-003', 'TWR-001']);
     const models = await backend.catalog.query('models');
-    expect(models).toHaveLength(4);
+    expect(models).toHaveLength(5);
     const tower = projects.find((p) => p.structure_id === 'TWR-001') as Project;
     const towerModels = models.filter((m) => m.projectId === tower.id);
-    expect(towerModels).toHaveLength(3);
+    expect(towerModels).toHaveLength(4);
     const reference = towerModels.find((m) => m.isReference);
     expect(reference?.publicId).toBe('TWR-001-2024-05');
     expect(tower.reference_model_id).toBe(reference?.id);
@@ -55,12 +61,13 @@ describe('catalog seed', () => {
     expect(reference?.modelType).toBe('hybrid');
     const splat = await backend.files.getMetadata(reference?.files.splatPath as string);
     expect(splat.size).toBe(reference?.files.splatSize);
-    expect(splat.size).toBeGreaterThan(300 * 62 * 4);
+    // the reference survey's Gaussians (dense enough for the changed capture's change map), 62 floats each, and a header
+    expect(splat.size).toBeGreaterThan(DEMO_REFERENCE_GAUSSIANS * 62 * 4);
     const glb = await backend.files.getMetadata(reference?.files.glbPath as string);
     expect(glb.size).toBe(reference?.files.glbSize);
     expect(reference?.files.thumbnails).toHaveLength(1);
     expect(reference?.files.cameraMetadata).toBe(`models/${reference?.uuid}/camera-metadata.json`);
-    expect(splat.size).toBeLessThan(1_000_000);
+    expect(splat.size).toBeLessThan(DEMO_REFERENCE_GAUSSIANS * 62 * 4 + 4096);
 
     // the viewer's demo: every camera of the camera metadata has its photo under images/
     const camerasUrl = await backend.files.getDownloadUrl(reference?.files.cameraMetadata as string);
@@ -77,6 +84,14 @@ describe('catalog seed', () => {
       12,
       `models/${june?.uuid}/camera-metadata.json`,
     ]);
+    // the changed capture has its change map against the reference: the bent brace, the cabinet, the antenna gone
+    const september = models.find((m) => m.publicId === 'TWR-001-2025-09');
+    expect([september?.modelType, september?.metadata?.captureDate, september?.isReference]).toEqual(['splat', '2025-09-16', false]);
+    const [map, ...others] = await listChangeMaps(backend.catalog, september!.id);
+    expect(others).toHaveLength(0);
+    expect(map).toMatchObject({ referenceModelId: reference?.id, modelId: september?.id, inputs: { alignment: null } });
+    expect(map!.regions.map((r) => r.side).sort()).toEqual(['capture', 'capture', 'reference']);
+    expect((await backend.files.getMetadata(map!.valuesPath)).size).toBeGreaterThan(0);
     const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04');
     expect([bridge?.modelType, bridge?.files.glbPath, bridge?.files.splatPath ?? null]).toEqual([
       'mesh',
@@ -91,7 +106,7 @@ describe('catalog seed', () => {
     try {
       await user.identity.signIn('user@demo.lab', 'demo-user-1');
       const visible = await user.catalog.query('models');
-      expect(visible.map((m) => m.publicId).sort()).toEqual(['BRG-002-2025-04', 'TWR-001-2024-05', 'TWR-001-2025-06']);
+      expect(visible.map((m) => m.publicId).sort()).toEqual(['BRG-002-2025-04', 'TWR-001-2024-05', 'TWR-001-2025-06', 'TWR-001-2025-09']);
       const record = await user.catalog.get('users', user.identity.currentUser()?.uid as string);
       expect(record?.role).toBe('user');
     } finally {
@@ -102,7 +117,7 @@ describe('catalog seed', () => {
       await admin.identity.signIn('admin@demo.lab', 'demo-admin-1');
       const record = await admin.catalog.get('users', admin.identity.currentUser()?.uid as string);
       expect(record?.role).toBe('admin');
-      expect(await admin.catalog.query('models')).toHaveLength(4);
+      expect(await admin.catalog.query('models')).toHaveLength(5);
     } finally {
       await admin.close();
     }

@@ -1,7 +1,7 @@
 // Global setup of the browser tests: the demo catalog (`catalog seed`) is made once per run in a
 // template data folder, and each test file's server starts on a copy of it (startEmbeddedServer
-// with `seed: true`). Seeding draws photos and writes splats and GLBs: about 5 s of CPU per file,
-// the same bytes every time.
+// with `seed: true`). Seeding draws photos, writes splats and GLBs and has the server compute the
+// demo captures' change maps: about 15 s of CPU (seed and server) per file, the same bytes every time.
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startServer } from '../../cli/src/server/index.js';

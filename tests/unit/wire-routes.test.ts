@@ -33,6 +33,7 @@ const samples: Record<keyof typeof routes, unknown[]> = {
   list: ['models/u/'],
   webSplat: [],
   webGlb: [],
+  changeMapJob: ['m1'],
   storageScan: [],
   storageRepair: [],
   config: [],

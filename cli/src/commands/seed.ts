@@ -1,5 +1,5 @@
 /**
- * `catalog seed`: the demo catalog (accounts, projects, models and their findings), idempotent.
+ * `catalog seed`: the demo catalog (accounts, projects, models and their findings, the changed capture's change map), idempotent.
  */
 import { Command } from 'commander';
 import { z } from 'zod';
@@ -28,6 +28,7 @@ export const seedCommand = leafCommand({
     const lines = [
       ...result.items.map((i) => `${i.created ? 'created ' : 'exists  '} ${i.kind.padEnd(7)} ${i.key.padEnd(18)} ${i.id}`),
       ...(result.findings > 0 ? [`created  ${result.findings} findings on the demo models`] : []),
+      ...result.changeMaps.map((publicId) => `stored   change map ${publicId} against its project's reference model`),
       '',
       'Sign-ins:',
       ...result.accounts.map((a) => `  ${a.role.padEnd(5)} ${a.email} / ${a.password}`),

@@ -6,14 +6,23 @@
  * `camera-metadata.json`, `images/…`, `images_thumbnails/…`). What the files show, for the
  * built-in viewer (demo-data/): a lattice tower as a splat (y-down, as 3DGS writes it) and as a
  * GLB that coincide once the viewer turns the splat; drone flights as camera metadata with the
- * photo of each camera rendered from its pose; a steel footbridge GLB. Generating them takes
- * about a second. The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
+ * photo of each camera rendered from its pose; a changed second capture of the tower; a steel
+ * footbridge GLB. Generating them takes a few seconds (most of it the reference survey's 50,000
+ * Gaussians and their photos). The demo models get their scale (`metadata.unitsPerMetre`) and a few findings
  * (created with the finding workflow, so `metadata.annotationsCount` is exact; only on a
  * model that never had one, `metadata.annotationsSeq` unset, so a re-run adds none). Files are
  * seeded only where there is file storage
  * (`backend.capabilities.fileStorage`): on the Firebase emulators without the Storage emulator
  * the models are records without files, and the run says so ({@link NO_FILE_STORAGE_MESSAGE}).
+ * The demo's changed capture (TWR-001-2025-09) gets its change map against the project's
+ * reference, so the viewer's 'Changes' mode has something to show on the first run: the embedded
+ * server computes it by itself once the capture is stored (the seed waits for the server's jobs of
+ * the demo models, so it returns with nothing left running), and where no server computes change
+ * maps (Firebase), or the stored map is missing or out of date, the seed computes and stores it
+ * through the same code (`computeStoredChangeMap`).
  */
+import { changeMapOutOfDate } from '@shared/change-map-document.js';
+import { errorMessage } from '@shared/errors.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import type { Backend } from '@shared/ports/index.js';
 import { annotationId } from '@shared/annotations.js';
@@ -28,6 +37,8 @@ import {
   setUnitsPerMetre,
 } from '@shared/workflows/index.js';
 import type { AddModelInput } from '@shared/workflows/index.js';
+import { getChangeMap } from '@shared/workflows/change-maps.js';
+import { changeMapPair, computeStoredChangeMap } from './change-map/store-change-map.js';
 import { nodeContentPlatform } from './content-platform.js';
 import type { DemoModel } from './demo-data/index.js';
 import { DEMO_ACCOUNTS, DEMO_PROJECTS, demoFindingInput, makeDemoModelFiles } from './demo-data/index.js';
@@ -59,6 +70,8 @@ export interface SeedResult {
   accounts: { email: string; password: string; role: Role }[];
   /** Why no files were seeded ({@link NO_FILE_STORAGE_MESSAGE}), or null when they were. */
   filesSkipped: string | null;
+  /** The demo captures whose change map against their project's reference is stored and up to date (Public IDs). */
+  changeMaps: string[];
 }
 
 /**
@@ -143,13 +156,67 @@ export async function seedDemoData(
     }
   }
 
+  // The server's change-map jobs of the demo models (queued by their uploads) end before the seed does.
+  const models = items.filter((i) => i.kind === 'model');
+  for (const item of models) await serverJobSettled(backend, item.id);
+  const changeMaps: string[] = [];
+  if (filesSkipped === null) {
+    for (const model of DEMO_PROJECTS.flatMap((p) => p.models).filter((m) => m.changedPair)) {
+      const item = models.find((i) => i.key === model.publicId);
+      if (item && (await seedChangeMap(backend, item.id, log))) changeMaps.push(model.publicId);
+    }
+  }
+
   return {
     created: items.filter((i) => i.created).length,
     findings,
     items,
     accounts: DEMO_ACCOUNTS.map((a) => ({ email: a.email, password: a.password, role: a.role })),
     filesSkipped,
+    changeMaps,
   };
+}
+
+/** How often the seed asks how a server job stands (ms), and how long it waits at most (ms). */
+const JOB_POLL_MS = 100;
+const JOB_WAIT_MS = 120_000;
+
+/**
+ * Waits until the server's change-map job of a model is neither queued nor computing (at once
+ * where no server computes change maps, or none was asked of it), at most {@link JOB_WAIT_MS}.
+ */
+async function serverJobSettled(backend: Backend, modelId: string): Promise<void> {
+  const until = Date.now() + JOB_WAIT_MS;
+  for (;;) {
+    const job = await backend.jobs.changeMapJob(modelId);
+    if (job === null || (job.state !== 'queued' && job.state !== 'computing') || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+  }
+}
+
+/**
+ * The change map of a demo capture against its project's reference: left as it is when one is
+ * stored and up to date (the server's, or an earlier run's), else computed and stored here. A map
+ * that cannot be computed is said in a line, not thrown: the demo catalog stands without it.
+ * @returns true when an up-to-date map is stored now
+ */
+async function seedChangeMap(backend: Backend, modelId: string, log: (line: string) => void): Promise<boolean> {
+  const capture = await backend.catalog.get('models', modelId);
+  if (capture === null) return false;
+  try {
+    const pair = await changeMapPair(backend.catalog, capture);
+    const stored = await getChangeMap(backend.catalog, pair.reference.id, capture.id);
+    if (stored !== null && changeMapOutOfDate(stored, capture, pair.reference, pair.alignment) === null) return true;
+    const { outcome } = await computeStoredChangeMap(backend, pair, { computedBy: 'seed' });
+    const regions = outcome.map.regions.length;
+    log(
+      `Computed the change map of ${capture.publicId} against ${pair.reference.publicId}: ${regions} change region${regions === 1 ? '' : 's'}`,
+    );
+    return true;
+  } catch (error) {
+    log(`The change map of ${capture.publicId} could not be computed: ${errorMessage(error)}`);
+    return false;
+  }
 }
 
 async function seedModel(

@@ -1,6 +1,6 @@
 /**
  * The JSON routes of the embedded backend (the table of `@shared/wire/routes.ts`): identity,
- * account export/import, documents, queries, batches and live updates. Every route resolves the
+ * account export/import, documents, queries, batches, change-map jobs and live updates. Every route resolves the
  * caller and applies the role table of `@shared/rules/document-rules.ts`; request parts are parsed with the table's
  * schemas (`serve-route.ts`), each handler's answer is typed by the route's reply schema, and a
  * query's answer goes out as kept by the document store (`query-answer.ts`).
@@ -275,6 +275,23 @@ export function registerApi(app: FastifyInstance, ctx: ApiContext): void {
       const { ops, preconditions } = parseRequest(routes.batch, 'body', request.body);
       commit(principal, ops as WriteOp[], preconditions);
       return reply.code(204).send();
+    },
+    { onRequest: signedIn },
+  );
+
+  // ---- change-map jobs --------------------------------------------------------------------------
+  // A capture's job, for whoever may open the capture and the model it is compared with (the change
+  // map's own read rule); a job of a model one may not read reads as none.
+  serveRoute(
+    app,
+    routes.changeMapJob,
+    async (request) => {
+      const principal = await ctx.principal(request);
+      const { modelId } = parseRequest(routes.changeMapJob, 'params', request.params);
+      const job = ctx.changeMapJobs.job(modelId);
+      const readable = (id: string | null): boolean =>
+        id === null || filterGet(principal, 'models', id, documents.get('models', id), documents.lookup) !== null;
+      return { job: job !== null && readable(job.modelId) && readable(job.referenceModelId) ? job : null };
     },
     { onRequest: signedIn },
   );

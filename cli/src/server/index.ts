@@ -1,8 +1,8 @@
 /**
  * `catalog serve`: the embedded backend. One Node process, no cloud account: documents in SQLite,
  * files on disk, email/password identity, the role table (who may read and write what) on every
- * request, live updates over Server-Sent Events, resumable uploads (tus), range downloads, and the
- * built portal with SPA fallback.
+ * request, live updates over Server-Sent Events, resumable uploads (tus), range downloads, change
+ * maps computed in the background (`change-map-jobs.ts`), and the built portal with SPA fallback.
  */
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { registerApi } from './api.js';
 import { serveRoute } from './serve-route.js';
 import { isApiPath, routes } from '@shared/wire/routes.js';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
 import { ensureServiceKey, IdentityService } from './auth.js';
+import { ChangeMapJobs } from './change-map-jobs.js';
 import { assertPortalKeepsOutOfData } from './data-secrets.js';
 import { openDatabase } from './db.js';
 import { DocumentStore } from './documents/store.js';
@@ -105,9 +107,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const files = new FileStore(db, dataDir);
   // Hiding or deleting a model revokes the download links handed out for its files (new tokens,
   // in the same transaction); admins get fresh links from /v1/download-url.
+  // Writes that change what a capture's change map is computed from queue its job (change-map-jobs.ts).
   const documents = new DocumentStore(
     db,
-    (collections) => events.publish(collections),
+    (collections, written) => {
+      events.publish(collections);
+      changeMapJobs.written(written);
+    },
     (change) => {
       if (
         change.collection === 'models' &&
@@ -120,6 +126,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
     },
   );
+  const changeMapJobs = new ChangeMapJobs({
+    documents,
+    files,
+    publish: () => events.publish(['changeMaps']),
+    log: (message) => app.log.warn(message),
+  });
   const serviceKey = ensureServiceKey(dataDir, urlFor(requestedPort));
 
   const principalFromHeader = (header: string | null | undefined): Promise<Principal> =>
@@ -219,13 +231,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   serveRoute(app, routes.config, async () => ({ viewerUrl, mapsApiKey, splatViewerUrl, dualViewerUrl, mapTilesUrl }));
 
-  const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader };
+  const ctx = { documents, identity, events, principal, files, dataDir, principalFromHeader, changeMapJobs };
   registerApi(app, ctx);
   const tus = registerFileRoutes(app, ctx, (origin) => allowedOrigins.has(origin));
 
   try {
     await app.listen({ port: requestedPort, host });
   } catch (error) {
+    await changeMapJobs.close();
     events.close();
     db.close();
     throw error;
@@ -242,6 +255,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   ensureServiceKey(dataDir, url);
   void tus.cleanUpExpiredUploads().catch(() => undefined);
+  // The jobs store change maps through this server's own API, as the service: every rule applies.
+  changeMapJobs.start(createLocalBackend({ baseUrl: url, serviceKey: serviceKey.key }));
 
   let closing: Promise<void> | null = null;
   return {
@@ -250,6 +265,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     serviceKeyPath: serviceKey.path,
     close() {
       closing ??= (async () => {
+        await changeMapJobs.close();
         events.close();
         await app.close();
         db.close();

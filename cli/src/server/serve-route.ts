@@ -9,6 +9,7 @@ import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Principal } from '@shared/rules/document-rules.js';
 import type { ReplyOf, RouteSpec } from '@shared/wire/routes.js';
 import type { IdentityService } from './auth.js';
+import type { ChangeMapJobs } from './change-map-jobs.js';
 import type { DocumentStore } from './documents/store.js';
 import type { ChangeHub } from './events.js';
 
@@ -17,6 +18,8 @@ export interface ApiContext {
   documents: DocumentStore;
   identity: IdentityService;
   events: ChangeHub;
+  /** The change maps the server computes by itself: each capture's job. */
+  changeMapJobs: ChangeMapJobs;
   /** Resolves (once per request) who is calling. */
   principal(request: FastifyRequest): Promise<Principal>;
 }

@@ -131,7 +131,26 @@ export class LocalCatalog implements CatalogPort {
    * stream says models or projects changed (and on reconnects, as live queries are).
    */
   subscribeProjectSummaries(onNext: (summaries: ProjectSummary[]) => void, onError?: ErrorListener): Unsubscribe {
-    const sub = this.live.addDerived(['models', 'projects'], () => this.projectSummaries(), onNext as (values: never[]) => void, onError);
+    return this.watchDerived(['models', 'projects'], () => this.projectSummaries(), onNext, onError);
+  }
+
+  /**
+   * A live read of something other than a query (the project summaries, a server job): `read`
+   * runs at once, again whenever the event stream says one of `watches` changed, and on
+   * reconnects, as a live query does; `onNext` gets its answer when it changed (compared as JSON).
+   * @param watches the collections whose change events re-run it
+   * @param read reads the value with the caller's rights at that moment
+   * @param onNext called with each new value
+   * @param onError called once when a read fails (the subscription has ended then)
+   * @returns stops the live read
+   */
+  watchDerived<T extends unknown[]>(
+    watches: readonly [CollectionName, ...CollectionName[]],
+    read: () => Promise<T>,
+    onNext: (value: T) => void,
+    onError?: ErrorListener,
+  ): Unsubscribe {
+    const sub = this.live.addDerived(watches, read, onNext as unknown as (values: never[]) => void, onError);
     if (!this.stream) this.startStream();
     void this.live.run(sub);
     return () => this.live.drop(sub);

@@ -9,6 +9,7 @@ import { LocalCatalog } from './catalog.js';
 import { LocalFiles } from './files.js';
 import { Transport } from './http.js';
 import { LocalIdentity } from './identity.js';
+import { LocalJobs } from './jobs.js';
 import type { SessionStorage } from './identity.js';
 
 export type { SessionStorage } from './identity.js';
@@ -41,8 +42,10 @@ export function createLocalBackend(options: LocalBackendOptions): Backend {
   const identity = new LocalIdentity(transport, { storage: options.storage, serviceKey: options.serviceKey });
   const catalog = new LocalCatalog(transport, identity);
   const files = new LocalFiles(transport, identity, options.uploadUrlStorage, options.uploadFileReader);
+  // the server computes change maps by itself: their jobs are followed through the catalog's event stream
+  const jobs = new LocalJobs(identity, catalog);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: true, fileStorage: true };
-  const backend = assembleBackend('local', { identity, catalog, files }, capabilities, async () => {
+  const backend = assembleBackend('local', { identity, catalog, files, jobs }, capabilities, async () => {
     catalog.close();
     identity.close();
   });

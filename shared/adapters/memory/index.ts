@@ -21,6 +21,7 @@
  */
 import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
 import type { Role } from '@shared/types.js';
+import { NO_SERVER_JOBS } from '@shared/adapters/common.js';
 import { MemoryCatalog } from './catalog.js';
 import { MemoryFiles } from './files.js';
 import { MemoryIdentity, MemorySession } from './identity.js';
@@ -91,6 +92,8 @@ export function createMemoryBackend(options: MemoryBackendOptions = {}): MemoryB
     identity,
     catalog,
     files,
+    // no server computes anything by itself here, as on Firebase
+    jobs: NO_SERVER_JOBS,
     capabilities: CAPABILITIES,
     async close() {
       catalog.close();

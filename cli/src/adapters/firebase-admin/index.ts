@@ -12,7 +12,7 @@ import { getFirestore } from 'firebase-admin/firestore';
 import { getStorage } from 'firebase-admin/storage';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend, BackendCapabilities } from '@shared/ports/index.js';
-import { assembleBackend } from '@shared/adapters/common.js';
+import { assembleBackend, NO_SERVER_JOBS } from '@shared/adapters/common.js';
 import { AdminCatalog } from './catalog.js';
 import { AdminFiles } from './files.js';
 import { AdminIdentity } from './identity.js';
@@ -95,7 +95,8 @@ export function createFirebaseAdminBackend(options: FirebaseAdminOptions = {}): 
   // it the Admin SDK would send them to Google's real Cloud Storage.
   const fileStorage = !emulated || Boolean(process.env.FIREBASE_STORAGE_EMULATOR_HOST || process.env.STORAGE_EMULATOR_HOST);
   const capabilities: BackendCapabilities = { lookupUsers: true, atomicBatches: true, resumableUploads: false, fileStorage };
-  return assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
+  // No server of this product computes anything by itself on Firebase (change maps: `catalog models changes`).
+  return assembleBackend('firebase', { identity, catalog, files, jobs: NO_SERVER_JOBS }, capabilities, async () => {
     catalog.close();
     await db.terminate().catch(() => undefined);
     await deleteApp(app).catch(() => undefined);

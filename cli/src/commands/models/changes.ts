@@ -9,71 +9,37 @@
  * the registration then becomes the pair's alignment ('icp', as the viewer's 'Accept as
  * alignment' makes it), keeping the manual alignment it replaces for a reset.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { IDENTITY_MATRIX } from '@shared/alignment.js';
 import type { ChangeRegion } from '@shared/change-map/index.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { formatCount, formatNumber } from '@shared/format.js';
-import { fileNameOf } from '@shared/paths.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Alignment, Model } from '@shared/types.js';
-import { changeMapInputFile } from '@shared/change-map-document.js';
-import { changeValuesPath } from '@shared/paths.js';
-import { acceptRegistration, getAlignment } from '@shared/workflows/alignments.js';
-import { saveChangeMap } from '@shared/workflows/change-maps.js';
-import { compareCaptureFiles, type CaptureComparison, type ComparisonStep } from '../../lib/change-map/compare-files.js';
+import { acceptRegistration } from '@shared/workflows/alignments.js';
+import type { CaptureComparison } from '../../lib/change-map/compare-files.js';
+import { changeMapPair, ChangesMessages, computeStoredChangeMap, type ChangeMapStep } from '../../lib/change-map/store-change-map.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
-import { downloadStoredFile } from '../../lib/download.js';
 import { findModel, findModelRef, modelRefCommand, modelRefShape } from '../../lib/lookup.js';
 import { formatTable } from '../../lib/output.js';
 
-/** The messages of the command, shown as they are. */
-export const ChangesMessages = {
-  noReference: (publicId: string) =>
-    `The project of ${publicId} has no reference model: set one, or name the model to compare with in --against`,
-  sameModel: 'A capture cannot be compared with itself: name another model in --against',
-  otherProject: (publicId: string) => `${publicId} is in another project: a change map compares two captures of one structure`,
-  noSplat: (publicId: string) => `${publicId} has no splat file: the change map compares two Gaussian splat captures`,
-} as const;
+export { ChangesMessages };
 
 const schema = z.object({ ...modelRefShape, against: z.string().min(1).optional(), accept: z.boolean().default(false) });
 
-/** The reference of a capture: `--against`, else its project's reference model. */
-async function referenceOf(backend: Backend, capture: Model, against: string | undefined): Promise<Model> {
-  const projectId = capture.projectId ?? null;
-  if (against === undefined) {
-    const [reference] =
-      projectId === null
-        ? []
-        : await backend.catalog.query('models', {
-            where: [
-              ['projectId', '==', projectId],
-              ['isReference', '==', true],
-            ],
-          });
-    if (!reference) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noReference(capture.publicId));
-    return reference;
-  }
-  const reference = await findModel(backend, against, projectId ?? undefined);
+/** The model `--against` names, in the capture's project. */
+async function againstModel(backend: Backend, capture: Model, against: string): Promise<Model> {
+  const reference = await findModel(backend, against, capture.projectId ?? undefined);
   if (reference.projectId !== capture.projectId)
     throw new AppError(ErrorCode.InvalidArgument, ChangesMessages.otherProject(reference.publicId));
   return reference;
 }
 
-/** A model's splat file, or the refusal naming it. */
-function splatOf(model: Model): string {
-  const path = model.files?.splatPath;
-  if (!path) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noSplat(model.publicId));
-  return path;
-}
-
-const STEP_LINES: Record<ComparisonStep, string> = {
+const STEP_LINES: Record<ChangeMapStep, string> = {
+  downloading: 'Downloading both captures...',
   reading: 'Reading both captures...',
   registering: 'Refining the alignment (ICP)...',
   measuring: 'Measuring the capture against the reference...',
+  storing: 'Storing the change map...',
 };
 
 const fixed = (n: number, digits = 3) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -139,49 +105,15 @@ export const changesCommand = leafCommand({
   run: async (input, ctx, open) => {
     const { backend } = await open();
     const capture = await findModelRef(backend, input.model, input.project);
-    const reference = await referenceOf(backend, capture, input.against);
-    if (reference.id === capture.id) throw new AppError(ErrorCode.InvalidArgument, ChangesMessages.sameModel);
-    const capturePath = splatOf(capture);
-    const referencePath = splatOf(reference);
-    const alignment = await getAlignment(backend.catalog, reference.id, capture.id);
+    const against = input.against === undefined ? undefined : await againstModel(backend, capture, input.against);
+    const pair = await changeMapPair(backend.catalog, capture, against);
+    const { reference, alignment } = pair;
     const startedFrom = alignment ? `the stored '${alignment.method}' alignment` : 'the same frame (no alignment stored)';
-
-    const dir = await mkdtemp(join(tmpdir(), 'catalog-changes-'));
-    ctx.onCleanup(() => rm(dir, { recursive: true, force: true }));
-    const captureFile = join(dir, `capture-${fileNameOf(capturePath)}`);
-    const referenceFile = join(dir, `reference-${fileNameOf(referencePath)}`);
-    if (!ctx.json) ctx.log('Downloading both captures...');
-    await downloadStoredFile(backend.files, capturePath, captureFile);
-    await downloadStoredFile(backend.files, referencePath, referenceFile);
-    const outcome = await compareCaptureFiles(
-      captureFile,
-      referenceFile,
-      alignment?.matrix ?? IDENTITY_MATRIX,
-      { capture: fileNameOf(capturePath), reference: fileNameOf(referencePath) },
-      (step) => !ctx.json && ctx.log(STEP_LINES[step]),
-    );
-    const { registration, map } = outcome;
-
-    // The values file first: a change map is never stored without the values it summarises.
-    const valuesPath = changeValuesPath(capture.uuid, reference.id);
-    if (!ctx.json) ctx.log('Storing the change map...');
-    await backend.files.upload(valuesPath, new Blob([outcome.values]), { contentType: 'application/octet-stream' });
-    await saveChangeMap(backend.catalog, backend.files, {
-      referenceModelId: reference.id,
-      modelId: capture.id,
-      inputs: {
-        modelFile: changeMapInputFile(capture),
-        referenceFile: changeMapInputFile(reference),
-        alignment: alignment ? { method: alignment.method, matrix: alignment.matrix } : null,
-      },
-      registration,
-      levelOfDetection: map.levelOfDetection,
-      pointCount: outcome.captureCount,
-      referencePointCount: outcome.referencePoints,
-      histogram: map.histogram,
-      regions: map.regions,
+    const { outcome, valuesPath } = await computeStoredChangeMap(backend, pair, {
       computedBy: 'cli',
+      onStep: (step) => !ctx.json && ctx.log(STEP_LINES[step]),
     });
+    const { registration, map } = outcome;
     // Accepted from the stored map, in one transaction that checks its files are still the ones measured.
     const accepted = input.accept
       ? await acceptRegistration(backend.catalog, { referenceModelId: reference.id, modelId: capture.id, createdBy: 'cli' })

@@ -39,6 +39,13 @@ export interface DemoModel {
   files: { splat: boolean; glb: boolean; flight?: CameraOptions; photos?: number };
   /** Gaussians of the splat (default 3600). */
   splatCount?: number;
+  /**
+   * The splat is the changed second capture of the tower (`makeChangedPair`: one brace bent, one
+   * antenna panel gone, a cabinet added, 1 cm noise, a 0.5° misregistration) with these options,
+   * instead of a survey of the tower; its change map against the project's reference is stored
+   * by `catalog seed`.
+   */
+  changedPair?: { count: number; captureCount: number; seed: number };
   /** Tower details of this survey (rust, extra antennas, a twisted sector, floaters). */
   survey?: Omit<SplatOptions, 'count' | 'seed' | 'tint'>;
   seed: number;
@@ -48,6 +55,14 @@ export interface DemoModel {
   /** Findings seeded on it, in order: F-1, F-2… */
   findings?: DemoFinding[];
 }
+
+/**
+ * Gaussians of the tower's reference survey (TWR-001-2024-05) and of its changed capture
+ * (TWR-001-2025-09): about 12 MB a PLY. Fewer leave the change map without the removed antenna
+ * panel (about 0.15 % of the tower's Gaussians, under the 50 a change region needs at 20,000) or
+ * with false regions (a 3,600-Gaussian tower finds no change at all).
+ */
+export const DEMO_REFERENCE_GAUSSIANS = 50_000;
 
 /** The tower's leg half-width at height `y` (y-up, metres; the default 40 m tower of `towerParts`). */
 const towerHalf = (y: number) => 3.5 - 2.5 * (y / 40);
@@ -61,13 +76,16 @@ const sectorThree = (twist: number): Vec3 => {
 const LOWER_JOINT: Vec3 = [towerHalf(8), 8, towerHalf(8)];
 
 /**
- * The demo catalog: 'North Ridge Telecom Tower' (TWR-001, located, two visible models, the older
- * one the reference, plus one hidden draft for the admin view), 'Grand River Footbridge'
+ * The demo catalog: 'North Ridge Telecom Tower' (TWR-001, located, three visible models, the
+ * oldest one the reference, plus one hidden draft for the admin view), 'Grand River Footbridge'
  * (BRG-002, located, one mesh model) and 'Harbour Light Mast' (MST-003, no location, no models).
- * - TWR-001-2024-05: hybrid (tower splat + tower GLB, aligned), a 20-camera spiral flight with its photos;
+ * - TWR-001-2024-05: hybrid (tower splat of {@link DEMO_REFERENCE_GAUSSIANS} + tower GLB, aligned), a
+ *   20-camera spiral flight with its photos;
  * - TWR-001-2025-06: splat, a 12-camera ring flight with photos (img_name without extension), more
  *   rust at the lower joints, a third panel per sector and the third sector twisted by 8°;
  * - TWR-001-DRAFT (hidden): a noisy splat with floaters, no photos;
+ * - TWR-001-2025-09: splat, the changed second capture of the tower (a brace bent 0.30 m, an
+ *   antenna panel gone, an equipment cabinet added), no photos; its change map is seeded;
  * - BRG-002-2025-04: mesh (footbridge GLB) and one photo of it.
  */
 export const DEMO_PROJECTS: readonly DemoProject[] = [
@@ -89,6 +107,9 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         hidden: false,
         structure: 'tower',
         files: { splat: true, glb: true, flight: { count: 20, layout: 'spiral', radius: 22, heights: [8, 44], turns: 2 } },
+        // dense enough for the change map of TWR-001-2025-09 against it: the removed antenna panel
+        // must hold more Gaussians than a change region's least (50); 77 of them at 50,000
+        splatCount: DEMO_REFERENCE_GAUSSIANS,
         survey: { rust: 0.15 },
         seed: 11,
         tint: [0.85, 0.2, 0.2],
@@ -177,6 +198,20 @@ export const DEMO_PROJECTS: readonly DemoProject[] = [
         survey: { rust: 0.3, jitter: 4, floaters: 0.12 },
         seed: 13,
         tint: [0.5, 0.5, 0.5],
+      },
+      {
+        publicId: 'TWR-001-2025-09',
+        name: 'North Ridge Tower, September 2025 survey',
+        modelType: 'splat',
+        captureDate: '2025-09-16',
+        reference: false,
+        hidden: false,
+        structure: 'tower',
+        files: { splat: true, glb: false },
+        changedPair: { count: DEMO_REFERENCE_GAUSSIANS, captureCount: DEMO_REFERENCE_GAUSSIANS, seed: 14 },
+        seed: 14,
+        tint: [0.85, 0.2, 0.2],
+        unitsPerMetre: 1,
       },
     ],
   },

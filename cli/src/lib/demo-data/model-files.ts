@@ -3,6 +3,7 @@
  * add-model workflow takes them.
  */
 import { makeCameraMetadata } from './cameras.js';
+import { makeChangedPair } from './changed-capture.js';
 import type { DemoModel } from './catalog.js';
 import { makeBridgeGlb, makeTowerGlb } from './glb-writer.js';
 import { bridgePhotos, towerPhotos, type DemoPhoto } from './photos.js';
@@ -19,7 +20,8 @@ export interface DemoModelFiles {
 
 /**
  * Generates the files of a demo model: the tower splat PLY (3DGS layout, y-down,
- * 'point_cloud.ply'), the tower or bridge GLB (y-up, 'model.glb'), the camera JSON of its drone
+ * 'point_cloud.ply'; for a model with `changedPair`, the changed second capture of that pair), the
+ * tower or bridge GLB (y-up, 'model.glb'), the camera JSON of its drone
  * flight ('cameras.json': the catalog's camera entries, 3DGS convention, in the splat's frame)
  * with one photo a camera rendered from exactly that pose (named after its `img_name`, '.png'
  * added when it has no extension), the bridge's stills, and a 320×240 'thumbnail.png'. The same
@@ -30,7 +32,9 @@ export interface DemoModelFiles {
 export async function makeDemoModelFiles(model: DemoModel): Promise<DemoModelFiles> {
   const files: DemoModelFiles = { images: [], thumbnails: [] };
   if (model.structure === 'tower') {
-    const splat = makeTowerSplat({ ...model.survey, count: model.splatCount ?? 3600, seed: model.seed, tint: model.tint });
+    const splat = model.changedPair
+      ? makeChangedPair(model.changedPair).capture
+      : makeTowerSplat({ ...model.survey, count: model.splatCount ?? 3600, seed: model.seed, tint: model.tint });
     if (model.files.splat) files.splat = { name: 'point_cloud.ply', bytes: encodeSplatPly(splat) };
     if (model.files.glb) files.glb = { name: 'model.glb', bytes: await makeTowerGlb({ ...model.survey, tint: model.tint }) };
     const cameras = model.files.flight ? makeCameraMetadata(model.files.flight) : [];

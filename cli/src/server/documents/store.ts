@@ -70,12 +70,13 @@ export class DocumentStore {
   /**
    * @param db the open catalog database (`openDatabase`)
    * @param onChange called after each committed write with the names of the collections it changed
+   *   and the documents it wrote (each before and after, null when absent)
    * @param afterWrite called inside the transaction after each applied write (before and after
    *   state); what it writes to the same database commits or rolls back with the batch
    */
   constructor(
     private readonly db: SqliteDatabase,
-    private readonly onChange: (collections: CollectionName[]) => void,
+    private readonly onChange: (collections: CollectionName[], written: readonly WrittenDoc[]) => void,
     private readonly afterWrite: (change: PendingChange) => void = () => undefined,
   ) {
     this.selectOne = db.prepare<[string, string], { data: string }>('SELECT data FROM documents WHERE collection = ? AND id = ?');
@@ -193,6 +194,7 @@ export class DocumentStore {
    * @param view what the caller sees of a stored document it writes (`writerView` of the role
    *   table): null for one it may not read, which the write then treats as absent (its refusal is
    *   a missing document's) and never writes over (`withheldWrite`); default: all of it
+   * Afterwards `onChange` hears which collections and documents it wrote.
    * @throws AppError `aborted` (a precondition failed), `already-exists` (create of an existing
    *   doc), `not-found` (update of a missing doc), `invalid-argument`, `permission-denied` (a
    *   write over a document withheld from the caller), or whatever `authorize` / `authorizeAll`
@@ -243,6 +245,6 @@ export class DocumentStore {
     });
     run();
     this.answers.committed(written, touched);
-    if (touched.size > 0) this.onChange([...touched]);
+    if (touched.size > 0) this.onChange([...touched], written);
   }
 }

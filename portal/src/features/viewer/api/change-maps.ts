@@ -4,15 +4,19 @@
  * whether it is out of date (the reference's record, and the pair's alignment now, read live so
  * that accepting or resetting the alignment shows at once), and its per-Gaussian values file
  * fetched through the file store's download link. A reader who may not read the map (or the
- * project, or the reference) simply has none.
+ * project, or the reference) simply has none. And the server's job for the capture's map
+ * (`ServerJobsPort`: the embedded server computes change maps by itself; Firebase has no such
+ * jobs), followed live so that the viewer shows its progress and reads the map again when the
+ * job is done.
  */
 import { useMemo } from 'react';
 import { changeMapFilesChanged, changeMapOutOfDate } from '@shared/change-map-document.js';
 import { decodeChangeValues, type ChangeValues } from '@shared/change-map/values-file.js';
+import type { ChangeMapJob } from '@shared/ports/index.js';
 import type { Alignment, ChangeMapRecord, Model } from '@shared/types.js';
 import { getChangeMap } from '@shared/workflows/change-maps.js';
 import { useBackend } from '../../../lib/backend-context.js';
-import { failure, loading, success, usePromise, type Resource } from '../../../lib/resource.js';
+import { failure, loading, success, usePromise, useSubscription, type Resource } from '../../../lib/resource.js';
 import { fetchBytes } from '../lib/fetch-bytes.js';
 import { useAlignment } from './alignments.js';
 
@@ -36,12 +40,14 @@ const orNull = <T>(promise: Promise<T | null>): Promise<T | null> => promise.cat
 /**
  * The change map of `model` against its project's reference model: null when the model has no
  * project, the project no reference (or the model is the reference), no map is stored, or any of
- * them cannot be read.
+ * them cannot be read. Read again when the server's job for it ends (`job` done).
  * @param model the shown model, or null while unknown (stays loading)
+ * @param job the server's job for the capture's map ({@link useChangeMapJob}), or null
  */
-export function useCaptureChangeMap(model: Model | null): Resource<CaptureChangeMap | null> {
+export function useCaptureChangeMap(model: Model | null, job: ChangeMapJob | null = null): Resource<CaptureChangeMap | null> {
   const { catalog } = useBackend();
-  const key = model ? `change-map:${model.id}:${model.uploaded_at ?? ''}` : null;
+  const ended = job?.state === 'done' ? job.updated_at : '';
+  const key = model ? `change-map:${model.id}:${model.uploaded_at ?? ''}:${ended}` : null;
   const found = usePromise(key, async () => {
     if (!model?.projectId) return null;
     const project = await orNull(catalog.get('projects', model.projectId));
@@ -83,4 +89,18 @@ export function useChangeValues(valuesPath: string | null): Resource<ChangeValue
     const url = await files.getDownloadUrl(valuesPath as string);
     return decodeChangeValues(await fetchBytes(url, () => undefined));
   });
+}
+
+/**
+ * The server's job for the change map of `model` (queued, computing with its fraction, done,
+ * failed with the reason, skipped), followed live: null where no server computes change maps
+ * (Firebase), when none was asked for, or while it cannot be read.
+ * @param model the shown model, or null while unknown
+ */
+export function useChangeMapJob(model: Model | null): ChangeMapJob | null {
+  const { jobs } = useBackend();
+  const found = useSubscription<ChangeMapJob | null>(model ? `change-map-job:${model.id}` : null, (onNext, onError) =>
+    jobs.subscribeChangeMapJob(model!.id, onNext, onError),
+  );
+  return found.status === 'success' ? found.data : null;
 }

@@ -5,6 +5,7 @@
  * backend of their own, so the demo needs no sign-in and never reads the catalog: its two model
  * records and one project live here, its files are the static ones, and every write is refused.
  */
+import { NO_SERVER_JOBS } from '@shared/adapters/common.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import type { Backend, CatalogPort, FileStorePort, Query, WithId } from '@shared/ports/index.js';
 import type { CollectionName, CollectionTypes, Model, Project } from '@shared/types.js';
@@ -110,7 +111,7 @@ function demoFiles(base: string): FileStorePort {
 
 /**
  * The read-only backend of the demo scene: the demo's records and static files. Identity and
- * capabilities are the app's (every backend has them; the demo uses neither).
+ * capabilities are the app's (every backend has them; the demo uses neither); no server jobs.
  * @param app the app's backend, for its identity and capabilities
  * @param base the portal's base URL, ending in '/'
  */
@@ -120,6 +121,7 @@ export function createDemoBackend(app: Backend, base: string): Backend {
     identity: app.identity,
     catalog,
     files: demoFiles(base),
+    jobs: NO_SERVER_JOBS,
     capabilities: { ...app.capabilities, fileStorage: true },
     close: async () => undefined,
   };

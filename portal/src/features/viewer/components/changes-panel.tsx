@@ -14,13 +14,15 @@
  */
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
+import type { ChangeMapJob } from '@shared/ports/index.js';
 import type { ChangeRegionData, Model } from '@shared/types.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
-import { useCaptureChangeMap, useChangeValues, type CaptureChangeMap } from '../api/change-maps.js';
+import { useCaptureChangeMap, useChangeMapJob, useChangeValues, type CaptureChangeMap } from '../api/change-maps.js';
 import { ChangeRegistration } from './change-registration.js';
 import { changeColours, changeScaleMax, formatChangeDistance, regionCentreInCapture } from '../lib/change-colours.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import type { ViewportTool } from '../lib/viewport-tools.js';
+import { ChangeMapProgress, ChangeMapProgressPanel } from './change-map-progress.js';
 import './changes-panel.css';
 
 /** How the capture's colouring stands. */
@@ -50,9 +52,12 @@ const ignore = (): void => undefined;
  * @param model the shown model once found
  */
 export function useChangesTool(model: Model | null): ChangesToolState {
-  const found = useCaptureChangeMap(model);
+  // the server's job for the map: the toggle is there while it is queued, computing or failed (to say why)
+  const job = useChangeMapJob(model);
+  const found = useCaptureChangeMap(model, job);
   const changeMap: CaptureChangeMap | null = found.status === 'success' ? found.data : null;
   const map = changeMap?.map ?? null;
+  const jobShown = job !== null && (job.state === 'queued' || job.state === 'computing' || job.state === 'failed');
   const [open, setOpen] = useState(false);
   const [engine, setEngine] = useState<ViewerEngine | null>(null);
   const [ready, setReady] = useState(false);
@@ -106,15 +111,16 @@ export function useChangesTool(model: Model | null): ChangesToolState {
           : 'loading';
 
   return {
-    available: map !== null,
-    open: open && map !== null,
+    available: map !== null || jobShown,
+    open: open && (map !== null || jobShown),
     toggle: () => setOpen(!open),
     viewport,
     onReady,
     panel:
-      open && changeMap && map
+      open && ((changeMap && map) || jobShown)
         ? {
             changeMap,
+            job,
             unitsPerMetre: model?.metadata?.unitsPerMetre ?? null,
             threshold: thresholdNow,
             scaleMax,
@@ -128,7 +134,10 @@ export function useChangesTool(model: Model | null): ChangesToolState {
 }
 
 export interface ChangesPanelProps {
-  changeMap: CaptureChangeMap;
+  /** Null while the server computes the first one (`job`). */
+  changeMap: CaptureChangeMap | null;
+  /** The server's job for the map, shown at the top (null: none). */
+  job?: ChangeMapJob | null;
   /** The capture's scale (`metadata.unitsPerMetre`), or null: model units. */
   unitsPerMetre: number | null;
   /** |d| below it is shown grey, model units. */
@@ -146,9 +155,16 @@ export interface ChangesPanelProps {
 /** What a region's side means to a reader. */
 const SIDE_LABELS: Record<ChangeRegionData['side'], string> = { capture: 'Added or moved', reference: 'Removed' };
 
-/** The changes panel: legend, threshold, colouring state, out-of-date note and the change regions. */
-export function ChangesPanel({
+/** The changes panel; while the server computes the capture's first map, only its progress. */
+export function ChangesPanel(props: ChangesPanelProps) {
+  const { changeMap } = props;
+  return changeMap === null ? <ChangeMapProgressPanel job={props.job ?? null} /> : <MapPanel {...props} changeMap={changeMap} />;
+}
+
+/** The changes panel of a map: legend, threshold, colouring state, out-of-date note and the change regions. */
+function MapPanel({
   changeMap,
+  job = null,
   unitsPerMetre,
   threshold,
   scaleMax,
@@ -156,7 +172,7 @@ export function ChangesPanel({
   colouring,
   valuesError,
   onFlyTo,
-}: ChangesPanelProps) {
+}: ChangesPanelProps & { changeMap: CaptureChangeMap }) {
   const titleId = useId();
   const sliderId = useId();
   const { map, outOfDate } = changeMap;
@@ -177,6 +193,7 @@ export function ChangesPanel({
       <h2 id={titleId} className="changes-title">
         Changes
       </h2>
+      {job ? <ChangeMapProgress job={job} /> : null}
       <p className="changes-status" role="status" data-testid="changes-status">
         {status}
       </p>

@@ -10,7 +10,7 @@ import { browserLocalPersistence, connectAuthEmulator, getAuth, inMemoryPersiste
 import { connectFirestoreEmulator, getFirestore, terminate } from 'firebase/firestore';
 import { connectStorageEmulator, getStorage } from 'firebase/storage';
 import type { Backend, BackendCapabilities, ConnectionPort, ConnectionState } from '@shared/ports/index.js';
-import { assembleBackend } from '@shared/adapters/common.js';
+import { assembleBackend, NO_SERVER_JOBS } from '@shared/adapters/common.js';
 import { FirebaseCatalog } from './catalog.js';
 import { FirebaseFiles } from './files.js';
 import { FirebaseIdentity } from './identity.js';
@@ -105,7 +105,8 @@ export function createFirebaseBackend(options: FirebaseBackendOptions): Backend 
   const files = new FirebaseFiles(storage);
   // Admin API look-ups are not available to a browser client.
   const capabilities: BackendCapabilities = { lookupUsers: false, atomicBatches: true, resumableUploads: false, fileStorage: true };
-  const backend = assembleBackend('firebase', { identity, catalog, files }, capabilities, async () => {
+  // No server of this product computes anything by itself on Firebase (change maps: `catalog models changes`).
+  const backend = assembleBackend('firebase', { identity, catalog, files, jobs: NO_SERVER_JOBS }, capabilities, async () => {
     await terminate(db).catch(() => undefined);
     await deleteApp(app).catch(() => undefined);
   });

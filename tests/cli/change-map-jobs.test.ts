@@ -1,0 +1,213 @@
+// The embedded server computes change maps by itself: against a fresh `catalog serve`, uploading
+// the generated changed pair of the demo tower (a bent brace, a removed antenna panel, an added
+// cabinet) as a project's reference and a later capture queues the capture's job, which the
+// server runs in the background and reports through its job route (queued, computing with a
+// fraction, done) until the stored map holds the pair's three change regions, computed by
+// 'server'. Saving an alignment computes it again from that alignment; a second trigger while a
+// job waits in the queue does not compute it twice; a mesh-only model is skipped with the reason;
+// a capture whose file cannot be read fails with the reason, and the write that queued it
+// succeeds all the same. The job route is for signed-in readers.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalBackend } from '@shared/adapters/local/index.js';
+import type { ChangeMapJob } from '@shared/ports/index.js';
+import type { Model } from '@shared/types.js';
+import { saveAlignment } from '@shared/workflows/alignments.js';
+import { getChangeMap } from '@shared/workflows/change-maps.js';
+import { routes } from '@shared/wire/routes.js';
+import { ChangesMessages } from '../../cli/src/lib/change-map/store-change-map.js';
+import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
+import { jsonCli } from '../support/cli.js';
+import { triangleGlb } from '../support/model-fixtures.js';
+import { tempDir } from '../support/paths.js';
+import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+
+/** Gaussians of the generated reference: the change map finds exactly the three changes from 100,000 up. */
+const COUNT = 100_000;
+
+let server: EmbeddedServer;
+let env: Record<string, string>;
+const work = tempDir('change-map-jobs');
+const pair = makeChangedPair({ count: COUNT });
+let reference: Model;
+let capture: Model;
+/** Every state the job route reported for the first capture while it was computed on upload. */
+const seen: ChangeMapJob[] = [];
+
+const { ok } = jsonCli(() => env);
+
+/** Writes `bytes` as the only file of a new model folder; returns the folder. */
+function folderWith(name: string, file: string, bytes: Uint8Array): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, file), bytes);
+  return dir;
+}
+
+/** Uploads a model folder with the CLI; returns the stored record. */
+async function upload(dir: string, publicId: string, extra: string[] = []): Promise<Model> {
+  const args = ['models', 'upload', dir, '--project', 'JOB-001', '--public-id', publicId, '--name', publicId, ...extra];
+  return (await ok<{ model: Model }>(args)).model;
+}
+
+/** The job route's answer for a model, as the service reads it. */
+async function jobOf(modelId: string): Promise<ChangeMapJob | null> {
+  return server.service.jobs.changeMapJob(modelId);
+}
+
+/**
+ * Polls a model's job until `done` holds of it (every 50 ms, at most 60 s).
+ * @param log where to add every answer seen (default none)
+ */
+async function jobUntil(modelId: string, done: (job: ChangeMapJob | null) => boolean, log?: ChangeMapJob[]): Promise<ChangeMapJob | null> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const job = await jobOf(modelId);
+    if (job !== null) log?.push(job);
+    if (done(job)) return job;
+    if (Date.now() > until) throw new Error(`The change-map job of ${modelId} is still ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const settled = (job: ChangeMapJob | null) => job !== null && job.state !== 'queued' && job.state !== 'computing';
+
+beforeAll(async () => {
+  server = await startEmbeddedServer({ prefix: 'change-map-jobs' });
+  ({ env } = server);
+  await ok(['projects', 'create', '--name', 'Jobs Tower', '--structure-id', 'JOB-001']);
+  const files = encodeChangedPair(pair);
+  reference = await upload(folderWith('reference', 'point_cloud.ply', files.reference), 'JOB-2025', ['--reference']);
+  capture = await upload(folderWith('capture', 'point_cloud.ply', files.capture), 'JOB-2026');
+  await jobUntil(capture.id, settled, seen);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('change maps computed by the embedded server', () => {
+  it('computes the change map of a capture added to a project with a reference, reporting its progress', async () => {
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({
+      modelId: capture.id,
+      referenceModelId: reference.id,
+      state: 'done',
+      fraction: 1,
+      message: null,
+      computations: 1,
+    });
+    // progress on the way: computing, with fractions from 0 to 1 that never go back
+    const computing = seen.filter((job) => job.state === 'computing');
+    expect(computing.length).toBeGreaterThan(0);
+    const fractions = computing.map((job) => job.fraction);
+    expect(fractions.every((f, i) => f >= 0 && f < 1 && (i === 0 || f >= fractions[i - 1]!))).toBe(true);
+
+    const map = await getChangeMap(server.service.catalog, reference.id, capture.id);
+    expect(map).toMatchObject({
+      computed_by: 'server',
+      pointCount: pair.capture.count,
+      valuesPath: `models/${capture.uuid}/changes/${reference.id}.bin`,
+    });
+    expect(map!.registration.rmsError).toBeLessThan(0.02);
+    // the pair's three changes: the bent brace and the cabinet on the capture, the antenna on the reference
+    expect(map!.regions).toHaveLength(3);
+    for (const change of pair.truth.changes) {
+      const region = map!.regions.find(
+        (r) => r.side === change.side && Math.abs(Math.abs(r.maxDistance) - change.maxDistance) / change.maxDistance < 0.2,
+      );
+      expect(region, change.kind).toBeDefined();
+    }
+    // the values file is stored beside the capture
+    expect((await server.service.files.getMetadata(map!.valuesPath)).size).toBeGreaterThan(pair.capture.count * 4);
+  });
+
+  it('computes it again when the pair is aligned, from that alignment; an up-to-date map is not computed again', async () => {
+    const before = (await jobOf(capture.id))!.computations;
+    await saveAlignment(server.service.catalog, {
+      referenceModelId: reference.id,
+      modelId: capture.id,
+      method: 'same-frame',
+      createdBy: 'test',
+    });
+    const job = await jobUntil(capture.id, (j) => settled(j) && j!.computations > before);
+    expect(job).toMatchObject({ state: 'done', computations: before + 1 });
+    const map = await getChangeMap(server.service.catalog, reference.id, capture.id);
+    expect(map?.inputs.alignment?.method).toBe('same-frame');
+    expect(map?.regions).toHaveLength(3);
+
+    // the same alignment saved again: the map is up to date, so nothing is computed
+    await saveAlignment(server.service.catalog, {
+      referenceModelId: reference.id,
+      modelId: capture.id,
+      method: 'same-frame',
+      createdBy: 'test',
+    });
+    expect(await jobUntil(capture.id, settled)).toMatchObject({ state: 'done', computations: before + 1 });
+  });
+
+  it('computes a capture once when it is triggered twice while it waits in the queue', async () => {
+    const second = await upload(folderWith('second', 'point_cloud.ply', encodeChangedPair(pair).capture), 'JOB-2027');
+    await jobUntil(second.id, settled);
+    const [first, waiting] = [(await jobOf(capture.id))!.computations, (await jobOf(second.id))!.computations];
+    expect(waiting).toBe(1);
+
+    // the first capture's alignment deleted: its job computes; then the second's is saved twice while it waits behind it
+    await server.service.catalog.delete('alignments', `${reference.id}__${capture.id}`);
+    await jobUntil(capture.id, (j) => j?.state === 'computing');
+    const align = () =>
+      saveAlignment(server.service.catalog, {
+        referenceModelId: reference.id,
+        modelId: second.id,
+        method: 'same-frame',
+        createdBy: 'test',
+      });
+    await align();
+    expect((await jobOf(second.id))?.state).toBe('queued');
+    await align();
+    expect((await jobOf(second.id))?.state).toBe('queued');
+
+    expect(await jobUntil(capture.id, settled)).toMatchObject({ state: 'done', computations: first + 1 });
+    expect(await jobUntil(second.id, settled)).toMatchObject({ state: 'done', computations: waiting + 1 });
+    expect((await getChangeMap(server.service.catalog, reference.id, second.id))?.inputs.alignment?.method).toBe('same-frame');
+  });
+
+  it('skips a mesh-only model with the reason, and records a failure without failing the write that queued it', async () => {
+    const mesh = await upload(folderWith('mesh', 'model.glb', await triangleGlb()), 'JOB-MESH');
+    expect(await jobUntil(mesh.id, settled)).toMatchObject({
+      state: 'skipped',
+      message: ChangesMessages.noSplat('JOB-MESH'),
+      computations: 0,
+    });
+
+    // the capture's file gone from storage: its job cannot read it
+    await server.service.files.delete(capture.files.splatPath!);
+    await saveAlignment(server.service.catalog, {
+      referenceModelId: reference.id,
+      modelId: capture.id,
+      method: 'same-frame',
+      createdBy: 'test',
+    });
+    const failed = await jobUntil(capture.id, settled);
+    expect(failed?.state).toBe('failed');
+    expect(failed?.message).toMatch(/point_cloud\.ply|model\.ply/);
+    // the server still answers, and the stored map is the one from before
+    expect((await getChangeMap(server.service.catalog, reference.id, capture.id))?.computed_by).toBe('server');
+  });
+
+  it('answers the job route to signed-in callers only', async () => {
+    const anonymous = await fetch(`${server.url}${routes.changeMapJob.path(capture.id)}`);
+    expect(anonymous.status).toBe(401);
+    const user = createLocalBackend({ baseUrl: server.url });
+    try {
+      await ok(['users', 'register', 'viewer@jobs.test', '--password', 'secret-1']);
+      await user.identity.signIn('viewer@jobs.test', 'secret-1');
+      expect((await user.jobs.changeMapJob(capture.id))?.modelId).toBe(capture.id);
+      expect(await user.jobs.changeMapJob('no-such-model')).toBeNull();
+    } finally {
+      await user.close();
+    }
+  });
+});
