@@ -81,8 +81,8 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
 /**
  * The rules of a collection that tie fields together, checked on the raw data whatever its
  * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
- * finding's kind, measure and up against its points ({@link annotationShapeProblem}) and a
- * follow-up of another model; an alignment of two different models with the pairs its method
+ * finding's kind, measure and up against its points ({@link annotationShapeProblem}), a
+ * follow-up of another model and a change region against another model; an alignment of two different models with the pairs its method
  * takes; a change map of two different models whose values file is named after its reference
  * model (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is
  * left to its field rule.
@@ -95,6 +95,14 @@ function crossProblems(collection: CollectionName, data: Record<string, unknown>
     const link = data.followUpOf as { modelId?: unknown } | null | undefined;
     if (typeof link === 'object' && link !== null && link.modelId === data.modelId) {
       problems.push({ message: AnnotationMessages.followUpInvalid, path: ['followUpOf'], depends: [['followUpOf'], ['modelId']] });
+    }
+    const region = data.changeRegion as { referenceModelId?: unknown } | null | undefined;
+    if (typeof region === 'object' && region !== null && region.referenceModelId === data.modelId) {
+      problems.push({
+        message: AnnotationMessages.changeRegionInvalid,
+        path: ['changeRegion'],
+        depends: [['changeRegion'], ['modelId']],
+      });
     }
   }
   if (collection === 'alignments') {
@@ -152,7 +160,8 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
 /**
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
  * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
- * measure and up against its points, a follow-up of another model; an alignment of two models
+ * measure and up against its points, a follow-up of another model, a change region against
+ * another model; an alignment of two models
  * with the pairs its method takes; a change map of two models with its values file named after
  * the reference) and its key rule: a finding at `{modelId}_{seq}`, an alignment and a change map
  * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
