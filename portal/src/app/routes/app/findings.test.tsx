@@ -1,7 +1,7 @@
 // The findings report route: /projects/:projectId/findings on the in-memory
 // backend: the rows of the models a user can open (a hidden model's findings withheld), their
-// order and columns, the viewer links, the filters, Export CSV (its content and file name),
-// Print, the empty state, the page title, and the 'Findings report' link on project detail.
+// order and columns, the viewer links, the filters, Export CSV (its content and file name), the
+// change region a finding was made from, Print, the empty state, the page title, and the 'Findings report' link on project detail.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
@@ -192,6 +192,45 @@ describe('FindingsReport: Export CSV and Print', () => {
     ).toEqual(['Crack at weld']);
     fireEvent.click(screen.getByRole('button', { name: 'Print' }));
     expect(printed).toBe(1);
+  });
+
+  it('names the change region a finding was made from, in the table and as the last column of the CSV', async () => {
+    const test = await seeded('admin');
+    const admin = createMemoryBackendAs('admin', { store: test.store, uid: 'writer-uid' });
+    await createAnnotation(
+      admin.catalog,
+      'm25',
+      { title: 'Change region 2: added or moved', category: 'other', severity: 3, points: [p(1, 2, 3)] },
+      author,
+      { changeRegion: { referenceModelId: 'm24', regionId: 2, maxDistance: 0.62 } },
+    );
+    const findings: Annotation[] = await listProjectAnnotations(
+      test.backend.catalog,
+      models.map((m) => m.id),
+    );
+    const downloads: string[] = [];
+    render(
+      <MemoryApp backend={test.backend} path="/r" pattern="/r">
+        <FindingsReport
+          project={project}
+          models={models}
+          findings={success(findings)}
+          viewerUrl={null}
+          download={(_name, text) => downloads.push(text)}
+        />
+      </MemoryApp>,
+    );
+    const row = screen.getAllByTestId('finding-row').find((r) => r.textContent?.includes('Change region 2: added or moved'))!;
+    // the 2025 survey has 2 units a metre: 0.62 units is 0.31 m
+    expect(cellsOf(row).at(-1)).toBe('Change region 2 against 2024 survey: max +0.31 m');
+    // a finding without one keeps its measurement, or '—'
+    expect(cellsOf(screen.getAllByTestId('finding-row').find((r) => r.textContent?.includes('Crack at weld'))!).at(-1)).toBe(
+      'Distance: 5 units (2.5 m)',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = downloads[0]!.split('\r\n');
+    expect(lines[0]!.endsWith(',ID,Change Region')).toBe(true);
+    expect(lines.find((line) => line.includes('Change region 2: added or moved'))!.endsWith(',Change region 2 against 2024 survey: max +0.31 m')).toBe(true);
   });
 
   it('names the file by structure ID, else slug, else id, without characters a file name cannot hold', () => {

@@ -19,6 +19,8 @@ export interface CaptureChangeMap {
   map: ChangeMapRecord;
   /** Why it no longer describes the pair (`changeMapOutOfDate`), or null when it still does or the reference could not be read. */
   outOfDate: string | null;
+  /** The reference model's name, or null when it could not be read. */
+  referenceName: string | null;
 }
 
 /** Resolves to null instead of failing (a refused or missing read means 'none'). */
@@ -52,7 +54,11 @@ export function useCaptureChangeMap(model: Model | null): Resource<CaptureChange
         .catch(() => [] as Alignment[]),
     ]);
     const alignment = alignments.find((doc) => isAlignmentMatrix(doc.matrix)) ?? null;
-    return { map, outOfDate: reference ? changeMapOutOfDate(map, model, reference, alignment) : null };
+    return {
+      map,
+      outOfDate: reference ? changeMapOutOfDate(map, model, reference, alignment) : null,
+      referenceName: reference?.name ?? null,
+    };
   });
 }
 
