@@ -248,7 +248,8 @@ export interface AnnotationData {
   followUpOf?: { annotationId: string; modelId: string } | null;
   /**
    * For a finding made from a change region of its model's change map (the viewer's 'Changes'
-   * mode): which region, against which reference, and how far it had moved. Null otherwise.
+   * mode): which region, against which reference, and how far it had moved; such a finding is one
+   * point, the region's centre. Null otherwise.
    */
   changeRegion?: FindingChangeRegion | null;
 }

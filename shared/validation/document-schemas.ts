@@ -89,7 +89,7 @@ const findingChangeRegion = z
  * (`{referenceModelId, regionId, maxDistance}`). `created_at`, `last_updated`, `followUpOf` and
  * `changeRegion` may be absent (findings stored before them); `up` may be absent (null). How the
  * fields fit together (`annotationShapeProblem`; a follow-up of another model, a change region
- * against another model) and the key
+ * against another model on a finding of one point) and the key
  * (`{modelId}_{seq}`) are `parseStoredDocument`'s (documents.ts) to check.
  */
 export const annotationDocumentSchema = z.strictObject({

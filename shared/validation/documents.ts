@@ -82,10 +82,11 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
  * The rules of a collection that tie fields together, checked on the raw data whatever its
  * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
  * finding's kind, measure and up against its points ({@link annotationShapeProblem}), a
- * follow-up of another model and a change region against another model; an alignment of two different models with the pairs its method
- * takes; a change map of two different models whose values file is named after its reference
- * model (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is
- * left to its field rule.
+ * follow-up of another model and a change region against another model on a finding of one
+ * point; an alignment of two different models with the pairs its method takes; a change map of
+ * two different models whose values file is named after its reference model
+ * (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is left to
+ * its field rule.
  */
 function crossProblems(collection: CollectionName, data: Record<string, unknown>): DocumentProblem[] {
   const problems: DocumentProblem[] = [];
@@ -103,6 +104,9 @@ function crossProblems(collection: CollectionName, data: Record<string, unknown>
         path: ['changeRegion'],
         depends: [['changeRegion'], ['modelId']],
       });
+    }
+    if (typeof region === 'object' && region !== null && Array.isArray(data.points) && data.points.length !== 1) {
+      problems.push({ message: AnnotationMessages.changeRegionPoint, path: ['changeRegion'], depends: [['changeRegion'], ['points']] });
     }
   }
   if (collection === 'alignments') {
@@ -161,7 +165,7 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
  * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
  * measure and up against its points, a follow-up of another model, a change region against
- * another model; an alignment of two models
+ * another model on a finding of one point; an alignment of two models
  * with the pairs its method takes; a change map of two models with its values file named after
  * the reference) and its key rule: a finding at `{modelId}_{seq}`, an alignment and a change map
  * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.

@@ -45,8 +45,8 @@ async function modelOrThrow(catalog: Pick<CatalogPort | CatalogTransaction, 'get
  * @param author the author written into the finding (users must write their own uid)
  * @param options.followUpOf for a follow-up carried over from another capture: the original
  * @param options.changeRegion for a finding made from a change region of the model's change map:
- *   the reference, the region's number and its largest distance (model units); a user's must name
- *   a change map of the model that they can read
+ *   the reference, the region's number and its largest distance (model units), on a finding of one
+ *   point (the region's centre); a user's must name a change map of the model that they can read
  * @returns the stored finding (timestamps as the sentinel was resolved: null here; read it back for the server time)
  * @throws AppError `invalid-argument` (an {@link AnnotationMessages} text), `not-found` ('Model
  *   not found', also for a hidden model a user cannot see, and for a model deleted meanwhile),
@@ -62,6 +62,10 @@ export async function createAnnotation(
   options: { followUpOf?: { annotationId: string; modelId: string } | null; changeRegion?: FindingChangeRegion | null } = {},
 ): Promise<Annotation> {
   const values = unwrap(validateAnnotation(input));
+  // A finding made from a change region sits at the region's centre: one point.
+  if (options.changeRegion && values.points.length !== 1) {
+    throw new AppError(ErrorCode.InvalidArgument, AnnotationMessages.changeRegionPoint, { context: { modelId } });
+  }
   const outcome = await catalog.transaction(async (tx): Promise<{ taken: string } | { created: Annotation }> => {
     const model = await modelOrThrow(tx, modelId);
     const seq = (model.metadata?.annotationsSeq ?? 0) + 1;

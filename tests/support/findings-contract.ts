@@ -210,31 +210,59 @@ export function describeFindingsWorkflows(backend: FindingsBackend): void {
       await admin.set('changeMaps', hiddenMapId, changeMapFieldData(hidden, model, project));
       try {
         const region = { referenceModelId: other, regionId: 2, maxDistance: -0.45 };
-        const byAdmin = await createAnnotation(admin, model, input('Change region 2: removed', { category: 'other' }), { uid: adminUid, email: null }, {
-          changeRegion: region,
-        });
+        const byAdmin = await createAnnotation(
+          admin,
+          model,
+          input('Change region 2: removed', { category: 'other' }),
+          { uid: adminUid, email: null },
+          {
+            changeRegion: region,
+          },
+        );
         expect(byAdmin.changeRegion).toEqual(region);
         expect((await admin.get('annotations', byAdmin.id))?.changeRegion).toEqual(region);
         // an edit keeps it
         await updateAnnotation(admin, byAdmin.id, input('Change region 2: removed antenna', { category: 'other' }));
         expect((await admin.get('annotations', byAdmin.id))?.changeRegion).toEqual(region);
+        // one point, the region's centre: nothing written otherwise
+        const distance = input('Two points', {
+          points: [
+            { x: 0, y: 0, z: 0 },
+            { x: 1, y: 0, z: 0 },
+          ],
+        });
+        expect(await refusal(createAnnotation(admin, model, distance, { uid: adminUid, email: null }, { changeRegion: region }))).toBe(
+          'invalid-argument',
+        );
         // a finding without one stores null
         const plain = await createAnnotation(admin, model, input('Plain'), { uid: adminUid, email: null });
         expect((await admin.get('annotations', plain.id))?.changeRegion).toBeNull();
         if (backend.noRules !== null) return;
 
         const user = env.user.catalog;
-        const mine = await createAnnotation(user, model, input('Change region 1: added or moved'), { uid: userUid, email: null }, {
-          changeRegion: { referenceModelId: other, regionId: 1, maxDistance: 0.3 },
-        });
+        const mine = await createAnnotation(
+          user,
+          model,
+          input('Change region 1: added or moved'),
+          { uid: userUid, email: null },
+          {
+            changeRegion: { referenceModelId: other, regionId: 1, maxDistance: 0.3 },
+          },
+        );
         expect((await admin.get('annotations', mine.id))?.changeRegion).toEqual({ referenceModelId: other, regionId: 1, maxDistance: 0.3 });
         // a hidden reference, or no change map of the pair: refused, nothing written
         const before = await counts(admin, model);
         for (const referenceModelId of [hidden, `none-${tag}`]) {
           const code = await refusal(
-            createAnnotation(user, model, input('Not mine to name'), { uid: userUid, email: null }, {
-              changeRegion: { referenceModelId, regionId: 1, maxDistance: 0.3 },
-            }),
+            createAnnotation(
+              user,
+              model,
+              input('Not mine to name'),
+              { uid: userUid, email: null },
+              {
+                changeRegion: { referenceModelId, regionId: 1, maxDistance: 0.3 },
+              },
+            ),
           );
           // (the server refuses the content, 400; Firestore's rules answer permission-denied)
           expect(['invalid-argument', 'permission-denied']).toContain(code);

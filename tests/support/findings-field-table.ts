@@ -175,21 +175,22 @@ export const FINDING_FIELD_CASES: readonly FindingFieldCase[] = [
   // ---- what the form and the workflows write: allowed ----------------------------------------
   allow('user', 'create', 'a point finding with the server time (createAnnotation)', () => ({})),
   // (the most a user's create asks of the rules' budget of 1,000 expressions)
-  allow(
-    'user',
-    'create',
-    'a height over 500 points, its up axis, 20 photos, a note with line breaks and a tab, a follow-up, a change region',
-    (ids) => ({
+  allow('user', 'create', 'a height over 500 points, its up axis, 20 photos, a note with line breaks and a tab, a follow-up', (ids) => ({
     followUpOf: { annotationId: `${ids.other}_1`, modelId: ids.other },
-    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 },
     kind: 'polyline',
     points: points(500),
     measure: 'height',
     up: point(0, 1, 0),
     photos: Array.from({ length: 20 }, (_, i) => `IMG_${String(i).padStart(4, '0')}.jpg`),
     note: 'Crack widens\nto the east\tsee photos',
-  }),
-  ),
+  })),
+  // (the most a user's finding from a change region asks of that budget: one point, the region's centre)
+  allow('user', 'create', 'a change region with 20 photos, a note with line breaks and a tab, a follow-up', (ids) => ({
+    followUpOf: { annotationId: `${ids.other}_1`, modelId: ids.other },
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 },
+    photos: Array.from({ length: 20 }, (_, i) => `IMG_${String(i).padStart(4, '0')}.jpg`),
+    note: 'Crack widens\nto the east\tsee photos',
+  })),
   allow('user', 'create', 'a follow-up of a finding on another model of the project (carry-over)', (ids) => ({
     followUpOf: { annotationId: `${ids.other}_1`, modelId: ids.other },
   })),
@@ -398,6 +399,12 @@ export const FINDING_FIELD_CASES: readonly FindingFieldCase[] = [
   })),
   deny('user', 'create', 'changeRegion without its distance', AnnotationMessages.changeRegionInvalid, (ids) => ({
     changeRegion: { referenceModelId: ids.other, regionId: 1 },
+  })),
+  ...denyBoth('create', 'a change region on a distance (a change region is one point)', AnnotationMessages.changeRegionPoint, (ids) => ({
+    kind: 'polyline',
+    points: points(2),
+    measure: 'distance',
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 },
   })),
   deny('user', 'create', 'changeRegion with another key', DocumentMessages.unknownFields('a finding', ['side']), (ids) => ({
     changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3, side: 'capture' },

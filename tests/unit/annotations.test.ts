@@ -307,7 +307,10 @@ describe('findingRows', () => {
     const [scaled] = findingRows([finding('m2025', 1, { changeRegion: region })], models);
     // m2025 has 2 units a metre
     expect(scaled!.changeRegion).toBe('Change region 2 against 2024 survey: max +0.31 m');
-    const [unscaled] = findingRows([finding('m2024', 1, { changeRegion: { ...region, referenceModelId: 'm2025', maxDistance: -0.45 } })], models);
+    const [unscaled] = findingRows(
+      [finding('m2024', 1, { changeRegion: { ...region, referenceModelId: 'm2025', maxDistance: -0.45 } })],
+      models,
+    );
     expect(unscaled!.changeRegion).toBe('Change region 2 against 2025 survey: max −0.45 model units');
     // a reference the reader does not know: its id
     const [unknown] = findingRows([finding('m2025', 1, { changeRegion: { ...region, referenceModelId: 'gone' } })], models);

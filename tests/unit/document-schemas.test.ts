@@ -219,6 +219,10 @@ describe('parseStoredDocument', () => {
     expect(messageOf('annotations', 'm1_1', { ...finding, changeRegion: { ...region, side: 'capture' } })).toBe(
       DocumentMessages.unknownFields('a finding', ['side']),
     );
+    // one point, the region's centre
+    const distance = { kind: 'polyline', measure: 'distance', points: [finding.points[0], { x: 0, y: 0, z: 0 }] };
+    expect(messageOf('annotations', 'm1_1', { ...finding, ...distance })).toBeNull();
+    expect(messageOf('annotations', 'm1_1', { ...finding, ...distance, changeRegion: region })).toBe(AnnotationMessages.changeRegionPoint);
   });
 
   it('alignments: key, two models, an invertible affine matrix, the pairs of the method, a finite error', () => {
@@ -395,7 +399,11 @@ describe('storedDocument: stored = validated', () => {
     }
     // a change region: of a change map of the finding's model whose reference they may read
     const mapLookup = (collection: CollectionName, id: string): Record<string, unknown> | null =>
-      collection === 'changeMaps' ? (['m2__m1', 'm3__m1'].includes(id) ? { referenceModelId: id.split('__')[0] } : null) : lookup(collection, id);
+      collection === 'changeMaps'
+        ? ['m2__m1', 'm3__m1'].includes(id)
+          ? { referenceModelId: id.split('__')[0] }
+          : null
+        : lookup(collection, id);
     const region = (referenceModelId: string) => ({ ...mine, changeRegion: { referenceModelId, regionId: 1, maxDistance: 0.3 } });
     expect(refusal(() => storedDocument(user, change('annotations', 'm1_1', null, region('m2')), mapLookup))).toBe('stored');
     for (const referenceModelId of ['m3', 'm4']) {
@@ -407,7 +415,9 @@ describe('storedDocument: stored = validated', () => {
     expect(
       refusal(() => storedDocument(user, change('annotations', 'm1_1', region('m3'), { ...region('m3'), title: 'Later' }), mapLookup)),
     ).toBe('stored');
-    expect(storedDocument(admin, change('annotations', 'm1_1', null, { ...finding, changeRegion: region('m4').changeRegion }), () => null)).toMatchObject({
+    expect(
+      storedDocument(admin, change('annotations', 'm1_1', null, { ...finding, changeRegion: region('m4').changeRegion }), () => null),
+    ).toMatchObject({
       changeRegion: { referenceModelId: 'm4' },
     });
     // admins keep given times and link any well-formed follow-up (an import)

@@ -194,7 +194,11 @@ describe('readableFinding and findingRows on malformed stored findings', () => {
     expect(readableFinding(good)).toEqual(good);
     // a finding stored before change regions reads with none; a malformed one is dropped
     expect(readableFinding(stored({ changeRegion: undefined })).changeRegion).toBeNull();
-    for (const changeRegion of ['region 3', { referenceModelId: 'm0', regionId: 0, maxDistance: 1 }, { referenceModelId: 7, regionId: 1, maxDistance: 1 }]) {
+    for (const changeRegion of [
+      'region 3',
+      { referenceModelId: 'm0', regionId: 0, maxDistance: 1 },
+      { referenceModelId: 7, regionId: 1, maxDistance: 1 },
+    ]) {
       expect(readableFinding(stored({ changeRegion })).changeRegion).toBeNull();
     }
     expect(findingFacts(good)).toBe('Crack · Severity 3 · Moderate · Open');

@@ -230,7 +230,9 @@ describe('FindingsReport: Export CSV and Print', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     const lines = downloads[0]!.split('\r\n');
     expect(lines[0]!.endsWith(',ID,Change Region')).toBe(true);
-    expect(lines.find((line) => line.includes('Change region 2: added or moved'))!.endsWith(',Change region 2 against 2024 survey: max +0.31 m')).toBe(true);
+    expect(
+      lines.find((line) => line.includes('Change region 2: added or moved'))!.endsWith(',Change region 2 against 2024 survey: max +0.31 m'),
+    ).toBe(true);
   });
 
   it('names the file by structure ID, else slug, else id, without characters a file name cannot hold', () => {

@@ -61,7 +61,8 @@ export function useFindingWrites(modelId: string, author: AuthUser): FindingWrit
   const { uid, email } = author;
   return useMemo(
     () => ({
-      create: (input, options) => createAnnotation(catalog, modelId, input, { uid, email }, { changeRegion: options?.changeRegion ?? null }),
+      create: (input, options) =>
+        createAnnotation(catalog, modelId, input, { uid, email }, { changeRegion: options?.changeRegion ?? null }),
       update: (id, input) => updateAnnotation(catalog, id, input),
       remove: (id) => deleteAnnotation(catalog, id),
     }),

@@ -89,7 +89,11 @@ describe('ChangesPanel histogram', () => {
 
   it('says how many Gaussians lie within ± the threshold and how many beyond, with the axis ends in metres', () => {
     // bins of 0.1: ±0.2 takes the middle four whole (500 + 700 + 40 + 0)
-    render(<ChangesPanel {...props({ changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null }, threshold: 0.2, scaleMax: 0.4 })} />);
+    render(
+      <ChangesPanel
+        {...props({ changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null }, threshold: 0.2, scaleMax: 0.4 })}
+      />,
+    );
     const figure = screen.getByRole('figure');
     expect(within(figure).getByTestId('changes-histogram-text').textContent).toBe(
       '1,240 Gaussians within ±0.2 m, 60 beyond (1,300 measured, from −0.4 m to +0.4 m). Dashed lines: ± the threshold; bar heights on a log scale.',
@@ -109,12 +113,24 @@ describe('ChangesPanel histogram', () => {
 
   it('estimates a bin the threshold cuts, and follows the threshold; model units without a scale', () => {
     const { rerender } = render(
-      <ChangesPanel {...props({ changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null }, unitsPerMetre: null, threshold: 0.05 })} />,
+      <ChangesPanel
+        {...props({
+          changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null },
+          unitsPerMetre: null,
+          threshold: 0.05,
+        })}
+      />,
     );
     const text = () => screen.getByTestId('changes-histogram-text').textContent;
     // half of each of the two middle bins: 350 + 20
-    expect(text()).toMatch(/^About 370 Gaussians within ±0.05 model units, about 930 beyond \(1,300 measured, from −0.4 model units to \+0.4 model units\)\./);
-    rerender(<ChangesPanel {...props({ changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null }, unitsPerMetre: null, threshold: 0.5 })} />);
+    expect(text()).toMatch(
+      /^About 370 Gaussians within ±0.05 model units, about 930 beyond \(1,300 measured, from −0.4 model units to \+0.4 model units\)\./,
+    );
+    rerender(
+      <ChangesPanel
+        {...props({ changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null }, unitsPerMetre: null, threshold: 0.5 })}
+      />,
+    );
     expect(text()).toMatch(/^1,300 Gaussians within ±0.5 model units, 0 beyond/);
     expect(screen.getByRole('figure').querySelectorAll('line')).toHaveLength(0);
   });

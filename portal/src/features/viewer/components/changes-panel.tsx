@@ -204,7 +204,6 @@ export interface ChangesPanelProps {
   applied?: AppliedColours | null;
 }
 
-
 /** The changes panel: legend, histogram, threshold, colouring state, out-of-date note and the change regions. */
 export function ChangesPanel({
   changeMap,
@@ -301,7 +300,11 @@ export function ChangesPanel({
                     </button>
                   ) : null}
                   {onCreateFinding ? (
-                    <button type="button" aria-label={`Create finding from change region ${region.id}`} onClick={() => onCreateFinding(region)}>
+                    <button
+                      type="button"
+                      aria-label={`Create finding from change region ${region.id}`}
+                      onClick={() => onCreateFinding(region)}
+                    >
                       Create finding
                     </button>
                   ) : null}

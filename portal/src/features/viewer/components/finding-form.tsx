@@ -90,7 +90,15 @@ export interface FindingFormProps {
 }
 
 /** The new-or-edit form of a finding. */
-export function FindingForm({ annotation, geometry, focusOnOpen = false, photoOptions, unitsPerMetre, onSubmit, onCancel }: FindingFormProps) {
+export function FindingForm({
+  annotation,
+  geometry,
+  focusOnOpen = false,
+  photoOptions,
+  unitsPerMetre,
+  onSubmit,
+  onCancel,
+}: FindingFormProps) {
   const editing = annotation !== null;
   const points = annotation?.points ?? geometry.points;
   const measureKind = annotation ? annotation.measure : geometry.measure;

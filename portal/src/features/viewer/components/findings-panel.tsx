@@ -134,8 +134,8 @@ export function FindingsPanel({
               : draft.changeRegion
                 ? `From ${draft.changeRegion.text.replace(/^Change/, 'change')}.`
                 : draft.points.length === 1
-                ? `At the picked point ${formatPoint(draft.points[0]!)}.`
-                : `For the saved measurement (${draft.points.length} points).`}
+                  ? `At the picked point ${formatPoint(draft.points[0]!)}.`
+                  : `For the saved measurement (${draft.points.length} points).`}
           </p>
         </div>
       ) : null}

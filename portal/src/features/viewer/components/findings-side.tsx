@@ -101,7 +101,11 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
   const markers = useMemo(
     () =>
       open
-        ? findingMarkers(list ?? [], selectedId, requested ? (requested.draft.points[0] ?? null) : measurement ? null : (picked?.point ?? null))
+        ? findingMarkers(
+            list ?? [],
+            selectedId,
+            requested ? (requested.draft.points[0] ?? null) : measurement ? null : (picked?.point ?? null),
+          )
         : [],
     [open, list, selectedId, picked, measurement, requested],
   );
