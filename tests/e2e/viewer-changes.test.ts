@@ -202,19 +202,7 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
       /Gaussians within ±[\d.]+ model units, (about )?[\d,]+ beyond/,
     );
 
-    // The threshold by the keyboard: from the level of detection to 0 (every measured Gaussian in colour), then to the scale's end.
-    const changed = async () => Number(await panel.getAttribute('data-changed-gaussians'));
-    await expect.poll(changed).toBeGreaterThan(0);
-    const atLevel = await changed();
-    const slider = panel.getByRole('slider', { name: /^Threshold: / });
-    await slider.focus();
-    await slider.press('Home');
-    await expect.poll(() => panel.getAttribute('data-applied-threshold')).toBe('0');
-    expect(await changed()).toBeGreaterThan(atLevel * 2);
-    expect(await slider.getAttribute('aria-valuetext')).toBe('0 model units');
-    await slider.press('End');
-    await expect.poll(changed).toBeLessThan(atLevel);
-
+    // At the level of detection: 1400×900, then a phone's 390×844.
     await shown.setViewportSize({ width: 1400, height: 900 });
     await settledPixels(shown);
     await shown.screenshot({ path: join(RESULTS, 'viewer-changes-panel-1400.png') });
@@ -244,8 +232,9 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
     found.push(...(await axeViolations(shown, '390 changes panel')));
     expect(found).toEqual([]);
 
-    // A region's 'Create finding': the findings form, prefilled and naming the region; saved, the finding is listed naming it.
     await shown.setViewportSize({ width: 1400, height: 900 });
+
+    // A region's 'Create finding': the findings form, prefilled and naming the region; saved, the finding is listed naming it.
     const region = regions.find((r) => r.side === 'capture')!;
     await panel.getByRole('button', { name: `Create finding from change region ${region.id}`, exact: true }).click();
     const form = shown.getByTestId('finding-form');
@@ -259,6 +248,21 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
     const item = shown.getByTestId('finding-item').filter({ hasText: `Change region ${region.id}: added or moved` });
     await expect.poll(() => item.count()).toBe(1);
     expect(await item.getByTestId('finding-change-region').textContent()).toMatch(new RegExp(`^Change region ${region.id}: max `));
+    await settledPixels(shown);
+    await shown.screenshot({ path: join(RESULTS, 'viewer-changes-finding-1400.png') });
+
+    // The threshold by the keyboard: from the level of detection to 0 (every measured Gaussian in colour), then to the scale's end.
+    const changed = async () => Number(await panel.getAttribute('data-changed-gaussians'));
+    await expect.poll(changed).toBeGreaterThan(0);
+    const atLevel = await changed();
+    const slider = panel.getByRole('slider', { name: /^Threshold: / });
+    await slider.focus();
+    await slider.press('Home');
+    await expect.poll(() => panel.getAttribute('data-applied-threshold')).toBe('0');
+    expect(await changed()).toBeGreaterThan(atLevel * 2);
+    expect(await slider.getAttribute('aria-valuetext')).toBe('0 model units');
+    await slider.press('End');
+    await expect.poll(changed).toBeLessThan(atLevel);
 
     // The project's findings report names it with its reference.
     await shown.goto(`${server.url}/projects/${capture.projectId}/findings`);

@@ -3,12 +3,14 @@
  * distances (equal bins from the histogram's min to its max), each bar in the change scale's
  * colour at the bin's centre (the colours the capture is painted with), dashed marks at ± the
  * current threshold, the axis ends in metres (model units without a scale) and, as text for every
- * reader, how many Gaussians lie within ± the threshold and how many beyond. Bar heights are on a
- * logarithmic scale: the unchanged bins hold nearly every Gaussian and would flatten the rest.
+ * reader, how many Gaussians lie within ± the threshold and how many beyond: counted from the
+ * per-Gaussian values once the capture is painted with them, else estimated from the bins. Bar
+ * heights are on a logarithmic scale: the unchanged bins hold nearly every Gaussian and would
+ * flatten the rest.
  */
 import { formatNumber } from '@shared/format.js';
 import type { ChangeMapData } from '@shared/types.js';
-import { changeColour, formatChangeDistance, histogramSplit } from '../lib/change-colours.js';
+import { changeColour, formatChangeDistance, histogramSplit, type HistogramSplit } from '../lib/change-colours.js';
 
 export interface ChangeHistogramProps {
   histogram: ChangeMapData['histogram'];
@@ -18,13 +20,31 @@ export interface ChangeHistogramProps {
   scaleMax: number;
   /** The capture's scale, or null: model units. */
   unitsPerMetre: number | null;
+  /** The split counted from the per-Gaussian values at this threshold, or null: estimated from the bins. */
+  counted?: { within: number; beyond: number } | null;
 }
 
 /** The drawing's height in its own units (the width is one unit a bin). */
 const HEIGHT = 40;
 
+/**
+ * How the measured Gaussians fall about the threshold, in words: '1,240 Gaussians within ±0.2 m,
+ * 60 beyond'; an estimated split (the threshold cuts a bin) says 'about', and 'almost none' for an
+ * estimate that rounds to 0.
+ */
+function splitText(split: HistogramSplit, threshold: string): string {
+  const { within, beyond, estimated } = split;
+  const about = estimated ? 'about ' : '';
+  const inside =
+    estimated && within === 0
+      ? 'Almost no Gaussians'
+      : `${estimated ? 'About ' : ''}${formatNumber(within)} ${within === 1 ? 'Gaussian' : 'Gaussians'}`;
+  const outside = estimated && beyond === 0 ? 'almost none' : `${about}${formatNumber(beyond)}`;
+  return `${inside} within ±${threshold}, ${outside} beyond`;
+}
+
 /** The histogram (see the module comment). */
-export function ChangeHistogram({ histogram, threshold, scaleMax, unitsPerMetre }: ChangeHistogramProps) {
+export function ChangeHistogram({ histogram, threshold, scaleMax, unitsPerMetre, counted = null }: ChangeHistogramProps) {
   const { min, max, counts } = histogram;
   const bins = counts.length;
   const span = max - min;
@@ -34,8 +54,9 @@ export function ChangeHistogram({ histogram, threshold, scaleMax, unitsPerMetre 
   // x of a distance on the drawing (null outside the histogram's range).
   const at = (value: number): number | null => (span > 0 && value >= min && value <= max ? ((value - min) / span) * bins : null);
   const marks = [-threshold, threshold].map(at).filter((x): x is number => x !== null);
-  const split = histogramSplit(histogram, threshold);
-  const about = split.estimated ? 'About ' : '';
+  const split: HistogramSplit = counted
+    ? { ...counted, total: counted.within + counted.beyond, estimated: false }
+    : histogramSplit(histogram, threshold);
   return (
     <figure className="changes-histogram" data-testid="changes-histogram">
       <svg
@@ -60,9 +81,7 @@ export function ChangeHistogram({ histogram, threshold, scaleMax, unitsPerMetre 
         <span>{d(max, true)}</span>
       </p>
       <figcaption className="changes-histogram-text" data-testid="changes-histogram-text">
-        {about}
-        {formatNumber(split.within)} {split.within === 1 ? 'Gaussian' : 'Gaussians'} within ±{d(threshold)}, {about.toLowerCase()}
-        {formatNumber(split.beyond)} beyond
+        {splitText(split, d(threshold))}
         <span className="visually-hidden">
           {' '}
           ({formatNumber(split.total)} measured, from {d(min, true)} to {d(max, true)})

@@ -132,7 +132,44 @@ describe('ChangesPanel histogram', () => {
       />,
     );
     expect(text()).toMatch(/^1,300 Gaussians within ±0.5 model units, 0 beyond/);
+    // (± the threshold lies outside the histogram: no marks)
     expect(screen.getByRole('figure').querySelectorAll('line')).toHaveLength(0);
+    // an estimate that rounds to nothing says so
+    rerender(
+      <ChangesPanel
+        {...props({
+          changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null },
+          unitsPerMetre: null,
+          threshold: 0.399,
+        })}
+      />,
+    );
+    expect(text()).toMatch(/^About 1,300 Gaussians within ±0.399 model units, almost none beyond \(/);
+    rerender(
+      <ChangesPanel
+        {...props({
+          changeMap: { map: { ...map, histogram }, outOfDate: null, referenceName: null },
+          unitsPerMetre: null,
+          threshold: 0.00001,
+        })}
+      />,
+    );
+    expect(text()).toMatch(/^Almost no Gaussians within ±0.00001 model units, about 1,300 beyond \(/);
+  });
+
+  it('counts the split from the values the capture was painted with, at that threshold', () => {
+    const shown = { map: { ...map, histogram }, outOfDate: null, referenceName: null };
+    const { rerender } = render(
+      <ChangesPanel {...props({ changeMap: shown, threshold: 0.05, applied: { threshold: 0.05, changed: 120, measured: 1300 } })} />,
+    );
+    const text = () => screen.getByTestId('changes-histogram-text').textContent;
+    expect(text()).toMatch(/^1,180 Gaussians within ±0.05 m, 120 beyond \(1,300 measured,/);
+    expect(screen.getByTestId('changes-panel').getAttribute('data-changed-gaussians')).toBe('120');
+    // painted at another threshold (the slider moved since): the bins' estimate
+    rerender(
+      <ChangesPanel {...props({ changeMap: shown, threshold: 0.05, applied: { threshold: 0.02, changed: 400, measured: 1300 } })} />,
+    );
+    expect(text()).toMatch(/^About 370 Gaussians within ±0.05 m, about 930 beyond/);
   });
 
   it('splits a histogram: whole bins, cut bins by their share, one value repeated', () => {

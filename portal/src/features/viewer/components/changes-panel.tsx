@@ -103,7 +103,7 @@ export function useChangesTool(model: Model | null, onCreateFinding?: (draft: Fi
     const { distances } = values.data;
     const done = distances.length === alphas.length && engine.setSplatColours(changeColours(distances, alphas, thresholdNow, scaleMax));
     setColoured(done);
-    setApplied(done ? { threshold: thresholdNow, changed: countChanged(distances, thresholdNow) } : null);
+    setApplied(done ? { threshold: thresholdNow, ...countChanged(distances, thresholdNow) } : null);
   }, [open, engine, alphas, values, thresholdNow, scaleMax]);
 
   // Off (or the tool going away): the capture's own colours.
@@ -175,13 +175,20 @@ export interface AppliedColours {
   threshold: number;
   /** Gaussians with |distance| at or above the threshold (in colour; the rest grey or unmeasured). */
   changed: number;
+  /** Gaussians with a distance (the rest are unmeasured). */
+  measured: number;
 }
 
-/** How many distances are at or above the threshold in size (NaN, unmeasured, is not). */
-function countChanged(distances: Float32Array, threshold: number): number {
+/** How many distances there are (not NaN, unmeasured) and how many of them are at or above the threshold in size. */
+function countChanged(distances: Float32Array, threshold: number): { changed: number; measured: number } {
   let changed = 0;
-  for (const distance of distances) if (Math.abs(distance) >= threshold) changed += 1;
-  return changed;
+  let measured = 0;
+  for (const distance of distances) {
+    if (Number.isNaN(distance)) continue;
+    measured += 1;
+    if (Math.abs(distance) >= threshold) changed += 1;
+  }
+  return { changed, measured };
 }
 
 export interface ChangesPanelProps {
@@ -265,7 +272,15 @@ export function ChangesPanel({
           {unitsPerMetre ? '' : ' This model has no scale: distances are in model units.'}
         </p>
       </div>
-      <ChangeHistogram histogram={map.histogram} threshold={threshold} scaleMax={scaleMax} unitsPerMetre={unitsPerMetre} />
+      <ChangeHistogram
+        histogram={map.histogram}
+        threshold={threshold}
+        scaleMax={scaleMax}
+        unitsPerMetre={unitsPerMetre}
+        counted={
+          applied && applied.threshold === threshold ? { within: applied.measured - applied.changed, beyond: applied.changed } : null
+        }
+      />
       <label className="changes-threshold-label" htmlFor={sliderId}>
         Threshold: {d(threshold)} (level of detection {d(map.levelOfDetection)})
       </label>
