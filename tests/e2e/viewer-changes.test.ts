@@ -25,6 +25,7 @@ import type { Model } from '@shared/types.js';
 import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
 import {
   browserSkipReason,
+  coveredControls,
   launchChromium,
   offlineContext,
   RESULTS,
@@ -217,16 +218,7 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
         return view && box ? box.y - (view.y + view.height) : null;
       })
       .toBeGreaterThanOrEqual(-1);
-    const covered = await shown.locator('.viewport-toolbar button').evaluateAll((buttons) =>
-      buttons
-        .filter((button) => {
-          const box = button.getBoundingClientRect();
-          const x = box.left + box.width / 2;
-          return [box.top + 3, box.top + box.height / 2, box.bottom - 3].some((y) => !button.contains(document.elementFromPoint(x, y)));
-        })
-        .map((button) => button.textContent),
-    );
-    expect(covered).toEqual([]);
+    expect(await coveredControls(shown, '.viewport-toolbar button')).toEqual([]);
     await settledPixels(shown);
     await shown.screenshot({ path: join(RESULTS, 'viewer-changes-panel-390.png') });
     found.push(...(await axeViolations(shown, '390 changes panel')));

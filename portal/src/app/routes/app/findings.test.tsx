@@ -8,7 +8,7 @@ import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
 import { findingModelFacts, findingRows, findingsCsv } from '@shared/annotations.js';
 import type { Annotation, Model } from '@shared/types.js';
 import { createAnnotation, listProjectAnnotations } from '@shared/workflows/index.js';
-import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 import { FindingsReport } from '../../../features/findings/components/findings-report.js';
 import { findingsFileName } from '../../../features/findings/lib/download.js';
@@ -153,28 +153,37 @@ describe('Findings report route', () => {
   });
 });
 
+/**
+ * The report of the findings on `shown` (read from `test`'s backend), without a viewer URL yet.
+ * @returns the findings, and what Export CSV downloaded ([file name, text, type] each) and Print printed
+ */
+async function showReport(test: TestBackend, shown: Model[]) {
+  const findings: Annotation[] = await listProjectAnnotations(
+    test.backend.catalog,
+    shown.map((m) => m.id),
+  );
+  const downloads: Array<[string, string, string]> = [];
+  const prints = { count: 0 };
+  render(
+    <MemoryApp backend={test.backend} path="/r" pattern="/r">
+      <FindingsReport
+        project={project}
+        models={shown}
+        findings={success(findings)}
+        viewerUrl={null}
+        download={(name, text, type) => downloads.push([name, text, type])}
+        print={() => (prints.count += 1)}
+      />
+    </MemoryApp>,
+  );
+  return { findings, downloads, prints };
+}
+
 describe('FindingsReport: Export CSV and Print', () => {
   it('exports the rows shown as {structure_id}-findings.csv and prints through window.print', async () => {
     const test = await seeded('user');
     const visible = models.filter((m) => m.visible !== false);
-    const findings: Annotation[] = await listProjectAnnotations(
-      test.backend.catalog,
-      visible.map((m) => m.id),
-    );
-    const downloads: Array<[string, string, string]> = [];
-    let printed = 0;
-    render(
-      <MemoryApp backend={test.backend} path="/r" pattern="/r">
-        <FindingsReport
-          project={project}
-          models={visible}
-          findings={success(findings)}
-          viewerUrl={null}
-          download={(name, text, type) => downloads.push([name, text, type])}
-          print={() => printed++}
-        />
-      </MemoryApp>,
-    );
+    const { findings, downloads, prints } = await showReport(test, visible);
     // no viewer URL yet: the number is plain text
     expect(screen.queryByRole('link', { name: /open in the viewer/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
@@ -191,7 +200,7 @@ describe('FindingsReport: Export CSV and Print', () => {
         .map((line) => line.split(',')[4]),
     ).toEqual(['Crack at weld']);
     fireEvent.click(screen.getByRole('button', { name: 'Print' }));
-    expect(printed).toBe(1);
+    expect(prints.count).toBe(1);
   });
 
   it('names the change region a finding was made from, in the table and as the last column of the CSV', async () => {
@@ -204,22 +213,7 @@ describe('FindingsReport: Export CSV and Print', () => {
       author,
       { changeRegion: { referenceModelId: 'm24', regionId: 2, maxDistance: 0.62 } },
     );
-    const findings: Annotation[] = await listProjectAnnotations(
-      test.backend.catalog,
-      models.map((m) => m.id),
-    );
-    const downloads: string[] = [];
-    render(
-      <MemoryApp backend={test.backend} path="/r" pattern="/r">
-        <FindingsReport
-          project={project}
-          models={models}
-          findings={success(findings)}
-          viewerUrl={null}
-          download={(_name, text) => downloads.push(text)}
-        />
-      </MemoryApp>,
-    );
+    const { downloads } = await showReport(test, models);
     const row = screen.getAllByTestId('finding-row').find((r) => r.textContent?.includes('Change region 2: added or moved'))!;
     // the 2025 survey has 2 units a metre: 0.62 units is 0.31 m
     expect(cellsOf(row).at(-1)).toBe('Change region 2 against 2024 survey: max +0.31 m');
@@ -228,7 +222,7 @@ describe('FindingsReport: Export CSV and Print', () => {
       'Distance: 5 units (2.5 m)',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
-    const lines = downloads[0]!.split('\r\n');
+    const lines = downloads[0]![1].split('\r\n');
     expect(lines[0]!.endsWith(',ID,Change Region')).toBe(true);
     expect(
       lines.find((line) => line.includes('Change region 2: added or moved'))!.endsWith(',Change region 2 against 2024 survey: max +0.31 m'),
