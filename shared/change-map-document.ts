@@ -2,11 +2,12 @@
  * The stored change map ('changeMaps', `ChangeMapData`) as pure rules: its limits, the messages
  * of its stored-document rules, the stamp of a model's file it records as an input, and whether a
  * stored map is out of date against the models and the alignment as they are now (its own
- * registration accepted as the alignment counts as up to date). The maths that
+ * registration accepted as the alignment counts as up to date), and its distances and change
+ * regions in words (the viewer's panel, the findings made from a region). The maths that
  * computes a change map is `shared/change-map/`; the reads and writes are
  * `shared/workflows/change-maps.ts`.
  */
-import type { AlignmentData, ChangeMapData, ModelData } from './types.js';
+import type { AlignmentData, ChangeMapData, FindingChangeRegion, ModelData } from './types.js';
 
 /** Most bins of a change map's histogram of distances. */
 export const CHANGE_MAP_HISTOGRAM_BINS_MAX = 64;
@@ -127,4 +128,47 @@ export function changeMapOutOfDate(
   if (files !== null) return files;
   if (!sameAlignment(map.inputs.alignment, alignment) && !isAcceptedRegistration(map, alignment)) return ChangeMapMessages.alignmentChanged;
   return null;
+}
+
+/**
+ * A number to three significant figures at most, trailing zeros dropped, as the change map's
+ * words show coordinates and distances.
+ * @param value any finite number
+ * @returns e.g. '0.3', '0.0125', '12.3', '1230'
+ */
+export function threeFigures(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
+
+/**
+ * A change-map distance in words: in metres when the model has a scale, else in model units; with
+ * its sign when `signed` (a minus sign, or a plus for positive values).
+ * @param value model units
+ * @param unitsPerMetre the capture's scale (`metadata.unitsPerMetre`), or null
+ * @param signed show '+' before positive values
+ * @returns e.g. '+0.3 m', '0.0125 model units', '−0.25 m' (a true minus sign)
+ */
+export function formatChangeDistance(value: number, unitsPerMetre: number | null | undefined, signed = false): string {
+  const scaled = unitsPerMetre && unitsPerMetre > 0 ? value / unitsPerMetre : value;
+  const text = threeFigures(Math.abs(scaled));
+  const sign = scaled < 0 && text !== '0' ? '−' : signed && scaled > 0 ? '+' : '';
+  return `${sign}${text} ${unitsPerMetre && unitsPerMetre > 0 ? 'm' : 'model units'}`;
+}
+
+/**
+ * The change region a finding was made from, in words, as the findings report, its CSV and the
+ * viewer name it: 'Change region 2 against Tower 2025: max +0.31 m' (without the reference's
+ * name: 'Change region 2: max +0.31 m').
+ * @param region the finding's `changeRegion` (distance in model units)
+ * @param referenceName the reference model's name, or null when not known to the reader
+ * @param unitsPerMetre the finding's model's scale (the capture's, as the viewer's panel uses), or null: model units
+ * @returns the text
+ */
+export function changeRegionText(
+  region: Pick<FindingChangeRegion, 'regionId' | 'maxDistance'>,
+  referenceName: string | null,
+  unitsPerMetre: number | null | undefined,
+): string {
+  const against = referenceName ? ` against ${referenceName}` : '';
+  return `Change region ${region.regionId}${against}: max ${formatChangeDistance(region.maxDistance, unitsPerMetre, true)}`;
 }

@@ -246,6 +246,25 @@ export interface AnnotationData {
    * (on another capture of the same structure). Null for a first finding.
    */
   followUpOf?: { annotationId: string; modelId: string } | null;
+  /**
+   * For a finding made from a change region of its model's change map (the viewer's 'Changes'
+   * mode): which region, against which reference, and how far it had moved; such a finding is one
+   * point, the region's centre. Null otherwise.
+   */
+  changeRegion?: FindingChangeRegion | null;
+}
+
+/**
+ * The change region a finding was made from (`AnnotationData.changeRegion`): kept as it was when
+ * the finding was made, since a change map computed again numbers its regions afresh.
+ */
+export interface FindingChangeRegion {
+  /** The reference model of the change map (its id; the finding's model is the capture). */
+  referenceModelId: string;
+  /** The region's number in that change map (`ChangeRegionData.id`), 1 or more. */
+  regionId: number;
+  /** The region's signed distance of largest magnitude (`ChangeRegionData.maxDistance`), model units. */
+  maxDistance: number;
 }
 
 /** A finding with its document id. */

@@ -23,6 +23,7 @@ export const FINDINGS_CSV_COLUMNS: ReadonlyArray<[keyof FindingRow, string]> = [
   ['followUpOf', 'Follow-up Of'],
   ['note', 'Note'],
   ['id', 'ID'],
+  ['changeRegion', 'Change Region'],
 ];
 
 /**

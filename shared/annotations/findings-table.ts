@@ -3,6 +3,7 @@
  * defensively (whatever was stored), the labels of its category, severity and status, and its row
  * with the model's facts, in the table's order.
  */
+import { changeRegionText } from '../change-map-document.js';
 import { formatIsoDate } from '../format.js';
 import type { Annotation, AnnotationCategory, AnnotationSeverity, AnnotationStatus, MeasureKind, Model, ModelPoint } from '../types.js';
 import { annotationMeasurement, formatMeasurement, formatPoint } from './measurements.js';
@@ -36,6 +37,8 @@ export interface FindingRow {
   /** The original finding's id for a follow-up, or ''. */
   followUpOf: string;
   note: string;
+  /** The change region it was made from, 'Change region 2 against Tower 2025: max +0.31 m', or ''. */
+  changeRegion: string;
 }
 
 /** The model facts a findings row shows. */
@@ -121,7 +124,8 @@ export function findingFacts(annotation: Pick<Annotation, 'category' | 'severity
  * known kind, there are two or more points and none was dropped (a measurement over a changed
  * list of points would be wrong); up a well-formed point or null; photos the string entries;
  * created/updated times ISO strings that parse as dates, else null; followUpOf only with both ids
- * as strings; author email a string or null; project id a string or null.
+ * as strings; changeRegion only with a string reference id, a whole region number of 1 or more and
+ * a finite distance; author email a string or null; project id a string or null.
  * @param stored a finding as read from the catalog (any shape at run time)
  * @returns a finding with every field of the documented type; the input is not changed
  */
@@ -141,6 +145,7 @@ export function readableFinding(stored: Annotation): Annotation {
       : null;
   const time = (value: unknown): string | null => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : null);
   const follow = raw.followUpOf as Record<string, unknown> | null | undefined;
+  const region = raw.changeRegion as Record<string, unknown> | null | undefined;
   const severity = raw.severity;
   return {
     id,
@@ -165,6 +170,15 @@ export function readableFinding(stored: Annotation): Annotation {
       typeof follow === 'object' && follow !== null && typeof follow.annotationId === 'string' && typeof follow.modelId === 'string'
         ? { annotationId: follow.annotationId, modelId: follow.modelId }
         : null,
+    changeRegion:
+      typeof region === 'object' &&
+      region !== null &&
+      typeof region.referenceModelId === 'string' &&
+      Number.isSafeInteger(region.regionId) &&
+      (region.regionId as number) >= 1 &&
+      Number.isFinite(region.maxDistance)
+        ? { referenceModelId: region.referenceModelId, regionId: region.regionId as number, maxDistance: region.maxDistance as number }
+        : null,
   };
 }
 
@@ -172,9 +186,11 @@ export function readableFinding(stored: Annotation): Annotation {
  * Rows of the findings table, ordered by capture date (oldest first), model, then severity
  * (highest first; unknown last) and number. Every finding is read through
  * {@link readableFinding}, so a malformed stored finding gives a row with what it has and never
- * an error.
+ * an error. A finding made from a change region names it with its reference model's name (the
+ * reference's id when `models` does not have it) and its distance in the finding's model's scale.
  * @param annotations the findings, as stored
- * @param models the facts of each finding's model, by model id (a missing model shows its id)
+ * @param models the facts of each finding's model and of the references of its change regions,
+ *   by model id (a missing model shows its id)
  */
 export function findingRows(annotations: readonly Annotation[], models: ReadonlyMap<string, FindingModelFacts>): FindingRow[] {
   const rows = annotations.map(readableFinding).map((a): FindingRow => {
@@ -199,6 +215,13 @@ export function findingRows(annotations: readonly Annotation[], models: Readonly
       photos: a.photos.join(' '),
       followUpOf: a.followUpOf?.annotationId ?? '',
       note: a.note,
+      changeRegion: a.changeRegion
+        ? changeRegionText(
+            a.changeRegion,
+            models.get(a.changeRegion.referenceModelId)?.name ?? a.changeRegion.referenceModelId,
+            model?.unitsPerMetre,
+          )
+        : '',
     };
   });
   rows.sort(

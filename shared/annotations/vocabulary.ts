@@ -86,6 +86,11 @@ export const AnnotationMessages = {
   followUpInvalid: 'A follow-up names its original finding as {annotationId: "{modelId}_{seq}", modelId} of another model',
   /** Also for an original the writer may not read (a hidden model's finding): the answer does not tell which. */
   followUpNotFound: 'The original finding of a follow-up must be a finding you can open, of another model of the same project',
+  changeRegionInvalid:
+    "A finding's change region is {referenceModelId, regionId, maxDistance}: another model's id, a whole region number of 1 or more and a finite distance in model units",
+  changeRegionPoint: "A finding made from a change region is one point, the region's centre",
+  /** Also for a change map the writer may not read (its reference hidden): the answer does not tell which. */
+  changeRegionNotFound: 'The change region of a finding must be of a change map of its model that you can open',
   /** A non-admin's write of a finding with its own times (only admins and imports keep given times). */
   serverTimeRequired: "A finding's created_at and last_updated are set by the server: send the server-time sentinel",
   createdAtChanged: "A finding's created_at never changes",

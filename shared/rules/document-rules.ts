@@ -254,6 +254,7 @@ const FINDING_FIELDS: readonly string[] = [
   'author_email',
   'created_at',
   'followUpOf',
+  'changeRegion',
 ];
 
 /** The model fields a non-admin's finding create changes: the count and the sequence, nothing else. */

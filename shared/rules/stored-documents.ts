@@ -13,11 +13,13 @@
  *   which the server resolves to one time per commit; any other value is refused), and a
  *   `followUpOf` names a finding that exists, that the writer may read (its model there and not
  *   hidden; refused with the same message as a missing one), on the model it names, of the same
- *   project.
+ *   project; and a new or changed `changeRegion` names a change map of the finding's own model
+ *   that exists and that the writer may read (its reference model there and not hidden; refused
+ *   alike when missing or withheld).
  * Admins and the service key may keep given times (an import preserves them) and link any
- * follow-up of the right form; the shapes stay exact for them too.
+ * follow-up or change region of the right form; the shapes stay exact for them too.
  */
-import { AnnotationMessages } from '@shared/annotations.js';
+import { AnnotationMessages, alignmentId } from '@shared/annotations.js';
 import { isPlainObject } from '@shared/documents/merge.js';
 import type { Json } from '@shared/documents/merge.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
@@ -81,9 +83,10 @@ const refuse = (message: string, id: string, path: string): AppError =>
 
 /**
  * The fields of a non-admin's finding that the server owns (see the module comment): the times,
- * and a follow-up link to a finding the writer may read, on the model it names, of the same project.
+ * a follow-up link to a finding the writer may read, on the model it names, of the same project,
+ * and a change region of a change map of the finding's model that the writer may read.
  * @throws AppError `invalid-argument` ({@link AnnotationMessages.serverTimeRequired},
- *   `createdAtChanged`, `followUpNotFound`)
+ *   `createdAtChanged`, `followUpNotFound`, `changeRegionNotFound`)
  */
 function checkFindingServerFields(change: PendingChange, stored: Json, lookup: DocumentLookup): void {
   const { before, id, now } = change;
@@ -94,6 +97,12 @@ function checkFindingServerFields(change: PendingChange, stored: Json, lookup: D
     throw refuse(AnnotationMessages.createdAtChanged, id, 'created_at');
   }
   if (stored.last_updated !== now) throw refuse(AnnotationMessages.serverTimeRequired, id, 'last_updated');
+  checkFollowUp(change, stored, lookup);
+  checkChangeRegion(change, stored, lookup);
+}
+
+/** A non-admin's new or changed follow-up link: to a finding they may read, on the model it names, of the same project. */
+function checkFollowUp({ before, id }: PendingChange, stored: Json, lookup: DocumentLookup): void {
   const link = stored.followUpOf as { annotationId: string; modelId: string } | null | undefined;
   if (link === null || link === undefined || (before !== null && sameValue(before.followUpOf, link))) return;
   const original = lookup('annotations', link.annotationId);
@@ -105,4 +114,17 @@ function checkFindingServerFields(change: PendingChange, stored: Json, lookup: D
     model !== null &&
     !isHiddenModel(model);
   if (!readable) throw refuse(AnnotationMessages.followUpNotFound, id, 'followUpOf');
+}
+
+/**
+ * A non-admin's new or changed change region: the change map of the finding's model against the
+ * reference it names exists, and the reference is there and not hidden (a change map is read with
+ * both its models; the finding's own model was checked by the write's rule).
+ */
+function checkChangeRegion({ before, id }: PendingChange, stored: Json, lookup: DocumentLookup): void {
+  const region = stored.changeRegion as { referenceModelId: string } | null | undefined;
+  if (region === null || region === undefined || (before !== null && sameValue(before.changeRegion, region))) return;
+  const map = lookup('changeMaps', alignmentId(region.referenceModelId, String(stored.modelId)));
+  const reference = map === null ? null : lookup('models', region.referenceModelId);
+  if (reference === null || isHiddenModel(reference)) throw refuse(AnnotationMessages.changeRegionNotFound, id, 'changeRegion');
 }

@@ -63,13 +63,33 @@ const followUpOf = z
   .nullable();
 
 /**
+ * `changeRegion`: null, or the change region a finding was made from: the reference model's id, a
+ * whole region number of 1 or more and a finite signed distance (model units).
+ */
+const findingChangeRegion = z
+  .strictObject(
+    {
+      referenceModelId: idText(AnnotationMessages.changeRegionInvalid),
+      regionId: z
+        .number({ error: AnnotationMessages.changeRegionInvalid })
+        .int(AnnotationMessages.changeRegionInvalid)
+        .min(1, AnnotationMessages.changeRegionInvalid),
+      maxDistance: z.number({ error: AnnotationMessages.changeRegionInvalid }),
+    },
+    { error: AnnotationMessages.changeRegionInvalid },
+  )
+  .nullable();
+
+/**
  * A finding's fields ('annotations', `AnnotationData`): the content fields of
  * {@link annotationFieldSchemas} in the form's order (so the first problem is the one the form
  * reports first), the model and number, the author (a uid of 1–128 characters without control
- * characters, an email address or null), the times and the follow-up link
- * (`{annotationId: '{modelId}_{seq}', modelId}`). `created_at`, `last_updated` and `followUpOf`
- * may be absent (findings stored before them); `up` may be absent (null). How the fields fit
- * together (`annotationShapeProblem`; a follow-up of another model) and the key
+ * characters, an email address or null), the times, the follow-up link
+ * (`{annotationId: '{modelId}_{seq}', modelId}`) and the change region it was made from
+ * (`{referenceModelId, regionId, maxDistance}`). `created_at`, `last_updated`, `followUpOf` and
+ * `changeRegion` may be absent (findings stored before them); `up` may be absent (null). How the
+ * fields fit together (`annotationShapeProblem`; a follow-up of another model, a change region
+ * against another model on a finding of one point) and the key
  * (`{modelId}_{seq}`) are `parseStoredDocument`'s (documents.ts) to check.
  */
 export const annotationDocumentSchema = z.strictObject({
@@ -91,6 +111,7 @@ export const annotationDocumentSchema = z.strictObject({
   created_at: timestamp.optional(),
   last_updated: timestamp.optional(),
   followUpOf: followUpOf.optional(),
+  changeRegion: findingChangeRegion.optional(),
 });
 
 /** An alignment's matrix: 16 finite numbers, column-major, of an invertible affine transform (last row 0 0 0 1). */

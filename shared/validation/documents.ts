@@ -84,10 +84,11 @@ function fieldMessages(collection: CollectionName): z.core.$ZodErrorMap {
 /**
  * The rules of a collection that tie fields together, checked on the raw data whatever its
  * fields' own problems (so that a write cannot slip a misfit past a problem it did not cause): a
- * finding's kind, measure and up against its points ({@link annotationShapeProblem}) and a
- * follow-up of another model; an alignment of two different models with the pairs its method
- * takes, and a `previous` (what an 'icp' alignment replaced) only on an 'icp' alignment, with the
- * pairs its own method takes; a change map of two different models whose values file is named after its reference
+ * finding's kind, measure and up against its points ({@link annotationShapeProblem}), a
+ * follow-up of another model and a change region against another model on a finding of one
+ * point; an alignment of two different models with the pairs its method takes, and a `previous`
+ * (what an 'icp' alignment replaced) only on an 'icp' alignment, with the pairs its own method
+ * takes; a change map of two different models whose values file is named after its reference
  * model (`models/{uuid}/changes/{referenceModelId}.bin`). A field that is not of its own type is
  * left to its field rule.
  */
@@ -99,6 +100,17 @@ function crossProblems(collection: CollectionName, data: Record<string, unknown>
     const link = data.followUpOf as { modelId?: unknown } | null | undefined;
     if (typeof link === 'object' && link !== null && link.modelId === data.modelId) {
       problems.push({ message: AnnotationMessages.followUpInvalid, path: ['followUpOf'], depends: [['followUpOf'], ['modelId']] });
+    }
+    const region = data.changeRegion as { referenceModelId?: unknown } | null | undefined;
+    if (typeof region === 'object' && region !== null && region.referenceModelId === data.modelId) {
+      problems.push({
+        message: AnnotationMessages.changeRegionInvalid,
+        path: ['changeRegion'],
+        depends: [['changeRegion'], ['modelId']],
+      });
+    }
+    if (typeof region === 'object' && region !== null && Array.isArray(data.points) && data.points.length !== 1) {
+      problems.push({ message: AnnotationMessages.changeRegionPoint, path: ['changeRegion'], depends: [['changeRegion'], ['points']] });
     }
   }
   if (collection === 'alignments') {
@@ -168,8 +180,9 @@ export type StoredDocumentResult<T> = { ok: true; value: T } | { ok: false; mess
 /**
  * Checks a document as it is to be stored (or as an export holds it) against its collection's
  * schema ({@link DOCUMENT_SCHEMAS}), the rules that tie its fields together (a finding's kind,
- * measure and up against its points, a follow-up of another model; an alignment of two models
- * with the pairs its method takes and a `previous` only when it is 'icp'; a change map of two models with its values file named after
+ * measure and up against its points, a follow-up of another model, a change region against
+ * another model on a finding of one point; an alignment of two models with the pairs its method
+ * takes and a `previous` only when it is 'icp'; a change map of two models with its values file named after
  * the reference) and its key rule: a finding at `{modelId}_{seq}`, an alignment and a change map
  * at `{referenceModelId}__{modelId}`, a user record at its uid, an admins entry at its email.
  * Timestamps are in the ports' form (ISO strings, no server-time sentinels).

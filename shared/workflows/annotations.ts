@@ -15,7 +15,7 @@ import { AppError, ErrorCode } from '../errors.js';
 import { parseChangeValuesPath } from '../paths.js';
 import type { CatalogPort, CatalogTransaction, WithId, WriteOp } from '../ports/catalog.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
-import type { Annotation, AnnotationData, CollectionTypes, Model } from '../types.js';
+import type { Annotation, AnnotationData, CollectionTypes, FindingChangeRegion, Model } from '../types.js';
 import { unwrap } from './util.js';
 
 /** Who writes a finding: the signed-in account (or, for the CLI's service key, a label such as 'cli'). */
@@ -44,6 +44,9 @@ async function modelOrThrow(catalog: Pick<CatalogPort | CatalogTransaction, 'get
  * @param input the finding's fields ({@link validateAnnotation})
  * @param author the author written into the finding (users must write their own uid)
  * @param options.followUpOf for a follow-up carried over from another capture: the original
+ * @param options.changeRegion for a finding made from a change region of the model's change map:
+ *   the reference, the region's number and its largest distance (model units), on a finding of one
+ *   point (the region's centre); a user's must name a change map of the model that they can read
  * @returns the stored finding (timestamps as the sentinel was resolved: null here; read it back for the server time)
  * @throws AppError `invalid-argument` (an {@link AnnotationMessages} text), `not-found` ('Model
  *   not found', also for a hidden model a user cannot see, and for a model deleted meanwhile),
@@ -56,9 +59,13 @@ export async function createAnnotation(
   modelId: string,
   input: AnnotationInput,
   author: AnnotationAuthor,
-  options: { followUpOf?: { annotationId: string; modelId: string } | null } = {},
+  options: { followUpOf?: { annotationId: string; modelId: string } | null; changeRegion?: FindingChangeRegion | null } = {},
 ): Promise<Annotation> {
   const values = unwrap(validateAnnotation(input));
+  // A finding made from a change region sits at the region's centre: one point.
+  if (options.changeRegion && values.points.length !== 1) {
+    throw new AppError(ErrorCode.InvalidArgument, AnnotationMessages.changeRegionPoint, { context: { modelId } });
+  }
   const outcome = await catalog.transaction(async (tx): Promise<{ taken: string } | { created: Annotation }> => {
     const model = await modelOrThrow(tx, modelId);
     const seq = (model.metadata?.annotationsSeq ?? 0) + 1;
@@ -75,6 +82,7 @@ export async function createAnnotation(
       author_uid: author.uid,
       author_email: author.email,
       followUpOf: options.followUpOf ?? null,
+      changeRegion: options.changeRegion ?? null,
     };
     tx.create('annotations', id, { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP });
     tx.update('models', modelId, { 'metadata.annotationsCount': count, 'metadata.annotationsSeq': seq });

@@ -386,6 +386,15 @@ describe('seed → export → import', () => {
         regions: [],
         computedBy: 'cli',
       });
+      // a finding made from a change region keeps its region
+      const changeRegion = { referenceModelId: m1!.id, regionId: 1, maxDistance: -0.25 };
+      const fromRegion = await createAnnotation(
+        source.service.catalog,
+        m2!.id,
+        { title: 'Change region 1: removed', category: 'other', severity: 3, points: [{ x: 0, y: 1, z: 0 }] },
+        { uid: 'cli', email: null },
+        { changeRegion },
+      );
       const first = join(work, 'export-1');
       const exp = await runCli(['export', first, '--data-dir', source.dataDir, '--json']);
       expect(exp.exitCode, exp.stdout + exp.stderr).toBe(0);
@@ -423,6 +432,7 @@ describe('seed → export → import', () => {
       };
       expect(manifest(second)).toEqual(manifest(first));
       expect((await target.service.catalog.get('annotations', finding.id))?.title).toBe('Crack at the weld');
+      expect((await target.service.catalog.get('annotations', fromRegion.id))?.changeRegion).toEqual(changeRegion);
       expect((await target.service.catalog.get('changeMaps', `${m1!.id}__${m2!.id}`))?.valuesPath).toBe(values);
       expect(await target.service.catalog.get('alignments', `${m1!.id}__${m2!.id}`)).toMatchObject({
         method: 'icp',

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
 import {
   browserSkipReason,
+  coveredControls,
   launchChromium,
   offlineContext,
   RESULTS,
@@ -232,16 +233,7 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
           .toBe(true);
         await settled(page);
         // Every control of the toolbar is on top (not covered by the camera panel), at every width.
-        const covered = await page.locator('.viewport-toolbar button').evaluateAll((buttons) =>
-          buttons
-            .filter((button) => {
-              const box = button.getBoundingClientRect();
-              const x = box.left + box.width / 2;
-              return [box.top + 3, box.top + box.height / 2, box.bottom - 3].some((y) => !button.contains(document.elementFromPoint(x, y)));
-            })
-            .map((button) => button.textContent),
-        );
-        expect(covered).toEqual([]);
+        expect(await coveredControls(page, '.viewport-toolbar button')).toEqual([]);
         await scan('camera photo');
         await context.close();
 

@@ -9,6 +9,12 @@
  * is the change map's, read from its region) where the capture's own colours have none; off, the
  * capture's own colours come back. Real pixels are read from the canvas; one scene, a screenshot of each state
  * (test-results/viewer-changes-on.png and -off.png).
+ * The panel: its legend and histogram show, moving the threshold slider by the keyboard repaints
+ * the capture (the panel's `data-changed-gaussians`, counted from the colours applied); at 390×844
+ * it lies under the 3D view, covering none of the toolbar, and axe finds nothing with it open
+ * (nor at 1400×900); a region's 'Create finding' opens the findings form prefilled, and the saved
+ * finding is listed naming its region, in the viewer and in the project's findings report
+ * (screenshots test-results/viewer-changes-panel-1400.png and -390.png).
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +25,7 @@ import type { Model } from '@shared/types.js';
 import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
 import {
   browserSkipReason,
+  coveredControls,
   launchChromium,
   offlineContext,
   RESULTS,
@@ -26,6 +33,7 @@ import {
   submitSignIn,
   viewerSettled,
 } from '../support/browser.js';
+import { axeViolations } from '../support/axe.js';
 import { jsonCli } from '../support/cli.js';
 import { portalDist, tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
@@ -179,6 +187,80 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
     const colourOf = (counts: PixelCounts) => (cabinet.maxDistance > 0 ? counts.centreRed : counts.centreBlue);
     expect(colourOf(on)).toBeGreaterThan(200);
     expect(colourOf(on)).toBeGreaterThan(colourOf(off) * 3);
+    expect(pageErrors).toEqual([]);
+  }, 600_000);
+
+  it("the panel: legend, histogram and threshold; phone layout and axe; a region's 'Create finding' names it", async () => {
+    // (the page of the test above, the capture shown with the mode off)
+    const shown = page ?? (await open(capture.publicId));
+    const toggle = shown.getByRole('button', { name: 'Changes' });
+    if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+    const panel = shown.getByRole('region', { name: 'Changes' });
+    await expect.poll(() => panel.getAttribute('data-colouring'), { timeout: RENDER_TIMEOUT_MS }).toBe('shown');
+    expect(await panel.getByTestId('changes-legend').isVisible()).toBe(true);
+    expect(await panel.getByTestId('changes-histogram').isVisible()).toBe(true);
+    expect(await panel.getByTestId('changes-histogram-text').textContent()).toMatch(
+      /Gaussians within ±[\d.]+ model units, (about )?[\d,]+ beyond/,
+    );
+
+    // At the level of detection: 1400×900, then a phone's 390×844.
+    await shown.setViewportSize({ width: 1400, height: 900 });
+    await settledPixels(shown);
+    await shown.screenshot({ path: join(RESULTS, 'viewer-changes-panel-1400.png') });
+    const found = await axeViolations(shown, '1400 changes panel');
+
+    // Phones: the panel is a row under the 3D view, covering none of its toolbar.
+    await shown.setViewportSize({ width: 390, height: 844 });
+    const viewport = shown.getByTestId('viewport');
+    await expect
+      .poll(async () => {
+        const [view, box] = [await viewport.boundingBox(), await panel.boundingBox()];
+        return view && box ? box.y - (view.y + view.height) : null;
+      })
+      .toBeGreaterThanOrEqual(-1);
+    expect(await coveredControls(shown, '.viewport-toolbar button')).toEqual([]);
+    await settledPixels(shown);
+    await shown.screenshot({ path: join(RESULTS, 'viewer-changes-panel-390.png') });
+    found.push(...(await axeViolations(shown, '390 changes panel')));
+    expect(found).toEqual([]);
+
+    await shown.setViewportSize({ width: 1400, height: 900 });
+
+    // A region's 'Create finding': the findings form, prefilled and naming the region; saved, the finding is listed naming it.
+    const region = regions.find((r) => r.side === 'capture')!;
+    await panel.getByRole('button', { name: `Create finding from change region ${region.id}`, exact: true }).click();
+    const form = shown.getByTestId('finding-form');
+    const title = form.getByLabel('Title');
+    await expect.poll(() => title.inputValue()).toBe(`Change region ${region.id}: added or moved`);
+    expect(await title.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await form.getByTestId('finding-change-region').textContent()).toMatch(
+      new RegExp(`^Change region ${region.id} against ${reference.name}: max [+−][\\d.]+ model units$`),
+    );
+    await form.getByRole('button', { name: 'Save' }).click();
+    const item = shown.getByTestId('finding-item').filter({ hasText: `Change region ${region.id}: added or moved` });
+    await expect.poll(() => item.count()).toBe(1);
+    expect(await item.getByTestId('finding-change-region').textContent()).toMatch(new RegExp(`^Change region ${region.id}: max `));
+    await settledPixels(shown);
+    await shown.screenshot({ path: join(RESULTS, 'viewer-changes-finding-1400.png') });
+
+    // The threshold by the keyboard: from the level of detection to 0 (every measured Gaussian in colour), then to the scale's end.
+    const changed = async () => Number(await panel.getAttribute('data-changed-gaussians'));
+    await expect.poll(changed).toBeGreaterThan(0);
+    const atLevel = await changed();
+    const slider = panel.getByRole('slider', { name: /^Threshold: / });
+    await slider.focus();
+    await slider.press('Home');
+    await expect.poll(() => panel.getAttribute('data-applied-threshold')).toBe('0');
+    expect(await changed()).toBeGreaterThan(atLevel * 2);
+    expect(await slider.getAttribute('aria-valuetext')).toBe('0 model units');
+    await slider.press('End');
+    await expect.poll(changed).toBeLessThan(atLevel);
+
+    // The project's findings report names it with its reference.
+    await shown.goto(`${server.url}/projects/${capture.projectId}/findings`);
+    const row = shown.getByTestId('finding-row').filter({ hasText: `Change region ${region.id}: added or moved` });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('td').last().textContent()).toMatch(new RegExp(`^Change region ${region.id} against ${reference.name}: max `));
     expect(pageErrors).toEqual([]);
   }, 600_000);
 });

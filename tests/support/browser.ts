@@ -1,6 +1,7 @@
 // The browser harness: why the browser tests would skip, a headless Chromium (with or without
 // software WebGL), an offline browser context, a screenshot when a test fails, filling in the
-// sign-in form, and a portal build of its own for the Firebase builds.
+// sign-in form, a portal build of its own for the Firebase builds, the viewer settled, and which
+// controls something else covers.
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,4 +139,24 @@ export async function viewerSettled(page: Page, timeoutMs: number): Promise<stri
     { timeout: timeoutMs },
   );
   return page.$$eval('[data-testid=viewport]', (viewports) => viewports.map((v) => (v as HTMLElement).dataset.state ?? ''));
+}
+
+/**
+ * The controls matching `selector` that something else covers: at the middle of each one's width,
+ * 3 px below its top, at its middle and 3 px above its bottom, the topmost element
+ * (`document.elementFromPoint`) must be the control or inside it.
+ * @param page the page, laid out
+ * @param selector a CSS selector of the controls (e.g. '.viewport-toolbar button')
+ * @returns the text of each covered control, in page order (empty: none covered)
+ */
+export async function coveredControls(page: Page, selector: string): Promise<Array<string | null>> {
+  return page.locator(selector).evaluateAll((controls) =>
+    controls
+      .filter((control) => {
+        const box = control.getBoundingClientRect();
+        const x = box.left + box.width / 2;
+        return [box.top + 3, box.top + box.height / 2, box.bottom - 3].some((y) => !control.contains(document.elementFromPoint(x, y)));
+      })
+      .map((control) => control.textContent),
+  );
 }

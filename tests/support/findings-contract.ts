@@ -3,7 +3,9 @@
  * held to, through its ports: the count and the number move with each create and delete in the
  * same batch; edits keep the author; deleteModel takes the model's findings and alignments with
  * it; a user adds and edits their own findings with the same workflows, but cannot delete one,
- * edit someone else's, write an alignment, or read or add findings of a hidden model. Bound to
+ * edit someone else's, write an alignment, or read or add findings of a hidden model; a finding
+ * made from a change region keeps the region, and a user's must name a change map of its model
+ * they can read. Bound to
  * backends by tests/contract/annotations.test.ts (memory, local server, firebase-admin) and
  * tests/firebase/annotations-emulator.test.ts (the portal's web SDK under firestore.rules).
  */
@@ -23,6 +25,7 @@ import {
 import { deleteModel } from '@shared/workflows/delete-model.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { randomTag } from '../contract/suite/context.js';
+import { changeMapFieldData } from './change-map-field-table.js';
 
 /** A backend to run the findings contract on. */
 export interface FindingsBackend {
@@ -198,6 +201,78 @@ export function describeFindingsWorkflows(backend: FindingsBackend): void {
         expect(await admin.get('alignments', alignmentId(model, other))).toBeNull();
       },
     );
+
+    it('a finding made from a change region keeps the region; a user may name only a change map of the model they can read', async () => {
+      const admin = env.admin.catalog;
+      const mapId = alignmentId(other, model);
+      const hiddenMapId = alignmentId(hidden, model);
+      await admin.set('changeMaps', mapId, changeMapFieldData(other, model, project));
+      await admin.set('changeMaps', hiddenMapId, changeMapFieldData(hidden, model, project));
+      try {
+        const region = { referenceModelId: other, regionId: 2, maxDistance: -0.45 };
+        const byAdmin = await createAnnotation(
+          admin,
+          model,
+          input('Change region 2: removed', { category: 'other' }),
+          { uid: adminUid, email: null },
+          {
+            changeRegion: region,
+          },
+        );
+        expect(byAdmin.changeRegion).toEqual(region);
+        expect((await admin.get('annotations', byAdmin.id))?.changeRegion).toEqual(region);
+        // an edit keeps it
+        await updateAnnotation(admin, byAdmin.id, input('Change region 2: removed antenna', { category: 'other' }));
+        expect((await admin.get('annotations', byAdmin.id))?.changeRegion).toEqual(region);
+        // one point, the region's centre: nothing written otherwise
+        const distance = input('Two points', {
+          points: [
+            { x: 0, y: 0, z: 0 },
+            { x: 1, y: 0, z: 0 },
+          ],
+        });
+        expect(await refusal(createAnnotation(admin, model, distance, { uid: adminUid, email: null }, { changeRegion: region }))).toBe(
+          'invalid-argument',
+        );
+        // a finding without one stores null
+        const plain = await createAnnotation(admin, model, input('Plain'), { uid: adminUid, email: null });
+        expect((await admin.get('annotations', plain.id))?.changeRegion).toBeNull();
+        if (backend.noRules !== null) return;
+
+        const user = env.user.catalog;
+        const mine = await createAnnotation(
+          user,
+          model,
+          input('Change region 1: added or moved'),
+          { uid: userUid, email: null },
+          {
+            changeRegion: { referenceModelId: other, regionId: 1, maxDistance: 0.3 },
+          },
+        );
+        expect((await admin.get('annotations', mine.id))?.changeRegion).toEqual({ referenceModelId: other, regionId: 1, maxDistance: 0.3 });
+        // a hidden reference, or no change map of the pair: refused, nothing written
+        const before = await counts(admin, model);
+        for (const referenceModelId of [hidden, `none-${tag}`]) {
+          const code = await refusal(
+            createAnnotation(
+              user,
+              model,
+              input('Not mine to name'),
+              { uid: userUid, email: null },
+              {
+                changeRegion: { referenceModelId, regionId: 1, maxDistance: 0.3 },
+              },
+            ),
+          );
+          // (the server refuses the content, 400; Firestore's rules answer permission-denied)
+          expect(['invalid-argument', 'permission-denied']).toContain(code);
+        }
+        expect(await counts(admin, model)).toEqual(before);
+      } finally {
+        await admin.delete('changeMaps', mapId);
+        await admin.delete('changeMaps', hiddenMapId);
+      }
+    });
 
     it.skipIf(backend.noRules !== null)("a hidden model's findings are withheld from a user, who cannot add one there", async () => {
       const admin = env.admin.catalog;

@@ -10,6 +10,7 @@ import { AnnotationMessages } from '@shared/annotations.js';
 import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import type { CollectionName } from '@shared/types.js';
 import { DocumentMessages } from '@shared/validation/document-messages.js';
+import { changeMapFieldData } from './change-map-field-table.js';
 
 /** The documents and accounts a table runs against (the same shapes on both backends; ids chosen by each runner). */
 export interface FieldTableIds {
@@ -21,9 +22,12 @@ export interface FieldTableIds {
   foreignProject: string;
   /** A visible model: finding 1 is the user's (valid), finding 2 the user's stored before the rules (photos [{}]); the next is 3. */
   model: string;
-  /** Another visible model of the project, with the admin's finding 1 (an original to follow up). */
+  /**
+   * Another visible model of the project, with the admin's finding 1 (an original to follow up),
+   * and the reference of the change map `{other}__{model}` (a change region to make a finding from).
+   */
   other: string;
-  /** A hidden model of the project, with the admin's finding 1. */
+  /** A hidden model of the project, with the admin's finding 1, and the reference of the change map `{hidden}__{model}`. */
   hidden: string;
   /** A visible model of the other project, with the admin's finding 1. */
   foreign: string;
@@ -65,6 +69,7 @@ export function validFinding(
     created_at: '2026-01-05T08:00:00.000Z',
     last_updated: '2026-01-05T08:00:00.000Z',
     followUpOf: null,
+    changeRegion: null,
   };
 }
 
@@ -92,6 +97,8 @@ export function fieldTableFixture(ids: FieldTableIds): FieldTableDoc[] {
     { collection: 'annotations', id: `${ids.other}_1`, data: validFinding(ids, ids.other, 1, ids.admin) },
     { collection: 'annotations', id: `${ids.hidden}_1`, data: validFinding(ids, ids.hidden, 1, ids.admin) },
     { collection: 'annotations', id: `${ids.foreign}_1`, data: validFinding(ids, ids.foreign, 1, ids.admin, ids.foreignProject) },
+    { collection: 'changeMaps', id: `${ids.other}__${ids.model}`, data: { ...changeMapFieldData(ids.other, ids.model, ids.project) } },
+    { collection: 'changeMaps', id: `${ids.hidden}__${ids.model}`, data: { ...changeMapFieldData(ids.hidden, ids.model, ids.project) } },
   ];
 }
 
@@ -174,6 +181,13 @@ export const FINDING_FIELD_CASES: readonly FindingFieldCase[] = [
     points: points(500),
     measure: 'height',
     up: point(0, 1, 0),
+    photos: Array.from({ length: 20 }, (_, i) => `IMG_${String(i).padStart(4, '0')}.jpg`),
+    note: 'Crack widens\nto the east\tsee photos',
+  })),
+  // (the most a user's finding from a change region asks of that budget: one point, the region's centre)
+  allow('user', 'create', 'a change region with 20 photos, a note with line breaks and a tab, a follow-up', (ids) => ({
+    followUpOf: { annotationId: `${ids.other}_1`, modelId: ids.other },
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 },
     photos: Array.from({ length: 20 }, (_, i) => `IMG_${String(i).padStart(4, '0')}.jpg`),
     note: 'Crack widens\nto the east\tsee photos',
   })),
@@ -359,6 +373,60 @@ export const FINDING_FIELD_CASES: readonly FindingFieldCase[] = [
   deny('user', 'create', "followUpOf another project's finding", AnnotationMessages.followUpNotFound, (ids) => ({
     followUpOf: { annotationId: `${ids.foreign}_1`, modelId: ids.foreign },
   })),
+
+  // ---- change regions ------------------------------------------------------------------------------
+  allow('user', 'create', "a change region of its model's change map (the viewer's 'Create finding')", (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 2, maxDistance: -0.45 },
+  })),
+  allow('admin', 'create', 'a change region against a hidden reference (admins see hidden models)', (ids) => ({
+    changeRegion: { referenceModelId: ids.hidden, regionId: 1, maxDistance: 0.3 },
+  })),
+  allow('admin', 'create', 'an import keeps a change region whose change map is gone', (ids) => ({
+    changeRegion: { referenceModelId: ids.foreign, regionId: 7, maxDistance: 1.25 },
+  })),
+  ...denyBoth('create', 'changeRegion any string', AnnotationMessages.changeRegionInvalid, () => ({ changeRegion: 'region 2' })),
+  deny('admin', 'create', 'changeRegion against its own model', AnnotationMessages.changeRegionInvalid, (ids) => ({
+    changeRegion: { referenceModelId: ids.model, regionId: 1, maxDistance: 0.3 },
+  })),
+  deny('admin', 'create', 'changeRegion region 0', AnnotationMessages.changeRegionInvalid, (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 0, maxDistance: 0.3 },
+  })),
+  deny('user', 'create', 'changeRegion region 1.5', AnnotationMessages.changeRegionInvalid, (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 1.5, maxDistance: 0.3 },
+  })),
+  deny('user', 'create', "changeRegion's distance a string", AnnotationMessages.changeRegionInvalid, (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: '0.3 m' },
+  })),
+  deny('user', 'create', 'changeRegion without its distance', AnnotationMessages.changeRegionInvalid, (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 1 },
+  })),
+  ...denyBoth('create', 'a change region on a distance (a change region is one point)', AnnotationMessages.changeRegionPoint, (ids) => ({
+    kind: 'polyline',
+    points: points(2),
+    measure: 'distance',
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 },
+  })),
+  deny('user', 'create', 'changeRegion with another key', DocumentMessages.unknownFields('a finding', ['side']), (ids) => ({
+    changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3, side: 'capture' },
+  })),
+  deny('user', 'create', 'a change region against a hidden reference', AnnotationMessages.changeRegionNotFound, (ids) => ({
+    changeRegion: { referenceModelId: ids.hidden, regionId: 1, maxDistance: 0.3 },
+  })),
+  deny(
+    'user',
+    'create',
+    'a change region of a change map that does not exist (answered as a hidden one)',
+    AnnotationMessages.changeRegionNotFound,
+    (ids) => ({ changeRegion: { referenceModelId: ids.foreign, regionId: 1, maxDistance: 0.3 } }),
+  ),
+  deny(
+    'user',
+    'update',
+    "own finding's change region set afterwards",
+    "edit a finding's changeRegion",
+    (ids) => ({ changeRegion: { referenceModelId: ids.other, regionId: 1, maxDistance: 0.3 } }),
+    { status: 403 },
+  ),
 
   // ---- keys, author, unknown fields --------------------------------------------------------------
   deny('admin', 'create', 'seq not the number in its id', AnnotationMessages.keyInvalid, () => ({ seq: 4 })),

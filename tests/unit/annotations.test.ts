@@ -298,7 +298,24 @@ describe('findingRows', () => {
       photos: 'IMG_1.jpg IMG_9.jpg',
       followUpOf: 'm2024_2',
       note: 'deck edge',
+      changeRegion: '',
     });
+  });
+
+  it("names the change region a finding was made from, with its reference's name and the finding's model's scale", () => {
+    const region = { referenceModelId: 'm2024', regionId: 2, maxDistance: 0.62 };
+    const [scaled] = findingRows([finding('m2025', 1, { changeRegion: region })], models);
+    // m2025 has 2 units a metre
+    expect(scaled!.changeRegion).toBe('Change region 2 against 2024 survey: max +0.31 m');
+    const [unscaled] = findingRows(
+      [finding('m2024', 1, { changeRegion: { ...region, referenceModelId: 'm2025', maxDistance: -0.45 } })],
+      models,
+    );
+    expect(unscaled!.changeRegion).toBe('Change region 2 against 2025 survey: max −0.45 model units');
+    // a reference the reader does not know: its id
+    const [unknown] = findingRows([finding('m2025', 1, { changeRegion: { ...region, referenceModelId: 'gone' } })], models);
+    expect(unknown!.changeRegion).toBe('Change region 2 against gone: max +0.31 m');
+    expect(findingsCsv([scaled!]).split('\r\n')[1]!.endsWith(',m2025_1,Change region 2 against 2024 survey: max +0.31 m')).toBe(true);
   });
 
   it('a model it does not know shows its id; no email shows the uid; a point finding has no measurement', () => {
@@ -312,7 +329,7 @@ describe('findingsCsv', () => {
 
   it('a header row of the columns, CRLF line ends, ending with CRLF', () => {
     expect(header).toBe(
-      'Finding,Model,Public ID,Capture Date,Title,Category,Severity,Status,Measurement,Point,Author,Created,Photos,Follow-up Of,Note,ID',
+      'Finding,Model,Public ID,Capture Date,Title,Category,Severity,Status,Measurement,Point,Author,Created,Photos,Follow-up Of,Note,ID,Change Region',
     );
     expect(findingsCsv([])).toBe(`${header}\r\n`);
     const csv = findingsCsv(findingRows([finding('m2024', 1), finding('m2024', 2)], models));
@@ -322,7 +339,7 @@ describe('findingsCsv', () => {
     expect(lines[3]).toBe('');
     expect(csv.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     expect(lines[1]).toBe(
-      'F-1,2024 survey,TWR-001-2024,2024-05-01,Finding 1,Corrosion,3,Open,,"(1, 2, 3)",inspector@example.com,2025-07-01T10:00:00.000Z,,,,m2024_1',
+      'F-1,2024 survey,TWR-001-2024,2024-05-01,Finding 1,Corrosion,3,Open,,"(1, 2, 3)",inspector@example.com,2025-07-01T10:00:00.000Z,,,,m2024_1,',
     );
   });
 
@@ -332,7 +349,7 @@ describe('findingsCsv', () => {
     expect(row).toContain(',"Rust, heavy",');
     expect(row).toContain(',"He said ""bad""\nsecond line",');
     // the newline inside the quoted note stays a bare LF: one record, ending with CRLF
-    expect(csv.endsWith(',m2024_1\r\n')).toBe(true);
+    expect(csv.endsWith(',m2024_1,\r\n')).toBe(true);
   });
 
   it('escapes formulas: a field starting with = + - @ is prefixed with an apostrophe', () => {

@@ -197,6 +197,34 @@ describe('parseStoredDocument', () => {
     );
   });
 
+  it('a finding from a change region: another model as the reference, a whole region number of 1 or more, a finite distance', () => {
+    const region = { referenceModelId: 'm2', regionId: 2, maxDistance: -0.31 };
+    expect(messageOf('annotations', 'm1_1', { ...finding, changeRegion: region })).toBeNull();
+    expect(messageOf('annotations', 'm1_1', { ...finding, changeRegion: null })).toBeNull();
+    const { changeRegion: _absent, ...stored } = { ...finding, changeRegion: null };
+    expect(messageOf('annotations', 'm1_1', stored)).toBeNull();
+    for (const bad of [
+      'region 2',
+      { ...region, referenceModelId: 'm1' },
+      { ...region, referenceModelId: '' },
+      { ...region, regionId: 0 },
+      { ...region, regionId: 1.5 },
+      { ...region, maxDistance: '0.3' },
+      { referenceModelId: 'm2', regionId: 2 },
+    ]) {
+      expect(messageOf('annotations', 'm1_1', { ...finding, changeRegion: bad }), JSON.stringify(bad)).toBe(
+        AnnotationMessages.changeRegionInvalid,
+      );
+    }
+    expect(messageOf('annotations', 'm1_1', { ...finding, changeRegion: { ...region, side: 'capture' } })).toBe(
+      DocumentMessages.unknownFields('a finding', ['side']),
+    );
+    // one point, the region's centre
+    const distance = { kind: 'polyline', measure: 'distance', points: [finding.points[0], { x: 0, y: 0, z: 0 }] };
+    expect(messageOf('annotations', 'm1_1', { ...finding, ...distance })).toBeNull();
+    expect(messageOf('annotations', 'm1_1', { ...finding, ...distance, changeRegion: region })).toBe(AnnotationMessages.changeRegionPoint);
+  });
+
   it('alignments: key, two models, an invertible affine matrix, the pairs of the method, a finite error', () => {
     const [id, alignment] = VALID.alignments;
     expect(messageOf('alignments', 'm2__m1', alignment)).toBe(DocumentMessages.alignmentKey);
@@ -382,6 +410,29 @@ describe('storedDocument: stored = validated', () => {
         `invalid-argument: ${AnnotationMessages.followUpNotFound}`,
       );
     }
+    // a change region: of a change map of the finding's model whose reference they may read
+    const mapLookup = (collection: CollectionName, id: string): Record<string, unknown> | null =>
+      collection === 'changeMaps'
+        ? ['m2__m1', 'm3__m1'].includes(id)
+          ? { referenceModelId: id.split('__')[0] }
+          : null
+        : lookup(collection, id);
+    const region = (referenceModelId: string) => ({ ...mine, changeRegion: { referenceModelId, regionId: 1, maxDistance: 0.3 } });
+    expect(refusal(() => storedDocument(user, change('annotations', 'm1_1', null, region('m2')), mapLookup))).toBe('stored');
+    for (const referenceModelId of ['m3', 'm4']) {
+      expect(refusal(() => storedDocument(user, change('annotations', 'm1_1', null, region(referenceModelId)), mapLookup))).toBe(
+        `invalid-argument: ${AnnotationMessages.changeRegionNotFound}`,
+      );
+    }
+    // one stored before the reference was hidden stays editable
+    expect(
+      refusal(() => storedDocument(user, change('annotations', 'm1_1', region('m3'), { ...region('m3'), title: 'Later' }), mapLookup)),
+    ).toBe('stored');
+    expect(
+      storedDocument(admin, change('annotations', 'm1_1', null, { ...finding, changeRegion: region('m4').changeRegion }), () => null),
+    ).toMatchObject({
+      changeRegion: { referenceModelId: 'm4' },
+    });
     // admins keep given times and link any well-formed follow-up (an import)
     expect(
       storedDocument(

@@ -36,6 +36,7 @@ function finding(seq: number, fields: Partial<Annotation> = {}): Annotation {
     created_at: '2025-07-01T10:00:00.000Z',
     last_updated: null,
     followUpOf: null,
+    changeRegion: null,
     ...fields,
   };
 }
@@ -188,8 +189,18 @@ describe('readableFinding and findingRows on malformed stored findings', () => {
       up: { x: 0, y: 1, z: 0 },
       photos: ['a.jpg'],
       followUpOf: { annotationId: 'm0_1', modelId: 'm0' },
+      changeRegion: { referenceModelId: 'm0', regionId: 3, maxDistance: -0.2 },
     });
     expect(readableFinding(good)).toEqual(good);
+    // a finding stored before change regions reads with none; a malformed one is dropped
+    expect(readableFinding(stored({ changeRegion: undefined })).changeRegion).toBeNull();
+    for (const changeRegion of [
+      'region 3',
+      { referenceModelId: 'm0', regionId: 0, maxDistance: 1 },
+      { referenceModelId: 7, regionId: 1, maxDistance: 1 },
+    ]) {
+      expect(readableFinding(stored({ changeRegion })).changeRegion).toBeNull();
+    }
     expect(findingFacts(good)).toBe('Crack · Severity 3 · Moderate · Open');
     expect(findingFacts(readableFinding(stored({ status: null, severity: 0 })))).toBe('Crack · Severity — · —');
   });

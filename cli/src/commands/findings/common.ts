@@ -48,7 +48,14 @@ export async function readFindings(
   if (model !== undefined && model.trim() !== '') {
     const found = await findModelRef(backend, model, project);
     const annotations = await listModelAnnotations(backend.catalog, found.id);
-    return { kind: 'model', id: found.id, label: found.publicId, annotations, rows: findingRows(annotations, findingModelFacts([found])) };
+    const references = await changeRegionReferences(backend, annotations);
+    return {
+      kind: 'model',
+      id: found.id,
+      label: found.publicId,
+      annotations,
+      rows: findingRows(annotations, findingModelFacts([found, ...references])),
+    };
   }
   if (project === undefined || project.trim() === '') throw usageError('Name a model, or a project with --project');
   const found = await findProject(backend, project);
@@ -66,7 +73,22 @@ export async function readFindings(
   };
 }
 
-/** The findings table for human output ('No findings' when empty; '-' for an empty cell). */
+/**
+ * The reference models named by the findings' change regions (the table names each region's
+ * reference); one that is gone or cannot be read is left out (the row then shows its id).
+ */
+async function changeRegionReferences(backend: Pick<Backend, 'catalog'>, annotations: readonly Annotation[]): Promise<Model[]> {
+  // (as stored: a malformed one names nothing)
+  const named = annotations.map((a) => (a.changeRegion as { referenceModelId?: unknown } | null | undefined)?.referenceModelId);
+  const ids = [...new Set(named.filter((id): id is string => typeof id === 'string' && id !== ''))];
+  const models = await Promise.all(ids.map((id) => backend.catalog.get('models', id).catch(() => null)));
+  return models.filter((m): m is Model => m !== null);
+}
+
+/**
+ * The findings table for human output ('No findings' when empty; '-' for an empty cell; a finding
+ * made from a change region names it in the measurement column).
+ */
 function findingsTable(rows: readonly FindingRow[]): string {
   if (rows.length === 0) return 'No findings';
   return formatTable(
@@ -79,7 +101,7 @@ function findingsTable(rows: readonly FindingRow[]): string {
       r.category || '-',
       r.severity === null ? '-' : String(r.severity),
       r.status || '-',
-      r.measurement || '-',
+      r.measurement || r.changeRegion || '-',
       r.id,
     ]),
   );

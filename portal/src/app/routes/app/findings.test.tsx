@@ -1,14 +1,14 @@
 // The findings report route: /projects/:projectId/findings on the in-memory
 // backend: the rows of the models a user can open (a hidden model's findings withheld), their
-// order and columns, the viewer links, the filters, Export CSV (its content and file name),
-// Print, the empty state, the page title, and the 'Findings report' link on project detail.
+// order and columns, the viewer links, the filters, Export CSV (its content and file name), the
+// change region a finding was made from, Print, the empty state, the page title, and the 'Findings report' link on project detail.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryBackendAs } from '@shared/adapters/memory/index.js';
 import { findingModelFacts, findingRows, findingsCsv } from '@shared/annotations.js';
 import type { Annotation, Model } from '@shared/types.js';
 import { createAnnotation, listProjectAnnotations } from '@shared/workflows/index.js';
-import { createTestBackend, MemoryApp } from '../../../components/testing/memory-app.js';
+import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
 import { makeModel, makeProject } from '../../../components/testing/fixtures.js';
 import { FindingsReport } from '../../../features/findings/components/findings-report.js';
 import { findingsFileName } from '../../../features/findings/lib/download.js';
@@ -153,28 +153,37 @@ describe('Findings report route', () => {
   });
 });
 
+/**
+ * The report of the findings on `shown` (read from `test`'s backend), without a viewer URL yet.
+ * @returns the findings, and what Export CSV downloaded ([file name, text, type] each) and Print printed
+ */
+async function showReport(test: TestBackend, shown: Model[]) {
+  const findings: Annotation[] = await listProjectAnnotations(
+    test.backend.catalog,
+    shown.map((m) => m.id),
+  );
+  const downloads: Array<[string, string, string]> = [];
+  const prints = { count: 0 };
+  render(
+    <MemoryApp backend={test.backend} path="/r" pattern="/r">
+      <FindingsReport
+        project={project}
+        models={shown}
+        findings={success(findings)}
+        viewerUrl={null}
+        download={(name, text, type) => downloads.push([name, text, type])}
+        print={() => (prints.count += 1)}
+      />
+    </MemoryApp>,
+  );
+  return { findings, downloads, prints };
+}
+
 describe('FindingsReport: Export CSV and Print', () => {
   it('exports the rows shown as {structure_id}-findings.csv and prints through window.print', async () => {
     const test = await seeded('user');
     const visible = models.filter((m) => m.visible !== false);
-    const findings: Annotation[] = await listProjectAnnotations(
-      test.backend.catalog,
-      visible.map((m) => m.id),
-    );
-    const downloads: Array<[string, string, string]> = [];
-    let printed = 0;
-    render(
-      <MemoryApp backend={test.backend} path="/r" pattern="/r">
-        <FindingsReport
-          project={project}
-          models={visible}
-          findings={success(findings)}
-          viewerUrl={null}
-          download={(name, text, type) => downloads.push([name, text, type])}
-          print={() => printed++}
-        />
-      </MemoryApp>,
-    );
+    const { findings, downloads, prints } = await showReport(test, visible);
     // no viewer URL yet: the number is plain text
     expect(screen.queryByRole('link', { name: /open in the viewer/ })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
@@ -191,7 +200,33 @@ describe('FindingsReport: Export CSV and Print', () => {
         .map((line) => line.split(',')[4]),
     ).toEqual(['Crack at weld']);
     fireEvent.click(screen.getByRole('button', { name: 'Print' }));
-    expect(printed).toBe(1);
+    expect(prints.count).toBe(1);
+  });
+
+  it('names the change region a finding was made from, in the table and as the last column of the CSV', async () => {
+    const test = await seeded('admin');
+    const admin = createMemoryBackendAs('admin', { store: test.store, uid: 'writer-uid' });
+    await createAnnotation(
+      admin.catalog,
+      'm25',
+      { title: 'Change region 2: added or moved', category: 'other', severity: 3, points: [p(1, 2, 3)] },
+      author,
+      { changeRegion: { referenceModelId: 'm24', regionId: 2, maxDistance: 0.62 } },
+    );
+    const { downloads } = await showReport(test, models);
+    const row = screen.getAllByTestId('finding-row').find((r) => r.textContent?.includes('Change region 2: added or moved'))!;
+    // the 2025 survey has 2 units a metre: 0.62 units is 0.31 m
+    expect(cellsOf(row).at(-1)).toBe('Change region 2 against 2024 survey: max +0.31 m');
+    // a finding without one keeps its measurement, or '—'
+    expect(cellsOf(screen.getAllByTestId('finding-row').find((r) => r.textContent?.includes('Crack at weld'))!).at(-1)).toBe(
+      'Distance: 5 units (2.5 m)',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    const lines = downloads[0]![1].split('\r\n');
+    expect(lines[0]!.endsWith(',ID,Change Region')).toBe(true);
+    expect(
+      lines.find((line) => line.includes('Change region 2: added or moved'))!.endsWith(',Change region 2 against 2024 survey: max +0.31 m'),
+    ).toBe(true);
   });
 
   it('names the file by structure ID, else slug, else id, without characters a file name cannot hold', () => {

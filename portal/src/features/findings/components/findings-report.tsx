@@ -1,7 +1,8 @@
 /**
  * The per-project findings report: a table of the findings on the project's
  * models the user can open (`findingRows`: model, capture date, title, category, severity,
- * status, measurement), filters by category, status and minimum severity, each finding linking
+ * status, measurement or the change region it was made from), filters by category, status and
+ * minimum severity, each finding linking
  * to the viewer at its model, 'Export CSV' (`findingsCsv` of the rows shown, as
  * `{structure_id}-findings.csv`) and 'Print' (the print stylesheet in findings.css prints the
  * table without the shell).
@@ -150,7 +151,7 @@ function FindingsTable({ project, rows, viewerUrl }: { project: Project; rows: r
                 )}
               </td>
               <td>{row.status}</td>
-              <td>{row.measurement || '—'}</td>
+              <td>{[row.measurement, row.changeRegion].filter((text) => text !== '').join('; ') || '—'}</td>
             </tr>
           ))}
         </tbody>

@@ -10,7 +10,7 @@ import { useMemo } from 'react';
 import { readableFinding, type AnnotationInput, type AnnotationValues } from '@shared/annotations.js';
 import type { AuthUser } from '@shared/ports/identity.js';
 import { findingRights, type FindingRights } from '@shared/roles.js';
-import type { Annotation, Role } from '@shared/types.js';
+import type { Annotation, FindingChangeRegion, Role } from '@shared/types.js';
 import { createAnnotation, deleteAnnotation, updateAnnotation } from '@shared/workflows/annotations.js';
 import { useBackend } from '../../../lib/backend-context.js';
 import { useSubscription, type Resource } from '../../../lib/resource.js';
@@ -45,7 +45,8 @@ export function accountFindingRights(user: AuthUser | null, role: Role | null): 
 
 /** The writes of the findings panel, bound to the backend and the author. */
 export interface FindingWrites {
-  create: (input: AnnotationInput) => Promise<Annotation>;
+  /** Creates a finding; `options.changeRegion`: the change region it was made from. */
+  create: (input: AnnotationInput, options?: { changeRegion?: FindingChangeRegion | null }) => Promise<Annotation>;
   update: (id: string, input: AnnotationInput) => Promise<AnnotationValues>;
   remove: (id: string) => Promise<Annotation>;
 }
@@ -60,7 +61,8 @@ export function useFindingWrites(modelId: string, author: AuthUser): FindingWrit
   const { uid, email } = author;
   return useMemo(
     () => ({
-      create: (input) => createAnnotation(catalog, modelId, input, { uid, email }),
+      create: (input, options) =>
+        createAnnotation(catalog, modelId, input, { uid, email }, { changeRegion: options?.changeRegion ?? null }),
       update: (id, input) => updateAnnotation(catalog, id, input),
       remove: (id) => deleteAnnotation(catalog, id),
     }),

@@ -25,6 +25,8 @@ export interface CaptureChangeMap {
   map: ChangeMapRecord;
   /** Why it no longer describes the pair (`changeMapOutOfDate`), or null when it still does or the reference could not be read. */
   outOfDate: string | null;
+  /** The reference model's name, or null when it could not be read. */
+  referenceName: string | null;
   /**
    * Why its files are not those it was computed from (`changeMapFilesChanged`: its registration
    * cannot be accepted), or null. Absent where nobody read the models (a panel drawn from the map alone).
@@ -70,6 +72,7 @@ export function useCaptureChangeMap(model: Model | null, job: ChangeMapJob | nul
     return success({
       map,
       outOfDate: reference ? changeMapOutOfDate(map, model, reference, stored) : null,
+      referenceName: reference?.name ?? null,
       filesChanged: reference ? changeMapFilesChanged(map, model, reference) : null,
       alignment: stored,
     });

@@ -4,15 +4,19 @@
  * reference surface (lib/change-colours.ts: blue negative, grey within ± the threshold, red
  * positive, full colour at the scale's end), read from the map's values file; off, the capture's
  * own colours come back. The panel has the legend (as text too: metres with the model's scale,
- * else model units), the threshold slider (from the level of detection), the change regions with
- * a button each that flies the camera to it, and a note when the map is out of date. Captures
- * drawn through a level-of-detail tree (more than LOD_ABOVE_GAUSSIANS) are not coloured yet: the
- * panel says so and the regions still work.
+ * else model units), the histogram of the distances (change-histogram.tsx), the threshold slider
+ * (from the level of detection), the change regions with a button each that flies the camera to
+ * it and, for an account that may add findings, one that opens the findings form for a new finding
+ * at the region's centre (in the capture's frame), prefilled and naming the region; and a note
+ * when the map is out of date. Captures drawn through a level-of-detail tree (more than
+ * LOD_ABOVE_GAUSSIANS) are not coloured yet: the panel says so and the regions still work.
  *
  * `useChangesTool` holds the state and hands the page its viewport tool (the engine, for colours
- * and flights); `ChangesPanel` draws the panel.
+ * and flights); `ChangesPanel` draws the panel. The panel's root tells what was last painted:
+ * `data-applied-threshold` and `data-changed-gaussians` (Gaussians in colour, not grey).
  */
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { changeRegionText, threeFigures } from '@shared/change-map-document.js';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import type { ChangeMapJob } from '@shared/ports/index.js';
 import type { ChangeRegionData, Model } from '@shared/types.js';
@@ -22,7 +26,9 @@ import { ChangeRegistration } from './change-registration.js';
 import { changeColours, changeScaleMax, formatChangeDistance, regionCentreInCapture } from '../lib/change-colours.js';
 import type { ViewerEngine } from '../lib/engine.js';
 import type { ViewportTool } from '../lib/viewport-tools.js';
+import { ChangeHistogram } from './change-histogram.js';
 import { ChangeMapProgress, ChangeMapProgressPanel } from './change-map-progress.js';
+import type { FindingDraft } from './finding-form.js';
 import './changes-panel.css';
 
 /** How the capture's colouring stands. */
@@ -47,11 +53,35 @@ const NO_MARKERS: never[] = [];
 const LOD_ABOVE_GAUSSIANS = LARGE_CAPTURE_GAUSSIANS;
 const ignore = (): void => undefined;
 
+/** What a region's side means to a reader. */
+const SIDE_LABELS: Record<ChangeRegionData['side'], string> = { capture: 'Added or moved', reference: 'Removed' };
+
+/**
+ * The new finding a change region suggests: at the region's centroid carried into the capture's
+ * frame, naming the region (its reference, number and largest distance, stored with the finding),
+ * titled 'Change region 2: added or moved', category 'other' (the inspector says what it is).
+ * @param region the change region (reference frame)
+ * @param changeMap the capture's change map with its reference's name
+ * @param unitsPerMetre the capture's scale, or null: model units
+ * @returns the draft for the findings form
+ */
+export function changeRegionDraft(region: ChangeRegionData, changeMap: CaptureChangeMap, unitsPerMetre: number | null): FindingDraft {
+  const link = { referenceModelId: changeMap.map.referenceModelId, regionId: region.id, maxDistance: region.maxDistance };
+  return {
+    points: [regionCentreInCapture(region, changeMap.map.registration.matrix)],
+    measure: null,
+    changeRegion: { region: link, text: changeRegionText(link, changeMap.referenceName, unitsPerMetre) },
+    prefill: { title: `Change region ${region.id}: ${SIDE_LABELS[region.side].toLowerCase()}`, category: 'other' },
+  };
+}
+
 /**
  * The 'Changes' mode's state.
  * @param model the shown model once found
+ * @param onCreateFinding opens the findings form with a change region's draft; absent when the
+ *   account may not add findings (no 'Create finding' buttons then)
  */
-export function useChangesTool(model: Model | null): ChangesToolState {
+export function useChangesTool(model: Model | null, onCreateFinding?: (draft: FindingDraft) => void): ChangesToolState {
   // the server's job for the map: the toggle is there while it is queued, computing or failed (to say why)
   const job = useChangeMapJob(model);
   const found = useCaptureChangeMap(model, job);
@@ -67,6 +97,7 @@ export function useChangesTool(model: Model | null): ChangesToolState {
   const scaleMax = map ? changeScaleMax(map) : 1;
   const thresholdNow = threshold ?? map?.levelOfDetection ?? 0;
   const [coloured, setColoured] = useState<boolean | null>(null);
+  const [applied, setApplied] = useState<AppliedColours | null>(null);
 
   // The capture's own opacities, read once the mode is first turned on (per engine and splat load).
   const [wanted, setWanted] = useState(false);
@@ -78,6 +109,7 @@ export function useChangesTool(model: Model | null): ChangesToolState {
     const { distances } = values.data;
     const done = distances.length === alphas.length && engine.setSplatColours(changeColours(distances, alphas, thresholdNow, scaleMax));
     setColoured(done);
+    setApplied(done ? { threshold: thresholdNow, ...countChanged(distances, thresholdNow) } : null);
   }, [open, engine, alphas, values, thresholdNow, scaleMax]);
 
   // Off (or the tool going away): the capture's own colours.
@@ -86,6 +118,7 @@ export function useChangesTool(model: Model | null): ChangesToolState {
     return () => {
       engine.setSplatColours(null);
       setColoured(null);
+      setApplied(null);
     };
   }, [open, engine]);
 
@@ -95,6 +128,14 @@ export function useChangesTool(model: Model | null): ChangesToolState {
       engine.rig.flyToPoint(regionCentreInCapture(region, map.registration.matrix), !prefersReducedMotion());
     },
     [engine, map],
+  );
+
+  const unitsPerMetre = model?.metadata?.unitsPerMetre ?? null;
+  const createFinding = useCallback(
+    (region: ChangeRegionData) => {
+      if (changeMap && onCreateFinding) onCreateFinding(changeRegionDraft(region, changeMap, unitsPerMetre));
+    },
+    [changeMap, onCreateFinding, unitsPerMetre],
   );
 
   const viewport = useMemo<ViewportTool>(() => ({ pickMode: false, onPick: ignore, markers: NO_MARKERS, onEngine: setEngine }), []);
@@ -121,16 +162,40 @@ export function useChangesTool(model: Model | null): ChangesToolState {
         ? {
             changeMap,
             job,
-            unitsPerMetre: model?.metadata?.unitsPerMetre ?? null,
+            unitsPerMetre,
             threshold: thresholdNow,
             scaleMax,
             onThreshold: setThreshold,
             colouring,
             valuesError: values.status === 'error' ? values.error.message : null,
             onFlyTo: engine ? flyTo : undefined,
+            onCreateFinding: onCreateFinding ? createFinding : undefined,
+            applied,
           }
         : null,
   };
+}
+
+/** What the capture was last painted with: the threshold and how many Gaussians came out in colour. */
+export interface AppliedColours {
+  /** Model units. */
+  threshold: number;
+  /** Gaussians with |distance| at or above the threshold (in colour; the rest grey or unmeasured). */
+  changed: number;
+  /** Gaussians with a distance (the rest are unmeasured). */
+  measured: number;
+}
+
+/** How many distances there are (not NaN, unmeasured) and how many of them are at or above the threshold in size. */
+function countChanged(distances: Float32Array, threshold: number): { changed: number; measured: number } {
+  let changed = 0;
+  let measured = 0;
+  for (const distance of distances) {
+    if (Number.isNaN(distance)) continue;
+    measured += 1;
+    if (Math.abs(distance) >= threshold) changed += 1;
+  }
+  return { changed, measured };
 }
 
 export interface ChangesPanelProps {
@@ -150,10 +215,11 @@ export interface ChangesPanelProps {
   valuesError: string | null;
   /** Flies the camera to a region (absent before the 3D view exists). */
   onFlyTo?: (region: ChangeRegionData) => void;
+  /** Opens the findings form for a new finding from a region (absent when the account may not add findings). */
+  onCreateFinding?: (region: ChangeRegionData) => void;
+  /** What the capture was last painted with (null while it is not coloured). */
+  applied?: AppliedColours | null;
 }
-
-/** What a region's side means to a reader. */
-const SIDE_LABELS: Record<ChangeRegionData['side'], string> = { capture: 'Added or moved', reference: 'Removed' };
 
 /** The changes panel; while the server computes the capture's first map, only its progress. */
 export function ChangesPanel(props: ChangesPanelProps) {
@@ -161,7 +227,7 @@ export function ChangesPanel(props: ChangesPanelProps) {
   return changeMap === null ? <ChangeMapProgressPanel job={props.job ?? null} /> : <MapPanel {...props} changeMap={changeMap} />;
 }
 
-/** The changes panel of a map: legend, threshold, colouring state, out-of-date note and the change regions. */
+/** The changes panel of a map: legend, histogram, threshold, colouring state, out-of-date note and the change regions. */
 function MapPanel({
   changeMap,
   job = null,
@@ -172,6 +238,8 @@ function MapPanel({
   colouring,
   valuesError,
   onFlyTo,
+  onCreateFinding,
+  applied = null,
 }: ChangesPanelProps & { changeMap: CaptureChangeMap }) {
   const titleId = useId();
   const sliderId = useId();
@@ -189,7 +257,14 @@ function MapPanel({
             ? 'The capture is coloured by change.'
             : 'Loading the change values…';
   return (
-    <section className="changes-panel" aria-labelledby={titleId} data-testid="changes-panel" data-colouring={colouring}>
+    <section
+      className="changes-panel viewer-tool-panel"
+      aria-labelledby={titleId}
+      data-testid="changes-panel"
+      data-colouring={colouring}
+      data-applied-threshold={applied ? String(applied.threshold) : undefined}
+      data-changed-gaussians={applied ? String(applied.changed) : undefined}
+    >
       <h2 id={titleId} className="changes-title">
         Changes
       </h2>
@@ -216,6 +291,15 @@ function MapPanel({
           {unitsPerMetre ? '' : ' This model has no scale: distances are in model units.'}
         </p>
       </div>
+      <ChangeHistogram
+        histogram={map.histogram}
+        threshold={threshold}
+        scaleMax={scaleMax}
+        unitsPerMetre={unitsPerMetre}
+        counted={
+          applied && applied.threshold === threshold ? { within: applied.measured - applied.changed, beyond: applied.changed } : null
+        }
+      />
       <label className="changes-threshold-label" htmlFor={sliderId}>
         Threshold: {d(threshold)} (level of detection {d(map.levelOfDetection)})
       </label>
@@ -239,13 +323,26 @@ function MapPanel({
             <li key={region.id} data-testid="change-region">
               <span className="changes-region-text">
                 {region.id}. {SIDE_LABELS[region.side]}: {region.count.toLocaleString('en-US')} Gaussians, mean{' '}
-                {d(region.meanDistance, true)}, max {d(region.maxDistance, true)}, centre ({region.centroid.map((v) => short(v)).join(', ')}
-                ) in the reference frame
+                {d(region.meanDistance, true)}, max {d(region.maxDistance, true)}, centre (
+                {region.centroid.map((v) => threeFigures(v)).join(', ')}) in the reference frame
               </span>
-              {onFlyTo ? (
-                <button type="button" onClick={() => onFlyTo(region)}>
-                  Fly to region {region.id}
-                </button>
+              {onFlyTo || onCreateFinding ? (
+                <span className="changes-region-actions">
+                  {onFlyTo ? (
+                    <button type="button" onClick={() => onFlyTo(region)}>
+                      Fly to region {region.id}
+                    </button>
+                  ) : null}
+                  {onCreateFinding ? (
+                    <button
+                      type="button"
+                      aria-label={`Create finding from change region ${region.id}`}
+                      onClick={() => onCreateFinding(region)}
+                    >
+                      Create finding
+                    </button>
+                  ) : null}
+                </span>
               ) : null}
             </li>
           ))}
@@ -253,9 +350,4 @@ function MapPanel({
       )}
     </section>
   );
-}
-
-/** A coordinate to three significant figures. */
-function short(value: number): string {
-  return String(Number(value.toPrecision(3)));
 }

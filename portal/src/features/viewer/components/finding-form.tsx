@@ -1,11 +1,12 @@
 /**
  * The form of a finding: title, note, category, severity (1–5), status and the photos it
  * was seen on (checkboxes of the cameras that see its point), for a new finding at the picked
- * point (or a saved measurement) or to edit one. Validation is the shared `validateAnnotation`;
+ * point (or a saved measurement, or a change region: prefilled, the region named) or to edit
+ * one. Validation is the shared `validateAnnotation`;
  * its message (AnnotationMessages) is shown in the form's live region and tied to the field it is
  * about (aria-invalid, aria-describedby), which takes the focus.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import {
   ANNOTATION_CATEGORIES,
   ANNOTATION_SEVERITIES,
@@ -21,7 +22,8 @@ import {
   validateAnnotation,
   type AnnotationInput,
 } from '@shared/annotations.js';
-import type { Annotation, MeasureKind, ModelPoint } from '@shared/types.js';
+import { changeRegionText } from '@shared/change-map-document.js';
+import type { Annotation, AnnotationCategory, FindingChangeRegion, MeasureKind, ModelPoint } from '@shared/types.js';
 import { LiveBanner } from '../../../components/ui/banner.js';
 import { Field, useFieldErrors } from '../../../components/ui/field.js';
 import { useAction } from '../../../hooks/use-action.js';
@@ -63,11 +65,21 @@ export interface FindingGeometry {
   up?: ModelPoint | null;
 }
 
+/** A new finding as a tool hands it to the form: where it sits, and what it starts with. */
+export interface FindingDraft extends FindingGeometry {
+  /** Made from a change region: the region as the finding stores it, and its words ('Change region 2 against …'). */
+  changeRegion?: { region: FindingChangeRegion; text: string } | null;
+  /** The form's first values. */
+  prefill?: { title: string; category: AnnotationCategory } | null;
+}
+
 export interface FindingFormProps {
   /** The finding to edit, or null for a new one. */
   annotation: Annotation | null;
-  /** A new finding's point(s) (ignored when editing: the finding keeps its own). */
-  geometry: FindingGeometry;
+  /** A new finding's point(s), origin and first values (ignored when editing: the finding keeps its own). */
+  geometry: FindingDraft;
+  /** Moves the focus to the title when the form opens (opened from another panel). */
+  focusOnOpen?: boolean;
   /** Image names of the cameras that see the point, best first (the photos panel's result). */
   photoOptions: readonly string[];
   /** The model's scale, for the measurement line. */
@@ -78,15 +90,23 @@ export interface FindingFormProps {
 }
 
 /** The new-or-edit form of a finding. */
-export function FindingForm({ annotation, geometry, photoOptions, unitsPerMetre, onSubmit, onCancel }: FindingFormProps) {
+export function FindingForm({
+  annotation,
+  geometry,
+  focusOnOpen = false,
+  photoOptions,
+  unitsPerMetre,
+  onSubmit,
+  onCancel,
+}: FindingFormProps) {
   const editing = annotation !== null;
   const points = annotation?.points ?? geometry.points;
   const measureKind = annotation ? annotation.measure : geometry.measure;
   const up = annotation ? (annotation.up ?? null) : (geometry.up ?? null);
   const [values, setValues] = useState(() => ({
-    title: annotation?.title ?? '',
+    title: annotation?.title ?? geometry.prefill?.title ?? '',
     note: annotation?.note ?? '',
-    category: annotation?.category ?? 'crack',
+    category: annotation?.category ?? geometry.prefill?.category ?? 'crack',
     severity: String(annotation?.severity ?? 3),
     status: annotation?.status ?? 'open',
     photos: annotation?.photos ?? ([] as string[]),
@@ -97,6 +117,18 @@ export function FindingForm({ annotation, geometry, photoOptions, unitsPerMetre,
   // The cameras that see the point, and any photo the finding already lists.
   const photoChoices = [...new Set([...photoOptions, ...values.photos])];
   const measurement = measureKind && points.length >= 2 ? measureOf(measureKind, points, unitsPerMetre, up) : null;
+  // The change region it comes from, in words (a finding being edited: without its reference's name).
+  const changeRegion = annotation
+    ? annotation.changeRegion
+      ? changeRegionText(annotation.changeRegion, null, unitsPerMetre)
+      : null
+    : (geometry.changeRegion?.text ?? null);
+
+  // Opened from another panel: the focus goes to the title, where typing starts.
+  const { formRef } = errors;
+  useEffect(() => {
+    if (focusOnOpen) formRef.current?.querySelector<HTMLInputElement>('input[type="text"]')?.focus();
+  }, [focusOnOpen, formRef]);
 
   function change<K extends keyof typeof values>(key: K, value: (typeof values)[K]) {
     setValues((current) => ({ ...current, [key]: value }));
@@ -143,6 +175,11 @@ export function FindingForm({ annotation, geometry, photoOptions, unitsPerMetre,
           </>
         )}
       </p>
+      {changeRegion ? (
+        <p className="finding-where" data-testid="finding-change-region">
+          {changeRegion}
+        </p>
+      ) : null}
       <LiveBanner id={errors.messageId} banner={save.message} />
       <Field label="Title">
         <input

@@ -3,7 +3,8 @@
  * (api/annotations.ts: live list, writes through the shared workflows, the documented rule):
  * add a finding at a picked point with the form's validation tied to its field, the list and the
  * model's count after it, edit, delete with a confirmation (admins only), what a user sees, a
- * measurement with and without a scale, and a click that selects.
+ * measurement with and without a scale, a click that selects, and a change region's 'Create
+ * finding' (the form opened prefilled, the region named and stored).
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -13,7 +14,8 @@ import { createTestBackend, MemoryApp, type TestBackend } from '../../../compone
 import { makeModel } from '../../../components/testing/fixtures.js';
 import { useSession } from '../../../lib/session.js';
 import { accountFindingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
-import type { FindingGeometry } from './finding-form.js';
+import { changeMapFieldData } from '../../../../../tests/support/change-map-field-table.js';
+import type { FindingDraft } from './finding-form.js';
 import { FindingsPanel } from './findings-panel.js';
 
 const model = makeModel('m1', {
@@ -28,10 +30,12 @@ const POINT: ModelPoint = { x: 1.5, y: -0.25, z: 2 };
 
 function Harness({
   draft,
+  formRequest = null,
   onSelect,
   photos = [],
 }: {
-  draft: FindingGeometry | null;
+  draft: FindingDraft | null;
+  formRequest?: { draft: FindingDraft; key: number } | null;
   onSelect?: (a: Annotation) => void;
   photos?: string[];
 }) {
@@ -48,6 +52,7 @@ function Harness({
       rights={accountFindingRights(user, role)}
       writes={writes}
       draft={draft}
+      formRequest={formRequest}
       photosAt={() => photos}
       selectedId={null}
       onSelect={onSelect ?? (() => undefined)}
@@ -218,6 +223,43 @@ describe('FindingsPanel', () => {
     act(() => backend.store.writeDocument('annotations', 'm1_2', stored(2, 'admin-uid', { title: 'From elsewhere' })));
     await waitFor(() => expect(screen.getAllByTestId('finding-item')).toHaveLength(2));
     expect(screen.getAllByTestId('finding-item')[1]!.textContent).toContain('From elsewhere');
+  });
+
+  it("a change region's 'Create finding' opens the form prefilled (the focus in its title), and the finding keeps the region", async () => {
+    const backend = backendAs('user');
+    // (a user names only a change map of the model they can read)
+    backend.store.writeDocument('changeMaps', 'ref__m1', { ...changeMapFieldData('ref', 'm1', 'p1') });
+    backend.store.writeDocument('models', 'ref', { ...makeModel('ref', { publicId: 'TWR-0', name: 'Tower 2025', projectId: 'p1' }) });
+    const region = { referenceModelId: 'ref', regionId: 2, maxDistance: 0.31 };
+    const draft: FindingDraft = {
+      points: [POINT],
+      measure: null,
+      changeRegion: { region, text: 'Change region 2 against Tower 2025: max +0.31 m' },
+      prefill: { title: 'Change region 2: added or moved', category: 'other' },
+    };
+    show(backend, { draft, formRequest: { draft, key: 1 } });
+    const form = await screen.findByTestId('finding-form');
+    const title = within(form).getByLabelText('Title') as HTMLInputElement;
+    expect(title.value).toBe('Change region 2: added or moved');
+    expect((within(form).getByLabelText('Category') as HTMLSelectElement).value).toBe('other');
+    expect(within(form).getByTestId('finding-change-region').textContent).toBe('Change region 2 against Tower 2025: max +0.31 m');
+    expect(within(form).getByText('(1.5, -0.25, 2)')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+
+    const item = await screen.findByTestId('finding-item');
+    expect(item.textContent).toContain('Change region 2: added or moved');
+    // the model has no scale: model units
+    expect(within(item).getByTestId('finding-change-region').textContent).toBe('Change region 2: max +0.31 model units');
+    expect(await backend.backend.catalog.get('annotations', 'm1_1')).toMatchObject({
+      points: [POINT],
+      kind: 'point',
+      category: 'other',
+      author_uid: 'user-uid',
+      changeRegion: region,
+    });
+    // the draft stays until the next pick: 'Add finding' names the region
+    expect(screen.getByText('From change region 2 against Tower 2025: max +0.31 m.')).toBeTruthy();
   });
 
   it('a saved measurement becomes the new finding’s geometry', async () => {

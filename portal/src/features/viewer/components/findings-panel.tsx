@@ -1,14 +1,17 @@
 /**
  * The findings side panel of the single-model viewer: the model's findings, live (F-n,
  * title, category, severity, status, measurement in model units and metres when the model has a
- * scale); a click (or Enter) on one flies the view to it and selects it; 'Add finding' opens the
- * form at the last picked point (or a measurement saved from the measure tool); Edit for the
+ * scale, the change region it was made from); a click (or Enter) on one flies the view to it and
+ * selects it; 'Add finding' opens the form at the last picked point (or a measurement saved from
+ * the measure tool); another panel may open the form itself (a change region's 'Create finding':
+ * `formRequest`, prefilled, the focus in its title); Edit for the
  * author or an admin, Delete (with a confirmation) for admins only — the documented rule
  * (docs/ARCHITECTURE.md "Findings"), which both backends enforce; the panel only hides what they
  * would refuse.
  */
 import { useEffect, useRef, useState } from 'react';
 import { MEASURE_LABELS, annotationMeasurement, findingFacts, formatMeasurement, formatPoint } from '@shared/annotations.js';
+import { changeRegionText } from '@shared/change-map-document.js';
 import type { Annotation, Model, ModelPoint } from '@shared/types.js';
 import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
 import { ModalDialog } from '../../../components/ui/modal-dialog.js';
@@ -16,7 +19,7 @@ import { useAction } from '../../../hooks/use-action.js';
 import type { Resource } from '../../../lib/resource.js';
 import type { FindingRights } from '@shared/roles.js';
 import type { FindingWrites } from '../api/annotations.js';
-import { FindingForm, type FindingGeometry } from './finding-form.js';
+import { FindingForm, type FindingDraft } from './finding-form.js';
 import '../findings.css';
 import { formatNumber } from '@shared/format.js';
 import { errorMessage } from '@shared/errors.js';
@@ -29,7 +32,9 @@ export interface FindingsPanelProps {
   rights: FindingRights;
   writes: FindingWrites;
   /** Where a new finding would go: the last picked point or a saved measurement; null before any pick. */
-  draft: FindingGeometry | null;
+  draft: FindingDraft | null;
+  /** A request from another panel to open the form for a new finding with this draft (a new `key` opens it again). */
+  formRequest?: { draft: FindingDraft; key: number } | null;
   /** Image names of the cameras that see a point, best first (empty without camera metadata). */
   photosAt: (point: ModelPoint) => string[];
   /** The selected finding's id, or null. */
@@ -40,7 +45,7 @@ export interface FindingsPanelProps {
   onCreated?: (annotation: Annotation) => void;
 }
 
-type FormState = { kind: 'new'; geometry: FindingGeometry } | { kind: 'edit'; annotation: Annotation } | null;
+type FormState = { kind: 'new'; geometry: FindingDraft; key: number; requested: boolean } | { kind: 'edit'; annotation: Annotation } | null;
 
 /** The panel. */
 export function FindingsPanel({
@@ -49,12 +54,19 @@ export function FindingsPanel({
   rights,
   writes,
   draft,
+  formRequest = null,
   photosAt,
   selectedId,
   onSelect,
   onCreated,
 }: FindingsPanelProps) {
   const [form, setForm] = useState<FormState>(null);
+  // A request opens the form once per key (set while rendering: no frame without the form).
+  const [requestSeen, setRequestSeen] = useState<number | null>(null);
+  if (formRequest && formRequest.key !== requestSeen) {
+    setRequestSeen(formRequest.key);
+    if (rights.create) setForm({ kind: 'new', geometry: formRequest.draft, key: formRequest.key, requested: true });
+  }
   const [confirming, setConfirming] = useState<Annotation | null>(null);
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const addRef = useRef<HTMLButtonElement>(null);
@@ -108,24 +120,32 @@ export function FindingsPanel({
 
       {rights.create && form === null ? (
         <div className="findings-add">
-          <button ref={addRef} type="button" disabled={draft === null} onClick={() => draft && setForm({ kind: 'new', geometry: draft })}>
+          <button
+            ref={addRef}
+            type="button"
+            disabled={draft === null}
+            onClick={() => draft && setForm({ kind: 'new', geometry: draft, key: -1, requested: false })}
+          >
             Add finding
           </button>
           <p className="findings-muted">
             {draft === null
               ? 'Click the model to pick a point, then add a finding there.'
-              : draft.points.length === 1
-                ? `At the picked point ${formatPoint(draft.points[0]!)}.`
-                : `For the saved measurement (${draft.points.length} points).`}
+              : draft.changeRegion
+                ? `From ${draft.changeRegion.text.replace(/^Change/, 'change')}.`
+                : draft.points.length === 1
+                  ? `At the picked point ${formatPoint(draft.points[0]!)}.`
+                  : `For the saved measurement (${draft.points.length} points).`}
           </p>
         </div>
       ) : null}
 
       {form ? (
         <FindingForm
-          key={form.kind === 'edit' ? form.annotation.id : 'new'}
+          key={form.kind === 'edit' ? form.annotation.id : `new ${form.key}`}
           annotation={form.kind === 'edit' ? form.annotation : null}
           geometry={form.kind === 'new' ? form.geometry : { points: [], measure: null }}
+          focusOnOpen={form.kind === 'new' && form.requested}
           photoOptions={photoOptions}
           unitsPerMetre={unitsPerMetre}
           onCancel={() => setForm(null)}
@@ -134,7 +154,8 @@ export function FindingsPanel({
               await writes.update(form.annotation.id, input);
               setBanner({ kind: 'success', text: `Finding F-${form.annotation.seq} saved.` });
             } else {
-              const created = await writes.create(input);
+              const region = form.geometry.changeRegion?.region ?? null;
+              const created = await (region ? writes.create(input, { changeRegion: region }) : writes.create(input));
               setBanner({ kind: 'success', text: `Finding F-${created.seq} added.` });
               onCreated?.(created);
             }
@@ -168,6 +189,11 @@ export function FindingsPanel({
                 {value ? (
                   <span className="finding-measure">
                     {MEASURE_LABELS[value.kind]}: <span className="mono">{formatMeasurement(value)}</span>
+                  </span>
+                ) : null}
+                {annotation.changeRegion ? (
+                  <span className="finding-measure" data-testid="finding-change-region">
+                    {changeRegionText(annotation.changeRegion, null, unitsPerMetre)}
                   </span>
                 ) : null}
               </button>

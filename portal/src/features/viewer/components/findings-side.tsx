@@ -3,6 +3,7 @@
  * the findings panel and "Photos of this point" — and what it hands the viewport: pick mode while
  * open (a click picks a point of the model), the markers (the findings, the selected one, the
  * picked point), a flight to a selected finding, and the engine (to fly to a photo's camera).
+ * Another tool may hand it a new finding to open the form with (`createFinding`: a change region).
  * `useFindingsInspection` holds the state; `FindingsSide` draws the panels.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,7 +16,7 @@ import type { Resource } from '../../../lib/resource.js';
 import { accountFindingRights, useFindingWrites, useModelAnnotations } from '../api/annotations.js';
 import { hasCameraMetadata, useViewerCameras, type ViewerCamera } from '../api/camera-poses.js';
 import type { PickResult, ViewerEngine, ViewerMarker } from '../lib/engine.js';
-import type { FindingGeometry } from './finding-form.js';
+import type { FindingDraft } from './finding-form.js';
 import { FindingsPanel, type FindingsPanelProps } from './findings-panel.js';
 import { PhotosAtPanel, viewsOfPoint } from './photos-at-panel.js';
 
@@ -38,6 +39,11 @@ export interface FindingsInspection {
   toggle: () => void;
   /** Hands a measurement from the measure tool to 'Add finding' (and opens the panel). */
   saveMeasurement: (measurement: SavedMeasurement) => void;
+  /**
+   * Opens the panel with the form for a new finding from `draft` (a change region's), or
+   * undefined when the signed-in account may not add findings.
+   */
+  createFinding: ((draft: FindingDraft) => void) | undefined;
   /** The props of the model's viewport. */
   viewport: {
     pickMode: boolean;
@@ -82,6 +88,7 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
   const openedFinding = useRef(false);
   const [picked, setPicked] = useState<Picked | null>(null);
   const [measurement, setMeasurement] = useState<SavedMeasurement | null>(null);
+  const [requested, setRequested] = useState<{ draft: FindingDraft; key: number } | null>(null);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [flyTo, setFlyTo] = useState<{ point: ModelPoint; key: number } | null>(null);
   const [engine, setEngine] = useState<ViewerEngine | null>(null);
@@ -92,13 +99,21 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
   const list = annotations.status === 'success' ? annotations.data : null;
 
   const markers = useMemo(
-    () => (open ? findingMarkers(list ?? [], selectedId, measurement ? null : (picked?.point ?? null)) : []),
-    [open, list, selectedId, picked, measurement],
+    () =>
+      open
+        ? findingMarkers(
+            list ?? [],
+            selectedId,
+            requested ? (requested.draft.points[0] ?? null) : measurement ? null : (picked?.point ?? null),
+          )
+        : [],
+    [open, list, selectedId, picked, measurement, requested],
   );
   const onPick = useCallback((pick: PickResult) => {
     const normal = pick.normal ?? null;
     setPicked({ point: pick.point, normal });
     setMeasurement(null);
+    setRequested(null);
     setSelectedId(null);
   }, []);
   const select = useCallback((annotation: Annotation) => {
@@ -128,34 +143,50 @@ export function useFindingsInspection(model: Model | null, openFinding: number |
     ? { point: first, normal: picked && samePoint(picked.point, first) ? picked.normal : null }
     : picked;
 
-  const draft: FindingGeometry | null = measurement
-    ? { points: measurement.points, measure: measurement.measure, up: measurement.up ?? null }
-    : picked
-      ? { points: [picked.point], measure: null }
-      : null;
+  const draft: FindingDraft | null = requested
+    ? requested.draft
+    : measurement
+      ? { points: measurement.points, measure: measurement.measure, up: measurement.up ?? null }
+      : picked
+        ? { points: [picked.point], measure: null }
+        : null;
+  const rights = accountFindingRights(user, role);
+  // Every request a new key, so that the panel opens the form again for the next one.
+  const requests = useRef(0);
+  const createFinding = useCallback((next: FindingDraft) => {
+    requests.current += 1;
+    setRequested({ draft: next, key: requests.current });
+    setMeasurement(null);
+    setSelectedId(null);
+    setOpen(true);
+  }, []);
 
   return {
     open,
     toggle: () => setOpen((o) => !o),
     saveMeasurement: (m) => {
       setMeasurement(m);
+      setRequested(null);
       setOpen(true);
     },
+    createFinding: user && rights.create ? createFinding : undefined,
     viewport: { pickMode: open, onPick, markers, flyTo, onEngine: setEngine },
     side:
       open && model && user
         ? {
             model,
             annotations,
-            rights: accountFindingRights(user, role),
+            rights,
             writes,
             draft,
+            formRequest: requested,
             photosAt,
             selectedId,
             onSelect: select,
             onCreated: (created) => {
               setSelectedId(created.id);
               setMeasurement(null);
+              setRequested(null);
             },
             picked: photoPoint,
             cameras: withCameras ? cameras : null,

@@ -167,7 +167,7 @@ export function MeasureTool({ mode, onMode, points, up, unitsPerMetre, onClear, 
         : `${MEASURE_LABELS[kind!]}: pick ${points.length === 0 ? 'two points' : 'one more point'}.`;
 
   return (
-    <section ref={rootRef} className="measure-tool" aria-labelledby={titleId} data-testid="measure-tool" data-mode={mode}>
+    <section ref={rootRef} className="measure-tool viewer-tool-panel" aria-labelledby={titleId} data-testid="measure-tool" data-mode={mode}>
       <h2 id={titleId} className="measure-title">
         Measure
       </h2>

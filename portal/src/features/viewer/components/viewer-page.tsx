@@ -165,8 +165,9 @@ function SingleView({ id, upAxis }: { id: string; upAxis: UpAxis | null }) {
   const inspection = useFindingsInspection(found?.model ?? null, findingFromQuery(search));
   // The measure tool: while open it takes the picks; 'Save as finding' hands a measurement to the findings panel.
   const measureTool = useMeasureTool(found?.model ?? null, (points, measure, up) => inspection.saveMeasurement({ points, measure, up }));
-  // Changes: the capture coloured by its change map against the project's reference (shown only when it has one).
-  const changes = useChangesTool(found?.model ?? null);
+  // Changes: the capture coloured by its change map against the project's reference (shown only when it has one);
+  // a change region's 'Create finding' opens the findings form.
+  const changes = useChangesTool(found?.model ?? null, inspection.createFinding);
   return (
     <div ref={ref} className="viewer-page">
       <ViewerHeader title={found ? found.model.name : `3D Viewer — ${id}`} fullscreen={fullscreen} onFullscreen={toggleFullscreen}>

@@ -2,8 +2,8 @@
  * The colours and words of the viewer's 'Changes' mode, without three.js or React: the diverging
  * scale a capture's splats are coloured with by signed distance to the reference (blue negative,
  * grey within ± the threshold, red positive, full colour at the scale's end), the scale's end a
- * change map suggests, distances in metres or model units, and a change region's centre carried
- * back from the reference frame into the capture's.
+ * change map suggests, distances in metres or model units (`formatChangeDistance`, shared), and a
+ * change region's centre carried back from the reference frame into the capture's.
  */
 import { applyAlignment, invertAlignment } from '@shared/alignment.js';
 import type { ChangeMapData, ChangeRegionData, ModelPoint } from '@shared/types.js';
@@ -77,25 +77,52 @@ export function changeScaleMax(map: Pick<ChangeMapData, 'regions' | 'histogram' 
   return max > 0 && Number.isFinite(max) ? max : 1;
 }
 
-/** Three significant figures at most, trailing zeros dropped (e.g. 0.3, 0.0125, 12.3). */
-function short(value: number): string {
-  return String(Number(value.toPrecision(3)));
+/** How a change map's measured Gaussians fall about a threshold, by its histogram. */
+export interface HistogramSplit {
+  /** Measured Gaussians with |distance| below the threshold (shown grey), rounded. */
+  within: number;
+  /** The other measured Gaussians (shown in colour). */
+  beyond: number;
+  /** Every Gaussian the histogram counts (the measured ones). */
+  total: number;
+  /** True when the threshold cuts a bin, so the split is estimated (spread evenly across that bin). */
+  estimated: boolean;
 }
 
 /**
- * A distance as the viewer shows it: in metres when the model has a scale, else in model units;
- * with its sign when `signed` (a minus sign, or a plus for positive values).
- * @param value model units
- * @param unitsPerMetre the capture's scale (`metadata.unitsPerMetre`), or null
- * @param signed show '+' before positive values
- * @returns e.g. '+0.3 m', '0.0125 model units'
+ * How many of a change map's measured Gaussians lie within ± a threshold and how many beyond,
+ * from its histogram (equal bins from `min` to `max`): the bins inside count whole, a bin the
+ * threshold cuts counts by the share of its width inside (its Gaussians taken as spread evenly).
+ * @param histogram the map's histogram (model units)
+ * @param threshold model units, 0 or more
+ * @returns the split (within + beyond = total)
  */
-export function formatChangeDistance(value: number, unitsPerMetre: number | null, signed = false): string {
-  const scaled = unitsPerMetre && unitsPerMetre > 0 ? value / unitsPerMetre : value;
-  const text = short(Math.abs(scaled));
-  const sign = scaled < 0 && text !== '0' ? '−' : signed && scaled > 0 ? '+' : '';
-  return `${sign}${text} ${unitsPerMetre && unitsPerMetre > 0 ? 'm' : 'model units'}`;
+export function histogramSplit(histogram: ChangeMapData['histogram'], threshold: number): HistogramSplit {
+  const { min, max, counts } = histogram;
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  const width = counts.length > 0 ? (max - min) / counts.length : 0;
+  let within = 0;
+  let estimated = false;
+  counts.forEach((count, i) => {
+    if (count === 0) return;
+    if (!(width > 0)) {
+      // Every measured value is `min`.
+      if (Math.abs(min) < threshold) within += count;
+      return;
+    }
+    const lo = min + i * width;
+    const share = Math.max(0, Math.min(lo + width, threshold) - Math.max(lo, -threshold)) / width;
+    // (a threshold on a bin's edge counts the bin whole, whatever the rounding of the edges)
+    const inside = share < 1e-9 ? 0 : share > 1 - 1e-9 ? 1 : share;
+    if (inside > 0 && inside < 1) estimated = true;
+    within += count * inside;
+  });
+  const rounded = Math.min(total, Math.round(within));
+  return { within: rounded, beyond: total - rounded, total, estimated };
 }
+
+/** Distances in words: shared with the findings made from a change region and their report. */
+export { formatChangeDistance } from '@shared/change-map-document.js';
 
 /**
  * A change region's centroid in the capture's own coordinates (what the viewer's camera flies
