@@ -74,7 +74,7 @@ async function jobUntil(modelId: string, done: (job: ChangeMapJob | null) => boo
 const settled = (job: ChangeMapJob | null) => job !== null && job.state !== 'queued' && job.state !== 'computing';
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({ prefix: 'change-map-jobs' });
+  server = await startEmbeddedServer({ prefix: 'change-map-jobs', changeMaps: true });
   ({ env } = server);
   await ok(['projects', 'create', '--name', 'Jobs Tower', '--structure-id', 'JOB-001']);
   const files = encodeChangedPair(pair);

@@ -199,7 +199,7 @@ export function midUpload(stderr: NodeJS.ReadableStream | null | undefined): Pro
  * @param port the port to serve on (0: any free one)
  */
 export async function serveInChild(port: number, dataDir: string): Promise<{ child: ResultPromise }> {
-  const args = [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--json'];
+  const args = [cliBin, 'serve', '--port', String(port), '--data-dir', dataDir, '--no-portal', '--no-change-maps', '--json'];
   const child = execa('node', args, { cwd: repoRoot, reject: false, stdin: 'ignore', buffer: false });
   await new Promise<void>((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error('catalog serve did not start')), 30_000);

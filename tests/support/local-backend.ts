@@ -25,7 +25,8 @@ export interface LocalServerHandle {
  */
 export async function startLocalServer(options: { portalDir?: string } = {}): Promise<LocalServerHandle> {
   const dataDir = mkdtempSync(join(tmpdir(), 'catalog-contract-'));
-  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null });
+  // no background change maps: the contract counts the files and documents its steps write
+  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null, changeMaps: false });
   const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
   return { server, dataDir, serviceKey };
 }

@@ -18,7 +18,8 @@ declare module 'vitest' {
 /** Seeds a template data folder and provides its path; the returned teardown removes it. */
 export default async function setup(project: TestProject): Promise<() => void> {
   const dataDir = tempDir('seed-template');
-  const server = await startServer({ dataDir, port: 0, portalDir: null, mapTilesUrl: null });
+  // no background change maps: the seed computes the changed capture's map itself
+  const server = await startServer({ dataDir, port: 0, portalDir: null, mapTilesUrl: null, changeMaps: false });
   try {
     await runCliOk(['seed', '--data-dir', dataDir], { env: { CATALOG_URL: server.url }, timeout: 120_000 });
   } finally {

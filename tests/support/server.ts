@@ -38,12 +38,20 @@ export interface EmbeddedServer {
  * @throws Error with the CLI's output when seeding fails
  */
 export async function startEmbeddedServer(
-  options: { prefix?: string; portalDir?: string | null; seed?: boolean; mapTilesUrl?: string | null } = {},
+  options: { prefix?: string; portalDir?: string | null; seed?: boolean; mapTilesUrl?: string | null; changeMaps?: boolean } = {},
 ): Promise<EmbeddedServer> {
   const dataDir = tempDir(options.prefix ?? 'data');
   const template = options.seed ? inject('seededDataDir') : undefined;
   if (template) cpSync(template, dataDir, { recursive: true });
-  const server = await startServer({ dataDir, port: 0, portalDir: options.portalDir ?? null, mapTilesUrl: options.mapTilesUrl ?? null });
+  // Background change maps only where a test asks for them: they add files and documents after an
+  // upload whenever their worker gets to it, which tests counting stored files cannot wait for.
+  const server = await startServer({
+    dataDir,
+    port: 0,
+    portalDir: options.portalDir ?? null,
+    mapTilesUrl: options.mapTilesUrl ?? null,
+    changeMaps: options.changeMaps ?? false,
+  });
   const serviceKey = (JSON.parse(readFileSync(server.serviceKeyPath, 'utf8')) as { key: string }).key;
   const service = createLocalBackend({ baseUrl: server.url, serviceKey });
   const stop = async (): Promise<void> => {

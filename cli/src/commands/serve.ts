@@ -26,6 +26,7 @@ const schema = z.object({
     .refine(isMapTilesUrl, 'must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png')
     .optional(),
   portal: z.boolean().default(true),
+  changeMaps: z.boolean().default(true),
 });
 
 /** Resolves when the process receives SIGINT or SIGTERM. */
@@ -41,7 +42,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** `catalog serve [--port] [--host] [--data-dir] [--viewer-url] [--map-tiles-url] [--no-portal]` */
+/** `catalog serve [--port] [--host] [--data-dir] [--viewer-url] [--map-tiles-url] [--no-portal] [--no-change-maps]` */
 export const serveCommand = leafCommand({
   command: new Command('serve')
     .description('run the embedded catalog server (SQLite + files on disk) and serve the portal')
@@ -53,7 +54,8 @@ export const serveCommand = leafCommand({
       '--map-tiles-url <template>',
       'raster tiles of the key-less map, {z}/{x}/{y} (env CATALOG_MAP_TILES_URL, default OpenStreetMap)',
     )
-    .option('--no-portal', 'serve only the API, not the built portal'),
+    .option('--no-portal', 'serve only the API, not the built portal')
+    .option('--no-change-maps', 'do not compute change maps in the background (run `catalog models changes` instead)'),
   schema,
   help: examplesHelp(['catalog serve --port 8787 --data-dir ./.catalog-data']),
   run: async (input, ctx) => {
@@ -69,6 +71,7 @@ export const serveCommand = leafCommand({
       portalDir,
       ...((input.viewerUrl ?? process.env.CATALOG_VIEWER_URL) ? { viewerUrl: input.viewerUrl ?? process.env.CATALOG_VIEWER_URL } : {}),
       ...(input.mapTilesUrl ? { mapTilesUrl: input.mapTilesUrl } : {}),
+      changeMaps: input.changeMaps,
     });
     const keepAlive = stopped.then(async (signal) => {
       ctx.log(`Received ${signal}, stopping…`);

@@ -55,6 +55,11 @@ export interface ServerOptions {
   mapTilesUrl?: string | null;
   /** Log requests (pino, to stdout). Default false. */
   logger?: boolean;
+  /**
+   * Compute change maps in the background when a capture's inputs change (change-map-jobs.ts).
+   * Default true; false leaves them to `catalog models changes`, and the jobs route answers null.
+   */
+  changeMaps?: boolean;
 }
 
 /** A running embedded backend. */
@@ -102,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const db = openDatabase(join(dataDir, 'catalog.db'));
+  const computeChangeMaps = options.changeMaps ?? true;
   const events = new ChangeHub();
   const identity = new IdentityService(db, dataDir);
   const files = new FileStore(db, dataDir);
@@ -112,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     db,
     (collections, written) => {
       events.publish(collections);
-      changeMapJobs.written(written);
+      if (computeChangeMaps) changeMapJobs.written(written);
     },
     (change) => {
       if (
@@ -256,7 +262,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   ensureServiceKey(dataDir, url);
   void tus.cleanUpExpiredUploads().catch(() => undefined);
   // The jobs store change maps through this server's own API, as the service: every rule applies.
-  changeMapJobs.start(createLocalBackend({ baseUrl: url, serviceKey: serviceKey.key }));
+  if (computeChangeMaps) changeMapJobs.start(createLocalBackend({ baseUrl: url, serviceKey: serviceKey.key }));
 
   let closing: Promise<void> | null = null;
   return {
