@@ -56,7 +56,9 @@ interface CanvasReader {
   canvasPixels(canvas: HTMLCanvasElement, x: number, y: number, w: number, h: number): Uint8ClampedArray;
 }
 
-describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', () => {
+// A test may take as long as a few of its waits for a frame: the demo tower is 50,000 Gaussians
+// a capture (dense enough for its change maps), and compare mode draws two of them in software.
+describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', { timeout: 3 * RENDER_TIMEOUT_MS }, () => {
   let seeded: EmbeddedServer;
   let dataDir: string;
   let server: RunningServer;
