@@ -6,7 +6,8 @@
 // 'server'. Saving an alignment computes it again from that alignment; a second trigger while a
 // job waits in the queue does not compute it twice; a mesh-only model is skipped with the reason;
 // a capture whose file cannot be read fails with the reason, and the write that queued it
-// succeeds all the same. The job route is for signed-in readers.
+// succeeds all the same. The job route is for signed-in readers. A server that starts queues the
+// captures again (jobs do not outlive it): a map missing when it stopped is computed.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +15,10 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { ChangeMapJob } from '@shared/ports/index.js';
 import type { Model } from '@shared/types.js';
 import { saveAlignment } from '@shared/workflows/alignments.js';
-import { getChangeMap } from '@shared/workflows/change-maps.js';
+import { deleteChangeMap, getChangeMap } from '@shared/workflows/change-maps.js';
 import { routes } from '@shared/wire/routes.js';
 import { ChangesMessages } from '../../cli/src/lib/change-map/store-change-map.js';
+import { startServer } from '../../cli/src/server/index.js';
 import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
 import { jsonCli } from '../support/cli.js';
 import { triangleGlb } from '../support/model-fixtures.js';
@@ -208,6 +210,27 @@ describe('change maps computed by the embedded server', () => {
       expect(await user.jobs.changeMapJob('no-such-model')).toBeNull();
     } finally {
       await user.close();
+    }
+  });
+
+  it('a server that starts computes the maps its last run left undone', async () => {
+    const files = encodeChangedPair(pair);
+    const later = await upload(folderWith('capture-later', 'point_cloud.ply', files.capture), 'JOB-2027');
+    await jobUntil(later.id, settled);
+    expect(await getChangeMap(server.service.catalog, reference.id, later.id)).not.toBeNull();
+    // as if the server had stopped before the job: no map, and nothing queues one while it runs
+    await deleteChangeMap(server.service, reference.id, later.id);
+    await server.server.close();
+    const restarted = await startServer({ dataDir: server.dataDir, port: server.server.port, changeMaps: true });
+    // a new client: the old one's kept-alive connections went with the old server
+    const service = createLocalBackend({ baseUrl: server.url, serviceKey: server.serviceKey });
+    try {
+      await expect.poll(async () => (await service.jobs.changeMapJob(later.id))?.state, { timeout: 60_000, interval: 100 }).toBe('done');
+      expect(await service.jobs.changeMapJob(later.id)).toMatchObject({ computations: 1 });
+      expect(await getChangeMap(service.catalog, reference.id, later.id)).toMatchObject({ computed_by: 'server' });
+    } finally {
+      await service.close();
+      await restarted.close();
     }
   });
 });

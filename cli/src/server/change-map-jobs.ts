@@ -10,7 +10,8 @@
  * so every rule applies), `computed_by` 'server'. A failure is recorded with its message and never
  * reaches the request that caused the job; a model without a splat file (a mesh) is skipped with the
  * reason. Each capture's latest job (queued, computing with its fraction, done, failed, skipped) is
- * kept in memory until the server stops and read through `routes.changeMapJob`; every change of a
+ * kept in memory until the server stops and read through `routes.changeMapJob` (a server that starts
+ * queues every capture of a project with a reference again, so none is left behind); every change of a
  * job is announced on the event stream as a change of `changeMaps`, so clients read it again.
  */
 import { changeMapOutOfDate, changeMapInputFile } from '@shared/change-map-document.js';
@@ -83,11 +84,22 @@ export class ChangeMapJobs {
 
   /**
    * Starts running jobs: from now on they read and write through `backend` (a client of this
-   * server's own API with its service key, made once the server listens).
+   * server's own API with its service key, made once the server listens). Queues every capture of
+   * every project that has a reference model, since queued jobs do not outlive a server.
    * @param backend the service client; closed by {@link close}
    */
   start(backend: Pick<Backend, 'catalog' | 'files' | 'close'>): void {
     this.backend = backend;
+    // Jobs live in memory: what a stopped server left queued (or never got to) is queued again,
+    // every capture of a project with a reference; a map still up to date ends at once, unread.
+    try {
+      for (const project of this.deps.documents.query('projects', {})) {
+        const referenceId = text(project.data, 'reference_model_id');
+        if (referenceId !== null) this.enqueueProject(project.id, referenceId);
+      }
+    } catch (error) {
+      this.deps.log?.(`Change-map jobs: the captures to look at could not be listed: ${errorMessage(error)}`);
+    }
     this.drain();
   }
 
