@@ -489,7 +489,9 @@ describe.skipIf(skipReason !== null)('the tile map by keyboard', () => {
       // the list of what the map shows: out of sight until focused
       const list = p.locator('.map-keyboard-list');
       expect((await list.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
-      // after the canvas: MapLibre's zoom buttons and the attribution, then the list
+      // after the canvas: MapLibre's zoom buttons and the attribution, then the list (once the map
+      // has settled at this zoom and listed what it shows)
+      await expect.poll(() => list.locator('button').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       const inKeyboardList = () => p.evaluate(() => Boolean(document.activeElement?.closest('.map-keyboard-list')));
       let now = await focused(p);
       for (let k = 0; k < 6 && !(await inKeyboardList()); k++) now = await tabUntil(p, () => true, 1);

@@ -142,7 +142,10 @@ export default function TileMap(props: TileMapProps) {
       node.setAttribute('data-clusters', String(clusters.length));
       node.setAttribute('data-points', String(single.length));
       const items = shownOnMap(clusters, single);
-      setShown((previous) => (previous.map((i) => i.key).join() === items.map((i) => i.key).join() ? previous : items));
+      // At the end of a move the source may not have clustered the new zoom yet (nothing drawn):
+      // the list keeps its entries until the map is idle, so a keyboard user never finds it gone.
+      if (settled || items.length > 0)
+        setShown((previous) => (previous.map((i) => i.key).join() === items.map((i) => i.key).join() ? previous : items));
       if (settled && focusListAfterZoom.current) {
         focusListAfterZoom.current = false;
         setFocusRequest((n) => n + 1);
