@@ -46,6 +46,19 @@ describe('withFaults over the memory backend', () => {
     expect(await test.backend.catalog.query('models')).toEqual([]);
   });
 
+  it('fails reads of a held collection, waiting or made after the failure (the screen sees the failure, not a spinner)', async () => {
+    const test = createTestBackend('user', { projects: [tower] });
+    test.hold('projects');
+    const errors: string[] = [];
+    const waiting = test.backend.catalog.query('projects');
+    test.fail('projects', new Error('down'));
+    await expect(waiting).rejects.toThrow('down');
+    test.backend.catalog.subscribe('projects', undefined, () => errors.push('snapshot'), (error) => errors.push(error.message));
+    await settle();
+    expect(errors).toEqual(['down']);
+    await expect(test.backend.catalog.count('projects')).rejects.toThrow('down');
+  });
+
   it('rejects the links of chosen paths; the others resolve through the store', async () => {
     const files = { glbPath: 'models/m1/model.glb', splatPath: 'models/m1/model.ply' };
     const test = createTestBackend('user', { models: [{ id: 'm1', uuid: 'm1', publicId: 'M-1', name: 'M', files }] });

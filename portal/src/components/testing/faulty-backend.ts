@@ -21,8 +21,8 @@ export interface Faults {
   hold: (collection: CollectionName) => () => void;
   /**
    * Fails the reads of `collection` with `error`: its live subscriptions (held or running) end with
-   * `onError(error)`, as a denied Firestore listener does, and later reads and subscriptions fail
-   * the same way (asynchronously).
+   * `onError(error)`, as a denied Firestore listener does, reads waiting on a hold reject, and later
+   * reads and subscriptions fail the same way (asynchronously), held or not.
    */
   fail: (collection: CollectionName, error: Error) => void;
   /** Storage paths whose `getDownloadUrl` rejects with `Error('no link for {path}')`; add to it any time. */
@@ -42,6 +42,9 @@ interface CollectionFaults {
   /** Resolves when released; null when not held. */
   held: Promise<void> | null;
   error: Error | null;
+  /** Resolves when the collection fails (wakes reads waiting on a hold). */
+  failed: Promise<void>;
+  markFailed: () => void;
   listeners: Set<Listener>;
 }
 
@@ -66,15 +69,19 @@ export function withFaults(inner: Backend): Faults {
   const faultsOf = (collection: CollectionName): CollectionFaults => {
     let faults = state.get(collection);
     if (!faults) {
-      faults = { held: null, error: null, listeners: new Set() };
+      let markFailed: () => void = () => undefined;
+      const failed = new Promise<void>((done) => {
+        markFailed = done;
+      });
+      faults = { held: null, error: null, listeners: new Set(), failed, markFailed };
       state.set(collection, faults);
     }
     return faults;
   };
-  /** Waits while `collection` is held, then throws its failure if any. */
+  /** Waits while `collection` is held and not failed, then throws its failure if any. */
   const gate = async (collection: CollectionName): Promise<void> => {
     const faults = faultsOf(collection);
-    while (faults.held) await faults.held;
+    while (faults.held && !faults.error) await Promise.race([faults.held, faults.failed]);
     if (faults.error) throw faults.error;
   };
   const real = inner.catalog;
@@ -109,7 +116,8 @@ export function withFaults(inner: Backend): Faults {
       },
     };
     faults.listeners.add(listener);
-    if (!faults.held) listener.start();
+    // A failed collection fails new subscriptions even while held: the failure is what the screen sees.
+    if (!faults.held || faults.error) listener.start();
     return end;
   };
 
@@ -158,6 +166,7 @@ export function withFaults(inner: Backend): Faults {
     fail(collection, error) {
       const faults = faultsOf(collection);
       faults.error = error;
+      faults.markFailed();
       for (const listener of [...faults.listeners]) listener.fail(error);
     },
   };
