@@ -26,6 +26,15 @@ afterAll(async () => {
 });
 
 describe('catalog seed', () => {
+  it('refuses a tower density outside 5,000 to 1,000,000 Gaussians and creates nothing', async () => {
+    for (const value of ['1.5', '100', 'many']) {
+      const res = await runCli(['seed', '--tower-gaussians', value], { env });
+      expect(res.exitCode).toBe(1);
+      expect(res.stderr).toContain('--tower-gaussians: must be a whole number from 5,000 to 1,000,000');
+    }
+    expect(await backend.catalog.query('projects')).toEqual([]);
+  });
+
   // the first run waits for the server's change maps of the demo captures
   it('seeds the demo catalog once; a second run creates nothing', { timeout: 120_000 }, async () => {
     const first = await runCli(['seed', '--json'], { env, timeout: 90_000 });

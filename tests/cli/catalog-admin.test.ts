@@ -19,6 +19,7 @@ import { jsonCli, noisyJpeg, parseJson, runCli, storedModelFiles } from '../supp
 import { cameraEntry, gaussianPly, jpegPhoto } from '../support/model-fixtures.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
+import { testSeedArgs } from '../support/seed-template.js';
 
 let server: EmbeddedServer;
 let backend: Backend;
@@ -350,7 +351,7 @@ describe('seed → export → import', () => {
     const source = await startEmbeddedServer();
     const target = await startEmbeddedServer();
     try {
-      const seeded = await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 });
+      const seeded = await runCli(testSeedArgs(source.dataDir), { timeout: 90_000 });
       expect(seeded.exitCode, seeded.stderr).toBe(0);
       // a finding, an alignment (one accepted from the change map: 'icp', with the manual one it replaced) and a
       // change map (with its values file) travel with the catalog
@@ -488,7 +489,7 @@ describe('seed → export → import', () => {
       const source = await startEmbeddedServer();
       const target = await startEmbeddedServer();
       try {
-        expect((await runCli(['seed', '--data-dir', source.dataDir], { timeout: 90_000 })).exitCode).toBe(0);
+        expect((await runCli(testSeedArgs(source.dataDir), { timeout: 90_000 })).exitCode).toBe(0);
         const dir = join(work, 'export-bad-ids');
         expect((await runCli(['export', dir, '--data-dir', source.dataDir])).exitCode).toBe(0);
         const modelsFile = join(dir, 'documents', 'models.json');

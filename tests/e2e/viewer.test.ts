@@ -56,8 +56,8 @@ interface CanvasReader {
   canvasPixels(canvas: HTMLCanvasElement, x: number, y: number, w: number, h: number): Uint8ClampedArray;
 }
 
-// A test may take as long as a few of its waits for a frame: the demo tower is 50,000 Gaussians
-// a capture (dense enough for its change maps), and compare mode draws two of them in software.
+// A test may take as long as a few of its waits for a frame: compare mode draws two captures of the
+// demo tower (15,000 Gaussians each in the tests' catalog) in software.
 describe.skipIf(skipReason !== null)('built-in 3D viewer (software WebGL)', { timeout: 3 * RENDER_TIMEOUT_MS }, () => {
   let seeded: EmbeddedServer;
   let dataDir: string;

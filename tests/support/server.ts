@@ -8,6 +8,7 @@ import { createLocalBackend } from '@shared/adapters/local/index.js';
 import type { Backend } from '@shared/ports/index.js';
 import { runCliOk } from './cli.js';
 import { tempDir } from './paths.js';
+import { testSeedArgs } from './seed-template.js';
 
 /** A started embedded backend, its data folder and a service backend on it. */
 export interface EmbeddedServer {
@@ -61,7 +62,7 @@ export async function startEmbeddedServer(
   };
   if (options.seed && !template) {
     try {
-      await runCliOk(['seed', '--data-dir', dataDir], { env: { CATALOG_URL: server.url }, timeout: 120_000 });
+      await runCliOk(testSeedArgs(dataDir), { env: { CATALOG_URL: server.url }, timeout: 120_000 });
     } catch (error) {
       await stop();
       throw error;

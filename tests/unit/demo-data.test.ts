@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEMO_PROJECTS,
   DEMO_REFERENCE_GAUSSIANS,
+  demoProjects,
   encodePng,
   makeBridgeGlb,
   makeCameraMetadata,
@@ -354,6 +355,29 @@ describe('the demo camera metadata and photos', () => {
     const names = files.images.map((f) => `models/u/images/${f.name}`);
     expect(cameras.map((c) => matchCameraImage(c.img_name, names))).toEqual(names);
     expect(files.glb).toBeUndefined();
+  });
+});
+
+describe('demoProjects', () => {
+  it('gives the three tower captures the chosen density and leaves the rest as the default catalog', async () => {
+    const light = demoProjects(15_000).flatMap((p) => p.models);
+    const full = DEMO_PROJECTS.flatMap((p) => p.models);
+    expect(light.map((m) => m.publicId)).toEqual(full.map((m) => m.publicId));
+    const dense = full.filter((m) => m.splatCount === DEMO_REFERENCE_GAUSSIANS || m.changedPair?.count === DEMO_REFERENCE_GAUSSIANS);
+    expect(dense.map((m) => m.publicId)).toEqual(['TWR-001-2024-05', 'TWR-001-2025-06', 'TWR-001-2025-09']);
+    for (const m of light) {
+      const before = full.find((f) => f.publicId === m.publicId)!;
+      if (dense.includes(before))
+        expect([m.splatCount ?? m.changedPair?.count, m.changedPair?.captureCount ?? null]).toEqual([
+          15_000,
+          m.changedPair ? 15_000 : null,
+        ]);
+      else expect(m).toEqual(before);
+    }
+    // the changed capture's splat holds that many Gaussians (62 floats each) and a header
+    const { splat } = await makeDemoModelFiles(light.find((m) => m.publicId === 'TWR-001-2025-09')!);
+    expect(splat!.bytes.length).toBeGreaterThan(15_000 * 62 * 4);
+    expect(splat!.bytes.length).toBeLessThan(15_000 * 62 * 4 + 4096);
   });
 });
 

@@ -41,7 +41,7 @@ import { getChangeMap } from '@shared/workflows/change-maps.js';
 import { changeMapPair, computeStoredChangeMap } from './change-map/store-change-map.js';
 import { nodeContentPlatform } from './content-platform.js';
 import type { DemoModel } from './demo-data/index.js';
-import { DEMO_ACCOUNTS, DEMO_PROJECTS, demoFindingInput, makeDemoModelFiles } from './demo-data/index.js';
+import { DEMO_ACCOUNTS, demoFindingInput, demoProjects, makeDemoModelFiles } from './demo-data/index.js';
 import type { ProgressReporter } from './progress.js';
 
 /**
@@ -81,14 +81,17 @@ export interface SeedResult {
  * @param options.actorUid uid written as created_by / owner_uid
  * @param options.progress reporter for model uploads (optional)
  * @param options.log human progress lines (optional)
+ * @param options.towerGaussians Gaussians of each demo tower capture (default 50,000, `DEMO_REFERENCE_GAUSSIANS`;
+ *   see `demoProjects`); only models this run creates get it
  * @returns what exists now and what this run created, and why files were skipped (no file storage)
  * @throws AppError from the workflows (permission, network…)
  */
 export async function seedDemoData(
   backend: Backend,
-  options: { actorUid: string; progress?: (label: string) => ProgressReporter; log?: (line: string) => void },
+  options: { actorUid: string; progress?: (label: string) => ProgressReporter; log?: (line: string) => void; towerGaussians?: number },
 ): Promise<SeedResult> {
   const { catalog, identity } = backend;
+  const projects = demoProjects(options.towerGaussians);
   const items: SeedItem[] = [];
   const log = options.log ?? (() => undefined);
   const filesSkipped = backend.capabilities.fileStorage ? null : NO_FILE_STORAGE_MESSAGE;
@@ -129,7 +132,7 @@ export async function seedDemoData(
   const findingIds = new Map<string, string>();
   let findings = 0;
 
-  for (const project of DEMO_PROJECTS) {
+  for (const project of projects) {
     const [existing] = await catalog.query('projects', { where: [['structure_id', '==', project.structure_id]], limit: 1 });
     let projectId: string;
     if (existing) {
@@ -161,7 +164,7 @@ export async function seedDemoData(
   for (const item of models) await serverJobSettled(backend, item.id);
   const changeMaps: string[] = [];
   if (filesSkipped === null) {
-    for (const model of DEMO_PROJECTS.flatMap((p) => p.models).filter((m) => m.changedPair)) {
+    for (const model of projects.flatMap((p) => p.models).filter((m) => m.changedPair)) {
       const item = models.find((i) => i.key === model.publicId);
       if (item && (await seedChangeMap(backend, item.id, log))) changeMaps.push(model.publicId);
     }

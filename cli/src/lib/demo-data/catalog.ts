@@ -79,7 +79,7 @@ const LOWER_JOINT: Vec3 = [towerHalf(8), 8, towerHalf(8)];
  * The demo catalog: 'North Ridge Telecom Tower' (TWR-001, located, three visible models, the
  * oldest one the reference, plus one hidden draft for the admin view), 'Grand River Footbridge'
  * (BRG-002, located, one mesh model) and 'Harbour Light Mast' (MST-003, no location, no models).
- * - TWR-001-2024-05: hybrid (tower splat of {@link DEMO_REFERENCE_GAUSSIANS} + tower GLB, aligned), a
+ * - TWR-001-2024-05: hybrid (tower splat of `towerGaussians` + tower GLB, aligned), a
  *   20-camera spiral flight with its photos;
  * - TWR-001-2025-06: splat, a 12-camera ring flight with photos (img_name without extension), more
  *   rust at the lower joints, a third panel per sector and the third sector twisted by 8°;
@@ -87,182 +87,191 @@ const LOWER_JOINT: Vec3 = [towerHalf(8), 8, towerHalf(8)];
  * - TWR-001-2025-09: splat, the changed second capture of the tower (a brace bent 0.30 m, an
  *   antenna panel gone, an equipment cabinet added), no photos; its change map is seeded;
  * - BRG-002-2025-04: mesh (footbridge GLB) and one photo of it.
+ * @param towerGaussians Gaussians of each of the three tower captures above (the reference survey,
+ *   the June survey and the changed capture); fewer draw faster where WebGL runs in software, but
+ *   below about 35,000 the changed capture's removed panel is too few Gaussians to be a change region
+ * @returns the projects with their models, in seeding order
  */
-export const DEMO_PROJECTS: readonly DemoProject[] = [
-  {
-    name: 'North Ridge Telecom Tower',
-    structure_id: 'TWR-001',
-    description:
-      '45 m self-supporting lattice telecom tower on North Ridge. Surveyed by drone in 2024 and 2025 to follow bolt corrosion on the lower sections and antenna mount alignment.',
-    address: 'North Ridge Road, Waterloo, ON',
-    lat: 43.4723,
-    lng: -80.5449,
-    models: [
-      {
-        publicId: 'TWR-001-2024-05',
-        name: 'North Ridge Tower, May 2024 survey',
-        modelType: 'hybrid',
-        captureDate: '2024-05-14',
-        reference: true,
-        hidden: false,
-        structure: 'tower',
-        files: { splat: true, glb: true, flight: { count: 20, layout: 'spiral', radius: 22, heights: [8, 44], turns: 2 } },
-        // dense enough for the change map of TWR-001-2025-09 against it: the removed antenna panel
-        // must hold more Gaussians than a change region's least (50); 77 of them at 50,000
-        splatCount: DEMO_REFERENCE_GAUSSIANS,
-        survey: { rust: 0.15 },
-        seed: 11,
-        tint: [0.85, 0.2, 0.2],
-        unitsPerMetre: 1,
-        findings: [
-          {
-            title: 'Bolt corrosion at lower leg joint',
-            note: 'Surface rust on the bolted splice of the north-east leg at the first panel level. Clean and re-coat.',
-            category: 'corrosion',
-            severity: 3,
-            status: 'open',
-            points: [LOWER_JOINT],
-          },
-          {
-            title: 'Leg spacing at the base',
-            note: 'Footing to footing on the north face, for the foundation survey.',
-            category: 'other',
-            severity: 1,
-            status: 'dismissed',
-            points: [
-              [towerHalf(0), 0.45, towerHalf(0)],
-              [-towerHalf(0), 0.45, towerHalf(0)],
-            ],
-          },
-        ],
-      },
-      {
-        publicId: 'TWR-001-2025-06',
-        name: 'North Ridge Tower, June 2025 survey',
-        modelType: 'splat',
-        captureDate: '2025-06-02',
-        reference: false,
-        hidden: false,
-        structure: 'tower',
-        files: {
-          splat: true,
-          glb: false,
-          flight: { count: 12, layout: 'ring', radius: 38, heights: [20, 20], lookDown: -5, fovY: 60, extension: false, start: 5 },
+export function demoProjects(towerGaussians: number = DEMO_REFERENCE_GAUSSIANS): DemoProject[] {
+  return [
+    {
+      name: 'North Ridge Telecom Tower',
+      structure_id: 'TWR-001',
+      description:
+        '45 m self-supporting lattice telecom tower on North Ridge. Surveyed by drone in 2024 and 2025 to follow bolt corrosion on the lower sections and antenna mount alignment.',
+      address: 'North Ridge Road, Waterloo, ON',
+      lat: 43.4723,
+      lng: -80.5449,
+      models: [
+        {
+          publicId: 'TWR-001-2024-05',
+          name: 'North Ridge Tower, May 2024 survey',
+          modelType: 'hybrid',
+          captureDate: '2024-05-14',
+          reference: true,
+          hidden: false,
+          structure: 'tower',
+          files: { splat: true, glb: true, flight: { count: 20, layout: 'spiral', radius: 22, heights: [8, 44], turns: 2 } },
+          // dense enough for the change map of TWR-001-2025-09 against it: the removed antenna panel
+          // must hold more Gaussians than a change region's least (50); 77 of them at 50,000
+          splatCount: towerGaussians,
+          survey: { rust: 0.15 },
+          seed: 11,
+          tint: [0.85, 0.2, 0.2],
+          unitsPerMetre: 1,
+          findings: [
+            {
+              title: 'Bolt corrosion at lower leg joint',
+              note: 'Surface rust on the bolted splice of the north-east leg at the first panel level. Clean and re-coat.',
+              category: 'corrosion',
+              severity: 3,
+              status: 'open',
+              points: [LOWER_JOINT],
+            },
+            {
+              title: 'Leg spacing at the base',
+              note: 'Footing to footing on the north face, for the foundation survey.',
+              category: 'other',
+              severity: 1,
+              status: 'dismissed',
+              points: [
+                [towerHalf(0), 0.45, towerHalf(0)],
+                [-towerHalf(0), 0.45, towerHalf(0)],
+              ],
+            },
+          ],
         },
-        // as dense as the reference: a capture much sparser than its reference leaves gaps between
-        // its splats that its change map reads as removals (14 false regions at 3,600 against 50,000)
-        splatCount: DEMO_REFERENCE_GAUSSIANS,
-        survey: { rust: 0.55, antennaPanels: 3, sectorTwist: 8 },
-        seed: 12,
-        tint: [0.82, 0.3, 0.18],
-        unitsPerMetre: 1,
-        findings: [
-          {
-            title: 'Bolt corrosion at lower leg joint',
-            note: 'Rust has spread to the brace connections since the 2024 survey. Schedule repair.',
-            category: 'corrosion',
-            severity: 4,
-            status: 'open',
-            points: [LOWER_JOINT],
-            followUpOf: { publicId: 'TWR-001-2024-05', seq: 1 },
+        {
+          publicId: 'TWR-001-2025-06',
+          name: 'North Ridge Tower, June 2025 survey',
+          modelType: 'splat',
+          captureDate: '2025-06-02',
+          reference: false,
+          hidden: false,
+          structure: 'tower',
+          files: {
+            splat: true,
+            glb: false,
+            flight: { count: 12, layout: 'ring', radius: 38, heights: [20, 20], lookDown: -5, fovY: 60, extension: false, start: 5 },
           },
-          {
-            title: 'Antenna sector 3 turned off azimuth',
-            note: 'The third sector mount is turned about 8° from its design azimuth; check the clamp bolts.',
-            category: 'deformation',
-            severity: 3,
-            status: 'monitoring',
-            points: [sectorThree(8)],
-          },
-          {
-            title: 'Platform height above the footing',
-            note: 'Height of the antenna platform above the north-east footing.',
-            category: 'other',
-            severity: 1,
-            status: 'open',
-            points: [
-              [towerHalf(0), 0.45, towerHalf(0)],
-              [towerHalf(36) + 1, 36, towerHalf(36) + 1],
-            ],
-            measure: 'height',
-          },
-        ],
-      },
-      {
-        publicId: 'TWR-001-DRAFT',
-        name: 'North Ridge Tower, draft reconstruction',
-        modelType: 'splat',
-        captureDate: '2025-06-03',
-        reference: false,
-        hidden: true,
-        structure: 'tower',
-        files: { splat: true, glb: false },
-        splatCount: 1500,
-        survey: { rust: 0.3, jitter: 4, floaters: 0.12 },
-        seed: 13,
-        tint: [0.5, 0.5, 0.5],
-      },
-      {
-        publicId: 'TWR-001-2025-09',
-        name: 'North Ridge Tower, September 2025 survey',
-        modelType: 'splat',
-        captureDate: '2025-09-16',
-        reference: false,
-        hidden: false,
-        structure: 'tower',
-        files: { splat: true, glb: false },
-        changedPair: { count: DEMO_REFERENCE_GAUSSIANS, captureCount: DEMO_REFERENCE_GAUSSIANS, seed: 14 },
-        seed: 14,
-        tint: [0.85, 0.2, 0.2],
-        unitsPerMetre: 1,
-      },
-    ],
-  },
-  {
-    name: 'Grand River Footbridge',
-    structure_id: 'BRG-002',
-    description: 'Steel truss pedestrian bridge over the Grand River. Girder corrosion and deck joints are inspected every spring.',
-    address: 'Grand River Trail, Kitchener, ON',
-    lat: 43.4312,
-    lng: -80.4701,
-    models: [
-      {
-        publicId: 'BRG-002-2025-04',
-        name: 'Grand River Footbridge, April 2025',
-        modelType: 'mesh',
-        captureDate: '2025-04-20',
-        reference: true,
-        hidden: false,
-        structure: 'bridge',
-        files: { splat: false, glb: true, photos: 1 },
-        seed: 21,
-        tint: [0.3, 0.4, 0.7],
-        unitsPerMetre: 1,
-        findings: [
-          {
-            title: 'Girder corrosion at the east bearing',
-            note: 'Paint loss and rust on the bottom flange of the south girder over the east bearing.',
-            category: 'corrosion',
-            severity: 2,
-            status: 'open',
-            points: [[14.9, 3.12, 1.6]],
-          },
-          {
-            title: 'Vegetation on the east abutment',
-            note: 'Moss and small plants on the abutment seat; clear at the spring inspection.',
-            category: 'vegetation',
-            severity: 1,
-            status: 'repaired',
-            points: [[16, 3.0, 0]],
-          },
-        ],
-      },
-    ],
-  },
-  {
-    name: 'Harbour Light Mast',
-    structure_id: 'MST-003',
-    description: 'Lighting mast at the harbour entrance, scheduled for its first inspection.',
-    models: [],
-  },
-];
+          // as dense as the reference: a capture much sparser than its reference leaves gaps between
+          // its splats that its change map reads as removals (14 false regions at 3,600 against 50,000)
+          splatCount: towerGaussians,
+          survey: { rust: 0.55, antennaPanels: 3, sectorTwist: 8 },
+          seed: 12,
+          tint: [0.82, 0.3, 0.18],
+          unitsPerMetre: 1,
+          findings: [
+            {
+              title: 'Bolt corrosion at lower leg joint',
+              note: 'Rust has spread to the brace connections since the 2024 survey. Schedule repair.',
+              category: 'corrosion',
+              severity: 4,
+              status: 'open',
+              points: [LOWER_JOINT],
+              followUpOf: { publicId: 'TWR-001-2024-05', seq: 1 },
+            },
+            {
+              title: 'Antenna sector 3 turned off azimuth',
+              note: 'The third sector mount is turned about 8° from its design azimuth; check the clamp bolts.',
+              category: 'deformation',
+              severity: 3,
+              status: 'monitoring',
+              points: [sectorThree(8)],
+            },
+            {
+              title: 'Platform height above the footing',
+              note: 'Height of the antenna platform above the north-east footing.',
+              category: 'other',
+              severity: 1,
+              status: 'open',
+              points: [
+                [towerHalf(0), 0.45, towerHalf(0)],
+                [towerHalf(36) + 1, 36, towerHalf(36) + 1],
+              ],
+              measure: 'height',
+            },
+          ],
+        },
+        {
+          publicId: 'TWR-001-DRAFT',
+          name: 'North Ridge Tower, draft reconstruction',
+          modelType: 'splat',
+          captureDate: '2025-06-03',
+          reference: false,
+          hidden: true,
+          structure: 'tower',
+          files: { splat: true, glb: false },
+          splatCount: 1500,
+          survey: { rust: 0.3, jitter: 4, floaters: 0.12 },
+          seed: 13,
+          tint: [0.5, 0.5, 0.5],
+        },
+        {
+          publicId: 'TWR-001-2025-09',
+          name: 'North Ridge Tower, September 2025 survey',
+          modelType: 'splat',
+          captureDate: '2025-09-16',
+          reference: false,
+          hidden: false,
+          structure: 'tower',
+          files: { splat: true, glb: false },
+          changedPair: { count: towerGaussians, captureCount: towerGaussians, seed: 14 },
+          seed: 14,
+          tint: [0.85, 0.2, 0.2],
+          unitsPerMetre: 1,
+        },
+      ],
+    },
+    {
+      name: 'Grand River Footbridge',
+      structure_id: 'BRG-002',
+      description: 'Steel truss pedestrian bridge over the Grand River. Girder corrosion and deck joints are inspected every spring.',
+      address: 'Grand River Trail, Kitchener, ON',
+      lat: 43.4312,
+      lng: -80.4701,
+      models: [
+        {
+          publicId: 'BRG-002-2025-04',
+          name: 'Grand River Footbridge, April 2025',
+          modelType: 'mesh',
+          captureDate: '2025-04-20',
+          reference: true,
+          hidden: false,
+          structure: 'bridge',
+          files: { splat: false, glb: true, photos: 1 },
+          seed: 21,
+          tint: [0.3, 0.4, 0.7],
+          unitsPerMetre: 1,
+          findings: [
+            {
+              title: 'Girder corrosion at the east bearing',
+              note: 'Paint loss and rust on the bottom flange of the south girder over the east bearing.',
+              category: 'corrosion',
+              severity: 2,
+              status: 'open',
+              points: [[14.9, 3.12, 1.6]],
+            },
+            {
+              title: 'Vegetation on the east abutment',
+              note: 'Moss and small plants on the abutment seat; clear at the spring inspection.',
+              category: 'vegetation',
+              severity: 1,
+              status: 'repaired',
+              points: [[16, 3.0, 0]],
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Harbour Light Mast',
+      structure_id: 'MST-003',
+      description: 'Lighting mast at the harbour entrance, scheduled for its first inspection.',
+      models: [],
+    },
+  ];
+}
+
+/** The demo catalog at its default density ({@link demoProjects}). */
+export const DEMO_PROJECTS: readonly DemoProject[] = demoProjects();

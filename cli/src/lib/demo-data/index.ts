@@ -36,7 +36,7 @@ export {
   type ChangeLabel,
   type ChangeTruth,
 } from './changed-capture.js';
-export { DEMO_ACCOUNTS, DEMO_PROJECTS, DEMO_REFERENCE_GAUSSIANS, type DemoModel, type DemoProject } from './catalog.js';
+export { DEMO_ACCOUNTS, DEMO_PROJECTS, DEMO_REFERENCE_GAUSSIANS, demoProjects, type DemoModel, type DemoProject } from './catalog.js';
 export { demoFindingInput, type DemoFinding } from './findings.js';
 export { toYDown } from './frame.js';
 export { makeBridgeGlb, makeTowerGlb } from './glb-writer.js';
