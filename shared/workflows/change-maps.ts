@@ -5,7 +5,7 @@
  * `models/{capture uuid}/changes/{referenceModelId}.bin`), read one by its pair, list a capture's,
  * and delete one with its values file. Admins (and the service key) write change maps on both
  * backends; readers with a role read those of two models they can open. A model delete takes the
- * change maps it is part of with it (`deleteModelsFindings`, `shared/workflows/annotations.ts`).
+ * change maps it is part of with it (`deleteModelsFindings`, `shared/workflows/model-delete-records.ts`).
  */
 import { alignmentId, AnnotationMessages } from '../annotations.js';
 import { ChangeMapMessages } from '../change-map-document.js';

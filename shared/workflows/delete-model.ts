@@ -8,7 +8,7 @@ import type { Backend } from '../ports/index.js';
 import { SERVER_TIMESTAMP } from '../ports/catalog.js';
 import { ValidationMessages } from '../messages.js';
 import { confirmTypedName } from '../validation/confirm.js';
-import { deleteModelsWithFindings } from './annotations.js';
+import { deleteModelsWithFindings } from './model-delete-records.js';
 import { modelFilePaths } from './model-storage-paths.js';
 import { deleteFilesQuietly } from './util.js';
 

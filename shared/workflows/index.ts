@@ -23,11 +23,10 @@ export {
   listModelAnnotations,
   listProjectAnnotations,
   setUnitsPerMetre,
-  deleteModelsFindings,
-  deleteModelsWithFindings,
-  FINDINGS_DELETE_BATCH,
 } from './annotations.js';
-export type { AnnotationAuthor, DeletedFindings } from './annotations.js';
+export type { AnnotationAuthor } from './annotations.js';
+export { deleteModelsFindings, deleteModelsWithFindings, FINDINGS_DELETE_BATCH } from './model-delete-records.js';
+export type { DeletedFindings } from './model-delete-records.js';
 export {
   saveAlignment,
   getAlignment,

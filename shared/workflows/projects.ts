@@ -11,7 +11,7 @@ import { validateProjectForm } from '../validation/project-form.js';
 import type { ProjectFormInput } from '../validation/project-form.js';
 import { confirmTypedName } from '../validation/confirm.js';
 import { modelFilePaths } from './model-storage-paths.js';
-import { deleteModelsWithFindings } from './annotations.js';
+import { deleteModelsWithFindings } from './model-delete-records.js';
 import { unwrap } from './util.js';
 
 /**
