@@ -61,7 +61,8 @@ async function ours(capturePath, referencePath, outDir) {
   const registration = refineRegistration(capture, reference, identity);
   const registrationSeconds = seconds(registered);
   const mapped = process.hrtime.bigint();
-  const map = computeChangeMap(capture, reference, registration.matrix);
+  // as `catalog models changes` measures a capture without camera metadata: splats are y-down, so up is −y
+  const map = computeChangeMap(capture, reference, registration.matrix, { up: [0, -1, 0] });
   const changeMapSeconds = seconds(mapped);
   const total = seconds(start);
   const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);

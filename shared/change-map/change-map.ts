@@ -4,7 +4,14 @@
  *
  * 1. The capture is moved into the reference frame; each point set is cut into small patches
  *    (about 10 to 16 neighbouring points each, the leaves of its spatial index) with a fitted
- *    shape — a plane, or a line along a thin member — and an oriented normal (local-surface.ts).
+ *    shape — a plane, or a line along a thin member — and a normal oriented towards the outside,
+ *    the side the surface's viewer stands on (local-surface.ts `orientNormals`): towards the
+ *    nearest of the cameras that took the point set, where their centres are given (the capture's
+ *    moved with it); without them, near-horizontal surfaces face the scene's up direction when it
+ *    is given (a ground plane has no inside) and the rest point away from the middle of a larger
+ *    neighbourhood. So a distance is positive where material was added or moved outward, towards
+ *    the viewer (a cabinet set on the ground, a member bowed out of its face), and negative where it
+ *    was removed or dented inward.
  * 2. Each capture point is measured against the reference surface — its offset from the
  *    reference elements around its patch — and every point of a patch reports the mean offset of
  *    the patch's points pooled with its neighbours', so the splats' noise averages out
@@ -24,7 +31,7 @@ import { computeHistogram } from './histogram.js';
 import { buildPatches, orientNormals, type Patches } from './local-surface.js';
 import { boundingDiagonal } from './registration.js';
 import { clusterPatches, LINK_SPACINGS, patchSpacing, summariseClusters, type RegionSummary } from './regions.js';
-import { checkMatrix, checkPointSet, transformPositions } from './transform.js';
+import { checkMatrix, checkPointSet, checkUp, transformPositions } from './transform.js';
 import type { ChangeMap, ChangeMapOptions, ChangeRegion, PointSet } from './types.js';
 
 const DEFAULTS = {
@@ -119,17 +126,21 @@ function flagChanges(
 
 /**
  * Computes the change map of a capture against its reference (see the module's comment).
- * @param capture the capture's points, in its own coordinates
- * @param reference the reference's points
+ * The sign: a distance is positive on the outer side of the surface it is measured against,
+ * the side its viewer stands on (see the module's comment for how each side's normals are
+ * oriented): material added or moved outward reads positive, removed or dented inward negative.
+ * @param capture the capture's points, in its own coordinates, with the centres of the cameras
+ *   that took it (`viewpoints`, same coordinates; moved into the reference frame with the points)
+ * @param reference the reference's points, with its own cameras' centres
  * @param matrix capture → reference (16 numbers, column-major), e.g. from `refineRegistration`
- * @param options {@link ChangeMapOptions}
+ * @param options {@link ChangeMapOptions}; `up` is the reference frame's up direction
  * @returns per capture point its signed distance (model units of the reference; NaN where not
  *   measured) and region id (0 = none); per reference point the id of its removal region (0 =
  *   none); the level of detection; the registration error used; the regions of both sides,
  *   numbered 1… by decreasing count, each with its largest pooled distance; and a histogram of the
  *   distances. Reference-side regions report the capture surface's distance from the reference
- *   points, so a removal reads negative.
- * @throws AppError `invalid-argument` for a malformed point set or matrix
+ *   points, negated, so a removal (the reference's surface outside the capture's) reads negative.
+ * @throws AppError `invalid-argument` for a malformed point set, viewpoints, matrix or up direction
  */
 export function computeChangeMap(
   capture: PointSet,
@@ -140,6 +151,7 @@ export function computeChangeMap(
   checkPointSet(capture);
   checkPointSet(reference);
   const m = checkMatrix(matrix);
+  const up = checkUp(options.up) ?? undefined;
   const patchSize = options.patchSize ?? DEFAULTS.patchSize;
   const z = options.confidence ?? DEFAULTS.confidence;
   const minLevel = options.minLevelOfDetection ?? DEFAULTS.minLevelOfDetection;
@@ -164,9 +176,10 @@ export function computeChangeMap(
 
   const moved = transformPositions(capture.positions, n, m);
   const cap = buildPatches(moved, n, patchSize);
-  orientNormals(cap, patchSize);
+  const captureViewpoints = capture.viewpoints ?? new Float32Array(0);
+  orientNormals(cap, patchSize, { viewpoints: transformPositions(captureViewpoints, captureViewpoints.length / 3, m), up });
   const ref = buildPatches(reference.positions, reference.count, patchSize);
-  orientNormals(ref, patchSize);
+  orientNormals(ref, patchSize, { viewpoints: reference.viewpoints, up });
 
   // Capture → reference, one measurement per capture patch.
   const forward = measurePatches(cap, moved, ref, maxDistance);

@@ -5,10 +5,15 @@
  * components to its own points and those of the neighbouring patches that lie on it — a plane
  * (centroid, normal as the direction of least spread, roughness as the spread along it) or, where
  * the points run along a line with a round cross-section, a line (a thin member: its axis). The
- * normals are then oriented consistently: away from the centroid of a larger neighbourhood,
- * walking up coarser groupings of the patches until one side is clear. Fitting to the index's
- * leaves and merging their moments, rather than searching the neighbours of every point, gives
- * the same local shapes for a fraction of the cost.
+ * normals are then oriented towards the outside, the side a viewer stands on (see
+ * {@link orientNormals}): towards the cameras that took the capture where their positions are
+ * known (sensor orientation, as CloudCompare and M3C2 practice do it); without them, a
+ * near-horizontal patch faces up when the scene's up direction is known (a ground plane has no
+ * inside to point away from), and every other patch points away from the centroid of a larger
+ * neighbourhood, walking up coarser groupings of the patches until one side is clear; the
+ * patches' votes are then pooled among neighbours. Fitting to the index's leaves and merging
+ * their moments, rather than searching the neighbours of every point, gives the same local
+ * shapes for a fraction of the cost.
  */
 import { splitLeaves, type LeafMoments } from './layers.js';
 import { EIGEN, fitMoments, isLinear, LINE_LENGTH, mergeMoments, momentsOf, symmetricEigen, type Moments } from './moments.js';
@@ -89,6 +94,21 @@ const ORIENT_REACH = 0.5;
 const ORIENT_NOISE = 3;
 /** The weight of a patch's vote when no level decided it (its normal's largest component made positive). */
 const FALLBACK_WEIGHT = 0.05;
+/** A patch faces the mean direction of this many viewpoints (camera centres), the ones nearest its centroid. */
+const NEAREST_VIEWPOINTS = 3;
+/** Without viewpoints, a patch whose normal is within 45° of the up direction (this cosine) faces up. */
+const HORIZONTAL_COSINE = Math.SQRT1_2;
+
+/** What {@link orientNormals} orients the normals by, besides the shape of the point set itself. */
+export interface Orientation {
+  /**
+   * The camera centres that saw the points (a capture's camera metadata positions), flat xyz in
+   * the patches' frame, model units; at least one for them to count. Empty or absent: none known.
+   */
+  viewpoints?: Float32Array;
+  /** The scene's up direction in the patches' frame (any length but 0; e.g. [0, −1, 0] for a y-down 3DGS splat). Absent: unknown. */
+  up?: readonly [number, number, number];
+}
 
 /** Options of {@link buildPatches}. */
 export interface PatchOptions {
@@ -531,22 +551,69 @@ function fitShapes(patches: Patches, scatter: Float64Array): void {
 }
 
 /**
- * Orients every patch normal consistently, so that "outside" means the same on both point sets:
- * a normal points away from the centroid of a larger group of patches around it — first the
- * groups of about 16 patches that an index over the patch centroids makes, then groups of those
- * groups, then the whole set — taking the first level at which the patch's offset from that
- * centroid leans clearly along the normal (cosine ≥ 0.25, and by more than half the patch's radius
- * and three times its roughness). On a thin member this is its own axis;
- * on a wall, the structure's middle. Where no level decides (a single flat plane), the normal's
- * largest component is made positive, with a weak vote. The votes are then pooled among
- * neighbouring patches (the groups of about 16), each weighted by how clearly it was decided and
- * by how parallel the two normals are, so that a patch whose normal noise tilted follows its face.
+ * Orients every patch normal towards the outside of the surface, the side its viewer stands on,
+ * so that a positive distance means material added or moved outward on both point sets. Each
+ * patch first casts its own vote, a side and how clearly (a cosine):
+ * - with viewpoints (the camera centres that saw the points): the side of the 3 viewpoints nearest
+ *   the patch's centroid — the sign of the mean of the cosines between the normal and the unit
+ *   directions to them, its size the clarity. A surface faces the cameras that saw it: a ground
+ *   plane faces up at the drones, a wall outward at the orbit. (Both faces of a thin panel take
+ *   the side of the cameras nearest it, so the whole panel reads one sign when it moves.)
+ * - without viewpoints, a patch whose normal lies within 45° of the `up` direction (when given)
+ *   faces up, its clarity the cosine: a ground plane has no inside, and the rule below would turn
+ *   it down into the ground, away from whatever stands on it. (An overhang's underside then faces
+ *   up too: where that matters, pass the viewpoints.)
+ * - otherwise the normal points away from the centroid of a larger group of patches around it —
+ *   first the groups of about 16 patches that an index over the patch centroids makes, then
+ *   groups of those groups, then the whole set — taking the first level at which the patch's
+ *   offset from that centroid leans clearly along the normal (cosine ≥ 0.25, and by more than half
+ *   the patch's radius and three times its roughness). On a thin member this is its own axis; on
+ *   a wall, the structure's middle. Where no level decides (a single flat plane), the normal's
+ *   largest component is made positive, with a weak vote.
+ * The votes are then pooled among neighbouring patches (the groups of about 16), each weighted by
+ * how clearly it was decided and by how parallel the two normals are, so that a patch whose normal
+ * noise tilted follows its face.
  * @param patches the patches to orient, changed in place
  * @param groupSize patches per group at each level
+ * @param orientation the viewpoints and the up direction, in the patches' frame (see {@link Orientation}); default neither
  */
-export function orientNormals(patches: Patches, groupSize: number): void {
+export function orientNormals(patches: Patches, groupSize: number, orientation: Orientation = {}): void {
   const m = patches.count;
   if (m === 0) return;
+  const vote = new Float64Array(m);
+  const viewpoints = orientation.viewpoints ?? new Float32Array(0);
+  if (viewpoints.length >= 3) facingViewpoints(patches, viewpoints, vote);
+  else awayFromCentroids(patches, groupSize, orientation.up ?? null, vote);
+  poolVotes(patches, vote);
+}
+
+/** Each patch's vote for the side of its {@link NEAREST_VIEWPOINTS} nearest viewpoints: the mean cosine of its normal with the unit directions to them. */
+function facingViewpoints(patches: Patches, viewpoints: Float32Array, vote: Float64Array): void {
+  const count = Math.floor(viewpoints.length / 3);
+  const index = buildPointIndex(viewpoints, count);
+  const ids = new Uint32Array(NEAREST_VIEWPOINTS);
+  const d2 = new Float64Array(NEAREST_VIEWPOINTS);
+  const { centroid, normal } = patches;
+  for (let p = 0; p < patches.count; p += 1) {
+    const [cx, cy, cz] = [centroid[p * 3]!, centroid[p * 3 + 1]!, centroid[p * 3 + 2]!];
+    const found = index.nearest(cx, cy, cz, NEAREST_VIEWPOINTS, Infinity, ids, d2);
+    let sum = 0;
+    for (let k = 0; k < found; k += 1) {
+      const v = ids[k]! * 3;
+      const [dx, dy, dz] = [viewpoints[v]! - cx, viewpoints[v + 1]! - cy, viewpoints[v + 2]! - cz];
+      const length = Math.hypot(dx, dy, dz);
+      if (length > 0) sum += (dx * normal[p * 3]! + dy * normal[p * 3 + 1]! + dz * normal[p * 3 + 2]!) / length;
+    }
+    vote[p] = found > 0 ? sum / found : 0;
+  }
+}
+
+/**
+ * Each patch's vote without viewpoints: up for a near-horizontal patch when `up` is known, else
+ * away from the centroid of the first grouping of patches around it that decides (see {@link orientNormals}).
+ */
+function awayFromCentroids(patches: Patches, groupSize: number, up: readonly [number, number, number] | null, vote: Float64Array): void {
+  const m = patches.count;
   // Level 1 groups: the leaves of the index over the patch centroids; level 2: groups of those.
   const levels: { groupOf: Uint32Array; centre: Float64Array }[] = [];
   let points = Float32Array.from(patches.centroid);
@@ -588,11 +655,18 @@ export function orientNormals(patches: Patches, groupSize: number): void {
 
   // Each patch's own vote: a sign and how clearly its level decided it (the cosine of the lean).
   const { centroid, normal } = patches;
-  const vote = new Float64Array(m);
+  const upLength = up === null ? 0 : Math.hypot(up[0], up[1], up[2]);
+  const [ux, uy, uz] = up !== null && upLength > 0 ? [up[0] / upLength, up[1] / upLength, up[2] / upLength] : [0, 0, 0];
   for (let p = 0; p < m; p += 1) {
     const nx = normal[p * 3]!;
     const ny = normal[p * 3 + 1]!;
     const nz = normal[p * 3 + 2]!;
+    // A near-horizontal patch faces up (no up known: all zero, never near).
+    const upward = nx * ux + ny * uy + nz * uz;
+    if (Math.abs(upward) >= HORIZONTAL_COSINE) {
+      vote[p] = upward;
+      continue;
+    }
     let decided = 0;
     for (let level = 0; level <= levels.length && decided === 0; level += 1) {
       const centre = level < levels.length ? levels[level]!.centre : all;
@@ -615,6 +689,16 @@ export function orientNormals(patches: Patches, groupSize: number): void {
     }
     vote[p] = decided;
   }
+}
+
+/**
+ * Pools the patches' votes and flips the normals that lose: within its group of nearby patches,
+ * a patch's side is the sum of its own vote and those of the others weighted by how parallel
+ * their normals are to its own (signed cosine × |cosine|).
+ */
+function poolVotes(patches: Patches, vote: Float64Array): void {
+  const m = patches.count;
+  const { normal } = patches;
   // Neighbours confirm or overrule: within its group of nearby patches, each patch's oriented normal
   // votes for the side of every other normal it is parallel to, weighted by its own clarity and by
   // how parallel the two are. A patch whose normal the noise tilted cannot overturn a whole face.

@@ -10,12 +10,15 @@ import type { PointSet } from './types.js';
 /** The messages of the change map's input checks, shown as they are. */
 export const PointSetMessages = {
   pointSet: 'A point set needs a non-negative whole count and at least 3 × count finite positions',
+  viewpoints: "A point set's viewpoints must be a Float32Array of finite x y z triples (camera centres)",
+  up: 'The up direction must be three finite numbers, not all 0',
   matrix: AlignmentMessages.matrixInvalid,
 } as const;
 
 /**
- * Checks a point set: a whole count ≥ 0 and a Float32Array holding at least 3 × count numbers.
- * @throws AppError `invalid-argument` ({@link PointSetMessages.pointSet}) otherwise
+ * Checks a point set: a whole count ≥ 0 and a Float32Array holding at least 3 × count numbers;
+ * its viewpoints, when given, a Float32Array of finite numbers whose length is a multiple of 3.
+ * @throws AppError `invalid-argument` ({@link PointSetMessages.pointSet}, {@link PointSetMessages.viewpoints}) otherwise
  */
 export function checkPointSet(points: PointSet): void {
   const ok =
@@ -26,6 +29,22 @@ export function checkPointSet(points: PointSet): void {
     points.positions instanceof Float32Array &&
     points.positions.length >= points.count * 3;
   if (!ok) throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.pointSet);
+  const { viewpoints } = points;
+  if (viewpoints === undefined) return;
+  if (!(viewpoints instanceof Float32Array) || viewpoints.length % 3 !== 0 || !viewpoints.every(Number.isFinite))
+    throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.viewpoints);
+}
+
+/**
+ * Checks an up direction: absent, or three finite numbers not all 0.
+ * @returns the direction made unit length, or null when absent
+ * @throws AppError `invalid-argument` ({@link PointSetMessages.up}) otherwise
+ */
+export function checkUp(up: readonly number[] | undefined): [number, number, number] | null {
+  if (up === undefined) return null;
+  const length = Array.isArray(up) && up.length === 3 && up.every(Number.isFinite) ? Math.hypot(up[0]!, up[1]!, up[2]!) : 0;
+  if (!(length > 0)) throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.up);
+  return [up[0]! / length, up[1]! / length, up[2]! / length];
 }
 
 /**

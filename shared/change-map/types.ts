@@ -10,6 +10,13 @@ import type { ChangeRegionData } from '../types.js';
 export interface PointSet {
   count: number;
   positions: Float32Array;
+  /**
+   * The camera centres that saw the points (the positions of the capture's camera metadata), flat
+   * xyz in the same frame and units as `positions`. The change map turns each local surface to face
+   * the cameras nearest it; absent or empty, it falls back on `ChangeMapOptions.up` and the shape.
+   * Registration ignores them.
+   */
+  viewpoints?: Float32Array;
 }
 
 /** Registration result: matrix maps capture coords into the reference frame (4x4, column-major, three.js order). */
@@ -46,7 +53,7 @@ export type ChangeRegion = ChangeRegionData;
 
 /** The change map of a capture against its reference. */
 export interface ChangeMap {
-  /** Per capture point, signed (positive = outside the reference surface along its normal), NaN = not measured. */
+  /** Per capture point, signed (positive = outside the reference surface along its outward normal, towards its viewer), NaN = not measured. */
   distances: Float32Array;
   /** Per capture point, region id or 0. */
   regionOf: Int32Array;
@@ -83,4 +90,11 @@ export interface ChangeMapOptions {
   movedFraction?: number;
   /** Bins of the histogram of distances (default 64). */
   histogramBins?: number;
+  /**
+   * The scene's up direction in the reference's frame (any length but 0): [0, −1, 0] for y-down
+   * 3DGS splats. A point set without viewpoints turns its near-horizontal surfaces (within 45°) to
+   * face up, so a ground plane's outside is above it. Default: unknown, every surface without
+   * viewpoints oriented by the shape alone.
+   */
+  up?: [number, number, number];
 }

@@ -100,6 +100,16 @@ describe('catalog seed', () => {
     expect(others).toHaveLength(0);
     expect(map).toMatchObject({ referenceModelId: reference?.id, modelId: september?.id, inputs: { alignment: null } });
     expect(map!.regions.map((r) => r.side).sort()).toEqual(['capture', 'capture', 'reference']);
+    // with the camera metadata of its own flight, and each region with the sign of its change: the
+    // cabinet (the largest) stands out of the gravel and the brace is bowed out (positive), the panel gone (negative)
+    expect([september?.files.cameraMetadata, september?.files.images?.length]).toEqual([
+      `models/${september?.uuid}/camera-metadata.json`,
+      16,
+    ]);
+    const [cabinet, brace] = map!.regions.filter((r) => r.side === 'capture').sort((a, b) => b.count - a.count);
+    expect([cabinet!.maxDistance, cabinet!.meanDistance].every((d) => d > 0.5)).toBe(true);
+    expect(brace!.maxDistance).toBeGreaterThan(0.2);
+    expect(map!.regions.find((r) => r.side === 'reference')!.maxDistance).toBeLessThan(0);
     expect((await backend.files.getMetadata(map!.valuesPath)).size).toBeGreaterThan(0);
     const bridge = models.find((m) => m.publicId === 'BRG-002-2025-04');
     expect([bridge?.modelType, bridge?.files.glbPath, bridge?.files.splatPath ?? null]).toEqual([

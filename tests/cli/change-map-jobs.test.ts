@@ -1,9 +1,10 @@
 // The embedded server computes change maps by itself: against a fresh `catalog serve`, uploading
 // the generated changed pair of the demo tower (a bent brace, a removed antenna panel, an added
-// cabinet) as a project's reference and a later capture queues the capture's job, which the
-// server runs in the background and reports through its job route (queued, computing with a
-// fraction, done) until the stored map holds the pair's three change regions, computed by
-// 'server'. Saving an alignment computes it again from that alignment; a second trigger while a
+// cabinet), each with its flight's camera metadata, as a project's reference and a later capture
+// queues the capture's job, which the server runs in the background and reports through its job
+// route (queued, computing with a fraction, done) until the stored map holds the pair's three
+// change regions, computed by 'server', each with the sign of its change (the surfaces facing the
+// cameras: the cabinet and the bent brace positive, the antenna gone negative). Saving an alignment computes it again from that alignment; a second trigger while a
 // job waits in the queue does not compute it twice; a mesh-only model is skipped with the reason;
 // a capture whose file cannot be read fails with the reason, and the write that queued it
 // succeeds all the same. The job route is for signed-in readers. A server that starts queues the
@@ -39,11 +40,12 @@ const seen: ChangeMapJob[] = [];
 
 const { ok } = jsonCli(() => env);
 
-/** Writes `bytes` as the only file of a new model folder; returns the folder. */
-function folderWith(name: string, file: string, bytes: Uint8Array): string {
+/** Writes `bytes` as the model file of a new model folder, with `cameras` as its camera metadata when given; returns the folder. */
+function folderWith(name: string, file: string, bytes: Uint8Array, cameras?: unknown[]): string {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, file), bytes);
+  if (cameras) writeFileSync(join(dir, 'cameras.json'), JSON.stringify(cameras));
   return dir;
 }
 
@@ -80,8 +82,10 @@ beforeAll(async () => {
   ({ env } = server);
   await ok(['projects', 'create', '--name', 'Jobs Tower', '--structure-id', 'JOB-001']);
   const files = encodeChangedPair(pair);
-  reference = await upload(folderWith('reference', 'point_cloud.ply', files.reference), 'JOB-2025', ['--reference']);
-  capture = await upload(folderWith('capture', 'point_cloud.ply', files.capture), 'JOB-2026');
+  reference = await upload(folderWith('reference', 'point_cloud.ply', files.reference, pair.cameras.reference), 'JOB-2025', [
+    '--reference',
+  ]);
+  capture = await upload(folderWith('capture', 'point_cloud.ply', files.capture, pair.cameras.capture), 'JOB-2026');
   await jobUntil(capture.id, settled, seen);
 }, 120_000);
 
@@ -114,13 +118,15 @@ describe('change maps computed by the embedded server', () => {
       valuesPath: `models/${capture.uuid}/changes/${reference.id}.bin`,
     });
     expect(map!.registration.rmsError).toBeLessThan(0.02);
-    // the pair's three changes: the bent brace and the cabinet on the capture, the antenna on the reference
+    // the pair's three changes: the bent brace and the cabinet on the capture, the antenna on the
+    // reference; added or bowed out reads positive, gone negative (the surfaces face each model's cameras)
     expect(map!.regions).toHaveLength(3);
     for (const change of pair.truth.changes) {
       const region = map!.regions.find(
         (r) => r.side === change.side && Math.abs(Math.abs(r.maxDistance) - change.maxDistance) / change.maxDistance < 0.2,
       );
       expect(region, change.kind).toBeDefined();
+      expect(Math.sign(region!.maxDistance), change.kind).toBe(change.kind === 'removed' ? -1 : 1);
     }
     // the values file is stored beside the capture
     expect((await server.service.files.getMetadata(map!.valuesPath)).size).toBeGreaterThan(pair.capture.count * 4);

@@ -1,8 +1,9 @@
 // `catalog models changes <capture>` against a fresh embedded server: the generated changed pair
 // of the demo tower (a bent brace, a removed antenna, an added cabinet, 1 cm noise and a 0.5°
 // misregistration) uploaded as a project's reference and a later capture gives a registration
-// under 2 cm, change regions, a stored values file with one value per splat of the capture and a
-// change-map document that reads back; with --accept the registration becomes the pair's 'icp'
+// under 2 cm, change regions (neither has camera metadata: the ground faces up, so the cabinet on it
+// reads positive and the antenna gone negative), a stored values file with one value per splat of
+// the capture and a change-map document that reads back; with --accept the registration becomes the pair's 'icp'
 // alignment (the map stays up to date, and the next run starts from it); a capture with no
 // reference model, a model compared with itself and a mesh-only model are refused with their
 // messages and nothing is stored.
@@ -33,6 +34,8 @@ interface Changes {
   captureCount: number;
   pointCount: number;
   regions: ChangeRegion[];
+  cameraCount: number;
+  referenceCameraCount: number;
 }
 
 let server: EmbeddedServer;
@@ -84,8 +87,13 @@ describe('catalog models changes', () => {
     expect(result.pointCount).toBeGreaterThan(0);
     expect(result.levelOfDetection).toBeGreaterThan(0);
     expect(result.regions.length).toBeGreaterThan(0);
-    // the added cabinet (1.6 m tall) is the largest change
-    expect(Math.max(...result.regions.map((r) => Math.abs(r.maxDistance)))).toBeGreaterThan(1);
+    // the added cabinet (1.6 m tall) is the largest change, and stands out of the ground: positive
+    const cabinet = result.regions.reduce((a, b) => (Math.abs(b.maxDistance) > Math.abs(a.maxDistance) ? b : a));
+    expect(cabinet.maxDistance).toBeGreaterThan(1);
+    expect(cabinet.meanDistance).toBeGreaterThan(0);
+    // what is gone reads negative
+    for (const removed of result.regions.filter((r) => r.side === 'reference')) expect(removed.maxDistance).toBeLessThan(0);
+    expect(result).toMatchObject({ cameraCount: 0, referenceCameraCount: 0 });
 
     expect(result.valuesPath).toBe(`models/${capture.uuid}/changes/${reference.id}.bin`);
     const stored = await fetch(await server.service.files.getDownloadUrl(result.valuesPath));

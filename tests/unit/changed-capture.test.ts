@@ -1,13 +1,29 @@
 // The generated changed pair of the demo tower (cli/src/lib/demo-data/changed-capture.ts): the
 // capture differs from the reference in count, its truth labels sit on the bent member, the added
 // cabinet and the removed antenna, its misregistration is a 0.5° turn and a few cm, the bent
-// Gaussians stand about 0.30 m off the member, and the same options give the same pair.
+// Gaussians stand about 0.30 m off the member, each capture comes with its flight's camera
+// metadata in its own frame (the capture's moved by the misregistration), and the same options give
+// the same pair. The demo's changed capture (TWR-001-2025-09), compared with the demo reference
+// (TWR-001-2024-05) as `catalog models changes` compares them, with both models' camera metadata
+// or none: the added cabinet reads positive, the bent brace positive, the removed panel negative.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
+import type { ChangeRegion } from '@shared/change-map/index.js';
+import { compareCaptureFiles, type CameraFiles } from '../../cli/src/lib/change-map/compare-files.js';
 import { readCapture } from '../../cli/src/lib/change-map/read-capture.js';
-import { encodeChangedPair, makeChangedPair, toYDown, type ChangedPair } from '../../cli/src/lib/demo-data/index.js';
+import { CAPTURE_FLIGHT, REFERENCE_FLIGHT } from '../../cli/src/lib/demo-data/changed-capture.js';
+import {
+  DEMO_PROJECTS,
+  encodeChangedPair,
+  makeCameraMetadata,
+  makeChangedPair,
+  makeDemoModelFiles,
+  toYDown,
+  type ChangedPair,
+} from '../../cli/src/lib/demo-data/index.js';
 import { towerParts, type Part } from '../../cli/src/lib/demo-data/structures.js';
 import { dot, length, normalize, scale, sub, type Vec3 } from '@shared/vec3.js';
 
@@ -16,6 +32,7 @@ const apply = (m: readonly number[], p: Vec3): Vec3 =>
   [0, 1, 2].map((r) => m[r]! * p[0] + m[4 + r]! * p[1] + m[8 + r]! * p[2] + m[12 + r]!) as Vec3;
 const at = (a: Float32Array, i: number): Vec3 => [a[i * 3]!, a[i * 3 + 1]!, a[i * 3 + 2]!];
 const indicesOf = (labels: Uint8Array, label: number) => [...labels.keys()].filter((i) => labels[i] === label);
+const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 describe('the changed pair of the demo tower', () => {
   let pair: ChangedPair;
@@ -115,6 +132,77 @@ describe('the changed pair of the demo tower', () => {
       }
     }
   });
+});
+
+describe("the changed pair's camera metadata", () => {
+  it("is each flight's, in its capture's own frame: the capture's moved with it by the misregistration", () => {
+    const { cameras, truth } = makeChangedPair({ count: 5_000, seed: 3 });
+    for (const side of ['reference', 'capture'] as const) expect(parseCameraMetadata(JSON.stringify(cameras[side])).ok, side).toBe(true);
+    expect(cameras.reference).toEqual(makeCameraMetadata(REFERENCE_FLIGHT));
+    const flight = makeCameraMetadata(CAPTURE_FLIGHT);
+    expect(cameras.capture).toHaveLength(16);
+    // brought back by the alignment, each of the capture's cameras is where its flight put it, and turned as it was
+    const m = truth.alignment;
+    cameras.capture.forEach((camera, k) => {
+      const back = apply(m, camera.position);
+      for (const a of [0, 1, 2]) expect(back[a]).toBeCloseTo(flight[k]!.position[a]!, 5);
+      for (const r of [0, 1, 2])
+        for (const c of [0, 1, 2])
+          expect(m[r]! * camera.rotation[0][c] + m[4 + r]! * camera.rotation[1][c] + m[8 + r]! * camera.rotation[2][c]).toBeCloseTo(
+            flight[k]!.rotation[r]![c]!,
+            5,
+          );
+      expect(camera.img_name).toBe(flight[k]!.img_name);
+    });
+  });
+});
+
+describe("the demo's changed capture against the demo reference", () => {
+  it(
+    'reads the cabinet added on the gravel positive, the bent brace positive and the removed panel negative',
+    { timeout: 120_000 },
+    async () => {
+      const model = (publicId: string) => DEMO_PROJECTS.flatMap((p) => p.models).find((m) => m.publicId === publicId)!;
+      const dir = mkdtempSync(join(tmpdir(), 'catalog-demo-changes-'));
+      try {
+        const paths: Record<string, string> = {};
+        for (const [side, publicId] of [
+          ['reference', 'TWR-001-2024-05'],
+          ['capture', 'TWR-001-2025-09'],
+        ] as const) {
+          const files = await makeDemoModelFiles(model(publicId));
+          paths[side] = join(dir, `${side}.ply`);
+          writeFileSync(paths[side], files.splat!.bytes);
+          // both demo captures have their drone flight's camera metadata, as real captures do
+          paths[`${side}Cameras`] = join(dir, `${side}-cameras.json`);
+          writeFileSync(paths[`${side}Cameras`]!, files.cameraMetadata!.text);
+        }
+        const compare = (cameras: CameraFiles) => compareCaptureFiles(paths.capture!, paths.reference!, IDENTITY, {}, undefined, cameras);
+        for (const [how, cameras, counts] of [
+          ['cameras', { capture: paths.captureCameras, reference: paths.referenceCameras }, [16, 20]],
+          ['no cameras', {}, [0, 0]],
+        ] as const) {
+          const { map, cameraCount, referenceCameraCount } = await compare(cameras);
+          expect([cameraCount, referenceCameraCount], how).toEqual(counts);
+          expect(map.regions, how).toHaveLength(3);
+          // in the reference's frame (y-down): the cabinet stands beside the +x face, the brace 15 to 21 m up, the panel above the platform
+          const near = (r: ChangeRegion, y: number) => Math.abs(-r.centroid[1] - y) < 2;
+          const cabinet = map.regions.find((r) => r.side === 'capture' && near(r, 0.8) && r.centroid[0] > 4)!;
+          const brace = map.regions.find((r) => r.side === 'capture' && near(r, 18))!;
+          const panel = map.regions.find((r) => r.side === 'reference' && near(r, 37.7))!;
+          for (const [what, region] of Object.entries({ cabinet, brace, panel })) expect(region, `${what} (${how})`).toBeDefined();
+          expect(cabinet.meanDistance, how).toBeGreaterThan(0.5);
+          expect(cabinet.maxDistance, how).toBeCloseTo(1.6, 1);
+          expect(brace.maxDistance, how).toBeGreaterThan(0.2);
+          expect(brace.meanDistance, how).toBeGreaterThan(0);
+          expect(panel.maxDistance, how).toBeLessThan(-0.1);
+          expect(panel.meanDistance, how).toBeLessThan(0);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the changed pair, small', () => {

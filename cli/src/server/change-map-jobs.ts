@@ -5,7 +5,7 @@
  * pair's alignment saved or deleted — the capture is queued. One job runs at a time: it reads the
  * pair as `catalog models changes` does (the project's reference, both records, the alignment),
  * leaves a pair whose stored map is up to date (`changeMapOutOfDate` null), compares both splat
- * files in a worker thread (so the server keeps answering) and stores the map through the same
+ * files, with their camera metadata where they have it, in a worker thread (so the server keeps answering) and stores the map through the same
  * code as the CLI (`computeAndStoreChangeMap`, over this server's own API with its service key,
  * so every rule applies), `computed_by` 'server'. A failure is recorded with its message and never
  * reaches the request that caused the job; a model without a splat file (a mesh) is skipped with the
@@ -215,14 +215,22 @@ export class ChangeMapJobs {
       if (pair === null) return;
       const backend = this.backend!;
       const diskPath = (model: ChangeMapPair['capture']) => this.deps.files.diskPath(splatPathOf(model));
+      // the camera metadata, where a model has one, orients its surfaces (positive = towards the cameras)
+      const camerasPath = (model: ChangeMapPair['capture']) =>
+        model.files?.cameraMetadata ? this.deps.files.diskPath(model.files.cameraMetadata) : null;
       const { record } = await computeAndStoreChangeMap(
         backend,
         pair,
-        { capture: diskPath(pair.capture), reference: diskPath(pair.reference) },
+        {
+          capture: diskPath(pair.capture),
+          reference: diskPath(pair.reference),
+          captureCameras: camerasPath(pair.capture),
+          referenceCameras: camerasPath(pair.reference),
+        },
         {
           computedBy: 'server',
-          compare: (capture, reference, initial, names, onStep) =>
-            compareCaptureFilesInWorker(capture, reference, initial, names, onStep, this.stop.signal),
+          compare: (capture, reference, initial, names, onStep, cameras) =>
+            compareCaptureFilesInWorker(capture, reference, initial, names, onStep, cameras, this.stop.signal),
           onStep: (step) => this.update(entry, { fraction: STEP_FRACTIONS[step] }),
           // another writer (the CLI, an import) may have stored the same map meanwhile: leave it
           storeIf: async () => !(await this.upToDate(pair)),

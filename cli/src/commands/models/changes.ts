@@ -4,7 +4,9 @@
  * the pair's stored alignment (or the same frame when none is stored) is refined by ICP, and every
  * confident splat of the capture is measured against the reference's local surface; what moved,
  * appeared or went beyond the level of detection is grouped into change regions, printed with the
- * registration's RMS error. The map is stored: its per-splat values file under the capture's
+ * registration's RMS error. Distances are signed, positive outside the reference surface (towards
+ * its viewer): each capture's surfaces face the cameras of its camera metadata, or, without one,
+ * up (−y, splats being y-down) where near-horizontal. The map is stored: its per-splat values file under the capture's
  * folder and its summary in the pair's change-map document, on either backend. With `--accept`
  * the registration then becomes the pair's alignment ('icp', as the viewer's 'Accept as
  * alignment' makes it), keeping the manual alignment it replaces for a reset.
@@ -68,6 +70,10 @@ function acceptedLine(accepted: Alignment): string {
   return `Accepted as the pair's alignment ('icp', RMS ${fixed(accepted.rmsError, 4)}): ${reset}`;
 }
 
+/** How one side's surfaces were oriented: towards its cameras, or by the up axis and the shape without camera metadata. */
+const sidesOf = (cameras: number) =>
+  cameras > 0 ? `facing its ${formatCount(cameras, 'camera')}` : 'no camera metadata: facing up (−y) where horizontal';
+
 /** The human report of a comparison (with the accepted alignment, when `--accept` made one). */
 function report(capture: Model, reference: Model, started: string, outcome: CaptureComparison, accepted: Alignment | null): string {
   const { registration, map } = outcome;
@@ -76,6 +82,7 @@ function report(capture: Model, reference: Model, started: string, outcome: Capt
     `Registration: RMS ${fixed(registration.rmsError, 4)} after ${formatCount(registration.iterations, 'ICP iteration')} from ${started}`,
     ...(accepted ? [acceptedLine(accepted)] : []),
     `Level of detection: ${fixed(map.levelOfDetection, 4)} (a distance below it reads as unchanged)`,
+    `Outside of the surfaces (positive): the capture's ${sidesOf(outcome.cameraCount)}; the reference's ${sidesOf(outcome.referenceCameraCount)}`,
     `Splats measured: ${formatNumber(outcome.capturePoints)} of ${formatNumber(outcome.captureCount)} in the capture, against ${formatNumber(outcome.referencePoints)} of ${formatNumber(outcome.referenceCount)} in the reference`,
   ];
   if (map.regions.length === 0)
@@ -98,7 +105,8 @@ export const changesCommand = leafCommand({
       'catalog models changes TWR-001-2025-09 --project TWR-001 --accept',
     ],
     '\nBoth models need a splat file. The pair’s stored alignment (or the same frame when none is stored) is refined\n' +
-      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units.\n' +
+      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units:\n' +
+      'positive outside (towards the cameras of the camera metadata; without one, up for horizontal surfaces).\n' +
       'With --accept the refined registration becomes the pair’s alignment (method icp); the manual alignment it\n' +
       'replaces is kept, and the viewer’s Reset alignment restores it.',
   ),
@@ -130,6 +138,8 @@ export const changesCommand = leafCommand({
         pointCount: outcome.capturePoints,
         referenceCount: outcome.referenceCount,
         referencePointCount: outcome.referencePoints,
+        cameraCount: outcome.cameraCount,
+        referenceCameraCount: outcome.referenceCameraCount,
         histogram: map.histogram,
         regions: map.regions,
         timings: outcome.timings,

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { AppError, ErrorCode, isErrorCode } from '@shared/errors.js';
 import { packageRoot } from '../package-root.js';
-import type { CaptureComparison, ComparisonStep } from './compare-files.js';
+import type { CameraFiles, CaptureComparison, ComparisonStep } from './compare-files.js';
 
 /** How long the worker is kept without work (ms). */
 export const WORKER_IDLE_MS = 30_000;
@@ -60,6 +60,7 @@ function release(): void {
  * @param initial the alignment to start from, capture → reference (16 numbers, column-major)
  * @param names the files' names for messages
  * @param onStep called (on the caller's thread) as each step starts
+ * @param cameras the camera metadata files of both captures on disk (default none)
  * @param signal aborting stops the worker (the next call starts another); the promise then rejects
  *   with AppError `unavailable`
  * @returns what {@link compareCaptureFiles} returns
@@ -72,6 +73,7 @@ export function compareCaptureFilesInWorker(
   initial: readonly number[],
   names: { capture?: string; reference?: string } = {},
   onStep: (step: ComparisonStep) => void = () => undefined,
+  cameras: CameraFiles = {},
   signal?: AbortSignal,
 ): Promise<CaptureComparison> {
   return limit(
@@ -115,7 +117,7 @@ export function compareCaptureFilesInWorker(
         running.on('message', onMessage);
         running.once('error', onError);
         running.once('exit', onExit);
-        running.postMessage({ id, capturePath, referencePath, initial: [...initial], names });
+        running.postMessage({ id, capturePath, referencePath, initial: [...initial], names, cameras: { ...cameras } });
       }),
   );
 }

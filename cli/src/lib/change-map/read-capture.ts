@@ -2,14 +2,16 @@
  * The splats of a stored capture as the change map needs them: per splat its centre, opacity and
  * size, read from a 3DGS training PLY (binary little-endian, any SH degree, the row layout taken
  * from its header) or a compact `.splat`, a block of rows at a time so that a capture of gigabytes
- * is never in memory whole; and the confident splats of a capture, the ones whose centres are worth
- * comparing (opaque, not oversized).
+ * is never in memory whole; the confident splats of a capture, the ones whose centres are worth
+ * comparing (opaque, not oversized); and the centres of the cameras that took it, from its camera
+ * metadata, which tell the change map which side of each surface is outside.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PLY_HEADER_MAX_BYTES, parsePlyHeader } from '@shared/content-check/ply-header.js';
 import { plyScalarReader, plyVertexLayout } from '@shared/content-check/ply-rows.js';
 import { SPLAT_RECORD_BYTES } from '@shared/content-check/splat-file.js';
+import { parseCameraMetadata } from '@shared/camera-metadata.js';
 import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 import { formatNumber } from '@shared/format.js';
 
@@ -234,4 +236,31 @@ export function confident(capture: CaptureSplats, options: ConfidentOptions = {}
     out[k * 3 + 2] = positions[i * 3 + 2]!;
   }
   return { count: kept, positions: out, index: index.slice(0, kept), maxScale };
+}
+
+/**
+ * The camera centres of a capture's camera metadata (3DGS `cameras.json`: each entry's `position`,
+ * the camera centre in the splat's own frame and units), for the change map's viewpoints.
+ * @param path the camera metadata file on disk
+ * @param name the file's name, which messages quote (default the path's last part)
+ * @returns x y z per camera, in entry order (model units)
+ * @throws AppError `not-found` when the file does not exist; `invalid-argument`, naming the file
+ *   and the reason, when it is not valid camera metadata (the messages of the upload's check)
+ */
+export async function readCameraCentres(path: string, name = basename(path)): Promise<Float32Array> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new AppError(ErrorCode.NotFound, `Cannot read the camera metadata ${name}: there is no such file`, {
+        cause: error,
+        context: { path },
+      });
+    throw error;
+  }
+  const parsed = parseCameraMetadata(text);
+  if (!parsed.ok)
+    throw new AppError(ErrorCode.InvalidArgument, `Cannot read the camera metadata ${name}: ${parsed.message}`, { context: { path } });
+  return Float32Array.from(parsed.cameras.flatMap((camera) => camera.position));
 }

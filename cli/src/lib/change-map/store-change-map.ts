@@ -3,8 +3,8 @@
  * (either backend), `catalog seed` (the demo's changed capture) and the embedded server's
  * background jobs (`cli/src/server/change-map-jobs.ts`). The pair is the capture, the model it is
  * compared with (its project's reference model unless named) and the pair's stored alignment;
- * the comparison runs on both splat files on disk (`compareCaptureFiles`, or the same in a worker
- * thread), the values file is uploaded first and the summary saved with `saveChangeMap`, stamped
+ * the comparison runs on both splat files on disk, with their camera metadata where they have it
+ * (`compareCaptureFiles`, or the same in a worker thread), the values file is uploaded first and the summary saved with `saveChangeMap`, stamped
  * with the inputs it was computed from so that `changeMapOutOfDate` can tell when it no longer holds.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +20,7 @@ import { getAlignment } from '@shared/workflows/alignments.js';
 import { saveChangeMap } from '@shared/workflows/change-maps.js';
 import { deleteFilesQuietly } from '@shared/workflows/util.js';
 import { downloadStoredFile } from '../download.js';
-import { compareCaptureFiles, type CaptureComparison, type ComparisonStep } from './compare-files.js';
+import { compareCaptureFiles, type CameraFiles, type CaptureComparison, type ComparisonStep } from './compare-files.js';
 
 /** The messages about a pair that cannot be compared, shown as they are (the CLI's refusals, the server's skipped jobs). */
 export const ChangesMessages = {
@@ -41,14 +41,23 @@ export interface ChangeMapPair {
 /** What a step of {@link computeAndStoreChangeMap} is doing: the comparison's steps, then storing. */
 export type ChangeMapStep = 'downloading' | ComparisonStep | 'storing';
 
-/** A comparison of two splat files on disk: {@link compareCaptureFiles}, or the same in a worker thread. */
+/** A comparison of two splat files on disk, with their camera metadata files: {@link compareCaptureFiles}, or the same in a worker thread. */
 export type CompareFiles = (
   capturePath: string,
   referencePath: string,
   initial: readonly number[],
   names: { capture?: string; reference?: string },
   onStep: (step: ComparisonStep) => void,
+  cameras: CameraFiles,
 ) => Promise<CaptureComparison>;
+
+/** The files of a pair on disk: both splat files, and each one's camera metadata file (absent or null: none). */
+export interface PairFiles {
+  capture: string;
+  reference: string;
+  captureCameras?: string | null;
+  referenceCameras?: string | null;
+}
 
 /**
  * The reference model of a capture's project: the project's model flagged `isReference` (one per
@@ -131,7 +140,8 @@ export interface ComputeChangeMapOptions {
  * save find a model gone, the values file just uploaded is deleted again.
  * @param backend catalog and file-store ports (admins and the service key)
  * @param pair the pair ({@link changeMapPair})
- * @param files the capture's and the reference's splat files on disk
+ * @param files the capture's and the reference's splat files on disk, with their camera metadata
+ *   files where they have them (their camera centres orient the surfaces: see compare-files.ts)
  * @param options see {@link ComputeChangeMapOptions}
  * @returns the comparison, the values path and the stored document (null when `storeIf` said no)
  * @throws what the comparison throws (a file that cannot be read, a capture without confident
@@ -140,14 +150,15 @@ export interface ComputeChangeMapOptions {
 export async function computeAndStoreChangeMap(
   backend: Pick<Backend, 'catalog' | 'files'>,
   pair: ChangeMapPair,
-  files: { capture: string; reference: string },
+  files: PairFiles,
   options: ComputeChangeMapOptions,
 ): Promise<StoredComparison> {
   const { capture, reference, alignment } = pair;
   const compare = options.compare ?? compareCaptureFiles;
   const onStep = options.onStep ?? (() => undefined);
   const names = { capture: fileNameOf(splatPathOf(capture)), reference: fileNameOf(splatPathOf(reference)) };
-  const outcome = await compare(files.capture, files.reference, alignment?.matrix ?? IDENTITY_MATRIX, names, onStep);
+  const cameras = { capture: files.captureCameras ?? null, reference: files.referenceCameras ?? null };
+  const outcome = await compare(files.capture, files.reference, alignment?.matrix ?? IDENTITY_MATRIX, names, onStep, cameras);
   const { registration, map } = outcome;
   const valuesPath = changeValuesPath(capture.uuid || capture.id, reference.id);
   if (options.storeIf && !(await options.storeIf())) return { outcome, valuesPath, record: null };
@@ -180,9 +191,10 @@ export async function computeAndStoreChangeMap(
 }
 
 /**
- * {@link computeAndStoreChangeMap} for a caller that does not hold the files: both splat files are
- * downloaded to a temporary folder first (removed afterwards), on this thread unless
- * `options.compare` says otherwise. What `catalog models changes` and `catalog seed` run.
+ * {@link computeAndStoreChangeMap} for a caller that does not hold the files: both splat files, and
+ * the camera metadata of each model that has one, are downloaded to a temporary folder first
+ * (removed afterwards), on this thread unless `options.compare` says otherwise. What
+ * `catalog models changes` and `catalog seed` run.
  * @param backend catalog and file-store ports (admins and the service key)
  * @param pair the pair ({@link changeMapPair})
  * @param options see {@link ComputeChangeMapOptions}
@@ -198,13 +210,19 @@ export async function computeStoredChangeMap(
   const referencePath = splatPathOf(pair.reference);
   const dir = await mkdtemp(join(tmpdir(), 'catalog-changes-'));
   try {
-    const files = {
+    const cameraPath = (model: Model) => model.files?.cameraMetadata || null;
+    const [captureCameras, referenceCameras] = [cameraPath(pair.capture), cameraPath(pair.reference)];
+    const files: PairFiles = {
       capture: join(dir, `capture-${fileNameOf(capturePath)}`),
       reference: join(dir, `reference-${fileNameOf(referencePath)}`),
+      captureCameras: captureCameras && join(dir, `capture-${fileNameOf(captureCameras)}`),
+      referenceCameras: referenceCameras && join(dir, `reference-${fileNameOf(referenceCameras)}`),
     };
     options.onStep?.('downloading');
     await downloadStoredFile(backend.files, capturePath, files.capture);
     await downloadStoredFile(backend.files, referencePath, files.reference);
+    if (captureCameras) await downloadStoredFile(backend.files, captureCameras, files.captureCameras!);
+    if (referenceCameras) await downloadStoredFile(backend.files, referenceCameras, files.referenceCameras!);
     return await computeAndStoreChangeMap(backend, pair, files, options);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -79,6 +79,31 @@ export function makeCameraMetadata(options: CameraOptions = {}): CameraMetadataE
 }
 
 /**
+ * Camera metadata moved by a rigid motion, as a capture's cameras move with it when the whole
+ * capture is turned and shifted: each `position` p becomes M · p and each `rotation` R (camera to
+ * world) becomes M's rotation · R; the other fields stay. Numbers are rounded to 6 decimals, as
+ * {@link makeCameraMetadata} writes them.
+ * @param cameras the entries, in the frame M maps from
+ * @param matrix a rigid 4×4 matrix, column-major (three.js order); positions in its units (metres)
+ * @returns new entries, in the frame M maps to
+ */
+export function moveCameraMetadata(cameras: readonly CameraMetadataEntry[], matrix: readonly number[]): CameraMetadataEntry[] {
+  const round = (x: number) => Math.round(x * 1e6) / 1e6 + 0;
+  const m = matrix;
+  // row r, column c of the matrix's rotation
+  const turn = (r: number, c: number) => m[c * 4 + r]!;
+  return cameras.map((camera) => {
+    const p = camera.position;
+    const position = [0, 1, 2].map((r) => round(turn(r, 0) * p[0] + turn(r, 1) * p[1] + turn(r, 2) * p[2] + m[12 + r]!)) as Vec3;
+    const R = camera.rotation;
+    const rotation = [0, 1, 2].map((r) =>
+      [0, 1, 2].map((c) => round(turn(r, 0) * R[0][c] + turn(r, 1) * R[1][c] + turn(r, 2) * R[2][c])),
+    ) as Mat3;
+    return { ...camera, position, rotation };
+  });
+}
+
+/**
  * A camera for a still photo that has no metadata entry: a pinhole at `eye` looking at `target`,
  * image up along `up`, square pixels.
  * @param eye the camera centre, metres, in the scene's frame

@@ -4,6 +4,7 @@
  */
 import type { Vec3 } from '@shared/vec3.js';
 import type { CameraOptions } from './cameras.js';
+import { CAPTURE_FLIGHT } from './changed-capture.js';
 import type { RGB } from './colour.js';
 import type { DemoFinding } from './findings.js';
 import type { SplatOptions } from './splat-writer.js';
@@ -85,7 +86,9 @@ const LOWER_JOINT: Vec3 = [towerHalf(8), 8, towerHalf(8)];
  *   rust at the lower joints, a third panel per sector and the third sector twisted by 8°;
  * - TWR-001-DRAFT (hidden): a noisy splat with floaters, no photos;
  * - TWR-001-2025-09: splat, the changed second capture of the tower (a brace bent 0.30 m, an
- *   antenna panel gone, an equipment cabinet added), no photos; its change map is seeded;
+ *   antenna panel gone, an equipment cabinet added), a 16-camera spiral flight with its photos
+ *   (in the capture's own frame: the cameras tell the change map which side of each surface is
+ *   outside); its change map is seeded;
  * - BRG-002-2025-04: mesh (footbridge GLB) and one photo of it.
  * @param towerGaussians Gaussians of each of the three tower captures above (the reference survey,
  *   the June survey and the changed capture); fewer draw faster where WebGL runs in software, but
@@ -215,7 +218,7 @@ export function demoProjects(towerGaussians: number = DEMO_REFERENCE_GAUSSIANS):
           reference: false,
           hidden: false,
           structure: 'tower',
-          files: { splat: true, glb: false },
+          files: { splat: true, glb: false, flight: CAPTURE_FLIGHT },
           changedPair: { count: towerGaussians, captureCount: towerGaussians, seed: 14 },
           seed: 14,
           tint: [0.85, 0.2, 0.2],

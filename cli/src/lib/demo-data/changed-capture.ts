@@ -2,9 +2,12 @@
  * A generated changed pair of the demo tower, for the change map's tests and benchmark: the tower
  * as its reference capture shows it, and a second capture of it in which one member is bent, one
  * antenna is gone and an equipment cabinet has been added, with position noise, another splat
- * count and a small misregistration, plus the truth of every change (which Gaussians, how much).
+ * count and a small misregistration; the camera metadata of each capture's drone flight, in its
+ * own frame, as real captures come with; and the truth of every change (which Gaussians, how much).
  */
+import type { CameraMetadataEntry } from '@shared/types.js';
 import { add, dot, normalize as unit, scale as mul, sub, type Vec3 } from '@shared/vec3.js';
+import { makeCameraMetadata, moveCameraMetadata, type CameraOptions } from './cameras.js';
 import { toYDown } from './frame.js';
 import { partsToGaussians, gaussiansToYDown, type Gaussians } from './gaussians.js';
 import type { RGB } from './colour.js';
@@ -34,7 +37,16 @@ export interface ChangedPairOptions {
    * foot on the gravel stay where the reference is, and no comparison can tell them from noise.
    */
   detectable?: number;
+  /** The reference capture's drone flight (default {@link REFERENCE_FLIGHT}, the demo reference survey's). */
+  referenceFlight?: CameraOptions;
+  /** The second capture's drone flight, before the misregistration moves it with the capture (default {@link CAPTURE_FLIGHT}). */
+  captureFlight?: CameraOptions;
 }
+
+/** The reference capture's default flight: the demo reference survey's 20-camera spiral, 22 m out, 8 to 44 m up. */
+export const REFERENCE_FLIGHT: CameraOptions = { count: 20, layout: 'spiral', radius: 22, heights: [8, 44], turns: 2 };
+/** The second capture's default flight: another spiral, 16 cameras 24 m out, 6 to 44 m up, starting on the far side (200°). */
+export const CAPTURE_FLIGHT: CameraOptions = { count: 16, layout: 'spiral', radius: 24, heights: [6, 44], turns: 2, start: 200 };
 
 /** What changed, by label: 1 the bent member, 2 the added cabinet (both in the capture), 3 the removed antenna (in the reference). */
 export type ChangeLabel = 1 | 2 | 3;
@@ -87,10 +99,15 @@ export interface ChangedPairTruth {
   changes: ChangeTruth[];
 }
 
-/** The pair: both captures in the y-down file frame of 3DGS output (as `makeTowerSplat` writes the demo tower), metres, and the truth. */
+/**
+ * The pair: both captures in the y-down file frame of 3DGS output (as `makeTowerSplat` writes the
+ * demo tower), metres; the camera metadata of each capture's flight in that capture's own frame
+ * (the capture's moved by the misregistration, as its Gaussians are); and the truth.
+ */
 export interface ChangedPair {
   reference: Gaussians;
   capture: Gaussians;
+  cameras: { reference: CameraMetadataEntry[]; capture: CameraMetadataEntry[] };
   truth: ChangedPairTruth;
 }
 
@@ -116,8 +133,11 @@ type Beam = Extract<Part, { kind: 'beam' }>;
  * - an equipment cabinet (0.8 × 1.2 × 1.6 m) stands on the gravel pad beside the +x face;
  * - every Gaussian is moved by normal noise of σ `noise` per axis;
  * - the whole capture is turned `rotationDegrees` about {@link MISREGISTRATION_AXIS} through the
- *   origin and shifted by `translation` (file frame), its Gaussians' orientations turned with it.
- * Both come back in the y-down file frame, ready for `encodeSplatPly` ({@link encodeChangedPair}).
+ *   origin and shifted by `translation` (file frame), its Gaussians' orientations turned with it,
+ *   and its cameras too.
+ * Both come back in the y-down file frame, ready for `encodeSplatPly` ({@link encodeChangedPair}),
+ * each with the camera metadata of its flight (`makeCameraMetadata`; the capture's moved by the
+ * misregistration).
  * Same options, same pair. About 1.2 s a million Gaussians (0.55 s for 200,000 + 186,000, 2.4 s for
  * a million each, on two cores).
  * @param options see {@link ChangedPairOptions}
@@ -209,6 +229,10 @@ export function makeChangedPair(options: ChangedPairOptions = {}): ChangedPair {
   return {
     reference: referenceOut,
     capture: captureOut,
+    cameras: {
+      reference: makeCameraMetadata(options.referenceFlight ?? REFERENCE_FLIGHT),
+      capture: moveCameraMetadata(makeCameraMetadata(options.captureFlight ?? CAPTURE_FLIGHT), misregistration),
+    },
     truth: {
       captureLabels,
       referenceLabels,

@@ -14,7 +14,8 @@
  * - the demo catalog `catalog seed` creates ({@link DEMO_PROJECTS}, {@link DEMO_ACCOUNTS}) and
  *   each model's files ({@link makeDemoModelFiles});
  * - a changed pair of the tower for the change map ({@link makeChangedPair}: a second capture with
- *   a bent member, a removed antenna, an added cabinet, noise and a misregistration, and the truth).
+ *   a bent member, a removed antenna, an added cabinet, noise and a misregistration, the camera
+ *   metadata of both captures' drone flights, and the truth).
  *
  * Coordinates are metres; structures and GLBs are y-up, splats and cameras y-down like real 3DGS
  * output ({@link toYDown}). Everything is deterministic: the same call gives the same bytes (the
@@ -25,7 +26,7 @@
  * triangles), glb-writer.ts, cameras.ts, renderer.ts, photos.ts, findings.ts, catalog.ts,
  * model-files.ts, changed-capture.ts.
  */
-export { makeCameraMetadata, type CameraOptions } from './cameras.js';
+export { makeCameraMetadata, moveCameraMetadata, type CameraOptions } from './cameras.js';
 export {
   encodeChangedPair,
   makeChangedPair,
