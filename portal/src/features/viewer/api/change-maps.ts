@@ -89,7 +89,7 @@ export function useCaptureChangeMap(
       filesChanged: reference ? changeMapFilesChanged(map, model, reference) : null,
       alignment: stored,
     });
-  }, [found, alignment, model]);
+  }, [found, alignment, model, against]);
 }
 
 /**

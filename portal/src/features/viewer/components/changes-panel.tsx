@@ -272,7 +272,10 @@ export interface ChangesPanelProps {
 export type ChangesPanelLayout = 'overlay' | 'side';
 
 /** The panel root's classes for its layout. */
-const LAYOUT_CLASSES: Record<ChangesPanelLayout, string> = { overlay: 'changes-panel viewer-tool-panel', side: 'changes-panel viewer-side-panel' };
+const LAYOUT_CLASSES: Record<ChangesPanelLayout, string> = {
+  overlay: 'changes-panel viewer-tool-panel',
+  side: 'changes-panel viewer-side-panel',
+};
 
 /** The changes panel; while the server computes the capture's first map, only its progress. */
 export function ChangesPanel(props: ChangesPanelProps) {
