@@ -7,8 +7,8 @@
  * follow-up shows 'Follow-up of F-n', one click from the original. The alignment's state and
  * its admin actions are `AlignmentState`'s. Users see the findings and carry them over (a finding
  * create) but never align (the documented rule). Another tool may ask for a new finding on the
- * model (a change region's 'Create finding' in the 'Changes' panel): the findings form opens under
- * the model's heading, prefilled, the focus in its title; saved, the finding is selected (the view
+ * model (a change region's 'Create finding' in the 'Changes' panel): the findings form opens at
+ * the top of the panel, named for the model, prefilled, the focus in its title; saved, the finding is selected (the view
  * flies to it) and the focus goes back where it was before the form opened.
  * `useCompareFindings` holds the state and hands over these props.
  */
@@ -154,6 +154,26 @@ export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
         {props.readError ? <p className="compare-findings-error">The findings could not be read: {props.readError}</p> : null}
       </div>
       <LiveBanner banner={added ?? act.message} />
+      {/* A new finding asked for by another panel: first, where it is seen at once (the lists below load meanwhile). */}
+      {form && findingWrites ? (
+        <FindingForm
+          key={form.key}
+          annotation={null}
+          geometry={form.draft}
+          focusOnOpen
+          newHeading={`New finding on ${model.name}`}
+          photoOptions={form.draft.points[0] && photosAt ? photosAt(form.draft.points[0]) : []}
+          unitsPerMetre={model.metadata?.unitsPerMetre ?? null}
+          onCancel={() => closeForm(null)}
+          onSubmit={async (input) => {
+            const region = form.draft.changeRegion?.region ?? null;
+            const created = await findingWrites.create(input, { changeRegion: region });
+            act.reset();
+            setAdded({ kind: 'success', text: `Finding F-${created.seq} added.` });
+            closeForm(created);
+          }}
+        />
+      ) : null}
 
       <AlignmentState
         alignment={alignment}
@@ -210,24 +230,6 @@ export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
       </ol>
 
       <h3 className="compare-findings-subtitle">This model: {model.name}</h3>
-      {form && findingWrites ? (
-        <FindingForm
-          key={form.key}
-          annotation={null}
-          geometry={form.draft}
-          focusOnOpen
-          photoOptions={form.draft.points[0] && photosAt ? photosAt(form.draft.points[0]) : []}
-          unitsPerMetre={model.metadata?.unitsPerMetre ?? null}
-          onCancel={() => closeForm(null)}
-          onSubmit={async (input) => {
-            const region = form.draft.changeRegion?.region ?? null;
-            const created = await findingWrites.create(input, { changeRegion: region });
-            act.reset();
-            setAdded({ kind: 'success', text: `Finding F-${created.seq} added.` });
-            closeForm(created);
-          }}
-        />
-      ) : null}
       {!props.loading && own.length === 0 ? <p className="compare-findings-muted">No findings on this model.</p> : null}
       <ol className="compare-findings-list" aria-label={`Findings of ${model.name}`}>
         {own.map((annotation) => item('model', annotation, followUpLink(annotation)))}

@@ -4,9 +4,10 @@
  * 'Swipe', 'Link cameras', 'Changes' (when the capture has a change map against the reference model
  * shown: the capture's viewport coloured by it, as in the single view) and 'Findings' (findings
  * across the pair). The open panels stand in a column beside the stage, the Changes panel above
- * the Findings panel, each scrolling on its own; on phones the column lies under the stage. A
- * change region's 'Fly to' moves the capture's camera (the reference follows while linked); its
- * 'Create finding' opens the Findings panel with the form for a finding on the capture.
+ * the Findings panel, each scrolling on its own; on phones the column lies under the stage (and
+ * scrolls as a whole). A change region's 'Fly to' moves the capture's camera (the reference
+ * follows while linked); its 'Create finding' opens the Findings panel with the form for a finding
+ * on the capture.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { usePageTitle } from '../../../hooks/use-page-title.js';
