@@ -710,6 +710,12 @@ describe('/viewer', () => {
     await screen.findByRole('button', { name: 'Findings' });
     expect(screen.queryByRole('button', { name: 'Changes' })).toBeNull();
     view.unmount();
+    // A map stored for that very pair (CAM-1 was once the project's reference, say) is the one compare uses there.
+    const { id: _id, ...map } = (await test.backend.catalog.get('changeMaps', 'm1__m2'))!;
+    test.store.writeDocument('changeMaps', 'm7__m2', { ...map, referenceModelId: 'm7' });
+    const withOld = renderViewer(test, '/viewer?compareMode=true&id=TWR-2&referenceId=CAM-1');
+    expect((await screen.findByRole('button', { name: 'Changes' })).getAttribute('aria-pressed')).toBe('false');
+    withOld.unmount();
 
     renderViewer(test, '/viewer?compareMode=true&id=TWR-2&referenceId=TWR-1');
     const toggle = await screen.findByRole('button', { name: 'Changes' });
