@@ -15,6 +15,11 @@
  * (nor at 1400×900); a region's 'Create finding' opens the findings form prefilled, and the saved
  * finding is listed naming its region, in the viewer and in the project's findings report
  * (screenshots test-results/viewer-changes-panel-1400.png and -390.png).
+ * Compare mode, with the seeded demo pair (TWR-001-2025-09 against its reference TWR-001-2024-05,
+ * whose change map the seed computed), in the viewer tests' small window: 'Changes' colours the
+ * capture's viewport only (the panel's `data-changed-gaussians`, grey pixels in its canvas), a
+ * region's 'Fly to' moves the capture's camera and the linked reference follows, and axe finds
+ * nothing with the panel open beside the stage.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +37,7 @@ import {
   screenshotOnFailure,
   submitSignIn,
   viewerSettled,
+  VIEWER_TEST_WINDOW,
 } from '../support/browser.js';
 import { axeViolations } from '../support/axe.js';
 import { jsonCli } from '../support/cli.js';
@@ -55,7 +61,7 @@ interface PixelCounts {
   grey: number;
 }
 
-/** Counts the canvas's pixels by kind (the canvas keeps its drawing buffer: engine.ts). */
+/** Counts the pixels of the first viewport's canvas by kind (the canvas keeps its drawing buffer: engine.ts). */
 async function countPixels(page: Page): Promise<PixelCounts> {
   return page.evaluate(() => {
     const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=viewport] canvas')!;
@@ -82,11 +88,12 @@ async function countPixels(page: Page): Promise<PixelCounts> {
 }
 
 /**
- * The pixel counts once the view has settled: no camera flight, and (the engine draws only while
- * something changes) no new frame and the same counts across two reads a couple of seconds apart.
+ * The pixel counts of the first viewport (compare mode: the capture's) once the view has settled:
+ * no camera flight, and (the engine draws only while something changes) no new frame and the same
+ * counts across two reads a couple of seconds apart.
  */
 async function settledPixels(page: Page): Promise<PixelCounts> {
-  const viewport = page.getByTestId('viewport');
+  const viewport = page.getByTestId('viewport').first();
   await expect.poll(() => viewport.getAttribute('data-flight'), { timeout: RENDER_TIMEOUT_MS }).toBe('off');
   let last: { frames: string | null; counts: PixelCounts } | null = null;
   for (let tries = 0; tries < 40; tries += 1) {
@@ -262,5 +269,49 @@ describe.skipIf(skipReason !== null)("viewer 'Changes' (software WebGL)", () => 
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('td').last().textContent()).toMatch(new RegExp(`^Change region ${region.id} against ${reference.name}: max `));
     expect(pageErrors).toEqual([]);
+  }, 600_000);
+
+  it("compare mode: 'Changes' colours the seeded capture against its reference, a region flies both linked views; axe-clean", async () => {
+    const context = await offlineContext(browser, VIEWER_TEST_WINDOW);
+    const compared = await context.newPage();
+    const errors: string[] = [];
+    compared.on('pageerror', (error) => errors.push(error.message));
+    page = compared;
+    await submitSignIn(compared, server.url, USER[0], USER[1]);
+    await compared.waitForURL(`${server.url}/projects`);
+    await compared.goto(`${server.url}/viewer?compareMode=true&id=TWR-001-2025-09&referenceId=TWR-001-2024-05`);
+    expect(await viewerSettled(compared, RENDER_TIMEOUT_MS)).toEqual(['ready', 'ready']);
+    const [capture, reference] = [compared.locator('.compare-model'), compared.locator('.compare-reference')];
+    const own = await settledPixels(compared);
+
+    const toggle = compared.getByRole('button', { name: 'Changes' });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    const panel = compared.getByTestId('compare-side').getByRole('region', { name: 'Changes' });
+    await expect.poll(() => panel.getAttribute('data-colouring'), { timeout: RENDER_TIMEOUT_MS }).toBe('shown');
+    expect(Number(await panel.getAttribute('data-changed-gaussians'))).toBeGreaterThan(0);
+    // The capture's red and white bands turn grey (unchanged).
+    const coloured = await settledPixels(compared);
+    console.info(`[e2e viewer-changes] compare, the capture's canvas: own ${JSON.stringify(own)}, changes ${JSON.stringify(coloured)}`);
+    expect(coloured.grey).toBeGreaterThan(own.grey * 1.2);
+
+    // A region: the capture's camera flies to it, the linked reference's camera follows.
+    expect(await panel.getByTestId('change-region').count()).toBeGreaterThan(0);
+    const [captureCamera, referenceCamera] = [await capture.getAttribute('data-camera'), await reference.getAttribute('data-camera')];
+    await panel
+      .getByRole('button', { name: /^Fly to region / })
+      .first()
+      .click();
+    await expect.poll(() => capture.getAttribute('data-camera'), { timeout: RENDER_TIMEOUT_MS }).not.toBe(captureCamera);
+    await expect.poll(() => capture.getAttribute('data-flight'), { timeout: RENDER_TIMEOUT_MS }).toBe('off');
+    await expect
+      .poll(() => reference.getAttribute('data-camera'), { timeout: RENDER_TIMEOUT_MS })
+      .toBe(await capture.getAttribute('data-camera'));
+    expect(referenceCamera).not.toBe(await reference.getAttribute('data-camera'));
+
+    expect(await axeViolations(compared, 'compare changes panel')).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+    page = null;
   }, 600_000);
 });

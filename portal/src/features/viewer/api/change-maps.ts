@@ -1,13 +1,13 @@
 /**
- * The change map of the capture shown in the viewer against its project's reference model, read
- * once through the catalog port (`changeMaps/{referenceModelId}__{modelId}`), with what tells
- * whether it is out of date (the reference's record, and the pair's alignment now, read live so
- * that accepting or resetting the alignment shows at once), and its per-Gaussian values file
- * fetched through the file store's download link. A reader who may not read the map (or the
- * project, or the reference) simply has none. And the server's job for the capture's map
- * (`ServerJobsPort`: the embedded server computes change maps by itself; Firebase has no such
- * jobs), followed live so that the viewer shows its progress and reads the map again when the
- * job is done.
+ * The change map of the capture shown in the viewer against its project's reference model (in
+ * compare mode: against the reference model shown with it), read once through the catalog port
+ * (`changeMaps/{referenceModelId}__{modelId}`), with what tells whether it is out of date (the
+ * reference's record, and the pair's alignment now, read live so that accepting or resetting the
+ * alignment shows at once), and its per-Gaussian values file fetched through the file store's
+ * download link. A reader who may not read the map (or the project, or the reference) simply has
+ * none. And the server's job for the capture's map (`ServerJobsPort`: the embedded server
+ * computes change maps by itself; Firebase has no such jobs), followed live so that the viewer
+ * shows its progress and reads the map again when the job is done.
  */
 import { useMemo } from 'react';
 import { changeMapFilesChanged, changeMapOutOfDate } from '@shared/change-map-document.js';
@@ -40,20 +40,33 @@ export interface CaptureChangeMap {
 const orNull = <T>(promise: Promise<T | null>): Promise<T | null> => promise.catch(() => null);
 
 /**
- * The change map of `model` against its project's reference model: null when the model has no
- * project, the project no reference (or the model is the reference), no map is stored, or any of
- * them cannot be read. Read again when the server's job for it ends (`job` done).
+ * The change map of `model` against a reference model: by default its project's reference (null
+ * when the model has no project, the project no reference, or the model is the reference); in
+ * compare mode the reference model shown with it (`against`), whether or not it is the
+ * project's reference now (a map stored for that pair describes exactly what is shown). Null when
+ * no map is stored for the pair or any of them cannot be read. Read again when the server's job
+ * for it ends (`job` done).
  * @param model the shown model, or null while unknown (stays loading)
  * @param job the server's job for the capture's map ({@link useChangeMapJob}), or null
+ * @param against the reference model's id to read the map against; undefined: the project's
+ *   reference; null: not known yet (stays loading)
  */
-export function useCaptureChangeMap(model: Model | null, job: ChangeMapJob | null = null): Resource<CaptureChangeMap | null> {
+export function useCaptureChangeMap(
+  model: Model | null,
+  job: ChangeMapJob | null = null,
+  against?: string | null,
+): Resource<CaptureChangeMap | null> {
   const { catalog } = useBackend();
   const ended = job?.state === 'done' ? job.updated_at : '';
-  const key = model ? `change-map:${model.id}:${model.uploaded_at ?? ''}:${ended}` : null;
+  const key = model && against !== null ? `change-map:${model.id}:${against ?? 'project'}:${model.uploaded_at ?? ''}:${ended}` : null;
   const found = usePromise(key, async () => {
-    if (!model?.projectId) return null;
-    const project = await orNull(catalog.get('projects', model.projectId));
-    const referenceId = project?.reference_model_id ?? null;
+    if (!model) return null;
+    let referenceId = against ?? null;
+    if (against === undefined) {
+      if (!model.projectId) return null;
+      const project = await orNull(catalog.get('projects', model.projectId));
+      referenceId = project?.reference_model_id ?? null;
+    }
     if (!referenceId || referenceId === model.id) return null;
     const map = await orNull(getChangeMap(catalog, referenceId, model.id));
     if (!map) return null;
@@ -63,7 +76,7 @@ export function useCaptureChangeMap(model: Model | null, job: ChangeMapJob | nul
   const alignment = useAlignment(pair?.map.referenceModelId ?? null, pair?.map.modelId ?? null);
   return useMemo((): Resource<CaptureChangeMap | null> => {
     if (found.status === 'error') return failure(found.error);
-    if (found.status === 'loading' || model === null) return loading;
+    if (found.status === 'loading' || model === null || against === null) return loading;
     if (found.data === null) return success(null);
     // A refused read of the alignment counts as none, as a missing one.
     if (alignment.status === 'loading') return loading;
@@ -76,7 +89,7 @@ export function useCaptureChangeMap(model: Model | null, job: ChangeMapJob | nul
       filesChanged: reference ? changeMapFilesChanged(map, model, reference) : null,
       alignment: stored,
     });
-  }, [found, alignment, model]);
+  }, [found, alignment, model, against]);
 }
 
 /**

@@ -43,11 +43,11 @@ export function ChangeMapProgress({ job }: { job: ChangeMapJob | null }) {
   );
 }
 
-/** The 'Changes' panel before the capture has a map: its title and the job's line. */
-export function ChangeMapProgressPanel({ job }: { job: ChangeMapJob | null }) {
+/** The 'Changes' panel before the capture has a map: its title and the job's line (`className`: the panel's layout, as the map's panel). */
+export function ChangeMapProgressPanel({ job, className = 'changes-panel' }: { job: ChangeMapJob | null; className?: string }) {
   const titleId = useId();
   return (
-    <section className="changes-panel" aria-labelledby={titleId} data-testid="changes-panel">
+    <section className={className} aria-labelledby={titleId} data-testid="changes-panel">
       <h2 id={titleId} className="changes-title">
         Changes
       </h2>

@@ -1,19 +1,23 @@
 /**
- * The 'Changes' mode of the single view: a capture coloured by its change map against the
- * project's reference model. While on, every Gaussian is coloured by its signed distance to the
- * reference surface (lib/change-colours.ts: blue negative, grey within ± the threshold, red
- * positive, full colour at the scale's end), read from the map's values file; off, the capture's
- * own colours come back. The panel has the legend (as text too: metres with the model's scale,
- * else model units), the histogram of the distances (change-histogram.tsx), the threshold slider
- * (from the level of detection), the change regions with a button each that flies the camera to
- * it and, for an account that may add findings, one that opens the findings form for a new finding
- * at the region's centre (in the capture's frame), prefilled and naming the region; and a note
- * when the map is out of date. Captures drawn through a level-of-detail tree (more than
+ * The 'Changes' mode of the viewer, one implementation for the single view and for the compared
+ * capture of compare mode: a capture coloured by its change map against the project's reference
+ * model (in compare mode: against the reference model shown with it, so that a map against
+ * another model is never taken for the change between the two on screen). While on, every
+ * Gaussian is coloured by its signed distance to the reference surface (lib/change-colours.ts:
+ * blue negative, grey within ± the threshold, red positive, full colour at the scale's end), read
+ * from the map's values file; off, the capture's own colours come back. The panel has the legend
+ * (as text too: metres with the model's scale, else model units), the histogram of the distances
+ * (change-histogram.tsx), the threshold slider (from the level of detection), the change regions
+ * with a button each that flies the camera to it (in compare mode the reference follows while the
+ * cameras are linked) and, for an account that may add findings, one that opens the findings form
+ * for a new finding at the region's centre (in the capture's frame), prefilled and naming the
+ * region; and a note when the map is out of date. Captures drawn through a level-of-detail tree (more than
  * LOD_ABOVE_GAUSSIANS) are not coloured yet: the panel says so and the regions still work.
  *
  * `useChangesTool` holds the state and hands the page its viewport tool (the engine, for colours
- * and flights); `ChangesPanel` draws the panel. The panel's root tells what was last painted:
- * `data-applied-threshold` and `data-changed-gaussians` (Gaussians in colour, not grey).
+ * and flights); `ChangesToggle` is the header's button; `ChangesPanel` draws the panel, over the
+ * single view's stage or in compare mode's side column. The panel's root tells what was last
+ * painted: `data-applied-threshold` and `data-changed-gaussians` (Gaussians in colour, not grey).
  */
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { changeRegionText, threeFigures } from '@shared/change-map-document.js';
@@ -36,10 +40,12 @@ export type ColouringState = 'loading' | 'shown' | 'large' | 'unavailable' | 'er
 
 /** What {@link useChangesTool} gives the page. */
 export interface ChangesToolState {
-  /** True when the capture has a change map against its project's reference (the toggle is shown then). */
+  /** True when the capture has a change map against the reference (the toggle is shown then). */
   available: boolean;
   open: boolean;
   toggle: () => void;
+  /** The toggle's title: what the mode colours the capture against. */
+  toggleTitle: string;
   /** What the tool wants from the viewport: the engine (no picks, no markers). */
   viewport: ViewportTool;
   /** Tells the tool the viewport's model is shown (colours can be set from then on). */
@@ -75,16 +81,42 @@ export function changeRegionDraft(region: ChangeRegionData, changeMap: CaptureCh
   };
 }
 
+/** What {@link useChangesTool} takes besides the model. */
+export interface ChangesToolOptions {
+  /**
+   * Opens the findings form with a change region's draft; absent when the account may not add
+   * findings (no 'Create finding' buttons then).
+   */
+  onCreateFinding?: (draft: FindingDraft) => void;
+  /**
+   * Compare mode: the reference model shown with the capture (null while it loads or when it was
+   * not found). The mode then uses the capture's map against that model only, so that the colours
+   * always tell the change against the model on screen. Absent (the single view): the map against
+   * the project's reference.
+   */
+  reference?: Model | null;
+}
+
+/** The toggle's title in the single view, and in compare mode (the map of the pair shown). */
+const TOGGLE_TITLES = {
+  project: "Colour the capture by its change against the project's reference model",
+  compared: 'Colour the capture by its change against the reference model it is compared with',
+} as const;
+
 /**
- * The 'Changes' mode's state.
- * @param model the shown model once found
- * @param onCreateFinding opens the findings form with a change region's draft; absent when the
- *   account may not add findings (no 'Create finding' buttons then)
+ * The 'Changes' mode's state, for the single view and for the capture of compare mode.
+ * @param model the shown model (the compared capture) once found
+ * @param options.onCreateFinding opens the findings form with a change region's draft
+ * @param options.reference compare mode's reference model (see {@link ChangesToolOptions})
  */
-export function useChangesTool(model: Model | null, onCreateFinding?: (draft: FindingDraft) => void): ChangesToolState {
-  // the server's job for the map: the toggle is there while it is queued, computing or failed (to say why)
-  const job = useChangeMapJob(model);
-  const found = useCaptureChangeMap(model, job);
+export function useChangesTool(model: Model | null, { onCreateFinding, reference }: ChangesToolOptions = {}): ChangesToolState {
+  // Compare mode reads the map of the pair shown (null: the reference is not known yet, nothing).
+  const against = reference === undefined ? undefined : (reference?.id ?? null);
+  // the server's job for the map: the toggle is there while it is queued, computing or failed (to
+  // say why); in compare mode only a job against the reference shown (a queued job names none yet)
+  const capturesJob = useChangeMapJob(model);
+  const job = against === undefined || (capturesJob !== null && capturesJob.referenceModelId === against) ? capturesJob : null;
+  const found = useCaptureChangeMap(model, job, against);
   const changeMap: CaptureChangeMap | null = found.status === 'success' ? found.data : null;
   const map = changeMap?.map ?? null;
   const jobShown = job !== null && (job.state === 'queued' || job.state === 'computing' || job.state === 'failed');
@@ -155,6 +187,7 @@ export function useChangesTool(model: Model | null, onCreateFinding?: (draft: Fi
     available: map !== null || jobShown,
     open: open && (map !== null || jobShown),
     toggle: () => setOpen(!open),
+    toggleTitle: TOGGLE_TITLES[against === undefined ? 'project' : 'compared'],
     viewport,
     onReady,
     panel:
@@ -174,6 +207,15 @@ export function useChangesTool(model: Model | null, onCreateFinding?: (draft: Fi
           }
         : null,
   };
+}
+
+/** The header's 'Changes' toggle of a view (pressed while the mode is on). */
+export function ChangesToggle({ tool }: { tool: Pick<ChangesToolState, 'open' | 'toggle' | 'toggleTitle'> }) {
+  return (
+    <button type="button" aria-pressed={tool.open} onClick={tool.toggle} title={tool.toggleTitle}>
+      Changes
+    </button>
+  );
 }
 
 /** What the capture was last painted with: the threshold and how many Gaussians came out in colour. */
@@ -219,12 +261,31 @@ export interface ChangesPanelProps {
   onCreateFinding?: (region: ChangeRegionData) => void;
   /** What the capture was last painted with (null while it is not coloured). */
   applied?: AppliedColours | null;
+  /**
+   * Where the panel sits: 'overlay' (the default) over the single view's stage, as the measure
+   * panel; 'side' in compare mode's side column beside the stage, as the compare findings.
+   */
+  layout?: ChangesPanelLayout;
 }
+
+/** Where the changes panel sits: over the stage, or in a column beside it. */
+export type ChangesPanelLayout = 'overlay' | 'side';
+
+/** The panel root's classes for its layout. */
+const LAYOUT_CLASSES: Record<ChangesPanelLayout, string> = {
+  overlay: 'changes-panel viewer-tool-panel',
+  side: 'changes-panel viewer-side-panel',
+};
 
 /** The changes panel; while the server computes the capture's first map, only its progress. */
 export function ChangesPanel(props: ChangesPanelProps) {
   const { changeMap } = props;
-  return changeMap === null ? <ChangeMapProgressPanel job={props.job ?? null} /> : <MapPanel {...props} changeMap={changeMap} />;
+  const className = LAYOUT_CLASSES[props.layout ?? 'overlay'];
+  return changeMap === null ? (
+    <ChangeMapProgressPanel job={props.job ?? null} className={className} />
+  ) : (
+    <MapPanel {...props} changeMap={changeMap} className={className} />
+  );
 }
 
 /** The changes panel of a map: legend, histogram, threshold, colouring state, out-of-date note and the change regions. */
@@ -240,7 +301,8 @@ function MapPanel({
   onFlyTo,
   onCreateFinding,
   applied = null,
-}: ChangesPanelProps & { changeMap: CaptureChangeMap }) {
+  className,
+}: ChangesPanelProps & { changeMap: CaptureChangeMap; className: string }) {
   const titleId = useId();
   const sliderId = useId();
   const { map, outOfDate } = changeMap;
@@ -258,7 +320,7 @@ function MapPanel({
             : 'Loading the change values…';
   return (
     <section
-      className="changes-panel viewer-tool-panel"
+      className={className}
       aria-labelledby={titleId}
       data-testid="changes-panel"
       data-colouring={colouring}

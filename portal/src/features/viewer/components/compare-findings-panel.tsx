@@ -6,18 +6,24 @@
  * finding on the model linked to the original (`followUpOf`), or says where it was carried; a
  * follow-up shows 'Follow-up of F-n', one click from the original. The alignment's state and
  * its admin actions are `AlignmentState`'s. Users see the findings and carry them over (a finding
- * create) but never align (the documented rule). `useCompareFindings` holds the state and hands
- * over these props.
+ * create) but never align (the documented rule). Another tool may ask for a new finding on the
+ * model (a change region's 'Create finding' in the 'Changes' panel): the findings form opens at
+ * the top of the panel, named for the model, prefilled, the focus in its title; saved, the finding is selected (the view
+ * flies to it) and the focus goes back where it was before the form opened.
+ * `useCompareFindings` holds the state and hands over these props.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { findingFacts } from '@shared/annotations.js';
-import type { Alignment, Annotation, Model } from '@shared/types.js';
-import { LiveBanner } from '../../../components/ui/banner.js';
+import type { Alignment, Annotation, Model, ModelPoint } from '@shared/types.js';
+import { LiveBanner, type BannerMessage } from '../../../components/ui/banner.js';
 import { useAction } from '../../../hooks/use-action.js';
 import type { useSession } from '../../../lib/session.js';
 import { useAlignmentWrites } from '../api/alignments.js';
+import type { FindingWrites } from '../api/annotations.js';
+import type { FindingFormRequest } from '../hooks/use-compare-findings.js';
 import { numberOfId, type AlignmentPicks, type CompareSide } from '../lib/compare-pair.js';
 import { AlignmentState } from './compare-alignment.js';
+import { FindingForm } from './finding-form.js';
 import './compare-findings.css';
 import { errorMessage } from '@shared/errors.js';
 
@@ -38,11 +44,37 @@ export interface CompareFindingsPanelProps {
   onSelect: (side: CompareSide, annotation: Annotation) => void;
   aligning: AlignmentPicks | null;
   onAligning: (next: AlignmentPicks | null) => void;
+  /** The model's finding writes (a new finding from another tool). */
+  writes?: FindingWrites;
+  /** A request from another panel to open the form for a new finding on the model (a new `key` opens it again). */
+  formRequest?: FindingFormRequest | null;
+  /** Image names of the model's cameras that see a point, best first (empty without camera metadata). */
+  photosAt?: (point: ModelPoint) => string[];
+  /** The form closed: with the finding it created, or null (cancelled). */
+  onFormClosed?: (created: Annotation | null) => void;
 }
 
 export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
   const { model, reference, own, theirs, alignment, admin, canCreate, user, selected, onSelect, aligning, onAligning } = props;
+  const { formRequest = null, photosAt, onFormClosed, writes: findingWrites } = props;
   const writes = useAlignmentWrites(reference.id, model.id, user);
+  // A request opens the form once per key (set while rendering: no frame without the form).
+  const [form, setForm] = useState<FindingFormRequest | null>(null);
+  const [requestSeen, setRequestSeen] = useState<number | null>(null);
+  if (formRequest && formRequest.key !== requestSeen) {
+    setRequestSeen(formRequest.key);
+    if (canCreate && findingWrites) setForm(formRequest);
+  }
+  const [added, setAdded] = useState<BannerMessage | null>(null);
+  // When the form closes, the focus goes back where it was before it opened (the region's 'Create finding'), if it was lost with the form.
+  const opener = useRef<HTMLElement | null>(null);
+  if (form) opener.current = form.opener;
+  useEffect(() => {
+    if (form !== null) return;
+    const back = opener.current;
+    opener.current = null;
+    if (back?.isConnected && (document.activeElement === null || document.activeElement === document.body)) back.focus();
+  }, [form]);
   const act = useAction(async (what: () => Promise<string>) => what(), {
     success: (text) => text,
     failure: (error) => errorMessage(error),
@@ -50,7 +82,12 @@ export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
   const busy = act.busy;
   const run = async (what: () => Promise<string>) => {
     if (busy) return;
+    setAdded(null);
     await act.run(what);
+  };
+  const closeForm = (created: Annotation | null) => {
+    setForm(null);
+    onFormClosed?.(created);
   };
   const followUpOf = (original: Annotation) => own.find((a) => a.followUpOf?.annotationId === original.id) ?? null;
   const byId = (id: string): { side: CompareSide; annotation: Annotation } | null => {
@@ -116,7 +153,27 @@ export function CompareFindingsPanel(props: CompareFindingsPanelProps) {
       <div role="alert" className="compare-findings-alerts">
         {props.readError ? <p className="compare-findings-error">The findings could not be read: {props.readError}</p> : null}
       </div>
-      <LiveBanner banner={act.message} />
+      <LiveBanner banner={added ?? act.message} />
+      {/* A new finding asked for by another panel: first, where it is seen at once (the lists below load meanwhile). */}
+      {form && findingWrites ? (
+        <FindingForm
+          key={form.key}
+          annotation={null}
+          geometry={form.draft}
+          focusOnOpen
+          newHeading={`New finding on ${model.name}`}
+          photoOptions={form.draft.points[0] && photosAt ? photosAt(form.draft.points[0]) : []}
+          unitsPerMetre={model.metadata?.unitsPerMetre ?? null}
+          onCancel={() => closeForm(null)}
+          onSubmit={async (input) => {
+            const region = form.draft.changeRegion?.region ?? null;
+            const created = await findingWrites.create(input, { changeRegion: region });
+            act.reset();
+            setAdded({ kind: 'success', text: `Finding F-${created.seq} added.` });
+            closeForm(created);
+          }}
+        />
+      ) : null}
 
       <AlignmentState
         alignment={alignment}

@@ -80,6 +80,8 @@ export interface FindingFormProps {
   geometry: FindingDraft;
   /** Moves the focus to the title when the form opens (opened from another panel). */
   focusOnOpen?: boolean;
+  /** The heading of a new finding's form (default 'New finding'; compare mode names the model it goes on). */
+  newHeading?: string;
   /** Image names of the cameras that see the point, best first (the photos panel's result). */
   photoOptions: readonly string[];
   /** The model's scale, for the measurement line. */
@@ -94,6 +96,7 @@ export function FindingForm({
   annotation,
   geometry,
   focusOnOpen = false,
+  newHeading = 'New finding',
   photoOptions,
   unitsPerMetre,
   onSubmit,
@@ -162,7 +165,7 @@ export function FindingForm({
   return (
     <form ref={errors.formRef} className="finding-form" onSubmit={submit} noValidate aria-labelledby={headingId} data-testid="finding-form">
       <h3 id={headingId} className="findings-subtitle">
-        {editing ? `Edit finding F-${annotation.seq}` : 'New finding'}
+        {editing ? `Edit finding F-${annotation.seq}` : newHeading}
       </h3>
       <p className="finding-where">
         {measurement ? (

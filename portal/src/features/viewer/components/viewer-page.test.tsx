@@ -293,6 +293,40 @@ function renderViewer(test: TestBackend, url: string) {
 
 const viewports = () => screen.getAllByTestId('viewport');
 
+/**
+ * A user's backend where TWR-2 has a change map against the project's reference TWR-1: four
+ * Gaussians, level of detection 0.05, moved by +1 in x by the registration; downloads answer its
+ * values file.
+ */
+function withChangeMap(): TestBackend {
+  const map: ChangeMapData = {
+    referenceModelId: 'm1',
+    modelId: 'm2',
+    projectId: 'p1',
+    valuesPath: 'models/m2/changes/m1.bin',
+    inputs: { modelFile: 'models/m2/model.splat (1 bytes, uploaded ?)', referenceFile: 'x', alignment: null },
+    registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1], rmsError: 0.01, iterations: 5, pairs: 4 },
+    levelOfDetection: 0.05,
+    pointCount: 4,
+    referencePointCount: 4,
+    histogram: { min: -0.5, max: 0.5, counts: [1, 2, 1] },
+    regions: [
+      { id: 1, side: 'capture', centroid: [3, 2, 1], min: [2, 1, 0], max: [4, 3, 2], count: 1, meanDistance: 0.5, maxDistance: 0.5 },
+      { id: 2, side: 'reference', centroid: [0, 0, 0], min: [0, 0, 0], max: [0, 0, 0], count: 1, meanDistance: -0.5, maxDistance: -0.5 },
+    ],
+    computed_by: 'cli',
+  };
+  const values = encodeChangeValues({
+    levelOfDetection: 0.05,
+    distances: Float32Array.from([0.01, 0.2, -0.5, NaN]),
+    regionOf: Int32Array.from([0, 1, 2, 0]),
+  });
+  const test = createTestBackend('user', { projects: [project], models, files: { [map.valuesPath]: { data: values } } });
+  test.store.writeDocument('changeMaps', 'm1__m2', { ...map });
+  respond = (url) => (url.endsWith('/changes/m1.bin') ? new Response(values) : bytesResponse(url));
+  return test;
+}
+
 describe('/viewer', () => {
   it("shows a spinner while the session loads, then 'Login Required' with a sign-in link when signed out", async () => {
     renderViewer(createTestBackend(null), '/viewer?id=TWR-1');
@@ -619,32 +653,7 @@ describe('/viewer', () => {
   });
 
   it("'Changes': only for a capture with a change map; colours by distance with a threshold, regions fly the camera, off restores", async () => {
-    // TWR-2 against the project's reference TWR-1: four Gaussians, level of detection 0.05, moved by +1 in x by the registration.
-    const map: ChangeMapData = {
-      referenceModelId: 'm1',
-      modelId: 'm2',
-      projectId: 'p1',
-      valuesPath: 'models/m2/changes/m1.bin',
-      inputs: { modelFile: 'models/m2/model.splat (1 bytes, uploaded ?)', referenceFile: 'x', alignment: null },
-      registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1], rmsError: 0.01, iterations: 5, pairs: 4 },
-      levelOfDetection: 0.05,
-      pointCount: 4,
-      referencePointCount: 4,
-      histogram: { min: -0.5, max: 0.5, counts: [1, 2, 1] },
-      regions: [
-        { id: 1, side: 'capture', centroid: [3, 2, 1], min: [2, 1, 0], max: [4, 3, 2], count: 1, meanDistance: 0.5, maxDistance: 0.5 },
-        { id: 2, side: 'reference', centroid: [0, 0, 0], min: [0, 0, 0], max: [0, 0, 0], count: 1, meanDistance: -0.5, maxDistance: -0.5 },
-      ],
-      computed_by: 'cli',
-    };
-    const values = encodeChangeValues({
-      levelOfDetection: 0.05,
-      distances: Float32Array.from([0.01, 0.2, -0.5, NaN]),
-      regionOf: Int32Array.from([0, 1, 2, 0]),
-    });
-    const test = createTestBackend('user', { projects: [project], models, files: { [map.valuesPath]: { data: values } } });
-    test.store.writeDocument('changeMaps', 'm1__m2', { ...map });
-    respond = (url) => (url.endsWith('/changes/m1.bin') ? new Response(values) : bytesResponse(url));
+    const test = withChangeMap();
 
     // The reference itself has no change map: no button.
     const view = renderViewer(test, '/viewer?id=TWR-1');
@@ -691,6 +700,84 @@ describe('/viewer', () => {
     fireEvent.click(toggle);
     expect(engine.colourings.at(-1)).toBeNull();
     expect(screen.queryByRole('region', { name: 'Changes' })).toBeNull();
+  });
+
+  it("'Changes' in compare mode: only against the reference the map was made against; colours the capture, regions fly it, 'Create finding' on it", async () => {
+    const test = withChangeMap();
+    // TWR-2 compared with another capture of the project (not the map's reference): no button.
+    const view = renderViewer(test, '/viewer?compareMode=true&id=TWR-2&referenceId=CAM-1');
+    await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'ready']));
+    await screen.findByRole('button', { name: 'Findings' });
+    expect(screen.queryByRole('button', { name: 'Changes' })).toBeNull();
+    view.unmount();
+    // A map stored for that very pair (CAM-1 was once the project's reference, say) is the one compare uses there.
+    const { id: _id, ...map } = (await test.backend.catalog.get('changeMaps', 'm1__m2'))!;
+    test.store.writeDocument('changeMaps', 'm7__m2', { ...map, referenceModelId: 'm7' });
+    const withOld = renderViewer(test, '/viewer?compareMode=true&id=TWR-2&referenceId=CAM-1');
+    expect((await screen.findByRole('button', { name: 'Changes' })).getAttribute('aria-pressed')).toBe('false');
+    withOld.unmount();
+
+    renderViewer(test, '/viewer?compareMode=true&id=TWR-2&referenceId=TWR-1');
+    const toggle = await screen.findByRole('button', { name: 'Changes' });
+    await waitFor(() => expect(viewports().map((v) => v.dataset.state)).toEqual(['ready', 'ready']));
+    expect(toggle.getAttribute('title')).toBe('Colour the capture by its change against the reference model it is compared with');
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    // The panel in the column beside the stage; the capture's engine (the one coloured) is the compared model's.
+    const side = screen.getByTestId('compare-side');
+    const panel = within(side).getByRole('region', { name: 'Changes' });
+    await waitFor(() => expect(within(panel).getByRole('status').textContent).toBe('The capture is coloured by change.'));
+    const [capture, reference] = engines.slice(-2).sort((a, b) => b.colourings.length - a.colourings.length) as [FakeEngine, FakeEngine];
+    expect(reference.colourings).toEqual([]);
+    expect(Array.from(capture.colourings.at(-1)!.slice(8, 12))).toEqual([30, 90, 235, 200]);
+    expect(panel.getAttribute('data-changed-gaussians')).toBe('2');
+    const regions = within(panel).getAllByTestId('change-region');
+    expect(regions).toHaveLength(2);
+    fireEvent.click(within(regions[0]!).getByRole('button', { name: 'Fly to region 1' }));
+    expect(capture.flights.at(-1)![0]).toEqual({ x: 2, y: 2, z: 1 });
+    expect(reference.flights).toEqual([]);
+
+    // 'Create finding': the Findings panel opens beside it with the form for a finding on the capture, prefilled.
+    const findings = screen.getByRole('button', { name: 'Findings' });
+    expect(findings.getAttribute('aria-pressed')).toBe('false');
+    const create = within(regions[0]!).getByRole('button', { name: 'Create finding from change region 1' });
+    create.focus();
+    fireEvent.click(create);
+    expect(findings.getAttribute('aria-pressed')).toBe('true');
+    const findingsPanel = await within(side).findByTestId('compare-findings');
+    const form = await within(findingsPanel).findByTestId('finding-form');
+    const title = within(form).getByRole('textbox', { name: 'Title' }) as HTMLInputElement;
+    expect(title.value).toBe('Change region 1: added or moved');
+    expect(document.activeElement).toBe(title);
+    expect(within(form).getByTestId('finding-change-region').textContent).toBe(
+      'Change region 1 against North Ridge Tower, May 2024 survey: max +0.5 model units',
+    );
+    // Both panels stay open, the Changes panel first.
+    expect(
+      within(side)
+        .getAllByRole('region')
+        .map((r) => r.getAttribute('data-testid')),
+    ).toEqual(['changes-panel', 'compare-findings']);
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    // Saved: the form closes with a message, and the finding is listed on the capture.
+    await waitFor(() => expect(within(findingsPanel).queryByTestId('finding-form')).toBeNull());
+    expect(within(findingsPanel).getByText('Finding F-1 added.')).toBeTruthy();
+    const own = within(findingsPanel).getByRole('list', { name: 'Findings of Tower 2025' });
+    await waitFor(() => expect(within(own).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(own).getByRole('listitem').textContent).toContain('Change region 1: added or moved');
+    const stored = await test.backend.catalog.query('annotations', { where: [['modelId', '==', 'm2']] });
+    expect(stored.map((a) => [a.title, a.points, a.changeRegion])).toEqual([
+      ['Change region 1: added or moved', [{ x: 2, y: 2, z: 1 }], { referenceModelId: 'm1', regionId: 1, maxDistance: 0.5 }],
+    ]);
+    // Back where it was: the region's button.
+    expect(document.activeElement).toBe(create);
+
+    // Off: the capture's own colours, the Findings panel stays.
+    fireEvent.click(toggle);
+    expect(capture.colourings.at(-1)).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Changes' })).toBeNull();
+    expect(within(screen.getByTestId('compare-side')).getByTestId('compare-findings')).toBeTruthy();
   });
 
   it('disposes the engine on unmount', async () => {
