@@ -222,8 +222,12 @@ describe.skipIf(skipReason !== null)('viewer accessibility (software WebGL)', ()
         await settled(page);
         await scan('compare swipe');
 
-        // The camera panel (open by default in the single view) with a camera's photo open.
+        // The camera panel (open at the start of the single view; on a phone-width screen its
+        // toggle opens it) with a camera's photo open.
         await view(page, `/viewer/?id=${HYBRID.id}`);
+        const camerasToggle = page.getByRole('button', { name: 'Cameras', exact: true });
+        expect(await camerasToggle.getAttribute('aria-pressed')).toBe(size.width < 768 ? 'false' : 'true');
+        if (size.width < 768) await camerasToggle.click();
         const panel = page.getByRole('complementary', { name: `Cameras of ${HYBRID.id}` });
         await panel.locator('[data-camera-index="0"]').press('Enter');
         await expect

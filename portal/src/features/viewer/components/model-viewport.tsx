@@ -2,8 +2,8 @@
  * One viewport of the built-in viewer: finds the model by publicId, downloads its splat and/or
  * GLB (progress with bytes and percentage; a large capture from its preview first, then its full
  * copy: hooks/use-model-downloads.ts), renders them with the engine, and shows the toolbar (fit,
- * zoom, reset, up axis, splat/mesh toggles, cameras, info), the info panel, the camera list and
- * clear states: not found, no 3D file, a file that could not be loaded (which file, and why),
+ * zoom, reset, up axis, splat/mesh toggles, cameras, info), the info panel, the camera list (both
+ * open at the start of the single view, closed on a phone-width screen) and clear states: not found, no 3D file, a file that could not be loaded (which file, and why),
  * WebGL unavailable. For tests the viewport element carries `data-state` (loading | ready |
  * error), `data-refining` (on while a splat is shown from its preview) and, from the engine
  * (hooks/use-viewer-engine.ts), `data-rendered-frames`, `data-camera`, `data-flight`, `data-lod`,
@@ -19,6 +19,7 @@ import { formatPoint } from '@shared/annotations.js';
 import type { ModelPoint } from '@shared/types.js';
 import { prefersReducedMotion } from '../../../hooks/use-reduced-motion.js';
 import { useBackend } from '../../../lib/backend-context.js';
+import { useNarrowScreen } from '../../../lib/navigation.js';
 import { hasSplat, viewerFiles, type ViewerModel } from '../api/viewer-models.js';
 import { useCameraPoses } from '../hooks/use-camera-poses.js';
 import { useModelDownloads } from '../hooks/use-model-downloads.js';
@@ -93,7 +94,10 @@ export function ModelViewport({
   const keysId = useId();
   const infoId = useId();
   const [visible, setVisible] = useState({ splat: true, mesh: true });
-  const [infoOpen, setInfoOpen] = useState(variant === 'single');
+  // A phone's 3D view is a third of its screen once a tool panel is open: the model's info and
+  // its camera list start closed there (their toggles open them), or they cover the model and each other.
+  const narrow = useNarrowScreen();
+  const [infoOpen, setInfoOpen] = useState(variant === 'single' && !narrow);
   const { engineRef, canvasRef, webglError, picked } = useViewerEngine({
     hostRef,
     rootRef,
@@ -119,7 +123,7 @@ export function ModelViewport({
     canvasRef.current?.setAttribute('aria-label', `3D view of ${model ? `${model.name} (${model.publicId})` : `model ${publicId}`}`);
   }, [canvasRef, model, publicId]);
 
-  const cameras = useCameraPoses({ engineRef, model, ready, part: flipPart, initiallyOn: variant === 'single', pickMode });
+  const cameras = useCameraPoses({ engineRef, model, ready, part: flipPart, initiallyOn: variant === 'single' && !narrow, pickMode });
   useViewportTools({
     engineRef,
     ready,
