@@ -53,7 +53,12 @@ describe('withFaults over the memory backend', () => {
     const waiting = test.backend.catalog.query('projects');
     test.fail('projects', new Error('down'));
     await expect(waiting).rejects.toThrow('down');
-    test.backend.catalog.subscribe('projects', undefined, () => errors.push('snapshot'), (error) => errors.push(error.message));
+    test.backend.catalog.subscribe(
+      'projects',
+      undefined,
+      () => errors.push('snapshot'),
+      (error) => errors.push(error.message),
+    );
     await settle();
     expect(errors).toEqual(['down']);
     await expect(test.backend.catalog.count('projects')).rejects.toThrow('down');
