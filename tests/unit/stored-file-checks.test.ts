@@ -15,6 +15,7 @@ import {
   compareGenerations,
   STORED_CHECKER,
 } from '@shared/workflows/stored-file-checks.js';
+import { setModelVisibility } from '@shared/workflows/visibility.js';
 import { HTML_PAGE, jpegPhoto, triangleGlb } from '../support/model-fixtures.js';
 
 const NOW = '2026-11-27T10:00:00.000Z';
@@ -128,6 +129,22 @@ describe('checkStoredFile (an object finalized in the bucket)', () => {
     model = await s.model();
     expect([model.visible, model.contentRefusal]).toEqual([true, null]);
     expect(s.port.records.get(s.glbPath)?.generation).toBe(good.generation);
+  });
+
+  it('an admin cannot show a refused model (the visibility workflow names the file); showing works again once it is fixed', async () => {
+    const s = setup();
+    await s.createModel();
+    await checkStoredFile(s.port, s.port.store(s.glbPath, html), options);
+    await expect(setModelVisibility(s.service.catalog, s.uuid, true)).rejects.toMatchObject({
+      code: 'failed-precondition',
+      message: `This model stays hidden: a file failed its content check. ${HTML_GLB_MESSAGE} Replace or delete the file first.`,
+      context: { modelId: s.uuid, files: [s.glbPath] },
+    });
+    expect((await s.model()).visible).toBe(false);
+    await checkStoredFile(s.port, s.port.store(s.glbPath, await triangleGlb()), options);
+    await setModelVisibility(s.service.catalog, s.uuid, false);
+    await setModelVisibility(s.service.catalog, s.uuid, true);
+    expect((await s.model()).visible).toBe(true);
   });
 
   it('a model an admin had hidden stays hidden after its refused file is fixed', async () => {
