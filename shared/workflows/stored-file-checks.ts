@@ -141,9 +141,11 @@ async function checkVersion(port: StoredFileChecksPort, object: StoredObjectVers
 
 /**
  * Applies the latest checks of `paths` (and of the paths the model is refused for) to a model,
- * then revokes its download links when it is refused for one of `paths` (after the model is
- * hidden, so no user can fetch a new link in between; a second delivery revokes again, which only
- * costs admins their links).
+ * then revokes its download links when this call hid it (after the model is hidden, so no user
+ * can fetch a new link in between), or when it is refused for one of `paths` and nothing changed:
+ * a second delivery, which follows a revocation that may have failed (it only costs admins their
+ * links). Further refused files of a model already hidden revoke nothing (a folder of thousands
+ * of bad photos is revoked once, not once a photo).
  */
 async function applyChecks(
   port: StoredFileChecksPort,
@@ -162,7 +164,8 @@ async function applyChecks(
     },
   );
   const refusedPaths = (refusal?.files ?? []).map((file) => file.path).filter((path) => paths.includes(path));
-  if (refusedPaths.length > 0) await port.revokeDownloadUrls(`${modelFolder(modelId)}/`);
+  const hid = write !== null && write.update.visible === false && write.before.visible !== false;
+  if (hid || (write === null && refusedPaths.length > 0)) await port.revokeDownloadUrls(`${modelFolder(modelId)}/`);
   return { write, refusedPaths };
 }
 
@@ -181,7 +184,7 @@ export type StoredFileOutcome =
       check: StoredFileCheck;
       /** What was written to the model (null: no model, the model does not name the file, or nothing to change). */
       write: ModelChecksWrite | null;
-      /** True when the model is refused for this file (hidden, its links revoked). */
+      /** True when the model is refused for this file (hidden; its links revoked when this hid it, or on a second delivery). */
       refused: boolean;
     };
 
@@ -269,6 +272,7 @@ export async function checkModelRecordFiles(
   if (added.length === 0 && !unnamedRefusals) return outcome;
   const recorded = await port.recordedChecks(added);
   const limit = pLimit(STORED_CHECK_CONCURRENCY);
+  const oneGlb = pLimit(1);
   let anyRefused = false;
   await Promise.all(
     added.map((path) =>
@@ -283,7 +287,10 @@ export async function checkModelRecordFiles(
           anyRefused ||= known.verdict === 'refused';
           return;
         }
-        const check = await checkVersion(port, object, now);
+        // a GLB is read whole into the validator: one at a time (a model's GLB and its web-sized copy)
+        const check = await (contentKindOfPath(path) === 'glb'
+          ? oneGlb(() => checkVersion(port, object, now))
+          : checkVersion(port, object, now));
         if (check === null) return;
         await port.recordCheck(check);
         outcome.checked.push(check);

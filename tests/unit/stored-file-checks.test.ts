@@ -112,6 +112,17 @@ describe('checkStoredFile (an object finalized in the bucket)', () => {
     expect(again).toMatchObject({ outcome: 'already-checked', write: null, refused: true });
     expect(await s.model()).toEqual(model);
     expect(s.port.records.get(s.glbPath)).toEqual(record);
+    // a second delivery may follow a revocation that failed: the links are revoked again
+    expect(s.port.revoked).toEqual([`models/${s.uuid}/`, `models/${s.uuid}/`]);
+  });
+
+  it('lists each further refused file of a hidden model without revoking its links again', async () => {
+    const s = setup();
+    const photos = [1, 2, 3].map((n) => `models/${s.uuid}/images/IMG_${n}.jpg`);
+    await s.createModel({ files: { glbPath: s.glbPath, images: photos } });
+    for (const photo of photos) await checkStoredFile(s.port, s.port.store(photo, html), options);
+    expect((await s.model()).contentRefusal?.files.map((f) => f.path)).toEqual(photos);
+    expect(s.port.revoked).toEqual([`models/${s.uuid}/`]);
   });
 
   it('a new generation that passes clears the refusal and shows the model again; the old event delivered late does nothing', async () => {
