@@ -56,7 +56,16 @@ function portalPatterns(...extra) {
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'portal/dist/**', '**/dist/**', 'functions/lib/**', '.catalog-data/**', 'coverage/**', 'test-results/**'],
+    ignores: [
+      'node_modules/**',
+      'portal/dist/**',
+      '**/dist/**',
+      'functions/lib/**',
+      '.tmp/**',
+      '.catalog-data/**',
+      'coverage/**',
+      'test-results/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
