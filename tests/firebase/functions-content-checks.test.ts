@@ -7,7 +7,7 @@
 // before and after a write. Users read through the portal's web-SDK adapter under firestore.rules.
 //
 // firebase-functions-test would wrap the triggers the same way (its wrapV2 builds the event and
-// calls `run`); it is not installed: it declares jest as a required peer (about 340 packages).
+// calls `run`); it is not installed: it declares jest as a required peer, which npm installs (about 250 more packages).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteApp, getApps, initializeApp } from 'firebase-admin/app';
 import type { App } from 'firebase-admin/app';
