@@ -55,7 +55,18 @@ function portalPatterns(...extra) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'portal/dist/**', '**/dist/**', '.catalog-data/**', 'coverage/**', 'test-results/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'portal/dist/**',
+      '**/dist/**',
+      'functions/lib/**',
+      '.tmp/**',
+      '.catalog-data/**',
+      'coverage/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -152,6 +163,23 @@ export default tseslint.config(
         {
           patterns: [
             { regex: into('portal'), message: 'portal/ and cli/ never import each other (docs/ARCHITECTURE.md, "Boundaries").' },
+            viaAlias,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The Cloud Functions are an adapter of their own: firebase-admin and firebase-functions, the shared workflows,
+    // neither portal/ nor cli/ (docs/ARCHITECTURE.md, "Boundaries").
+    files: ['functions/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: into('portal'), message: 'functions/ must not import portal/ (docs/ARCHITECTURE.md, "Boundaries").' },
+            { regex: into('cli'), message: 'functions/ must not import cli/ (docs/ARCHITECTURE.md, "Boundaries").' },
             viaAlias,
           ],
         },

@@ -151,6 +151,13 @@ export const modelDeletedWithLeftovers = (name: string, filesLeft: number): stri
     ? `${modelDeleted(name)} ${filesLeft} of its files could not be deleted; \`catalog doctor --fix\` removes them.`
     : modelDeleted(name);
 
+/**
+ * Ours: showing a model the content checks of its stored files refused (Firebase's Cloud
+ * Functions: `contentRefusal`). `problem` is the first refused file's message, which ends with a full stop.
+ */
+export const refusedModelStaysHidden = (problem: string, more: number): string =>
+  `This model stays hidden: a file failed its content check. ${problem}${more > 0 ? ` (${more} more.)` : ''} Replace or delete the file first.`;
+
 /** Project messages. */
 export const ProjectMessages = {
   notFoundAlert: 'Project not found!',

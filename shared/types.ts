@@ -146,6 +146,35 @@ export interface ModelData {
    * `catalog doctor --fix` backfilled it). Missing on models stored before the checks existed.
    */
   validation?: ValidationReport | null;
+  /**
+   * Set while a file the model names failed the content check that ran after Cloud Storage stored
+   * it (a Firebase deployment's Cloud Functions, `shared/workflows/stored-file-checks.ts`): the
+   * model is hidden until every such file is replaced by one that passes, or no longer named, or
+   * the model is deleted. Written only by those functions (the security rules refuse it from
+   * clients, and refuse showing the model while it is set); null or missing otherwise. The
+   * embedded server never sets it: it refuses a bad file before storing it.
+   */
+  contentRefusal?: ContentRefusal | null;
+}
+
+/** A stored file of a model that failed its content check ({@link ContentRefusal}). */
+export interface RefusedStoredFile {
+  /** Its storage path (`models/{uuid}/model.glb`). */
+  path: string;
+  /** The Cloud Storage generation that was checked: a whole number written as a decimal string. */
+  generation: string;
+  /** The check's message, in the user's terms ('This .glb is an HTML page, not a GLB file (model.glb).'). */
+  problem: string;
+}
+
+/** Why a model is refused and hidden ({@link ModelData.contentRefusal}). */
+export interface ContentRefusal {
+  /** The refused files, at least one, each with the generation checked and the check's message. */
+  files: RefusedStoredFile[];
+  /** `visible` as it was when the refusal hid the model: put back when the last refused file is fixed. */
+  visibleBefore: boolean;
+  /** When the model was refused. */
+  refusedAt: Timestamp;
 }
 
 /** A model with its document id (equal to its uuid for models created by this product). */

@@ -166,23 +166,52 @@ export async function checkContent(
   }
 }
 
+/** The outcome of {@link checkStoredContent}: what the path calls for and what the check found. */
+export interface StoredContentCheck {
+  /** What the path calls for ({@link contentKindOfPath}). */
+  kind: ContentKind;
+  /** The check's facts; `verdict` 'refused' with its `problem` when the file may not be stored. */
+  check: SplatCheck | GlbCheck | CameraMetadataCheck | ImageCheck | SpzCheck;
+}
+
+/**
+ * The check a file store runs on a file at a storage path (before it records it, or, on
+ * Firebase, after Cloud Storage stored it): the check its path calls for
+ * ({@link contentKindOfPath}), on what a refusal depends on (`scanData: false`: a splat's header
+ * and size; photos decoded only when `options.decodeImage` is given; a web-sized copy inflated in
+ * a stream to compare its size with its header).
+ * @param path the storage path (its name is the declared type)
+ * @param source the stored or received bytes
+ * @param options platform help
+ * @returns the kind and the check, or null for a path that calls for no check (assets, paths
+ *   outside a model folder)
+ * @throws only when the source cannot be read
+ */
+export async function checkStoredContent(
+  path: string,
+  source: ByteSource,
+  options: ContentCheckOptions = {},
+): Promise<StoredContentCheck | null> {
+  const kind = contentKindOfPath(path);
+  if (kind === null) return null;
+  return { kind, check: await checkContent(kind, source, { ...options, scanData: false }) };
+}
+
 /**
  * The check a file store runs before it records a file (the embedded server, the in-memory
- * backend): the check its storage path calls for ({@link contentKindOfPath}), on what a refusal
- * depends on (`scanData: false`: a splat's header and size; photos decoded only when
- * `options.decodeImage` is given; a web-sized copy inflated in a stream to compare its size with
- * its header). Paths that call for no check (assets) pass.
+ * backend): {@link checkStoredContent}, throwing when the file is refused. Paths that call for no
+ * check (assets) pass.
  * @param path the storage path the file is about to be stored at (its name is the declared type)
  * @param source the received bytes
  * @param options platform help
  * @throws AppError `invalid-argument` whose message is the check's problem (context `{path}`)
  */
 export async function assertStoredContent(path: string, source: ByteSource, options: ContentCheckOptions = {}): Promise<void> {
-  const kind = contentKindOfPath(path);
-  if (kind === null) return;
-  const check = await checkContent(kind, source, { ...options, scanData: false });
-  if (check.verdict === 'refused') {
-    throw new AppError(ErrorCode.InvalidArgument, check.problem ?? contentMessage(source.name, 'was refused'), { context: { path } });
+  const stored = await checkStoredContent(path, source, options);
+  if (stored?.check.verdict === 'refused') {
+    throw new AppError(ErrorCode.InvalidArgument, stored.check.problem ?? contentMessage(source.name, 'was refused'), {
+      context: { path },
+    });
   }
 }
 

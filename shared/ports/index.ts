@@ -11,6 +11,7 @@ export type * from './catalog.js';
 export type * from './files.js';
 export type * from './identity.js';
 export type * from './jobs.js';
+export type * from './stored-file-checks.js';
 export { SERVER_TIMESTAMP, isServerTimestamp } from './catalog.js';
 
 /** What an adapter can do beyond the common contract (capability flags instead of silent gaps). */

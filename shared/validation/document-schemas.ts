@@ -314,7 +314,9 @@ const validationReport = z.strictObject({
  * A model ('models', `ModelData`): the Public ID of the Edit form's format, a name that is not
  * blank, the model type, storage paths (1–1,024 characters without control characters) and
  * sizes (whole bytes), the metadata the workflows write (capture date, display order, the
- * finding count and number, the scale) and the content checks' report. `files` may be absent (a
+ * finding count and number, the scale), the content checks' report and the refusal of a stored
+ * file that failed its check (`contentRefusal`: the refused paths with the generation checked and
+ * the message, the visibility to put back, when). `files` may be absent (a
  * record without files); everything optional in `ModelData` may be absent.
  */
 export const modelDocumentSchema = z.strictObject({
@@ -377,6 +379,16 @@ export const modelDocumentSchema = z.strictObject({
     .optional(),
   description: z.string().nullable().optional(),
   validation: validationReport.nullable().optional(),
+  contentRefusal: z
+    .strictObject({
+      files: z
+        .array(z.strictObject({ path: pathText, generation: z.string().regex(/^[0-9]{1,20}$/), problem: z.string().max(4096) }))
+        .min(1),
+      visibleBefore: z.boolean(),
+      refusedAt: z.iso.datetime({ offset: true }),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** A coordinate of a project's location: null/absent or a finite number within its range (degrees). */

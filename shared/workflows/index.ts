@@ -8,6 +8,16 @@ export { deleteModel } from './delete-model.js';
 export { referencedPaths } from './model-storage-paths.js';
 export { setReferenceModel } from './reference.js';
 export { setModelVisibility } from './visibility.js';
+export {
+  checkStoredFile,
+  checkModelRecordFiles,
+  checkedPathsOf,
+  compareGenerations,
+  refusalUpdate,
+  STORED_CHECKER,
+  STORED_CHECK_CONCURRENCY,
+} from './stored-file-checks.js';
+export type { ModelRecordOutcome, StoredFileChecksOptions, StoredFileOutcome } from './stored-file-checks.js';
 export { createProject, updateProject, deleteProject, deleteProjectWithModels, PROJECT_DELETE_CHUNK } from './projects.js';
 export type { DeleteProjectProgress } from './projects.js';
 export { registerUser, grantAdmin } from './users.js';

@@ -40,6 +40,20 @@ describe('import boundaries (docs/ARCHITECTURE.md §3)', () => {
     expect(fromCli).toContain('no-restricted-imports');
   });
 
+  it('refuses portal/ and cli/ imports in functions/, accepts firebase-admin and the @shared alias there', async () => {
+    const ids = await ruleIdsFor(
+      'functions/src/boundary-probe.ts',
+      "import { paths } from '../../portal/src/config/paths.js';\nimport { AdminFiles } from '../../cli/src/adapters/firebase-admin/files.js';\nimport { slugify } from '../../shared/slug.js';\nexport const x = [paths, AdminFiles, slugify];\n",
+    );
+    expect(ids.filter((id) => id === 'no-restricted-imports')).toHaveLength(3);
+    expect(
+      await ruleIdsFor(
+        'functions/src/boundary-probe.ts',
+        "import { getFirestore } from 'firebase-admin/firestore';\nimport { slugify } from '@shared/slug.js';\nexport const x = [getFirestore, slugify];\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('accepts shared/ imports from portal/, cli/ and tests/, through the @shared alias only', async () => {
     for (const probe of ['cli/src/boundary-probe.ts', 'portal/src/features/boundary-probe.tsx', 'tests/unit/boundary-probe.ts']) {
       expect(await ruleIdsFor(probe, "import { slugify } from '@shared/slug.js';\nexport const x = slugify;\n")).toEqual([]);

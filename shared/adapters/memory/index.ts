@@ -29,6 +29,8 @@ import type { MemoryStore, MemoryStoreOptions } from './store.js';
 import { createMemoryStore } from './store.js';
 
 export { createMemoryStore, MemoryStore } from './store.js';
+export { createMemoryStoredFileChecks } from './stored-file-checks.js';
+export type { MemoryStoredFileChecks } from './stored-file-checks.js';
 export type {
   MemoryAccount,
   MemoryAccountSeed,
