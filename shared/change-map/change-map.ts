@@ -5,7 +5,7 @@
  * 1. The capture is moved into the reference frame; each point set is cut into small patches
  *    (about 10 to 16 neighbouring points each, the leaves of its spatial index) with a fitted
  *    shape — a plane, or a line along a thin member — and a normal oriented towards the outside,
- *    the side the surface's viewer stands on (local-surface.ts `orientNormals`): towards the
+ *    the side the surface's viewer stands on (orient-normals.ts `orientNormals`): towards the
  *    nearest of the cameras that took the point set, where their centres are given (the capture's
  *    moved with it); without them, near-horizontal surfaces face the scene's up direction when it
  *    is given (a ground plane has no inside) and the rest point away from the middle of a larger
@@ -28,7 +28,8 @@
  */
 import { inlierCut, inlierRms, measurePatches, median, type PatchMeasure } from './distances.js';
 import { computeHistogram } from './histogram.js';
-import { buildPatches, orientNormals, type Patches } from './local-surface.js';
+import { buildPatches, type Patches } from './local-surface.js';
+import { orientNormals } from './orient-normals.js';
 import { boundingDiagonal } from './registration.js';
 import { clusterPatches, LINK_SPACINGS, patchSpacing, summariseClusters, type RegionSummary } from './regions.js';
 import { checkMatrix, checkPointSet, checkUp, transformPositions } from './transform.js';
