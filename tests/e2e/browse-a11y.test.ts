@@ -404,20 +404,20 @@ describe.skipIf(skipReason !== null)('browse screens: axe and the keyboard', () 
       const name = now.label as string;
       const project = ordered.find((x) => x.name === name) as Project;
       expect(project, name).toBeDefined();
+      // The popup opens, then takes the focus (a frame later on a loaded machine): wait for each state.
       await p.keyboard.press('Enter');
       await p.getByRole('dialog', { name }).waitFor();
-      now = await focused(p);
-      expect(now).toMatchObject({ text: 'View Project', inDialog: name });
+      await expect.poll(() => focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       await shot(p, 'map-popup-keyboard');
       await p.keyboard.press('Tab');
       expect(await focused(p)).toMatchObject({ label: 'Close', inDialog: name });
       await p.keyboard.press('Tab');
       expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       await p.keyboard.press('Escape');
-      expect(await p.getByRole('dialog').count()).toBe(0);
-      expect(await focused(p)).toMatchObject({ testId: 'map-marker', label: name });
+      await expect.poll(() => p.getByRole('dialog').count()).toBe(0);
+      await expect.poll(() => focused(p)).toMatchObject({ testId: 'map-marker', label: name });
       await p.keyboard.press('Enter');
-      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await expect.poll(() => focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       await p.keyboard.press('Enter');
       await p.waitForURL(`${seeded.url}/projects/${project.id}`);
       await p.getByRole('heading', { level: 1, name }).waitFor();
@@ -524,16 +524,17 @@ describe.skipIf(skipReason !== null)('the tile map by keyboard', () => {
       const name = now.text;
       const project = located.find((x) => x.name === name) as Project;
       expect(project, `a project entry, not '${name}'`).toBeDefined();
+      // The popup opens, then takes the focus (a frame later on a loaded machine): wait for each state.
       await p.keyboard.press('Enter');
       await p.getByRole('dialog', { name }).waitFor();
-      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await expect.poll(() => focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       expect(await axeViolations(p, '1400 user tile map with a popup')).toEqual([]);
       await shot(p, 'tiles-popup-keyboard');
       await p.keyboard.press('Escape');
-      expect(await p.getByRole('dialog').count()).toBe(0);
-      expect((await focused(p)).text).toBe(name); // back on the list's entry
+      await expect.poll(() => p.getByRole('dialog').count()).toBe(0);
+      await expect.poll(async () => (await focused(p)).text).toBe(name); // back on the list's entry
       await p.keyboard.press('Enter');
-      expect(await focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
+      await expect.poll(() => focused(p)).toMatchObject({ text: 'View Project', inDialog: name });
       await p.keyboard.press('Enter');
       await p.waitForURL(`${seeded.url}/projects/${project.id}`);
       await p.getByRole('heading', { level: 1, name }).waitFor();
