@@ -454,7 +454,13 @@ describe('/viewer', () => {
   });
 
   it('camera poses: frustums in the splat frame, a list, clicking one selects it and shows its photo or says there is none', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }));
+    // Reduced motion on (flights land at once); a desktop width (the phone query does not match).
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('reduce'),
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
     renderViewer(createTestBackend('user', { projects: [project], models }), '/viewer?id=CAM-1');
     const panel = await screen.findByRole('complementary', { name: 'Cameras of CAM-1' });
     const engine = engines[0]!;
