@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeChangeValues, MeshSampleMessages, sampleMeshSurface } from '@shared/change-map/index.js';
+import { comparedFileOf } from '@shared/change-map-compared-file.js';
+import { changeMapInputFile } from '@shared/change-map-document.js';
 import { compareCaptureFiles } from '../../cli/src/lib/change-map/compare-files.js';
 import { readMeshTriangles } from '../../cli/src/lib/change-map/read-mesh.js';
 import { SPLAT_TURN } from '../../cli/src/lib/change-map/store-change-map.js';
@@ -88,6 +90,18 @@ function motion(axis: [number, number, number], degrees: number, t: [number, num
 const BOX: Box = { min: [-2, 0, -2], max: [2, 4, 2] };
 /** A plate 0.3 thick on the box's +x face. */
 const PLATE: Box = { min: [2, 1, -1], max: [2.3, 3, 1] };
+
+describe('the file a change map compares', () => {
+  it('is the splat file when there is one (a hybrid keeps its splat), else the GLB; the stamp names it', () => {
+    const hybrid = { files: { splatPath: 'models/u1/model.ply', splatSize: 10, glbPath: 'models/u1/model.glb', glbSize: 20 } };
+    const mesh = { files: { splatPath: null, glbPath: 'models/u2/model.glb', glbSize: 20 }, uploaded_at: '2026-01-02T00:00:00.000Z' };
+    expect(comparedFileOf(hybrid)).toEqual({ kind: 'splat', path: 'models/u1/model.ply', size: 10 });
+    expect(comparedFileOf(mesh)).toEqual({ kind: 'mesh', path: 'models/u2/model.glb', size: 20 });
+    expect(comparedFileOf({ files: {} })).toBeNull();
+    expect(changeMapInputFile(mesh)).toBe('models/u2/model.glb (20 bytes, uploaded 2026-01-02T00:00:00.000Z)');
+    expect(changeMapInputFile({ ...hybrid, uploaded_at: null })).toBe('models/u1/model.ply (10 bytes, uploaded ?)');
+  });
+});
 
 describe('sampleMeshSurface', () => {
   it('samples by area from a seed, each point on its triangle with the outward normal of its winding', () => {

@@ -67,7 +67,7 @@ const text = (data: Record<string, unknown> | null, field: string): string | nul
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-/** The stamp of the splat file a change map would read of a model record (null for no record). */
+/** The stamp of the file (splat, else GLB) a change map would read of a model record (null for no record). */
 const stampOf = (data: Record<string, unknown> | null): string | null =>
   data === null ? null : changeMapInputFile(data as Pick<ModelData, 'files' | 'uploaded_at'>);
 
