@@ -11,6 +11,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Document, NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { meshopt } from '@gltf-transform/functions';
+import { MeshoptEncoder } from 'meshoptimizer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeChangeValues, MeshSampleMessages, sampleMeshSurface } from '@shared/change-map/index.js';
 import { comparedFileOf } from '@shared/change-map-compared-file.js';
@@ -127,7 +130,7 @@ describe('sampleMeshSurface', () => {
     expect(() => sampleMeshSurface(triangles, 0)).toThrow(MeshSampleMessages.count);
   });
 
-  it('reads a GLB in its scene frame, a mirroring node keeping the triangles facing out', async () => {
+  it('reads a GLB in its scene frame, a mirroring node keeping the triangles facing out; meshopt-compressed too', async () => {
     const mirrored = file('mirrored.glb', await boxesGlb([BOX], [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 10, 0, 0, 1]));
     const triangles = await readMeshTriangles(mirrored);
     expect(triangles.length).toBe(12 * 9);
@@ -140,6 +143,24 @@ describe('sampleMeshSurface', () => {
         (x - 10) * normals[i * 3]! + (positions[i * 3 + 1]! - 2) * normals[i * 3 + 1]! + positions[i * 3 + 2]! * normals[i * 3 + 2]!;
       expect(out).toBeGreaterThan(1.9);
     }
+    // meshopt-compressed geometry, as the web-sized copies are
+    const io = new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({ 'meshopt.encoder': MeshoptEncoder });
+    await MeshoptEncoder.ready;
+    const document = await io.readBinary(await boxesGlb([BOX, PLATE]));
+    await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+    const compressed = file('compressed.glb', await io.writeBinary(document));
+    expect(
+      document
+        .getRoot()
+        .listExtensionsUsed()
+        .map((e) => e.extensionName),
+    ).toContain('EXT_meshopt_compression');
+    const decoded = await readMeshTriangles(compressed);
+    expect(decoded.length).toBe(24 * 9);
+    // quantized, then decoded back into the scene's frame: the corners within a millimetre of the boxes'
+    const xs = decoded.filter((_, i) => i % 3 === 0);
+    expect(Math.min(...xs)).toBeCloseTo(-2, 3);
+    expect(Math.max(...xs)).toBeCloseTo(2.3, 3);
     await expect(readMeshTriangles(file('not.glb', new Uint8Array([1, 2, 3, 4, 5])))).rejects.toThrow(
       'Cannot read the mesh not.glb: it is not a GLB (no glTF magic at its start)',
     );

@@ -1,6 +1,7 @@
 /**
  * A GLB mesh as the change map reads it: every triangle of its default scene (or its first scene)
- * in the scene's frame, the nodes' transforms applied, read with @gltf-transform/core; and whether
+ * in the scene's frame, the nodes' transforms applied, read with @gltf-transform/core (meshopt-
+ * compressed geometry decoded with meshoptimizer); and whether
  * a file on disk is a GLB at all (its first four bytes, the magic 'glTF'), which tells a mesh-only
  * model's file from a splat.
  */
@@ -8,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Logger, NodeIO, Primitive, type Node as GltfNode } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer';
 import { AppError, ErrorCode, errorMessage } from '@shared/errors.js';
 
 /** The magic a GLB starts with, 'glTF' as a little-endian 32-bit number. */
@@ -47,7 +49,8 @@ export async function isGlbFile(path: string): Promise<boolean> {
  * @param name the file's name, which messages quote (default the path's last part)
  * @returns flat corners, 9 numbers per triangle (a, b, c, x y z each)
  * @throws AppError `not-found` when the file does not exist; `invalid-argument`, naming the file
- *   and the reason, when gltf-transform cannot read it (not a GLB, an extension it cannot decode)
+ *   and the reason, when gltf-transform cannot read it (not a GLB, an extension it cannot decode
+ *   such as Draco compression)
  *   or it holds no triangle
  */
 export async function readMeshTriangles(path: string, name = basename(path)): Promise<Float32Array> {
@@ -56,7 +59,13 @@ export async function readMeshTriangles(path: string, name = basename(path)): Pr
   if (!(await isGlbFile(path))) throw cannot('it is not a GLB (no glTF magic at its start)');
   let document;
   try {
-    document = await new NodeIO().setLogger(new Logger(Logger.Verbosity.SILENT)).registerExtensions(ALL_EXTENSIONS).read(path);
+    await MeshoptDecoder.ready;
+    document = await new NodeIO()
+      .setLogger(new Logger(Logger.Verbosity.SILENT))
+      .registerExtensions(ALL_EXTENSIONS)
+      // an original may be meshopt-compressed, as the web-sized copies are (Draco has no decoder here)
+      .registerDependencies({ 'meshopt.decoder': MeshoptDecoder })
+      .read(path);
   } catch (error) {
     throw cannot(errorMessage(error), error);
   }
