@@ -7,6 +7,7 @@
  * computes a change map is `shared/change-map/`; the reads and writes are
  * `shared/workflows/change-maps.ts`.
  */
+import { comparedFileOf } from './change-map-compared-file.js';
 import type { AlignmentData, ChangeMapData, FindingChangeRegion, ModelData } from './types.js';
 
 /** Most bins of a change map's histogram of distances. */
@@ -43,16 +44,18 @@ export const ChangeMapMessages = {
 
 /**
  * The stamp of the file a change map reads of a model, as `inputs.modelFile` and
- * `inputs.referenceFile` record it: the original splat's storage path, its size in bytes and the
- * model's upload time, e.g. `models/u1/model.ply (48213 bytes, uploaded 2025-06-02T10:00:00.000Z)`.
+ * `inputs.referenceFile` record it: the storage path of the file it compares (the original splat,
+ * or the GLB of a mesh-only model: `comparedFileOf`), its size in bytes and the model's upload
+ * time, e.g. `models/u1/model.ply (48213 bytes, uploaded 2025-06-02T10:00:00.000Z)`.
  * A new upload of the model's file changes the stamp, so a map computed from the old file reads
  * as out of date ({@link changeMapOutOfDate}).
  * @param model the model record (its `files` and `uploaded_at`; missing ones show as 'none' and '?')
  * @returns the stamp text
  */
 export function changeMapInputFile(model: Pick<ModelData, 'files' | 'uploaded_at'>): string {
-  const path = model.files?.splatPath || 'none';
-  const size = typeof model.files?.splatSize === 'number' ? String(model.files.splatSize) : '?';
+  const file = comparedFileOf(model);
+  const path = file?.path ?? 'none';
+  const size = typeof file?.size === 'number' ? String(file.size) : '?';
   return `${path} (${size} bytes, uploaded ${model.uploaded_at ?? '?'})`;
 }
 

@@ -5,7 +5,9 @@
  * 1. The capture is moved into the reference frame; each point set is cut into small patches
  *    (about 10 to 16 neighbouring points each, the leaves of its spatial index) with a fitted
  *    shape — a plane, or a line along a thin member — and a normal oriented towards the outside,
- *    the side the surface's viewer stands on (orient-normals.ts `orientNormals`): towards the
+ *    the side the surface's viewer stands on (orient-normals.ts `orientNormals`): along the points'
+ *    own outward normals where a point set has them (a GLB mesh's samples, by its triangles'
+ *    winding); else towards the
  *    nearest of the cameras that took the point set, where their centres are given (the capture's
  *    moved with it); without them, near-horizontal surfaces face the scene's up direction when it
  *    is given (a ground plane has no inside) and the rest point away from the middle of a larger
@@ -32,7 +34,7 @@ import { buildPatches, type Patches } from './local-surface.js';
 import { orientNormals } from './orient-normals.js';
 import { boundingDiagonal } from './registration.js';
 import { clusterPatches, LINK_SPACINGS, patchSpacing, summariseClusters, type RegionSummary } from './regions.js';
-import { checkMatrix, checkPointSet, checkUp, transformPositions } from './transform.js';
+import { checkMatrix, checkPointSet, checkUp, transformDirections, transformPositions } from './transform.js';
 import type { ChangeMap, ChangeMapOptions, ChangeRegion, PointSet } from './types.js';
 
 const DEFAULTS = {
@@ -133,6 +135,8 @@ function flagChanges(
  * @param capture the capture's points, in its own coordinates, with the centres of the cameras
  *   that took it (`viewpoints`, same coordinates; moved into the reference frame with the points)
  * @param reference the reference's points, with its own cameras' centres
+ *   (either point set may carry per-point outward `normals` instead, e.g. a GLB's surface samples:
+ *   they then orient its surfaces; the capture's are turned with it)
  * @param matrix capture → reference (16 numbers, column-major), e.g. from `refineRegistration`
  * @param options {@link ChangeMapOptions}; `up` is the reference frame's up direction
  * @returns per capture point its signed distance (model units of the reference; NaN where not
@@ -178,9 +182,14 @@ export function computeChangeMap(
   const moved = transformPositions(capture.positions, n, m);
   const cap = buildPatches(moved, n, patchSize);
   const captureViewpoints = capture.viewpoints ?? new Float32Array(0);
-  orientNormals(cap, patchSize, { viewpoints: transformPositions(captureViewpoints, captureViewpoints.length / 3, m), up });
+  const captureNormals = capture.normals && transformDirections(capture.normals, n, m);
+  orientNormals(cap, patchSize, {
+    viewpoints: transformPositions(captureViewpoints, captureViewpoints.length / 3, m),
+    up,
+    normals: captureNormals,
+  });
   const ref = buildPatches(reference.positions, reference.count, patchSize);
-  orientNormals(ref, patchSize, { viewpoints: reference.viewpoints, up });
+  orientNormals(ref, patchSize, { viewpoints: reference.viewpoints, up, normals: reference.normals });
 
   // Capture → reference, one measurement per capture patch.
   const forward = measurePatches(cap, moved, ref, maxDistance);

@@ -7,6 +7,7 @@
  */
 export { computeChangeMap } from './change-map.js';
 export { computeHistogram, type Histogram } from './histogram.js';
+export { MESH_SAMPLE_SEED, MeshSampleMessages, sampleMeshSurface } from './mesh-samples.js';
 export { refineRegistration } from './registration.js';
 export { PointSetMessages } from './transform.js';
 export type { ChangeMap, ChangeMapOptions, ChangeRegion, PointSet, Registration, RegistrationOptions } from './types.js';

@@ -33,6 +33,12 @@ export interface Orientation {
   viewpoints?: Float32Array;
   /** The scene's up direction in the patches' frame (any length but 0; e.g. [0, −1, 0] for a y-down 3DGS splat). Absent: unknown. */
   up?: readonly [number, number, number];
+  /**
+   * Per point of the patches' set, the outward unit normal of the surface it lies on (a GLB's
+   * triangle normal), flat xyz in the patches' frame, indexed as the points are. Given, it decides
+   * alone: the viewpoints and `up` are not asked.
+   */
+  normals?: Float32Array;
 }
 
 /**
@@ -58,6 +64,10 @@ export interface Orientation {
  * The votes are then pooled among neighbouring patches (the groups of about 16), each weighted by
  * how clearly it was decided and by how parallel the two normals are, so that a patch whose normal
  * noise tilted follows its face.
+ *
+ * When the points carry their own outward normals (a mesh's samples), those decide alone: each
+ * patch takes the side of the sum of its points' normals, and nothing is pooled (the two faces of
+ * a thin plate lie close together and face opposite ways, as they should).
  * @param patches the patches to orient, changed in place
  * @param groupSize patches per group at each level
  * @param orientation the viewpoints and the up direction, in the patches' frame (see {@link Orientation}); default neither
@@ -66,10 +76,27 @@ export function orientNormals(patches: Patches, groupSize: number, orientation: 
   const m = patches.count;
   if (m === 0) return;
   const vote = new Float64Array(m);
+  if (orientation.normals !== undefined) {
+    alongNormals(patches, orientation.normals);
+    return;
+  }
   const viewpoints = orientation.viewpoints ?? new Float32Array(0);
   if (viewpoints.length >= 3) facingViewpoints(patches, viewpoints, vote);
   else awayFromCentroids(patches, groupSize, orientation.up ?? null, vote);
   poolVotes(patches, vote);
+}
+
+/** Turns each patch's normal to the side of the sum of its points' own outward normals. */
+function alongNormals(patches: Patches, normals: Float32Array): void {
+  const { order, start, normal } = patches;
+  for (let p = 0; p < patches.count; p += 1) {
+    let side = 0;
+    for (let s = start[p]!; s < start[p + 1]!; s += 1) {
+      const i = order[s]! * 3;
+      side += normals[i]! * normal[p * 3]! + normals[i + 1]! * normal[p * 3 + 1]! + normals[i + 2]! * normal[p * 3 + 2]!;
+    }
+    if (side < 0) for (let a = 0; a < 3; a += 1) normal[p * 3 + a] = -normal[p * 3 + a]!;
+  }
 }
 
 /** Each patch's vote for the side of its {@link NEAREST_VIEWPOINTS} nearest viewpoints: the mean cosine of its normal with the unit directions to them. */

@@ -11,14 +11,17 @@ import type { PointSet } from './types.js';
 export const PointSetMessages = {
   pointSet: 'A point set needs a non-negative whole count and at least 3 × count finite positions',
   viewpoints: "A point set's viewpoints must be a Float32Array of finite x y z triples (camera centres)",
+  normals: "A point set's normals must be a Float32Array of 3 × count finite numbers (x y z per point)",
   up: 'The up direction must be three finite numbers, not all 0',
   matrix: AlignmentMessages.matrixInvalid,
 } as const;
 
 /**
  * Checks a point set: a whole count ≥ 0 and a Float32Array holding at least 3 × count numbers;
- * its viewpoints, when given, a Float32Array of finite numbers whose length is a multiple of 3.
- * @throws AppError `invalid-argument` ({@link PointSetMessages.pointSet}, {@link PointSetMessages.viewpoints}) otherwise
+ * its viewpoints, when given, a Float32Array of finite numbers whose length is a multiple of 3;
+ * its normals, when given, a Float32Array of 3 × count finite numbers.
+ * @throws AppError `invalid-argument` ({@link PointSetMessages.pointSet}, {@link PointSetMessages.viewpoints},
+ *   {@link PointSetMessages.normals}) otherwise
  */
 export function checkPointSet(points: PointSet): void {
   const ok =
@@ -29,10 +32,17 @@ export function checkPointSet(points: PointSet): void {
     points.positions instanceof Float32Array &&
     points.positions.length >= points.count * 3;
   if (!ok) throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.pointSet);
-  const { viewpoints } = points;
-  if (viewpoints === undefined) return;
-  if (!(viewpoints instanceof Float32Array) || viewpoints.length % 3 !== 0 || !viewpoints.every(Number.isFinite))
+  const { viewpoints, normals } = points;
+  if (
+    viewpoints !== undefined &&
+    (!(viewpoints instanceof Float32Array) || viewpoints.length % 3 !== 0 || !viewpoints.every(Number.isFinite))
+  )
     throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.viewpoints);
+  if (
+    normals !== undefined &&
+    (!(normals instanceof Float32Array) || normals.length !== points.count * 3 || !normals.every(Number.isFinite))
+  )
+    throw new AppError(ErrorCode.InvalidArgument, PointSetMessages.normals);
 }
 
 /**
@@ -77,6 +87,22 @@ export function transformPositions(positions: Float32Array, count: number, m: re
     out[i + 2] = m2! * x + m6! * y + m10! * z + m14!;
   }
   return out;
+}
+
+/**
+ * Turns the first `count` directions by a matrix's linear part (its translation left out), for
+ * normals carried with a rigid motion.
+ * @param directions flat xyz
+ * @param count directions
+ * @param m 16 numbers, column-major
+ * @returns a new Float32Array of 3 × count numbers
+ */
+export function transformDirections(directions: Float32Array, count: number, m: readonly number[]): Float32Array {
+  const linear = [...m];
+  linear[12] = 0;
+  linear[13] = 0;
+  linear[14] = 0;
+  return transformPositions(directions, count, linear);
 }
 
 /**

@@ -17,6 +17,13 @@ export interface PointSet {
    * Registration ignores them.
    */
   viewpoints?: Float32Array;
+  /**
+   * Per point, the unit normal on the outer side of the surface it lies on, flat xyz in the same
+   * frame as `positions` (a GLB mesh's samples carry their triangle's normal). Given, the change map
+   * turns each local surface to agree with its points' normals, and neither viewpoints nor `up`
+   * are asked. Registration ignores them.
+   */
+  normals?: Float32Array;
 }
 
 /** Registration result: matrix maps capture coords into the reference frame (4x4, column-major, three.js order). */

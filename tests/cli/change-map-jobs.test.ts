@@ -5,7 +5,7 @@
 // route (queued, computing with a fraction, done) until the stored map holds the pair's three
 // change regions, computed by 'server', each with the sign of its change (the surfaces facing the
 // cameras: the cabinet and the bent brace positive, the antenna gone negative). Saving an alignment computes it again from that alignment; a second trigger while a
-// job waits in the queue does not compute it twice; a mesh-only model is skipped with the reason;
+// job waits in the queue does not compute it twice; a mesh-only model is computed by its GLB;
 // a capture whose file cannot be read fails with the reason, and the write that queued it
 // succeeds all the same. The job route is for signed-in readers. A server that starts queues the
 // captures again (jobs do not outlive it): a map missing when it stopped is computed.
@@ -18,7 +18,6 @@ import type { Model } from '@shared/types.js';
 import { saveAlignment } from '@shared/workflows/alignments.js';
 import { deleteChangeMap, getChangeMap } from '@shared/workflows/change-maps.js';
 import { routes } from '@shared/wire/routes.js';
-import { ChangesMessages } from '../../cli/src/lib/change-map/store-change-map.js';
 import { startServer } from '../../cli/src/server/index.js';
 import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
 import { jsonCli } from '../support/cli.js';
@@ -182,13 +181,12 @@ describe('change maps computed by the embedded server', () => {
     expect((await getChangeMap(server.service.catalog, reference.id, second.id))?.inputs.alignment?.method).toBe('same-frame');
   });
 
-  it('skips a mesh-only model with the reason, and records a failure without failing the write that queued it', async () => {
+  it('computes a mesh-only model by its GLB, and records a failure without failing the write that queued it', async () => {
     const mesh = await upload(folderWith('mesh', 'model.glb', await triangleGlb()), 'JOB-MESH');
-    expect(await jobUntil(mesh.id, settled)).toMatchObject({
-      state: 'skipped',
-      message: ChangesMessages.noSplat('JOB-MESH'),
-      computations: 0,
-    });
+    expect(await jobUntil(mesh.id, settled)).toMatchObject({ state: 'done', message: null, computations: 1 });
+    const meshMap = await getChangeMap(server.service.catalog, reference.id, mesh.id);
+    expect(meshMap?.computed_by).toBe('server');
+    expect(meshMap?.inputs.modelFile).toContain(mesh.files.glbPath!);
 
     // the capture's file gone from storage: its job cannot read it
     await server.service.files.delete(capture.files.splatPath!);

@@ -4,9 +4,11 @@
 // under 2 cm, change regions (neither has camera metadata: the ground faces up, so the cabinet on it
 // reads positive and the antenna gone negative), a stored values file with one value per splat of
 // the capture and a change-map document that reads back; with --accept the registration becomes the pair's 'icp'
-// alignment (the map stays up to date, and the next run starts from it); a capture with no
-// reference model, a model compared with itself and a mesh-only model are refused with their
-// messages and nothing is stored.
+// alignment (the map stays up to date, and the next run starts from it); a mesh-only capture (a GLB
+// of the same tower, y-up, against the y-down splat reference) is compared by points sampled on its
+// surface, starting from the 180° turn between the frames: registered within 3 cm, no change region,
+// one stored value per sampled point and a stamp of its GLB; a capture with no reference model and
+// a model compared with itself are refused with their messages and nothing is stored.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,10 +18,9 @@ import { changeMapOutOfDate } from '@shared/change-map-document.js';
 import { getAlignment } from '@shared/workflows/alignments.js';
 import { getChangeMap } from '@shared/workflows/change-maps.js';
 import type { Alignment, Model } from '@shared/types.js';
-import { encodeChangedPair, makeChangedPair } from '../../cli/src/lib/demo-data/index.js';
+import { encodeChangedPair, makeChangedPair, makeTowerGlb } from '../../cli/src/lib/demo-data/index.js';
 import { ChangesMessages } from '../../cli/src/commands/models/changes.js';
-import { jsonCli } from '../support/cli.js';
-import { triangleGlb } from '../support/model-fixtures.js';
+import { jsonCli, runCliOk } from '../support/cli.js';
 import { tempDir } from '../support/paths.js';
 import { startEmbeddedServer, type EmbeddedServer } from '../support/server.js';
 
@@ -36,6 +37,8 @@ interface Changes {
   regions: ChangeRegion[];
   cameraCount: number;
   referenceCameraCount: number;
+  captureKind: string;
+  referenceKind: string;
 }
 
 let server: EmbeddedServer;
@@ -44,6 +47,7 @@ const work = tempDir('model-changes');
 const pair = makeChangedPair({ count: 40_000 });
 let reference: Model;
 let capture: Model;
+let mesh: Model;
 
 const { ok, fails } = jsonCli(() => env);
 
@@ -66,7 +70,7 @@ beforeAll(async () => {
       .model;
   reference = await upload(folderWith('reference', 'point_cloud.ply', files.reference), 'CHG-001', 'CHG-2025', ['--reference']);
   capture = await upload(folderWith('capture', 'point_cloud.ply', files.capture), 'CHG-001', 'CHG-2026');
-  await upload(folderWith('mesh', 'model.glb', await triangleGlb()), 'CHG-001', 'CHG-MESH');
+  mesh = await upload(folderWith('mesh', 'model.glb', await makeTowerGlb()), 'CHG-001', 'CHG-MESH');
   await upload(folderWith('alone', 'point_cloud.ply', files.capture), 'NRF-001', 'NRF-2026');
 }, 120_000);
 
@@ -134,10 +138,27 @@ describe('catalog models changes', () => {
     expect((await getAlignment(catalog, reference.id, capture.id))?.method).toBe('icp');
   });
 
-  it('refuses a capture whose project has no reference, a model compared with itself and a mesh-only model; nothing is stored', async () => {
+  it('measures a mesh-only capture by points sampled on its GLB', async () => {
+    const result = await ok<Changes>(['models', 'changes', 'CHG-MESH', '--project', 'CHG-001']);
+    expect(result).toMatchObject({ captureKind: 'mesh', referenceKind: 'splat', startedFrom: null, cameraCount: 0 });
+    expect(result.registration.rmsError).toBeLessThan(0.03);
+    expect(result.regions).toEqual([]);
+    expect(result.pointCount).toBe(result.captureCount);
+    const stored = await getChangeMap(server.service.catalog, reference.id, mesh.id);
+    expect(stored).toMatchObject({ pointCount: result.captureCount, computed_by: 'cli' });
+    expect(stored!.inputs.modelFile).toContain(mesh.files.glbPath!);
+    const values = await fetch(await server.service.files.getDownloadUrl(result.valuesPath));
+    expect(decodeChangeValues(new Uint8Array(await values.arrayBuffer())).distances).toHaveLength(result.captureCount);
+
+    const { stdout } = await runCliOk(['models', 'changes', 'CHG-MESH', '--project', 'CHG-001'], { env, timeout: 120_000 });
+    expect(stdout).toContain("Outside of the surfaces (positive): the capture's along its GLB's triangle normals");
+    expect(stdout).toContain('points sampled on the GLB in the capture');
+    expect(stdout).toContain('the splat turned 180° about x onto the GLB');
+  }, 120_000);
+
+  it('refuses a capture whose project has no reference and a model compared with itself; nothing is stored', async () => {
     expect((await fails(['models', 'changes', 'NRF-2026', '--project', 'NRF-001'])).message).toBe(ChangesMessages.noReference('NRF-2026'));
     expect((await fails(['models', 'changes', 'CHG-2025', '--project', 'CHG-001'])).message).toBe(ChangesMessages.sameModel);
-    expect((await fails(['models', 'changes', 'CHG-MESH', '--project', 'CHG-001'])).message).toBe(ChangesMessages.noSplat('CHG-MESH'));
     const maps = await server.service.catalog.query('changeMaps');
     expect(maps.map((m) => m.modelId)).not.toContain(
       (await server.service.catalog.query('models', { where: [['publicId', '==', 'NRF-2026']] }))[0]!.id,

@@ -8,8 +8,8 @@
  * files, with their camera metadata where they have it, in a worker thread (so the server keeps answering) and stores the map through the same
  * code as the CLI (`computeAndStoreChangeMap`, over this server's own API with its service key,
  * so every rule applies), `computed_by` 'server'. A failure is recorded with its message and never
- * reaches the request that caused the job; a model without a splat file (a mesh) is skipped with the
- * reason. Each capture's latest job (queued, computing with its fraction, done, failed, skipped) is
+ * reaches the request that caused the job; a mesh-only model is compared by its GLB; a model with
+ * neither a splat file nor a GLB is skipped with the reason. Each capture's latest job (queued, computing with its fraction, done, failed, skipped) is
  * kept in memory until the server stops and read through `routes.changeMapJob` (a server that starts
  * queues every capture of a project with a reference again, so none is left behind); every change of a
  * job is announced on the event stream as a change of `changeMaps`, so clients read it again.
@@ -25,7 +25,7 @@ import {
   changeMapPair,
   computeAndStoreChangeMap,
   projectReference,
-  splatPathOf,
+  comparedPathOf,
   type ChangeMapPair,
   type ChangeMapStep,
 } from '../lib/change-map/store-change-map.js';
@@ -67,7 +67,7 @@ const text = (data: Record<string, unknown> | null, field: string): string | nul
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-/** The stamp of the splat file a change map would read of a model record (null for no record). */
+/** The stamp of the file (splat, else GLB) a change map would read of a model record (null for no record). */
 const stampOf = (data: Record<string, unknown> | null): string | null =>
   data === null ? null : changeMapInputFile(data as Pick<ModelData, 'files' | 'uploaded_at'>);
 
@@ -214,7 +214,7 @@ export class ChangeMapJobs {
       const pair = await this.plan(entry);
       if (pair === null) return;
       const backend = this.backend!;
-      const diskPath = (model: ChangeMapPair['capture']) => this.deps.files.diskPath(splatPathOf(model));
+      const diskPath = (model: ChangeMapPair['capture']) => this.deps.files.diskPath(comparedPathOf(model));
       // the camera metadata, where a model has one, orients its surfaces (positive = towards the cameras)
       const camerasPath = (model: ChangeMapPair['capture']) =>
         model.files?.cameraMetadata ? this.deps.files.diskPath(model.files.cameraMetadata) : null;
@@ -269,7 +269,7 @@ export class ChangeMapJobs {
       pair = await changeMapPair(catalog, capture, reference);
     } catch (error) {
       if (!(error instanceof AppError && error.code === ErrorCode.FailedPrecondition)) throw error;
-      // a model without a splat file (a mesh): nothing a change map can compare
+      // a model with neither a splat file nor a GLB: nothing a change map can compare
       this.update(entry, { state: 'skipped', fraction: 0, message: error.message });
       return null;
     }

@@ -1,6 +1,7 @@
 /**
  * `catalog models changes <capture> [--against <reference>]`: the change map of a capture against
- * its project's reference model (or the model `--against` names). Both splat files are downloaded,
+ * its project's reference model (or the model `--against` names). Both models' files are downloaded
+ * (the splat file, or the GLB of a mesh-only model, whose surface is sampled),
  * the pair's stored alignment (or the same frame when none is stored) is refined by ICP, and every
  * confident splat of the capture is measured against the reference's local surface; what moved,
  * appeared or went beyond the level of detection is grouped into change regions, printed with the
@@ -13,13 +14,20 @@
  */
 import { z } from 'zod';
 import type { ChangeRegion } from '@shared/change-map/index.js';
+import { IDENTITY_MATRIX } from '@shared/alignment.js';
 import { AppError, ErrorCode } from '@shared/errors.js';
 import { formatCount, formatNumber } from '@shared/format.js';
 import type { Backend } from '@shared/ports/index.js';
 import type { Alignment, Model } from '@shared/types.js';
 import { acceptRegistration } from '@shared/workflows/alignments.js';
-import type { CaptureComparison } from '../../lib/change-map/compare-files.js';
-import { changeMapPair, ChangesMessages, computeStoredChangeMap, type ChangeMapStep } from '../../lib/change-map/store-change-map.js';
+import type { CaptureComparison, ComparedKind } from '../../lib/change-map/compare-files.js';
+import {
+  changeMapPair,
+  ChangesMessages,
+  computeStoredChangeMap,
+  sameFrameMatrix,
+  type ChangeMapStep,
+} from '../../lib/change-map/store-change-map.js';
 import { examplesHelp, leafCommand } from '../../lib/command.js';
 import { findModel, findModelRef, modelRefCommand, modelRefShape } from '../../lib/lookup.js';
 import { formatTable } from '../../lib/output.js';
@@ -70,9 +78,17 @@ function acceptedLine(accepted: Alignment): string {
   return `Accepted as the pair's alignment ('icp', RMS ${fixed(accepted.rmsError, 4)}): ${reset}`;
 }
 
-/** How one side's surfaces were oriented: towards its cameras, or by the up axis and the shape without camera metadata. */
-const sidesOf = (cameras: number) =>
-  cameras > 0 ? `facing its ${formatCount(cameras, 'camera')}` : 'no camera metadata: facing up (−y) where horizontal';
+/** How one side's surfaces were oriented: a GLB's by its triangles' normals; a splat's towards its cameras, or by the up axis and the shape without camera metadata. */
+const sidesOf = (kind: ComparedKind, cameras: number) =>
+  kind === 'mesh'
+    ? "along its GLB's triangle normals"
+    : cameras > 0
+      ? `facing its ${formatCount(cameras, 'camera')}`
+      : 'no camera metadata: facing up where horizontal';
+
+/** What one side's measured points are: confident splats of the file, or points sampled on a GLB. */
+const pointsOf = (kind: ComparedKind, points: number, count: number) =>
+  kind === 'mesh' ? `${formatNumber(points)} points sampled on the GLB` : `${formatNumber(points)} of ${formatNumber(count)} splats`;
 
 /** The human report of a comparison (with the accepted alignment, when `--accept` made one). */
 function report(capture: Model, reference: Model, started: string, outcome: CaptureComparison, accepted: Alignment | null): string {
@@ -82,12 +98,15 @@ function report(capture: Model, reference: Model, started: string, outcome: Capt
     `Registration: RMS ${fixed(registration.rmsError, 4)} after ${formatCount(registration.iterations, 'ICP iteration')} from ${started}`,
     ...(accepted ? [acceptedLine(accepted)] : []),
     `Level of detection: ${fixed(map.levelOfDetection, 4)} (a distance below it reads as unchanged)`,
-    `Outside of the surfaces (positive): the capture's ${sidesOf(outcome.cameraCount)}; the reference's ${sidesOf(outcome.referenceCameraCount)}`,
-    `Splats measured: ${formatNumber(outcome.capturePoints)} of ${formatNumber(outcome.captureCount)} in the capture, against ${formatNumber(outcome.referencePoints)} of ${formatNumber(outcome.referenceCount)} in the reference`,
+    `Outside of the surfaces (positive): the capture's ${sidesOf(outcome.captureKind, outcome.cameraCount)}; the reference's ${sidesOf(outcome.referenceKind, outcome.referenceCameraCount)}`,
+    `Measured: ${pointsOf(outcome.captureKind, outcome.capturePoints, outcome.captureCount)} in the capture, against ${pointsOf(outcome.referenceKind, outcome.referencePoints, outcome.referenceCount)} in the reference`,
   ];
   if (map.regions.length === 0)
     return [...lines, 'No change region: nothing moved, appeared or went beyond the level of detection.'].join('\n');
-  const table = formatTable(['Region', 'Change', 'Centre', 'Extent (x × y × z)', 'Splats', 'Mean', 'Max'], regionRows(map.regions));
+  const table = formatTable(
+    ['Region', 'Change', 'Centre', 'Extent (x × y × z)', outcome.captureKind === 'mesh' ? 'Points' : 'Splats', 'Mean', 'Max'],
+    regionRows(map.regions),
+  );
   return [...lines, `${formatCount(map.regions.length, 'change region')}:`, table].join('\n');
 }
 
@@ -104,9 +123,10 @@ export const changesCommand = leafCommand({
       'catalog models changes TWR-001-2025-09 --against TWR-001-2025-06 --json',
       'catalog models changes TWR-001-2025-09 --project TWR-001 --accept',
     ],
-    '\nBoth models need a splat file. The pair’s stored alignment (or the same frame when none is stored) is refined\n' +
-      'by ICP on the confident splats; distances are signed along the reference surface’s normal, in model units:\n' +
-      'positive outside (towards the cameras of the camera metadata; without one, up for horizontal surfaces).\n' +
+    '\nEach model is compared by its splat file, or by its GLB when it has no splat (points sampled on the mesh).\n' +
+      'The pair’s stored alignment (or the same frame when none is stored) is refined by ICP on the confident\n' +
+      'splats; distances are signed along the reference surface’s normal, in model units: positive outside (a\n' +
+      'GLB’s triangle normals; towards the cameras of the camera metadata; without one, up for horizontal surfaces).\n' +
       'With --accept the refined registration becomes the pair’s alignment (method icp); the manual alignment it\n' +
       'replaces is kept, and the viewer’s Reset alignment restores it.',
   ),
@@ -116,7 +136,11 @@ export const changesCommand = leafCommand({
     const against = input.against === undefined ? undefined : await againstModel(backend, capture, input.against);
     const pair = await changeMapPair(backend.catalog, capture, against);
     const { reference, alignment } = pair;
-    const startedFrom = alignment ? `the stored '${alignment.method}' alignment` : 'the same frame (no alignment stored)';
+    const startedFrom = alignment
+      ? `the stored '${alignment.method}' alignment`
+      : sameFrameMatrix(pair) === IDENTITY_MATRIX
+        ? 'the same frame (no alignment stored)'
+        : 'the same frame as the viewer shows it, the splat turned 180° about x onto the GLB (no alignment stored)';
     const { outcome, valuesPath } = await computeStoredChangeMap(backend, pair, {
       computedBy: 'cli',
       onStep: (step) => !ctx.json && ctx.log(STEP_LINES[step]),
@@ -140,6 +164,8 @@ export const changesCommand = leafCommand({
         referencePointCount: outcome.referencePoints,
         cameraCount: outcome.cameraCount,
         referenceCameraCount: outcome.referenceCameraCount,
+        captureKind: outcome.captureKind,
+        referenceKind: outcome.referenceKind,
         histogram: map.histogram,
         regions: map.regions,
         timings: outcome.timings,

@@ -55,8 +55,8 @@ function release(): void {
 /**
  * Compares a capture file with its reference file as {@link compareCaptureFiles} does, in a worker
  * thread; calls wait for the one before them.
- * @param capturePath the capture's splat file (3DGS PLY or `.splat`) on disk
- * @param referencePath the reference model's splat file on disk
+ * @param capturePath the capture's splat file (3DGS PLY or `.splat`) or GLB on disk
+ * @param referencePath the reference model's splat file or GLB on disk
  * @param initial the alignment to start from, capture → reference (16 numbers, column-major)
  * @param names the files' names for messages
  * @param onStep called (on the caller's thread) as each step starts

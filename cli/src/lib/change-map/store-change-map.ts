@@ -3,7 +3,8 @@
  * (either backend), `catalog seed` (the demo's changed capture) and the embedded server's
  * background jobs (`cli/src/server/change-map-jobs.ts`). The pair is the capture, the model it is
  * compared with (its project's reference model unless named) and the pair's stored alignment;
- * the comparison runs on both splat files on disk, with their camera metadata where they have it
+ * the comparison runs on both models' files on disk (a splat file, or the GLB of a mesh-only model),
+ * with their camera metadata where they have it
  * (`compareCaptureFiles`, or the same in a worker thread), the values file is uploaded first and the summary saved with `saveChangeMap`, stamped
  * with the inputs it was computed from so that `changeMapOutOfDate` can tell when it no longer holds.
  */
@@ -11,6 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDENTITY_MATRIX } from '@shared/alignment.js';
+import { comparedFileOf } from '@shared/change-map-compared-file.js';
 import { changeMapInputFile } from '@shared/change-map-document.js';
 import { AppError, ErrorCode, isAppError } from '@shared/errors.js';
 import { changeValuesPath, fileNameOf } from '@shared/paths.js';
@@ -28,7 +30,7 @@ export const ChangesMessages = {
     `The project of ${publicId} has no reference model: set one, or name the model to compare with in --against`,
   sameModel: 'A capture cannot be compared with itself: name another model in --against',
   otherProject: (publicId: string) => `${publicId} is in another project: a change map compares two captures of one structure`,
-  noSplat: (publicId: string) => `${publicId} has no splat file: the change map compares two Gaussian splat captures`,
+  noFile: (publicId: string) => `${publicId} has neither a splat file nor a GLB: the change map has no surface to compare`,
 } as const;
 
 /** A capture, the model it is compared with, and the pair's stored alignment (or null: the same frame). */
@@ -51,7 +53,7 @@ export type CompareFiles = (
   cameras: CameraFiles,
 ) => Promise<CaptureComparison>;
 
-/** The files of a pair on disk: both splat files, and each one's camera metadata file (absent or null: none). */
+/** The files of a pair on disk: both compared files (splat, or GLB), and each one's camera metadata file (absent or null: none). */
 export interface PairFiles {
   capture: string;
   reference: string;
@@ -80,33 +82,49 @@ export async function projectReference(catalog: CatalogPort, capture: Pick<Model
 }
 
 /**
- * A model's splat file, the one a change map reads.
+ * The file a change map reads of a model: its splat file, else (a mesh-only model) its GLB
+ * (`comparedFileOf`).
  * @param model the model's record
  * @returns its storage path
- * @throws AppError `failed-precondition` ({@link ChangesMessages.noSplat}) for a model without one (a mesh-only model)
+ * @throws AppError `failed-precondition` ({@link ChangesMessages.noFile}) for a model with neither
  */
-export function splatPathOf(model: Model): string {
-  const path = model.files?.splatPath;
-  if (!path) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noSplat(model.publicId));
-  return path;
+export function comparedPathOf(model: Model): string {
+  const file = comparedFileOf(model);
+  if (file === null) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noFile(model.publicId));
+  return file.path;
+}
+
+/** The 180° turn about x, column-major: a y-up GLB's frame onto a y-down splat's, and back (its own inverse). */
+export const SPLAT_TURN: readonly number[] = Object.freeze([1, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1]);
+
+/**
+ * Where a pair's comparison starts without a stored alignment: the same frame, as the viewer shows
+ * both. For two splats or two GLBs that is the identity; between a GLB (y-up, as glTF wants) and a
+ * splat (y-down, as 3DGS writes it, which the viewer turns 180° about x) it is that turn.
+ * @param pair the capture and its reference
+ * @returns 16 numbers, column-major, capture → reference
+ */
+export function sameFrameMatrix(pair: Pick<ChangeMapPair, 'capture' | 'reference'>): readonly number[] {
+  const kind = (model: Model) => comparedFileOf(model)?.kind ?? 'splat';
+  return kind(pair.capture) === kind(pair.reference) ? IDENTITY_MATRIX : SPLAT_TURN;
 }
 
 /**
  * The pair a capture's change map compares: the capture, the given reference (or its project's),
- * both with a splat file, and their stored alignment.
+ * both with a splat file or a GLB ({@link comparedPathOf}), and their stored alignment.
  * @param catalog the catalog port
  * @param capture the capture's record
  * @param reference the model to compare with; default the project's reference ({@link projectReference})
  * @returns the pair
- * @throws AppError `failed-precondition` ({@link ChangesMessages}: no reference, a model without a
- *   splat file), `invalid-argument` (the capture itself); catalog errors
+ * @throws AppError `failed-precondition` ({@link ChangesMessages}: no reference, a model with neither a
+ *   splat file nor a GLB), `invalid-argument` (the capture itself); catalog errors
  */
 export async function changeMapPair(catalog: CatalogPort, capture: Model, reference?: Model): Promise<ChangeMapPair> {
   const against = reference ?? (await projectReference(catalog, capture));
   if (against === null) throw new AppError(ErrorCode.FailedPrecondition, ChangesMessages.noReference(capture.publicId));
   if (against.id === capture.id) throw new AppError(ErrorCode.InvalidArgument, ChangesMessages.sameModel);
-  splatPathOf(capture);
-  splatPathOf(against);
+  comparedPathOf(capture);
+  comparedPathOf(against);
   return { capture, reference: against, alignment: await getAlignment(catalog, against.id, capture.id) };
 }
 
@@ -133,14 +151,14 @@ export interface ComputeChangeMapOptions {
 }
 
 /**
- * Computes a pair's change map from both splat files on disk and stores it: the values file at
+ * Computes a pair's change map from both models' files on disk (splat, or GLB) and stores it: the values file at
  * `changeValuesPath(capture uuid, reference id)` first (a map is never stored without its values),
  * then the document with `saveChangeMap`, its inputs the stamps of both records and the alignment
  * of `pair` (what the comparison started from); unless `options.storeIf` says not to. Should the
  * save find a model gone, the values file just uploaded is deleted again.
  * @param backend catalog and file-store ports (admins and the service key)
  * @param pair the pair ({@link changeMapPair})
- * @param files the capture's and the reference's splat files on disk, with their camera metadata
+ * @param files the capture's and the reference's files on disk (splat, or GLB), with their camera metadata
  *   files where they have them (their camera centres orient the surfaces: see compare-files.ts)
  * @param options see {@link ComputeChangeMapOptions}
  * @returns the comparison, the values path and the stored document (null when `storeIf` said no)
@@ -156,9 +174,9 @@ export async function computeAndStoreChangeMap(
   const { capture, reference, alignment } = pair;
   const compare = options.compare ?? compareCaptureFiles;
   const onStep = options.onStep ?? (() => undefined);
-  const names = { capture: fileNameOf(splatPathOf(capture)), reference: fileNameOf(splatPathOf(reference)) };
+  const names = { capture: fileNameOf(comparedPathOf(capture)), reference: fileNameOf(comparedPathOf(reference)) };
   const cameras = { capture: files.captureCameras ?? null, reference: files.referenceCameras ?? null };
-  const outcome = await compare(files.capture, files.reference, alignment?.matrix ?? IDENTITY_MATRIX, names, onStep, cameras);
+  const outcome = await compare(files.capture, files.reference, alignment?.matrix ?? sameFrameMatrix(pair), names, onStep, cameras);
   const { registration, map } = outcome;
   const valuesPath = changeValuesPath(capture.uuid || capture.id, reference.id);
   if (options.storeIf && !(await options.storeIf())) return { outcome, valuesPath, record: null };
@@ -191,7 +209,7 @@ export async function computeAndStoreChangeMap(
 }
 
 /**
- * {@link computeAndStoreChangeMap} for a caller that does not hold the files: both splat files, and
+ * {@link computeAndStoreChangeMap} for a caller that does not hold the files: both compared files, and
  * the camera metadata of each model that has one, are downloaded to a temporary folder first
  * (removed afterwards), on this thread unless `options.compare` says otherwise. What
  * `catalog models changes` and `catalog seed` run.
@@ -206,8 +224,8 @@ export async function computeStoredChangeMap(
   pair: ChangeMapPair,
   options: ComputeChangeMapOptions,
 ): Promise<StoredComparison> {
-  const capturePath = splatPathOf(pair.capture);
-  const referencePath = splatPathOf(pair.reference);
+  const capturePath = comparedPathOf(pair.capture);
+  const referencePath = comparedPathOf(pair.reference);
   const dir = await mkdtemp(join(tmpdir(), 'catalog-changes-'));
   try {
     const cameraPath = (model: Model) => model.files?.cameraMetadata || null;

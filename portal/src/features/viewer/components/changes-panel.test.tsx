@@ -82,6 +82,18 @@ describe('ChangesPanel', () => {
     expect(screen.getByRole('status').textContent).toMatch(/^Colouring is not available for large captures yet/);
     expect(screen.getAllByTestId('change-region')).toHaveLength(1);
   });
+
+  it('says that a mesh is not coloured yet, and still lists the regions with their fly-to', () => {
+    const onFlyTo = vi.fn();
+    render(<ChangesPanel {...props({ colouring: 'mesh', onFlyTo })} />);
+    expect(screen.getByRole('status').textContent).toBe(
+      'The mesh is not coloured by change yet (its change map was measured at points sampled on the GLB): the regions below still work.',
+    );
+    expect(screen.getByTestId('changes-panel').getAttribute('data-colouring')).toBe('mesh');
+    const [region] = screen.getAllByTestId('change-region');
+    fireEvent.click(within(region!).getByRole('button', { name: 'Fly to region 1' }));
+    expect(onFlyTo).toHaveBeenCalled();
+  });
 });
 
 describe('ChangesPanel histogram', () => {

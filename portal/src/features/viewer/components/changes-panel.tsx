@@ -12,7 +12,8 @@
  * cameras are linked) and, for an account that may add findings, one that opens the findings form
  * for a new finding at the region's centre (in the capture's frame), prefilled and naming the
  * region; and a note when the map is out of date. Captures drawn through a level-of-detail tree (more than
- * LOD_ABOVE_GAUSSIANS) are not coloured yet: the panel says so and the regions still work.
+ * LOD_ABOVE_GAUSSIANS) are not coloured yet, nor are mesh-only models (their values are per point
+ * sampled on the GLB, not per vertex): the panel says so and the histogram and regions still work.
  *
  * `useChangesTool` holds the state and hands the page its viewport tool (the engine, for colours
  * and flights); `ChangesToggle` is the header's button; `ChangesPanel` draws the panel, over the
@@ -20,6 +21,7 @@
  * painted: `data-applied-threshold` and `data-changed-gaussians` (Gaussians in colour, not grey).
  */
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { comparedFileOf } from '@shared/change-map-compared-file.js';
 import { changeRegionText, threeFigures } from '@shared/change-map-document.js';
 import { LARGE_CAPTURE_GAUSSIANS } from '@shared/constants.js';
 import type { ChangeMapJob } from '@shared/ports/index.js';
@@ -36,7 +38,7 @@ import type { FindingDraft } from './finding-form.js';
 import './changes-panel.css';
 
 /** How the capture's colouring stands. */
-export type ColouringState = 'loading' | 'shown' | 'large' | 'unavailable' | 'error';
+export type ColouringState = 'loading' | 'shown' | 'large' | 'mesh' | 'unavailable' | 'error';
 
 /** What {@link useChangesTool} gives the page. */
 export interface ChangesToolState {
@@ -125,7 +127,10 @@ export function useChangesTool(model: Model | null, { onCreateFinding, reference
   const [ready, setReady] = useState(false);
   const [threshold, setThreshold] = useState<number | null>(null);
   const large = map !== null && map.pointCount > LOD_ABOVE_GAUSSIANS;
-  const values = useChangeValues(open && map && !large ? map.valuesPath : null);
+  // a mesh-only model's map holds a value per point sampled on its GLB: nothing to paint them on yet
+  const mesh = model !== null && comparedFileOf(model)?.kind === 'mesh';
+  const uncoloured = large || mesh;
+  const values = useChangeValues(open && map && !uncoloured ? map.valuesPath : null);
   const scaleMax = map ? changeScaleMax(map) : 1;
   const thresholdNow = threshold ?? map?.levelOfDetection ?? 0;
   const [coloured, setColoured] = useState<boolean | null>(null);
@@ -133,7 +138,7 @@ export function useChangesTool(model: Model | null, { onCreateFinding, reference
 
   // The capture's own opacities, read once the mode is first turned on (per engine and splat load).
   const [wanted, setWanted] = useState(false);
-  if (open && !large && !wanted) setWanted(true);
+  if (open && !uncoloured && !wanted) setWanted(true);
   const alphas = useMemo(() => (wanted && engine && ready ? engine.splatAlphas() : null), [wanted, engine, ready]);
 
   useEffect(() => {
@@ -173,15 +178,17 @@ export function useChangesTool(model: Model | null, { onCreateFinding, reference
   const viewport = useMemo<ViewportTool>(() => ({ pickMode: false, onPick: ignore, markers: NO_MARKERS, onEngine: setEngine }), []);
   const onReady = useCallback(() => setReady(true), []);
 
-  const colouring: ColouringState = large
-    ? 'large'
-    : values.status === 'error'
-      ? 'error'
-      : coloured === true
-        ? 'shown'
-        : coloured === false
-          ? 'unavailable'
-          : 'loading';
+  const colouring: ColouringState = mesh
+    ? 'mesh'
+    : large
+      ? 'large'
+      : values.status === 'error'
+        ? 'error'
+        : coloured === true
+          ? 'shown'
+          : coloured === false
+            ? 'unavailable'
+            : 'loading';
 
   return {
     available: map !== null || jobShown,
@@ -311,13 +318,15 @@ function MapPanel({
   const status =
     colouring === 'large'
       ? `Colouring is not available for large captures yet (more than ${LOD_ABOVE_GAUSSIANS.toLocaleString('en-US')} Gaussians): the regions below still work.`
-      : colouring === 'error'
-        ? `The change values could not be loaded: ${valuesError ?? 'unknown error'}.`
-        : colouring === 'unavailable'
-          ? 'The capture shown does not match the change values (another file, or its preview): not coloured.'
-          : colouring === 'shown'
-            ? 'The capture is coloured by change.'
-            : 'Loading the change values…';
+      : colouring === 'mesh'
+        ? 'The mesh is not coloured by change yet (its change map was measured at points sampled on the GLB): the regions below still work.'
+        : colouring === 'error'
+          ? `The change values could not be loaded: ${valuesError ?? 'unknown error'}.`
+          : colouring === 'unavailable'
+            ? 'The capture shown does not match the change values (another file, or its preview): not coloured.'
+            : colouring === 'shown'
+              ? 'The capture is coloured by change.'
+              : 'Loading the change values…';
   return (
     <section
       className={className}
