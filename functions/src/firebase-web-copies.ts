@@ -21,7 +21,7 @@ import { fileNameOf, parseModelPath, webSplatPath, webSplatPreviewPath } from '@
 import type { StoredFileChecksPort, StoredObjectVersion } from '@shared/ports/stored-file-checks.js';
 import type { StoredWebCopiesPort, StoredWebCopy } from '@shared/ports/stored-web-copies.js';
 import type { Model } from '@shared/types.js';
-import { compressSplatFile, PREVIEW_GAUSSIANS } from '../../cli/src/lib/web-splat.js';
+import { compressSplatFile, PREVIEW_GAUSSIANS, readSplatLayout } from '../../cli/src/lib/web-splat.js';
 import { checkRecordId } from './firebase-stored-file-checks.js';
 
 /** The collection of the copies' records. */
@@ -35,6 +35,14 @@ export const WEB_COPIES_COLLECTION = 'webCopies';
  * recorded as not copied, with why, instead of failing the function again on every retry.
  */
 export const WEB_SPLAT_MAX_SOURCE_BYTES = 2 * 1024 * 1024 * 1024;
+
+/**
+ * The most Gaussians copied here (10 million): the copy takes about 37 s a million (measured on a
+ * 2-core shared machine, SH degree 3), and the functions stop at 540 s. A `.splat` (32 bytes a
+ * Gaussian) or a low-degree PLY under {@link WEB_SPLAT_MAX_SOURCE_BYTES} may hold more; it is
+ * recorded as not copied, with why, rather than timing out on every retry.
+ */
+export const WEB_SPLAT_MAX_GAUSSIANS = 10_000_000;
 
 /** The worker script's file name beside the bundle (scripts/build-functions.mjs writes it). */
 export const WEB_SPLAT_WORKER_FILE = 'web-splat-worker.mjs';
@@ -123,6 +131,14 @@ export function firebaseStoredWebCopies(db: Firestore, bucket: Bucket, checks: S
         } catch (error) {
           if (isNotFound(error)) return null;
           throw error;
+        }
+        const { count } = await readSplatLayout(input, name);
+        if (count > WEB_SPLAT_MAX_GAUSSIANS) {
+          throw new AppError(
+            ErrorCode.InvalidArgument,
+            `The web-sized copy is not made by the Cloud Functions: ${name} has ${count.toLocaleString('en-US')} Gaussians, more than their ${WEB_SPLAT_MAX_GAUSSIANS.toLocaleString('en-US')}; 'catalog doctor --fix' makes it on a machine of yours.`,
+            { context: { path: source.path, count } },
+          );
         }
         const output = join(dir, 'model.spz');
         const previewOutput = join(dir, 'model.preview.spz');
