@@ -20,7 +20,7 @@ import type { ContractSetup } from '../contract/suite/index.js';
 import { firebaseToolsUnavailable, startStorageEmulatorWithoutRules } from '../support/emulators.js';
 import type { StorageEmulatorHandle } from '../support/emulators.js';
 import { emulatorProjectId, externalStorageHost, setupFirebaseWebOnEmulators } from '../support/firebase-setups.js';
-import { gaussianPly, HTML_PAGE } from '../support/model-fixtures.js';
+import { gaussianPly, gaussianPlyHeader, gaussianPlyProperties, HTML_PAGE } from '../support/model-fixtures.js';
 
 const skipReason = firebaseToolsUnavailable();
 
@@ -193,6 +193,30 @@ if (skipReason) {
       expect(BigInt(String(second.generation))).toBeGreaterThan(BigInt(String(first.generation)));
       expect((await copyRecord(path))?.sourceGeneration).toBe(String(newer.generation));
       expect((await modelSnapshot(uuid)).get('files.webSplatSize')).toBe(Number(second.size));
+    });
+
+    it('an ASCII PLY (which passes its check, and which the copy maker does not read) is recorded as not copied, once', async () => {
+      const uuid = crypto.randomUUID();
+      const path = `models/${uuid}/model.ply`;
+      const row = gaussianPlyProperties(3)
+        .map(() => '0')
+        .join(' ');
+      const ascii = `${gaussianPlyHeader(2).replace('binary_little_endian', 'ascii')}${row}\n${row}\n`;
+      await createModel(uuid, { splatPath: path });
+      const object = await store(path, new TextEncoder().encode(ascii));
+      await finalized(object);
+      expect((await modelSnapshot(uuid)).get('visible')).toBe(true);
+      const record = await db.collection('webCopies').doc(recordId(path)).get();
+      expect(record.data()).toMatchObject({
+        sourceGeneration: String(object.generation),
+        copy: null,
+        problem: expect.stringContaining("is a 'ascii' PLY"),
+      });
+      await finalized(object);
+      const again = await db.collection('webCopies').doc(recordId(path)).get();
+      expect(again.updateTime?.isEqual(record.updateTime!)).toBe(true);
+      expect((await bucket.file(spzPath(uuid)).exists())[0]).toBe(false);
+      expect((await modelSnapshot(uuid)).get('files.webSplatPath')).toBeUndefined();
     });
 
     it('a refused model gets no copy', async () => {
