@@ -28,11 +28,11 @@ import { webCopyAfterCheck, webCopyForRecord } from './web-copies.js';
 /**
  * How the checks (and the web-sized copies made after them) run: 4 GiB and one event at a time
  * per instance (a GLB is read whole into the glTF validator, up to 512 MiB; a splat's copy holds
- * the splat, its working files and the copy in memory-backed /tmp beside the copy maker's 620 MiB
- * at its peak, up to a 2 GiB splat of 10 million Gaussians), up to 9 minutes (a large GLB from Storage, a large splat's
- * copy: 37 s per million Gaussians on a 2-core shared machine), at most 20 instances, retried when they fail
- * (both are idempotent). The region is left to the Firebase CLI, which deploys an event function
- * to its data source's region (the bucket's, the database's).
+ * the splat, its working files and the copy in memory-backed /tmp beside the copy maker's 700 MiB
+ * at its peak, up to a 1.5 GiB splat of 8 million Gaussians), up to 9 minutes (a large GLB from
+ * Storage; a splat's copy took 42 s per million Gaussians on a 2-core shared machine), at most 20
+ * instances, retried when they fail (both are idempotent). The region is left to the Firebase CLI,
+ * which deploys an event function to its data source's region (the bucket's, the database's).
  */
 export const CHECK_OPTIONS = {
   memory: '4GiB',

@@ -28,21 +28,21 @@ import { checkRecordId } from './firebase-stored-file-checks.js';
 export const WEB_COPIES_COLLECTION = 'webCopies';
 
 /**
- * The largest splat copied here, in bytes (2 GiB, about 8.6 million Gaussians of a degree-3
+ * The largest splat copied here, in bytes (1.5 GiB, about 6.5 million Gaussians of a degree-3
  * training PLY): in Cloud Functions the download and the copy's working files are held in memory
- * (`/tmp`), 1.4 bytes for each byte of a PLY at degree 3, beside the copy maker's own 620 MiB, and
+ * (`/tmp`), 1.4 bytes for each byte of a PLY at degree 3, beside the copy maker's own 700 MiB, and
  * the functions have 4 GiB (docs/FUNCTIONS.md says how this was measured). A larger splat is
  * recorded as not copied, with why, instead of failing the function again on every retry.
  */
-export const WEB_SPLAT_MAX_SOURCE_BYTES = 2 * 1024 * 1024 * 1024;
+export const WEB_SPLAT_MAX_SOURCE_BYTES = 1.5 * 1024 * 1024 * 1024;
 
 /**
- * The most Gaussians copied here (10 million): the copy takes about 37 s a million (measured on a
- * 2-core shared machine, SH degree 3), and the functions stop at 540 s. A `.splat` (32 bytes a
- * Gaussian) or a low-degree PLY under {@link WEB_SPLAT_MAX_SOURCE_BYTES} may hold more; it is
- * recorded as not copied, with why, rather than timing out on every retry.
+ * The most Gaussians copied here (8 million): the copy took 42 s a million (measured on a 2-core
+ * shared machine, SH degree 3), and the functions stop at 540 s. A `.splat` (32 bytes a Gaussian)
+ * or a low-degree PLY under {@link WEB_SPLAT_MAX_SOURCE_BYTES} may hold more; it is recorded as
+ * not copied, with why, rather than timing out on every retry.
  */
-export const WEB_SPLAT_MAX_GAUSSIANS = 10_000_000;
+export const WEB_SPLAT_MAX_GAUSSIANS = 8_000_000;
 
 /** The worker script's file name beside the bundle (scripts/build-functions.mjs writes it). */
 export const WEB_SPLAT_WORKER_FILE = 'web-splat-worker.mjs';
