@@ -23,15 +23,19 @@ import type { ModelData } from '@shared/types.js';
 import { checkModelRecordFiles as checkRecordFiles, checkStoredFile } from '@shared/workflows/stored-file-checks.js';
 import { adminBucket, adminFirestore } from './admin.js';
 import { firebaseStoredFileChecks } from './firebase-stored-file-checks.js';
+import { webCopyAfterCheck, webCopyForRecord } from './web-copies.js';
 
 /**
- * How the checks run: 2 GiB and one event at a time per instance (a GLB is read whole into the
- * glTF validator, up to 512 MiB), up to 9 minutes (a large GLB from Storage), at most 20
+ * How the checks (and the web-sized copies made after them) run: 4 GiB and one event at a time
+ * per instance (a GLB is read whole into the glTF validator, up to 512 MiB; a splat's copy holds
+ * the splat, its working files and the copy in memory-backed /tmp beside the copy maker's 700 MiB
+ * at its peak, up to a 1.5 GiB splat of 8 million Gaussians), up to 9 minutes (a large GLB from
+ * Storage; a splat's copy took 42 s per million Gaussians on a 2-core shared machine), at most 20
  * instances, retried when they fail (both are idempotent). The region is left to the Firebase CLI,
  * which deploys an event function to its data source's region (the bucket's, the database's).
  */
 export const CHECK_OPTIONS = {
-  memory: '2GiB',
+  memory: '4GiB',
   timeoutSeconds: 540,
   concurrency: 1,
   maxInstances: 20,
@@ -58,6 +62,10 @@ export const checkStoredModelFile = onObjectFinalized(CHECK_OPTIONS, async (even
     const fields = { path: name, generation: check.generation, outcome: outcome.outcome, verdict: check.verdict, refused: outcome.refused };
     if (check.verdict === 'refused') logger.warn(`content check refused ${name}: ${check.problem}`, fields);
     else logger.info(`content check passed ${name}`, fields);
+    // a splat that passed gets its web-sized copy (its model re-read there: a refused one gets none)
+    if (check.verdict !== 'refused' && !outcome.refused) {
+      await webCopyAfterCheck(event.bucket, { path: name, generation: check.generation, size: check.size });
+    }
   } else logger.debug(`content check of ${name}: ${outcome.outcome}`, { path: name, generation: String(generation) });
 });
 
@@ -66,7 +74,9 @@ export const checkModelRecordFiles = onDocumentWritten({ ...CHECK_OPTIONS, docum
   const change = event.data;
   if (!change) return;
   const port = firebaseStoredFileChecks(adminFirestore(), adminBucket());
-  const outcome = await checkRecordFiles(port, event.params.modelId, modelOf(change.before), modelOf(change.after));
+  const before = modelOf(change.before);
+  const after = modelOf(change.after);
+  const outcome = await checkRecordFiles(port, event.params.modelId, before, after);
   if (outcome.checked.length > 0 || outcome.write !== null) {
     logger.info(`content checks of model ${event.params.modelId}`, {
       modelId: event.params.modelId,
@@ -76,4 +86,6 @@ export const checkModelRecordFiles = onDocumentWritten({ ...CHECK_OPTIONS, docum
       wrote: outcome.write?.update ?? null,
     });
   }
+  // a splat named for the first time (uploaded before its record) gets its web-sized copy
+  await webCopyForRecord(before, after);
 });

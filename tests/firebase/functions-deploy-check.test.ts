@@ -36,8 +36,8 @@ describe('npm run check:functions', () => {
     expect(exitCode).toBe(0);
     expect(report.discoveredWith).toMatch(firebaseToolsUnavailable() ? /^firebase-functions manifest$/ : /^firebase-tools \d+\.\d+\.\d+$/);
     expect(report.endpoints).toEqual({
-      checkStoredModelFile: { eventType: 'google.cloud.storage.object.v1.finalized', memoryMb: 2048, timeoutSeconds: 540, retry: true },
-      checkModelRecordFiles: { eventType: 'google.cloud.firestore.document.v1.written', memoryMb: 2048, timeoutSeconds: 540, retry: true },
+      checkStoredModelFile: { eventType: 'google.cloud.storage.object.v1.finalized', memoryMb: 4096, timeoutSeconds: 540, retry: true },
+      checkModelRecordFiles: { eventType: 'google.cloud.firestore.document.v1.written', memoryMb: 4096, timeoutSeconds: 540, retry: true },
     });
   });
 

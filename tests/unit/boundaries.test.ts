@@ -40,7 +40,7 @@ describe('import boundaries (docs/ARCHITECTURE.md §3)', () => {
     expect(fromCli).toContain('no-restricted-imports');
   });
 
-  it('refuses portal/ and cli/ imports in functions/, accepts firebase-admin and the @shared alias there', async () => {
+  it('refuses portal/ and cli/ imports in functions/, accepts firebase-admin, the @shared alias and the CLI’s web-sized splat maker there', async () => {
     const ids = await ruleIdsFor(
       'functions/src/boundary-probe.ts',
       "import { paths } from '../../portal/src/config/paths.js';\nimport { AdminFiles } from '../../cli/src/adapters/firebase-admin/files.js';\nimport { slugify } from '../../shared/slug.js';\nexport const x = [paths, AdminFiles, slugify];\n",
@@ -49,9 +49,15 @@ describe('import boundaries (docs/ARCHITECTURE.md §3)', () => {
     expect(
       await ruleIdsFor(
         'functions/src/boundary-probe.ts',
-        "import { getFirestore } from 'firebase-admin/firestore';\nimport { slugify } from '@shared/slug.js';\nexport const x = [getFirestore, slugify];\n",
+        "import { getFirestore } from 'firebase-admin/firestore';\nimport { slugify } from '@shared/slug.js';\nimport { compressSplatFile } from '../../cli/src/lib/web-splat.js';\nexport const x = [getFirestore, slugify, compressSplatFile];\n",
       ),
     ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'functions/src/boundary-probe.ts',
+        "import { compressGlbFile } from '../../cli/src/lib/web-glb.js';\nexport const x = compressGlbFile;\n",
+      ),
+    ).toContain('no-restricted-imports');
   });
 
   it('accepts shared/ imports from portal/, cli/ and tests/, through the @shared alias only', async () => {

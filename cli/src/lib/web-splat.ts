@@ -141,6 +141,9 @@ export async function readSplatLayout(path: string, name: string): Promise<Splat
  *   or the `.splat`'s size) and more than `gaussians`; default none
  * @param options.previewAboveGaussians for tests only: the capture size above which a preview is
  *   written, instead of {@link PREVIEW_ABOVE_GAUSSIANS} (so small generated captures get one)
+ * @param options.worker the worker script's path, where it is not beside this module's sources
+ *   (the Cloud Functions' bundle carries its own bundled copy); default
+ *   `cli/src/lib/web-splat-worker.mjs` of this package
  * @returns the SPZ's size, the preview written (or null) and the time it took
  * @throws AppError `invalid-argument` when the file cannot be read as a splat (see
  *   {@link readSplatLayout}) or the SPZ writer refuses it, `internal` when the worker dies
@@ -149,14 +152,19 @@ export function compressSplatFile(
   input: string,
   output: string,
   name = 'model.ply',
-  options: { partGaussians?: number; preview?: { output: string; gaussians: number }; previewAboveGaussians?: number } = {},
+  options: {
+    partGaussians?: number;
+    preview?: { output: string; gaussians: number };
+    previewAboveGaussians?: number;
+    worker?: string;
+  } = {},
 ): Promise<WebSplatResult> {
   return limit(async () => {
     const layout = await readSplatLayout(input, name);
     const large = layout.count > (options.previewAboveGaussians ?? PREVIEW_ABOVE_GAUSSIANS);
     const preview = large ? (options.preview ?? null) : null;
     return new Promise<WebSplatResult>((resolve, reject) => {
-      const worker = new Worker(join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
+      const worker = new Worker(options.worker ?? join(packageRoot(), 'cli', 'src', 'lib', 'web-splat-worker.mjs'), {
         workerData: { input, output, layout, partGaussians: options.partGaussians, preview },
       });
       let settled = false;

@@ -31,6 +31,8 @@ import { createMemoryStore } from './store.js';
 export { createMemoryStore, MemoryStore } from './store.js';
 export { createMemoryStoredFileChecks } from './stored-file-checks.js';
 export type { MemoryStoredFileChecks } from './stored-file-checks.js';
+export { createMemoryStoredWebCopies } from './stored-web-copies.js';
+export type { MemoryStoredWebCopies, MemoryWebSplatMaker } from './stored-web-copies.js';
 export type {
   MemoryAccount,
   MemoryAccountSeed,
