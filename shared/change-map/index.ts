@@ -19,3 +19,4 @@ export {
   ValuesFileMessages,
   type ChangeValues,
 } from './values-file.js';
+export { CHANGE_MAP_VERSION } from './version.js';

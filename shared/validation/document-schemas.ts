@@ -313,7 +313,7 @@ const validationReport = z.strictObject({
 /**
  * A model ('models', `ModelData`): the Public ID of the Edit form's format, a name that is not
  * blank, the model type, storage paths (1–1,024 characters without control characters) and
- * sizes (whole bytes), the metadata the workflows write (capture date, display order, the
+ * sizes (whole bytes), the camera metadata's upload time, the metadata the workflows write (capture date, display order, the
  * finding count and number, the scale) and the content checks' report. `files` may be absent (a
  * record without files); everything optional in `ModelData` may be absent.
  */
@@ -344,6 +344,7 @@ export const modelDocumentSchema = z.strictObject({
       glbPath: pathText.nullable().optional(),
       glbSize: count.nullable().optional(),
       cameraMetadata: pathText.nullable().optional(),
+      cameraMetadataUploadedAt: timestamp.optional(),
       images: z.array(pathText).optional(),
       thumbnails: z.array(pathText).optional(),
       assets: z.array(pathText).optional(),
