@@ -80,10 +80,9 @@ export function changeMapInputFile(model: ChangeMapInputModel): string {
   return `${splatStamp(model)}; camera metadata ${camerasStamp(model)}; change map version ${CHANGE_MAP_VERSION}`;
 }
 
-/** A stamp's parts; a stamp of version 1 is its splat part alone (no camera metadata recorded). */
+/** What a recorded stamp says of its splat file and its maths' version; a stamp of version 1 is its splat part alone. */
 interface StampParts {
   splat: string;
-  cameras: string | null;
   version: number;
 }
 
@@ -93,7 +92,7 @@ const STAMP_PATTERN = /^(.*?); camera metadata (.*); change map version (\d+)$/s
 /** A recorded stamp's parts ({@link StampParts}). */
 function stampParts(stamp: string): StampParts {
   const match = STAMP_PATTERN.exec(stamp);
-  return match ? { splat: match[1]!, cameras: match[2]!, version: Number(match[3]) } : { splat: stamp, cameras: null, version: 1 };
+  return match ? { splat: match[1]!, version: Number(match[3]) } : { splat: stamp, version: 1 };
 }
 
 /** True when two 4×4 matrices are the same 16 numbers. */
