@@ -63,6 +63,14 @@ export interface ModelFiles {
   glbSize?: number | null;
   /** Storage path of `camera-metadata.json`. */
   cameraMetadata?: string | null;
+  /**
+   * When the camera metadata at `cameraMetadata` was uploaded (the server's time of the write
+   * that stored it: with the model, or added or replaced later; null or missing when there is
+   * none, or for camera metadata stored before this was recorded). The file is always stored at
+   * the same path, so this is what tells a replaced one apart: a change map records it
+   * (`changeMapInputFile`), since the cameras orient its surfaces.
+   */
+  cameraMetadataUploadedAt?: Timestamp | null;
   images?: string[];
   thumbnails?: string[];
   assets?: string[];
@@ -394,11 +402,11 @@ export interface ChangeMapData {
   projectId: string | null;
   /** Storage path of the per-Gaussian values: `models/{capture uuid}/changes/{referenceModelId}.bin`. */
   valuesPath: string;
-  /** What the map was computed from (stamps of both files, the alignment used as the starting guess). */
+  /** What the map was computed from (stamps of both models' files and the maths' version, the alignment used as the starting guess). */
   inputs: {
-    /** The capture's file stamp when computed (`changeMapInputFile`). */
+    /** The capture's stamp when computed (`changeMapInputFile`: its splat file, its camera metadata, the maths' version). */
     modelFile: string;
-    /** The reference's file stamp when computed (`changeMapInputFile`). */
+    /** The reference's stamp when computed (`changeMapInputFile`: its splat file, its camera metadata, the maths' version). */
     referenceFile: string;
     /** The pair's stored alignment when computed (its method and matrix), or null when there was none. */
     alignment: { method: string; matrix: number[] } | null;

@@ -20,3 +20,4 @@ export {
   ValuesFileMessages,
   type ChangeValues,
 } from './values-file.js';
+export { CHANGE_MAP_VERSION } from './version.js';

@@ -313,10 +313,10 @@ const validationReport = z.strictObject({
 /**
  * A model ('models', `ModelData`): the Public ID of the Edit form's format, a name that is not
  * blank, the model type, storage paths (1–1,024 characters without control characters) and
- * sizes (whole bytes), the metadata the workflows write (capture date, display order, the
- * finding count and number, the scale), the content checks' report and the refusal of a stored
- * file that failed its check (`contentRefusal`: the refused paths with the generation checked and
- * the message, the visibility to put back, when). `files` may be absent (a
+ * sizes (whole bytes), the camera metadata's upload time, the metadata the workflows write (capture
+ * date, display order, the finding count and number, the scale), the content checks' report and the
+ * refusal of a stored file that failed its check (`contentRefusal`: the refused paths with the
+ * generation checked and the message, the visibility to put back, when). `files` may be absent (a
  * record without files); everything optional in `ModelData` may be absent.
  */
 export const modelDocumentSchema = z.strictObject({
@@ -346,6 +346,7 @@ export const modelDocumentSchema = z.strictObject({
       glbPath: pathText.nullable().optional(),
       glbSize: count.nullable().optional(),
       cameraMetadata: pathText.nullable().optional(),
+      cameraMetadataUploadedAt: timestamp.optional(),
       images: z.array(pathText).optional(),
       thumbnails: z.array(pathText).optional(),
       assets: z.array(pathText).optional(),

@@ -40,6 +40,7 @@ const TIMESTAMP_FIELDS = new Set([
   'added_at',
   'checkedAt',
   'computed_at',
+  'cameraMetadataUploadedAt',
 ]);
 
 /** The alignment methods (`AlignmentData.method`), to tell a known method from a field problem of its own. */

@@ -59,7 +59,8 @@ export function planUploads(uuid: string, input: AddModelInput): FileUpload[] {
  * The record of a new model: Public ID and name trimmed, not the reference (the caller sets
  * that), visible, owned by `ownerUid`, the planned files' paths with the stored sizes (null when
  * not uploaded), capture date, display order 0, no findings, and server times for
- * `created_at`, `last_updated` and `uploaded_at`.
+ * `created_at`, `last_updated` and `uploaded_at` (and `files.cameraMetadataUploadedAt` when its
+ * camera metadata is uploaded with it).
  * @param uuid the model's uuid (also its id)
  * @param input the add-model form
  * @param plan the upload plan ({@link planUploads}); `sizes` the stored bytes by plan key
@@ -96,7 +97,9 @@ export function buildModelRecord(
     },
     metadata: { captureDate: input.captureDate ?? null, displayOrder: 0, annotationsCount: 0 },
   };
-  return { ...data, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP, uploaded_at: SERVER_TIMESTAMP };
+  // the camera metadata's own upload time: a later replacement changes it (a change map's stamp reads it)
+  const files = data.files.cameraMetadata ? { ...data.files, cameraMetadataUploadedAt: SERVER_TIMESTAMP } : data.files;
+  return { ...data, files, created_at: SERVER_TIMESTAMP, last_updated: SERVER_TIMESTAMP, uploaded_at: SERVER_TIMESTAMP };
 }
 
 /** The content type an upload names for a file of the model's kinds (by extension); undefined otherwise. */

@@ -13,7 +13,7 @@ import { collectFileEntries } from './model-files-list.js';
 import type { FilesBackend } from './util.js';
 import { deleteFilesQuietly, getModel, uuidOf } from './util.js';
 
-/** The record's file fields without `paths` (lists filtered, camera metadata cleared when listed). */
+/** The record's file fields without `paths` (lists filtered, camera metadata and its upload time cleared when listed). */
 function recordWithout(files: ModelFiles | undefined, paths: ReadonlySet<string>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   for (const list of ['images', 'thumbnails', 'assets'] as const) {
@@ -21,7 +21,10 @@ function recordWithout(files: ModelFiles | undefined, paths: ReadonlySet<string>
     const next = current.filter((p) => !paths.has(p));
     if (next.length !== current.length) data[`files.${list}`] = next;
   }
-  if (files?.cameraMetadata && paths.has(files.cameraMetadata)) data['files.cameraMetadata'] = null;
+  if (files?.cameraMetadata && paths.has(files.cameraMetadata)) {
+    data['files.cameraMetadata'] = null;
+    data['files.cameraMetadataUploadedAt'] = null;
+  }
   return data;
 }
 
@@ -75,6 +78,7 @@ export async function deleteAllModelFiles(backend: FilesBackend, modelId: string
     'files.thumbnails': [],
     'files.assets': [],
     'files.cameraMetadata': null,
+    'files.cameraMetadataUploadedAt': null,
     last_updated: SERVER_TIMESTAMP,
   });
   const failed = await deleteFilesQuietly(backend.files, [...paths]);

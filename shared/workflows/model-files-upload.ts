@@ -205,7 +205,9 @@ export async function uploadAdditionalFiles(
 /**
  * Uploads a model's camera metadata: exactly one .json file whose
  * content is a non-empty array of valid cameras; nothing is written otherwise. The file goes to
- * `models/{uuid}/camera-metadata.json` and the record's `files.cameraMetadata` is set.
+ * `models/{uuid}/camera-metadata.json` (replacing the one there) and the record's
+ * `files.cameraMetadata` is set, with `files.cameraMetadataUploadedAt` the server's time: the
+ * path stays the same, so the time is what tells a change map that the cameras changed.
  *
  * @param backend catalog and file-store ports (admin)
  * @param modelId the model's id
@@ -244,6 +246,7 @@ export async function uploadCameraMetadata(
   const check = await checkCameraMetadata(bytesSource(new TextEncoder().encode(file.text), file.name), model.files?.images ?? []);
   await backend.catalog.update('models', modelId, {
     'files.cameraMetadata': path,
+    'files.cameraMetadataUploadedAt': SERVER_TIMESTAMP,
     validation: { ...baseReport(model), cameraMetadata: check },
     last_updated: SERVER_TIMESTAMP,
   });

@@ -7,12 +7,15 @@
 // cameras: the cabinet and the bent brace positive, the antenna gone negative). Saving an alignment computes it again from that alignment; a second trigger while a
 // job waits in the queue does not compute it twice; a mesh-only model is computed by its GLB;
 // a capture whose file cannot be read fails with the reason, and the write that queued it
-// succeeds all the same. The job route is for signed-in readers. A server that starts queues the
-// captures again (jobs do not outlive it): a map missing when it stopped is computed.
+// succeeds all the same. Camera metadata replaced or deleted (the capture's, or the reference's)
+// computes the map again, stamped with it. The job route is for signed-in readers. A server that
+// starts queues the captures again (jobs do not outlive it): a map missing when it stopped is
+// computed, and so is one stored by an earlier version of the maths (its stamps without a version).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '@shared/adapters/local/index.js';
+import { changeMapInputFile } from '@shared/change-map-document.js';
 import type { ChangeMapJob } from '@shared/ports/index.js';
 import type { Model } from '@shared/types.js';
 import { saveAlignment } from '@shared/workflows/alignments.js';
@@ -34,6 +37,8 @@ const work = tempDir('change-map-jobs');
 const pair = makeChangedPair({ count: COUNT });
 let reference: Model;
 let capture: Model;
+/** A second capture of the project (from the queue's test on). */
+let second: Model;
 /** Every state the job route reported for the first capture while it was computed on upload. */
 const seen: ChangeMapJob[] = [];
 
@@ -72,6 +77,23 @@ async function jobUntil(modelId: string, done: (job: ChangeMapJob | null) => boo
     if (Date.now() > until) throw new Error(`The change-map job of ${modelId} is still ${JSON.stringify(job)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Waits until this process holds no kept-alive connection to the server stopped at `url` (every
+ * client here shares Node's fetch pool): until a request there is refused. A request that meets
+ * such a connection fails and drops it, so the restarted server's own first requests (its jobs')
+ * cannot meet one. At most 100 requests.
+ */
+async function stoppedServerGone(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+    } catch (error) {
+      if ((error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') return;
+    }
+  }
+  throw new Error(`Connections to the stopped server at ${url} are still kept`);
 }
 
 const settled = (job: ChangeMapJob | null) => job !== null && job.state !== 'queued' && job.state !== 'computing';
@@ -155,8 +177,48 @@ describe('change maps computed by the embedded server', () => {
     expect(await jobUntil(capture.id, settled)).toMatchObject({ state: 'done', computations: before + 1 });
   });
 
+  it("computes it again when camera metadata is replaced or deleted: the capture's, or the reference's (every capture of its project)", async () => {
+    const computations = async () => (await jobOf(capture.id))!.computations;
+    const stored = async () => (await getChangeMap(server.service.catalog, reference.id, capture.id))!;
+    const record = async (id: string) => (await server.service.catalog.get('models', id))!;
+    const camerasFile = (name: string, cameras: unknown[]) => {
+      const path = join(work, name);
+      writeFileSync(path, JSON.stringify(cameras));
+      return path;
+    };
+    const mapBefore = await stored();
+
+    // the capture's camera metadata uploaded again (the same cameras): its stamp changes, the map is computed again
+    let before = await computations();
+    await ok(['files', 'add', capture.id, camerasFile('capture-cameras.json', pair.cameras.capture), '--kind', 'cameras']);
+    expect(await jobUntil(capture.id, (j) => settled(j) && j!.computations > before)).toMatchObject({ state: 'done' });
+    const replaced = await stored();
+    expect(replaced.inputs.modelFile).not.toBe(mapBefore.inputs.modelFile);
+    expect(replaced.inputs.modelFile).toBe(changeMapInputFile(await record(capture.id)));
+    expect(replaced.inputs.modelFile).toContain(`camera metadata models/${capture.uuid}/camera-metadata.json (uploaded 20`);
+    // the pair's three changes, each with its sign (the capture's surfaces face its cameras)
+    expect(replaced.regions).toHaveLength(3);
+    for (const region of replaced.regions) expect(Math.sign(region.maxDistance)).toBe(region.side === 'reference' ? -1 : 1);
+
+    // the reference's replaced: every capture of the project (here the one) is computed again
+    before = await computations();
+    await ok(['files', 'add', reference.id, camerasFile('reference-cameras.json', pair.cameras.reference), '--kind', 'cameras']);
+    expect(await jobUntil(capture.id, (j) => settled(j) && j!.computations > before)).toMatchObject({ state: 'done' });
+    expect((await stored()).inputs.referenceFile).toBe(changeMapInputFile(await record(reference.id)));
+
+    // the capture's deleted: computed again without it
+    before = await computations();
+    await ok(['files', 'delete', capture.id, `models/${capture.uuid}/camera-metadata.json`, '--yes']);
+    expect(await jobUntil(capture.id, (j) => settled(j) && j!.computations > before)).toMatchObject({
+      state: 'done',
+      computations: before + 1,
+    });
+    expect((await stored()).inputs.modelFile).toBe(changeMapInputFile(await record(capture.id)));
+    expect((await stored()).inputs.modelFile).toContain('; camera metadata none; ');
+  });
+
   it('computes a capture once when it is triggered twice while it waits in the queue', async () => {
-    const second = await upload(folderWith('second', 'point_cloud.ply', encodeChangedPair(pair).capture), 'JOB-2027');
+    second = await upload(folderWith('second', 'point_cloud.ply', encodeChangedPair(pair).capture), 'JOB-2027');
     await jobUntil(second.id, settled);
     const [first, waiting] = [(await jobOf(capture.id))!.computations, (await jobOf(second.id))!.computations];
     expect(waiting).toBe(1);
@@ -217,21 +279,41 @@ describe('change maps computed by the embedded server', () => {
     }
   });
 
-  it('a server that starts computes the maps its last run left undone', async () => {
+  it('a server that starts computes the maps its last run left undone, and those stored by an earlier version of the maths', async () => {
     const files = encodeChangedPair(pair);
-    const later = await upload(folderWith('capture-later', 'point_cloud.ply', files.capture), 'JOB-2027');
+    const later = await upload(folderWith('capture-later', 'point_cloud.ply', files.capture), 'JOB-2028');
     await jobUntil(later.id, settled);
     expect(await getChangeMap(server.service.catalog, reference.id, later.id)).not.toBeNull();
     // as if the server had stopped before the job: no map, and nothing queues one while it runs
     await deleteChangeMap(server.service, reference.id, later.id);
+    // the second capture's map as the maths before the camera metadata stored it: the same
+    // files, stamped without the camera metadata and the version (version 1)
+    const stampOne = (model: Model) => `${model.files.splatPath} (${model.files.splatSize} bytes, uploaded ${model.uploaded_at})`;
+    const [secondNow, referenceNow] = [
+      await server.service.catalog.get('models', second.id),
+      await server.service.catalog.get('models', reference.id),
+    ];
+    const old = (await getChangeMap(server.service.catalog, reference.id, second.id))!;
+    await server.service.catalog.update('changeMaps', old.id, {
+      'inputs.modelFile': stampOne(secondNow!),
+      'inputs.referenceFile': stampOne(referenceNow!),
+    });
     await server.server.close();
+    await stoppedServerGone(server.url);
     const restarted = await startServer({ dataDir: server.dataDir, port: server.server.port, changeMaps: true });
     // a new client: the old one's kept-alive connections went with the old server
     const service = createLocalBackend({ baseUrl: server.url, serviceKey: server.serviceKey });
     try {
-      await expect.poll(async () => (await service.jobs.changeMapJob(later.id))?.state, { timeout: 60_000, interval: 100 }).toBe('done');
-      expect(await service.jobs.changeMapJob(later.id)).toMatchObject({ computations: 1 });
+      for (const id of [later.id, second.id]) {
+        await expect.poll(async () => (await service.jobs.changeMapJob(id))?.state, { timeout: 60_000, interval: 100 }).toBe('done');
+        expect(await service.jobs.changeMapJob(id)).toMatchObject({ computations: 1 });
+      }
       expect(await getChangeMap(service.catalog, reference.id, later.id)).toMatchObject({ computed_by: 'server' });
+      // the earlier version's map computed again, stamped by this version
+      const again = (await getChangeMap(service.catalog, reference.id, second.id))!;
+      expect(again.inputs.modelFile).toBe(changeMapInputFile(secondNow!));
+      expect(again.inputs.referenceFile).toBe(changeMapInputFile(referenceNow!));
+      expect(again.computed_at! > old.computed_at!).toBe(true);
     } finally {
       await service.close();
       await restarted.close();

@@ -14,6 +14,7 @@ import { assertFails, assertSucceeds, initializeTestEnvironment } from '@firebas
 import type { RulesTestContext, RulesTestEnvironment } from '@firebase/rules-unit-testing';
 import { setLogLevel } from 'firebase/firestore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_TIMESTAMP } from '@shared/ports/catalog.js';
 import { ACCESS_FIXTURE, ACCESS_IDENTITIES, ACCESS_TABLE, accessRowName } from '../support/access-table.js';
 import type { AccessPrincipal, AccessRequest } from '../support/access-table.js';
 import { startFirestoreEmulator } from '../support/emulators.js';
@@ -218,6 +219,32 @@ describe('security rules: the role table', () => {
       });
       await assertSucceeds(db.doc('models/shown').update({ name: 'Renamed' }));
       await assertFails(db.doc('models/shown').update({ projectId: 'p2' }));
+      await restore({ op: 'update', collection: 'models', id: 'shown', data: {} });
+    });
+  });
+
+  // The camera metadata's upload time (`files.cameraMetadataUploadedAt`, what a change map's
+  // stamp reads of a replaced camera metadata): the server's time, a stored time, or null.
+  describe("a model's camera metadata upload time", () => {
+    it('an admin writes the server time, a stored time or null with the camera metadata; nothing else', async () => {
+      const db = admin().firestore();
+      const write = (value: unknown) =>
+        db
+          .doc('models/shown')
+          .update(sdkData({ 'files.cameraMetadata': 'models/shown/camera-metadata.json', 'files.cameraMetadataUploadedAt': value }));
+      await assertSucceeds(write(SERVER_TIMESTAMP));
+      await assertSucceeds(write('2026-03-01T12:00:00.000Z'));
+      await assertSucceeds(write(null));
+      await assertFails(write('yesterday'));
+      await assertFails(write(1772366400000));
+      await assertFails(write({ at: '2026-03-01T12:00:00.000Z' }));
+      // a new model with its camera metadata, as the add-model workflow stores it
+      const files = { splatPath: 'models/cams/model.ply', splatSize: 10, cameraMetadata: 'models/cams/camera-metadata.json' };
+      const model = { uuid: 'cams', publicId: 'CAMS-1', name: 'Cameras', visible: true };
+      await assertSucceeds(
+        db.doc('models/cams').set({ ...model, files: { ...files, cameraMetadataUploadedAt: '2026-03-01T12:00:00.000Z' } }),
+      );
+      await assertFails(db.doc('models/cams-bad').set({ ...model, uuid: 'cams-bad', files: { ...files, cameraMetadataUploadedAt: 7 } }));
       await restore({ op: 'update', collection: 'models', id: 'shown', data: {} });
     });
   });

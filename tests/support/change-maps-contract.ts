@@ -3,7 +3,9 @@
  * through its ports: a change map is saved beside its values file and read by its pair and in its
  * capture's list, is refused without its values file or with a field that breaks its rules (the
  * field table of tests/support/change-map-field-table.ts, written raw), and is deleted with its
- * values file; deleting either model takes its change maps and their values files with it; a user
+ * values file; camera metadata added, replaced (at the same path: its upload time in the record
+ * changes) or deleted puts the maps of its model out of date, as the capture or as the reference;
+ * deleting either model takes its change maps and their values files with it; a user
  * reads the change map of two models they can open, never one with a hidden model (nor its values
  * file), and writes none. An admin accepts a change map's registration as the pair's alignment
  * ('icp', keeping the manual alignment it replaced, the map staying up to date) and resets it to
@@ -26,10 +28,13 @@ import { acceptRegistration, deleteAlignment, getAlignment, resetAlignment, save
 import { deleteChangeMap, getChangeMap, listChangeMaps, saveChangeMap } from '@shared/workflows/change-maps.js';
 import type { SaveChangeMapInput } from '@shared/workflows/change-maps.js';
 import { deleteModel } from '@shared/workflows/delete-model.js';
+import { deleteModelFile } from '@shared/workflows/model-files-delete.js';
+import { uploadCameraMetadata } from '@shared/workflows/model-files-upload.js';
 import type { ContractSetup } from '../contract/suite/index.js';
 import { randomTag } from '../contract/suite/context.js';
 import { ALIGNMENT_FIELD_CASES, alignmentFieldCaseName, alignmentFieldData } from './alignment-field-table.js';
 import { CHANGE_MAP_FIELD_CASES, changeMapFieldCaseName, changeMapFieldData } from './change-map-field-table.js';
+import { cameraMetadataText } from './model-fixtures.js';
 
 /** A backend to run the change-map contract on. */
 export interface ChangeMapsBackend {
@@ -247,6 +252,64 @@ export function describeChangeMapWorkflows(backend: ChangeMapsBackend): void {
     });
 
     it(ACCEPTANCE_CASE, () => checkRegistrationAcceptance(env, project, backend.noRules === null));
+
+    it('camera metadata added, replaced or deleted puts the maps of its model out of date, as the capture or as the reference', async () => {
+      const admin = env.admin.catalog;
+      const [ref, cap] = [randomUUID(), randomUUID()];
+      await addModel(ref);
+      await addModel(cap);
+      await uploadValues(ref, cap);
+      const records = async () => [(await admin.get('models', cap))!, (await admin.get('models', ref))!] as const;
+      /** The pair's map stored as computed from both records as they are now; returns them. */
+      const computeNow = async () => {
+        const [capture, reference] = await records();
+        const inputs = { modelFile: changeMapInputFile(capture), referenceFile: changeMapInputFile(reference), alignment: null };
+        await saveChangeMap(admin, env.admin.files, input(ref, cap, { inputs }));
+        return [capture, reference] as const;
+      };
+      const outOfDate = async () => {
+        const [capture, reference] = await records();
+        return changeMapOutOfDate((await getChangeMap(admin, ref, cap))!, capture, reference, null);
+      };
+      const cameras = (names: string[]) => [{ name: 'cameras.json', text: cameraMetadataText(names) }];
+      try {
+        await computeNow();
+        expect(await outOfDate()).toBeNull();
+
+        // added to the capture: the record says where and when, and the map is out of date
+        await uploadCameraMetadata(env.admin, cap, cameras(['a.jpg']));
+        const [added] = await records();
+        expect(added.files.cameraMetadata).toBe(`models/${cap}/camera-metadata.json`);
+        const uploadedAt = added.files.cameraMetadataUploadedAt!;
+        expect(new Date(uploadedAt).toISOString()).toBe(uploadedAt);
+        expect(await outOfDate()).toBe(ChangeMapMessages.captureCamerasChanged);
+
+        // computed again (the stamp, camera metadata and all, passes the stored-document rules), then replaced at the same path
+        await computeNow();
+        expect(await outOfDate()).toBeNull();
+        // (a replacement in the same millisecond would keep the time: wait for the clock to move on)
+        while (new Date().toISOString() <= uploadedAt) await new Promise((resolve) => setTimeout(resolve, 1));
+        await uploadCameraMetadata(env.admin, cap, cameras(['a.jpg', 'b.jpg']));
+        const [replaced] = await records();
+        expect(replaced.files.cameraMetadata).toBe(added.files.cameraMetadata);
+        expect(replaced.files.cameraMetadataUploadedAt! > uploadedAt).toBe(true);
+        expect(await outOfDate()).toBe(ChangeMapMessages.captureCamerasChanged);
+
+        // the reference's added
+        await computeNow();
+        await uploadCameraMetadata(env.admin, ref, cameras(['r.jpg']));
+        expect(await outOfDate()).toBe(ChangeMapMessages.referenceCamerasChanged);
+
+        // the capture's deleted: its path and time cleared
+        await computeNow();
+        await deleteModelFile(env.admin, cap, `models/${cap}/camera-metadata.json`);
+        const [deleted] = await records();
+        expect([deleted.files.cameraMetadata, deleted.files.cameraMetadataUploadedAt]).toEqual([null, null]);
+        expect(await outOfDate()).toBe(ChangeMapMessages.captureCamerasChanged);
+      } finally {
+        await deleteChangeMap(env.admin, ref, cap);
+      }
+    });
 
     it("deleting a model takes its change maps, as the capture or as the reference, with their values files in the captures' folders", async () => {
       const admin = env.admin.catalog;

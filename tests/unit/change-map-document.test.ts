@@ -1,7 +1,9 @@
-// The stored change map's pure rules (shared/change-map-document.ts): the stamp of a model's file
-// that a change map records as an input, and when a stored map is out of date against the
-// capture, the reference and the pair's alignment as they are now (its own registration accepted
-// as an 'icp' alignment counts as up to date; another 'icp' matrix does not).
+// The stored change map's pure rules (shared/change-map-document.ts): the stamp of a model that a
+// change map records as an input (its splat file, its camera metadata, the version of the maths),
+// and when a stored map is out of date against the capture, the reference and the pair's alignment
+// as they are now: a map of an earlier (or later) version first, then the splat files, the camera
+// metadata (added, replaced at the same path, deleted), the alignment (its own registration
+// accepted as an 'icp' alignment counts as up to date; another 'icp' matrix does not).
 import { describe, expect, it } from 'vitest';
 import { IDENTITY_MATRIX } from '@shared/alignment.js';
 import {
@@ -11,6 +13,7 @@ import {
   changeMapOutOfDate,
   isAcceptedRegistration,
 } from '@shared/change-map-document.js';
+import { CHANGE_MAP_VERSION } from '@shared/change-map/index.js';
 import type { ChangeMapData, ModelData } from '@shared/types.js';
 
 const capture: Pick<ModelData, 'files' | 'uploaded_at'> = {
@@ -21,13 +24,46 @@ const reference: Pick<ModelData, 'files' | 'uploaded_at'> = {
   files: { splatPath: 'models/r/model.splat', splatSize: 9000 },
   uploaded_at: '2025-06-02T08:00:00.000Z',
 };
+/** The capture with camera metadata, and the same after its camera metadata was replaced (same path, a later upload). */
+const withCameras: Pick<ModelData, 'files' | 'uploaded_at'> = {
+  ...capture,
+  files: { ...capture.files, cameraMetadata: 'models/c/camera-metadata.json', cameraMetadataUploadedAt: '2026-01-06T09:00:00.000Z' },
+};
+const replacedCameras: Pick<ModelData, 'files' | 'uploaded_at'> = {
+  ...withCameras,
+  files: { ...withCameras.files, cameraMetadataUploadedAt: '2026-03-01T12:00:00.000Z' },
+};
+/** A stamp as maps stored before the camera metadata and the version were recorded wrote it (version 1). */
+const versionOneStamp = (model: Pick<ModelData, 'files' | 'uploaded_at'>): string =>
+  `${model.files.splatPath} (${model.files.splatSize} bytes, uploaded ${model.uploaded_at})`;
 const turned = [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 1];
 
 describe('changeMapInputFile', () => {
-  it("stamps the original splat's path, size and upload time", () => {
-    expect(changeMapInputFile(capture)).toBe('models/c/model.ply (4000 bytes, uploaded 2026-01-05T08:00:00.000Z)');
-    expect(changeMapInputFile({ files: {} })).toBe('none (? bytes, uploaded ?)');
+  it("stamps the original splat's path, size and upload time, the camera metadata and the maths' version", () => {
+    expect(changeMapInputFile(capture)).toBe(
+      `models/c/model.ply (4000 bytes, uploaded 2026-01-05T08:00:00.000Z); camera metadata none; change map version ${CHANGE_MAP_VERSION}`,
+    );
+    expect(changeMapInputFile(withCameras)).toBe(
+      'models/c/model.ply (4000 bytes, uploaded 2026-01-05T08:00:00.000Z); camera metadata models/c/camera-metadata.json ' +
+        `(uploaded 2026-01-06T09:00:00.000Z); change map version ${CHANGE_MAP_VERSION}`,
+    );
+    expect(changeMapInputFile({ files: {} })).toBe(
+      `none (? bytes, uploaded ?); camera metadata none; change map version ${CHANGE_MAP_VERSION}`,
+    );
+    expect(changeMapInputFile({ files: { cameraMetadata: 'models/c/camera-metadata.json' } })).toContain(
+      'camera metadata models/c/camera-metadata.json (uploaded ?)',
+    );
     expect(changeMapInputFile({ ...capture, files: { ...capture.files, splatSize: 4001 } })).not.toBe(changeMapInputFile(capture));
+    // the camera metadata replaced at its same path: another upload time, another stamp
+    expect(changeMapInputFile(replacedCameras)).not.toBe(changeMapInputFile(withCameras));
+    // deleted: its upload time cleared with the path, or left behind, reads as none
+    expect(changeMapInputFile({ ...withCameras, files: { ...withCameras.files, cameraMetadata: null } })).toBe(changeMapInputFile(capture));
+  });
+
+  it('is a valid stamp text (1 to 1,024 characters without control characters) for models as stored', () => {
+    const long = { files: { ...withCameras.files, splatPath: `models/${'u'.repeat(36)}/model.ply`, splatSize: 123_456_789_012 } };
+    expect(changeMapInputFile(long).length).toBeLessThan(1024);
+    expect(changeMapInputFile(long)).not.toMatch(/\p{Cc}/u);
   });
 });
 
@@ -90,6 +126,64 @@ describe('changeMapOutOfDate', () => {
     // the files come first: an accepted registration of files changed since is out of date
     const reuploaded = { ...capture, uploaded_at: '2026-02-01T00:00:00.000Z' };
     expect(changeMapOutOfDate(map, reuploaded, reference, { method: 'icp', matrix: [...refined] })).toBe(ChangeMapMessages.captureChanged);
+  });
+});
+
+describe('changeMapOutOfDate: the camera metadata and the version of the maths', () => {
+  const registration = { matrix: [...IDENTITY_MATRIX], rmsError: 0.004, iterations: 12, pairs: 4800 };
+  const mapOf = (model: Pick<ModelData, 'files' | 'uploaded_at'>, ref: Pick<ModelData, 'files' | 'uploaded_at'>) => ({
+    inputs: { modelFile: changeMapInputFile(model), referenceFile: changeMapInputFile(ref), alignment: null },
+    registration,
+  });
+  const referenceWithCameras = {
+    ...reference,
+    files: { ...reference.files, cameraMetadata: 'models/r/camera-metadata.json', cameraMetadataUploadedAt: '2025-06-02T08:00:00.000Z' },
+  };
+
+  it("names the capture's camera metadata added, replaced or deleted, then the reference's", () => {
+    const map = mapOf(withCameras, referenceWithCameras);
+    expect(changeMapOutOfDate(map, withCameras, referenceWithCameras, null)).toBeNull();
+    expect(changeMapOutOfDate(map, replacedCameras, referenceWithCameras, null)).toBe(ChangeMapMessages.captureCamerasChanged);
+    expect(changeMapOutOfDate(map, capture, referenceWithCameras, null)).toBe(ChangeMapMessages.captureCamerasChanged);
+    expect(changeMapOutOfDate(mapOf(capture, reference), withCameras, reference, null)).toBe(ChangeMapMessages.captureCamerasChanged);
+    expect(changeMapOutOfDate(map, withCameras, reference, null)).toBe(ChangeMapMessages.referenceCamerasChanged);
+    // both changed: the capture's first; a splat file changed as well: the file first
+    expect(changeMapOutOfDate(map, capture, reference, null)).toBe(ChangeMapMessages.captureCamerasChanged);
+    const reuploaded = { ...replacedCameras, uploaded_at: '2026-04-01T00:00:00.000Z' };
+    expect(changeMapOutOfDate(map, reuploaded, referenceWithCameras, null)).toBe(ChangeMapMessages.captureChanged);
+    // the camera metadata comes before the alignment
+    expect(changeMapOutOfDate(map, replacedCameras, referenceWithCameras, { method: 'same-frame', matrix: [...IDENTITY_MATRIX] })).toBe(
+      ChangeMapMessages.captureCamerasChanged,
+    );
+  });
+
+  it('says a map stored by an earlier version of the maths (no version recorded, or a lower one) is out of date, before anything else', () => {
+    const old = {
+      inputs: { modelFile: versionOneStamp(capture), referenceFile: versionOneStamp(reference), alignment: null },
+      registration,
+    };
+    expect(changeMapOutOfDate(old, capture, reference, null)).toBe(ChangeMapMessages.earlierVersion);
+    expect(changeMapOutOfDate(old, withCameras, { files: {} }, null)).toBe(ChangeMapMessages.earlierVersion);
+    // one side of the current version is not enough
+    const half = { ...old, inputs: { ...old.inputs, modelFile: changeMapInputFile(capture) } };
+    expect(changeMapOutOfDate(half, capture, reference, null)).toBe(ChangeMapMessages.earlierVersion);
+    const stamp = (version: number) => changeMapInputFile(capture).replace(/version \d+$/, `version ${version}`);
+    const at = (version: number) => ({
+      ...old,
+      inputs: { ...old.inputs, modelFile: stamp(version), referenceFile: changeMapInputFile(reference) },
+    });
+    expect(changeMapOutOfDate(at(CHANGE_MAP_VERSION), capture, reference, null)).toBeNull();
+    expect(changeMapOutOfDate(at(CHANGE_MAP_VERSION - 1), capture, reference, null)).toBe(ChangeMapMessages.earlierVersion);
+    expect(changeMapOutOfDate(at(CHANGE_MAP_VERSION + 1), capture, reference, null)).toBe(ChangeMapMessages.laterVersion);
+  });
+
+  it('keeps the registration of the same splat files acceptable whatever the cameras and the version', () => {
+    const old = { inputs: { modelFile: versionOneStamp(capture), referenceFile: versionOneStamp(reference), alignment: null } };
+    expect(changeMapFilesChanged(old, withCameras, reference)).toBeNull();
+    expect(changeMapFilesChanged(mapOf(withCameras, reference), replacedCameras, referenceWithCameras)).toBeNull();
+    expect(changeMapFilesChanged(old, { ...capture, uploaded_at: '2026-02-01T00:00:00.000Z' }, reference)).toBe(
+      ChangeMapMessages.captureChanged,
+    );
   });
 });
 

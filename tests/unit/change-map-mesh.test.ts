@@ -17,6 +17,7 @@ import { MeshoptEncoder } from 'meshoptimizer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeChangeValues, MeshSampleMessages, sampleMeshSurface } from '@shared/change-map/index.js';
 import { comparedFileOf } from '@shared/change-map-compared-file.js';
+import { CHANGE_MAP_VERSION } from '@shared/change-map/version.js';
 import { changeMapInputFile } from '@shared/change-map-document.js';
 import { compareCaptureFiles } from '../../cli/src/lib/change-map/compare-files.js';
 import { readMeshTriangles } from '../../cli/src/lib/change-map/read-mesh.js';
@@ -101,8 +102,10 @@ describe('the file a change map compares', () => {
     expect(comparedFileOf(hybrid)).toEqual({ kind: 'splat', path: 'models/u1/model.ply', size: 10 });
     expect(comparedFileOf(mesh)).toEqual({ kind: 'mesh', path: 'models/u2/model.glb', size: 20 });
     expect(comparedFileOf({ files: {} })).toBeNull();
-    expect(changeMapInputFile(mesh)).toBe('models/u2/model.glb (20 bytes, uploaded 2026-01-02T00:00:00.000Z)');
-    expect(changeMapInputFile({ ...hybrid, uploaded_at: null })).toBe('models/u1/model.ply (10 bytes, uploaded ?)');
+    expect(changeMapInputFile(mesh)).toBe(
+      `models/u2/model.glb (20 bytes, uploaded 2026-01-02T00:00:00.000Z); camera metadata none; change map version ${CHANGE_MAP_VERSION}`,
+    );
+    expect(changeMapInputFile({ ...hybrid, uploaded_at: null })).toMatch(/^models\/u1\/model\.ply \(10 bytes, uploaded \?\); /);
   });
 });
 

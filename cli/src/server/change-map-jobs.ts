@@ -1,8 +1,9 @@
 /**
  * The embedded server computes change maps by itself. When a write changes what a capture's change
- * map is computed from — a capture added to a project or its splat file replaced, a project's
- * reference model set or changed (or its file replaced: then every other model of the project), the
- * pair's alignment saved or deleted — the capture is queued. One job runs at a time: it reads the
+ * map is computed from — a capture added to a project, its splat file replaced or its camera
+ * metadata added, replaced or deleted (its stamp, `changeMapInputFile`, changed), a project's
+ * reference model set or changed (or its stamp changed: then every other model of the project),
+ * the pair's alignment saved or deleted — the capture is queued. One job runs at a time: it reads the
  * pair as `catalog models changes` does (the project's reference, both records, the alignment),
  * leaves a pair whose stored map is up to date (`changeMapOutOfDate` null), compares both splat
  * files, with their camera metadata where they have it, in a worker thread (so the server keeps answering) and stores the map through the same
@@ -11,7 +12,8 @@
  * reaches the request that caused the job; a mesh-only model is compared by its GLB; a model with
  * neither a splat file nor a GLB is skipped with the reason. Each capture's latest job (queued, computing with its fraction, done, failed, skipped) is
  * kept in memory until the server stops and read through `routes.changeMapJob` (a server that starts
- * queues every capture of a project with a reference again, so none is left behind); every change of a
+ * queues every capture of a project with a reference again, so none is left behind, and a map
+ * stored by an earlier version of the maths, out of date by its stamps, is computed again); every change of a
  * job is announced on the event stream as a change of `changeMaps`, so clients read it again.
  */
 import { changeMapOutOfDate, changeMapInputFile } from '@shared/change-map-document.js';
@@ -67,7 +69,7 @@ const text = (data: Record<string, unknown> | null, field: string): string | nul
   return typeof value === 'string' && value !== '' ? value : null;
 };
 
-/** The stamp of the file (splat, else GLB) a change map would read of a model record (null for no record). */
+/** The stamp of what a change map would read of a model record: its compared file (splat, else GLB), camera metadata, maths' version (null for no record). */
 const stampOf = (data: Record<string, unknown> | null): string | null =>
   data === null ? null : changeMapInputFile(data as Pick<ModelData, 'files' | 'uploaded_at'>);
 
@@ -91,7 +93,8 @@ export class ChangeMapJobs {
   start(backend: Pick<Backend, 'catalog' | 'files' | 'close'>): void {
     this.backend = backend;
     // Jobs live in memory: what a stopped server left queued (or never got to) is queued again,
-    // every capture of a project with a reference; a map still up to date ends at once, unread.
+    // every capture of a project with a reference; a map still up to date ends at once, unread
+    // (one stored by another version of the maths is not: its stamps say so).
     try {
       for (const project of this.deps.documents.query('projects', {})) {
         const referenceId = text(project.data, 'reference_model_id');
@@ -127,6 +130,7 @@ export class ChangeMapJobs {
         return;
       }
       const projectId = text(after, 'projectId');
+      // its splat file or camera metadata changed, or it moved to another project
       const fileChanged = stampOf(before) !== stampOf(after) || text(before, 'projectId') !== projectId;
       const reference = after.isReference === true;
       if (reference && (fileChanged || before?.isReference !== true)) {

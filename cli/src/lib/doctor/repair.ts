@@ -156,7 +156,7 @@ export async function repair(
       'files.images': (f.images ?? []).filter((p) => !gone.has(p)),
       'files.thumbnails': (f.thumbnails ?? []).filter((p) => !gone.has(p)),
       'files.assets': (f.assets ?? []).filter((p) => !gone.has(p)),
-      ...(f.cameraMetadata && gone.has(f.cameraMetadata) ? { 'files.cameraMetadata': null } : {}),
+      ...(f.cameraMetadata && gone.has(f.cameraMetadata) ? { 'files.cameraMetadata': null, 'files.cameraMetadataUploadedAt': null } : {}),
       last_updated: SERVER_TIMESTAMP,
     });
     fixed++;

@@ -5,6 +5,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation } from 'react-router-dom';
+import { changeMapInputFile } from '@shared/change-map-document.js';
 import { encodeChangeValues } from '@shared/change-map/values-file.js';
 import type { ChangeMapData, Model, Project } from '@shared/types.js';
 import { createTestBackend, MemoryApp, type TestBackend } from '../../../components/testing/memory-app.js';
@@ -304,7 +305,12 @@ function withChangeMap(): TestBackend {
     modelId: 'm2',
     projectId: 'p1',
     valuesPath: 'models/m2/changes/m1.bin',
-    inputs: { modelFile: 'models/m2/model.splat (1 bytes, uploaded ?)', referenceFile: 'x', alignment: null },
+    // computed from another file of the capture (1 byte), by the maths of this version
+    inputs: {
+      modelFile: changeMapInputFile({ files: { splatPath: 'models/m2/model.splat', splatSize: 1 } }),
+      referenceFile: changeMapInputFile(hybrid),
+      alignment: null,
+    },
     registration: { matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1], rmsError: 0.01, iterations: 5, pairs: 4 },
     levelOfDetection: 0.05,
     pointCount: 4,
@@ -784,6 +790,36 @@ describe('/viewer', () => {
     expect(capture.colourings.at(-1)).toBeNull();
     expect(screen.queryByRole('region', { name: 'Changes' })).toBeNull();
     expect(within(screen.getByTestId('compare-side')).getByTestId('compare-findings')).toBeTruthy();
+  });
+
+  it("'Changes' says why a map is out of date: computed by an earlier version, or the capture's camera metadata changed since", async () => {
+    const test = withChangeMap();
+    const { id: _id, ...map } = (await test.backend.catalog.get('changeMaps', 'm1__m2'))!;
+    const outOfDate = async (): Promise<string> => {
+      const view = renderViewer(test, '/viewer?id=TWR-2');
+      fireEvent.click(await screen.findByRole('button', { name: 'Changes' }));
+      const note = await within(screen.getByRole('region', { name: 'Changes' })).findByTestId('changes-out-of-date');
+      const text = note.textContent ?? '';
+      view.unmount();
+      return text;
+    };
+    // stamped as maps were before the camera metadata and the version were recorded (the same files)
+    const oldStamps = {
+      modelFile: 'models/m2/model.splat (? bytes, uploaded ?)',
+      referenceFile: 'models/m1/model.ply (100 bytes, uploaded ?)',
+    };
+    test.store.writeDocument('changeMaps', 'm1__m2', { ...map, inputs: { ...map.inputs, ...oldStamps } });
+    expect(await outOfDate()).toBe(
+      'Out of date: This change map was computed by an earlier version of the catalog. Compute the change map again to bring it up to date.',
+    );
+    // computed now from both models as they are, then camera metadata added to the capture
+    const current = { modelFile: changeMapInputFile(splatOnly), referenceFile: changeMapInputFile(hybrid) };
+    test.store.writeDocument('changeMaps', 'm1__m2', { ...map, inputs: { ...map.inputs, ...current } });
+    const cameras = { cameraMetadata: 'models/m2/camera-metadata.json', cameraMetadataUploadedAt: '2026-03-01T12:00:00.000Z' };
+    test.store.writeDocument('models', 'm2', { ...splatOnly, files: { ...splatOnly.files, ...cameras } });
+    expect(await outOfDate()).toBe(
+      "Out of date: The capture's camera metadata changed since this change map was computed. Compute the change map again to bring it up to date.",
+    );
   });
 
   it('disposes the engine on unmount', async () => {
