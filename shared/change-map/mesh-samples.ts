@@ -8,6 +8,7 @@
 import { BufferAttribute, BufferGeometry, Mesh, Vector3 } from 'three';
 import { MeshSurfaceSampler } from 'three/examples/jsm/math/MeshSurfaceSampler.js';
 import { AppError, ErrorCode } from '../errors.js';
+import { seededRandom } from '../seeded-random.js';
 import type { PointSet } from './types.js';
 
 /** The messages of the mesh sampling, shown as they are. */
@@ -19,21 +20,6 @@ export const MeshSampleMessages = {
 
 /** The seed the samples are drawn with unless told otherwise. */
 export const MESH_SAMPLE_SEED = 0x5eed;
-
-/**
- * A small seeded generator (mulberry32): the same seed gives the same sequence in [0, 1).
- * @param seed any 32-bit integer
- */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Points sampled on a mesh's surface, spread by area: a triangle twice as large gets twice as many
@@ -61,7 +47,7 @@ export function sampleMeshSurface(
   // No normal attribute: the sampler then gives each point its triangle's normal, by winding.
   const sampler = new MeshSurfaceSampler(new Mesh(geometry));
   // three has `setRandomGenerator` (r140 on); its type declarations lag behind.
-  (sampler as MeshSurfaceSampler & { setRandomGenerator: (random: () => number) => unknown }).setRandomGenerator(seeded(seed));
+  (sampler as MeshSurfaceSampler & { setRandomGenerator: (random: () => number) => unknown }).setRandomGenerator(seededRandom(seed));
   let area = 0;
   try {
     sampler.build();
