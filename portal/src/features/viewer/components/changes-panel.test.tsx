@@ -10,7 +10,8 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeMapRecord } from '@shared/types.js';
 import { changeColour, changeScaleMax, formatChangeDistance, histogramSplit, regionCentreInCapture } from '../lib/change-colours.js';
-import { ChangesPanel, changeRegionDraft, type ChangesPanelProps } from './changes-panel.js';
+import { ChangesPanel, type ChangesPanelProps } from './changes-panel.js';
+import { changeRegionDraft } from '../hooks/use-changes-tool.js';
 
 afterEach(cleanup);
 
