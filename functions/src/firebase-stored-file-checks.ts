@@ -25,6 +25,32 @@ export const FILE_CHECKS_COLLECTION = 'fileChecks';
  */
 export const READ_WINDOW_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Writes a record in one transaction unless the stored one was made from the same or a newer
+ * Cloud Storage generation (generations are decimal strings of 64-bit numbers): a re-delivered
+ * event, or one overtaken by a newer version of the object, writes nothing.
+ * @param db the Firestore the record lives in
+ * @param ref the record's document
+ * @param generationOf the generation a stored record was made from, or null when there is none (or it is malformed)
+ * @param record the record to write
+ * @param generation the generation it was made from
+ * @returns true when it was written
+ */
+export function recordUnlessNewer(
+  db: Firestore,
+  ref: FirebaseFirestore.DocumentReference,
+  generationOf: (stored: FirebaseFirestore.DocumentData | undefined) => string | null,
+  record: object,
+  generation: string,
+): Promise<boolean> {
+  return db.runTransaction(async (tx) => {
+    const recorded = generationOf((await tx.get(ref)).data());
+    if (recorded !== null && BigInt(recorded) >= BigInt(generation)) return false;
+    tx.set(ref, { ...record });
+    return true;
+  });
+}
+
 /** The document id of a path's record: the SHA-256 of the path in hex (a path may hold '/' and be longer than an id may be). */
 export function checkRecordId(path: string): string {
   return createHash('sha256').update(path).digest('hex');
@@ -111,15 +137,8 @@ export function firebaseStoredFileChecks(db: Firestore, bucket: Bucket): StoredF
       return found;
     },
 
-    async recordCheck(check) {
-      const ref = recordRef(check.path);
-      return db.runTransaction(async (tx) => {
-        const recorded = checkOf((await tx.get(ref)).data());
-        if (recorded && BigInt(recorded.generation) >= BigInt(check.generation)) return false;
-        tx.set(ref, { ...check });
-        return true;
-      });
-    },
+    recordCheck: (check) =>
+      recordUnlessNewer(db, recordRef(check.path), (stored) => checkOf(stored)?.generation ?? null, check, check.generation),
 
     async readModel(modelId) {
       const snapshot = await db.collection('models').doc(modelId).get();

@@ -22,7 +22,7 @@ import type { StoredFileChecksPort, StoredObjectVersion } from '@shared/ports/st
 import type { StoredWebCopiesPort, StoredWebCopy } from '@shared/ports/stored-web-copies.js';
 import type { Model } from '@shared/types.js';
 import { compressSplatFile, PREVIEW_GAUSSIANS, readSplatLayout } from '../../cli/src/lib/web-splat.js';
-import { checkRecordId } from './firebase-stored-file-checks.js';
+import { checkRecordId, recordUnlessNewer } from './firebase-stored-file-checks.js';
 
 /** The collection of the copies' records. */
 export const WEB_COPIES_COLLECTION = 'webCopies';
@@ -101,15 +101,14 @@ export function firebaseStoredWebCopies(db: Firestore, bucket: Bucket, checks: S
       return recordOf((await recordRef(source).get()).data());
     },
 
-    async recordWebCopy(record) {
-      const ref = recordRef(record.source);
-      return db.runTransaction(async (tx) => {
-        const recorded = recordOf((await tx.get(ref)).data());
-        if (recorded && BigInt(recorded.sourceGeneration) >= BigInt(record.sourceGeneration)) return false;
-        tx.set(ref, { ...record });
-        return true;
-      });
-    },
+    recordWebCopy: (record) =>
+      recordUnlessNewer(
+        db,
+        recordRef(record.source),
+        (stored) => recordOf(stored)?.sourceGeneration ?? null,
+        record,
+        record.sourceGeneration,
+      ),
 
     async makeWebSplat(source) {
       const parsed = parseModelPath(source.path);
